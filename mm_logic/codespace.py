@@ -1,0 +1,123 @@
+"""The space of valid codes under some rules, as numpy arrays.
+
+Codes are listed in lexicographic order (colour 0 < colour 1 < ..., position 1
+most significant): the order of the ``first`` strategy and of every tie-break.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property, lru_cache
+
+import numpy as np
+
+from .errors import SpaceTooLarge
+from .feedback import colour_counts, feedback_block, feedback_features, feedback_indices
+from .notation import Code
+from .rules import Rules
+
+#: Largest code space the reference engine enumerates (10**7 and a little more).
+MAX_CODES = 20_000_000
+#: Largest space for which the whole feedback table (n*n bytes) is kept.
+MAX_TABLE_CODES = 40_000
+
+
+class CodeSpace:
+    """All valid codes for some rules, with cached derived arrays."""
+
+    def __init__(self, rules: Rules):
+        if rules.size > MAX_CODES:
+            raise SpaceTooLarge(
+                f"{rules.describe()} has {rules.size:,} codes, more than the python "
+                f"engine enumerates ({MAX_CODES:,}); use --backend clingo"
+            )
+        self.rules = rules
+
+    @cached_property
+    def codes(self) -> np.ndarray:
+        """Array ``(size, pegs)`` of all valid codes, lexicographic order."""
+        r = self.rules
+        dtype = np.uint8 if r.colors <= 255 else np.uint16
+        if not r.restricted:
+            n = r.size
+            digits = np.arange(n, dtype=np.int64)
+            codes = np.empty((n, r.pegs), dtype=dtype)
+            for p in range(r.pegs - 1, -1, -1):
+                codes[:, p] = digits % r.colors
+                digits //= r.colors
+            return codes
+        # Extend prefixes one peg at a time, dropping those that already break
+        # the repetition rule, so we never materialise colours**pegs rows.
+        codes = np.zeros((1, 0), dtype=dtype)
+        counts = np.zeros((1, r.colors), dtype=np.uint8)
+        for _ in range(r.pegs):
+            m = codes.shape[0]
+            new_colour = np.tile(np.arange(r.colors, dtype=dtype), m)
+            parent = np.repeat(np.arange(m), r.colors)
+            new_counts = counts[parent]
+            new_counts[np.arange(parent.size), new_colour] += 1
+            keep = new_counts[np.arange(parent.size), new_colour] <= r.repeat_limit
+            codes = np.concatenate([codes[parent[keep]], new_colour[keep, None]], axis=1)
+            counts = new_counts[keep]
+        return codes
+
+    @property
+    def size(self) -> int:
+        return self.rules.size
+
+    @cached_property
+    def counts(self) -> np.ndarray:
+        """Colour counts of every code, ``(size, colors)`` ``uint8``."""
+        return colour_counts(self.codes, self.rules.colors)
+
+    @cached_property
+    def _keys(self) -> np.ndarray:
+        # Base-`colors` value of each code: increasing, so searchsorted finds indices.
+        weights = self.rules.colors ** np.arange(self.rules.pegs - 1, -1, -1, dtype=np.int64)
+        return self.codes.astype(np.int64) @ weights
+
+    def index_of(self, codes) -> np.ndarray:
+        """Positions in :attr:`codes` of the given codes (array ``(m, pegs)``)."""
+        arr = np.asarray(codes, dtype=np.int64).reshape(-1, self.rules.pegs)
+        weights = self.rules.colors ** np.arange(self.rules.pegs - 1, -1, -1, dtype=np.int64)
+        return np.searchsorted(self._keys, arr @ weights)
+
+    def code(self, index: int) -> Code:
+        """The code at a position, as a tuple."""
+        return tuple(int(c) for c in self.codes[index])
+
+    def feedback_to_all(self, guess: Code) -> np.ndarray:
+        """Feedback indices of ``guess`` against every code of the space."""
+        return feedback_indices(guess, self.codes, self.counts)
+
+    @cached_property
+    def features(self) -> tuple[np.ndarray, np.ndarray]:
+        """See :func:`mm_logic.feedback.feedback_features`."""
+        return feedback_features(self.codes, self.rules.colors)
+
+    @cached_property
+    def table(self) -> np.ndarray:
+        """The whole feedback table ``table[guess, secret]`` (``uint8``), small spaces only."""
+        n = self.size
+        if n > MAX_TABLE_CODES:
+            raise SpaceTooLarge(f"no feedback table for {n:,} codes (limit {MAX_TABLE_CODES:,})")
+        left, right = self.features
+        table = np.empty((n, n), dtype=np.uint8)
+        step = max(1, 2**24 // max(n, 1))  # ~64 MB of float32 per block
+        # Feedback is symmetric (guess and secret swap roles), so each block
+        # row computes only the columns from its own start and mirrors them.
+        for start in range(0, n, step):
+            stop = min(start + step, n)
+            block = feedback_block(left[start:stop], right[start:])
+            table[start:stop, start:] = block
+            table[stop:, start:stop] = block[:, stop - start:].T
+        return table
+
+    @property
+    def has_table(self) -> bool:
+        return self.size <= MAX_TABLE_CODES
+
+
+@lru_cache(maxsize=8)
+def code_space(rules: Rules) -> CodeSpace:
+    """The (cached) code space of some rules."""
+    return CodeSpace(rules)

@@ -1,0 +1,177 @@
+"""The one interface every engine implements.
+
+An *engine* answers questions about the codes consistent with a history
+(a list of ``(guess, (black, white))`` entries) under some :class:`Rules`:
+
+* ``first``: the lexicographically smallest consistent code,
+* ``any``: some consistent code, whichever the engine finds first (fast),
+* ``random``: a uniformly random consistent code,
+* ``enumerate``: all consistent codes in lexicographic order (with a limit),
+* ``count``: how many consistent codes there are (exact).
+
+Questions are asked through a :class:`Session`, which holds one growing
+history: a game pushes one entry per guess, and a search over a strategy tree
+pushes and pops. Backends keep per-session solver state (clingo's multi-shot
+``Control``, the reference engine's surviving indices); strategies and the game
+loop only ever see this interface.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import NoConsistentCode
+from ..notation import Code, Entry, Feedback, format_entry
+from ..rules import Rules
+
+
+class Session(ABC):
+    """Consistent codes for one history that grows (``push``) and shrinks (``pop``)."""
+
+    def __init__(self, rules: Rules):
+        self.rules = rules
+        self.history: list[Entry] = []
+
+    # -- history -----------------------------------------------------------
+    def push(self, guess: Code, feedback: Feedback) -> None:
+        """Add one played guess and the feedback it got."""
+        self.history.append((tuple(guess), tuple(feedback)))
+        self._push(self.history[-1])
+
+    def pop(self) -> Entry:
+        """Remove the last entry (backtracking in a strategy tree)."""
+        entry = self.history.pop()
+        self._pop(entry)
+        return entry
+
+    @abstractmethod
+    def _push(self, entry: Entry) -> None: ...
+
+    @abstractmethod
+    def _pop(self, entry: Entry) -> None: ...
+
+    # -- questions ---------------------------------------------------------
+    @abstractmethod
+    def first(self) -> Code | None:
+        """The lexicographically smallest consistent code, or None."""
+
+    def any(self) -> Code | None:
+        """Some consistent code, in the engine's own (fastest) order, or None."""
+        return self.first()
+
+    @abstractmethod
+    def enumerate(self, limit: int | None = None) -> np.ndarray:
+        """Consistent codes in lexicographic order, at most ``limit`` of them.
+
+        Returns an integer array of shape ``(m, pegs)``.
+        """
+
+    @abstractmethod
+    def count(self) -> int:
+        """Exact number of consistent codes."""
+
+    def random(self, rng: np.random.Generator) -> Code | None:
+        """A uniformly random consistent code.
+
+        The default draws an index with ``rng`` and takes that row of the
+        lexicographic enumeration, so every engine that enumerates the same
+        set returns the same code for the same generator state.
+        """
+        n = self.count()
+        if n == 0:
+            return None
+        k = int(rng.integers(n))
+        return tuple(int(c) for c in self.enumerate(limit=k + 1)[k])
+
+    def close(self) -> None:
+        """Release solver resources (optional)."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class Engine(ABC):
+    """A solver of consistency questions for one set of rules.
+
+    Parameters
+    ----------
+    rules:
+        The game's rules.
+    encoding:
+        Path of a user encoding replacing the shipped one (declarative engines).
+    time_limit:
+        Seconds one solver call may take before :class:`SolverTimeout`.
+    """
+
+    #: Name used by ``--backend``.
+    name: str = "?"
+
+    def __init__(self, rules: Rules, *, encoding: Path | None = None,
+                 time_limit: float | None = None):
+        self.rules = rules
+        self.encoding = encoding
+        self.time_limit = time_limit
+
+    @abstractmethod
+    def session(self, history: list[Entry] = ()) -> Session:
+        """A new session, starting from ``history``."""
+
+    # Convenience one-shot questions -------------------------------------
+    def first(self, history: list[Entry]) -> Code | None:
+        with self.session(history) as s:
+            return s.first()
+
+    def count(self, history: list[Entry]) -> int:
+        with self.session(history) as s:
+            return s.count()
+
+    def enumerate(self, history: list[Entry], limit: int | None = None) -> np.ndarray:
+        with self.session(history) as s:
+            return s.enumerate(limit)
+
+    def satisfiable(self, history: list[Entry]) -> bool:
+        """Whether some code is consistent with ``history``."""
+        return self.first(history) is not None
+
+    def conflict(self, history: list[Entry]) -> tuple[int, ...]:
+        """Indices of a smallest subset of ``history`` with no consistent code.
+
+        Subsets are tried by increasing size, so the answer is a minimum (not
+        just minimal) conflict; beyond 12 entries the search would explode, so
+        entries are dropped one at a time while the rest stays contradictory
+        (a minimal conflict). Each test is a question to this engine.
+        """
+        n = len(history)
+        if n <= 12:
+            for size in range(1, n + 1):
+                for subset in combinations(range(n), size):
+                    if not self.satisfiable([history[i] for i in subset]):
+                        return subset
+            return ()
+        keep = list(range(n))
+        for i in range(n):
+            trial = [j for j in keep if j != i]
+            if not self.satisfiable([history[j] for j in trial]):
+                keep = trial
+        return tuple(keep)
+
+    def no_solution(self, history: list[Entry]) -> NoConsistentCode:
+        """The error to raise when ``history`` has no consistent code, naming a conflict."""
+        subset = self.conflict(history)
+        entries = " ".join(format_entry(history[i], self.rules) for i in subset)
+        if len(subset) == 1:
+            message = f"no code is consistent with the history: entry {subset[0] + 1} ({entries}) is impossible on its own"
+        else:
+            numbers = ", ".join(str(i + 1) for i in subset)
+            message = f"no code is consistent with the history: entries {numbers} ({entries}) contradict each other"
+        return NoConsistentCode(message, subset)
+
+    def close(self) -> None:
+        """Release engine-wide resources (optional)."""

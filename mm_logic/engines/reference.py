@@ -1,0 +1,65 @@
+"""The reference engine: numpy over the enumerated code space.
+
+It shares nothing with the declarative encodings but the rules, so agreement
+between it and the clingo/swipl engines is a real cross-check.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..codespace import code_space
+from ..feedback import feedback_index, feedback_indices
+from ..notation import Code, Entry
+from .base import Engine, Session
+
+
+class ReferenceSession(Session):
+    """Keeps the indices of the surviving codes, one array per history depth."""
+
+    def __init__(self, engine: "ReferenceEngine"):
+        super().__init__(engine.rules)
+        self.space = engine.space
+        self._alive = [np.arange(self.space.size, dtype=np.int64)]
+
+    def _push(self, entry: Entry) -> None:
+        guess, fb = entry
+        alive = self._alive[-1]
+        codes = self.space.codes[alive]
+        marks = feedback_indices(guess, codes, self.space.counts[alive])
+        self._alive.append(alive[marks == feedback_index(fb, self.rules.pegs)])
+
+    def _pop(self, entry: Entry) -> None:
+        self._alive.pop()
+
+    @property
+    def indices(self) -> np.ndarray:
+        """Positions (in the code space) of the consistent codes."""
+        return self._alive[-1]
+
+    def first(self) -> Code | None:
+        alive = self._alive[-1]
+        return self.space.code(alive[0]) if alive.size else None
+
+    def enumerate(self, limit: int | None = None) -> np.ndarray:
+        alive = self._alive[-1]
+        return self.space.codes[alive[:limit] if limit is not None else alive]
+
+    def count(self) -> int:
+        return int(self._alive[-1].size)
+
+
+class ReferenceEngine(Engine):
+    """Pure numpy engine; handles spaces up to :data:`mm_logic.codespace.MAX_CODES` codes."""
+
+    name = "python"
+
+    def __init__(self, rules, **options):
+        super().__init__(rules, **options)
+        self.space = code_space(rules)  # raises SpaceTooLarge naming clingo
+
+    def session(self, history=()) -> ReferenceSession:
+        s = ReferenceSession(self)
+        for guess, fb in history:
+            s.push(guess, fb)
+        return s

@@ -1,0 +1,57 @@
+"""Errors that the command line turns into one clear line and an exit code.
+
+Every error a user can cause derives from :class:`MMLogicError`; the CLI prints
+``str(error)`` on one line and exits with ``error.exit_code`` (the contract in
+``shared/spec/cli.md``: 2 bad usage or input, 3 no consistent code, 1 other).
+"""
+
+from __future__ import annotations
+
+
+class MMLogicError(Exception):
+    """Base class: a failure the user should read as one line."""
+
+    exit_code = 1
+
+
+class BadInput(MMLogicError):
+    """A code, feedback, rule or option that cannot be used (exit 2)."""
+
+    exit_code = 2
+
+
+class BackendUnavailable(MMLogicError):
+    """The selected engine cannot run here; the message says how to install it (exit 2)."""
+
+    exit_code = 2
+
+
+class SpaceTooLarge(BadInput):
+    """The code space is too large for the engine asked for (exit 2)."""
+
+
+class NoConsistentCode(MMLogicError):
+    """No code satisfies the history (exit 3).
+
+    ``conflict`` holds the indices (0-based) of a smallest set of history
+    entries that already contradict each other, when it was computed.
+    """
+
+    exit_code = 3
+
+    def __init__(self, message: str, conflict: tuple[int, ...] | None = None):
+        super().__init__(message)
+        self.conflict = conflict
+
+
+class SolverTimeout(MMLogicError):
+    """One solver call exceeded ``--time-limit`` (exit 1)."""
+
+    exit_code = 1
+
+
+class EncodingError(BadInput):
+    """A user or shipped encoding failed to load: syntax or grounding error (exit 2).
+
+    The message is one line that starts with ``file:line``.
+    """

@@ -1,0 +1,111 @@
+"""The black/white feedback with the standard duplicate rule.
+
+black = pegs with the right colour in the right place;
+white = sum over colours c of min(count_guess(c), count_secret(c)) - black.
+
+Feedback is also used as a small integer, its *index*
+``black * (pegs + 1) + white``, so that a feedback table fits in ``uint8`` and
+a partition of codes by feedback is one ``bincount``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from .notation import Code, Feedback
+
+
+def feedback(guess: Code, secret: Code) -> Feedback:
+    """Black and white pegs for one guess against one secret.
+
+    Examples
+    --------
+    >>> feedback((0, 0, 1, 1), (0, 1, 2, 3))
+    (1, 1)
+    >>> feedback((0, 0, 0, 1), (1, 0, 0, 0))
+    (2, 2)
+    """
+    black = sum(g == s for g, s in zip(guess, secret))
+    common = sum((Counter(guess) & Counter(secret)).values())
+    return black, common - black
+
+
+def feedback_index(fb: Feedback, pegs: int) -> int:
+    """The integer index of a feedback: ``black * (pegs + 1) + white``."""
+    return fb[0] * (pegs + 1) + fb[1]
+
+
+def index_feedback(index: int, pegs: int) -> Feedback:
+    """Inverse of :func:`feedback_index`."""
+    return divmod(int(index), pegs + 1)
+
+
+def win_index(pegs: int) -> int:
+    """Index of the all-black feedback that ends a game."""
+    return pegs * (pegs + 1)
+
+
+def colour_counts(codes: np.ndarray, colors: int) -> np.ndarray:
+    """How often each colour occurs in each code: shape ``(n, colors)``, ``uint8``."""
+    counts = np.empty((codes.shape[0], colors), dtype=np.uint8)
+    for c in range(colors):
+        np.sum(codes == c, axis=1, dtype=np.uint8, out=counts[:, c])
+    return counts
+
+
+def feedback_indices(guess: Code, codes: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Feedback indices of one guess against many codes (vectorised).
+
+    Parameters
+    ----------
+    guess:
+        The guess, a tuple of colours.
+    codes:
+        Array ``(n, pegs)`` of codes.
+    counts:
+        ``colour_counts(codes, colors)``, passed in because callers keep it.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``uint8`` array of ``n`` feedback indices.
+    """
+    pegs = codes.shape[1]
+    g = np.asarray(guess, dtype=codes.dtype)
+    black = np.sum(codes == g, axis=1, dtype=np.uint8)
+    g_counts = np.bincount(np.asarray(guess), minlength=counts.shape[1]).astype(np.uint8)
+    common = np.sum(np.minimum(counts, g_counts), axis=1, dtype=np.uint8)
+    # index = black*(pegs+1) + (common - black) = black*pegs + common
+    return black * np.uint8(pegs) + common
+
+
+def feedback_features(codes: np.ndarray, colors: int) -> tuple[np.ndarray, np.ndarray]:
+    """Two matrices whose product is the feedback-index table.
+
+    ``left[g] @ right[s] == feedback index of guess g against secret s``.
+    Both are the concatenation of a position one-hot (``[code[p] == c]``), which
+    counts black pegs, and a count threshold (``[count(c) >= i]`` for
+    ``i = 1..pegs``), whose dot product is ``sum_c min(count_g(c), count_s(c))``,
+    the duplicate rule's common colours. The left one-hot is scaled by ``pegs``
+    so the product is ``black * pegs + common``. This turns a whole table into
+    one float32 matrix product (BLAS), exact because every value is below 2**24.
+    """
+    n, pegs = codes.shape
+    onehot = np.zeros((n, pegs, colors), dtype=np.float32)
+    onehot[np.arange(n)[:, None], np.arange(pegs)[None, :], codes] = 1.0
+    counts = colour_counts(codes, colors)
+    thresholds = (counts[:, :, None] >= np.arange(1, pegs + 1)[None, None, :]).astype(np.float32)
+    onehot = onehot.reshape(n, pegs * colors)
+    thresholds = thresholds.reshape(n, colors * pegs)
+    left = np.concatenate([onehot * pegs, thresholds], axis=1)
+    right = np.concatenate([onehot, thresholds], axis=1)
+    return left, right
+
+
+def feedback_block(left: np.ndarray, right: np.ndarray) -> np.ndarray:
+    """Feedback indices of guesses (rows of ``left``) against secrets (rows of ``right``)."""
+    product = left @ right.T
+    # Products of small integers are exact in float32; round only guards the cast.
+    return np.rint(product, out=product).astype(np.uint8)

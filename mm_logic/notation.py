@@ -1,0 +1,135 @@
+"""How codes, feedback and history entries are written (``shared/spec/cli.md``).
+
+A code is a tuple of colour numbers. It is written as one symbol per peg
+(``0011``) when the alphabet has enough symbols, otherwise as comma-separated
+integers (``0,17,33,2``); the integer form is accepted everywhere. Feedback is
+``B,W`` and a history entry is ``GUESS:B,W``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .errors import BadInput
+from .rules import Rules
+
+Code = tuple[int, ...]
+Feedback = tuple[int, int]
+Entry = tuple[Code, Feedback]
+
+
+def format_code(code: Code, rules: Rules) -> str:
+    """Write a code in the contract's notation."""
+    if rules.symbolic:
+        return "".join(rules.alphabet[c] for c in code)
+    return ",".join(str(c) for c in code)
+
+
+def format_feedback(feedback: Feedback) -> str:
+    """Write feedback as ``B,W``."""
+    return f"{feedback[0]},{feedback[1]}"
+
+
+def format_entry(entry: Entry, rules: Rules) -> str:
+    """Write a history entry as ``GUESS:B,W``."""
+    return f"{format_code(entry[0], rules)}:{format_feedback(entry[1])}"
+
+
+def _symbol_value(symbol: str, rules: Rules, text: str) -> int:
+    alphabet = rules.alphabet[: rules.colors]
+    index = alphabet.find(symbol)
+    if index < 0 and symbol.upper() != symbol.lower():
+        # Letters are accepted in either case when that is unambiguous.
+        folded = [i for i, a in enumerate(alphabet) if a.lower() == symbol.lower()]
+        index = folded[0] if len(folded) == 1 else -1
+    if index < 0:
+        raise BadInput(
+            f"symbol {symbol!r} in code {text!r} is not one of the {rules.colors} colours {alphabet}"
+        )
+    return index
+
+
+def parse_code(text: str, rules: Rules, *, check_repeat: bool = True) -> Code:
+    """Read a code, checking its length, its symbols and the repetition rule.
+
+    Examples
+    --------
+    >>> parse_code("0011", Rules())
+    (0, 0, 1, 1)
+    >>> parse_code("0,17,33,2", Rules(colors=40))
+    (0, 17, 33, 2)
+    """
+    text = text.strip()
+    if "," in text:
+        parts = text.split(",")
+        try:
+            code = tuple(int(p) for p in parts)
+        except ValueError:
+            raise BadInput(f"code {text!r} mixes commas with non-numbers") from None
+        bad = [c for c in code if not 0 <= c < rules.colors]
+        if bad:
+            raise BadInput(f"colour {bad[0]} in code {text!r} is outside 0..{rules.colors - 1}")
+    elif not rules.symbolic:
+        raise BadInput(
+            f"code {text!r}: with {rules.colors} colours (more than the alphabet's "
+            f"{len(rules.alphabet)} symbols) write codes as comma-separated integers"
+        )
+    else:
+        code = tuple(_symbol_value(s, rules, text) for s in text)
+    if len(code) != rules.pegs:
+        raise BadInput(f"code {text!r} has {len(code)} pegs, expected {rules.pegs}")
+    if check_repeat and rules.restricted:
+        colour, times = Counter(code).most_common(1)[0]
+        if times > rules.repeat_limit:
+            rule = "--no-repeat" if rules.repeat_limit == 1 else f"--max-repeat {rules.repeat_limit}"
+            raise BadInput(
+                f"code {text!r} uses colour {format_code((colour,), rules) if rules.symbolic else colour} "
+                f"{times} times, which {rule} forbids"
+            )
+    return code
+
+
+def check_feedback(feedback: Feedback, rules: Rules, where: str = "") -> Feedback:
+    """Reject feedback that no pair of codes can produce under these rules."""
+    black, white = feedback
+    p = rules.pegs
+    context = f" in {where!r}" if where else ""
+    if black < 0 or white < 0:
+        raise BadInput(f"feedback {black},{white}{context} is negative")
+    if black + white > p:
+        raise BadInput(f"feedback {black},{white}{context}: black + white exceeds the {p} pegs")
+    if black == p - 1 and white == 1:
+        raise BadInput(
+            f"feedback {black},{white}{context} cannot occur: with {p - 1} pegs right "
+            "the last one cannot be a misplaced colour"
+        )
+    if rules.colors == 1 and black != p:
+        raise BadInput(f"feedback {black},{white}{context} cannot occur with a single colour")
+    return feedback
+
+
+def parse_feedback(text: str, rules: Rules, where: str = "") -> Feedback:
+    """Read ``B,W`` and check that it can occur."""
+    parts = text.strip().split(",")
+    try:
+        black, white = (int(p) for p in parts)
+    except ValueError:
+        shown = where or text
+        raise BadInput(f"feedback {text!r} in {shown!r} is not of the form B,W (e.g. 1,2)") from None
+    return check_feedback((black, white), rules, where)
+
+
+def parse_entry(text: str, rules: Rules) -> Entry:
+    """Read a history entry ``GUESS:B,W``.
+
+    Examples
+    --------
+    >>> parse_entry("0011:1,0", Rules())
+    ((0, 0, 1, 1), (1, 0))
+    """
+    if ":" not in text:
+        raise BadInput(f"history entry {text!r} is not of the form GUESS:B,W (e.g. 0011:1,0)")
+    guess_text, _, feedback_text = text.rpartition(":")
+    # A guess that breaks the repetition rule cannot have been played.
+    guess = parse_code(guess_text, rules)
+    return guess, parse_feedback(feedback_text, rules, where=text)

@@ -1,0 +1,104 @@
+"""The rules of one game: code length, colours, repetition and the alphabet."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from math import comb
+
+from .errors import BadInput
+
+DEFAULT_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What a valid code is.
+
+    Parameters
+    ----------
+    pegs:
+        Code length (``--pegs``).
+    colors:
+        Number of colours; colours are the integers ``0 .. colors-1``.
+    max_repeat:
+        Every colour at most this many times in a code; ``None`` is unlimited
+        and ``1`` is bulls and cows (``--no-repeat``).
+    alphabet:
+        Symbols used to write colours; colour ``i`` is ``alphabet[i]``.
+    """
+
+    pegs: int = 4
+    colors: int = 6
+    max_repeat: int | None = None
+    alphabet: str = DEFAULT_ALPHABET
+
+    def __post_init__(self) -> None:
+        if self.pegs < 1:
+            raise BadInput(f"--pegs must be at least 1, got {self.pegs}")
+        if self.colors < 1:
+            raise BadInput(f"--colors must be at least 1, got {self.colors}")
+        if self.max_repeat is not None and self.max_repeat < 1:
+            raise BadInput(f"--max-repeat must be at least 1, got {self.max_repeat}")
+        if len(set(self.alphabet)) != len(self.alphabet) or "," in self.alphabet or ":" in self.alphabet:
+            raise BadInput("--alphabet must list distinct symbols, without ',' or ':'")
+        if self.size == 0:
+            raise BadInput(
+                f"no code of {self.pegs} pegs uses {self.colors} colours "
+                f"at most {self.max_repeat} time(s) each"
+            )
+
+    @property
+    def repeat_limit(self) -> int:
+        """How often one colour may occur in a code (``pegs`` when unlimited)."""
+        return self.pegs if self.max_repeat is None else min(self.max_repeat, self.pegs)
+
+    @property
+    def restricted(self) -> bool:
+        """True when the repetition rule excludes some codes."""
+        return self.repeat_limit < self.pegs
+
+    @property
+    def symbolic(self) -> bool:
+        """True when codes are written as symbols rather than comma-separated integers."""
+        return self.colors <= len(self.alphabet)
+
+    @cached_property
+    def size(self) -> int:
+        """Number of valid codes (exact, any size)."""
+        limit = self.repeat_limit
+        if limit >= self.pegs:
+            return self.colors**self.pegs
+        # ways[n] = number of words of length n over the colours seen so far,
+        # each at most `limit` times; colours are added one at a time and
+        # comb() places the new colour's occurrences among the n positions.
+        ways = [1] + [0] * self.pegs
+        for _ in range(self.colors):
+            ways = [
+                sum(ways[n - k] * comb(n, k) for k in range(0, min(limit, n) + 1))
+                for n in range(self.pegs + 1)
+            ]
+        return ways[self.pegs]
+
+    def as_dict(self) -> dict:
+        """The rules as the contract's JSON ``rules`` object."""
+        return {"pegs": self.pegs, "colors": self.colors, "max_repeat": self.max_repeat}
+
+    def describe(self) -> str:
+        """Short human label, e.g. ``4x6``, ``4x10 no-repeat``, ``5x8 max-repeat 2``."""
+        label = f"{self.pegs}x{self.colors}"
+        if self.max_repeat == 1:
+            label += " no-repeat"
+        elif self.max_repeat is not None:
+            label += f" max-repeat {self.max_repeat}"
+        return label
+
+
+def make_rules(pegs: int = 4, colors: int = 6, no_repeat: bool = False,
+               max_repeat: int | None = None, alphabet: str = DEFAULT_ALPHABET) -> Rules:
+    """Build :class:`Rules` from the command-line options, checking they agree."""
+    if no_repeat:
+        if max_repeat not in (None, 1):
+            raise BadInput(f"--no-repeat contradicts --max-repeat {max_repeat}")
+        max_repeat = 1
+    return Rules(pegs=pegs, colors=colors, max_repeat=max_repeat, alphabet=alphabet)

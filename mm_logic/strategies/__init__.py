@@ -1,0 +1,25 @@
+"""Guess-selection strategies, by ``--strategy`` name."""
+
+from __future__ import annotations
+
+from ..errors import BadInput
+from ..rules import Rules
+from .base import Strategy
+from .scoring import Entropy, Expected, Minimax, Parts
+from .simple import Any, First, Random
+
+STRATEGIES: dict[str, type[Strategy]] = {
+    cls.name: cls for cls in (First, Any, Random, Minimax, Expected, Entropy, Parts)
+}
+
+
+def make_strategy(name: str, rules: Rules, seed: int | None = None) -> Strategy:
+    """Create the strategy ``name`` for ``rules``."""
+    try:
+        cls = STRATEGIES[name]
+    except KeyError:
+        raise BadInput(f"unknown strategy {name!r}; choose from {', '.join(STRATEGIES)}") from None
+    return cls(rules, seed)
+
+
+__all__ = ["STRATEGIES", "Strategy", "make_strategy"]

@@ -1,0 +1,41 @@
+"""What a strategy is: given a session (history + engine), the next guess."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+from ..engines.base import Session
+from ..notation import Code
+from ..rules import Rules
+
+
+class Strategy(ABC):
+    """Chooses guesses; never knows which engine answers its questions.
+
+    Parameters
+    ----------
+    rules:
+        The game's rules.
+    seed:
+        Seed for every random choice (``--seed``).
+    """
+
+    #: Name used by ``--strategy``.
+    name: str = "?"
+    #: One line for ``--help``, including the default opening.
+    summary: str = ""
+    #: True when the guess is a function of the history alone, so that a bench
+    #: over every secret may be evaluated as one tree.
+    deterministic: bool = True
+
+    def __init__(self, rules: Rules, seed: int | None = None):
+        self.rules = rules
+        self.seed = seed
+
+    def opening(self, session: Session) -> Code:
+        """The first guess when ``--first-guess`` is not given."""
+        return self.choose(session)
+
+    @abstractmethod
+    def choose(self, session: Session) -> Code | None:
+        """The next guess for the session's history, or None if nothing is consistent."""

@@ -1,0 +1,49 @@
+"""Strategies that play a consistent code without scoring: first, any, random."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..sampling import history_rng, random_code
+from .base import Strategy
+
+
+class First(Strategy):
+    """The lexicographically smallest consistent code (Shapiro's simple strategy)."""
+
+    name = "first"
+    summary = "smallest consistent code (Shapiro); opens with 0000…"
+
+    def choose(self, session):
+        return session.first()
+
+
+class Any(Strategy):
+    """Whichever consistent code the engine finds first: the fast choice for huge games."""
+
+    name = "any"
+    summary = "whichever consistent code the engine finds first; opens with the engine's first find"
+    # The engine's own order may depend on its solver state, not only on the history.
+    deterministic = False
+
+    def choose(self, session):
+        return session.any()
+
+
+class Random(Strategy):
+    """A uniformly random consistent code, reproducible with ``--seed``."""
+
+    name = "random"
+    summary = "uniform random consistent code (reproducible with --seed); opens with a random code"
+
+    def __init__(self, rules, seed=None):
+        super().__init__(rules, seed)
+        # Without --seed every run differs, but the whole run is still one
+        # function of (seed, history), which keeps bench trees valid.
+        self.seed = int(np.random.SeedSequence().entropy % 2**63) if seed is None else seed
+
+    def opening(self, session):
+        return random_code(self.rules, history_rng(self.seed, session.history))
+
+    def choose(self, session):
+        return session.random(history_rng(self.seed, session.history))
