@@ -1,0 +1,56 @@
+"""The published figures of the classical strategies, on the reference engine.
+
+Knuth (1977) 5801 with his histogram, Irving 5696, Kooi 5668, Shapiro's simple
+strategy 7471 (max 9), and bulls and cows 26551 / 27139.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+MASTERMIND = ["--pegs", 4, "--colors", 6]
+BULLS_AND_COWS = ["--pegs", 4, "--colors", 10, "--no-repeat"]
+
+
+@pytest.mark.parametrize("rules, strategy, first, total, maximum, histogram", [
+    (MASTERMIND, "minimax", "0011", 5801, 5, {"1": 1, "2": 6, "3": 62, "4": 533, "5": 694}),
+    (MASTERMIND, "expected", "0012", 5696, 6, None),
+    (MASTERMIND, "parts", "0012", 5668, 6, None),
+    (MASTERMIND, "first", "0000", 7471, 9, None),
+    (BULLS_AND_COWS, "expected", "0123", 26551, 7, None),
+    (BULLS_AND_COWS, "minimax", "0123", 27139, 7, None),
+])
+def test_bench_all_python(run_json, rules, strategy, first, total, maximum, histogram):
+    out = run_json("bench", "--backend", "python", *rules, "--strategy", strategy,
+                   "--first-guess", first, "--all")
+    games = 1296 if rules is MASTERMIND else 5040
+    assert out["games"] == games
+    assert out["total_guesses"] == total
+    assert out["max"] == maximum
+    assert out["mean"] == round(total / games, 3)
+    assert sum(out["histogram"].values()) == games
+    if histogram:
+        assert out["histogram"] == histogram
+    assert out["backend"] == "python" and out["strategy"] == strategy
+
+
+def test_default_openings_are_the_classical_ones(run_json):
+    openings = {s: run_json("next", "--backend", "python", "--strategy", s)["guess"]
+                for s in ("minimax", "expected", "entropy", "parts", "first")}
+    assert openings == {"minimax": "0011", "expected": "0012", "entropy": "0123",
+                        "parts": "0012", "first": "0000"}
+
+
+def test_tree_bench_equals_playing_every_game(run_json):
+    # bench --all evaluates a tree; --games replays games one by one.
+    from mm_logic.engines.reference import ReferenceEngine
+    from mm_logic.game import bench_all, bench_games
+    from mm_logic.rules import Rules
+    from mm_logic.strategies import make_strategy
+    rules = Rules(3, 4)
+    engine = ReferenceEngine(rules)
+    for name in ("minimax", "entropy", "random", "first"):
+        tree = bench_all(engine, make_strategy(name, rules, seed=7))
+        games = bench_games(engine, make_strategy(name, rules, seed=7),
+                            [engine.space.code(i) for i in range(rules.size)])
+        assert tree.histogram == games.histogram, name

@@ -1,0 +1,156 @@
+"""The command-line contract: outputs, JSON shapes, exit codes, one-line errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mm_logic.cli import cli
+
+PY = ["--backend", "python"]
+
+
+def one_line_error(result, code, message):
+    assert result.exit_code == code, (result.stdout, result.stderr)
+    assert result.stderr == f"error: {message}\n"
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("args, code, message", [
+    (["next", *PY, "001:1,0"], 2, "code '001' has 3 pegs, expected 4"),
+    (["next", *PY, "0016:1,0"], 2, "symbol '6' in code '0016' is not one of the 6 colours 012345"),
+    (["next", *PY, "--no-repeat", "--colors", 10, "0012:1,0"], 2,
+     "code '0012' uses colour 0 2 times, which --no-repeat forbids"),
+    (["next", *PY, "--max-repeat", 2, "0001:1,0"], 2, "code '0001' uses colour 0 3 times, which --max-repeat 2 forbids"),
+    (["next", *PY, "0011:3,1"], 2,
+     "feedback 3,1 in '0011:3,1' cannot occur: with 3 pegs right the last one cannot be a misplaced colour"),
+    (["next", *PY, "0011:2,3"], 2, "feedback 2,3 in '0011:2,3': black + white exceeds the 4 pegs"),
+    (["next", *PY, "0011:-1,0"], 2, "feedback -1,0 in '0011:-1,0' is negative"),
+    (["next", *PY, "0011:x,0"], 2, "feedback 'x,0' in '0011:x,0' is not of the form B,W (e.g. 1,2)"),
+    (["next", *PY, "0011"], 2, "history entry '0011' is not of the form GUESS:B,W (e.g. 0011:1,0)"),
+    (["next", *PY, "--no-repeat", "--max-repeat", 2], 2, "--no-repeat contradicts --max-repeat 2"),
+    (["next", *PY, "--pegs", 5, "--colors", 2, "--no-repeat"], 2,
+     "no code of 5 pegs uses 2 colours at most 1 time(s) each"),
+    (["solve", *PY, "--secret", "01234"], 2, "code '01234' has 5 pegs, expected 4"),
+    (["solve", *PY, "--first-guess", "9999"], 2, "symbol '9' in code '9999' is not one of the 6 colours 012345"),
+    (["bench", *PY], 2, "give exactly one of --all or --games N"),
+    (["bench", *PY, "--all", "--games", 3], 2, "give exactly one of --all or --games N"),
+    (["next", "--backend", "python", "--pegs", 10, "--colors", 10], 2,
+     "10x10 has 10,000,000,000 codes, more than the python engine enumerates (20,000,000); use --backend clingo"),
+    (["next", *PY, "--colors", 40, "0123:1,0"], 2,
+     "code '0123': with 40 colours (more than the alphabet's 36 symbols) write codes as comma-separated integers"),
+    (["next", *PY, "--encoding", "pyproject.toml"], 2,
+     "--encoding applies to --backend clingo (.lp) or swipl (.pl), not python"),
+])
+def test_bad_input_is_one_line_exit_2(run, args, code, message):
+    one_line_error(run(*args), code, message)
+
+
+def test_click_usage_errors_are_one_line(run):
+    result = run("next", "--strategy", "nope")
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: ")
+    assert "'nope' is not one of" in result.stderr
+    result = run("frobnicate")
+    assert result.exit_code == 2 and result.stderr == "error: No such command 'frobnicate'.\n"
+
+
+def test_contradictory_history_exits_3_naming_entries(run):
+    result = run("next", *PY, "0123:0,0", "0000:0,0", "4455:0,0")
+    one_line_error(result, 3, "no code is consistent with the history: entries 1, 3 "
+                              "(0123:0,0 4455:0,0) contradict each other")
+    result = run("next", *PY, "--colors", 2, "0011:0,0")
+    one_line_error(result, 3, "no code is consistent with the history: entry 1 (0011:0,0) is impossible on its own")
+
+
+def test_next_json_and_text(run, run_json):
+    assert run_json("next", *PY, "0011:1,0", "2345:0,2") == {"guess": "0223", "consistent": 60}
+    assert run_json("next", *PY, "--strategy", "first", "0011:1,0", "2345:0,2") == {"guess": "0223", "consistent": 60}
+    result = run("next", *PY, "--strategy", "first", "0123:0,4")
+    assert result.exit_code == 0 and result.stdout == "1032  (9 codes still possible)\n"
+    assert run_json("next", *PY, "--no-repeat", "--colors", 10) == {"guess": "0123", "consistent": 5040}
+    assert run_json("next", *PY, "--alphabet", "abcdefgh", "--colors", 8, "--strategy", "first",
+                    "abcd:0,0") == {"guess": "eeee", "consistent": 256}
+
+
+def test_solve_json_shape_and_text(run, run_json):
+    out = run_json("solve", *PY, "--secret", "0123", "--strategy", "minimax")
+    assert list(out) == ["secret", "guesses", "attempts", "seconds", "backend", "strategy"]
+    assert out["secret"] == "0123" and out["attempts"] == len(out["guesses"]) == 3
+    assert out["guesses"][0] == {"guess": "0011", "black": 1, "white": 1}
+    assert out["guesses"][-1] == {"guess": "0123", "black": 4, "white": 0}
+    assert (out["backend"], out["strategy"]) == ("python", "minimax")
+    result = run("solve", *PY, "--secret", "0123", "--strategy", "first")
+    assert result.exit_code == 0
+    assert result.stdout == "1  0000  1,0\n2  0111  2,0\n3  0122  3,0\n4  0123  4,0\n4 guesses\n"
+
+
+def test_solve_random_secret_is_reproducible(run_json):
+    a = run_json("solve", *PY, "--strategy", "random", "--seed", 5)
+    b = run_json("solve", *PY, "--strategy", "random", "--seed", 5)
+    assert a["guesses"] == b["guesses"] and a["secret"] == b["secret"]
+
+
+def test_integer_code_notation(run_json):
+    out = run_json("solve", *PY, "--pegs", 3, "--colors", 40, "--secret", "0,17,39", "--strategy", "first")
+    assert out["secret"] == "0,17,39" and out["guesses"][-1]["guess"] == "0,17,39"
+    assert run_json("next", *PY, "--strategy", "first", "0,0,1,1:4,0")["guess"] == "0011"
+
+
+def test_bench_games_json_and_out_file(run, tmp_path):
+    out_file = tmp_path / "bench.json"
+    result = run("bench", *PY, "--strategy", "minimax", "--games", 50, "--seed", 3, "--json", "--out", out_file)
+    assert result.exit_code == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert json.loads(out_file.read_text()) == out
+    assert list(out) == ["games", "total_guesses", "mean", "max", "histogram", "seconds", "backend",
+                         "strategy", "rules"]
+    assert out["games"] == 50 and out["rules"] == {"pegs": 4, "colors": 6, "max_repeat": None}
+    assert out["max"] <= 5  # Knuth's strategy never needs more than 5
+    assert sum(int(k) * v for k, v in out["histogram"].items()) == out["total_guesses"]
+    again = json.loads(run("bench", *PY, "--strategy", "minimax", "--games", 50, "--seed", 3, "--json").stdout)
+    assert again["histogram"] == out["histogram"]
+
+
+def test_bench_text(run):
+    result = run("bench", *PY, "--strategy", "first", "--first-guess", "0000", "--all")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[:7] == ["rules      4x6", "backend    python", "strategy   first", "games      1296",
+                         "mean       5.765", "max        9", "histogram  1:1 2:4 3:25 4:108 5:305 6:602 7:196 8:49 9:6"]
+    assert lines[7].startswith("seconds    ")
+
+
+def test_info(run, run_json):
+    out = run_json("info", *PY, "--pegs", 5, "--colors", 8, "--no-repeat")
+    assert out["codes"] == 6720 and out["feedbacks"] == 17 and out["naive_feedbacks"] == 21
+    assert out["feedback_list"][:2] == ["0,2", "0,3"]  # 5 of 8 distinct colours share at least 2
+    assert out["lower_bound"] == 5 and out["seed000_bound"] == 3
+    out = run_json("info", *PY)
+    assert (out["codes"], out["feedbacks"], out["lower_bound"]) == (1296, 14, 4)
+    out = run_json("info", *PY, "--pegs", 2, "--colors", 2)
+    assert out["feedback_list"] == ["0,0", "0,2", "1,0", "2,0"]
+
+
+def test_play_survives_typos(run):
+    result = run("play", "--secret", "0123", input="01\n0129\n?\n0123\n")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == [
+        "Find the code of 4 pegs over 012345 (4x6).",
+        "code '01' has 2 pegs, expected 4; try again",
+        "symbol '9' in code '0129' is not one of the 6 colours 012345; try again",
+        "1296 codes still possible",
+        "0123  4,0",
+        "found in 1 guesses",
+    ]
+
+
+def test_every_command_has_help_with_examples_and_is_in_readme(run):
+    from conftest import ROOT
+    readme = (ROOT / "README.md").read_text()
+    for name, command in cli.commands.items():
+        result = run(name, "--help")
+        assert result.exit_code == 0
+        assert "Example" in result.stdout, name
+        assert f"mmlogic {name}" in readme, name

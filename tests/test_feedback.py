@@ -1,0 +1,71 @@
+"""The duplicate rule: scalar, vectorised and table forms agree, with its laws."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mm_logic.codespace import code_space
+from mm_logic.feedback import feedback, feedback_index, index_feedback
+from mm_logic.rules import Rules
+
+from conftest import code_for, small_rules
+
+
+def brute_feedback(guess, secret):
+    """Textbook definition: blacks, then whites matched greedily on the rest."""
+    black = sum(g == s for g, s in zip(guess, secret))
+    rest_g = [g for g, s in zip(guess, secret) if g != s]
+    rest_s = [s for g, s in zip(guess, secret) if g != s]
+    white = 0
+    for g in rest_g:
+        if g in rest_s:
+            rest_s.remove(g)
+            white += 1
+    return black, white
+
+
+def test_known_values():
+    assert feedback((0, 0, 1, 1), (0, 1, 2, 3)) == (1, 1)
+    assert feedback((0, 0, 0, 1), (1, 0, 0, 0)) == (2, 2)
+    assert feedback((1, 1, 2, 2), (1, 1, 2, 2)) == (4, 0)
+    assert feedback((0, 0, 0, 0), (0, 1, 1, 1)) == (1, 0)  # duplicates in the guess score once
+    assert feedback((1, 2, 3, 4), (4, 3, 2, 1)) == (0, 4)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_laws(data):
+    rules = data.draw(small_rules(max_pegs=6, max_colors=8))
+    a, b = data.draw(code_for(rules)), data.draw(code_for(rules))
+    black, white = feedback(a, b)
+    assert feedback(b, a) == (black, white)  # symmetric
+    assert black + white <= rules.pegs
+    assert (black, white) != (rules.pegs - 1, 1)
+    assert (black, white) == brute_feedback(a, b)
+    assert index_feedback(feedback_index((black, white), rules.pegs), rules.pegs) == (black, white)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_vectorised_and_table_match_scalar(data):
+    rules = data.draw(small_rules(max_pegs=4, max_colors=5))
+    space = code_space(rules)
+    guess = data.draw(code_for(rules))
+    expected = [feedback_index(feedback(guess, space.code(i)), rules.pegs) for i in range(space.size)]
+    assert space.feedback_to_all(guess).tolist() == expected
+    row = space.index_of([guess])[0]
+    assert space.table[row].tolist() == expected
+
+
+def test_space_sizes_and_order():
+    assert Rules(4, 6).size == 1296
+    assert Rules(4, 10, 1).size == 5040
+    assert Rules(5, 8, 2).size == 28560
+    assert Rules(6, 3, 2).size == 90
+    space = code_space(Rules(3, 3, 1))
+    assert [space.code(i) for i in range(space.size)] == list(itertools.permutations(range(3)))
+    assert np.array_equal(space.index_of(space.codes), np.arange(space.size))
