@@ -27,6 +27,8 @@ from .base import Strategy
 
 MAX_CANDIDATES = 1000
 MAX_TARGETS = 20000
+#: Consistent codes from which guesses are reduced to orbit representatives.
+MIN_ORBIT_CODES = 64
 
 
 def canonical_openings(rules: Rules) -> list[Code]:
@@ -52,16 +54,17 @@ def canonical_openings(rules: Rules) -> list[Code]:
     return sorted(found)
 
 
-def partition_counts(block: np.ndarray, slots: int) -> np.ndarray:
+def partition_counts(block: np.ndarray, slots: int, guess_axis: int = 1) -> np.ndarray:
     """How many secrets fall in each feedback slot, for each guess.
 
-    ``block[s, g]`` is the feedback index of guess ``g`` against secret ``s``
-    (one row per secret, as read from the symmetric table). Returns an array
-    ``(guesses, slots)``: one ``bincount`` over ``guess * slots + feedback``.
+    ``block`` holds feedback indices between guesses and secrets, guesses
+    along ``guess_axis``. Returns an array ``(guesses, slots)``: one
+    ``bincount`` over ``guess * slots + feedback``.
     """
-    guesses = block.shape[1]
+    guesses = block.shape[guess_axis]
+    offsets = np.arange(0, guesses * slots, slots, dtype=np.intp)
     flat = block.astype(np.intp)
-    flat += np.arange(0, guesses * slots, slots, dtype=np.intp)
+    flat += offsets if guess_axis == 1 else offsets[:, None]
     return np.bincount(flat.ravel(), minlength=guesses * slots).reshape(guesses, slots)
 
 
@@ -112,9 +115,12 @@ class ScoringStrategy(Strategy):
             alive = space.index_of(session.enumerate())
         consistent = np.zeros(space.size, dtype=bool)
         consistent[alive] = True
-        # Guesses related by a symmetry of the history split the consistent
-        # codes alike: score the smallest code of each orbit only.
-        candidates = orbit_representatives(space, session.history)
+        # Guesses related by a symmetry of the consistent set split it alike:
+        # score the smallest code of each orbit only.
+        # (Below some dozens of consistent codes, finding orbits costs more than
+        # scoring every guess, which often stops early at the lower bound.)
+        candidates = (orbit_representatives(space, session.history, alive) if m >= MIN_ORBIT_CODES
+                      else np.arange(space.size))
         bound = self.lower_bound(m)
         # Consistent guesses first: if one reaches the lower bound no code
         # beats it, and the tie-break prefers it, so the search stops there.
@@ -137,16 +143,21 @@ class ScoringStrategy(Strategy):
     def _costs(self, table: np.ndarray, alive: np.ndarray, guesses: np.ndarray) -> np.ndarray:
         """Cost of each guess against the consistent codes ``alive``."""
         costs = np.empty(guesses.size, dtype=np.float64)
-        # The table is symmetric: reading the rows of the consistent codes and
-        # picking guess columns walks memory in order, unlike picking scattered
-        # columns from every guess row. Small column chunks keep the counts of
-        # one bincount in cache (measured: 3-5 ns per entry instead of 10-60).
-        rows = table[alive] if alive.size * table.shape[1] <= 2**28 else None
-        step = max(256, min(4096, 2**16 // max(alive.size, 1)))
-        for start in range(0, guesses.size, step):
-            chunk = guesses[start:start + step]
-            block = rows[:, chunk] if rows is not None else table[np.ix_(alive, chunk)]
-            costs[start:start + step] = self.cost(partition_counts(block, self.slots))
+        # The table is symmetric, so a block can be read as rows of the smaller
+        # set with columns of the larger: memory is then walked in order rather
+        # than one scattered byte per cache line. Column chunks keep each
+        # bincount's counters in cache.
+        if alive.size <= guesses.size:
+            rows = table[alive]
+            step = max(256, min(4096, 2**16 // max(alive.size, 1)))
+            for start in range(0, guesses.size, step):
+                block = rows[:, guesses[start:start + step]]
+                costs[start:start + step] = self.cost(partition_counts(block, self.slots))
+        else:
+            step = max(16, 2**16 // alive.size)
+            for start in range(0, guesses.size, step):
+                block = table[guesses[start:start + step]][:, alive]
+                costs[start:start + step] = self.cost(partition_counts(block, self.slots, guess_axis=0))
         return costs
 
     def lower_bound(self, m: int) -> float:
