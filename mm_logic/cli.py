@@ -238,7 +238,9 @@ def next_command(rules, engine, strategy, first_guess, seed, as_json, history):
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--out", type=click.Path(dir_okay=False, writable=True, path_type=Path), default=None,
               help="Also write the JSON object to FILE.")
-def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, as_json, out):
+@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
+              help="Worker processes; the attempts are the same as with one.")
+def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, as_json, out, jobs):
     """Play many games and summarise the attempts.
 
     --all plays every secret exactly once (deterministic strategies are
@@ -251,16 +253,17 @@ def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, as_jso
       mmlogic bench --backend python --strategy minimax --first-guess 0011 --all
       mmlogic bench --strategy first --pegs 5 --colors 8 --no-repeat --games 1000 --seed 1
       mmlogic bench --strategy any --pegs 16 --games 20 --seed 1 --json
+      mmlogic bench --backend python --strategy expected --colors 8 --all --jobs 2
     """
     if all_secrets == (games is not None):
         raise click.UsageError("give exactly one of --all or --games N")
     total = rules.size if all_secrets else games
     with _progress(not as_json, total, "games") as bar:
         if all_secrets:
-            result = bench_all(engine, strategy, first_guess, progress=bar.update)
+            result = bench_all(engine, strategy, first_guess, progress=bar.update, jobs=jobs)
         else:
             result = bench_games(engine, strategy, random_secrets(rules, games, seed), first_guess,
-                                 progress=bar.update)
+                                 progress=bar.update, jobs=jobs)
     summary = {**result.as_dict(), "backend": engine.name, "strategy": strategy.name, "rules": rules.as_dict()}
     if out:
         out.write_text(_dump(summary) + "\n")
@@ -276,6 +279,131 @@ def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, as_jso
                f"max        {summary['max']}\n"
                f"histogram  {histogram}\n"
                f"seconds    {summary['seconds']:.3f}")
+
+
+def _names(kind: str, choices, text: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in choices]
+    if unknown or not names:
+        raise BadInput(f"unknown {kind} {unknown[0] if unknown else text!r}; choose from {', '.join(choices)}")
+    return list(dict.fromkeys(names))
+
+
+@cli.command()
+@click.option("--preset", type=click.Choice(["seed000", "seed001", "seed003"]), default=None,
+              help="The seeds' rule sets instead of the rules options.")
+@rules_options
+@click.option("--backend", "backends", default=DEFAULT_BACKEND, show_default=True, metavar="A[,B...]",
+              help=f"Engines to compare, comma-separated ({', '.join(BACKENDS)}).")
+@click.option("--strategy", "strategies", default="first", show_default=True, metavar="X[,Y...]",
+              help=f"Strategies to compare, comma-separated ({', '.join(STRATEGIES)}).")
+@click.option("--all", "all_secrets", is_flag=True, help="Play every secret of each code space once.")
+@click.option("--games", type=click.IntRange(1), default=None, help="Play N random secrets per rule set.")
+@click.option("--seed", type=int, default=None, help="Makes the secrets and random choices reproducible.")
+@click.option("--encoding", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="Edited encoding for the one declarative backend compared.")
+@click.option("--time-limit", type=click.FloatRange(0, min_open=True), default=None, metavar="SECONDS",
+              help="Bound on one solver call; exceeding it exits 1.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--csv", "csv_file", type=click.Path(dir_okay=False, writable=True, path_type=Path), default=None,
+              help="Also write the rows to a CSV file.")
+@click.option("--plot", "plot_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Write PNG charts into DIR.")
+@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
+              help="Worker processes; the attempts are the same as with one.")
+@click.pass_context
+def compare(ctx, preset, rules, backends, strategies, all_secrets, games, seed, encoding, time_limit,
+            as_json, csv_file, plot_dir, jobs):
+    """Run every (rule set, backend, strategy) combination on the same secrets.
+
+    Prints a table per rule set: games, mean and max attempts, histogram, time
+    per game and total time. For deterministic strategies every backend must
+    give the same attempts for every secret; any disagreement is listed and
+    the command exits 1. Ctrl-C stops and prints what was finished.
+
+    \b
+    Presets:
+      seed000  4x6, 4x8, 4x8 no-repeat, 4 pegs x 20 colours, 6 pegs x 4 colours
+      seed001  n = 4..8 pegs, 2n colours, no repetition
+      seed003  5 pegs of 8 colours, with and without repetition
+
+    \b
+    Examples:
+      mmlogic compare --preset seed000 --backend python --strategy first,minimax --all
+      mmlogic compare --backend clingo,swipl,python --strategy first --games 200 --seed 1
+      mmlogic compare --preset seed001 --backend clingo --strategy first,any --games 100 --plot charts/
+    """
+    from .compare import PRESETS, compare as run_compare
+
+    if all_secrets == (games is not None):
+        raise click.UsageError("give exactly one of --all or --games N")
+    rule_params = ("pegs", "colors", "no_repeat", "max_repeat", "alphabet")
+    explicit = [p for p in rule_params if ctx.get_parameter_source(p) != click.core.ParameterSource.DEFAULT]
+    if preset and explicit:
+        raise click.UsageError(f"give --preset or rules options, not both (--{explicit[0].replace('_', '-')})")
+    rule_sets = PRESETS[preset] if preset else [rules]
+    backend_list = _names("backend", BACKENDS, backends)
+    strategy_list = _names("strategy", STRATEGIES, strategies)
+    if encoding is not None:
+        declarative = [b for b in backend_list if b != "python"]
+        if len(declarative) != 1:
+            raise BadInput("--encoding needs exactly one of the clingo or swipl backends")
+        _check_encoding(declarative[0], encoding)
+    from .compare import check_plan
+    check_plan(rule_sets, all_secrets)
+    total = sum(r.size if all_secrets else games for r in rule_sets) * len(backend_list) * len(strategy_list)
+    with _progress(not as_json, total, "games") as bar:
+        outcome = run_compare(rule_sets, backend_list, strategy_list, all_secrets=all_secrets, games=games,
+                              seed=seed, jobs=jobs, encoding=encoding, time_limit=time_limit,
+                              progress=bar.update)
+    data = outcome.as_dict()
+    if csv_file:
+        _write_csv(csv_file, data["rows"])
+    if plot_dir and outcome.rows:
+        from .charts import plot_comparison
+        plot_comparison(outcome, plot_dir)
+    if as_json:
+        click.echo(_dump(data))
+    else:
+        click.echo(_comparison_tables(outcome))
+    if not outcome.complete:
+        click.echo("interrupted: the rows above are the finished ones", err=True)
+        return EXIT_INTERRUPTED
+    if outcome.disagreements:
+        click.echo(f"error: {len(outcome.disagreements)} disagreement(s) between backends", err=True)
+        return 1
+    return 0
+
+
+def _write_csv(path: Path, rows: list[dict]) -> None:
+    import csv
+    fields = ["pegs", "colors", "max_repeat", "backend", "strategy", "games", "total_guesses", "mean", "max",
+              "histogram", "seconds", "ms_per_game"]
+    with path.open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=fields)
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({**row["rules"], **{k: v for k, v in row.items() if k != "rules"},
+                             "histogram": " ".join(f"{k}:{v}" for k, v in row["histogram"].items())})
+
+
+def _comparison_tables(outcome) -> str:
+    lines = []
+    for label in dict.fromkeys(r.rules.describe() for r in outcome.rows):
+        rows = [r for r in outcome.rows if r.rules.describe() == label]
+        lines.append(f"{label} ({rows[0].rules.size:,} codes)")
+        lines.append(f"  {'backend':<8} {'strategy':<9} {'games':>7} {'mean':>6} {'max':>4} {'ms/game':>9} "
+                     f"{'seconds':>8}  histogram")
+        for r in rows:
+            d = r.as_dict()
+            histogram = " ".join(f"{k}:{v}" for k, v in d["histogram"].items())
+            lines.append(f"  {r.backend:<8} {r.strategy:<9} {d['games']:>7} {d['mean']:>6.3f} {d['max']:>4} "
+                         f"{d['ms_per_game']:>9.3f} {d['seconds']:>8.3f}  {histogram}")
+        lines.append("")
+    for d in outcome.disagreements:
+        attempts = ", ".join(f"{b} {a}" for b, a in d.attempts.items())
+        lines.append(f"disagreement: {d.rules.describe()} {d.strategy} secret {d.secret}: {attempts}")
+    return "\n".join(lines).rstrip("\n")
 
 
 @cli.command()

@@ -74,18 +74,26 @@ def play(engine: Engine, strategy: Strategy, secret: Code, first_guess: Code | N
 
 @dataclass
 class BenchResult:
-    """Attempts over many games."""
+    """Attempts over many games: one ``(secret, attempts)`` pair per game played."""
 
-    histogram: Counter = field(default_factory=Counter)
+    games_played: list[tuple[Code, int]] = field(default_factory=list)
     seconds: float = 0.0
 
     @property
+    def histogram(self) -> Counter:
+        return Counter(attempts for _, attempts in self.games_played)
+
+    def by_secret(self) -> dict[Code, int]:
+        """Attempts per secret (a secret drawn twice was played alike twice)."""
+        return dict(self.games_played)
+
+    @property
     def games(self) -> int:
-        return sum(self.histogram.values())
+        return len(self.games_played)
 
     @property
     def total_guesses(self) -> int:
-        return sum(a * n for a, n in self.histogram.items())
+        return sum(attempts for _, attempts in self.games_played)
 
     @property
     def mean(self) -> float:
@@ -93,16 +101,21 @@ class BenchResult:
 
     @property
     def max(self) -> int:
-        return max(self.histogram, default=0)
+        return max((attempts for _, attempts in self.games_played), default=0)
+
+    def merge(self, other: "BenchResult") -> None:
+        """Add another part's games (parallel workers, or a later batch)."""
+        self.games_played.extend(other.games_played)
 
     def as_dict(self) -> dict:
         """The contract's bench JSON fields (without backend, strategy, rules)."""
+        histogram = self.histogram
         return {
             "games": self.games,
             "total_guesses": self.total_guesses,
             "mean": round(self.mean, 3),
             "max": self.max,
-            "histogram": {str(k): self.histogram[k] for k in sorted(self.histogram)},
+            "histogram": {str(k): histogram[k] for k in sorted(histogram)},
             "seconds": round(self.seconds, 3),
         }
 
@@ -113,67 +126,103 @@ def random_secrets(rules: Rules, games: int, seed: int | None) -> list[Code]:
     return [random_code(rules, rng) for _ in range(games)]
 
 
-def bench_games(engine: Engine, strategy: Strategy, secrets: Iterable[Code],
-                first_guess: Code | None = None,
-                progress: Callable[[int], None] | None = None) -> BenchResult:
-    """Play one game per secret; ``seconds`` is the wall time of the games."""
+def play_games(engine: Engine, strategy: Strategy, secrets: Iterable[Code],
+               first_guess: Code | None = None,
+               progress: Callable[[int], None] | None = None) -> BenchResult:
+    """Play one game per secret."""
     result = BenchResult()
-    start = time.perf_counter()
     for secret in secrets:
-        record = play(engine, strategy, secret, first_guess)
-        result.histogram[record.attempts] += 1
+        result.games_played.append((secret, play(engine, strategy, secret, first_guess).attempts))
         if progress:
             progress(1)
+    return result
+
+
+def play_tree(engine: Engine, strategy: Strategy, history: list[Entry], secrets: np.ndarray,
+              first_guess: Code | None = None,
+              progress: Callable[[int], None] | None = None) -> BenchResult:
+    """Play every secret of ``secrets`` (indices into the code space), which must be
+    exactly the codes consistent with ``history``, as one tree.
+
+    At each node the secrets still possible are split by the feedback they
+    give to the node's guess, which yields exactly the attempts of playing
+    each game. At every node the engine's count of consistent codes must equal
+    the number of secrets there: a cross-check of the engine against the
+    feedback rule.
+    """
+    rules = engine.rules
+    space = code_space(rules)
+    result = BenchResult()
+    win = win_index(rules.pegs)
+    limit = 10 * rules.pegs * rules.colors
+
+    def visit(session: Session, secrets: np.ndarray, depth: int) -> None:
+        if session.history:
+            found = session.count()
+            if found != secrets.size:
+                raise EngineDisagreement(
+                    f"the {engine.name} engine counts {found} consistent codes after "
+                    f"{session.history}, the feedback rule gives {secrets.size}"
+                )
+        guess = next_guess(session, strategy, first_guess)
+        marks = feedback_indices(guess, space.codes[secrets], space.counts[secrets])
+        order = np.argsort(marks, kind="stable")
+        marks, secrets = marks[order], secrets[order]
+        bounds = np.flatnonzero(np.diff(marks)) + 1
+        for group, mark in zip(np.split(secrets, bounds), marks[np.r_[0, bounds]]):
+            if mark == win:
+                result.games_played.extend((space.code(i), depth) for i in group)
+                if progress:
+                    progress(group.size)
+                continue
+            if depth >= limit:
+                raise MMLogicError("the strategy is not making progress")
+            session.push(guess, index_feedback(mark, rules.pegs))
+            visit(session, group, depth + 1)
+            session.pop()
+
+    with engine.session(history) as session:
+        visit(session, secrets, len(history) + 1)
+    return result
+
+
+def bench_games(engine: Engine, strategy: Strategy, secrets: list[Code],
+                first_guess: Code | None = None,
+                progress: Callable[[int], None] | None = None, jobs: int = 1) -> BenchResult:
+    """Play one game per secret; ``seconds`` is the wall time of the games."""
+    start = time.perf_counter()
+    if jobs > 1:
+        from .parallel import run_parallel
+        chunks = [("games", secrets[i::jobs]) for i in range(jobs)]
+        result = run_parallel(engine, strategy, first_guess, chunks, jobs, progress)
+    else:
+        result = play_games(engine, strategy, secrets, first_guess, progress)
     result.seconds = time.perf_counter() - start
     return result
 
 
 def bench_all(engine: Engine, strategy: Strategy, first_guess: Code | None = None,
-              progress: Callable[[int], None] | None = None) -> BenchResult:
+              progress: Callable[[int], None] | None = None, jobs: int = 1) -> BenchResult:
     """Play every secret of the code space exactly once.
 
     Strategies whose guess depends only on the history are evaluated as a
-    tree: at each node the secrets still possible are split by the feedback
-    they give to the node's guess, which yields exactly the histogram of
-    playing each game. At every node the engine's count of consistent codes
-    must equal the number of secrets in the node: a cross-check of the engine
-    against the feedback rule. Other strategies play each game.
+    tree (:func:`play_tree`); others play each game. With ``jobs > 1`` the
+    tree is cut below the opening, one task per feedback class, and the tasks
+    run in worker processes: the attempts are the same as with one job.
     """
-    rules = engine.rules
-    space = code_space(rules)
+    space = code_space(engine.rules)
     if not strategy.deterministic:
-        return bench_games(engine, strategy, (space.code(i) for i in range(space.size)),
-                           first_guess, progress)
-    result = BenchResult()
-    win = win_index(rules.pegs)
+        return bench_games(engine, strategy, [space.code(i) for i in range(space.size)],
+                           first_guess, progress, jobs)
     start = time.perf_counter()
-
-    with engine.session() as session:
-        def visit(secrets: np.ndarray, depth: int) -> None:
-            if session.history:
-                found = session.count()
-                if found != secrets.size:
-                    raise EngineDisagreement(
-                        f"the {engine.name} engine counts {found} consistent codes after "
-                        f"{session.history}, the feedback rule gives {secrets.size}"
-                    )
-            guess = next_guess(session, strategy, first_guess)
-            marks = feedback_indices(guess, space.codes[secrets], space.counts[secrets])
-            order = np.argsort(marks, kind="stable")
-            marks, secrets = marks[order], secrets[order]
-            bounds = np.flatnonzero(np.diff(marks)) + 1
-            for group, mark in zip(np.split(secrets, bounds), marks[np.r_[0, bounds]]):
-                if mark == win:
-                    result.histogram[depth] += group.size
-                    if progress:
-                        progress(group.size)
-                    continue
-                if depth >= 10 * rules.pegs * rules.colors:
-                    raise MMLogicError("the strategy is not making progress")
-                session.push(guess, index_feedback(mark, rules.pegs))
-                visit(group, depth + 1)
-                session.pop()
-
-        visit(np.arange(space.size), 1)
+    if jobs > 1:
+        from .parallel import run_parallel, split_below_opening
+        opening, tasks, won = split_below_opening(engine, strategy, first_guess)
+        result = run_parallel(engine, strategy, first_guess, tasks, jobs, progress)
+        result.merge(won)
+        if progress and won.games:
+            progress(won.games)
+    else:
+        result = play_tree(engine, strategy, [], np.arange(space.size), first_guess, progress)
     result.seconds = time.perf_counter() - start
     return result

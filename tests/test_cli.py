@@ -154,3 +154,12 @@ def test_every_command_has_help_with_examples_and_is_in_readme(run):
         assert result.exit_code == 0
         assert "Example" in result.stdout, name
         assert f"mmlogic {name}" in readme, name
+
+
+def test_jobs_give_the_same_results(run_json):
+    one = run_json("bench", *PY, "--strategy", "expected", "--colors", 5, "--all")
+    two = run_json("bench", *PY, "--strategy", "expected", "--colors", 5, "--all", "--jobs", 2)
+    assert (two["games"], two["total_guesses"], two["histogram"]) == (one["games"], one["total_guesses"], one["histogram"])
+    one = run_json("bench", *PY, "--strategy", "random", "--games", 40, "--seed", 2)
+    two = run_json("bench", *PY, "--strategy", "random", "--games", 40, "--seed", 2, "--jobs", 2)
+    assert two["histogram"] == one["histogram"] and two["games"] == 40

@@ -1,0 +1,162 @@
+"""mmlogic compare: the matrix, its JSON/CSV/charts, the agreement check, Ctrl-C."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from mm_logic import engines
+from mm_logic.engines.reference import ReferenceEngine, ReferenceSession
+
+
+class LastFirstSession(ReferenceSession):
+    """A broken engine: its 'first' is the largest consistent code."""
+
+    def first(self):
+        alive = self.indices
+        return self.space.code(alive[-1]) if alive.size else None
+
+
+class LastFirstEngine(ReferenceEngine):
+    name = "lastfirst"
+
+    def session(self, history=()):
+        s = LastFirstSession(self)
+        for guess, fb in history:
+            s.push(guess, fb)
+        return s
+
+
+@pytest.fixture
+def broken_backend(monkeypatch):
+    monkeypatch.setitem(engines.BACKENDS, "lastfirst", "test_compare:LastFirstEngine")
+
+
+def test_rows_and_agreement(run):
+    result = run("compare", "--backend", "python", "--strategy", "first,minimax", "--all", "--json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["disagreements"] == []
+    rows = [(r["strategy"], r["games"], r["total_guesses"], r["max"]) for r in data["rows"]]
+    assert rows == [("first", 1296, 7471, 9), ("minimax", 1296, 5801, 5)]
+    assert list(data["rows"][0]) == ["rules", "backend", "strategy", "games", "total_guesses", "mean", "max",
+                                     "histogram", "seconds", "ms_per_game"]
+    assert data["rows"][1]["histogram"] == {"1": 1, "2": 6, "3": 62, "4": 533, "5": 694}
+
+
+def test_disagreement_is_reported_and_exits_1(run, broken_backend):
+    result = run("compare", "--pegs", 3, "--colors", 3, "--backend", "python,lastfirst",
+                 "--strategy", "first", "--all", "--json")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error: ") and result.stderr.endswith(" disagreement(s) between backends\n")
+    data = json.loads(result.stdout)
+    # Secret 000 is the first guess of `first` (1 attempt); the broken engine opens with 222.
+    assert data["disagreements"][0] == {"rules": {"pegs": 3, "colors": 3, "max_repeat": None},
+                                        "strategy": "first", "secret": "000",
+                                        "attempts": {"python": 1, "lastfirst": data["disagreements"][0]["attempts"]["lastfirst"]}}
+    assert data["disagreements"][0]["attempts"]["lastfirst"] > 1
+    n = int(result.stderr.split()[1])
+    assert n == len(data["disagreements"])
+
+
+def test_any_strategy_is_not_checked_for_agreement(run, broken_backend):
+    result = run("compare", "--pegs", 3, "--colors", 3, "--backend", "python,lastfirst",
+                 "--strategy", "any", "--games", 20, "--seed", 1, "--json")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["disagreements"] == []
+
+
+def first_strategy_by_brute_force(pegs, colors):
+    """Shapiro's strategy played game by game with a plain filter: the expected histogram."""
+    from collections import Counter
+    from itertools import product
+    from mm_logic.feedback import feedback
+    codes = list(product(range(colors), repeat=pegs))
+    histogram = Counter()
+    for secret in codes:
+        alive, attempts = codes, 0
+        while True:
+            guess, attempts = alive[0], attempts + 1
+            fb = feedback(guess, secret)
+            if fb == (pegs, 0):
+                break
+            alive = [c for c in alive if feedback(guess, c) == fb]
+        histogram[attempts] += 1
+    return histogram
+
+
+def test_text_tables(run):
+    result = run("compare", "--pegs", 3, "--colors", 3, "--backend", "python", "--strategy", "first", "--all")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0] == "3x3 (27 codes)"
+    assert lines[1].split() == ["backend", "strategy", "games", "mean", "max", "ms/game", "seconds", "histogram"]
+    expected = first_strategy_by_brute_force(3, 3)
+    total = sum(k * v for k, v in expected.items())
+    cells = lines[2].split()
+    assert cells[:5] == ["python", "first", "27", f"{total / 27:.3f}", str(max(expected))]
+    assert cells[7:] == [f"{k}:{v}" for k, v in sorted(expected.items())]
+
+
+def test_csv_and_plot(run, tmp_path):
+    csv_file, charts = tmp_path / "rows.csv", tmp_path / "charts"
+    result = run("compare", "--preset", "seed001", "--backend", "clingo", "--strategy", "first",
+                 "--games", 5, "--seed", 1, "--csv", csv_file, "--plot", charts)
+    assert result.exit_code == 0, result.stderr
+    lines = csv_file.read_text().splitlines()
+    assert lines[0] == "pegs,colors,max_repeat,backend,strategy,games,total_guesses,mean,max,histogram,seconds,ms_per_game"
+    assert [line.split(",")[:6] for line in lines[1:]] == [
+        [str(n), str(2 * n), "1", "clingo", "first", "5"] for n in range(4, 9)]
+    names = sorted(p.name for p in charts.iterdir())
+    assert names == ["attempts_by_pegs.png", "max_attempts.png", "mean_attempts.png", "time_by_pegs.png",
+                     "time_per_game.png"]
+    assert all((charts / n).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for n in names)
+
+
+def test_preset_and_rules_conflict(run):
+    result = run("compare", "--preset", "seed000", "--pegs", 5, "--backend", "python", "--games", 3)
+    assert result.exit_code == 2
+    assert result.stderr == "error: give --preset or rules options, not both (--pegs)\n"
+
+
+def test_all_refuses_spaces_too_large(run):
+    result = run("compare", "--preset", "seed001", "--backend", "python", "--all")
+    assert result.exit_code == 2
+    assert result.stderr == "error: --all: 8x16 no-repeat has 518,918,400 codes; use --games N\n"
+
+
+def test_unknown_backend_in_list(run):
+    result = run("compare", "--backend", "python,nope", "--games", 2)
+    assert result.exit_code == 2
+    assert result.stderr == "error: unknown backend 'nope'; choose from clingo, swipl, python\n"
+
+
+def test_ctrl_c_prints_finished_rows(run, monkeypatch):
+    from mm_logic import compare as compare_module
+    real = compare_module.bench_all
+    calls = []
+
+    def interrupted_second_time(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(compare_module, "bench_all", interrupted_second_time)
+    result = run("compare", "--pegs", 3, "--colors", 3, "--backend", "python", "--strategy", "first,minimax",
+                 "--all", "--json")
+    assert result.exit_code == 130
+    assert result.stderr == "interrupted: the rows above are the finished ones\n"
+    rows = json.loads(result.stdout)["rows"]
+    assert [r["strategy"] for r in rows] == ["first"]
+
+
+def test_jobs_identical(run):
+    one = json.loads(run("compare", "--pegs", 4, "--colors", 5, "--backend", "python",
+                         "--strategy", "minimax", "--all", "--json").stdout)
+    two = json.loads(run("compare", "--pegs", 4, "--colors", 5, "--backend", "python",
+                         "--strategy", "minimax", "--all", "--json", "--jobs", 2).stdout)
+    strip = lambda d: [{k: v for k, v in r.items() if k not in ("seconds", "ms_per_game")} for r in d["rows"]]
+    assert strip(one) == strip(two)
