@@ -118,7 +118,7 @@ def orbit_representatives(space: CodeSpace, history: list[Entry],
     """
     blocks = free_colour_blocks(space, history, alive)
     canon = _block_canonical_indices(space, tuple(tuple(b) for b in blocks))
-    reps = np.unique(canon)
+    reps = np.flatnonzero(canon == np.arange(space.size))  # codes that are their own minimum
     moves = position_symmetries(space, history)
     if not moves:
         return reps

@@ -28,7 +28,7 @@ from .base import Strategy
 MAX_CANDIDATES = 1000
 MAX_TARGETS = 20000
 #: Consistent codes from which guesses are reduced to orbit representatives.
-MIN_ORBIT_CODES = 64
+MIN_ORBIT_CODES = 8
 
 
 def canonical_openings(rules: Rules) -> list[Code]:
