@@ -11,7 +11,7 @@ from functools import cached_property, lru_cache
 import numpy as np
 
 from .errors import SpaceTooLarge
-from .feedback import colour_counts, feedback_block, feedback_features, feedback_indices
+from .feedback import colour_counts, feedback_block, feedback_features, feedback_indices, index_dtype
 from .notation import Code
 from .rules import Rules
 
@@ -96,18 +96,18 @@ class CodeSpace:
 
     @cached_property
     def table(self) -> np.ndarray:
-        """The whole feedback table ``table[guess, secret]`` (``uint8``), small spaces only."""
+        """The whole feedback table ``table[guess, secret]`` of feedback indices, small spaces only."""
         n = self.size
         if n > MAX_TABLE_CODES:
             raise SpaceTooLarge(f"no feedback table for {n:,} codes (limit {MAX_TABLE_CODES:,})")
         left, right = self.features
-        table = np.empty((n, n), dtype=np.uint8)
+        table = np.empty((n, n), dtype=index_dtype(self.rules.pegs))
         step = max(1, 2**24 // max(n, 1))  # ~64 MB of float32 per block
         # Feedback is symmetric (guess and secret swap roles), so each block
         # row computes only the columns from its own start and mirrors them.
         for start in range(0, n, step):
             stop = min(start + step, n)
-            block = feedback_block(left[start:stop], right[start:])
+            block = feedback_block(left[start:stop], right[start:], self.rules.pegs)
             table[start:stop, start:] = block
             table[stop:, start:stop] = block[:, stop - start:].T
         return table

@@ -3,14 +3,17 @@
 black = pegs with the right colour in the right place;
 white = sum over colours c of min(count_guess(c), count_secret(c)) - black.
 
-Feedback is also used as a small integer, its *index*
-``black * (pegs + 1) + white``, so that a feedback table fits in ``uint8`` and
-a partition of codes by feedback is one ``bincount``.
+Feedback is also used as a small integer, its *index*: feedbacks ordered by
+black then white, numbered densely (``(0,0)=0, (0,1)=1, ..., (0,P)=P,
+(1,0)=P+1, ...``), so that there are only ``(P+1)(P+2)/2`` slots, a feedback
+table fits in ``uint8`` and a partition of codes by feedback is one
+``bincount``.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 
 import numpy as np
 
@@ -32,19 +35,47 @@ def feedback(guess: Code, secret: Code) -> Feedback:
     return black, common - black
 
 
+def feedback_slots(pegs: int) -> int:
+    """How many feedback indices there are: pairs with ``black + white <= pegs``."""
+    return (pegs + 1) * (pegs + 2) // 2
+
+
 def feedback_index(fb: Feedback, pegs: int) -> int:
-    """The integer index of a feedback: ``black * (pegs + 1) + white``."""
-    return fb[0] * (pegs + 1) + fb[1]
+    """The dense integer index of a feedback (see the module docstring)."""
+    black, white = fb
+    return black * (2 * pegs + 3 - black) // 2 + white
 
 
 def index_feedback(index: int, pegs: int) -> Feedback:
     """Inverse of :func:`feedback_index`."""
-    return divmod(int(index), pegs + 1)
+    index = int(index)
+    black = 0
+    while index > pegs - black:
+        index -= pegs + 1 - black
+        black += 1
+    return black, index
 
 
 def win_index(pegs: int) -> int:
-    """Index of the all-black feedback that ends a game."""
-    return pegs * (pegs + 1)
+    """Index of the all-black feedback that ends a game (the largest)."""
+    return feedback_slots(pegs) - 1
+
+
+def index_dtype(pegs: int):
+    """Smallest unsigned dtype holding every feedback index."""
+    return np.uint8 if feedback_slots(pegs) <= 256 else np.uint16
+
+
+@lru_cache(maxsize=64)
+def _index_of_black_common(pegs: int) -> np.ndarray:
+    # lut[black * pegs + common] = feedback index; black*pegs + common is what
+    # the feature product yields, and it determines black (common lies in
+    # black..pegs, so the ranges of consecutive blacks do not overlap).
+    lut = np.zeros(pegs * pegs + pegs + 1, dtype=index_dtype(pegs))
+    for black in range(pegs + 1):
+        for common in range(black, pegs + 1):
+            lut[black * pegs + common] = feedback_index((black, common - black), pegs)
+    return lut
 
 
 def colour_counts(codes: np.ndarray, colors: int) -> np.ndarray:
@@ -70,15 +101,16 @@ def feedback_indices(guess: Code, codes: np.ndarray, counts: np.ndarray) -> np.n
     Returns
     -------
     numpy.ndarray
-        ``uint8`` array of ``n`` feedback indices.
+        Array of ``n`` feedback indices (dtype :func:`index_dtype`).
     """
     pegs = codes.shape[1]
     g = np.asarray(guess, dtype=codes.dtype)
-    black = np.sum(codes == g, axis=1, dtype=np.uint8)
-    g_counts = np.bincount(np.asarray(guess), minlength=counts.shape[1]).astype(np.uint8)
-    common = np.sum(np.minimum(counts, g_counts), axis=1, dtype=np.uint8)
-    # index = black*(pegs+1) + (common - black) = black*pegs + common
-    return black * np.uint8(pegs) + common
+    black = np.sum(codes == g, axis=1, dtype=np.int32)
+    g_counts = np.bincount(np.asarray(guess), minlength=counts.shape[1]).astype(counts.dtype)
+    common = np.sum(np.minimum(counts, g_counts), axis=1, dtype=np.int32)
+    black *= pegs
+    black += common
+    return _index_of_black_common(pegs)[black]
 
 
 def feedback_features(codes: np.ndarray, colors: int) -> tuple[np.ndarray, np.ndarray]:
@@ -104,8 +136,8 @@ def feedback_features(codes: np.ndarray, colors: int) -> tuple[np.ndarray, np.nd
     return left, right
 
 
-def feedback_block(left: np.ndarray, right: np.ndarray) -> np.ndarray:
+def feedback_block(left: np.ndarray, right: np.ndarray, pegs: int) -> np.ndarray:
     """Feedback indices of guesses (rows of ``left``) against secrets (rows of ``right``)."""
     product = left @ right.T
-    # Products of small integers are exact in float32; round only guards the cast.
-    return np.rint(product, out=product).astype(np.uint8)
+    # Products of small integers are exact in float32; rint only guards the cast.
+    return _index_of_black_common(pegs)[np.rint(product, out=product).astype(np.intp)]

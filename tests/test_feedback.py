@@ -69,3 +69,13 @@ def test_space_sizes_and_order():
     space = code_space(Rules(3, 3, 1))
     assert [space.code(i) for i in range(space.size)] == list(itertools.permutations(range(3)))
     assert np.array_equal(space.index_of(space.codes), np.arange(space.size))
+
+
+def test_many_pegs_do_not_overflow_the_index():
+    # 24 pegs: (pegs+1)**2 > 255, where an index black*(pegs+1)+white would wrap in uint8.
+    from math import comb
+    from mm_logic.engines.reference import ReferenceEngine
+    guess = (0,) * 12 + (1,) * 12
+    # 20 black, 0 white: flip 4 of the 12 ones to zeros, or 4 of the 12 zeros to ones.
+    assert ReferenceEngine(Rules(24, 2)).count([(guess, (20, 0))]) == 2 * comb(12, 4)
+    assert index_feedback(feedback_index((24, 0), 24), 24) == (24, 0)
