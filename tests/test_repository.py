@@ -42,3 +42,9 @@ def test_console_script_runs():
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout == '{"guess": "0223", "consistent": 60}\n'
+
+
+def test_readme_benchmark_table_is_filled():
+    text = (ROOT / "README.md").read_text()
+    assert "BENCHMARK_TABLE" not in text
+    assert "| Knuth 4x6, every secret |" in text

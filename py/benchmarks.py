@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Regenerate the README's benchmark table by running the ``mmlogic`` commands it quotes.
+
+Each row is one ``mmlogic bench ... --json`` run in a fresh process; the
+figures printed are that run's own (``seconds`` is the wall time of the games,
+not start-up). Prints a Markdown table on stdout.
+
+Usage:  python py/benchmarks.py [--only SUBSTRING] [--skip-swipl]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROWS = [
+    # (what the issue asks, goal, command)
+    ("Knuth 4x6, every secret", "<= 0.3 s",
+     "bench --backend python --strategy minimax --first-guess 0011 --all"),
+    ("Kooi 4x8, every secret", "<= 5 s",
+     "bench --backend python --strategy parts --colors 8 --all"),
+    ("Knuth 5x8, every secret", "<= 30 s",
+     "bench --backend python --strategy minimax --pegs 5 --colors 8 --all"),
+    ("Knuth 4x6 on clingo", "5801",
+     "bench --backend clingo --strategy minimax --first-guess 0011 --all"),
+    ("first 5x8 no-repeat on clingo", "<= 8 ms/game",
+     "bench --backend clingo --strategy first --pegs 5 --colors 8 --no-repeat --games 1000 --seed 1"),
+    ("any 5x8 no-repeat on clingo", "<= 8 ms/game",
+     "bench --backend clingo --strategy any --pegs 5 --colors 8 --no-repeat --games 1000 --seed 1"),
+    ("any 16x6 on clingo", "<= 0.05 s/game",
+     "bench --backend clingo --strategy any --pegs 16 --colors 6 --games 20 --seed 1"),
+    ("any 20x20 on clingo", "<= 0.5 s/game",
+     "bench --backend clingo --strategy any --pegs 20 --colors 20 --games 20 --seed 1"),
+    ("any 30x30 on clingo", "<= 5 s/game",
+     "bench --backend clingo --strategy any --pegs 30 --colors 30 --games 20 --seed 1"),
+    ("Knuth 4x6 on swipl", "5801",
+     "bench --backend swipl --strategy minimax --first-guess 0011 --all"),
+    ("first 5x8 no-repeat on swipl", "seed 003: ~240 ms/game",
+     "bench --backend swipl --strategy first --pegs 5 --colors 8 --no-repeat --games 1000 --seed 1"),
+]
+
+
+def mmlogic() -> str:
+    local = Path(sys.executable).parent / "mmlogic"
+    return str(local) if local.exists() else (shutil.which("mmlogic") or "mmlogic")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", default="", help="run only rows whose command contains this")
+    parser.add_argument("--skip-swipl", action="store_true", help="leave out the swipl rows")
+    args = parser.parse_args()
+    print("| benchmark | goal | games | mean | max | seconds | per game | command |")
+    print("|---|---|---|---|---|---|---|---|")
+    for label, goal, command in ROWS:
+        if args.only not in command or (args.skip_swipl and "swipl" in command):
+            continue
+        run = subprocess.run([mmlogic(), *command.split(), "--json"], capture_output=True, text=True)
+        if run.returncode != 0:
+            print(f"| {label} | {goal} | failed: {run.stderr.strip()} | | | | | `mmlogic {command}` |")
+            continue
+        out = json.loads(run.stdout)
+        per_game = out["seconds"] / out["games"]
+        per_game_text = f"{per_game * 1000:.2f} ms" if per_game < 1 else f"{per_game:.2f} s"
+        print(f"| {label} | {goal} | {out['games']} | {out['mean']:.3f} | {out['max']} | "
+              f"{out['seconds']:.2f} | {per_game_text} | `mmlogic {command}` |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
