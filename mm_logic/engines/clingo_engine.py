@@ -1,0 +1,382 @@
+"""The clingo engine: the ASP encodings in ``encodings/*.lp`` answer the questions.
+
+This module is only an adapter. It turns the rules into facts (``pegs/1``,
+``colors/1``, ``max_repeat/1``) and each history entry into facts of one step
+(``guess/3``, ``black/2``, ``white/2``), asks clingo, and reads codes back from
+the shown ``secret/2`` atoms. What a consistent code is lives in the
+encodings alone; how the solver searches is in ``encodings/search.lp`` and
+:data:`CLINGO_ARGUMENTS`.
+
+Design (numbers from ``py/clingo_speed.py``, see the README's clingo section):
+
+* **One multi-shot Control per session.** ``base`` (the code space) is
+  grounded once; every push adds the entry's facts and grounds the encoding's
+  ``step(t)`` part for a fresh step number ``t``, whose constraints are guarded
+  by the external atom ``active(t)``. ``pop`` releases that external, which
+  voids the step's constraints for good. A fresh Control grounded from
+  scratch for every question was 2.7 times slower on 5x8 no-repeat games
+  (21 ms against 7.8 ms per game) and 5 times slower on 16x6 (0.22 s
+  against 0.04 s). The encoding is parsed once per engine and each Control
+  gets the parsed statements.
+* **first** assumes the external ``lexicographic``, which switches on the
+  ``#heuristic`` of ``search.lp`` (``--heuristic=Domain``): pegs are decided
+  in order, each trying the smallest colour first. Every decision is then on
+  the highest-priority open atom with its preferred sign and every other
+  literal is implied, so the first model found is the lexicographically
+  smallest (cross-checked against the reference engine by the tests).
+* **any** assumes it false: clasp decides the colour counts first, then
+  prefers giving pegs colours, and ``--save-progress=1`` keeps each peg's
+  last value, so a new guess stays near the previous one. That last option
+  took 30x30 games from minutes to seconds.
+* **enumerate** and **count** enumerate every consistent code (clingo does
+  not count models otherwise); ``enumerate`` sorts them lexicographically.
+* **random** keeps the base class's rule (a uniform index into the
+  lexicographic enumeration, hence the same draw as the reference engine for
+  the same generator) whenever at most :data:`RANDOM_ENUMERATION_LIMIT` codes
+  are consistent. Larger sets are not enumerated: clasp then decides at
+  random with random signs, seeded from ``rng``: reproducible, anywhere in
+  the set, but not exactly uniform.
+
+Solver calls can be cancelled: ``time_limit`` raises :class:`SolverTimeout`
+and Ctrl-C stops the search before :class:`KeyboardInterrupt` propagates
+(see :meth:`ClingoEngine._run`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+from clingo import Control, Function, Number, SymbolType
+from clingo.ast import ProgramBuilder, parse_files
+from clingo.core import MessageCode
+
+from ..errors import EncodingError, SolverTimeout
+from ..notation import Code, Entry
+from ..resources import encoding_path, encodings_dir
+from .base import Engine, Session
+
+#: The shipped entry file, used unless the engine is given ``encoding``.
+ENTRY = "mastermind.lp"
+#: clasp options: ``Domain`` makes the ``#heuristic`` of ``search.lp`` count;
+#: ``--save-progress=1`` makes every decision reuse the peg's last value.
+CLINGO_ARGUMENTS = ("--heuristic=Domain", "--save-progress=1")
+#: ``random`` enumerates (exactly uniform) consistent sets up to this size.
+RANDOM_ENUMERATION_LIMIT = 100_000
+#: Conflicts and models a question may spend in the calling thread (see ``_run``).
+QUICK_CONFLICTS = 1000
+QUICK_MODELS = 5000
+#: Seconds between two checks for Ctrl-C and the time limit during a solve.
+WAIT_SLICE = 0.05
+#: Released steps a Control may carry before it is rebuilt from the live history.
+MAX_RELEASED_STEPS = 32
+_LOCATION = re.compile(r"^.+?:\d+:\d+")
+
+
+def _one_line(message: str) -> str:
+    """A clingo message on one line (clingo indents continuation lines)."""
+    return " ".join(part.strip() for part in message.strip().splitlines() if part.strip())
+
+
+@contextmanager
+def _include_path(folder: Path):
+    """Let ``#include "code.lp".`` in a user's entry file find the shipped parts.
+
+    clingo resolves an include relative to the including file first and then
+    along the ``CLINGOPATH`` environment variable, so a file beside the user's
+    encoding still wins over the shipped one of the same name.
+    """
+    old = os.environ.get("CLINGOPATH")
+    os.environ["CLINGOPATH"] = str(folder) if not old else f"{old}{os.pathsep}{folder}"
+    try:
+        yield
+    finally:
+        if old is None:
+            del os.environ["CLINGOPATH"]
+        else:
+            os.environ["CLINGOPATH"] = old
+
+
+class ClingoSession(Session):
+    """One multi-shot clingo ``Control`` whose steps follow the history."""
+
+    def __init__(self, engine: "ClingoEngine"):
+        super().__init__(engine.rules)
+        self._engine = engine
+        self._ctl = engine._control()
+        self._steps: list[int] = []  # step number of each history entry
+        self._where: dict = {}  # shown atom -> (peg index, colour), filled as models come
+        self._next_step = 1
+        lexicographic = Function("lexicographic")
+        # An edited encoding may leave out search.lp; `first` then sorts instead.
+        self._lexicographic = lexicographic if lexicographic in self._ctl.symbolic_atoms else None
+
+    # -- history -----------------------------------------------------------
+    def _push(self, entry: Entry) -> None:
+        if self._next_step - 1 - len(self._steps) > MAX_RELEASED_STEPS:
+            # A strategy tree pushes and pops thousands of steps; released ones
+            # stay in the Control and slow every later ground and solve
+            # (Knuth's 4x6 tree: 17 s instead of 2 s). Start afresh instead.
+            self._ctl = self._engine._control()
+            self._steps.clear()
+            for earlier in self.history[:-1]:
+                self._add_step(earlier)
+        self._add_step(entry)
+
+    def _add_step(self, entry: Entry) -> None:
+        guess, (black, white) = entry
+        t = self._next_step
+        self._next_step += 1
+        facts = "".join(f"guess({t},{p},{c})." for p, c in enumerate(guess, 1))
+        part = f"mmlogic_entry_{t}"
+        self._ctl.add(part, [], f"{facts}black({t},{black}).white({t},{white}).")
+        self._engine._ground(self._ctl, [(part, []), ("step", [Number(t)])])
+        self._ctl.assign_external(Function("active", [Number(t)]), True)
+        self._steps.append(t)
+
+    def _pop(self, entry: Entry) -> None:
+        # Released, active(t) is false for good: the step's constraints are void.
+        self._ctl.release_external(Function("active", [Number(self._steps.pop())]))
+
+    # -- questions ---------------------------------------------------------
+    def first(self) -> Code | None:
+        if self._lexicographic is None:
+            codes = self.enumerate(limit=1).tolist()
+        else:
+            codes = self._solve(models=1, lexicographic=True)
+        return tuple(codes[0]) if codes else None
+
+    def any(self) -> Code | None:
+        codes = self._solve(models=1)
+        return tuple(codes[0]) if codes else None
+
+    def enumerate(self, limit: int | None = None) -> np.ndarray:
+        codes = self._sorted(self._solve(models=0))
+        return codes if limit is None else codes[:limit]
+
+    def count(self) -> int:
+        return self._solve(models=0, collect=False)
+
+    def random(self, rng: np.random.Generator) -> Code | None:
+        """A consistent code drawn with ``rng``.
+
+        Uniform, and the same draw as the base class (and so as the reference
+        engine), when at most :data:`RANDOM_ENUMERATION_LIMIT` codes are
+        consistent. Larger sets are not enumerated: clasp then makes random
+        decisions with random signs, seeded from ``rng``, and the first model
+        is returned (reproducible and covering the set, but not uniform).
+        """
+        limit = RANDOM_ENUMERATION_LIMIT
+        # Counting (no codes read) up to limit + 1 is cheap; only a small set is read.
+        n = self._solve(models=limit + 1, collect=False)
+        if n == 0:
+            return None
+        if n <= limit:
+            k = int(rng.integers(n))
+            return tuple(int(c) for c in self.enumerate(limit=k + 1)[k])
+        solver = self._ctl.configuration.solver
+        saved = solver.seed, solver.rand_freq, solver.sign_def
+        solver.seed = str(int(rng.integers(2**31 - 1)))
+        solver.rand_freq, solver.sign_def = "1.0", "rnd"
+        try:
+            codes = self._solve(models=1)
+        finally:
+            solver.seed, solver.rand_freq, solver.sign_def = saved
+        return tuple(codes[0]) if codes else None
+
+    def close(self) -> None:
+        self._ctl = None
+
+    # -- solving -----------------------------------------------------------
+    def _spot(self, symbol) -> tuple[int, int]:
+        """(peg index, colour) of a shown ``secret(P,C)`` atom; (-1, -1) for other atoms."""
+        args = symbol.arguments
+        if symbol.name == "secret" and len(args) == 2 and all(a.type == SymbolType.Number for a in args):
+            peg, colour = args[0].number, args[1].number
+            if 0 < peg <= self.rules.pegs and 0 <= colour < self.rules.colors:
+                return peg - 1, colour
+        return -1, -1
+
+    def _sorted(self, codes: list[list[int]]) -> np.ndarray:
+        """Codes as an array in lexicographic order (peg 1 most significant)."""
+        dtype = np.uint8 if self.rules.colors <= 255 else np.uint16
+        array = np.array(codes, dtype=dtype).reshape(len(codes), self.rules.pegs)
+        if len(array) > 1:
+            array = array[np.lexsort(array.T[::-1])]
+        return array
+
+    def _solve(self, models: int, lexicographic: bool = False, collect: bool = True):
+        """Solve once; the codes of up to ``models`` models (0 = all), or their number.
+
+        Symbols are copied out of each model inside the callback, while the
+        model is alive.
+        """
+        pegs = self.rules.pegs
+        codes: list[list[int]] = []
+        count = 0
+        misfit = None
+        where = self._where
+
+        def on_model(model) -> None:
+            nonlocal count, misfit
+            count += 1
+            if not collect and count > 1:
+                return  # counting: the first model was checked
+            code = [-1] * pegs
+            for symbol in model.symbols(shown=True):
+                spot = where.get(symbol)
+                if spot is None:  # first sight of this atom: check it once
+                    spot = where[symbol] = self._spot(symbol)
+                if spot[0] >= 0 and code[spot[0]] == -1:
+                    code[spot[0]] = spot[1]
+                elif spot[0] >= 0 or symbol.name == "secret":
+                    misfit = str(symbol)
+            if -1 in code:
+                misfit = f"peg {code.index(-1) + 1} has no colour"
+            codes.append(code)
+
+        def restart() -> None:
+            nonlocal count, misfit
+            codes.clear()
+            count, misfit = 0, None
+
+        self._ctl.configuration.solve.models = str(models)
+        # The free external is assumed either way, so that it never doubles a model.
+        assumptions = [] if self._lexicographic is None else [(self._lexicographic, lexicographic)]
+        self._engine._run(self._ctl, on_model, assumptions, restart, models)
+        if misfit is not None:
+            raise EncodingError(
+                f"{self._engine.entry}:1: the encoding's models must show one secret(P,C) "
+                f"per peg P = 1..{pegs} with a colour C = 0..{self.rules.colors - 1} "
+                f"(got {misfit})"
+            )
+        return codes if collect else count
+
+
+class ClingoEngine(Engine):
+    """Answer consistency questions with clingo (ASP) and the shipped or a user's encoding."""
+
+    name = "clingo"
+
+    def __init__(self, rules, **options):
+        super().__init__(rules, **options)
+        self.entry = Path(self.encoding) if self.encoding else encoding_path(ENTRY)
+        #: clingo's warnings about the encoding (not shown to the user).
+        self.warnings: list[str] = []
+        self._errors: list[str] = []
+        self._statements: list | None = None
+
+    def session(self, history=()) -> ClingoSession:
+        s = ClingoSession(self)
+        for guess, fb in history:
+            s.push(guess, fb)
+        return s
+
+    # -- loading and grounding ----------------------------------------------
+    def _log(self, code: MessageCode, message: str) -> None:
+        # clingo writes errors as "file:line:col: error: ..." and everything
+        # else (undefined atoms, included files) as info or warning.
+        line = _one_line(message)
+        if ": error:" in line:
+            self._errors.append(line)
+        elif line not in self.warnings and len(self.warnings) < 100:
+            self.warnings.append(line)  # every session grounds again: keep each once
+
+    @property
+    def _program(self) -> list:
+        """The encoding parsed once per engine (includes resolved), as clingo AST statements."""
+        if self._statements is None:
+            if not self.entry.is_file():
+                raise EncodingError(f"{self.entry}:1: no such encoding file")
+            statements: list = []
+            self._errors.clear()
+            try:
+                with _include_path(encodings_dir()):
+                    parse_files([str(self.entry)], statements.append, logger=self._log,
+                                message_limit=100)
+            except RuntimeError as error:
+                raise self._encoding_error(error) from None
+            self._statements = statements
+        return self._statements
+
+    def _control(self) -> Control:
+        """A Control with the encoding, the rules' facts and ``base`` grounded."""
+        program = self._program
+        ctl = Control(list(CLINGO_ARGUMENTS), logger=self._log, message_limit=100)
+        with ProgramBuilder(ctl) as builder:
+            for statement in program:
+                builder.add(statement)
+        r = self.rules
+        facts = f"pegs({r.pegs}).colors({r.colors})."
+        if r.restricted:
+            facts += f"max_repeat({r.repeat_limit})."
+        ctl.add("base", [], facts)
+        self._ground(ctl, [("base", [])])
+        return ctl
+
+    def _ground(self, ctl: Control, parts) -> None:
+        self._errors.clear()
+        try:
+            ctl.ground(parts)
+        except RuntimeError as error:
+            raise self._encoding_error(error) from None
+
+    def _encoding_error(self, error: RuntimeError) -> EncodingError:
+        """The first error clingo logged, on one line starting with ``file:line``."""
+        located = [line for line in self._errors if _LOCATION.match(line)]
+        if located:  # "file:3:5-9: error: syntax error, ..." -> "file:3:5-9: syntax error, ..."
+            return EncodingError(located[0].replace(": error: ", ": ", 1))
+        detail = self._errors[0] if self._errors else str(error)
+        return EncodingError(f"{self.entry}:1: {detail}")
+
+    # -- solving -----------------------------------------------------------
+    def _run(self, ctl: Control, on_model, assumptions, restart, models: int) -> None:
+        """One solver call, bounded by ``time_limit`` and interruptible by Ctrl-C.
+
+        The search runs in clingo's own thread; this thread waits on an event
+        that the search sets when it finishes (much quicker to wake than
+        clingo's timed wait), in slices so that Ctrl-C gets through.
+
+        Every question is first tried in this thread with at most
+        :data:`QUICK_CONFLICTS` conflicts and :data:`QUICK_MODELS` models:
+        most answers come that way, without waking a second thread (which
+        costs up to a millisecond on a busy machine, and a strategy tree asks
+        thousands of questions); Ctrl-C waits for those few milliseconds. Only
+        an unfinished search goes on in the background, after ``restart()``
+        has dropped the models the first try collected.
+        """
+        deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
+        limits = ctl.configuration.solve
+        bounded = 0 < models <= QUICK_MODELS
+        limits.solve_limit = str(QUICK_CONFLICTS)
+        limits.models = str(models if bounded else QUICK_MODELS)
+        try:
+            result = ctl.solve(on_model=on_model, assumptions=assumptions)
+            if not result.unknown and (bounded or result.exhausted):
+                return
+        finally:
+            limits.solve_limit = "umax"
+            limits.models = str(models)
+        restart()
+        finished = threading.Event()
+        with ctl.solve(on_model=on_model, on_finish=lambda _: finished.set(),
+                       assumptions=assumptions, async_=True) as handle:
+            try:
+                while not finished.wait(WAIT_SLICE if deadline is None
+                                        else max(0.0, min(WAIT_SLICE, deadline - time.monotonic()))):
+                    if deadline is not None and time.monotonic() >= deadline:
+                        handle.cancel()
+                        raise SolverTimeout(
+                            f"clingo did not answer within the time limit of {self.time_limit:g} s "
+                            f"({self.rules.describe()}, {self.entry.name}); raise --time-limit "
+                            "or ask a cheaper question (strategy any)"
+                        )
+            except KeyboardInterrupt:
+                handle.cancel()
+                raise
+            handle.get()

@@ -1,0 +1,300 @@
+"""The clingo engine against the numpy reference engine, and its error handling.
+
+Both engines share nothing but the rules, so agreeing on random histories
+(consistent ones, and arbitrary, possibly contradictory, feedback) checks
+the ASP encodings and the adapter at once.
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from functools import cache
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mm_logic.engines import clingo_engine
+from mm_logic.engines.clingo_engine import ClingoEngine
+from mm_logic.engines.reference import ReferenceEngine
+from mm_logic.errors import EncodingError, SolverTimeout
+from mm_logic.feedback import feedback
+from mm_logic.resources import encoding_path
+from mm_logic.rules import Rules
+
+# (pegs, colours) small enough that clingo enumerates the whole space quickly
+SIZES = [(3, c) for c in range(2, 9)] + [(4, c) for c in range(2, 8)] + [(5, c) for c in range(3, 6)]
+REPEATS = [None, 1, 2]
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@cache
+def engines(rules: Rules) -> tuple[ClingoEngine, ReferenceEngine]:
+    return ClingoEngine(rules), ReferenceEngine(rules)
+
+
+@st.composite
+def rules_st(draw) -> Rules:
+    while True:
+        pegs, colors = draw(st.sampled_from(SIZES))
+        repeat = draw(st.sampled_from(REPEATS))
+        if repeat is None or repeat * colors >= pegs:
+            return Rules(pegs, colors, repeat)
+
+
+@st.composite
+def code_st(draw, rules: Rules) -> tuple[int, ...]:
+    """A valid code: colours drawn peg by peg among those still allowed."""
+    code: list[int] = []
+    for _ in range(rules.pegs):
+        allowed = [c for c in range(rules.colors) if code.count(c) < rules.repeat_limit]
+        code.append(draw(st.sampled_from(allowed)))
+    return tuple(code)
+
+
+@st.composite
+def entry_st(draw, rules: Rules, secret) -> tuple:
+    """A guess with its true feedback against ``secret``, or (sometimes) arbitrary feedback."""
+    guess = draw(code_st(rules))
+    if draw(st.integers(0, 4)) == 0:
+        black = draw(st.integers(0, rules.pegs))
+        white = draw(st.integers(0, rules.pegs - black))
+        return guess, (black, white)
+    return guess, feedback(guess, secret)
+
+
+@st.composite
+def game_st(draw, max_entries: int = 4):
+    rules = draw(rules_st())
+    secret = draw(code_st(rules))
+    history = draw(st.lists(entry_st(rules, secret), max_size=max_entries))
+    return rules, history
+
+
+@SETTINGS
+@given(game_st())
+def test_same_consistent_codes_count_and_first(game):
+    rules, history = game
+    clingo, reference = engines(rules)
+    with clingo.session(history) as ours:
+        expected = reference.enumerate(history)
+        codes = ours.enumerate()
+        assert codes.shape == (len(expected), rules.pegs)
+        assert np.array_equal(codes, expected)
+        assert ours.count() == len(expected)
+        assert ours.first() == (tuple(int(c) for c in expected[0]) if len(expected) else None)
+        found = ours.any()
+        if len(expected):
+            assert any(tuple(row) == found for row in expected.tolist())
+        else:
+            assert found is None
+
+
+@SETTINGS
+@given(game_st(max_entries=3), st.integers(0, 2**32 - 1), st.integers(1, 50))
+def test_same_random_draws_and_enumeration_limits(game, seed, limit):
+    rules, history = game
+    clingo, reference = engines(rules)
+    with clingo.session(history) as ours, reference.session(history) as theirs:
+        assert ours.random(np.random.default_rng(seed)) == theirs.random(np.random.default_rng(seed))
+        assert np.array_equal(ours.enumerate(limit), theirs.enumerate(limit))
+
+
+@SETTINGS
+@given(rules_st(), st.data())
+def test_push_pop_sequences_follow_the_reference(rules, data):
+    clingo, reference = engines(rules)
+    secret = data.draw(code_st(rules))
+    ours = clingo.session()
+    history: list = []
+    for _ in range(data.draw(st.integers(1, 8))):
+        if history and data.draw(st.booleans()):
+            assert ours.pop() == history.pop()
+        else:
+            entry = data.draw(entry_st(rules, secret))
+            ours.push(*entry)
+            history.append(entry)
+        expected = reference.enumerate(history)
+        assert ours.count() == len(expected)
+        assert ours.first() == (tuple(int(c) for c in expected[0]) if len(expected) else None)
+    assert ours.history == history
+
+
+def test_session_from_history_equals_pushed_session():
+    rules = Rules(4, 6)
+    history = [((0, 0, 1, 1), (1, 0)), ((2, 3, 4, 5), (0, 2))]
+    clingo, _ = engines(rules)
+    assert clingo.count(history) == 60
+    assert clingo.first(history) == (0, 2, 2, 3)
+    with clingo.session() as s:
+        for entry in history:
+            s.push(*entry)
+        assert s.count() == 60
+        s.pop()
+        assert s.count() == 256
+        s.pop()
+        assert s.count() == 1296
+
+
+def test_enumerate_returns_sorted_integer_array():
+    clingo, _ = engines(Rules(3, 3, 1))
+    codes = clingo.enumerate([])
+    assert codes.dtype.kind in "ui"
+    assert codes.tolist() == [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]]
+    assert clingo.enumerate([], limit=2).tolist() == [[0, 1, 2], [0, 2, 1]]
+    assert clingo.enumerate([((0, 1, 2), (3, 0)), ((0, 1, 2), (0, 3))]).shape == (0, 3)
+
+
+def test_any_in_a_huge_space_does_not_enumerate():
+    """30 pegs x 30 colours: 30**30 codes, one answer at once."""
+    rules = Rules(30, 30)
+    with ClingoEngine(rules, time_limit=20).session() as s:
+        code = s.any()
+        assert len(code) == 30 and all(0 <= c < 30 for c in code)
+        s.push(code, (28, 0))
+        other = s.any()
+        assert feedback(code, other) == (28, 0)
+
+
+def test_random_beyond_the_enumeration_limit_is_consistent_and_reproducible(monkeypatch):
+    monkeypatch.setattr(clingo_engine, "RANDOM_ENUMERATION_LIMIT", 10)
+    rules = Rules(4, 6)
+    history = [((0, 0, 1, 1), (1, 0))]
+    clingo, reference = engines(rules)
+    allowed = {tuple(row) for row in reference.enumerate(history).tolist()}
+    with clingo.session(history) as s:
+        draws = [s.random(np.random.default_rng(7)) for _ in range(2)]
+        assert draws[0] == draws[1]
+        assert draws[0] in allowed
+        spread = {s.random(np.random.default_rng(seed)) for seed in range(20)}
+        assert spread <= allowed and len(spread) > 1
+        # the solver's own order is back afterwards
+        assert s.first() == min(allowed)
+
+
+# -- errors ------------------------------------------------------------------
+
+def test_syntax_error_names_file_and_line(tmp_path):
+    bad = tmp_path / "bad.lp"
+    bad.write_text('#include "code.lp".\n\nsecret(P,C) :- peg(P) colour(C).\n')
+    with pytest.raises(EncodingError) as error:
+        ClingoEngine(Rules(), encoding=bad).first([])
+    message = str(error.value)
+    assert message.startswith(f"{bad}:3:")
+    assert "\n" not in message
+    assert "syntax error" in message
+
+
+def test_grounding_error_names_file_and_line(tmp_path):
+    bad = tmp_path / "unsafe.lp"
+    bad.write_text('#include "code.lp".\n#include "show.lp".\n:- secret(P,C), X > C.\n')
+    with pytest.raises(EncodingError) as error:
+        ClingoEngine(Rules(), encoding=bad).count([])
+    message = str(error.value)
+    assert message.startswith(f"{bad}:3:")
+    assert "\n" not in message and "unsafe" in message
+
+
+def test_error_in_a_step_part_is_an_encoding_error(tmp_path):
+    bad = tmp_path / "step.lp"
+    bad.write_text('#include "mastermind.lp".\n#program step(t).\n:- guess(t,P,C), Y < 1.\n')
+    engine = ClingoEngine(Rules(), encoding=bad)
+    with pytest.raises(EncodingError) as error:  # clingo checks every part's safety at once
+        with engine.session() as s:
+            s.push((0, 0, 1, 1), (1, 0))
+    assert str(error.value).startswith(f"{bad}:3:")
+
+
+def test_missing_encoding_file(tmp_path):
+    with pytest.raises(EncodingError) as error:
+        ClingoEngine(Rules(), encoding=tmp_path / "nope.lp").first([])
+    assert str(error.value).startswith(f"{tmp_path / 'nope.lp'}:")
+
+
+def test_models_without_secret_are_rejected(tmp_path):
+    odd = tmp_path / "odd.lp"
+    odd.write_text('#include "code.lp".\n#show peg/1.\n')
+    for question in ("first", "any", "count", "enumerate"):
+        with pytest.raises(EncodingError) as error:
+            with ClingoEngine(Rules(), encoding=odd).session() as s:
+                getattr(s, question)()
+        assert str(error.value).startswith(f"{odd}:1:") and "secret(P,C)" in str(error.value)
+
+
+def test_first_without_the_search_part_still_finds_the_smallest(tmp_path):
+    plain = tmp_path / "plain.lp"
+    plain.write_text("".join(f'#include "{part}".\n' for part in
+                             ("code.lp", "counts.lp", "repetition.lp", "feedback.lp", "show.lp")))
+    history = [((0, 0, 1, 1), (1, 0)), ((2, 3, 4, 5), (0, 2))]
+    with ClingoEngine(Rules(4, 6), encoding=plain).session(history) as s:
+        assert s.first() == (0, 2, 2, 3)
+        assert s.count() == 60
+
+
+def test_user_include_finds_shipped_parts_and_local_files_win(tmp_path):
+    (tmp_path / "show.lp").write_text("#show secret/2.\n% only colour 1 on peg 1\n:- not secret(1,1).\n")
+    entry = tmp_path / "mine.lp"
+    entry.write_text(encoding_path("mastermind.lp").read_text())
+    clingo = ClingoEngine(Rules(3, 3), encoding=entry)
+    assert clingo.count([]) == 9
+    assert clingo.first([]) == (1, 0, 0)
+
+
+def test_time_limit_raises_solver_timeout():
+    """Counting 10**10 codes cannot finish in a tenth of a second."""
+    engine = ClingoEngine(Rules(10, 10), time_limit=0.1)
+    with engine.session() as s:
+        with pytest.raises(SolverTimeout) as error:
+            s.count()
+        assert "time limit of 0.1 s" in str(error.value)
+        assert "\n" not in str(error.value)
+        # the session still answers afterwards
+        engine.time_limit = None
+        assert s.first() == (0,) * 10
+
+
+def test_keyboard_interrupt_cancels_the_search(monkeypatch):
+    """Ctrl-C while waiting: the search is cancelled and KeyboardInterrupt propagates."""
+    engine = ClingoEngine(Rules(10, 10))
+    session = engine.session()
+    real_wait = threading.Event.wait
+
+    def interrupted(self, timeout=None):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(threading.Event, "wait", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        session.count()
+    monkeypatch.setattr(threading.Event, "wait", real_wait)
+    assert session.first() == (0,) * 10
+
+
+def test_real_ctrl_c_stops_a_long_search():
+    """A SIGINT during a long count: the child process stops the search and carries on."""
+    child = textwrap.dedent("""
+        import sys, time
+        from mm_logic.engines.clingo_engine import ClingoEngine
+        from mm_logic.rules import Rules
+        session = ClingoEngine(Rules(10, 10)).session()
+        print("ready", flush=True)
+        start = time.monotonic()
+        try:
+            session.count()
+        except KeyboardInterrupt:
+            print("interrupted after", round(time.monotonic() - start, 1), flush=True)
+        print("then", session.first(), flush=True)
+    """)
+    process = subprocess.Popen([sys.executable, "-c", child], stdout=subprocess.PIPE, text=True)
+    assert process.stdout.readline().strip() == "ready"
+    time.sleep(0.5)
+    process.send_signal(signal.SIGINT)
+    out, _ = process.communicate(timeout=30)
+    assert process.returncode == 0
+    assert out.startswith("interrupted after")
+    assert out.splitlines()[-1] == "then (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)"
