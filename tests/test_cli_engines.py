@@ -1,0 +1,47 @@
+"""Engine options on the command line: clingo by default, --encoding, --time-limit."""
+
+from __future__ import annotations
+
+from conftest import ROOT
+
+
+def test_clingo_is_the_default_backend(run_json):
+    out = run_json("solve", "--secret", "0123", "--strategy", "first")
+    assert out["backend"] == "clingo"
+    assert [g["guess"] for g in out["guesses"]] == ["0000", "0111", "0122", "0123"]
+
+
+def test_encoding_syntax_error_is_one_line_with_file_and_line(run, tmp_path):
+    bad = tmp_path / "bad.lp"
+    bad.write_text("#include \"code.lp\".\npegs(N) :- foo\n")
+    result = run("next", "--encoding", bad)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {bad}:3:1")
+    assert result.stderr.count("\n") == 1 and "syntax error" in result.stderr
+
+
+def test_encoding_must_match_backend(run):
+    result = run("next", "--backend", "clingo", "--encoding", ROOT / "encodings" / "mastermind.pl")
+    assert result.exit_code == 2
+    assert result.stderr == "error: --encoding for --backend clingo must be a .lp file, got mastermind.pl\n"
+
+
+def test_time_limit_exceeded_exits_1(run):
+    guess = ",".join(str(i) for i in range(30))
+    result = run("next", "--pegs", 30, "--colors", 30, "--time-limit", 0.2, "--json", f"{guess}:0,3")
+    assert result.exit_code == 1
+    assert result.stderr == ("error: clingo did not answer within the time limit of 0.2 s (30x30, mastermind.lp); "
+                             "raise --time-limit or ask a cheaper question (strategy any)\n")
+
+
+def test_palindrome_example_plays(run):
+    result = run("solve", "--backend", "clingo", "--encoding", ROOT / "examples" / "palindrome.lp",
+                 "--secret", "1221", "--strategy", "first")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == "1  0000  0,0\n2  1111  2,0\n3  1221  4,0\n3 guesses\n"
+
+
+def test_huge_game_with_any(run_json):
+    out = run_json("solve", "--pegs", 20, "--colors", 20, "--strategy", "any", "--seed", 4)
+    assert out["guesses"][-1]["black"] == 20 and out["guesses"][-1]["guess"] == out["secret"]
+    assert out["attempts"] == len(out["guesses"])
