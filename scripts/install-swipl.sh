@@ -57,6 +57,10 @@ swipl_plversion() {
     out=$(timeout 60 "$1" --dump-runtime-variables 2>/dev/null </dev/null) || return 1
     v=$(sed -n 's/^PLVERSION="\([0-9][0-9]*\)";$/\1/p' <<<"$out")
     [ -n "$v" ] || return 1
+    # The test suite runs plunit, and the time limit may use library(time):
+    # a swipl without them (Debian's bare swi-prolog-core) is not enough.
+    timeout 60 "$1" -q -g "use_module(library(plunit)),use_module(library(time)),halt" -t "halt(1)" \
+        </dev/null >/dev/null 2>&1 || return 1
     printf '%s\n' "$v"
 }
 
@@ -127,7 +131,8 @@ fetch_debs() {
     # system, and works the same on a machine where apt is locked or offline
     # for system installs. Trixie's build of it (libtcmalloc-minimal4t64) is
     # not used because it is built against a newer libstdc++.
-    local pkgs=("$SWIPL_PACKAGE/$SWIPL_SUITE")
+    # swi-prolog-core-packages holds plunit and library(time) among others.
+    local pkgs=("$SWIPL_PACKAGE/$SWIPL_SUITE" "swi-prolog-core-packages/$SWIPL_SUITE")
     if ! ldconfig -p 2>/dev/null | grep -q 'libtcmalloc_minimal\.so\.4 '; then
         pkgs+=("libtcmalloc-minimal4/$HOST_SUITE")
     fi

@@ -1,0 +1,298 @@
+"""The Prolog side of the swipl adapter: loading encodings and asking questions.
+
+:data:`BRIDGE` is a small Prolog module, ``mmlogic_swipl``, that
+:mod:`mm_logic.engines.swipl_engine` consults once per process. It is glue,
+not game logic: what a consistent code is lives in the encoding
+(``encodings/mastermind.pl`` or a user's edited copy). It does four things
+that are easier on the Prolog side of janus:
+
+* **Loading an encoding** (``load_encoding/4``) with every error and
+  warning Prolog reports captured instead of printed, each with its
+  ``file:line``, and the file's ``:- module`` renamed to a name the adapter
+  chooses, so an edited copy of ``mastermind.pl`` (which still says
+  ``:- module(mastermind, ...)``) loads beside the shipped one.
+* **A template secret per rules, and kept prefixes.** Posting the code space
+  (domains, colour indicators, counts) is the most expensive part of a
+  question, and it does not depend on the history: the encoding's
+  ``secret/2`` runs once per (encoding, rules) and questions work on a
+  ``copy_term/2`` of it (attributes, i.e. the constraints, are copied too).
+  Likewise the propagated store after each prefix of the last question's
+  history is kept in global variables (``nb_setval/2`` copies it), so a
+  question that extends that history posts only its new entries.
+* **Time limits** without ``library(time)`` (Debian's ``swi-prolog-core``,
+  which ``scripts/install-swipl.sh`` installs, does not ship it): Prolog
+  calls ``prolog:heartbeat/0`` every :data:`HEARTBEAT` inferences, and the
+  hook throws ``time_limit_exceeded`` once the question's deadline passed.
+* **Ctrl-C**: the same hook calls into Python, which is when Python runs its
+  SIGINT handler; the resulting ``KeyboardInterrupt`` comes back as a Prolog
+  exception that ``ask/7`` turns into the answer ``interrupted``.
+
+Answers are plain data for janus: a code is a list of integers, ``none`` is
+"no code", and ``timeout``, ``interrupted`` or ``error-Message`` (a Python
+tuple) report a question that did not finish.
+"""
+
+from __future__ import annotations
+
+#: Prolog inferences between two heartbeats (time-limit checks and Python
+#: signal handling): about a millisecond; measured to cost about 2 % (within
+#: noise) of 5x8 games and of Shapiro's bench.
+HEARTBEAT = 10_000
+
+BRIDGE = r"""
+:- module(mmlogic_swipl,
+          [ load_encoding/4,     % +File, +Wanted, -Module, -Messages
+            undefined/2,         % +Module, -Missing
+            ask/7                % +Module, +Rules, +History, +Question, +Limit,
+                                 % +Seconds, -Answer
+          ]).
+:- use_module(library(apply), [maplist/3]).
+:- use_module(library(lists), [append/3, member/2]).
+
+/** <module> mmlogic's swipl adapter, Prolog side
+
+Loads encodings with their messages captured and asks them questions
+about a history, each within a time limit. See mm_logic/engines/swipl_bridge.py.
+*/
+
+:- dynamic
+    loading/2,                   % File, Module: load_encoding/4 is running
+    captured/4,                  % File, Line, Kind, Text: a message it saw
+    template_key/2.              % Module, Key: nb_setval key of a template
+
+                 /*******************************
+                 *     LOADING AN ENCODING      *
+                 *******************************/
+
+%!  load_encoding(+File, +Wanted, -Module, -Messages) is det.
+%
+%   Load File (if it changed since it was last loaded), calling its module
+%   Wanted whatever its `:- module` directive says. Module is the module
+%   that holds the encoding's predicates; Messages lists every error and
+%   warning Prolog reported meanwhile, as [File, Line, Kind, Text].
+%   After a failed load the file is unloaded, so that loading it again
+%   reports the same messages.
+%
+%   ```
+%   ?- load_encoding('encodings/mastermind.pl', mastermind, M, Msgs).
+%   M = mastermind, Msgs = [].
+%   ```
+
+load_encoding(File, Wanted, Module, Messages) :-
+    retractall(captured(_, _, _, _)),
+    setup_call_cleanup(
+        asserta(loading(File, Wanted)),
+        catch(load_files(Wanted:File, [if(changed), imports([])]),
+              Error,
+              (   interrupt(Error)
+              ->  throw(Error)
+              ;   print_message(error, Error)
+              )),
+        retractall(loading(_, _))),
+    findall([F, L, K, T], captured(F, L, K, T), Messages),
+    (   source_file_property(File, module(Module))
+    ->  true
+    ;   Module = Wanted
+    ),
+    forget_templates(Module),
+    (   Messages == []
+    ->  true
+    ;   catch(unload_file(File), _, true)
+    ).
+
+%!  undefined(+Module, -Missing) is det.
+%
+%   Missing lists (as "name/arity" strings) the predicates the adapter
+%   calls that Module does not define or import.
+%
+%   ```
+%   ?- undefined(mastermind, Missing).
+%   Missing = [].
+%   ```
+
+undefined(Module, Missing) :-
+    findall(Text,
+            (   member(Name/Arity, [secret/2, feedback/2, first/2, any/2, all/3, count/2]),
+                functor(Head, Name, Arity),
+                \+ predicate_property(Module:Head, defined),
+                format(string(Text), "~w/~w", [Name, Arity])
+            ),
+            Missing).
+
+% While an encoding loads: keep its errors and warnings, print nothing.
+:- multifile user:message_hook/3.
+user:message_hook(Term, Kind, Lines) :-
+    ( Kind == error ; Kind == warning ),
+    loading(_, _),
+    (   source_location(File, Line)
+    ->  true
+    ;   File = '', Line = 0
+    ),
+    message_text(Term, Kind, Lines, Text),
+    assertz(captured(File, Line, Kind, Text)),
+    !.
+
+message_text(_Term, _Kind, Lines, Text) :-
+    with_output_to(string(Text),
+                   print_message_lines(current_output, '', Lines)).
+
+% The encoding being loaded gets the module name the adapter chose.
+:- multifile user:term_expansion/2.
+user:term_expansion((:- module(_, Exports)), (:- module(Module, Exports))) :-
+    loading(File, Module),
+    prolog_load_context(source, File).
+
+
+                 /*******************************
+                 *      ASKING A QUESTION       *
+                 *******************************/
+
+%!  ask(+Module, +Rules, +History, +Question, +Limit, +Seconds, -Answer) is det.
+%
+%   Answer Question (first, any, all or count; Limit bounds all) about the
+%   codes of Rules consistent with History, a list of Guess-Black-White,
+%   with the encoding in Module, within Seconds (0: no limit).
+%
+%   ```
+%   ?- ask(mastermind, rules(4,6,4), [[0,0,1,1]-1-0], count, inf, 0, N).
+%   N = 256.
+%   ```
+
+ask(Module, Rules, History, Question, Limit, Seconds, Answer) :-
+    catch(within(Seconds, answer(Module, Rules, History, Question, Limit, Answer0)),
+          Error,
+          failed(Error, Answer0)),
+    !,
+    Answer = Answer0.
+ask(_, _, _, _, _, _, error-"the question failed").
+
+answer(Module, Rules, History, Question, Limit, Answer) :-
+    maplist(entry, History, Entries),
+    (   consistent(Module, Rules, Entries, Secret)
+    ->  question(Question, Module, Secret, Limit, Answer)
+    ;   nothing(Question, Answer)
+    ).
+
+entry(Guess-Black-White, guess(Guess, Black, White)).
+
+question(first, M, Secret, _, Answer) :-
+    ( M:first(Secret, Code) -> Answer = Code ; Answer = none ).
+question(any, M, Secret, _, Answer) :-
+    ( M:any(Secret, Code) -> Answer = Code ; Answer = none ).
+question(all, M, Secret, Limit, Codes) :-
+    M:all(Secret, Limit, Codes).
+question(count, M, Secret, _, Count) :-
+    M:count(Secret, Count).
+
+% Ctrl-C, as the heartbeat's call into Python reports it.
+interrupt(error(python_error('KeyboardInterrupt', _), _)).
+interrupt(unwind(keyboard_interrupt)).
+
+% The answer when no code is consistent: the history contradicts itself.
+nothing(first, none).
+nothing(any, none).
+nothing(all, []).
+nothing(count, 0).
+
+% How a question that did not finish is reported.
+failed(time_limit_exceeded, timeout) :- !.
+failed(Error, interrupted) :- interrupt(Error), !.
+failed(Error, error-Text) :-
+    catch(message_to_string(Error, Text0), _, fail),
+    !,
+    Text = Text0.
+failed(Error, error-Text) :-
+    format(string(Text), "~q", [Error]).
+
+%   Secret: a copy of the template secret of Module for Rules with the
+%   constraints of Entries posted. The propagated secret after each prefix
+%   of the last question's entries is kept (global variables
+%   mmlogic_state_1, _2, ...; their entries in mmlogic_path), so that a
+%   question whose history extends a kept prefix (the next guess of a game,
+%   a child in a strategy tree) posts only the new entries.
+consistent(Module, Rules, Entries, Secret) :-
+    (   nb_current(mmlogic_path, path(Module, Rules, Kept))
+    ->  true
+    ;   Kept = []
+    ),
+    common_prefix(Entries, Kept, 0, Depth, New),
+    (   Depth =:= 0
+    ->  template(Module, Rules, Start)
+    ;   state_key(Depth, Key),
+        nb_getval(Key, Start)
+    ),
+    copy_term(Start, Secret),
+    length(Prefix, Depth),
+    append(Prefix, _, Entries),
+    nb_setval(mmlogic_path, path(Module, Rules, Prefix)),
+    post(New, path(Module, Rules, Prefix), Depth, Secret).
+
+% Depth entries of Entries are kept; New are the others.
+common_prefix([E|Es], [K|Ks], D0, D, New) :-
+    E == K,
+    !,
+    D1 is D0 + 1,
+    common_prefix(Es, Ks, D1, D, New).
+common_prefix(New, _, D, D, New).
+
+% Post the new entries one by one, keeping the secret after each.
+post([], _, _, _).
+post([Entry|Entries], path(Module, Rules, Prefix0), Depth0, Secret) :-
+    Module:feedback(Secret, Entry),
+    Depth is Depth0 + 1,
+    state_key(Depth, Key),
+    nb_setval(Key, Secret),
+    append(Prefix0, [Entry], Prefix),
+    nb_setval(mmlogic_path, path(Module, Rules, Prefix)),
+    post(Entries, path(Module, Rules, Prefix), Depth, Secret).
+
+state_key(Depth, Key) :-
+    atom_concat(mmlogic_state_, Depth, Key).
+
+%   The secret of Module for Rules before any guess, posted on first use.
+template(Module, Rules, Template) :-
+    format(atom(Key), 'mmlogic_secret:~q:~q', [Module, Rules]),
+    (   nb_current(Key, Template)
+    ->  true
+    ;   Module:secret(Rules, Template0),
+        nb_setval(Key, Template0),
+        assertz(template_key(Module, Key)),
+        nb_getval(Key, Template)
+    ).
+
+% Templates are per loaded version of an encoding.
+forget_templates(Module) :-
+    forall(retract(template_key(Module, Key)),
+           ( nb_current(Key, _) -> nb_delete(Key) ; true )),
+    nb_setval(mmlogic_path, none).
+
+
+                 /*******************************
+                 *    TIME LIMIT AND CTRL-C     *
+                 *******************************/
+
+%   Run Goal once; after Seconds (if > 0), throw time_limit_exceeded.
+within(Seconds, Goal) :-
+    (   Seconds > 0
+    ->  get_time(Now),
+        Deadline is Now + Seconds,
+        setup_call_cleanup(nb_setval(mmlogic_deadline, Deadline),
+                           once(Goal),
+                           nb_setval(mmlogic_deadline, 0))
+    ;   once(Goal)
+    ).
+
+%   Called every `heartbeat` inferences: the deadline, then Python's
+%   signal handlers (a Ctrl-C raises KeyboardInterrupt there).
+:- multifile prolog:heartbeat/0.
+prolog:heartbeat :-
+    (   nb_current(mmlogic_deadline, Deadline),
+        Deadline > 0,
+        get_time(Now),
+        Now > Deadline
+    ->  nb_setval(mmlogic_deadline, 0),
+        throw(time_limit_exceeded)
+    ;   true
+    ),
+    py_call(janus_swi:heartbeat_tick()).
+"""

@@ -1,0 +1,309 @@
+"""The swipl engine against the reference engine, and its adapter's promises.
+
+The cross-checks draw rules (3..5 pegs, 2..8 colours, unlimited / no-repeat /
+at most 2 repeats) and histories (guesses scored against a hidden secret, or
+arbitrary feedback that may contradict itself) and require the CLP(FD)
+encoding to give exactly the reference engine's answers. No test is skipped:
+without SWI-Prolog and janus these tests fail with BackendUnavailable.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mm_logic.engines.reference import ReferenceEngine
+from mm_logic.engines.swipl_engine import SwiplEngine
+from mm_logic.errors import EncodingError, SolverTimeout
+from mm_logic.feedback import feedback
+from mm_logic.resources import encoding_path
+from mm_logic.rules import Rules
+
+SHIPPED = encoding_path("mastermind.pl")
+
+
+# -- hypothesis strategies ------------------------------------------------------
+@st.composite
+def rules_3_to_5(draw) -> Rules:
+    """Rules with 3..5 pegs, 2..8 colours, under all three repetition rules."""
+    pegs = draw(st.integers(3, 5))
+    repeat = draw(st.sampled_from([None, 1, 2]))
+    least = {None: 2, 1: pegs, 2: (pegs + 1) // 2}[repeat]
+    colors = draw(st.integers(max(2, least), 8))
+    return Rules(pegs, colors, repeat)
+
+
+@st.composite
+def codes(draw, rules: Rules) -> tuple[int, ...]:
+    """A valid code of ``rules``."""
+    code = draw(st.lists(st.integers(0, rules.colors - 1), min_size=rules.pegs, max_size=rules.pegs)
+                .filter(lambda c: max(c.count(x) for x in c) <= rules.repeat_limit))
+    return tuple(code)
+
+
+@st.composite
+def scored_history(draw, rules: Rules, min_len: int = 1, max_len: int = 4):
+    """Valid guesses with the feedback a hidden secret gives them."""
+    secret = draw(codes(rules))
+    guesses = draw(st.lists(codes(rules), min_size=min_len, max_size=max_len))
+    return [(g, feedback(g, secret)) for g in guesses]
+
+
+@st.composite
+def arbitrary_history(draw, rules: Rules, min_len: int = 1, max_len: int = 3):
+    """Guesses (any colours, repeats allowed) with arbitrary, possibly contradictory feedback."""
+    entries = []
+    for _ in range(draw(st.integers(min_len, max_len))):
+        guess = tuple(draw(st.lists(st.integers(0, rules.colors - 1),
+                                    min_size=rules.pegs, max_size=rules.pegs)))
+        black = draw(st.integers(0, rules.pegs))
+        white = draw(st.integers(0, rules.pegs - black))
+        entries.append((guess, (black, white)))
+    return entries
+
+
+def assert_same_answers(rules: Rules, history) -> None:
+    """The swipl engine answers every question about ``history`` as the reference engine does."""
+    expected = ReferenceEngine(rules).enumerate(history)
+    with SwiplEngine(rules).session(history) as session:
+        first = session.first()
+        codes_ = session.enumerate()
+        assert codes_.shape == (len(expected), rules.pegs)
+        assert np.array_equal(codes_, expected)
+        assert session.count() == len(expected)
+        assert first == (tuple(int(c) for c in expected[0]) if len(expected) else None)
+        found = session.any()
+        assert (found is None) if not len(expected) else (found in {tuple(c) for c in expected.tolist()})
+    # Fresh sessions, so nothing is answered from a cache: count and a limited enumeration.
+    engine = SwiplEngine(rules)
+    assert engine.count(history) == len(expected)
+    assert np.array_equal(engine.enumerate(history, limit=3), expected[:3])
+
+
+# -- cross-checks against the reference engine -----------------------------------
+@settings(max_examples=50, deadline=None)
+@given(st.data())
+def test_scored_histories_agree_with_reference(data):
+    rules = data.draw(rules_3_to_5())
+    assert_same_answers(rules, data.draw(scored_history(rules)))
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.data())
+def test_arbitrary_feedback_agrees_with_reference(data):
+    rules = data.draw(rules_3_to_5())
+    assert_same_answers(rules, data.draw(arbitrary_history(rules)))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.data())
+def test_push_pop_sequences_agree_with_reference(data):
+    rules = data.draw(rules_3_to_5())
+    pool = data.draw(scored_history(rules, min_len=2, max_len=5))
+    ops = data.draw(st.lists(st.sampled_from(["push", "pop"]), min_size=1, max_size=10))
+    engine = SwiplEngine(rules)
+    reference = ReferenceEngine(rules)
+    with engine.session(pool[:1]) as session, reference.session(pool[:1]) as expected:
+        for op in ops:
+            if op == "pop" and session.history:
+                assert session.pop() == expected.pop()
+            elif op == "push":
+                entry = pool[len(session.history) % len(pool)]
+                session.push(*entry)
+                expected.push(*entry)
+            assert session.history == expected.history
+            assert session.count() == expected.count()
+            assert session.first() == expected.first()
+            assert np.array_equal(session.enumerate(limit=5), expected.enumerate(limit=5))
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.data())
+def test_random_draws_the_reference_code(data):
+    rules = data.draw(rules_3_to_5())
+    history = data.draw(scored_history(rules))
+    seed = data.draw(st.integers(0, 2**32 - 1))
+    with SwiplEngine(rules).session(history) as s, ReferenceEngine(rules).session(history) as r:
+        assert s.random(np.random.default_rng(seed)) == r.random(np.random.default_rng(seed))
+
+
+# -- exact answers -------------------------------------------------------------
+@pytest.mark.parametrize("rules, size", [
+    (Rules(3, 2), 8), (Rules(4, 6), 1296), (Rules(4, 6, 2), 1170), (Rules(3, 8, 1), 336),
+])
+def test_empty_history_is_the_code_space(rules, size):
+    engine = SwiplEngine(rules)
+    assert engine.count([]) == size
+    assert engine.first([]) == ReferenceEngine(rules).space.code(0)
+    assert np.array_equal(engine.enumerate([]), ReferenceEngine(rules).space.codes)
+
+
+def test_knuths_example():
+    engine = SwiplEngine(Rules(4, 6))
+    history = [((0, 0, 1, 1), (1, 0))]
+    assert engine.count(history) == 256
+    assert engine.first(history) == (0, 2, 2, 2)
+    history.append(((1, 2, 2, 3), (0, 2)))
+    assert engine.count(history) == 55
+    assert engine.first(history) == (0, 3, 3, 2)
+
+
+def test_white_pairs_duplicates_once():
+    engine = SwiplEngine(Rules(4, 6))
+    assert engine.enumerate([((0, 0, 0, 1), (2, 2))]).tolist() == [[0, 0, 1, 0], [0, 1, 0, 0], [1, 0, 0, 0]]
+
+
+def test_contradiction_has_no_code():
+    engine = SwiplEngine(Rules(4, 6))
+    history = [((0, 1, 2, 3), (2, 0)), ((0, 1, 2, 3), (1, 0))]
+    with engine.session(history) as s:
+        assert s.first() is None and s.any() is None and s.count() == 0
+        assert s.enumerate().shape == (0, 4)
+        assert s.random(np.random.default_rng(0)) is None
+    assert engine.conflict(history) == (0, 1)
+
+
+def test_codes_come_back_as_an_integer_array():
+    codes_ = SwiplEngine(Rules(5, 8, 1)).enumerate([((0, 1, 2, 3, 4), (1, 2))], limit=4)
+    assert codes_.dtype == np.uint8 and codes_.shape == (4, 5)
+    assert codes_.tolist() == [[0, 2, 1, 5, 6], [0, 2, 1, 5, 7], [0, 2, 1, 6, 5], [0, 2, 1, 6, 7]]
+
+
+def test_sessions_do_not_disturb_each_other():
+    engine = SwiplEngine(Rules(4, 6))
+    a = engine.session([((0, 0, 1, 1), (1, 0))])
+    b = engine.session([((0, 1, 2, 3), (0, 0))])
+    assert (a.count(), b.count()) == (256, 16)
+    a.push((2, 2, 3, 3), (0, 1))
+    assert (b.first(), a.first(), b.count(), a.count()) == ((4, 4, 4, 4), (0, 3, 4, 4), 16, 48)
+
+
+# -- encodings: the shipped one, edited copies, broken ones ----------------------
+def test_an_edited_copy_loads_beside_the_shipped_module(tmp_path):
+    copy = tmp_path / "mastermind.pl"  # still says :- module(mastermind, ...)
+    shutil.copy(SHIPPED, copy)
+    shipped, edited = SwiplEngine(Rules(4, 6)), SwiplEngine(Rules(4, 6), encoding=copy)
+    assert shipped.module == "mastermind" and edited.module != "mastermind"
+    history = [((0, 0, 1, 1), (1, 0))]
+    assert edited.count(history) == shipped.count(history) == 256
+
+
+def edited(tmp_path: Path, name: str, appended: str) -> tuple[Path, int]:
+    """A copy of the shipped encoding with lines appended; the first appended line's number."""
+    text = SHIPPED.read_text()
+    path = tmp_path / name
+    path.write_text(text + appended)
+    return path, text.count("\n") + 1
+
+
+def variant(tmp_path: Path, name: str, secret_clause: str) -> Path:
+    """An encoding that reexports the shipped one with another secret/2."""
+    path = tmp_path / name
+    path.write_text(f":- module({path.stem}, [secret/2]).\n"
+                    ":- reexport(mmlogic(mastermind), except([secret/2])).\n"
+                    f"{secret_clause}\n")
+    return path
+
+
+def test_syntax_error_names_file_and_line(tmp_path, capfd):
+    path, line = edited(tmp_path, "syntax.pl", "\nbroken(X :- X.\n")
+    with pytest.raises(EncodingError) as error:
+        SwiplEngine(Rules(4, 6), encoding=path)
+    message = str(error.value)
+    assert message.startswith(f"{path}:{line + 1}: error: Syntax error: ")
+    assert "\n" not in message
+    assert capfd.readouterr() == ("", "")  # nothing dumped by Prolog
+
+
+def test_warning_is_an_error(tmp_path, capfd):
+    path, line = edited(tmp_path, "singleton.pl", "unused(X) :- true.\n")
+    with pytest.raises(EncodingError) as error:
+        SwiplEngine(Rules(4, 6), encoding=path)
+    assert str(error.value) == f"{path}:{line}: warning: Singleton variables: [X]"
+    assert capfd.readouterr() == ("", "")
+
+
+def test_failing_directive_is_an_error(tmp_path, capfd):
+    path, line = edited(tmp_path, "directive.pl", ":- use_module(library(no_such_library)).\n")
+    with pytest.raises(EncodingError) as error:
+        SwiplEngine(Rules(4, 6), encoding=path)
+    assert str(error.value) == f"{path}:{line}: error: source_sink `library(no_such_library)' does not exist"
+    assert capfd.readouterr() == ("", "")
+
+
+def test_fixed_file_loads_after_an_error(tmp_path):
+    path, _ = edited(tmp_path, "later.pl", "broken(X :- X.\n")
+    with pytest.raises(EncodingError):
+        SwiplEngine(Rules(4, 6), encoding=path)
+    shutil.copy(SHIPPED, path)
+    os.utime(path, (time.time() + 5, time.time() + 5))  # newer, whatever the clock's resolution
+    assert SwiplEngine(Rules(4, 6), encoding=path).count([((0, 0, 1, 1), (1, 0))]) == 256
+
+
+def test_missing_predicate_is_named(tmp_path):
+    path = tmp_path / "partial.pl"
+    path.write_text(":- module(partial, [secret/2]).\nsecret(_, _).\n")
+    with pytest.raises(EncodingError) as error:
+        SwiplEngine(Rules(4, 6), encoding=path)
+    assert str(error.value).startswith(
+        f"{path}:1: the encoding does not define feedback/2, first/2, any/2, all/3, count/2;")
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(EncodingError, match=r"^.+nowhere\.pl:1: no such encoding file$"):
+        SwiplEngine(Rules(4, 6), encoding=tmp_path / "nowhere.pl")
+
+
+def test_runtime_error_in_an_encoding(tmp_path, capfd):
+    path = variant(tmp_path, "runtime.pl", "secret(_, _) :- atom_length(_, _).")
+    engine = SwiplEngine(Rules(4, 6), encoding=path)
+    with pytest.raises(EncodingError) as error:
+        engine.count([])
+    assert str(error.value).startswith(f"{path}:1: the encoding failed on question ")
+    assert str(error.value).endswith("atom_length/2: Arguments are not sufficiently instantiated")
+    assert capfd.readouterr() == ("", "")
+
+
+def test_codes_outside_the_rules_are_refused(tmp_path):
+    path = variant(tmp_path, "outside.pl",
+                   "secret(rules(P, K, R), S) :- K1 is K + 1, mastermind:secret(rules(P, K1, R), S).")
+    with pytest.raises(EncodingError, match=r":1: the encoding's codes must use the colours 0\.\.5$"):
+        SwiplEngine(Rules(4, 6), encoding=path).enumerate([])
+
+
+# -- time limit and Ctrl-C -------------------------------------------------------
+def test_time_limit_raises_solver_timeout():
+    # 10**8 codes: counting them takes hours, so the limit always strikes first.
+    engine = SwiplEngine(Rules(8, 10), time_limit=0.2)
+    start = time.perf_counter()
+    with pytest.raises(SolverTimeout) as error:
+        engine.count([])
+    assert time.perf_counter() - start < 10
+    message = str(error.value)
+    assert message.startswith("swipl did not answer within the time limit of 0.2 s (8x10, ")
+    assert "\n" not in message
+    # The engine still answers afterwards.
+    assert engine.first([((0, 1, 2, 3, 4, 5, 6, 7), (8, 0))]) == (0, 1, 2, 3, 4, 5, 6, 7)
+
+
+def test_ctrl_c_stops_a_question():
+    engine = SwiplEngine(Rules(8, 10), time_limit=60)  # the limit only guards against a lost signal
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    start = time.perf_counter()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            engine.count([])
+    finally:
+        timer.cancel()
+    assert time.perf_counter() - start < 30
+    assert engine.count([((0, 1, 2, 3, 4, 5, 6, 7), (8, 0))]) == 1
