@@ -33,14 +33,7 @@ def _grouped_bars(plt, comparison: Comparison, value, ylabel: str, title: str, p
         ys = [values.get((key, label), 0) for label in rule_labels]
         ax.bar(xs, ys, width, label=" / ".join(key) if by_backend else key)
     ax.set_xticks([j + width * (len(series) - 1) / 2 for j in range(len(rule_labels))], rule_labels)
-    ax.set_ylabel(ylabel)
-    ax.set_title(title)
-    if log:
-        ax.set_yscale("log")
-    ax.legend(fontsize="small")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _finish(plt, fig, ax, ylabel, title, path, log)
 
 
 def _series(plt, comparison: Comparison, value, ylabel: str, title: str, path: Path, log: bool) -> None:
@@ -50,6 +43,11 @@ def _series(plt, comparison: Comparison, value, ylabel: str, title: str, path: P
         rows = sorted((r for r in comparison.rows if (r.backend, r.strategy) == key), key=lambda r: r.rules.pegs)
         ax.plot([r.rules.pegs for r in rows], [value(r) for r in rows], marker="o", label=" / ".join(key))
     ax.set_xlabel("pegs")
+    _finish(plt, fig, ax, ylabel, title, path, log)
+
+
+def _finish(plt, fig, ax, ylabel: str, title: str, path: Path, log: bool) -> None:
+    """Labels, legend, and the PNG file, alike for every chart."""
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     if log:

@@ -45,3 +45,15 @@ def test_huge_game_with_any(run_json):
     out = run_json("solve", "--pegs", 20, "--colors", 20, "--strategy", "any", "--seed", 4)
     assert out["guesses"][-1]["black"] == 20 and out["guesses"][-1]["guess"] == out["secret"]
     assert out["attempts"] == len(out["guesses"])
+
+
+def test_swipl_missing_is_one_line_with_the_install_command(run, monkeypatch):
+    from mm_logic.engines import swipl_runtime
+    monkeypatch.setattr(swipl_runtime, "_janus", None)
+    monkeypatch.setattr(swipl_runtime, "_candidates", lambda: [])
+    result = run("solve", "--backend", "swipl", "--secret", "0123")
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1
+    assert result.stderr.startswith("error: the swipl backend needs SWI-Prolog >= 9.1.12 and janus-swi, "
+                                    "but no swipl was found next to the Python interpreter or on PATH: run ")
+    assert "bash scripts/install-swipl.sh" in result.stderr
