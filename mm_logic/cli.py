@@ -352,10 +352,20 @@ def compare(ctx, preset, rules, backends, strategies, all_secrets, games, seed, 
     from .compare import check_plan
     check_plan(rule_sets, all_secrets)
     total = sum(r.size if all_secrets else games for r in rule_sets) * len(backend_list) * len(strategy_list)
+    printed: list = []
+
+    def show_row(row) -> None:
+        # Text mode prints each row as soon as it is finished: long runs show
+        # their results as they go, and an interrupted run keeps them.
+        if not printed or printed[-1].rules != row.rules:
+            click.echo(("\n" if printed else "") + _table_header(row.rules))
+        click.echo(_table_row(row))
+        printed.append(row)
+
     with _progress(not as_json, total, "games") as bar:
         outcome = run_compare(rule_sets, backend_list, strategy_list, all_secrets=all_secrets, games=games,
                               seed=seed, jobs=jobs, encoding=encoding, time_limit=time_limit,
-                              progress=bar.update)
+                              progress=bar.update, on_row=None if as_json else show_row)
     data = outcome.as_dict()
     if csv_file:
         _write_csv(csv_file, data["rows"])
@@ -365,7 +375,9 @@ def compare(ctx, preset, rules, backends, strategies, all_secrets, games, seed, 
     if as_json:
         click.echo(_dump(data))
     else:
-        click.echo(_comparison_tables(outcome))
+        for d in outcome.disagreements:
+            attempts = ", ".join(f"{b} {a}" for b, a in d.attempts.items())
+            click.echo(f"disagreement: {d.rules.describe()} {d.strategy} secret {d.secret}: {attempts}")
     if not outcome.complete:
         click.echo("interrupted: the rows above are the finished ones", err=True)
         return EXIT_INTERRUPTED
@@ -387,23 +399,17 @@ def _write_csv(path: Path, rows: list[dict]) -> None:
                              "histogram": " ".join(f"{k}:{v}" for k, v in row["histogram"].items())})
 
 
-def _comparison_tables(outcome) -> str:
-    lines = []
-    for label in dict.fromkeys(r.rules.describe() for r in outcome.rows):
-        rows = [r for r in outcome.rows if r.rules.describe() == label]
-        lines.append(f"{label} ({rows[0].rules.size:,} codes)")
-        lines.append(f"  {'backend':<8} {'strategy':<9} {'games':>7} {'mean':>6} {'max':>4} {'ms/game':>9} "
-                     f"{'seconds':>8}  histogram")
-        for r in rows:
-            d = r.as_dict()
-            histogram = " ".join(f"{k}:{v}" for k, v in d["histogram"].items())
-            lines.append(f"  {r.backend:<8} {r.strategy:<9} {d['games']:>7} {d['mean']:>6.3f} {d['max']:>4} "
-                         f"{d['ms_per_game']:>9.3f} {d['seconds']:>8.3f}  {histogram}")
-        lines.append("")
-    for d in outcome.disagreements:
-        attempts = ", ".join(f"{b} {a}" for b, a in d.attempts.items())
-        lines.append(f"disagreement: {d.rules.describe()} {d.strategy} secret {d.secret}: {attempts}")
-    return "\n".join(lines).rstrip("\n")
+def _table_header(rules) -> str:
+    return (f"{rules.describe()} ({rules.size:,} codes)\n"
+            f"  {'backend':<8} {'strategy':<9} {'games':>7} {'mean':>6} {'max':>4} {'ms/game':>9} "
+            f"{'seconds':>8}  histogram")
+
+
+def _table_row(row) -> str:
+    d = row.as_dict()
+    histogram = " ".join(f"{k}:{v}" for k, v in d["histogram"].items())
+    return (f"  {row.backend:<8} {row.strategy:<9} {d['games']:>7} {d['mean']:>6.3f} {d['max']:>4} "
+            f"{d['ms_per_game']:>9.3f} {d['seconds']:>8.3f}  {histogram}")
 
 
 @cli.command()
