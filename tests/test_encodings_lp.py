@@ -62,15 +62,21 @@ CASES = {
 }
 
 
-def models(facts: str, lexicographic: bool = False) -> list[str]:
-    """The secrets of the shipped encoding with these facts, in the order found."""
-    ctl = Control(["--models=0", "--heuristic=Domain"], logger=lambda code, message: None)
+def grounded(facts: str, models: int) -> Control:
+    """The shipped encoding with these facts, every step grounded and active."""
+    ctl = Control([f"--models={models}", "--heuristic=Domain"], logger=lambda code, message: None)
     ctl.load(str(encoding_path("mastermind.lp")))
     ctl.add("base", [], facts)
     steps = sorted({int(t) for t in re.findall(r"black\((\d+),", facts)})
     ctl.ground([("base", [])] + [("step", [Number(t)]) for t in steps])
     for t in steps:
         ctl.assign_external(Function("active", [Number(t)]), True)
+    return ctl
+
+
+def models(facts: str, lexicographic: bool = False) -> list[str]:
+    """The secrets of the shipped encoding with these facts, in the order found."""
+    ctl = grounded(facts, 0)
     found = []
 
     def on_model(model):
@@ -118,13 +124,7 @@ def test_retracted_step_no_longer_constrains():
     ("pegs(3). colors(3). guess(1,1,0). guess(1,2,1). guess(1,3,2). black(1,0). white(1,2).", "100"),
 ])
 def test_lexicographic_search_finds_the_smallest_first(facts, smallest):
-    ctl = Control(["--models=1", "--heuristic=Domain"], logger=lambda code, message: None)
-    ctl.load(str(encoding_path("mastermind.lp")))
-    ctl.add("base", [], facts)
-    steps = sorted({int(t) for t in re.findall(r"black\((\d+),", facts)})
-    ctl.ground([("base", [])] + [("step", [Number(t)]) for t in steps])
-    for t in steps:
-        ctl.assign_external(Function("active", [Number(t)]), True)
+    ctl = grounded(facts, 1)
     found = []
     ctl.solve(on_model=lambda m: found.append(sorted((s.arguments[0].number, s.arguments[1].number)
                                                      for s in m.symbols(shown=True))),
