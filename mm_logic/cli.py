@@ -12,7 +12,6 @@ import functools
 import json
 import os
 import sys
-import time
 from pathlib import Path
 
 import click
@@ -21,7 +20,7 @@ from . import __version__
 from .engines import BACKENDS, DEFAULT_BACKEND, make_engine
 from .errors import BadInput, MMLogicError
 from .game import bench_all, bench_games, next_guess, play, random_secrets
-from .notation import format_code, format_entry, format_feedback, parse_code, parse_entry, parse_feedback
+from .notation import format_code, format_feedback, parse_code, parse_entry
 from .rules import DEFAULT_ALPHABET, make_rules
 from .sampling import random_code
 from .strategies import STRATEGIES, make_strategy
