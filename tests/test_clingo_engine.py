@@ -142,6 +142,22 @@ def test_session_from_history_equals_pushed_session():
         assert s.count() == 1296
 
 
+def test_released_steps_are_dropped_by_a_rebuild_every_33_pops():
+    """A tree search pushes and pops thousands of steps. The Control is rebuilt
+    once more than MAX_RELEASED_STEPS (32) steps were released in it: in 100
+    push/pop cycles at pushes 34, 67 and 100, so 4 Controls in all (a bug once
+    rebuilt at every push after the 33rd: 68 Controls)."""
+    assert clingo_engine.MAX_RELEASED_STEPS == 32
+    clingo, _ = engines(Rules(4, 6))
+    with clingo.session([((0, 0, 1, 1), (1, 0))]) as s:
+        for _ in range(100):
+            s.push((2, 3, 4, 5), (0, 2))
+            assert (s.count(), s.first()) == (60, (0, 2, 2, 3))
+            s.pop()
+        assert (s.count(), s.first()) == (256, (0, 2, 2, 2))
+        assert s.controls_built == 4
+
+
 def test_enumerate_returns_sorted_integer_array():
     clingo, _ = engines(Rules(3, 3, 1))
     codes = clingo.enumerate([])

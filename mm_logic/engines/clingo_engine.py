@@ -30,6 +30,8 @@ Design (numbers from ``py/clingo_speed.py``, see the README's clingo section):
   took 30x30 games from minutes to seconds.
 * **enumerate** and **count** enumerate every consistent code (clingo does
   not count models otherwise); ``enumerate`` sorts them lexicographically.
+  ``count`` enumerates in ``first``'s order and keeps the first model, so a
+  strategy tree, which asks both at every node, solves once per node.
 * **random** keeps the base class's rule (a uniform index into the
   lexicographic enumeration, hence the same draw as the reference engine for
   the same generator) whenever at most :data:`RANDOM_ENUMERATION_LIMIT` codes
@@ -112,18 +114,25 @@ class ClingoSession(Session):
         self._steps: list[int] = []  # step number of each history entry
         self._where: dict = {}  # shown atom -> (peg index, colour), filled as models come
         self._next_step = 1
+        self._released = 0  # steps released in the current Control
+        #: Controls this session has built (one, plus one per rebuild).
+        self.controls_built = 1
+        self._known: tuple[int, Code | None] | None = None  # (count, first) at this history
         lexicographic = Function("lexicographic")
         # An edited encoding may leave out search.lp; `first` then sorts instead.
         self._lexicographic = lexicographic if lexicographic in self._ctl.symbolic_atoms else None
 
     # -- history -----------------------------------------------------------
     def _push(self, entry: Entry) -> None:
-        if self._next_step - 1 - len(self._steps) > MAX_RELEASED_STEPS:
+        self._known = None
+        if self._released > MAX_RELEASED_STEPS:
             # A strategy tree pushes and pops thousands of steps; released ones
             # stay in the Control and slow every later ground and solve
             # (Knuth's 4x6 tree: 17 s instead of 2 s). Start afresh instead.
             self._ctl = self._engine._control()
             self._steps.clear()
+            self._released = 0
+            self.controls_built += 1
             for earlier in self.history[:-1]:
                 self._add_step(earlier)
         self._add_step(entry)
@@ -140,27 +149,39 @@ class ClingoSession(Session):
         self._steps.append(t)
 
     def _pop(self, entry: Entry) -> None:
+        self._known = None
         # Released, active(t) is false for good: the step's constraints are void.
         self._ctl.release_external(Function("active", [Number(self._steps.pop())]))
+        self._released += 1
 
     # -- questions ---------------------------------------------------------
     def first(self) -> Code | None:
         if self._lexicographic is None:
             codes = self.enumerate(limit=1).tolist()
+        elif self._known is not None:
+            return self._known[1]  # found by count() at this history
         else:
-            codes = self._solve(models=1, lexicographic=True)
+            codes, _ = self._solve(models=1, lexicographic=True)
         return tuple(codes[0]) if codes else None
 
     def any(self) -> Code | None:
-        codes = self._solve(models=1)
+        codes, _ = self._solve(models=1)
         return tuple(codes[0]) if codes else None
 
     def enumerate(self, limit: int | None = None) -> np.ndarray:
-        codes = self._sorted(self._solve(models=0))
+        codes = self._sorted(self._solve(models=0)[0])
         return codes if limit is None else codes[:limit]
 
     def count(self) -> int:
-        return self._solve(models=0, collect=False)
+        if self._known is not None:
+            return self._known[0]
+        # Enumerating in lexicographic order costs the same and its first model
+        # is first()'s answer: a strategy tree asks both at every node.
+        lexicographic = self._lexicographic is not None
+        codes, n = self._solve(models=0, lexicographic=lexicographic, collect=False)
+        if lexicographic:
+            self._known = (n, tuple(codes[0]) if codes else None)
+        return n
 
     def random(self, rng: np.random.Generator) -> Code | None:
         """A consistent code drawn with ``rng``.
@@ -173,7 +194,8 @@ class ClingoSession(Session):
         """
         limit = RANDOM_ENUMERATION_LIMIT
         # Counting (no codes read) up to limit + 1 is cheap; only a small set is read.
-        n = self._solve(models=limit + 1, collect=False)
+        n = self._known[0] if self._known is not None else \
+            self._solve(models=limit + 1, collect=False)[1]
         if n == 0:
             return None
         if n <= limit:
@@ -184,7 +206,7 @@ class ClingoSession(Session):
         solver.seed = str(int(rng.integers(2**31 - 1)))
         solver.rand_freq, solver.sign_def = "1.0", "rnd"
         try:
-            codes = self._solve(models=1)
+            codes, _ = self._solve(models=1)
         finally:
             solver.seed, solver.rand_freq, solver.sign_def = saved
         return tuple(codes[0]) if codes else None
@@ -210,9 +232,11 @@ class ClingoSession(Session):
             array = array[np.lexsort(array.T[::-1])]
         return array
 
-    def _solve(self, models: int, lexicographic: bool = False, collect: bool = True):
-        """Solve once; the codes of up to ``models`` models (0 = all), or their number.
+    def _solve(self, models: int, lexicographic: bool = False,
+               collect: bool = True) -> tuple[list[list[int]], int]:
+        """Solve once for up to ``models`` models (0 = all): their codes and number.
 
+        With ``collect`` false only the first model's code is read (counting).
         Symbols are copied out of each model inside the callback, while the
         model is alive.
         """
@@ -255,7 +279,7 @@ class ClingoSession(Session):
                 f"per peg P = 1..{pegs} with a colour C = 0..{self.rules.colors - 1} "
                 f"(got {misfit})"
             )
-        return codes if collect else count
+        return codes, count
 
 
 class ClingoEngine(Engine):
