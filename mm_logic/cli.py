@@ -19,7 +19,7 @@ import click
 from . import __version__
 from .engines import BACKENDS, DEFAULT_BACKEND, make_engine
 from .errors import BadInput, MMLogicError
-from .game import bench_all, bench_games, next_guess, play, random_secrets
+from .game import bench_all, bench_games, next_guess, play, random_secrets, spaced_secrets
 from .notation import format_code, format_feedback, parse_code, parse_entry
 from .rules import DEFAULT_ALPHABET, make_rules
 from .sampling import random_code
@@ -234,18 +234,22 @@ def next_command(rules, engine, strategy, first_guess, seed, as_json, history):
 @engine_options()
 @click.option("--all", "all_secrets", is_flag=True, help="Play every secret of the code space once.")
 @click.option("--games", type=click.IntRange(1), default=None, help="Play N random secrets (see --seed).")
+@click.option("--spaced", type=click.IntRange(1), default=None, metavar="N",
+              help="Play N secrets evenly spaced over the code space in lexicographic order "
+                   "(code number i*(size//N)), as published large-game figures do.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--out", type=click.Path(dir_okay=False, writable=True, path_type=Path), default=None,
               help="Also write the JSON object to FILE.")
 @click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
               help="Worker processes; the attempts are the same as with one.")
-def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, as_json, out, jobs):
+def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced, as_json, out, jobs):
     """Play many games and summarise the attempts.
 
     --all plays every secret exactly once (deterministic strategies are
     evaluated as one tree, which gives the same totals as playing each game,
     and checks the engine's count of consistent codes at every node); --games
-    N plays N random secrets. `seconds` is the wall time of the games alone.
+    N plays N random secrets; --spaced N plays N secrets evenly spaced in
+    lexicographic order. `seconds` is the wall time of the games alone.
 
     \b
     Examples:
@@ -253,16 +257,21 @@ def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, as_jso
       mmlogic bench --strategy first --pegs 5 --colors 8 --no-repeat --games 1000 --seed 1
       mmlogic bench --strategy any --pegs 16 --games 20 --seed 1 --json
       mmlogic bench --backend python --strategy expected --colors 8 --all --jobs 2
+      mmlogic bench --strategy any --pegs 16 --colors 6 --spaced 1000
     """
-    if all_secrets == (games is not None):
-        raise click.UsageError("give exactly one of --all or --games N")
-    total = rules.size if all_secrets else games
+    if all_secrets + (games is not None) + (spaced is not None) != 1:
+        raise click.UsageError("give exactly one of --all, --games N or --spaced N")
+    try:
+        secrets = None if all_secrets else \
+            random_secrets(rules, games, seed) if spaced is None else spaced_secrets(rules, spaced)
+    except MMLogicError as error:
+        raise click.BadParameter(str(error), param_hint="'--spaced'") from None
+    total = rules.size if all_secrets else len(secrets)
     with _progress(not as_json, total, "games") as bar:
         if all_secrets:
             result = bench_all(engine, strategy, first_guess, progress=bar.update, jobs=jobs)
         else:
-            result = bench_games(engine, strategy, random_secrets(rules, games, seed), first_guess,
-                                 progress=bar.update, jobs=jobs)
+            result = bench_games(engine, strategy, secrets, first_guess, progress=bar.update, jobs=jobs)
     summary = {**result.as_dict(), "backend": engine.name, "strategy": strategy.name, "rules": rules.as_dict()}
     if out:
         out.write_text(_dump(summary) + "\n")

@@ -126,6 +126,25 @@ def random_secrets(rules: Rules, games: int, seed: int | None) -> list[Code]:
     return [random_code(rules, rng) for _ in range(games)]
 
 
+def spaced_secrets(rules: Rules, games: int) -> list[Code]:
+    """``games`` secrets evenly spaced over the code space in lexicographic order.
+
+    Secret ``i`` is the code of index ``i * (size // games)`` (peg 1 most
+    significant), the protocol of published large-game figures (e.g. 1000
+    secrets of 16x6). Colours must be allowed to repeat, so that an index is
+    just a number in base ``colors``.
+    """
+    if rules.restricted:
+        raise MMLogicError("evenly spaced secrets need colours that may repeat (no --no-repeat, --max-repeat)")
+    step = rules.size // games
+    if step == 0:
+        raise MMLogicError(f"{games} evenly spaced secrets need a code space of at least {games} codes, "
+                           f"{rules.describe()} has {rules.size}")
+    pegs, colors = rules.pegs, rules.colors
+    return [tuple((i * step // colors ** (pegs - 1 - p)) % colors for p in range(pegs))
+            for i in range(games)]
+
+
 def play_games(engine: Engine, strategy: Strategy, secrets: Iterable[Code],
                first_guess: Code | None = None,
                progress: Callable[[int], None] | None = None) -> BenchResult:

@@ -7,6 +7,8 @@ import json
 import pytest
 
 from mm_logic.cli import cli
+from mm_logic.game import spaced_secrets
+from mm_logic.rules import Rules
 
 PY = ["--backend", "python"]
 
@@ -34,8 +36,13 @@ def one_line_error(result, code, message):
      "no code of 5 pegs uses 2 colours at most 1 time(s) each"),
     (["solve", *PY, "--secret", "01234"], 2, "code '01234' has 5 pegs, expected 4"),
     (["solve", *PY, "--first-guess", "9999"], 2, "symbol '9' in code '9999' is not one of the 6 colours 012345"),
-    (["bench", *PY], 2, "give exactly one of --all or --games N"),
-    (["bench", *PY, "--all", "--games", 3], 2, "give exactly one of --all or --games N"),
+    (["bench", *PY], 2, "give exactly one of --all, --games N or --spaced N"),
+    (["bench", *PY, "--all", "--games", 3], 2, "give exactly one of --all, --games N or --spaced N"),
+    (["bench", *PY, "--spaced", 3, "--games", 3], 2, "give exactly one of --all, --games N or --spaced N"),
+    (["bench", *PY, "--spaced", 3, "--no-repeat"], 2, "Invalid value for '--spaced': evenly spaced secrets "
+     "need colours that may repeat (no --no-repeat, --max-repeat)"),
+    (["bench", *PY, "--spaced", 37, "--pegs", 2], 2, "Invalid value for '--spaced': 37 evenly spaced secrets "
+     "need a code space of at least 37 codes, 2x6 has 36"),
     (["next", "--backend", "python", "--pegs", 10, "--colors", 10], 2,
      "10x10 has 10,000,000,000 codes, more than the python engine enumerates (20,000,000); use --backend clingo"),
     (["next", *PY, "--colors", 40, "0123:1,0"], 2,
@@ -111,6 +118,17 @@ def test_bench_games_json_and_out_file(run, tmp_path):
     assert sum(int(k) * v for k, v in out["histogram"].items()) == out["total_guesses"]
     again = json.loads(run("bench", *PY, "--strategy", "minimax", "--games", 50, "--seed", 3, "--json").stdout)
     assert again["histogram"] == out["histogram"]
+
+
+def test_bench_spaced_plays_codes_evenly_spaced_in_lexicographic_order(run_json):
+    # 1296 // 4 = 324: codes number 0, 324, 648, 972 in base 6 (peg 1 most significant)
+    assert spaced_secrets(Rules(4, 6), 4) == [(0, 0, 0, 0), (1, 3, 0, 0), (3, 0, 0, 0), (4, 3, 0, 0)]
+    out = run_json("bench", *PY, "--strategy", "first", "--spaced", 4)
+    attempts = [len(run_json("solve", *PY, "--strategy", "first", "--secret", s)["guesses"])
+                for s in ("0000", "1300", "3000", "4300")]
+    assert attempts[0] == 1
+    assert out["games"] == 4 and out["total_guesses"] == sum(attempts)
+    assert out["histogram"] == {str(k): attempts.count(k) for k in sorted(set(attempts))}
 
 
 def test_bench_text(run):

@@ -27,6 +27,7 @@ from mm_logic.errors import EncodingError, SolverTimeout
 from mm_logic.feedback import feedback
 from mm_logic.resources import encoding_path
 from mm_logic.rules import Rules
+from mm_logic.sampling import history_rng, random_code
 
 # (pegs, colours) small enough that clingo enumerates the whole space quickly
 SIZES = [(3, c) for c in range(2, 9)] + [(4, c) for c in range(2, 8)] + [(5, c) for c in range(3, 6)]
@@ -178,6 +179,43 @@ def test_any_in_a_huge_space_does_not_enumerate():
         assert feedback(code, other) == (28, 0)
 
 
+def test_any_aims_at_a_random_code_drawn_from_the_history():
+    """Nothing played yet: the random target is consistent, so it is the answer."""
+    rules = Rules(16, 6)
+    with ClingoEngine(rules).session() as s:
+        assert s.any() == random_code(rules, history_rng(0, [])) == (
+            5, 5, 2, 1, 2, 0, 3, 2, 0, 3, 0, 3, 1, 1, 5, 3)
+    no_repeat = Rules(5, 8, 1)
+    with ClingoEngine(no_repeat).session() as s:
+        assert s.any() == random_code(no_repeat, history_rng(0, []))
+
+
+def test_any_goes_on_without_the_target_when_the_budget_runs_out(monkeypatch):
+    """With no conflict allowed near the target, `any` asks again in the plain
+    order: the same code as an engine that never aims."""
+    rules = Rules(4, 6)
+    history = [((0, 0, 1, 1), (1, 0)), ((2, 3, 4, 5), (0, 2))]
+    _, reference = engines(rules)
+    allowed = {tuple(row) for row in reference.enumerate(history).tolist()}
+    monkeypatch.setattr(clingo_engine, "AIM_MAX_PAIRS", 0)
+    with ClingoEngine(rules).session(history) as s:
+        plain = s.any()
+    monkeypatch.setattr(clingo_engine, "AIM_MAX_PAIRS", 400)
+    monkeypatch.setattr(clingo_engine, "TARGET_CONFLICTS", 0)
+    with ClingoEngine(rules).session(history) as s:
+        assert random_code(rules, history_rng(0, history)) not in allowed
+        assert s.any() == plain
+        assert plain in allowed
+
+
+def test_any_does_not_aim_in_games_beyond_400_peg_colour_pairs():
+    """30x30: random guesses would make every later question much harder."""
+    with ClingoEngine(Rules(30, 30)).session() as s:
+        assert s._aim is False
+    with ClingoEngine(Rules(20, 20)).session() as s:
+        assert s._aim is True
+
+
 def test_random_beyond_the_enumeration_limit_is_consistent_and_reproducible(monkeypatch):
     monkeypatch.setattr(clingo_engine, "RANDOM_ENUMERATION_LIMIT", 10)
     rules = Rules(4, 6)
@@ -251,6 +289,7 @@ def test_first_without_the_search_part_still_finds_the_smallest(tmp_path):
     with ClingoEngine(Rules(4, 6), encoding=plain).session(history) as s:
         assert s.first() == (0, 2, 2, 3)
         assert s.count() == 60
+        assert feedback((0, 0, 1, 1), s.any()) == (1, 0)  # no target(P,C) to aim at
 
 
 def test_user_include_finds_shipped_parts_and_local_files_win(tmp_path):
