@@ -19,7 +19,14 @@ import click
 from . import __version__
 from .engines import BACKENDS, DEFAULT_BACKEND, make_engine
 from .errors import BadInput, MMLogicError
-from .game import bench_all, bench_games, next_guess, play, random_secrets, spaced_secrets
+from .game import (
+    bench_all,
+    bench_games,
+    next_guess,
+    play,
+    random_secrets,
+    spaced_secrets,
+)
 from .notation import format_code, format_feedback, parse_code, parse_entry
 from .rules import DEFAULT_ALPHABET, make_rules
 from .sampling import random_code
@@ -341,7 +348,8 @@ def compare(ctx, preset, rules, backends, strategies, all_secrets, games, seed, 
       mmlogic compare --backend clingo,swipl,python --strategy first --games 200 --seed 1
       mmlogic compare --preset seed001 --backend clingo --strategy first,any --games 100 --plot charts/
     """
-    from .compare import PRESETS, compare as run_compare
+    from .compare import PRESETS
+    from .compare import compare as run_compare
 
     if all_secrets == (games is not None):
         raise click.UsageError("give exactly one of --all or --games N")

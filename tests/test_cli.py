@@ -39,10 +39,10 @@ def one_line_error(result, code, message):
     (["bench", *PY], 2, "give exactly one of --all, --games N or --spaced N"),
     (["bench", *PY, "--all", "--games", 3], 2, "give exactly one of --all, --games N or --spaced N"),
     (["bench", *PY, "--spaced", 3, "--games", 3], 2, "give exactly one of --all, --games N or --spaced N"),
-    (["bench", *PY, "--spaced", 3, "--no-repeat"], 2, "Invalid value for '--spaced': evenly spaced secrets "
-     "need colours that may repeat (no --no-repeat, --max-repeat)"),
-    (["bench", *PY, "--spaced", 37, "--pegs", 2], 2, "Invalid value for '--spaced': 37 evenly spaced secrets "
-     "need a code space of at least 37 codes, 2x6 has 36"),
+    (["bench", *PY, "--spaced", 3, "--no-repeat"], 2, ("Invalid value for '--spaced': evenly spaced secrets "
+                                                       "need colours that may repeat (no --no-repeat, --max-repeat)")),
+    (["bench", *PY, "--spaced", 37, "--pegs", 2], 2, ("Invalid value for '--spaced': 37 evenly spaced secrets "
+                                                      "need a code space of at least 37 codes, 2x6 has 36")),
     (["next", "--backend", "python", "--pegs", 10, "--colors", 10], 2,
      "10x10 has 10,000,000,000 codes, more than the python engine enumerates (20,000,000); use --backend clingo"),
     (["next", *PY, "--colors", 40, "0123:1,0"], 2,
