@@ -196,24 +196,29 @@ class ClingoSession(Session):
         goes on in the plain order, without the target.
         """
         if self._aim:
-            if self._targets is None:
-                atoms = self._ctl.symbolic_atoms
-                self._targets = [[atoms[Function("target", [Number(p), Number(c)])].literal
-                                  for c in range(self.rules.colors)]
-                                 for p in range(1, self.rules.pegs + 1)]
-            rng = history_rng(0, self.history)
-            target = [self._targets[p][c] for p, c in enumerate(random_code(self.rules, rng))]
-            for atom in target:
-                self._ctl.assign_external(atom, True)
-            try:
-                found = self._solve(models=1, budget=TARGET_CONFLICTS)
-            finally:
-                for atom in target:
-                    self._ctl.assign_external(atom, False)
+            found = self._aimed(random_code(self.rules, history_rng(0, self.history)))
             if found is not None:
-                return tuple(found[0][0]) if found[0] else None
+                return found[0] if found else None
         codes, _ = self._solve(models=1)
         return tuple(codes[0]) if codes else None
+
+    def _aimed(self, code: Code) -> list[Code] | None:
+        """The consistent code clasp finds nearest ``code`` (as a list of zero or
+        one code), or None if that took more than :data:`TARGET_CONFLICTS` conflicts."""
+        if self._targets is None:
+            atoms = self._ctl.symbolic_atoms
+            self._targets = [[atoms[Function("target", [Number(p), Number(c)])].literal
+                              for c in range(self.rules.colors)]
+                             for p in range(1, self.rules.pegs + 1)]
+        target = [self._targets[p][c] for p, c in enumerate(code)]
+        for atom in target:
+            self._ctl.assign_external(atom, True)
+        try:
+            found = self._solve(models=1, budget=TARGET_CONFLICTS)
+        finally:
+            for atom in target:
+                self._ctl.assign_external(atom, False)
+        return None if found is None else [tuple(c) for c in found[0]]
 
     def enumerate(self, limit: int | None = None) -> np.ndarray:
         codes = self._sorted(self._solve(models=0)[0])
@@ -235,9 +240,11 @@ class ClingoSession(Session):
 
         Uniform, and the same draw as the base class (and so as the reference
         engine), when at most :data:`RANDOM_ENUMERATION_LIMIT` codes are
-        consistent. Larger sets are not enumerated: clasp then makes random
-        decisions with random signs, seeded from ``rng``, and the first model
-        is returned (reproducible and covering the set, but not uniform).
+        consistent. Larger sets are not enumerated: the code returned is the
+        one clasp finds nearest a random code drawn with ``rng`` (as ``any``
+        does), or, when that takes too long or the game is too big to aim,
+        the first model of a search with random decisions and signs seeded
+        from ``rng``: reproducible and covering the set, but not uniform.
         """
         limit = RANDOM_ENUMERATION_LIMIT
         # Counting (no codes read) up to limit + 1 is cheap; only a small set is read.
@@ -248,6 +255,10 @@ class ClingoSession(Session):
         if n <= limit:
             k = int(rng.integers(n))
             return tuple(int(c) for c in self.enumerate(limit=k + 1)[k])
+        if self._aim:
+            found = self._aimed(random_code(self.rules, rng))
+            if found:
+                return found[0]
         solver = self._ctl.configuration.solver
         saved = solver.seed, solver.rand_freq, solver.sign_def
         solver.seed = str(int(rng.integers(2**31 - 1)))

@@ -1,0 +1,115 @@
+"""A Z3 solver against clingo's ``any`` on large games (16 pegs of 6 colours).
+
+The reference of issue 3 is a Z3-based player published with "10.51 guesses
+and 6.6 s per game" on 16x6 (Z3 4.8.7, 1000 secrets evenly spaced over the
+code space). This script plays that player and mmlogic on the *same*
+secrets, so the two guess counts can be compared:
+
+* **Z3**: the published player's idea, written here from its description.
+  Boolean ``s[p][c]`` (peg ``p`` holds colour ``c``), exactly one per peg
+  (pseudo-Boolean ``PbEq``); for every guess, fresh ``fm[p]`` (full match on
+  peg ``p``) with ``PbEq(fm) == black``, and fresh ``sm[i][j]`` (the guess's
+  peg ``i`` matches the secret's peg ``j``, both without a full match, with
+  lower pegs matched first) with ``PbEq(sm) == white``. One incremental
+  ``SolverFor("QF_FD")`` per game; each guess is whatever model Z3 returns.
+* **mmlogic**: ``ClingoEngine`` with the ``any`` strategy, through
+  :func:`mm_logic.game.play`.
+
+Both are scored by mmlogic's feedback rule. Z3 is not a dependency of
+mmlogic; install the published version next to it first::
+
+    .venv/bin/pip install z3-solver==4.8.7.0
+    .venv/bin/python py/z3_baseline.py --games 100 --seed 1       # random secrets
+    .venv/bin/python py/z3_baseline.py --spaced 1000 --every 10    # the published secrets 0, 10, 20, ...
+
+A game's time is the wall time of its guesses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from itertools import permutations
+
+from mm_logic.engines.clingo_engine import ClingoEngine
+from mm_logic.feedback import feedback
+from mm_logic.game import play, random_secrets, spaced_secrets
+from mm_logic.notation import Code
+from mm_logic.rules import Rules
+from mm_logic.strategies import make_strategy
+
+
+def play_z3(z3, rules: Rules, secret: Code) -> tuple[int, float]:
+    """One game of the Z3 player: attempts and seconds."""
+    start = time.perf_counter()
+    pegs, colors = rules.pegs, rules.colors
+    solver = z3.SolverFor("QF_FD")
+    s = [[z3.Bool(f"s_{p}_{c}") for c in range(colors)] for p in range(pegs)]
+    for row in s:
+        solver.add(z3.PbEq([(v, 1) for v in row], 1))
+    attempts = 0
+    while True:
+        if solver.check() != z3.sat:
+            raise RuntimeError(f"Z3 found no consistent code for secret {secret}")
+        model = solver.model()
+        guess = tuple(next(c for c in range(colors) if z3.is_true(model.eval(s[p][c])))
+                      for p in range(pegs))
+        attempts += 1
+        black, white = feedback(guess, secret)
+        if black == pegs:
+            return attempts, time.perf_counter() - start
+        fm = [z3.FreshBool() for _ in range(pegs)]
+        sm = [[z3.FreshBool() for _ in range(pegs)] for _ in range(pegs)]
+        for p in range(pegs):
+            solver.add(s[p][guess[p]] == fm[p])
+        solver.add(z3.PbEq([(v, 1) for v in fm], black))
+        for i in range(pegs):
+            for j in range(pegs):
+                if i == j:
+                    continue
+                # guess peg i pairs with secret peg j: same colour, neither a full
+                # match, and neither already paired with a lower peg
+                body = [z3.Not(fm[i]), s[j][guess[i]], z3.Not(fm[j])]
+                body += [z3.Not(sm[k][j]) for k in range(i) if k != j]
+                body += [z3.Not(sm[i][k]) for k in range(j) if k != i]
+                solver.add(z3.And(body) == sm[i][j])
+        solver.add(z3.PbEq([(sm[i][j], 1) for i, j in permutations(range(pegs), 2)], white))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pegs", type=int, default=16)
+    parser.add_argument("--colors", type=int, default=6)
+    parser.add_argument("--games", type=int, default=None, help="random secrets (default 100)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--spaced", type=int, default=None, help="evenly spaced secrets, as published")
+    parser.add_argument("--every", type=int, default=1, help="play every k-th of the spaced secrets")
+    parser.add_argument("--offset", type=int, default=0, help="first spaced secret played")
+    parser.add_argument("--skip-z3", action="store_true", help="play mmlogic only")
+    args = parser.parse_args()
+    rules = Rules(args.pegs, args.colors)
+    if args.spaced:
+        secrets = spaced_secrets(rules, args.spaced)[args.offset::args.every]
+        label = f"{len(secrets)} of {args.spaced} evenly spaced secrets (from {args.offset}, every {args.every})"
+    else:
+        secrets = random_secrets(rules, args.games or 100, args.seed)
+        label = f"{len(secrets)} random secrets, seed {args.seed}"
+
+    engine = ClingoEngine(rules)
+    strategy = make_strategy("any", rules, seed=args.seed)
+    ours = [(r.attempts, r.seconds) for r in (play(engine, strategy, secret) for secret in secrets)]
+    rows = [("mmlogic clingo any", ours)]
+    if not args.skip_z3:
+        import z3
+        rows.append((f"Z3 {z3.get_version_string()}", [play_z3(z3, rules, secret) for secret in secrets]))
+
+    print(f"{rules.describe()}, {label}")
+    print(f"{'player':<20} {'games':>5} {'mean':>7} {'max':>4} {'s/game':>8}")
+    for name, games in rows:
+        attempts = [a for a, _ in games]
+        seconds = sum(t for _, t in games) / len(games)
+        print(f"{name:<20} {len(games):>5} {sum(attempts) / len(games):>7.3f} {max(attempts):>4} {seconds:>8.3f}")
+
+
+if __name__ == "__main__":
+    main()
