@@ -30,7 +30,7 @@ Design (numbers from ``py/clingo_speed.py``, see the README's clingo section):
   :data:`TARGET_CONFLICTS` conflicts. A random code made consistent tells as
   much as a uniformly random consistent one: 16x6 games take 11.7 guesses
   instead of 13.2 with clasp's plain order, whose guesses stay near the
-  previous ones; a Z3 solver playing the same secrets takes 11.6 (README).
+  previous ones; a Z3 player takes 11.8 on the same secrets (README).
   If the budget runs out, and in games of more than :data:`AIM_MAX_PAIRS`
   (peg, colour) pairs, the plain order answers: clasp decides the colour
   counts first, then prefers giving pegs colours, and ``--save-progress=1``
@@ -190,7 +190,7 @@ class ClingoSession(Session):
 
         A code found near a random code is as informative as a random
         consistent one, while the solver's plain order stays close to earlier
-        guesses and learns little from each (16x6: 11.5 against 13.2 guesses,
+        guesses and learns little from each (16x6: 11.7 against 13.2 guesses,
         see the README). The target is drawn from the history, and clasp gets
         :data:`TARGET_CONFLICTS` conflicts to honour it; a harder question
         goes on in the plain order, without the target.
