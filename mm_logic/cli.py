@@ -268,11 +268,14 @@ def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced
     """
     if all_secrets + (games is not None) + (spaced is not None) != 1:
         raise click.UsageError("give exactly one of --all, --games N or --spaced N")
-    try:
-        secrets = None if all_secrets else \
-            random_secrets(rules, games, seed) if spaced is None else spaced_secrets(rules, spaced)
-    except MMLogicError as error:
-        raise click.BadParameter(str(error), param_hint="'--spaced'") from None
+    secrets = None
+    if games is not None:
+        secrets = random_secrets(rules, games, seed)
+    elif spaced is not None:
+        try:
+            secrets = spaced_secrets(rules, spaced)
+        except MMLogicError as error:
+            raise click.BadParameter(str(error), param_hint="'--spaced'") from None
     total = rules.size if all_secrets else len(secrets)
     with _progress(not as_json, total, "games") as bar:
         if all_secrets:

@@ -136,10 +136,10 @@ class ClingoSession(Session):
         lexicographic = Function("lexicographic")
         # An edited encoding may leave out search.lp; `first` then sorts instead.
         self._lexicographic = lexicographic if lexicographic in self._ctl.symbolic_atoms else None
-        # Program literals of search.lp's target(P,C) externals, by peg and colour
-        # (set per Control); None if the encoding has none or the game is too big.
+        # `any` aims if the encoding has search.lp's target(P,C) externals and the game is small enough.
         self._aim = (Function("target", [Number(1), Number(0)]) in self._ctl.symbolic_atoms
                      and self.rules.pegs * self.rules.colors <= AIM_MAX_PAIRS)
+        # Program literals of those externals, by peg and colour: looked up once per Control.
         self._targets: list[list[int]] | None = None
 
     # -- history -----------------------------------------------------------
