@@ -64,15 +64,19 @@ def play_z3(z3, rules: Rules, secret: Code) -> tuple[int, float]:
             solver.add(s[p][guess[p]] == fm[p])
         solver.add(z3.PbEq([(v, 1) for v in fm], black))
         for i in range(pegs):
+            # guess peg i pairs with secret peg j: same colour, neither a full
+            # match, and neither already paired with a lower peg. One assertion
+            # per guess peg, as the published player adds them (Z3's search, and
+            # so its guesses, depend on how the constraints are asserted).
+            pairs = []
             for j in range(pegs):
                 if i == j:
                     continue
-                # guess peg i pairs with secret peg j: same colour, neither a full
-                # match, and neither already paired with a lower peg
                 body = [z3.Not(fm[i]), s[j][guess[i]], z3.Not(fm[j])]
                 body += [z3.Not(sm[k][j]) for k in range(i) if k != j]
                 body += [z3.Not(sm[i][k]) for k in range(j) if k != i]
-                solver.add(z3.And(body) == sm[i][j])
+                pairs.append(z3.And(body) == sm[i][j])
+            solver.add(z3.And(pairs))
         solver.add(z3.PbEq([(sm[i][j], 1) for i, j in permutations(range(pegs), 2)], white))
 
 
