@@ -17,7 +17,7 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .engines import BACKENDS, DEFAULT_BACKEND, make_engine
+from .engines import BACKENDS, DEFAULT_BACKEND, check_encoding, make_engine
 from .errors import BadInput, MMLogicError
 from .game import (
     bench_all,
@@ -106,23 +106,12 @@ def engine_options(default_strategy: str = "minimax"):
                       help="Bound on one solver call; exceeding it exits 1.")
         @functools.wraps(f)
         def wrapper(*args, rules, backend, strategy, first_guess_text, seed, encoding, time_limit, **kwargs):
-            _check_encoding(backend, encoding)
             engine = make_engine(backend, rules, encoding=encoding, time_limit=time_limit)
             first_guess = parse_code(first_guess_text, rules) if first_guess_text else None
             return f(*args, rules=rules, engine=engine, strategy=make_strategy(strategy, rules, seed),
                      first_guess=first_guess, seed=seed, **kwargs)
         return wrapper
     return decorate
-
-
-def _check_encoding(backend: str, encoding: Path | None) -> None:
-    if encoding is None:
-        return
-    expected = {"clingo": ".lp", "swipl": ".pl"}.get(backend)
-    if expected is None:
-        raise BadInput("--encoding applies to --backend clingo (.lp) or swipl (.pl), not python")
-    if encoding.suffix != expected:
-        raise BadInput(f"--encoding for --backend {backend} must be a {expected} file, got {encoding.name}")
 
 
 def _progress(enabled: bool, length: int, label: str):
@@ -367,7 +356,7 @@ def compare(ctx, preset, rules, backends, strategies, all_secrets, games, seed, 
         declarative = [b for b in backend_list if b != "python"]
         if len(declarative) != 1:
             raise BadInput("--encoding needs exactly one of the clingo or swipl backends")
-        _check_encoding(declarative[0], encoding)
+        check_encoding(declarative[0], encoding)
     from .compare import check_plan
     check_plan(rule_sets, all_secrets)
     total = sum(r.size if all_secrets else games for r in rule_sets) * len(backend_list) * len(strategy_list)

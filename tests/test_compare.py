@@ -14,18 +14,15 @@ class LastFirstSession(ReferenceSession):
     """A broken engine: its 'first' is the largest consistent code."""
 
     def first(self):
-        alive = self.indices
+        alive = self.consistent_indices()
         return self.space.code(alive[-1]) if alive.size else None
 
 
 class LastFirstEngine(ReferenceEngine):
     name = "lastfirst"
 
-    def session(self, history=()):
-        s = LastFirstSession(self)
-        for guess, fb in history:
-            s.push(guess, fb)
-        return s
+    def _new_session(self):
+        return LastFirstSession(self)
 
 
 @pytest.fixture

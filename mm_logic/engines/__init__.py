@@ -9,6 +9,7 @@ its own backend.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
 
@@ -34,11 +35,48 @@ def engine_class(name: str) -> type[Engine]:
     return getattr(import_module(module), cls)
 
 
+def check_encoding(name: str, encoding: str | Path | None) -> None:
+    """Refuse an ``--encoding`` the engine ``name`` cannot read (exit 2)."""
+    if encoding is None:
+        return
+    cls = engine_class(name)
+    if cls.suffix is None:
+        readers = " or ".join(f"{n} ({engine_class(n).suffix})" for n in BACKENDS if engine_class(n).suffix)
+        raise BadInput(f"--encoding applies to --backend {readers}, not {name}")
+    if Path(encoding).suffix != cls.suffix:
+        raise BadInput(f"--encoding for --backend {name} must be a {cls.suffix} file, got {Path(encoding).name}")
+
+
 def make_engine(name: str, rules: Rules, *, encoding: str | Path | None = None,
                 time_limit: float | None = None) -> Engine:
     """Create the engine ``name`` for ``rules``."""
+    check_encoding(name, encoding)
     cls = engine_class(name)
     return cls(rules, encoding=Path(encoding) if encoding else None, time_limit=time_limit)
 
 
-__all__ = ["BACKENDS", "DEFAULT_BACKEND", "Engine", "Session", "engine_class", "make_engine"]
+@dataclass(frozen=True)
+class EngineSpec:
+    """Everything needed to build an engine again, e.g. in a worker process.
+
+    Solvers embedded in a process (clingo, SWI-Prolog) cannot be sent to
+    another one; their spec can, and :meth:`build` makes an equal engine there.
+    """
+
+    backend: str
+    rules: Rules
+    encoding: Path | None = None
+    time_limit: float | None = None
+
+    def build(self) -> Engine:
+        """A new engine from this spec."""
+        return make_engine(self.backend, self.rules, encoding=self.encoding, time_limit=self.time_limit)
+
+    @classmethod
+    def of(cls, engine: Engine) -> "EngineSpec":
+        """The spec of an existing engine."""
+        return cls(engine.name, engine.rules, engine.encoding, engine.time_limit)
+
+
+__all__ = ["BACKENDS", "DEFAULT_BACKEND", "Engine", "EngineSpec", "Session", "check_encoding", "engine_class",
+           "make_engine"]

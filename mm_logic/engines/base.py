@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..codespace import code_space
 from ..errors import NoConsistentCode
 from ..notation import Code, Entry, Feedback, format_entry
 from ..rules import Rules
@@ -74,6 +75,15 @@ class Session(ABC):
     def count(self) -> int:
         """Exact number of consistent codes."""
 
+    def consistent_indices(self) -> np.ndarray:
+        """Positions of the consistent codes in :func:`mm_logic.codespace.code_space`, increasing.
+
+        Scoring strategies read their feedback table by these positions. The
+        default finds them from :meth:`enumerate`; an engine that works on the
+        enumerated space (the reference engine) has them at hand.
+        """
+        return code_space(self.rules).index_of(self.enumerate())
+
     def random(self, rng: np.random.Generator) -> Code | None:
         """A uniformly random consistent code.
 
@@ -112,6 +122,8 @@ class Engine(ABC):
 
     #: Name used by ``--backend``.
     name: str = "?"
+    #: Suffix of the encoding files it reads (``--encoding``); None: it takes none.
+    suffix: str | None = None
 
     def __init__(self, rules: Rules, *, encoding: Path | None = None,
                  time_limit: float | None = None):
@@ -119,9 +131,16 @@ class Engine(ABC):
         self.encoding = encoding
         self.time_limit = time_limit
 
-    @abstractmethod
     def session(self, history: list[Entry] = ()) -> Session:
-        """A new session, starting from ``history``."""
+        """A new session, starting from ``history`` (replayed entry by entry)."""
+        session = self._new_session()
+        for guess, fb in history:
+            session.push(guess, fb)
+        return session
+
+    @abstractmethod
+    def _new_session(self) -> Session:
+        """A session with an empty history."""
 
     # Convenience one-shot questions -------------------------------------
     def first(self, history: list[Entry]) -> Code | None:

@@ -346,6 +346,7 @@ class ClingoEngine(Engine):
     """Answer consistency questions with clingo (ASP) and the shipped or a user's encoding."""
 
     name = "clingo"
+    suffix = ".lp"
 
     def __init__(self, rules, **options):
         super().__init__(rules, **options)
@@ -355,11 +356,8 @@ class ClingoEngine(Engine):
         self._errors: list[str] = []
         self._statements: list | None = None
 
-    def session(self, history=()) -> ClingoSession:
-        s = ClingoSession(self)
-        for guess, fb in history:
-            s.push(guess, fb)
-        return s
+    def _new_session(self) -> ClingoSession:
+        return ClingoSession(self)
 
     # -- loading and grounding ----------------------------------------------
     def _log(self, code: MessageCode, message: str) -> None:

@@ -32,9 +32,7 @@ class ReferenceSession(Session):
     def _pop(self, entry: Entry) -> None:
         self._alive.pop()
 
-    @property
-    def indices(self) -> np.ndarray:
-        """Positions (in the code space) of the consistent codes."""
+    def consistent_indices(self) -> np.ndarray:
         return self._alive[-1]
 
     def first(self) -> Code | None:
@@ -58,8 +56,5 @@ class ReferenceEngine(Engine):
         super().__init__(rules, **options)
         self.space = code_space(rules)  # raises SpaceTooLarge naming clingo
 
-    def session(self, history=()) -> ReferenceSession:
-        s = ReferenceSession(self)
-        for guess, fb in history:
-            s.push(guess, fb)
-        return s
+    def _new_session(self) -> ReferenceSession:
+        return ReferenceSession(self)

@@ -250,6 +250,7 @@ class SwiplEngine(Engine):
     """Answer consistency questions with SWI-Prolog's CLP(FD) and the shipped or a user's encoding."""
 
     name = "swipl"
+    suffix = ".pl"
 
     def __init__(self, rules, **options):
         super().__init__(rules, **options)
@@ -258,11 +259,8 @@ class SwiplEngine(Engine):
         self._shown = Path(self.encoding) if self.encoding is not None else self.entry
         self._dtype = np.uint8 if rules.colors <= 255 else np.uint16
 
-    def session(self, history=()) -> SwiplSession:
-        s = SwiplSession(self)
-        for guess, fb in history:
-            s.push(guess, fb)
-        return s
+    def _new_session(self) -> SwiplSession:
+        return SwiplSession(self)
 
     # -- asking Prolog -----------------------------------------------------
     def _ask(self, question: str, entries: list, limit: int | None = None):

@@ -112,9 +112,7 @@ class ScoringStrategy(Strategy):
 
     def _choose_from_table(self, session, m: int) -> Code:
         space = code_space(self.rules)
-        alive = getattr(session, "indices", None)  # the reference engine has them at hand
-        if alive is None:
-            alive = space.index_of(session.enumerate())
+        alive = session.consistent_indices()
         consistent = np.zeros(space.size, dtype=bool)
         consistent[alive] = True
         # Guesses related by a symmetry of the consistent set split it alike:
