@@ -1,0 +1,75 @@
+"""Hypothesis strategies shared by the whole suite: rules, codes, histories.
+
+One module so that every engine is tested on the same kinds of games: the
+three repetition rules (unlimited, no-repeat, at most two), histories scored
+by a hidden secret, and histories whose feedback was changed (possibly
+contradictory, which every engine must answer with "no code").
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from mm_logic.feedback import feedback
+from mm_logic.notation import Code, Entry, Feedback
+from mm_logic.rules import Rules
+
+#: ``max_repeat`` values drawn: unlimited, no-repeat (bulls and cows), at most two.
+REPEATS = (None, 1, 2)
+
+
+@st.composite
+def small_rules(draw, min_pegs: int = 1, max_pegs: int = 5, max_colors: int = 6) -> Rules:
+    """Rules small enough to enumerate by brute force, under all three repetition rules."""
+    pegs = draw(st.integers(min_pegs, max_pegs))
+    repeat = draw(st.sampled_from(REPEATS))
+    # The fewest colours that still make a code under the repetition rule.
+    least = 2 if repeat is None else max(2, -(-pegs // repeat))
+    colors = draw(st.integers(least, max(max_colors, least)))
+    return Rules(pegs, colors, repeat)
+
+
+@st.composite
+def code_for(draw, rules: Rules) -> Code:
+    """A valid code under ``rules``: colours drawn peg by peg among those still allowed."""
+    code: list[int] = []
+    for _ in range(rules.pegs):
+        allowed = [c for c in range(rules.colors) if code.count(c) < rules.repeat_limit]
+        code.append(draw(st.sampled_from(allowed)))
+    return tuple(code)
+
+
+@st.composite
+def possible_feedback(draw, rules: Rules) -> Feedback:
+    """Feedback the notation accepts (``b + w <= pegs``, never ``(pegs-1, 1)``)."""
+    while True:
+        black = draw(st.integers(0, rules.pegs))
+        white = draw(st.integers(0, rules.pegs - black))
+        if (black, white) != (rules.pegs - 1, 1):
+            return black, white
+
+
+@st.composite
+def entry_for(draw, rules: Rules, secret: Code, perturb: bool | None = None) -> Entry:
+    """A valid guess with the feedback ``secret`` gives it, or (when perturbed) other feedback.
+
+    ``perturb`` None lets hypothesis choose, about one entry in five.
+    """
+    guess = draw(code_for(rules))
+    changed = draw(st.integers(0, 4)) == 0 if perturb is None else perturb
+    return guess, draw(possible_feedback(rules)) if changed else feedback(guess, secret)
+
+
+@st.composite
+def history_for(draw, rules: Rules, max_len: int = 4, consistent: bool | None = None) -> list[Entry]:
+    """A history against a hidden secret: consistent (True), perturbed (False) or mixed (None)."""
+    secret = draw(code_for(rules))
+    perturb = None if consistent is None else not consistent
+    return draw(st.lists(entry_for(rules, secret, perturb), max_size=max_len))
+
+
+@st.composite
+def game_for(draw, max_pegs: int = 5, max_colors: int = 6, max_len: int = 4) -> tuple[Rules, list[Entry]]:
+    """Rules and a (mixed) history under them."""
+    rules = draw(small_rules(max_pegs=max_pegs, max_colors=max_colors))
+    return rules, draw(history_for(rules, max_len=max_len))
