@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from .engines.base import Engine
 from .notation import Feedback
+from .rules import Rules
 from .strategies.scoring import canonical_openings
 
 #: Beyond this many (opening, feedback) questions the feedback set is not computed.
@@ -59,6 +60,7 @@ def worst_case_lower_bound(codes: int, feedbacks: int) -> int:
 class Study:
     """The figures ``mmlogic info`` prints."""
 
+    rules: Rules
     codes: int
     feedbacks: list[Feedback] | None
     naive_feedbacks: int
@@ -66,7 +68,9 @@ class Study:
     seed_bound: int
 
     def as_dict(self) -> dict:
+        """The ``info --json`` object."""
         return {
+            "rules": self.rules.as_dict(),
             "codes": self.codes,
             "feedbacks": len(self.feedbacks) if self.feedbacks is not None else None,
             "feedback_list": [f"{b},{w}" for b, w in self.feedbacks] if self.feedbacks is not None else None,
@@ -74,6 +78,17 @@ class Study:
             "lower_bound": self.lower_bound,
             "seed000_bound": self.seed_bound,
         }
+
+    def text(self) -> str:
+        """The human output of ``info``."""
+        feedbacks = (f"{len(self.feedbacks)} of {self.naive_feedbacks} pairs b+w<=pegs "
+                     f"({' '.join(f'{b},{w}' for b, w in self.feedbacks)})" if self.feedbacks is not None
+                     else f"at most {self.naive_feedbacks - 1} (too many to check)")
+        return (f"rules                  {self.rules.describe()}\n"
+                f"codes                  {self.codes}\n"
+                f"feedbacks              {feedbacks}\n"
+                f"worst case needs >=    {self.lower_bound} guesses\n"
+                f"seed 000's bound       {self.seed_bound} (ceil(log N / log F), all pairs counted)")
 
 
 def study(engine: Engine) -> Study:
@@ -84,5 +99,5 @@ def study(engine: Engine) -> Study:
     f = len(fbs) if fbs is not None else naive - 1
     n = rules.size
     seed = math.ceil(math.log2(n) / math.log2(naive - 1)) if n > 1 and naive > 2 else 1
-    return Study(codes=n, feedbacks=fbs, naive_feedbacks=naive,
+    return Study(rules=rules, codes=n, feedbacks=fbs, naive_feedbacks=naive,
                  lower_bound=worst_case_lower_bound(n, f), seed_bound=seed)

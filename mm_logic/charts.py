@@ -68,16 +68,16 @@ def plot_comparison(comparison: Comparison, folder: Path) -> list[Path]:
         paths.append(folder / name)
         return paths[-1]
 
-    _grouped_bars(plt, comparison, lambda r: r.result.mean, "mean attempts", "Mean attempts",
+    _grouped_bars(plt, comparison, lambda r: r.mean, "mean attempts", "Mean attempts",
                   out("mean_attempts.png"), by_backend=False)
-    _grouped_bars(plt, comparison, lambda r: r.result.max, "max attempts", "Maximum attempts",
+    _grouped_bars(plt, comparison, lambda r: r.max, "max attempts", "Maximum attempts",
                   out("max_attempts.png"), by_backend=False)
-    _grouped_bars(plt, comparison, lambda r: 1000 * r.result.seconds / max(r.result.games, 1),
+    _grouped_bars(plt, comparison, lambda r: r.ms_per_game,
                   "ms per game (log)", "Time per game", out("time_per_game.png"), by_backend=True, log=True)
     pegs = [r.rules.pegs for r in comparison.rows]
     if len(set(pegs)) > 2 and len({r.rules.describe() for r in comparison.rows}) == len(set(pegs)):
-        _series(plt, comparison, lambda r: r.result.mean, "mean attempts", "Attempts against pegs",
+        _series(plt, comparison, lambda r: r.mean, "mean attempts", "Attempts against pegs",
                 out("attempts_by_pegs.png"), log=False)
-        _series(plt, comparison, lambda r: 1000 * r.result.seconds / max(r.result.games, 1),
+        _series(plt, comparison, lambda r: r.ms_per_game,
                 "ms per game (log)", "Time per game against pegs", out("time_by_pegs.png"), log=True)
     return paths

@@ -1,9 +1,10 @@
 """The ``mmlogic`` command line: a thin layer over the package.
 
-Each command parses options into :class:`Rules`, an engine and a strategy,
-calls library functions and prints. Every user error becomes one line on
-stderr and the contract's exit code (``shared/spec/cli.md``): 2 bad usage or
-input, 3 no consistent code, 1 any other failure.
+Each command parses its options (shared groups are the decorators below),
+calls one library function and prints the result object it gets back, as
+text or as the JSON the contract fixes (``docs/cli.md``). Every user error
+becomes one line on stderr and the contract's exit code: 2 bad usage or
+input, 3 no consistent code, 1 any other failure, 130 interrupted.
 """
 
 from __future__ import annotations
@@ -17,19 +18,10 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .engines import BACKENDS, DEFAULT_BACKEND, check_encoding, make_engine
+from .engines import BACKENDS, DEFAULT_BACKEND, make_engine
 from .errors import BadInput, MMLogicError
-from .game import (
-    bench_all,
-    bench_games,
-    next_guess,
-    play,
-    random_secrets,
-    spaced_secrets,
-)
-from .notation import format_code, format_feedback, parse_code, parse_entry
+from .notation import parse_code, parse_entry
 from .rules import DEFAULT_ALPHABET, make_rules
-from .sampling import random_code
 from .strategies import STRATEGIES, make_strategy
 
 EXIT_INTERRUPTED = 130
@@ -66,7 +58,9 @@ class MMLogicGroup(click.Group):
         sys.exit(code)
 
 
-# -- shared options --------------------------------------------------------------
+# -- shared option groups --------------------------------------------------------------
+RULE_OPTIONS = ("pegs", "colors", "no_repeat", "max_repeat", "alphabet")
+
 
 def rules_options(f):
     """``--pegs --colors --no-repeat --max-repeat --alphabet``; passes ``rules``."""
@@ -80,8 +74,7 @@ def rules_options(f):
                   help="Symbols in order; the first K are used.")
     @functools.wraps(f)
     def wrapper(*args, pegs, colors, no_repeat, max_repeat, alphabet, **kwargs):
-        rules = make_rules(pegs, colors, no_repeat, max_repeat, alphabet)
-        return f(*args, rules=rules, **kwargs)
+        return f(*args, rules=make_rules(pegs, colors, no_repeat, max_repeat, alphabet), **kwargs)
     return wrapper
 
 
@@ -90,20 +83,47 @@ def _strategy_help() -> str:
     return f"Guess selection.  {lines}."
 
 
+def backend_option(many: bool = False):
+    """``--backend``: one engine, or (``many``) a comma-separated list of them."""
+    if many:
+        return click.option("--backend", "backends", default=DEFAULT_BACKEND, show_default=True,
+                            metavar="A[,B...]",
+                            help=f"Engines to compare, comma-separated ({', '.join(BACKENDS)}).")
+    return click.option("--backend", type=click.Choice(list(BACKENDS)), default=DEFAULT_BACKEND,
+                        show_default=True, help="Engine that finds consistent codes.")
+
+
+def strategy_option(default: str, many: bool = False):
+    """``--strategy``: one strategy, or (``many``) a comma-separated list of them."""
+    if many:
+        return click.option("--strategy", "strategies", default=default, show_default=True, metavar="X[,Y...]",
+                            help=f"Strategies to compare, comma-separated ({', '.join(STRATEGIES)}).")
+    return click.option("--strategy", type=click.Choice(list(STRATEGIES)), default=default,
+                        show_default=True, help=_strategy_help())
+
+
+seed_option = click.option("--seed", type=int, default=None, help="Makes every random choice reproducible.")
+encoding_option = click.option(
+    "--encoding", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+    help="Edited .lp (clingo) or .pl (swipl) encoding to use instead of the shipped one.")
+time_limit_option = click.option(
+    "--time-limit", type=click.FloatRange(0, min_open=True), default=None, metavar="SECONDS",
+    help="Bound on one solver call; exceeding it exits 1.")
+
+
 def engine_options(default_strategy: str = "minimax"):
-    """``--backend --strategy --first-guess --seed --encoding --time-limit``."""
+    """``--backend --strategy --first-guess --seed --encoding --time-limit``.
+
+    Passes ``engine``, ``strategy``, ``first_guess`` (a code or None) and ``seed``.
+    """
     def decorate(f):
-        @click.option("--backend", type=click.Choice(list(BACKENDS)), default=DEFAULT_BACKEND,
-                      show_default=True, help="Engine that finds consistent codes.")
-        @click.option("--strategy", type=click.Choice(list(STRATEGIES)), default=default_strategy,
-                      show_default=True, help=_strategy_help())
+        @backend_option()
+        @strategy_option(default_strategy)
         @click.option("--first-guess", "first_guess_text", metavar="CODE", default=None,
                       help="Opening guess (default: the strategy's own, see --strategy).")
-        @click.option("--seed", type=int, default=None, help="Makes every random choice reproducible.")
-        @click.option("--encoding", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-                      default=None, help="Edited .lp (clingo) or .pl (swipl) encoding to use instead of the shipped one.")
-        @click.option("--time-limit", type=click.FloatRange(0, min_open=True), default=None, metavar="SECONDS",
-                      help="Bound on one solver call; exceeding it exits 1.")
+        @seed_option
+        @encoding_option
+        @time_limit_option
         @functools.wraps(f)
         def wrapper(*args, rules, backend, strategy, first_guess_text, seed, encoding, time_limit, **kwargs):
             engine = make_engine(backend, rules, encoding=encoding, time_limit=time_limit)
@@ -114,7 +134,17 @@ def engine_options(default_strategy: str = "minimax"):
     return decorate
 
 
-def _progress(enabled: bool, length: int, label: str):
+json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+jobs_option = click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
+                           help="Worker processes; the attempts are the same as with one.")
+
+
+def emit(result, as_json: bool) -> None:
+    """Print a result object: its contract JSON, or its text."""
+    click.echo(json.dumps(result.as_dict()) if as_json else result.text())
+
+
+def progress_bar(enabled: bool, length: int, label: str):
     """A progress bar on stderr for a terminal; a no-op context otherwise."""
     if enabled and sys.stderr.isatty() and not os.environ.get("CI"):
         return click.progressbar(length=length, label=label, file=sys.stderr)
@@ -132,12 +162,15 @@ class _NoProgress:
         pass
 
 
-def _dump(obj) -> str:
-    return json.dumps(obj)
+def secret_or_random(text: str | None, rules, seed: int | None):
+    """The code the user gave, or a random one reproducible with ``seed``."""
+    import numpy as np
+
+    from .sampling import random_code
+    return parse_code(text, rules) if text else random_code(rules, np.random.default_rng(seed))
 
 
-# -- commands ---------------------------------------------------------------------
-
+# -- commands ---------------------------------------------------------------------------
 @click.group(cls=MMLogicGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="mmlogic")
 def cli():
@@ -162,7 +195,7 @@ def cli():
 @engine_options()
 @click.option("--secret", "secret_text", metavar="CODE", default=None,
               help="The code to find (random when not given; reproducible with --seed).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@json_option
 def solve(rules, engine, strategy, first_guess, seed, secret_text, as_json):
     """The computer plays against a secret.
 
@@ -175,30 +208,15 @@ def solve(rules, engine, strategy, first_guess, seed, secret_text, as_json):
       mmlogic solve --backend swipl --strategy first --pegs 5 --colors 8 --no-repeat --seed 1
       mmlogic solve --strategy any --pegs 16 --colors 6 --json
     """
-    import numpy as np
+    from .game import play
 
-    secret = parse_code(secret_text, rules) if secret_text else random_code(rules, np.random.default_rng(seed))
-    record = play(engine, strategy, secret, first_guess)
-    if as_json:
-        click.echo(_dump({
-            "secret": format_code(secret, rules),
-            "guesses": [{"guess": format_code(g, rules), "black": b, "white": w} for g, (b, w) in record.guesses],
-            "attempts": record.attempts,
-            "seconds": round(record.seconds, 6),
-            "backend": engine.name,
-            "strategy": strategy.name,
-        }))
-        return
-    width = len(str(record.attempts))
-    for i, (guess, fb) in enumerate(record.guesses, 1):
-        click.echo(f"{i:>{width}}  {format_code(guess, rules)}  {format_feedback(fb)}")
-    click.echo(f"{record.attempts} guesses")
+    emit(play(engine, strategy, secret_or_random(secret_text, rules, seed), first_guess), as_json)
 
 
 @cli.command(name="next")
 @rules_options
 @engine_options()
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@json_option
 @click.argument("history", nargs=-1, metavar="HISTORY...")
 def next_command(rules, engine, strategy, first_guess, seed, as_json, history):
     """Given what was played so far, the next guess.
@@ -213,16 +231,9 @@ def next_command(rules, engine, strategy, first_guess, seed, as_json, history):
       mmlogic next --strategy first --json 0123:0,2
       mmlogic next --no-repeat --colors 10 0123:1,1
     """
-    entries = [parse_entry(item, rules) for item in history]
-    with engine.session(entries) as session:
-        count = session.count() if entries else rules.size
-        if count == 0:
-            raise engine.no_solution(entries)
-        guess = next_guess(session, strategy, first_guess)
-    if as_json:
-        click.echo(_dump({"guess": format_code(guess, rules), "consistent": count}))
-    else:
-        click.echo(f"{format_code(guess, rules)}  ({count} code{'s' if count != 1 else ''} still possible)")
+    from .game import advise
+
+    emit(advise(engine, strategy, [parse_entry(item, rules) for item in history], first_guess), as_json)
 
 
 @cli.command()
@@ -233,11 +244,10 @@ def next_command(rules, engine, strategy, first_guess, seed, as_json, history):
 @click.option("--spaced", type=click.IntRange(1), default=None, metavar="N",
               help="Play N secrets evenly spaced over the code space in lexicographic order "
                    "(code number i*(size//N)), as published large-game figures do.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@json_option
 @click.option("--out", type=click.Path(dir_okay=False, writable=True, path_type=Path), default=None,
               help="Also write the JSON object to FILE.")
-@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
-              help="Worker processes; the attempts are the same as with one.")
+@jobs_option
 def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced, as_json, out, jobs):
     """Play many games and summarise the attempts.
 
@@ -255,69 +265,42 @@ def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced
       mmlogic bench --backend python --strategy expected --colors 8 --all --jobs 2
       mmlogic bench --strategy any --pegs 16 --colors 6 --spaced 1000
     """
+    from .bench import bench_all, bench_games, random_secrets, spaced_secrets
+
     if all_secrets + (games is not None) + (spaced is not None) != 1:
-        raise click.UsageError("give exactly one of --all, --games N or --spaced N")
-    secrets = None
-    if games is not None:
-        secrets = random_secrets(rules, games, seed)
-    elif spaced is not None:
-        try:
-            secrets = spaced_secrets(rules, spaced)
-        except MMLogicError as error:
-            raise click.BadParameter(str(error), param_hint="'--spaced'") from None
-    total = rules.size if all_secrets else len(secrets)
-    with _progress(not as_json, total, "games") as bar:
+        raise BadInput("give exactly one of --all, --games N or --spaced N")
+    try:
+        secrets = (None if all_secrets else random_secrets(rules, games, seed) if games is not None
+                   else spaced_secrets(rules, spaced))
+    except BadInput as error:
+        raise click.BadParameter(str(error), param_hint="'--spaced'") from None
+    with progress_bar(not as_json, rules.size if all_secrets else len(secrets), "games") as bar:
         if all_secrets:
             result = bench_all(engine, strategy, first_guess, progress=bar.update, jobs=jobs)
         else:
             result = bench_games(engine, strategy, secrets, first_guess, progress=bar.update, jobs=jobs)
-    summary = {**result.as_dict(), "backend": engine.name, "strategy": strategy.name, "rules": rules.as_dict()}
     if out:
-        out.write_text(_dump(summary) + "\n")
-    if as_json:
-        click.echo(_dump(summary))
-        return
-    histogram = " ".join(f"{k}:{v}" for k, v in summary["histogram"].items())
-    click.echo(f"rules      {rules.describe()}\n"
-               f"backend    {engine.name}\n"
-               f"strategy   {strategy.name}\n"
-               f"games      {summary['games']}\n"
-               f"mean       {summary['mean']:.3f}\n"
-               f"max        {summary['max']}\n"
-               f"histogram  {histogram}\n"
-               f"seconds    {summary['seconds']:.3f}")
-
-
-def _names(kind: str, choices, text: str) -> list[str]:
-    names = [n.strip() for n in text.split(",") if n.strip()]
-    unknown = [n for n in names if n not in choices]
-    if unknown or not names:
-        raise BadInput(f"unknown {kind} {unknown[0] if unknown else text!r}; choose from {', '.join(choices)}")
-    return list(dict.fromkeys(names))
+        out.write_text(json.dumps(result.as_dict()) + "\n")
+    emit(result, as_json)
 
 
 @cli.command()
 @click.option("--preset", type=click.Choice(["seed000", "seed001", "seed003"]), default=None,
               help="The seeds' rule sets instead of the rules options.")
 @rules_options
-@click.option("--backend", "backends", default=DEFAULT_BACKEND, show_default=True, metavar="A[,B...]",
-              help=f"Engines to compare, comma-separated ({', '.join(BACKENDS)}).")
-@click.option("--strategy", "strategies", default="first", show_default=True, metavar="X[,Y...]",
-              help=f"Strategies to compare, comma-separated ({', '.join(STRATEGIES)}).")
+@backend_option(many=True)
+@strategy_option("first", many=True)
 @click.option("--all", "all_secrets", is_flag=True, help="Play every secret of each code space once.")
 @click.option("--games", type=click.IntRange(1), default=None, help="Play N random secrets per rule set.")
-@click.option("--seed", type=int, default=None, help="Makes the secrets and random choices reproducible.")
-@click.option("--encoding", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
-              help="Edited encoding for the one declarative backend compared.")
-@click.option("--time-limit", type=click.FloatRange(0, min_open=True), default=None, metavar="SECONDS",
-              help="Bound on one solver call; exceeding it exits 1.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@seed_option
+@encoding_option
+@time_limit_option
+@json_option
 @click.option("--csv", "csv_file", type=click.Path(dir_okay=False, writable=True, path_type=Path), default=None,
               help="Also write the rows to a CSV file.")
 @click.option("--plot", "plot_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Write PNG charts into DIR.")
-@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
-              help="Worker processes; the attempts are the same as with one.")
+@jobs_option
 @click.pass_context
 def compare(ctx, preset, rules, backends, strategies, all_secrets, games, seed, encoding, time_limit,
             as_json, csv_file, plot_dir, jobs):
@@ -340,52 +323,35 @@ def compare(ctx, preset, rules, backends, strategies, all_secrets, games, seed, 
       mmlogic compare --backend clingo,swipl,python --strategy first --games 200 --seed 1
       mmlogic compare --preset seed001 --backend clingo --strategy first,any --games 100 --plot charts/
     """
-    from .compare import PRESETS
-    from .compare import compare as run_compare
+    from .compare import ComparePlan, compare, table_header, table_row
 
-    if all_secrets == (games is not None):
-        raise click.UsageError("give exactly one of --all or --games N")
-    rule_params = ("pegs", "colors", "no_repeat", "max_repeat", "alphabet")
-    explicit = [p for p in rule_params if ctx.get_parameter_source(p) != click.core.ParameterSource.DEFAULT]
-    if preset and explicit:
-        raise click.UsageError(f"give --preset or rules options, not both (--{explicit[0].replace('_', '-')})")
-    rule_sets = PRESETS[preset] if preset else [rules]
-    backend_list = _names("backend", BACKENDS, backends)
-    strategy_list = _names("strategy", STRATEGIES, strategies)
-    if encoding is not None:
-        declarative = [b for b in backend_list if b != "python"]
-        if len(declarative) != 1:
-            raise BadInput("--encoding needs exactly one of the clingo or swipl backends")
-        check_encoding(declarative[0], encoding)
-    from .compare import check_plan
-    check_plan(rule_sets, all_secrets)
-    total = sum(r.size if all_secrets else games for r in rule_sets) * len(backend_list) * len(strategy_list)
+    typed = [f"--{p.replace('_', '-')}" for p in RULE_OPTIONS
+             if ctx.get_parameter_source(p) != click.core.ParameterSource.DEFAULT]
+    plan = ComparePlan.make(preset=preset, rules=rules, explicit_rules=typed, backends=backends,
+                            strategies=strategies, all_secrets=all_secrets, games=games, seed=seed, jobs=jobs,
+                            encoding=encoding, time_limit=time_limit)
     printed: list = []
 
     def show_row(row) -> None:
-        # Text mode prints each row as soon as it is finished: long runs show
-        # their results as they go, and an interrupted run keeps them.
+        # Each row is printed as soon as it is finished: long runs show their
+        # results as they go, and an interrupted run keeps them.
         if not printed or printed[-1].rules != row.rules:
-            click.echo(("\n" if printed else "") + _table_header(row.rules))
-        click.echo(_table_row(row))
+            click.echo(("\n" if printed else "") + table_header(row.rules))
+        click.echo(table_row(row))
         printed.append(row)
 
-    with _progress(not as_json, total, "games") as bar:
-        outcome = run_compare(rule_sets, backend_list, strategy_list, all_secrets=all_secrets, games=games,
-                              seed=seed, jobs=jobs, encoding=encoding, time_limit=time_limit,
-                              progress=bar.update, on_row=None if as_json else show_row)
-    data = outcome.as_dict()
+    with progress_bar(not as_json, plan.total_games, "games") as bar:
+        outcome = compare(plan, bar.update, on_row=None if as_json else show_row)
     if csv_file:
-        _write_csv(csv_file, data["rows"])
+        outcome.write_csv(csv_file)
     if plot_dir and outcome.rows:
         from .charts import plot_comparison
         plot_comparison(outcome, plot_dir)
     if as_json:
-        click.echo(_dump(data))
+        click.echo(json.dumps(outcome.as_dict()))
     else:
-        for d in outcome.disagreements:
-            attempts = ", ".join(f"{b} {a}" for b, a in d.attempts.items())
-            click.echo(f"disagreement: {d.rules.describe()} {d.strategy} secret {d.secret}: {attempts}")
+        for disagreement in outcome.disagreements:
+            click.echo(disagreement.text())
     if not outcome.complete:
         click.echo("interrupted: the rows above are the finished ones", err=True)
         return EXIT_INTERRUPTED
@@ -395,36 +361,11 @@ def compare(ctx, preset, rules, backends, strategies, all_secrets, games, seed, 
     return 0
 
 
-def _write_csv(path: Path, rows: list[dict]) -> None:
-    import csv
-    fields = ["pegs", "colors", "max_repeat", "backend", "strategy", "games", "total_guesses", "mean", "max",
-              "histogram", "seconds", "ms_per_game"]
-    with path.open("w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=fields)
-        writer.writeheader()
-        for row in rows:
-            writer.writerow({**row["rules"], **{k: v for k, v in row.items() if k != "rules"},
-                             "histogram": " ".join(f"{k}:{v}" for k, v in row["histogram"].items())})
-
-
-def _table_header(rules) -> str:
-    return (f"{rules.describe()} ({rules.size:,} codes)\n"
-            f"  {'backend':<8} {'strategy':<9} {'games':>7} {'mean':>6} {'max':>4} {'ms/game':>9} "
-            f"{'seconds':>8}  histogram")
-
-
-def _table_row(row) -> str:
-    d = row.as_dict()
-    histogram = " ".join(f"{k}:{v}" for k, v in d["histogram"].items())
-    return (f"  {row.backend:<8} {row.strategy:<9} {d['games']:>7} {d['mean']:>6.3f} {d['max']:>4} "
-            f"{d['ms_per_game']:>9.3f} {d['seconds']:>8.3f}  {histogram}")
-
-
 @cli.command()
 @rules_options
 @click.option("--backend", type=click.Choice(list(BACKENDS)), default=DEFAULT_BACKEND, show_default=True,
               help="Engine that decides which feedbacks can occur.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@json_option
 def info(rules, backend, as_json):
     """How many codes and feedbacks, and how many guesses at least.
 
@@ -440,72 +381,37 @@ def info(rules, backend, as_json):
     """
     from .analysis import study
 
-    result = study(make_engine(backend, rules))
-    data = {"rules": rules.as_dict(), **result.as_dict()}
-    if as_json:
-        click.echo(_dump(data))
-        return
-    feedbacks = (f"{data['feedbacks']} of {result.naive_feedbacks} pairs b+w<=pegs "
-                 f"({' '.join(data['feedback_list'])})" if result.feedbacks is not None
-                 else f"at most {result.naive_feedbacks - 1} (too many to check)")
-    click.echo(f"rules                  {rules.describe()}\n"
-               f"codes                  {result.codes}\n"
-               f"feedbacks              {feedbacks}\n"
-               f"worst case needs >=    {result.lower_bound} guesses\n"
-               f"seed 000's bound       {result.seed_bound} (ceil(log N / log F), all pairs counted)")
+    emit(study(make_engine(backend, rules)), as_json)
 
 
 @cli.command(name="play")
 @rules_options
+@engine_options()
 @click.option("--secret", "secret_text", metavar="CODE", default=None, help="The code to find (random by default).")
-@click.option("--seed", type=int, default=None, help="Makes the random secret reproducible.")
 @click.option("--max-guesses", type=click.IntRange(1), default=None, help="Give up after this many guesses.")
-def play_command(rules, secret_text, seed, max_guesses):
+def play_command(rules, engine, strategy, first_guess, seed, secret_text, max_guesses):
     """You guess, the computer answers with black,white.
 
     Type a code per line; a typo is explained and you type again. Type `?`
-    for how many codes are still possible, `quit` to give up.
+    for how many codes are still possible (asked of --backend), `hint` for
+    the guess --strategy would play, `quit` to give up.
 
     \b
     Example:
       mmlogic play --pegs 4 --colors 6
     """
-    import numpy as np
+    from .game import Game
+    from .play import play_codebreaker
 
-    from .engines.reference import ReferenceEngine
-    from .feedback import feedback
-
-    secret = parse_code(secret_text, rules) if secret_text else random_code(rules, np.random.default_rng(seed))
-    alphabet = rules.alphabet[: rules.colors] if rules.symbolic else f"0..{rules.colors - 1}"
-    click.echo(f"Find the code of {rules.pegs} pegs over {alphabet} ({rules.describe()}).")
-    history = []
-    while max_guesses is None or len(history) < max_guesses:
+    def ask(prompt: str) -> str | None:
         try:
-            text = click.prompt(f"guess {len(history) + 1}", prompt_suffix="> ", err=True)
+            return click.prompt(prompt, prompt_suffix="> ", err=True)
         except click.Abort:
-            break
-        text = text.strip()
-        if text in ("quit", "exit"):
-            break
-        if text == "?":
-            try:
-                click.echo(f"{ReferenceEngine(rules).count(history)} codes still possible")
-            except MMLogicError as e:
-                click.echo(f"cannot count: {e}")
-            continue
-        try:
-            guess = parse_code(text, rules)
-        except BadInput as e:
-            click.echo(f"{e}; try again")
-            continue
-        fb = feedback(guess, secret)
-        history.append((guess, fb))
-        click.echo(f"{format_code(guess, rules)}  {format_feedback(fb)}")
-        if fb == (rules.pegs, 0):
-            click.echo(f"found in {len(history)} guesses")
-            return 0
-    click.echo(f"the secret was {format_code(secret, rules)}")
-    return 1
+            return None
+
+    game = Game(engine, strategy, secret=secret_or_random(secret_text, rules, seed), first_guess=first_guess)
+    with game:
+        return play_codebreaker(game, ask, click.echo, max_guesses)
 
 
 def main() -> None:

@@ -1,26 +1,31 @@
-"""Playing games: one game against a secret, and benches over many secrets.
+"""One game of Mastermind: the object every front end drives.
 
-The game loop asks the strategy for a guess, scores it against the secret with
-the feedback rule and tells the engine session. It never knows which engine or
-strategy it runs.
+A :class:`Game` holds the rules, an engine session, a strategy and the
+history. It answers what a front end needs, whoever keeps the secret:
+
+* the computer guesses (``solve``, ``next``, the codemaker mode of ``play``):
+  :meth:`Game.suggest` gives the strategy's next guess and
+  :meth:`Game.record` takes the feedback it got, refusing feedback that no
+  code could give together with the earlier entries (the error names them);
+* a person guesses (``play``): :meth:`Game.score` answers a guess with the
+  feedback of the game's secret, and :meth:`Game.remaining` says how many
+  codes are still possible;
+* either side may take a move back (:meth:`Game.undo`).
+
+:func:`play` plays a whole game against a known secret. Nothing here knows
+which engine answers, which strategy chooses, or which front end asks.
 """
 
 from __future__ import annotations
 
 import time
-from collections import Counter
-from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from dataclasses import dataclass
 
-import numpy as np
-
-from .codespace import code_space
 from .engines.base import Engine, Session
-from .errors import MMLogicError
-from .feedback import feedback, feedback_indices, index_feedback, win_index
-from .notation import Code, Entry
+from .errors import BadInput, MMLogicError, NoConsistentCode
+from .feedback import feedback
+from .notation import Code, Entry, Feedback, check_feedback, format_code, format_feedback
 from .rules import Rules
-from .sampling import random_code
 from .strategies.base import Strategy
 
 
@@ -28,220 +33,207 @@ class EngineDisagreement(MMLogicError):
     """An engine's answer contradicts the feedback rule (a bug in an engine or encoding)."""
 
 
+class NoProgress(MMLogicError):
+    """A game went on for longer than any sensible strategy needs."""
+
+
+def attempts_limit(rules: Rules) -> int:
+    """Guesses after which a game is declared stuck (far beyond any strategy's need)."""
+    return max(50, 10 * rules.pegs * rules.colors)
+
+
+class Game:
+    """One game: rules, an engine session, a strategy and the history.
+
+    Parameters
+    ----------
+    engine:
+        Answers the consistency questions; the game opens one session on it.
+    strategy:
+        Chooses the computer's guesses.
+    secret:
+        The code to find, when this side knows it (:meth:`score` needs it).
+    first_guess:
+        The opening to play instead of the strategy's own.
+    history:
+        Entries already played, replayed into the session (trusted: they are
+        not checked, see :meth:`check`).
+
+    Examples
+    --------
+    >>> from mm_logic.engines.reference import ReferenceEngine
+    >>> from mm_logic.strategies import make_strategy
+    >>> rules = Rules(4, 6)
+    >>> game = Game(ReferenceEngine(rules), make_strategy("minimax", rules), secret=(0, 1, 2, 3))
+    >>> game.suggest()
+    (0, 0, 1, 1)
+    >>> game.score((0, 0, 1, 1))
+    (1, 1)
+    >>> game.record((0, 0, 1, 1), (1, 1)); game.remaining()
+    208
+    """
+
+    def __init__(self, engine: Engine, strategy: Strategy, *, secret: Code | None = None,
+                 first_guess: Code | None = None, history: list[Entry] = ()):
+        self.engine = engine
+        self.rules = engine.rules
+        self.strategy = strategy
+        self.secret = secret
+        self.first_guess = first_guess
+        self.session: Session = engine.session(history)
+
+    # -- state ---------------------------------------------------------------
+    @property
+    def history(self) -> list[Entry]:
+        """The entries played so far, oldest first."""
+        return self.session.history
+
+    @property
+    def won(self) -> bool:
+        """Whether the last guess was the secret (all pegs black)."""
+        return bool(self.history) and self.history[-1][1] == (self.rules.pegs, 0)
+
+    def remaining(self) -> int:
+        """How many codes are still consistent with the history (exact)."""
+        return self.session.count() if self.history else self.rules.size
+
+    # -- the computer guesses --------------------------------------------------
+    def suggest(self) -> Code:
+        """The strategy's next guess (its opening, or ``first_guess``, on an empty history).
+
+        Raises :class:`~mm_logic.errors.NoConsistentCode`, naming the entries
+        that contradict each other, when no code fits the history.
+        """
+        if not self.history:
+            return self.first_guess if self.first_guess is not None else self.strategy.opening(self.session)
+        guess = self.strategy.choose(self.session)
+        if guess is None:
+            raise self.engine.no_solution(self.history)
+        return guess
+
+    def record(self, guess: Code, fb: Feedback, *, check: bool = True) -> None:
+        """Add a played guess with its feedback.
+
+        With ``check`` (feedback typed by a person), feedback that cannot
+        occur, or that leaves no code consistent with the history, is refused
+        with the entries it contradicts, and the history is left as it was.
+        Feedback computed from a secret needs no check.
+        """
+        if check:
+            check_feedback(fb, self.rules)
+        self.session.push(tuple(guess), tuple(fb))
+        if check and self.session.any() is None:
+            error = self.engine.no_solution(self.history)
+            self.session.pop()
+            raise error
+
+    def undo(self) -> Entry:
+        """Take the last entry back and return it."""
+        if not self.history:
+            raise BadInput("nothing to undo")
+        return self.session.pop()
+
+    # -- a person guesses --------------------------------------------------------
+    def score(self, guess: Code) -> Feedback:
+        """The feedback the secret gives ``guess`` (the codemaker's answer)."""
+        if self.secret is None:
+            raise BadInput("this game has no secret to score against")
+        return feedback(guess, self.secret)
+
+    def play_turn(self) -> Entry:
+        """The computer guesses, the secret answers, and the entry is recorded."""
+        guess = self.suggest()
+        entry = (guess, self.score(guess))
+        self.record(*entry, check=False)
+        return entry
+
+    def close(self) -> None:
+        """Release the engine session."""
+        self.session.close()
+
+    def __enter__(self) -> "Game":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
 @dataclass
 class GameRecord:
-    """One finished game."""
+    """One finished game: what ``solve`` prints."""
 
+    rules: Rules
     secret: Code
     guesses: list[Entry]
     seconds: float
+    backend: str
+    strategy: str
 
     @property
     def attempts(self) -> int:
         return len(self.guesses)
 
+    def as_dict(self) -> dict:
+        """The contract's ``solve --json`` object."""
+        return {
+            "secret": format_code(self.secret, self.rules),
+            "guesses": [{"guess": format_code(g, self.rules), "black": b, "white": w}
+                        for g, (b, w) in self.guesses],
+            "attempts": self.attempts,
+            "seconds": round(self.seconds, 6),
+            "backend": self.backend,
+            "strategy": self.strategy,
+        }
 
-def next_guess(session: Session, strategy: Strategy, first_guess: Code | None = None) -> Code | None:
-    """The guess to play after the session's history (the opening when it is empty)."""
-    if not session.history:
-        return first_guess if first_guess is not None else strategy.opening(session)
-    return strategy.choose(session)
+    def text(self) -> str:
+        """One line per guess with its feedback, then the number of guesses."""
+        width = len(str(self.attempts))
+        lines = [f"{i:>{width}}  {format_code(guess, self.rules)}  {format_feedback(fb)}"
+                 for i, (guess, fb) in enumerate(self.guesses, 1)]
+        return "\n".join([*lines, f"{self.attempts} guesses"])
 
 
 def play(engine: Engine, strategy: Strategy, secret: Code, first_guess: Code | None = None,
          max_attempts: int | None = None) -> GameRecord:
     """Play one game against ``secret`` and return every guess with its feedback."""
-    rules = engine.rules
-    limit = max_attempts or max(50, 10 * rules.pegs * rules.colors)
+    limit = max_attempts or attempts_limit(engine.rules)
     start = time.perf_counter()
-    guesses: list[Entry] = []
-    with engine.session() as session:
-        while True:
-            guess = next_guess(session, strategy, first_guess)
-            if guess is None:
+    with Game(engine, strategy, secret=secret, first_guess=first_guess) as game:
+        while not game.won:
+            if len(game.history) >= limit:
+                raise NoProgress(f"no win after {limit} guesses; the strategy is not making progress")
+            try:
+                game.play_turn()
+            except NoConsistentCode:
                 raise EngineDisagreement(
                     f"the {engine.name} engine found no consistent code, but the secret is one"
-                )
-            fb = feedback(guess, secret)
-            guesses.append((guess, fb))
-            if fb == (rules.pegs, 0):
-                break
-            if len(guesses) >= limit:
-                raise MMLogicError(f"no win after {limit} guesses; the strategy is not making progress")
-            session.push(guess, fb)
-    return GameRecord(secret, guesses, time.perf_counter() - start)
+                ) from None
+        guesses = list(game.history)
+    return GameRecord(engine.rules, secret, guesses, time.perf_counter() - start, engine.name, strategy.name)
 
 
 @dataclass
-class BenchResult:
-    """Attempts over many games: one ``(secret, attempts)`` pair per game played."""
+class Suggestion:
+    """The assistant's answer (``next``): the guess and how many codes remain."""
 
-    games_played: list[tuple[Code, int]] = field(default_factory=list)
-    seconds: float = 0.0
-
-    @property
-    def histogram(self) -> Counter:
-        return Counter(attempts for _, attempts in self.games_played)
-
-    def by_secret(self) -> dict[Code, int]:
-        """Attempts per secret (a secret drawn twice was played alike twice)."""
-        return dict(self.games_played)
-
-    @property
-    def games(self) -> int:
-        return len(self.games_played)
-
-    @property
-    def total_guesses(self) -> int:
-        return sum(attempts for _, attempts in self.games_played)
-
-    @property
-    def mean(self) -> float:
-        return self.total_guesses / self.games if self.games else 0.0
-
-    @property
-    def max(self) -> int:
-        return max((attempts for _, attempts in self.games_played), default=0)
-
-    def merge(self, other: "BenchResult") -> None:
-        """Add another part's games (parallel workers, or a later batch)."""
-        self.games_played.extend(other.games_played)
+    rules: Rules
+    guess: Code
+    consistent: int
 
     def as_dict(self) -> dict:
-        """The contract's bench JSON fields (without backend, strategy, rules)."""
-        histogram = self.histogram
-        return {
-            "games": self.games,
-            "total_guesses": self.total_guesses,
-            "mean": round(self.mean, 3),
-            "max": self.max,
-            "histogram": {str(k): histogram[k] for k in sorted(histogram)},
-            "seconds": round(self.seconds, 3),
-        }
+        """The contract's ``next --json`` object."""
+        return {"guess": format_code(self.guess, self.rules), "consistent": self.consistent}
+
+    def text(self) -> str:
+        plural = "s" if self.consistent != 1 else ""
+        return f"{format_code(self.guess, self.rules)}  ({self.consistent} code{plural} still possible)"
 
 
-def random_secrets(rules: Rules, games: int, seed: int | None) -> list[Code]:
-    """``games`` uniformly random secrets, reproducible with ``seed``."""
-    rng = np.random.default_rng(seed)
-    return [random_code(rules, rng) for _ in range(games)]
-
-
-def spaced_secrets(rules: Rules, games: int) -> list[Code]:
-    """``games`` secrets evenly spaced over the code space in lexicographic order.
-
-    Secret ``i`` is the code of index ``i * (size // games)`` (peg 1 most
-    significant), the protocol of published large-game figures (e.g. 1000
-    secrets of 16x6). Colours must be allowed to repeat, so that an index is
-    just a number in base ``colors``.
-    """
-    if rules.restricted:
-        raise MMLogicError("evenly spaced secrets need colours that may repeat (no --no-repeat, --max-repeat)")
-    step = rules.size // games
-    if step == 0:
-        raise MMLogicError(f"{games} evenly spaced secrets need a code space of at least {games} codes, "
-                           f"{rules.describe()} has {rules.size}")
-    pegs, colors = rules.pegs, rules.colors
-    return [tuple((i * step // colors ** (pegs - 1 - p)) % colors for p in range(pegs))
-            for i in range(games)]
-
-
-def play_games(engine: Engine, strategy: Strategy, secrets: Iterable[Code],
-               first_guess: Code | None = None,
-               progress: Callable[[int], None] | None = None) -> BenchResult:
-    """Play one game per secret."""
-    result = BenchResult()
-    for secret in secrets:
-        result.games_played.append((secret, play(engine, strategy, secret, first_guess).attempts))
-        if progress:
-            progress(1)
-    return result
-
-
-def play_tree(engine: Engine, strategy: Strategy, history: list[Entry], secrets: np.ndarray,
-              first_guess: Code | None = None,
-              progress: Callable[[int], None] | None = None) -> BenchResult:
-    """Play every secret of ``secrets`` (indices into the code space), which must be
-    exactly the codes consistent with ``history``, as one tree.
-
-    At each node the secrets still possible are split by the feedback they
-    give to the node's guess, which yields exactly the attempts of playing
-    each game. At every node the engine's count of consistent codes must equal
-    the number of secrets there: a cross-check of the engine against the
-    feedback rule.
-    """
-    rules = engine.rules
-    space = code_space(rules)
-    result = BenchResult()
-    win = win_index(rules.pegs)
-    limit = 10 * rules.pegs * rules.colors
-
-    def visit(session: Session, secrets: np.ndarray, depth: int) -> None:
-        if session.history:
-            found = session.count()
-            if found != secrets.size:
-                raise EngineDisagreement(
-                    f"the {engine.name} engine counts {found} consistent codes after "
-                    f"{session.history}, the feedback rule gives {secrets.size}"
-                )
-        guess = next_guess(session, strategy, first_guess)
-        marks = feedback_indices(guess, space.codes[secrets], space.counts[secrets])
-        order = np.argsort(marks, kind="stable")
-        marks, secrets = marks[order], secrets[order]
-        bounds = np.flatnonzero(np.diff(marks)) + 1
-        for group, mark in zip(np.split(secrets, bounds), marks[np.r_[0, bounds]]):
-            if mark == win:
-                result.games_played.extend((space.code(i), depth) for i in group)
-                if progress:
-                    progress(group.size)
-                continue
-            if depth >= limit:
-                raise MMLogicError("the strategy is not making progress")
-            session.push(guess, index_feedback(mark, rules.pegs))
-            visit(session, group, depth + 1)
-            session.pop()
-
-    with engine.session(history) as session:
-        visit(session, secrets, len(history) + 1)
-    return result
-
-
-def bench_games(engine: Engine, strategy: Strategy, secrets: list[Code],
-                first_guess: Code | None = None,
-                progress: Callable[[int], None] | None = None, jobs: int = 1) -> BenchResult:
-    """Play one game per secret; ``seconds`` is the wall time of the games."""
-    start = time.perf_counter()
-    if jobs > 1:
-        from .parallel import run_parallel
-        chunks = [("games", secrets[i::jobs]) for i in range(jobs)]
-        result = run_parallel(engine, strategy, first_guess, chunks, jobs, progress)
-    else:
-        result = play_games(engine, strategy, secrets, first_guess, progress)
-    result.seconds = time.perf_counter() - start
-    return result
-
-
-def bench_all(engine: Engine, strategy: Strategy, first_guess: Code | None = None,
-              progress: Callable[[int], None] | None = None, jobs: int = 1) -> BenchResult:
-    """Play every secret of the code space exactly once.
-
-    Strategies whose guess depends only on the history are evaluated as a
-    tree (:func:`play_tree`); others play each game. With ``jobs > 1`` the
-    tree is cut below the opening, one task per feedback class, and the tasks
-    run in worker processes: the attempts are the same as with one job.
-    """
-    space = code_space(engine.rules)
-    if not strategy.deterministic:
-        return bench_games(engine, strategy, [space.code(i) for i in range(space.size)],
-                           first_guess, progress, jobs)
-    start = time.perf_counter()
-    if jobs > 1:
-        from .parallel import run_parallel, split_below_opening
-        opening, tasks, won = split_below_opening(engine, strategy, first_guess)
-        result = run_parallel(engine, strategy, first_guess, tasks, jobs, progress)
-        result.merge(won)
-        if progress and won.games:
-            progress(won.games)
-    else:
-        result = play_tree(engine, strategy, [], np.arange(space.size), first_guess, progress)
-    result.seconds = time.perf_counter() - start
-    return result
+def advise(engine: Engine, strategy: Strategy, history: list[Entry],
+           first_guess: Code | None = None) -> Suggestion:
+    """The next guess after ``history``; exit 3 naming a conflict when nothing fits."""
+    with Game(engine, strategy, first_guess=first_guess, history=history) as game:
+        count = game.remaining()
+        if count == 0:
+            raise engine.no_solution(history)
+        return Suggestion(engine.rules, game.suggest(), count)

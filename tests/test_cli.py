@@ -7,7 +7,7 @@ import json
 import pytest
 
 from mm_logic.cli import cli
-from mm_logic.game import spaced_secrets
+from mm_logic.bench import spaced_secrets
 from mm_logic.rules import Rules
 
 PY = ["--backend", "python"]

@@ -1,0 +1,352 @@
+"""Benches: many games of one (rules, engine, strategy), and their summary.
+
+Secrets come from :func:`random_secrets`, :func:`spaced_secrets` or the
+whole code space. Work is cut into tasks that do not depend on each other:
+
+* a :class:`GamesTask` plays one game per secret (:func:`play_games`);
+* a :class:`TreeTask` plays every secret consistent with a history as one
+  tree (:func:`play_tree`): for a strategy whose guess depends on the history
+  alone, splitting the secrets by the feedback each gives the node's guess
+  yields exactly the attempts of playing each game, at a fraction of the cost.
+
+Tasks run in this process or, with ``jobs > 1``, in worker processes; a
+worker rebuilds the engine and strategy from a :class:`BenchSpec` (solvers
+embedded in a process cannot be sent to another), so the attempts are the
+same whatever the number of jobs.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from .codespace import code_space
+from .engines import EngineSpec
+from .engines.base import Engine
+from .errors import BadInput
+from .feedback import feedback_indices, index_feedback, win_index
+from .game import EngineDisagreement, Game, NoProgress, attempts_limit, play
+from .notation import Code, Entry, format_entry
+from .rules import Rules
+from .sampling import random_code
+from .strategies import make_strategy
+from .strategies.base import Strategy
+
+#: Called with the number of games just finished (a progress bar's ``update``).
+Progress = Callable[[int], None]
+
+
+# -- results -------------------------------------------------------------------------
+@dataclass
+class BenchResult:
+    """Attempts over many games: one ``(secret, attempts)`` pair per game played."""
+
+    rules: Rules
+    backend: str
+    strategy: str
+    games_played: list[tuple[Code, int]] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def histogram(self) -> Counter:
+        return Counter(attempts for _, attempts in self.games_played)
+
+    def by_secret(self) -> dict[Code, int]:
+        """Attempts per secret (a secret drawn twice was played alike twice)."""
+        return dict(self.games_played)
+
+    @property
+    def games(self) -> int:
+        return len(self.games_played)
+
+    @property
+    def total_guesses(self) -> int:
+        return sum(attempts for _, attempts in self.games_played)
+
+    @property
+    def mean(self) -> float:
+        return self.total_guesses / self.games if self.games else 0.0
+
+    @property
+    def max(self) -> int:
+        return max((attempts for _, attempts in self.games_played), default=0)
+
+    @property
+    def ms_per_game(self) -> float:
+        return 1000 * self.seconds / max(self.games, 1)
+
+    def merge(self, other: "BenchResult") -> None:
+        """Add another part's games (a worker's task, or a later batch)."""
+        self.games_played.extend(other.games_played)
+
+    def figures(self) -> dict:
+        """Games, total, mean, max, histogram and seconds, as the contract writes them."""
+        histogram = self.histogram
+        return {
+            "games": self.games,
+            "total_guesses": self.total_guesses,
+            "mean": round(self.mean, 3),
+            "max": self.max,
+            "histogram": {str(k): histogram[k] for k in sorted(histogram)},
+            "seconds": round(self.seconds, 3),
+        }
+
+    def as_dict(self) -> dict:
+        """The contract's ``bench --json`` object."""
+        return {**self.figures(), "backend": self.backend, "strategy": self.strategy,
+                "rules": self.rules.as_dict()}
+
+    def text(self) -> str:
+        """The human summary of ``bench``."""
+        histogram = " ".join(f"{k}:{v}" for k, v in self.figures()["histogram"].items())
+        return (f"rules      {self.rules.describe()}\n"
+                f"backend    {self.backend}\n"
+                f"strategy   {self.strategy}\n"
+                f"games      {self.games}\n"
+                f"mean       {self.mean:.3f}\n"
+                f"max        {self.max}\n"
+                f"histogram  {histogram}\n"
+                f"seconds    {self.seconds:.3f}")
+
+
+# -- secrets ---------------------------------------------------------------------------
+def random_secrets(rules: Rules, games: int, seed: int | None) -> list[Code]:
+    """``games`` uniformly random secrets, reproducible with ``seed``."""
+    rng = np.random.default_rng(seed)
+    return [random_code(rules, rng) for _ in range(games)]
+
+
+def spaced_secrets(rules: Rules, games: int) -> list[Code]:
+    """``games`` secrets evenly spaced over the code space in lexicographic order.
+
+    Secret ``i`` is the code of index ``i * (size // games)`` (peg 1 most
+    significant), the protocol of published large-game figures (e.g. 1000
+    secrets of 16x6). Colours must be allowed to repeat, so that an index is
+    just a number in base ``colors``.
+
+    Examples
+    --------
+    >>> spaced_secrets(Rules(2, 3), 3)
+    [(0, 0), (1, 0), (2, 0)]
+    """
+    if rules.restricted:
+        raise BadInput("evenly spaced secrets need colours that may repeat (no --no-repeat, --max-repeat)")
+    step = rules.size // games
+    if step == 0:
+        raise BadInput(f"{games} evenly spaced secrets need a code space of at least {games} codes, "
+                       f"{rules.describe()} has {rules.size}")
+    pegs, colors = rules.pegs, rules.colors
+    return [tuple((i * step // colors ** (pegs - 1 - p)) % colors for p in range(pegs))
+            for i in range(games)]
+
+
+# -- playing ---------------------------------------------------------------------------
+def _empty(engine: Engine, strategy: Strategy) -> BenchResult:
+    return BenchResult(engine.rules, engine.name, strategy.name)
+
+
+def play_games(engine: Engine, strategy: Strategy, secrets: list[Code], first_guess: Code | None = None,
+               progress: Progress | None = None) -> BenchResult:
+    """Play one game per secret."""
+    result = _empty(engine, strategy)
+    for secret in secrets:
+        result.games_played.append((secret, play(engine, strategy, secret, first_guess).attempts))
+        if progress:
+            progress(1)
+    return result
+
+
+def play_tree(engine: Engine, strategy: Strategy, history: list[Entry], secrets: np.ndarray,
+              first_guess: Code | None = None, progress: Progress | None = None) -> BenchResult:
+    """Play every secret of ``secrets`` (indices into the code space), which must be
+    exactly the codes consistent with ``history``, as one tree.
+
+    The tree is walked as one game that records a guess's feedback and undoes
+    it. At every node the engine's count of consistent codes must equal the
+    number of secrets there: a cross-check of the engine against the feedback
+    rule.
+    """
+    rules = engine.rules
+    space = code_space(rules)
+    result = _empty(engine, strategy)
+    win = win_index(rules.pegs)
+    limit = attempts_limit(rules)
+
+    def visit(game: Game, secrets: np.ndarray, depth: int) -> None:
+        if game.history:
+            found = game.remaining()
+            if found != secrets.size:
+                played = " ".join(format_entry(entry, rules) for entry in game.history)
+                raise EngineDisagreement(
+                    f"the {engine.name} engine counts {found} consistent codes after {played}, "
+                    f"the feedback rule gives {secrets.size}"
+                )
+        guess = game.suggest()
+        marks = feedback_indices(guess, space.codes[secrets], space.counts[secrets])
+        order = np.argsort(marks, kind="stable")
+        marks, secrets = marks[order], secrets[order]
+        bounds = np.flatnonzero(np.diff(marks)) + 1
+        for group, mark in zip(np.split(secrets, bounds), marks[np.r_[0, bounds]]):
+            if mark == win:
+                result.games_played.extend((space.code(i), depth) for i in group)
+                if progress:
+                    progress(group.size)
+                continue
+            if depth >= limit:
+                raise NoProgress(f"no win after {limit} guesses; the strategy is not making progress")
+            game.record(guess, index_feedback(mark, rules.pegs), check=False)
+            visit(game, group, depth + 1)
+            game.undo()
+
+    with Game(engine, strategy, first_guess=first_guess, history=history) as game:
+        visit(game, secrets, len(history) + 1)
+    return result
+
+
+# -- tasks and where they run ----------------------------------------------------------
+@dataclass(frozen=True)
+class BenchSpec:
+    """What a worker needs to rebuild the engine and strategy of a bench."""
+
+    engine: EngineSpec
+    strategy: str
+    seed: int | None
+    first_guess: Code | None
+
+    @classmethod
+    def of(cls, engine: Engine, strategy: Strategy, first_guess: Code | None) -> "BenchSpec":
+        # strategy.seed, not the user's --seed: a strategy without a seed draws
+        # one when it is made, and every worker must use that same one.
+        return cls(EngineSpec.of(engine), strategy.name, strategy.seed, first_guess)
+
+    def build(self) -> tuple[Engine, Strategy]:
+        engine = self.engine.build()
+        return engine, make_strategy(self.strategy, engine.rules, self.seed)
+
+
+@dataclass(frozen=True)
+class GamesTask:
+    """Play one game per secret."""
+
+    secrets: list[Code]
+
+    @property
+    def size(self) -> int:
+        return len(self.secrets)
+
+    def run(self, engine: Engine, strategy: Strategy, first_guess: Code | None,
+            progress: Progress | None = None) -> BenchResult:
+        return play_games(engine, strategy, self.secrets, first_guess, progress)
+
+
+@dataclass(frozen=True)
+class TreeTask:
+    """Play, as one tree, the secrets (code-space indices) consistent with ``history``."""
+
+    history: list[Entry]
+    secrets: np.ndarray
+
+    @property
+    def size(self) -> int:
+        return int(self.secrets.size)
+
+    def run(self, engine: Engine, strategy: Strategy, first_guess: Code | None,
+            progress: Progress | None = None) -> BenchResult:
+        return play_tree(engine, strategy, self.history, self.secrets, first_guess, progress)
+
+
+Task = GamesTask | TreeTask
+
+
+def _work(spec: BenchSpec, task: Task) -> BenchResult:
+    """A worker process: rebuild the engine and strategy, run one task."""
+    engine, strategy = spec.build()
+    try:
+        return task.run(engine, strategy, spec.first_guess)
+    finally:
+        engine.close()
+
+
+def run_in_processes(spec: BenchSpec, tasks: list[Task], jobs: int, into: BenchResult,
+                     progress: Progress | None = None) -> None:
+    """Run ``tasks`` in ``jobs`` worker processes, merging their games into ``into``."""
+    # "spawn": solvers embedded in this process (clingo, SWI-Prolog) must not be forked.
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        futures = {pool.submit(_work, spec, task): task for task in tasks}
+        try:
+            for future in as_completed(futures):
+                into.merge(future.result())
+                if progress:
+                    progress(futures[future].size)
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
+
+
+def split_below_opening(engine: Engine, strategy: Strategy, first_guess: Code | None
+                        ) -> tuple[list[TreeTask], BenchResult]:
+    """One tree task per feedback class of the opening, biggest first, and the game it wins."""
+    rules = engine.rules
+    space = code_space(rules)
+    with Game(engine, strategy, first_guess=first_guess) as game:
+        opening = game.suggest()
+    marks = space.feedback_to_all(opening)
+    tasks = []
+    won = _empty(engine, strategy)
+    for mark in np.unique(marks):
+        group = np.flatnonzero(marks == mark)
+        if mark == win_index(rules.pegs):
+            won.games_played.append((space.code(group[0]), 1))
+        else:
+            tasks.append(TreeTask([(opening, index_feedback(mark, rules.pegs))], group))
+    # Biggest subtrees first keeps the workers busy until the end.
+    tasks.sort(key=lambda task: -task.size)
+    return tasks, won
+
+
+# -- benches ------------------------------------------------------------------------
+def bench_games(engine: Engine, strategy: Strategy, secrets: list[Code], first_guess: Code | None = None,
+                progress: Progress | None = None, jobs: int = 1) -> BenchResult:
+    """Play one game per secret; ``seconds`` is the wall time of the games."""
+    start = time.perf_counter()
+    if jobs > 1:
+        result = _empty(engine, strategy)
+        tasks = [GamesTask(secrets[i::jobs]) for i in range(jobs)]
+        run_in_processes(BenchSpec.of(engine, strategy, first_guess), tasks, jobs, result, progress)
+    else:
+        result = play_games(engine, strategy, secrets, first_guess, progress)
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def bench_all(engine: Engine, strategy: Strategy, first_guess: Code | None = None,
+              progress: Progress | None = None, jobs: int = 1) -> BenchResult:
+    """Play every secret of the code space exactly once.
+
+    Strategies whose guess depends only on the history are evaluated as a
+    tree (:func:`play_tree`); others play each game. With ``jobs > 1`` the
+    tree is cut below the opening, one task per feedback class, and the tasks
+    run in worker processes: the attempts are the same as with one job.
+    """
+    space = code_space(engine.rules)
+    if not strategy.deterministic:
+        return bench_games(engine, strategy, [space.code(i) for i in range(space.size)],
+                           first_guess, progress, jobs)
+    start = time.perf_counter()
+    if jobs > 1:
+        tasks, result = split_below_opening(engine, strategy, first_guess)
+        if progress and result.games:
+            progress(result.games)
+        run_in_processes(BenchSpec.of(engine, strategy, first_guess), tasks, jobs, result, progress)
+    else:
+        result = play_tree(engine, strategy, [], np.arange(space.size), first_guess, progress)
+    result.seconds = time.perf_counter() - start
+    return result
