@@ -1,0 +1,175 @@
+"""The game object every front end drives, on every engine, and the package's layering."""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from itertools import product
+from pathlib import Path
+
+import pytest
+
+from mm_logic.engines import BACKENDS, make_engine
+from mm_logic.errors import BadInput, NoConsistentCode
+from mm_logic.feedback import feedback
+from mm_logic.game import Game, advise, play
+from mm_logic.rules import Rules
+from mm_logic.strategies import make_strategy
+
+PACKAGE = Path(__file__).resolve().parent.parent / "mm_logic"
+RULES = Rules(4, 6)
+
+
+CODES = list(product(range(6), repeat=4))
+
+
+def consistent(history) -> list[tuple[int, ...]]:
+    """Brute force: the codes every entry's feedback allows, in lexicographic order."""
+    return [c for c in CODES if all(feedback(g, c) == fb for g, fb in history)]
+
+
+def knuth(history) -> tuple[int, ...]:
+    """Brute-force Knuth: smallest largest part, then a consistent code, then the smallest."""
+    alive = consistent(history)
+    alive_set = set(alive)
+    return min(CODES, key=lambda g: (max(Counter(feedback(g, s) for s in alive).values()), g not in alive_set, g))
+
+
+def game(backend: str, strategy: str = "minimax", **options) -> Game:
+    return Game(make_engine(backend, RULES), make_strategy(strategy, RULES), **options)
+
+
+@pytest.mark.parametrize("backend", list(BACKENDS))
+def test_every_engine_drives_the_same_game(backend):
+    # Knuth's strategy on secret 0123: the engine must not change a single guess.
+    record = play(make_engine(backend, RULES), make_strategy("minimax", RULES), (0, 1, 2, 3))
+    assert record.guesses == [((0, 0, 1, 1), (1, 1)), ((0, 0, 2, 3), (3, 0)), ((0, 1, 2, 3), (4, 0))]
+    assert record.as_dict()["guesses"] == [{"guess": "0011", "black": 1, "white": 1},
+                                           {"guess": "0023", "black": 3, "white": 0},
+                                           {"guess": "0123", "black": 4, "white": 0}]
+
+
+@pytest.mark.parametrize("backend", list(BACKENDS))
+def test_feedback_contradicting_the_history_is_refused_naming_the_entries(backend):
+    with game(backend, "first") as g:
+        g.record((0, 0, 1, 1), (1, 0))
+        with pytest.raises(NoConsistentCode) as refused:
+            g.record((0, 0, 1, 1), (0, 0))
+        assert str(refused.value) == ("no code is consistent with the history: entries 1, 2 "
+                                      "(0011:1,0 0011:0,0) contradict each other")
+        assert refused.value.exit_code == 3
+        assert g.history == [((0, 0, 1, 1), (1, 0))]  # the refused entry left nothing behind
+        assert g.remaining() == 256
+
+
+def test_feedback_that_cannot_occur_is_refused_before_the_engine_is_asked():
+    with game("python") as g:
+        with pytest.raises(BadInput, match=r"^feedback 3,1 cannot occur: with 3 pegs right"):
+            g.record((0, 0, 1, 1), (3, 1))
+        assert g.history == []
+
+
+def test_undo_takes_back_the_last_entry():
+    with game("python", "first") as g:
+        g.record((0, 0, 1, 1), (1, 0))
+        g.record((2, 2, 3, 3), (0, 1))
+        assert g.remaining() == len(consistent(g.history))
+        assert g.undo() == ((2, 2, 3, 3), (0, 1))
+        assert g.remaining() == len(consistent(g.history)) == 256
+        assert g.suggest() == consistent(g.history)[0]
+        g.undo()
+        with pytest.raises(BadInput, match="^nothing to undo$"):
+            g.undo()
+
+
+def test_score_and_play_turn_against_the_secret():
+    with game("python", secret=(0, 1, 2, 3)) as g:
+        assert g.score((0, 0, 1, 1)) == (1, 1)
+        assert g.history == []  # scoring a guess does not play it
+        assert g.play_turn() == ((0, 0, 1, 1), (1, 1))
+        assert not g.won
+        g.play_turn()
+        assert g.play_turn() == ((0, 1, 2, 3), (4, 0))
+        assert g.won and len(g.history) == 3
+    with game("python") as g, pytest.raises(BadInput, match="^this game has no secret to score against$"):
+        g.score((0, 0, 1, 1))
+
+
+def test_first_guess_replaces_the_opening_only():
+    with game("python", first_guess=(1, 2, 3, 4)) as g:
+        assert g.suggest() == (1, 2, 3, 4)
+        g.record((1, 2, 3, 4), (0, 0))
+        assert g.suggest() == knuth(g.history)
+
+
+def test_advise_counts_and_suggests():
+    suggestion = advise(make_engine("python", RULES), make_strategy("minimax", RULES),
+                        [((0, 0, 1, 1), (1, 0)), ((2, 3, 4, 5), (0, 2))])
+    assert suggestion.as_dict() == {"guess": "0223", "consistent": 60}
+    assert suggestion.text() == "0223  (60 codes still possible)"
+
+
+def _imports(path: Path) -> set[str]:
+    """The mm_logic modules a file imports, anywhere in it (lazy imports too)."""
+    module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            base = package
+            for _ in range(node.level - 1):
+                base = base.rpartition(".")[0]
+            target = f"{base}.{node.module}" if node.level and node.module else base if node.level else node.module
+            found.add(target)
+            found.update(f"{target}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return {name for name in found if name.startswith("mm_logic")}
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = {".".join(p.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__"): p
+               for p in PACKAGE.rglob("*.py")}
+    return {name: {m for m in _imports(path) if m in modules and m != name} for name, path in modules.items()}
+
+
+def test_no_import_cycle_in_the_package():
+    graph = _graph()
+    assert "mm_logic.game" in graph and "mm_logic.bench" in graph
+    state: dict[str, int] = {}
+    cycles = []
+
+    def visit(node: str, path: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                cycles.append(path[path.index(nxt):] + [nxt])
+            elif nxt not in state:
+                visit(nxt, [*path, nxt])
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node, [node])
+    # A package __init__ that imports its own submodules is not a cycle between modules.
+    real = [c for c in cycles if not all(m == c[0] or m.startswith(c[0] + ".") or c[0].startswith(m + ".")
+                                         for m in c)]
+    assert real == []
+
+
+def test_nothing_below_the_front_ends_knows_click():
+    front_ends = {"mm_logic.cli"}
+    users = {name for name, path in
+             ((".".join(p.relative_to(PACKAGE.parent).with_suffix("").parts), p) for p in PACKAGE.rglob("*.py"))
+             if "click" in {n.split(".")[0] for n in _raw_imports(path)}}
+    assert users == front_ends
+
+
+def _raw_imports(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            names.add(node.module)
+    return names
