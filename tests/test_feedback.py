@@ -12,7 +12,7 @@ from mm_logic.codespace import code_space
 from mm_logic.feedback import feedback, feedback_index, index_feedback
 from mm_logic.rules import Rules
 
-from conftest import code_for, small_rules
+from generators import code_for, small_rules
 
 
 def brute_feedback(guess, secret):

@@ -1,39 +1,12 @@
-"""The reference engine against a brute-force filter, and conflict finding."""
+"""The reference engine beyond the agreement suite: push/pop, conflicts, its size limit."""
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from mm_logic.engines.reference import ReferenceEngine
 from mm_logic.errors import SpaceTooLarge
-from mm_logic.feedback import feedback
 from mm_logic.rules import Rules
-
-from conftest import history_for, small_rules
-
-
-def brute_force(rules, history):
-    return [code for code in itertools.product(range(rules.colors), repeat=rules.pegs)
-            if max(code.count(c) for c in code) <= rules.repeat_limit
-            and all(feedback(g, code) == fb for g, fb in history)]
-
-
-@settings(max_examples=150, deadline=None)
-@given(st.data())
-def test_consistent_set_equals_brute_force(data):
-    rules = data.draw(small_rules())
-    history = data.draw(history_for(rules))
-    engine = ReferenceEngine(rules)
-    expected = brute_force(rules, history)
-    with engine.session(history) as session:
-        assert [tuple(c) for c in session.enumerate().tolist()] == expected
-        assert session.count() == len(expected)
-        assert session.first() == (expected[0] if expected else None)
-        assert [tuple(c) for c in session.enumerate(limit=3).tolist()] == expected[:3]
 
 
 def test_push_pop_restores():
