@@ -26,7 +26,7 @@ from typing import Callable
 
 import numpy as np
 
-from .codespace import code_space
+from .codespace import MAX_CODES, code_space
 from .engines import EngineSpec
 from .engines.base import Engine
 from .errors import BadInput
@@ -144,6 +144,12 @@ def spaced_secrets(rules: Rules, games: int) -> list[Code]:
     pegs, colors = rules.pegs, rules.colors
     return [tuple((i * step // colors ** (pegs - 1 - p)) % colors for p in range(pegs))
             for i in range(games)]
+
+
+def check_every_secret(rules: Rules) -> None:
+    """Refuse to play every secret of a space no engine lists code by code (before any game)."""
+    if rules.size > MAX_CODES:
+        raise BadInput(f"--all: {rules.describe()} has {rules.size:,} codes; use --games N")
 
 
 # -- playing ---------------------------------------------------------------------------
@@ -336,6 +342,7 @@ def bench_all(engine: Engine, strategy: Strategy, first_guess: Code | None = Non
     tree is cut below the opening, one task per feedback class, and the tasks
     run in worker processes: the attempts are the same as with one job.
     """
+    check_every_secret(engine.rules)
     space = code_space(engine.rules)
     if not strategy.deterministic:
         return bench_games(engine, strategy, [space.code(i) for i in range(space.size)],

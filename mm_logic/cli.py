@@ -74,7 +74,11 @@ def rules_options(f):
                   help="Symbols in order; the first K are used.")
     @functools.wraps(f)
     def wrapper(*args, pegs, colors, no_repeat, max_repeat, alphabet, **kwargs):
-        return f(*args, rules=make_rules(pegs, colors, no_repeat, max_repeat, alphabet), **kwargs)
+        rules = make_rules(pegs, colors, no_repeat, max_repeat, alphabet)
+        if alphabet != DEFAULT_ALPHABET and not rules.symbolic:
+            click.echo(f"note: --alphabet has {len(alphabet)} symbols for {colors} colours: codes are written "
+                       "as comma-separated colour numbers (0,3,1,2)", err=True)
+        return f(*args, rules=rules, **kwargs)
     return wrapper
 
 
@@ -102,7 +106,8 @@ def strategy_option(default: str, many: bool = False):
                         show_default=True, help=_strategy_help())
 
 
-seed_option = click.option("--seed", type=int, default=None, help="Makes every random choice reproducible.")
+seed_option = click.option("--seed", type=click.IntRange(0), default=None,
+                           help="Makes every random choice reproducible (a number >= 0).")
 encoding_option = click.option(
     "--encoding", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
     help="Edited .lp (clingo) or .pl (swipl) encoding to use instead of the shipped one.")
@@ -132,6 +137,44 @@ def engine_options(default_strategy: str = "minimax"):
                      first_guess=first_guess, seed=seed, **kwargs)
         return wrapper
     return decorate
+
+
+def _writable_file(ctx, param, path: Path | None) -> Path | None:
+    """Check, before any game runs, that a result file can be written (a probe, removed again)."""
+    if path is None:
+        return None
+    existed = path.exists()
+    try:
+        with path.open("a"):
+            pass
+    except OSError as error:
+        raise click.BadParameter(f"cannot write {path} ({error.strerror})") from None
+    if not existed:
+        path.unlink()
+    return path
+
+
+def _chart_folder(ctx, param, path: Path | None) -> Path | None:
+    """Check, before any game runs, that charts can be drawn and written into ``path``."""
+    if path is None:
+        return None
+    import importlib.util
+    if importlib.util.find_spec("matplotlib") is None:
+        raise click.BadParameter("charts need matplotlib: pip install 'mmlogic[plot]'")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        import tempfile
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as error:
+        raise click.BadParameter(f"cannot write into folder {path} ({error.strerror})") from None
+    return path
+
+
+def output_file_option(*names: str, help: str):
+    """An option naming a file the command writes, checked before any game runs."""
+    return click.option(*names, type=click.Path(dir_okay=False, path_type=Path), default=None,
+                        callback=_writable_file, help=help)
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
@@ -208,9 +251,18 @@ def solve(rules, engine, strategy, first_guess, seed, secret_text, as_json):
       mmlogic solve --backend swipl --strategy first --pegs 5 --colors 8 --no-repeat --seed 1
       mmlogic solve --strategy any --pegs 16 --colors 6 --json
     """
-    from .game import play
+    from .game import play, plural, turn_line
+    from .terminal import Spinner
 
-    emit(play(engine, strategy, secret_or_random(secret_text, rules, seed), first_guess), as_json)
+    with Spinner("thinking") as spinner:
+        def show(number, entry):
+            # Each guess as soon as it is made: a long game is never silent.
+            spinner.tick()
+            if not as_json:
+                click.echo(turn_line(number, entry, rules))
+
+        record = play(engine, strategy, secret_or_random(secret_text, rules, seed), first_guess, on_turn=show)
+    click.echo(json.dumps(record.as_dict()) if as_json else plural(record.attempts, "guess"))
 
 
 @cli.command(name="next")
@@ -232,8 +284,12 @@ def next_command(rules, engine, strategy, first_guess, seed, as_json, history):
       mmlogic next --no-repeat --colors 10 0123:1,1
     """
     from .game import advise
+    from .terminal import Spinner
 
-    emit(advise(engine, strategy, [parse_entry(item, rules) for item in history], first_guess), as_json)
+    entries = [parse_entry(item, rules) for item in history]
+    with Spinner("thinking"):
+        suggestion = advise(engine, strategy, entries, first_guess)
+    emit(suggestion, as_json)
 
 
 @cli.command()
@@ -245,8 +301,7 @@ def next_command(rules, engine, strategy, first_guess, seed, as_json, history):
               help="Play N secrets evenly spaced over the code space in lexicographic order "
                    "(code number i*(size//N)), as published large-game figures do.")
 @json_option
-@click.option("--out", type=click.Path(dir_okay=False, writable=True, path_type=Path), default=None,
-              help="Also write the JSON object to FILE.")
+@output_file_option("--out", help="Also write the JSON object to FILE.")
 @jobs_option
 def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced, as_json, out, jobs):
     """Play many games and summarise the attempts.
@@ -296,10 +351,9 @@ def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced
 @encoding_option
 @time_limit_option
 @json_option
-@click.option("--csv", "csv_file", type=click.Path(dir_okay=False, writable=True, path_type=Path), default=None,
-              help="Also write the rows to a CSV file.")
+@output_file_option("--csv", "csv_file", help="Also write the rows to a CSV file.")
 @click.option("--plot", "plot_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Write PNG charts into DIR.")
+              callback=_chart_folder, help="Write PNG charts into DIR (needs matplotlib).")
 @jobs_option
 @click.pass_context
 def compare(ctx, preset, rules, backends, strategies, all_secrets, games, seed, encoding, time_limit,
@@ -392,9 +446,10 @@ def info(rules, backend, as_json):
 def play_command(rules, engine, strategy, first_guess, seed, secret_text, max_guesses):
     """You guess, the computer answers with black,white.
 
-    Type a code per line; a typo is explained and you type again. Type `?`
-    for how many codes are still possible (asked of --backend), `hint` for
-    the guess --strategy would play, `quit` to give up.
+    Type a code per line (0123, or 0 1 2 3); a typo is explained and you type
+    again. Type `?` for how many codes are still possible (asked of
+    --backend), `hint` for the guess --strategy would play, `help` for help,
+    `quit` (or Ctrl-D) to give up and see the secret.
 
     \b
     Example:
@@ -405,8 +460,9 @@ def play_command(rules, engine, strategy, first_guess, seed, secret_text, max_gu
 
     def ask(prompt: str) -> str | None:
         try:
-            return click.prompt(prompt, prompt_suffix="> ", err=True)
+            return click.prompt(prompt, prompt_suffix="> ", default="", show_default=False, err=True)
         except click.Abort:
+            click.echo("", err=True)  # end the prompt's line: what follows starts on its own
             return None
 
     game = Game(engine, strategy, secret=secret_or_random(secret_text, rules, seed), first_guess=first_guess)

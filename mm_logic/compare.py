@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .bench import BenchResult, Progress, bench_all, bench_games, random_secrets
-from .codespace import MAX_CODES
+from .bench import BenchResult, Progress, bench_all, bench_games, check_every_secret, random_secrets
 from .engines import BACKENDS, check_encoding, engine_class, make_engine
 from .errors import BadInput
 from .notation import format_code
@@ -92,8 +91,7 @@ class ComparePlan:
             check_encoding(readers[0], plan.encoding)
         if all_secrets:
             for r in plan.rule_sets:
-                if r.size > MAX_CODES:
-                    raise BadInput(f"--all: {r.describe()} has {r.size:,} codes; use --games N")
+                check_every_secret(r)
         return plan
 
     @property

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Callable
 
 from .engines.base import Engine, Session
 from .errors import BadInput, MMLogicError, NoConsistentCode
@@ -187,15 +188,32 @@ class GameRecord:
 
     def text(self) -> str:
         """One line per guess with its feedback, then the number of guesses."""
-        width = len(str(self.attempts))
-        lines = [f"{i:>{width}}  {format_code(guess, self.rules)}  {format_feedback(fb)}"
-                 for i, (guess, fb) in enumerate(self.guesses, 1)]
-        return "\n".join([*lines, f"{self.attempts} guesses"])
+        lines = [turn_line(i, entry, self.rules) for i, entry in enumerate(self.guesses, 1)]
+        return "\n".join([*lines, plural(self.attempts, "guess")])
+
+
+def plural(n: int, word: str) -> str:
+    """``1 guess``, ``2 guesses``, ``1 code``, ``3 codes``.
+
+    >>> plural(1, "guess"), plural(5, "code")
+    ('1 guess', '5 codes')
+    """
+    if n == 1:
+        return f"{n} {word}"
+    return f"{n} {word}es" if word.endswith(("s", "sh", "ch", "x")) else f"{n} {word}s"
+
+
+def turn_line(number: int, entry: Entry, rules: Rules) -> str:
+    """One turn as ``solve`` prints it: number, guess, feedback."""
+    return f"{number}  {format_code(entry[0], rules)}  {format_feedback(entry[1])}"
 
 
 def play(engine: Engine, strategy: Strategy, secret: Code, first_guess: Code | None = None,
-         max_attempts: int | None = None) -> GameRecord:
-    """Play one game against ``secret`` and return every guess with its feedback."""
+         max_attempts: int | None = None, on_turn: Callable[[int, Entry], None] | None = None) -> GameRecord:
+    """Play one game against ``secret`` and return every guess with its feedback.
+
+    ``on_turn(number, entry)`` is called after each guess (``solve`` prints it at once).
+    """
     limit = max_attempts or attempts_limit(engine.rules)
     start = time.perf_counter()
     with Game(engine, strategy, secret=secret, first_guess=first_guess) as game:
@@ -203,7 +221,9 @@ def play(engine: Engine, strategy: Strategy, secret: Code, first_guess: Code | N
             if len(game.history) >= limit:
                 raise NoProgress(f"no win after {limit} guesses; the strategy is not making progress")
             try:
-                game.play_turn()
+                entry = game.play_turn()
+                if on_turn:
+                    on_turn(len(game.history), entry)
             except NoConsistentCode:
                 raise EngineDisagreement(
                     f"the {engine.name} engine found no consistent code, but the secret is one"
@@ -225,8 +245,7 @@ class Suggestion:
         return {"guess": format_code(self.guess, self.rules), "consistent": self.consistent}
 
     def text(self) -> str:
-        plural = "s" if self.consistent != 1 else ""
-        return f"{format_code(self.guess, self.rules)}  ({self.consistent} code{plural} still possible)"
+        return f"{format_code(self.guess, self.rules)}  ({plural(self.consistent, 'code')} still possible)"
 
 
 def advise(engine: Engine, strategy: Strategy, history: list[Entry],

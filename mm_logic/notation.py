@@ -2,7 +2,8 @@
 
 A code is a tuple of colour numbers. It is written as one symbol per peg
 (``0011``) when the alphabet has enough symbols, otherwise as comma-separated
-integers (``0,17,33,2``); the integer form is accepted everywhere. Feedback is
+integers (``0,17,33,2``); the integer form is accepted everywhere, and so are
+pegs separated by spaces (``0 1 2 3``, ``10 0 3 17``). Feedback is
 ``B,W`` and a history entry is ``GUESS:B,W``.
 """
 
@@ -49,6 +50,16 @@ def _symbol_value(symbol: str, rules: Rules, text: str) -> int:
     return index
 
 
+def _token_value(token: str, rules: Rules, text: str) -> int:
+    """One space-separated peg: a symbol when the alphabet writes codes, else a colour number."""
+    if rules.symbolic and len(token) == 1:
+        return _symbol_value(token, rules, text)
+    if token.isdigit() and int(token) < rules.colors:
+        return int(token)
+    raise BadInput(f"peg {token!r} in code {text!r} is not one of the {rules.colors} colours "
+                   + (rules.alphabet[: rules.colors] if rules.symbolic else f"0..{rules.colors - 1}"))
+
+
 def parse_code(text: str, rules: Rules, *, check_repeat: bool = True) -> Code:
     """Read a code, checking its length, its symbols and the repetition rule.
 
@@ -58,10 +69,12 @@ def parse_code(text: str, rules: Rules, *, check_repeat: bool = True) -> Code:
     (0, 0, 1, 1)
     >>> parse_code("0,17,33,2", Rules(colors=40))
     (0, 17, 33, 2)
+    >>> parse_code("0 1 2 3", Rules())
+    (0, 1, 2, 3)
     """
     text = text.strip()
     if "," in text:
-        parts = text.split(",")
+        parts = [p.strip() for p in text.split(",")]
         try:
             code = tuple(int(p) for p in parts)
         except ValueError:
@@ -69,6 +82,9 @@ def parse_code(text: str, rules: Rules, *, check_repeat: bool = True) -> Code:
         bad = [c for c in code if not 0 <= c < rules.colors]
         if bad:
             raise BadInput(f"colour {bad[0]} in code {text!r} is outside 0..{rules.colors - 1}")
+    elif len(text.split()) > 1:
+        # Spaces separate pegs: each is a symbol of the alphabet or a colour number.
+        code = tuple(_token_value(token, rules, text) for token in text.split())
     elif not rules.symbolic:
         raise BadInput(
             f"code {text!r}: with {rules.colors} colours (more than the alphabet's "

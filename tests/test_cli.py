@@ -158,15 +158,15 @@ def test_info(run, run_json):
 
 
 def test_play_survives_typos(run):
-    result = run("play", "--secret", "0123", input="01\n0129\n?\n0123\n")
+    result = run("play", "--backend", "python", "--secret", "0123", input="01\n0129\n?\n0123\n")
     assert result.exit_code == 0
     assert result.stdout.splitlines() == [
-        "Find the code of 4 pegs over 012345 (4x6).",
-        "code '01' has 2 pegs, expected 4; try again",
-        "symbol '9' in code '0129' is not one of the 6 colours 012345; try again",
+        "Find the code of 4 pegs over 012345 (4x6). Type help for help.",
+        "code '01' has 2 pegs, expected 4; try again (help for help)",
+        "symbol '9' in code '0129' is not one of the 6 colours 012345; try again (help for help)",
         "1296 codes still possible",
         "0123  4,0",
-        "found in 1 guesses",
+        "found in 1 guess",
     ]
 
 

@@ -1,0 +1,98 @@
+"""What the command line shows while it works: a spinner for slow solver calls.
+
+Nothing should run silently for more than a few seconds. A :class:`Spinner`
+draws, on a terminal's stderr only, a turning wheel with the seconds spent
+once a step has taken longer than a second, and wipes it when the step ends
+(:meth:`Spinner.tick`), so quick steps print nothing and piped output stays
+clean.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import sys
+import threading
+import time
+from typing import TextIO
+
+#: Seconds a step may take before the spinner shows.
+SHOW_AFTER = 1.0
+#: Seconds between two frames.
+FRAME = 0.1
+FRAMES = "|/-\\"
+
+
+def interactive(stream: TextIO) -> bool:
+    """Whether ``stream`` is a person's terminal (not a pipe, not CI)."""
+    return stream.isatty() and not os.environ.get("CI")
+
+
+class Spinner:
+    """A background wheel on ``stream`` for steps longer than ``show_after`` seconds.
+
+    Use it as a context manager around work made of steps, calling
+    :meth:`tick` between steps. With ``enabled`` false it does nothing.
+
+    Parameters
+    ----------
+    label:
+        What is being done, e.g. ``"thinking"``.
+    stream:
+        Where to draw (default: stderr).
+    enabled:
+        Default: whether ``stream`` is an interactive terminal.
+    """
+
+    def __init__(self, label: str, stream: TextIO | None = None, enabled: bool | None = None,
+                 show_after: float = SHOW_AFTER, frame: float = FRAME):
+        self.label = label
+        self.stream = stream if stream is not None else sys.stderr
+        self.enabled = interactive(self.stream) if enabled is None else enabled
+        self.show_after = show_after
+        self.frame = frame
+        self._lock = threading.Lock()
+        self._started = time.monotonic()
+        self._shown = False
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def __enter__(self) -> Spinner:
+        if self.enabled:
+            self._started = time.monotonic()
+            self._thread = threading.Thread(target=self._run, daemon=True)
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._thread is not None:
+            self._stop.set()
+            self._thread.join()
+            self._thread = None
+        self._wipe()
+
+    def tick(self) -> None:
+        """A step ended: wipe the wheel and start timing the next step."""
+        with self._lock:
+            self._wipe_locked()
+            self._started = time.monotonic()
+
+    def _run(self) -> None:
+        frames = itertools.cycle(FRAMES)
+        while not self._stop.wait(self.frame):
+            with self._lock:
+                spent = time.monotonic() - self._started
+                if spent >= self.show_after:
+                    self.stream.write(f"\r{next(frames)} {self.label}... {spent:.1f} s")
+                    self.stream.flush()
+                    self._shown = True
+
+    def _wipe(self) -> None:
+        with self._lock:
+            self._wipe_locked()
+
+    def _wipe_locked(self) -> None:
+        if self._shown:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+            self._shown = False

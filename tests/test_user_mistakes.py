@@ -1,0 +1,108 @@
+"""What a new user hits first (issue 11): each case with its exit code and its one line."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+from mm_logic.rules import Rules
+
+PY = ["--backend", "python"]
+
+
+def one_line(result, code: int, message: str) -> None:
+    assert (result.exit_code, result.stderr) == (code, f"error: {message}\n"), result.output
+    assert result.stdout == ""  # found before any game ran: nothing was printed
+
+
+@pytest.mark.parametrize("command", [["solve", *PY], ["bench", *PY, "--games", 2], ["compare", *PY, "--games", 2]])
+def test_a_negative_seed_is_bad_input(run, command):
+    one_line(run(*command, "--seed", -5), 2, "Invalid value for '--seed': -5 is not in the range x>=0.")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["compare", *PY, "--games", 2, "--plot", "/proc/x"],
+     "Invalid value for '--plot': cannot write into folder /proc/x (No such file or directory)"),
+    (["compare", *PY, "--games", 2, "--csv", "/proc/x/a.csv"],
+     "Invalid value for '--csv': cannot write /proc/x/a.csv (No such file or directory)"),
+    (["bench", *PY, "--games", 2, "--out", "/proc/x/a.json"],
+     "Invalid value for '--out': cannot write /proc/x/a.json (No such file or directory)"),
+])
+def test_unwritable_outputs_are_refused_before_the_games(run, args, message):
+    one_line(run(*args), 2, message)
+
+
+def test_a_result_file_is_not_left_behind_by_the_check(run, tmp_path):
+    target = tmp_path / "rows.csv"
+    result = run("compare", *PY, "--games", 2, "--csv", target, "--seed", "-1")  # the seed fails after the check
+    assert result.exit_code == 2
+    assert not target.exists()
+
+
+def test_plot_without_matplotlib_is_refused_before_the_games(run, monkeypatch, tmp_path):
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name, *a))
+    one_line(run("compare", *PY, "--games", 2, "--plot", tmp_path / "charts"), 2,
+             "Invalid value for '--plot': charts need matplotlib: pip install 'mmlogic[plot]'")
+
+
+def test_all_on_a_space_too_large_names_games_not_a_backend(run):
+    one_line(run("bench", "--backend", "clingo", "--pegs", 12, "--colors", 12, "--all"), 2,
+             "--all: 12x12 has 8,916,100,448,256 codes; use --games N")
+
+
+def test_one_guess_is_singular(run):
+    result = run("solve", *PY, "--secret", "0000", "--strategy", "first")
+    assert result.stdout == "1  0000  4,0\n1 guess\n"
+
+
+@pytest.mark.parametrize("typed", ["quit\n", ""])  # quit, or Ctrl-D (end of input)
+def test_play_quit_and_end_of_input_exit_0_with_the_secret_on_its_own_line(run, typed):
+    result = run("play", *PY, "--secret", "0123", input=f"0011\n{typed}")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[1:] == ["0011  1,1", "the secret was 0123"]
+
+
+def test_play_reaching_the_guess_limit_shows_the_secret_and_exits_0(run):
+    result = run("play", *PY, "--secret", "0123", "--max-guesses", 1, input="0011\n")
+    assert (result.exit_code, result.stdout.splitlines()[1:]) == (0, ["0011  1,1", "the secret was 0123"])
+
+
+def test_play_help_hint_and_spaced_codes(run):
+    result = run("play", *PY, "--secret", "0123", "--strategy", "first", input="help\nhint\n0 0 1 1\n0,1,2,3\n")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[1:] == [
+        "type a code of 4 pegs, e.g. 0123 or 0 1 2 3; ? how many codes are still possible; "
+        "hint the computer's guess; quit to give up",
+        "try 0000 (1296 codes still possible)",
+        "0011  1,1",
+        "0123  4,0",
+        "found in 2 guesses",
+    ]
+
+
+def test_play_advice_names_an_option_play_has(run):
+    result = run("play", *PY, "--pegs", 12, "--colors", 12, input="?\n")
+    one_line(result, 2, "12x12 has 8,916,100,448,256 codes, more than the python engine enumerates "
+                        "(20,000,000); use --backend clingo")
+    assert "--backend [clingo|swipl|python]" in run("play", "--help").stdout
+
+
+def test_an_alphabet_shorter_than_the_colours_is_said(run):
+    result = run("next", *PY, "--alphabet", "abc", "--strategy", "first", "0,1,2,3:0,0")
+    assert result.exit_code == 0
+    assert result.stderr == ("note: --alphabet has 3 symbols for 6 colours: codes are written as "
+                             "comma-separated colour numbers (0,3,1,2)\n")
+    assert result.stdout == "4,4,4,4  (16 codes still possible)\n"
+
+
+def test_solve_reports_each_guess_as_it_is_made():
+    from mm_logic.engines import make_engine
+    from mm_logic.game import play
+    from mm_logic.strategies import make_strategy
+    seen = []
+    rules = Rules()
+    record = play(make_engine("python", rules), make_strategy("first", rules), (0, 1, 2, 3),
+                  on_turn=lambda number, entry: seen.append((number, entry, len(seen))))
+    assert seen == [(i, entry, i - 1) for i, entry in enumerate(record.guesses, 1)]
