@@ -106,3 +106,40 @@ def test_solve_reports_each_guess_as_it_is_made():
     record = play(make_engine("python", rules), make_strategy("first", rules), (0, 1, 2, 3),
                   on_turn=lambda number, entry: seen.append((number, entry, len(seen))))
     assert seen == [(i, entry, i - 1) for i, entry in enumerate(record.guesses, 1)]
+
+
+def test_the_python_backend_honours_the_time_limit(run):
+    result = run("next", *PY, "--pegs", 9, "--colors", 6, "--time-limit", 0.001, "--strategy", "first",
+                 "001122334:1,0")
+    one_line(result, 1, "python did not answer within the time limit of 0.001 s (9x6, 10,077,696 codes to filter); "
+                        "raise --time-limit")
+
+
+def test_a_push_that_fails_leaves_the_history_as_it_was():
+    from mm_logic.engines import make_engine
+    from mm_logic.errors import SolverTimeout
+    session = make_engine("python", Rules(9, 6), time_limit=0.001).session()
+    with pytest.raises(SolverTimeout):
+        session.push((0, 0, 1, 1, 2, 2, 3, 3, 4), (1, 0))
+    assert session.history == [] and session.count() == 6**9
+
+
+def test_the_spinner_shows_only_for_slow_steps_and_wipes_itself():
+    import io
+    import time
+
+    from mm_logic.terminal import Spinner
+    stream = io.StringIO()
+    with Spinner("thinking", stream, enabled=True, show_after=0.05, frame=0.01) as spinner:
+        spinner.tick()  # a quick step: nothing drawn
+        assert stream.getvalue() == ""
+        time.sleep(0.2)  # a slow one
+        drawn = stream.getvalue()
+        spinner.tick()
+        assert stream.getvalue().endswith("\r\033[K")
+    frames = [part for part in drawn.split("\r") if part]
+    assert frames and all(f[0] in "|/-\\" and f[1:].startswith(" thinking... 0.") for f in frames)
+    quiet = io.StringIO()
+    with Spinner("thinking", quiet, enabled=False, show_after=0.0, frame=0.01):
+        time.sleep(0.05)
+    assert quiet.getvalue() == ""

@@ -41,7 +41,12 @@ class Session(ABC):
     def push(self, guess: Code, feedback: Feedback) -> None:
         """Add one played guess and the feedback it got."""
         self.history.append((tuple(guess), tuple(feedback)))
-        self._push(self.history[-1])
+        try:
+            self._push(self.history[-1])
+        except BaseException:
+            # A push that failed (time limit, Ctrl-C, a bad encoding) leaves the history as it was.
+            self.history.pop()
+            raise
 
     def pop(self) -> Entry:
         """Remove the last entry (backtracking in a strategy tree)."""

@@ -2,13 +2,22 @@
 
 It shares nothing with the declarative encodings but the rules, so agreement
 between it and the clingo/swipl engines is a real cross-check.
+
+Its one costly call is filtering the surviving codes by a new entry (a
+numpy pass over up to 20 million codes). numpy cannot be interrupted, so
+``time_limit`` is checked when that pass ends: a filter that took longer
+fails with :class:`~mm_logic.errors.SolverTimeout` and leaves the history as
+it was.
 """
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from ..codespace import code_space
+from ..errors import SolverTimeout
 from ..feedback import feedback_index, feedback_indices
 from ..notation import Code, Entry
 from .base import Engine, Session
@@ -20,14 +29,20 @@ class ReferenceSession(Session):
     def __init__(self, engine: "ReferenceEngine"):
         super().__init__(engine.rules)
         self.space = engine.space
+        self.time_limit = engine.time_limit
         self._alive = [np.arange(self.space.size, dtype=np.int64)]
 
     def _push(self, entry: Entry) -> None:
+        started = time.monotonic()
         guess, fb = entry
         alive = self._alive[-1]
         codes = self.space.codes[alive]
         marks = feedback_indices(guess, codes, self.space.counts[alive])
-        self._alive.append(alive[marks == feedback_index(fb, self.rules.pegs)])
+        kept = alive[marks == feedback_index(fb, self.rules.pegs)]
+        if self.time_limit is not None and time.monotonic() - started > self.time_limit:
+            raise SolverTimeout(f"python did not answer within the time limit of {self.time_limit:g} s "
+                                f"({self.rules.describe()}, {alive.size:,} codes to filter); raise --time-limit")
+        self._alive.append(kept)
 
     def _pop(self, entry: Entry) -> None:
         self._alive.pop()
