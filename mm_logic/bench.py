@@ -20,9 +20,9 @@ from __future__ import annotations
 import multiprocessing
 import time
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
@@ -81,7 +81,7 @@ class BenchResult:
     def ms_per_game(self) -> float:
         return 1000 * self.seconds / max(self.games, 1)
 
-    def merge(self, other: "BenchResult") -> None:
+    def merge(self, other: BenchResult) -> None:
         """Add another part's games (a worker's task, or a later batch)."""
         self.games_played.extend(other.games_played)
 
@@ -226,7 +226,7 @@ class BenchSpec:
     first_guess: Code | None
 
     @classmethod
-    def of(cls, engine: Engine, strategy: Strategy, first_guess: Code | None) -> "BenchSpec":
+    def of(cls, engine: Engine, strategy: Strategy, first_guess: Code | None) -> BenchSpec:
         # strategy.seed, not the user's --seed: a strategy without a seed draws
         # one when it is made, and every worker must use that same one.
         return cls(EngineSpec.of(engine), strategy.name, strategy.seed, first_guess)

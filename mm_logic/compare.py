@@ -12,9 +12,9 @@ a disagreement (an engine or encoding bug).
 from __future__ import annotations
 
 import csv
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from .bench import BenchResult, Progress, bench_all, bench_games, check_every_secret, random_secrets
 from .engines import BACKENDS, check_encoding, engine_class, make_engine
@@ -69,7 +69,7 @@ class ComparePlan:
 
     @classmethod
     def make(cls, *, preset: str | None, rules: Rules, explicit_rules: list[str], backends: str,
-             strategies: str, all_secrets: bool, games: int | None, **options) -> "ComparePlan":
+             strategies: str, all_secrets: bool, games: int | None, **options) -> ComparePlan:
         """Check a plan given as the command line gives it, before any game runs.
 
         ``explicit_rules`` names the rules options the user typed (they

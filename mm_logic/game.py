@@ -19,8 +19,8 @@ which engine answers, which strategy chooses, or which front end asks.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from .engines.base import Engine, Session
 from .errors import BadInput, MMLogicError, NoConsistentCode
@@ -105,9 +105,9 @@ class Game:
         Raises :class:`~mm_logic.errors.NoConsistentCode`, naming the entries
         that contradict each other, when no code fits the history.
         """
-        if not self.history:
-            return self.first_guess if self.first_guess is not None else self.strategy.opening(self.session)
-        guess = self.strategy.choose(self.session)
+        if not self.history and self.first_guess is not None:
+            return self.first_guess
+        guess = self.strategy.choose(self.session) if self.history else self.strategy.opening(self.session)
         if guess is None:
             raise self.engine.no_solution(self.history)
         return guess
@@ -152,7 +152,7 @@ class Game:
         """Release the engine session."""
         self.session.close()
 
-    def __enter__(self) -> "Game":
+    def __enter__(self) -> Game:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -225,8 +225,10 @@ def play(engine: Engine, strategy: Strategy, secret: Code, first_guess: Code | N
                 if on_turn:
                     on_turn(len(game.history), entry)
             except NoConsistentCode:
+                edited = f" (does {engine.encoding.name} exclude it?)" if engine.encoding else ""
                 raise EngineDisagreement(
-                    f"the {engine.name} engine found no consistent code, but the secret is one"
+                    f"the {engine.name} engine found no consistent code, but the secret "
+                    f"{format_code(secret, engine.rules)} is one{edited}"
                 ) from None
         guesses = list(game.history)
     return GameRecord(engine.rules, secret, guesses, time.perf_counter() - start, engine.name, strategy.name)

@@ -7,7 +7,7 @@ line and the person types again, so nothing typed is lost. It drives a
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .errors import BadInput, MMLogicError
 from .game import Game, plural

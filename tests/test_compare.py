@@ -81,6 +81,7 @@ def first_strategy_by_brute_force(pegs, colors):
     """Shapiro's strategy played game by game with a plain filter: the expected histogram."""
     from collections import Counter
     from itertools import product
+
     from mm_logic.feedback import feedback
     codes = list(product(range(colors), repeat=pegs))
     histogram = Counter()
@@ -115,7 +116,8 @@ def test_csv_and_plot(run, tmp_path):
                  "--games", 5, "--seed", 1, "--csv", csv_file, "--plot", charts)
     assert result.exit_code == 0, result.stderr
     lines = csv_file.read_text().splitlines()
-    assert lines[0] == "pegs,colors,max_repeat,backend,strategy,games,total_guesses,mean,max,histogram,seconds,ms_per_game"
+    assert lines[0] == ("pegs,colors,max_repeat,backend,strategy,games,total_guesses,mean,max,histogram,"
+                        "seconds,ms_per_game")
     assert [line.split(",")[:6] for line in lines[1:]] == [
         [str(n), str(2 * n), "1", "clingo", "first", "5"] for n in range(4, 9)]
     names = sorted(p.name for p in charts.iterdir())
@@ -167,5 +169,7 @@ def test_jobs_identical(run):
                          "--strategy", "minimax", "--all", "--json").stdout)
     two = json.loads(run("compare", "--pegs", 4, "--colors", 5, "--backend", "python",
                          "--strategy", "minimax", "--all", "--json", "--jobs", 2).stdout)
-    strip = lambda d: [{k: v for k, v in r.items() if k not in ("seconds", "ms_per_game")} for r in d["rows"]]
+    def strip(data):
+        return [{k: v for k, v in r.items() if k not in ("seconds", "ms_per_game")} for r in data["rows"]]
+
     assert strip(one) == strip(two)

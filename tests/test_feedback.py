@@ -74,6 +74,7 @@ def test_space_sizes_and_order():
 def test_many_pegs_do_not_overflow_the_index():
     # 24 pegs: (pegs+1)**2 > 255, where an index black*(pegs+1)+white would wrap in uint8.
     from math import comb
+
     from mm_logic.engines.reference import ReferenceEngine
     guess = (0,) * 12 + (1,) * 12
     # 20 black, 0 white: flip 4 of the 12 ones to zeros, or 4 of the 12 zeros to ones.

@@ -73,7 +73,7 @@ class EngineSpec:
         return make_engine(self.backend, self.rules, encoding=self.encoding, time_limit=self.time_limit)
 
     @classmethod
-    def of(cls, engine: Engine) -> "EngineSpec":
+    def of(cls, engine: Engine) -> EngineSpec:
         """The spec of an existing engine."""
         return cls(engine.name, engine.rules, engine.encoding, engine.time_limit)
 

@@ -188,10 +188,14 @@ class Engine(ABC):
 
     def no_solution(self, history: list[Entry]) -> NoConsistentCode:
         """The error to raise when ``history`` has no consistent code, naming a conflict."""
+        if not history:
+            under = f" under the encoding {self.encoding.name}" if self.encoding else ""
+            return NoConsistentCode(f"no code of {self.rules.describe()} exists{under}", ())
         subset = self.conflict(history)
         entries = " ".join(format_entry(history[i], self.rules) for i in subset)
         if len(subset) == 1:
-            message = f"no code is consistent with the history: entry {subset[0] + 1} ({entries}) is impossible on its own"
+            message = (f"no code is consistent with the history: entry {subset[0] + 1} ({entries}) "
+                       "is impossible on its own")
         else:
             numbers = ", ".join(str(i + 1) for i in subset)
             message = f"no code is consistent with the history: entries {numbers} ({entries}) contradict each other"

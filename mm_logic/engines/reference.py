@@ -26,7 +26,7 @@ from .base import Engine, Session
 class ReferenceSession(Session):
     """Keeps the indices of the surviving codes, one array per history depth."""
 
-    def __init__(self, engine: "ReferenceEngine"):
+    def __init__(self, engine: ReferenceEngine):
         super().__init__(engine.rules)
         self.space = engine.space
         self.time_limit = engine.time_limit
