@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from .engines.base import Engine
 from .notation import Feedback
 from .rules import Rules
-from .strategies.scoring import canonical_openings
+from .symmetry import canonical_openings
 
 #: Beyond this many (opening, feedback) questions the feedback set is not computed.
 MAX_QUESTIONS = 20_000

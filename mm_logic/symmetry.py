@@ -21,7 +21,8 @@ from itertools import permutations
 import numpy as np
 
 from .codespace import CodeSpace
-from .notation import Entry
+from .notation import Code, Entry
+from .rules import Rules
 
 #: Position permutations are searched only up to this many pegs (P! of them).
 MAX_PERMUTED_PEGS = 7
@@ -146,3 +147,26 @@ def _block_canonical_indices(space: CodeSpace, blocks: tuple[tuple[int, ...], ..
     # Cached: a bench meets the same few blocks of free colours at many nodes.
     canon = canonical_under_blocks(space.codes, [list(b) for b in blocks], space.rules.colors)
     return space.index_of(canon)
+
+
+def canonical_openings(rules: Rules) -> list[Code]:
+    """One code per class of openings equivalent under colour and position symmetry.
+
+    Each is the smallest code of its class: colour 0 used most, then colour 1...
+    (``0000, 0001, 0011, 0012, 0123`` for 4 pegs and 6 colours). Since scores are
+    symmetric, the best opening over all codes, with ties broken towards the
+    smallest code, is the best of these.
+    """
+    found: list[Code] = []
+
+    def extend(remaining: int, largest: int, parts: list[int]) -> None:
+        if remaining == 0:
+            found.append(tuple(c for c, part in enumerate(parts) for _ in range(part)))
+            return
+        if len(parts) == rules.colors:
+            return
+        for part in range(min(largest, remaining), 0, -1):
+            extend(remaining - part, part, parts + [part])
+
+    extend(rules.pegs, rules.repeat_limit, [])
+    return sorted(found)

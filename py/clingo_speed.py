@@ -24,7 +24,7 @@ import time
 import numpy as np
 
 from mm_logic.engines.base import Session
-from mm_logic.engines.clingo_engine import ClingoEngine, ClingoSession
+from mm_logic.engines.clingo import ClingoEngine, ClingoSession
 from mm_logic.feedback import feedback
 from mm_logic.rules import Rules
 

@@ -31,7 +31,7 @@ import argparse
 import time
 from itertools import permutations
 
-from mm_logic.engines.clingo_engine import ClingoEngine
+from mm_logic.engines.clingo import ClingoEngine
 from mm_logic.feedback import feedback
 from mm_logic.game import play, random_secrets, spaced_secrets
 from mm_logic.notation import Code

@@ -1,8 +1,7 @@
-"""The clingo engine against the numpy reference engine, and its error handling.
+"""The clingo adapter beyond the agreement suite: its Control's lifecycle, aiming, errors, limits.
 
-Both engines share nothing but the rules, so agreeing on random histories
-(consistent ones, and arbitrary, possibly contradictory, feedback) checks
-the ASP encodings and the adapter at once.
+Agreement with the brute-force filter on random histories is
+``tests/test_engines_agree.py``; these are the adapter's own behaviours.
 """
 
 from __future__ import annotations
@@ -17,11 +16,9 @@ from functools import cache
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
-from mm_logic.engines import clingo_engine
-from mm_logic.engines.clingo_engine import ClingoEngine
+from mm_logic.engines.clingo import ClingoEngine, control, session
+from mm_logic.engines.clingo.solve import CodeReader
 from mm_logic.engines.reference import ReferenceEngine
 from mm_logic.errors import EncodingError, SolverTimeout
 from mm_logic.feedback import feedback
@@ -29,102 +26,10 @@ from mm_logic.resources import encoding_path
 from mm_logic.rules import Rules
 from mm_logic.sampling import history_rng, random_code
 
-# (pegs, colours) small enough that clingo enumerates the whole space quickly
-SIZES = [(3, c) for c in range(2, 9)] + [(4, c) for c in range(2, 8)] + [(5, c) for c in range(3, 6)]
-REPEATS = [None, 1, 2]
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
 
 @cache
 def engines(rules: Rules) -> tuple[ClingoEngine, ReferenceEngine]:
     return ClingoEngine(rules), ReferenceEngine(rules)
-
-
-@st.composite
-def rules_st(draw) -> Rules:
-    while True:
-        pegs, colors = draw(st.sampled_from(SIZES))
-        repeat = draw(st.sampled_from(REPEATS))
-        if repeat is None or repeat * colors >= pegs:
-            return Rules(pegs, colors, repeat)
-
-
-@st.composite
-def code_st(draw, rules: Rules) -> tuple[int, ...]:
-    """A valid code: colours drawn peg by peg among those still allowed."""
-    code: list[int] = []
-    for _ in range(rules.pegs):
-        allowed = [c for c in range(rules.colors) if code.count(c) < rules.repeat_limit]
-        code.append(draw(st.sampled_from(allowed)))
-    return tuple(code)
-
-
-@st.composite
-def entry_st(draw, rules: Rules, secret) -> tuple:
-    """A guess with its true feedback against ``secret``, or (sometimes) arbitrary feedback."""
-    guess = draw(code_st(rules))
-    if draw(st.integers(0, 4)) == 0:
-        black = draw(st.integers(0, rules.pegs))
-        white = draw(st.integers(0, rules.pegs - black))
-        return guess, (black, white)
-    return guess, feedback(guess, secret)
-
-
-@st.composite
-def game_st(draw, max_entries: int = 4):
-    rules = draw(rules_st())
-    secret = draw(code_st(rules))
-    history = draw(st.lists(entry_st(rules, secret), max_size=max_entries))
-    return rules, history
-
-
-@SETTINGS
-@given(game_st())
-def test_same_consistent_codes_count_and_first(game):
-    rules, history = game
-    clingo, reference = engines(rules)
-    with clingo.session(history) as ours:
-        expected = reference.enumerate(history)
-        codes = ours.enumerate()
-        assert codes.shape == (len(expected), rules.pegs)
-        assert np.array_equal(codes, expected)
-        assert ours.count() == len(expected)
-        assert ours.first() == (tuple(int(c) for c in expected[0]) if len(expected) else None)
-        found = ours.any()
-        if len(expected):
-            assert any(tuple(row) == found for row in expected.tolist())
-        else:
-            assert found is None
-
-
-@SETTINGS
-@given(game_st(max_entries=3), st.integers(0, 2**32 - 1), st.integers(1, 50))
-def test_same_random_draws_and_enumeration_limits(game, seed, limit):
-    rules, history = game
-    clingo, reference = engines(rules)
-    with clingo.session(history) as ours, reference.session(history) as theirs:
-        assert ours.random(np.random.default_rng(seed)) == theirs.random(np.random.default_rng(seed))
-        assert np.array_equal(ours.enumerate(limit), theirs.enumerate(limit))
-
-
-@SETTINGS
-@given(rules_st(), st.data())
-def test_push_pop_sequences_follow_the_reference(rules, data):
-    clingo, reference = engines(rules)
-    secret = data.draw(code_st(rules))
-    ours = clingo.session()
-    history: list = []
-    for _ in range(data.draw(st.integers(1, 8))):
-        if history and data.draw(st.booleans()):
-            assert ours.pop() == history.pop()
-        else:
-            entry = data.draw(entry_st(rules, secret))
-            ours.push(*entry)
-            history.append(entry)
-        expected = reference.enumerate(history)
-        assert ours.count() == len(expected)
-        assert ours.first() == (tuple(int(c) for c in expected[0]) if len(expected) else None)
-    assert ours.history == history
 
 
 def test_session_from_history_equals_pushed_session():
@@ -148,7 +53,7 @@ def test_released_steps_are_dropped_by_a_rebuild_every_33_pops():
     once more than MAX_RELEASED_STEPS (32) steps were released in it: in 100
     push/pop cycles at pushes 34, 67 and 100, so 4 Controls in all (a bug once
     rebuilt at every push after the 33rd: 68 Controls)."""
-    assert clingo_engine.MAX_RELEASED_STEPS == 32
+    assert control.MAX_RELEASED_STEPS == 32
     clingo, _ = engines(Rules(4, 6))
     with clingo.session([((0, 0, 1, 1), (1, 0))]) as s:
         for _ in range(100):
@@ -197,11 +102,11 @@ def test_any_goes_on_without_the_target_when_the_budget_runs_out(monkeypatch):
     history = [((0, 0, 1, 1), (1, 0)), ((2, 3, 4, 5), (0, 2))]
     _, reference = engines(rules)
     allowed = {tuple(row) for row in reference.enumerate(history).tolist()}
-    monkeypatch.setattr(clingo_engine, "AIM_MAX_PAIRS", 0)
+    monkeypatch.setattr(session, "AIM_MAX_PAIRS", 0)
     with ClingoEngine(rules).session(history) as s:
         plain = s.any()
-    monkeypatch.setattr(clingo_engine, "AIM_MAX_PAIRS", 400)
-    monkeypatch.setattr(clingo_engine, "TARGET_CONFLICTS", 0)
+    monkeypatch.setattr(session, "AIM_MAX_PAIRS", 400)
+    monkeypatch.setattr(session, "TARGET_CONFLICTS", 0)
     with ClingoEngine(rules).session(history) as s:
         assert random_code(rules, history_rng(0, history)) not in allowed
         assert s.any() == plain
@@ -217,7 +122,7 @@ def test_any_does_not_aim_in_games_beyond_400_peg_colour_pairs():
 
 
 def test_random_beyond_the_enumeration_limit_is_consistent_and_reproducible(monkeypatch):
-    monkeypatch.setattr(clingo_engine, "RANDOM_ENUMERATION_LIMIT", 10)
+    monkeypatch.setattr(session, "RANDOM_ENUMERATION_LIMIT", 10)
     rules = Rules(4, 6)
     history = [((0, 0, 1, 1), (1, 0))]
     clingo, reference = engines(rules)
@@ -230,6 +135,32 @@ def test_random_beyond_the_enumeration_limit_is_consistent_and_reproducible(monk
         assert spread <= allowed and len(spread) > 1
         # the solver's own order is back afterwards
         assert s.first() == min(allowed)
+
+
+def test_the_model_handler_reads_codes_counts_and_misfits():
+    from clingo import Function, Number
+
+    class Model:
+        def __init__(self, *atoms):
+            self.atoms = [Function(name, [Number(a) for a in args]) for name, *args in atoms]
+
+        def symbols(self, shown):
+            return self.atoms
+
+    reader = CodeReader(Rules(2, 3), {})
+    reader(Model(("secret", 2, 1), ("secret", 1, 0)))
+    reader(Model(("secret", 1, 2), ("secret", 2, 2), ("other", 7)))
+    assert (reader.codes, reader.count, reader.misfit) == ([[0, 1], [2, 2]], 2, None)
+    reader(Model(("secret", 1, 0), ("secret", 1, 1), ("secret", 2, 0)))
+    assert reader.misfit == "secret(1,1)"  # peg 1 given two colours
+    reader(Model(("secret", 1, 5)))
+    assert reader.misfit == "peg 1 has no colour"  # colour 5 is not one of 3: no peg has one
+    reader.reset()
+    assert (reader.codes, reader.count, reader.misfit) == ([], 0, None)
+    counting = CodeReader(Rules(2, 3), {}, collect=False)
+    for _ in range(3):
+        counting(Model(("secret", 1, 1), ("secret", 2, 0)))
+    assert (counting.codes, counting.count) == ([[1, 0]], 3)
 
 
 # -- errors ------------------------------------------------------------------
@@ -307,8 +238,8 @@ def test_time_limit_raises_solver_timeout():
     with engine.session() as s:
         with pytest.raises(SolverTimeout) as error:
             s.count()
-        assert "time limit of 0.1 s" in str(error.value)
-        assert "\n" not in str(error.value)
+        assert str(error.value) == ("clingo did not answer within the time limit of 0.1 s "
+                                    "(10x10, count, mastermind.lp); raise --time-limit")
         # the session still answers afterwards
         engine.time_limit = None
         assert s.first() == (0,) * 10
@@ -334,7 +265,7 @@ def test_real_ctrl_c_stops_a_long_search():
     """A SIGINT during a long count: the child process stops the search and carries on."""
     child = textwrap.dedent("""
         import sys, time
-        from mm_logic.engines.clingo_engine import ClingoEngine
+        from mm_logic.engines.clingo import ClingoEngine
         from mm_logic.rules import Rules
         session = ClingoEngine(Rules(10, 10)).session()
         print("ready", flush=True)

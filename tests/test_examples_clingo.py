@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mm_logic.engines.clingo_engine import ClingoEngine
+from mm_logic.engines.clingo import ClingoEngine
 from mm_logic.engines.reference import ReferenceEngine
 from mm_logic.feedback import feedback
 from mm_logic.notation import parse_code, parse_entry

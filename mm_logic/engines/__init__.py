@@ -19,7 +19,7 @@ from .base import Engine, Session
 
 #: ``--backend`` name -> "module:class"
 BACKENDS = {
-    "clingo": "mm_logic.engines.clingo_engine:ClingoEngine",
+    "clingo": "mm_logic.engines.clingo:ClingoEngine",
     "swipl": "mm_logic.engines.swipl_engine:SwiplEngine",
     "python": "mm_logic.engines.reference:ReferenceEngine",
 }

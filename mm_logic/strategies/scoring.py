@@ -22,7 +22,7 @@ from ..codespace import MAX_CODES, MAX_TABLE_CODES, code_space
 from ..feedback import feedback_block, feedback_features, feedback_slots
 from ..notation import Code
 from ..rules import Rules
-from ..symmetry import orbit_representatives
+from ..symmetry import canonical_openings, orbit_representatives
 from .base import Strategy
 
 MAX_CANDIDATES = 1000
@@ -31,29 +31,6 @@ MAX_TARGETS = 20000
 SMALL_SET = 6
 #: Consistent codes from which guesses are reduced to orbit representatives.
 MIN_ORBIT_CODES = 8
-
-
-def canonical_openings(rules: Rules) -> list[Code]:
-    """One code per class of openings equivalent under colour and position symmetry.
-
-    Each is the smallest code of its class: colour 0 used most, then colour 1...
-    (``0000, 0001, 0011, 0012, 0123`` for 4 pegs and 6 colours). Since scores are
-    symmetric, the best opening over all codes, with ties broken towards the
-    smallest code, is the best of these.
-    """
-    found: list[Code] = []
-
-    def extend(remaining: int, largest: int, parts: list[int]) -> None:
-        if remaining == 0:
-            found.append(tuple(c for c, part in enumerate(parts) for _ in range(part)))
-            return
-        if len(parts) == rules.colors:
-            return
-        for part in range(min(largest, remaining), 0, -1):
-            extend(remaining - part, part, parts + [part])
-
-    extend(rules.pegs, rules.repeat_limit, [])
-    return sorted(found)
 
 
 def partition_counts(block: np.ndarray, slots: int, guess_axis: int = 1) -> np.ndarray:
@@ -71,11 +48,28 @@ def partition_counts(block: np.ndarray, slots: int, guess_axis: int = 1) -> np.n
 
 
 class ScoringStrategy(Strategy):
-    """Base of the four partition-scoring strategies; subclasses define :meth:`cost`."""
+    """Base of the partition-scoring strategies: each states its score once, as two hooks.
+
+    A guess splits the consistent codes into parts (one per feedback). A
+    strategy says how one part of a given size counts (:meth:`part`) and how
+    the parts combine into the guess's rank (:attr:`combine`, ``np.add`` or
+    ``np.maximum``); the lower the rank, the better the guess. Every path
+    below derives its ranks from these two: partition counts, sorted runs of
+    a few codes, and the lower bound. Part values are integers (entropy's in
+    fixed point), so equal partitions tie exactly whatever the order of
+    their parts.
+    """
+
+    #: How part values combine into a rank.
+    combine: np.ufunc = np.add
+
+    def part(self, sizes: np.ndarray) -> np.ndarray:
+        """The value (int64) of parts of the given sizes; a part of size 0 counts 0."""
+        raise NotImplementedError
 
     def cost(self, counts: np.ndarray) -> np.ndarray:
-        """Cost of each guess (lower is better) from its partition counts ``(guesses, slots)``."""
-        raise NotImplementedError
+        """Rank of each guess (lower is better) from its partition counts ``(guesses, slots)``."""
+        return self.combine.reduce(self.part(counts), axis=1)
 
     @property
     def slots(self) -> int:
@@ -150,7 +144,7 @@ class ScoringStrategy(Strategy):
         and against transposing all columns at once: both slower.)
         """
         m = alive.size
-        costs = np.empty(guesses.size, dtype=np.float64)
+        costs = np.empty(guesses.size, dtype=np.int64)
         rows = table[alive]  # m contiguous rows; the columns picked below stay in cache
         step = max(256, min(8192, 2**18 // m))
         for start in range(0, guesses.size, step):
@@ -162,35 +156,26 @@ class ScoringStrategy(Strategy):
         return costs
 
     def cost_from_runs(self, ordered: np.ndarray) -> np.ndarray:
-        """Cost of each row of sorted feedback indices: its parts are its runs.
+        """Rank of each row of sorted feedback indices: its parts are its runs.
 
         For a few consistent codes this beats counting into every feedback
-        slot. Additive scores add ``f(c) - f(c-1)`` as a run grows to ``c``.
+        slot. A run's part value is combined in when the run ends.
         """
         rows, m = ordered.shape
-        run = np.ones(rows, dtype=np.intp)
-        value = self.part_value(np.arange(m + 1))
-        grow = np.diff(value)  # grow[c-1] = f(c) - f(c-1)
-        total = np.full(rows, value[1] - value[0])
+        run = np.ones(rows, dtype=np.int64)
+        total = np.zeros(rows, dtype=np.int64)
         for j in range(1, m):
             same = ordered[:, j] == ordered[:, j - 1]
+            total = self.combine(total, np.where(same, 0, self.part(run)))
             run = np.where(same, run + 1, 1)
-            total += grow[run - 1]
-        return self.finish(total)
+        return self.combine(total, self.part(run))
 
-    def part_value(self, sizes: np.ndarray) -> np.ndarray:
-        """``f(c)`` for additive scores ``Σ f(part size)``; Minimax overrides cost_from_runs."""
-        raise NotImplementedError
-
-    def finish(self, total: np.ndarray) -> np.ndarray:
-        return total.astype(np.float64)
-
-    def lower_bound(self, m: int) -> float:
-        """A cost no guess can beat on ``m`` consistent codes (parts as even as possible)."""
+    def lower_bound(self, m: int) -> int:
+        """A rank no guess can beat on ``m`` consistent codes (parts as even as possible)."""
         classes = self.slots - 1  # (pegs-1, 1) never occurs
         q, r = divmod(m, classes)
-        parts = np.array([q + 1] * r + [q] * (classes - r))
-        return float(self.cost(parts[None, :])[0])
+        parts = np.array([q + 1] * r + [q] * (classes - r), dtype=np.int64)
+        return int(self.cost(parts[None, :])[0])
 
     def _choose_among_consistent(self, session) -> Code:
         targets = np.asarray(session.enumerate(limit=MAX_TARGETS))
@@ -212,17 +197,10 @@ class Minimax(ScoringStrategy):
 
     name = "minimax"
     summary = "Knuth: smallest worst-case part; opens with the best canonical code (0011 for 4x6)"
+    combine = np.maximum
 
-    def cost(self, counts):
-        return counts.max(axis=1).astype(np.float64)
-
-    def cost_from_runs(self, ordered):
-        run = np.ones(ordered.shape[0], dtype=np.intp)
-        largest = run.copy()
-        for j in range(1, ordered.shape[1]):
-            run = np.where(ordered[:, j] == ordered[:, j - 1], run + 1, 1)
-            np.maximum(largest, run, out=largest)
-        return largest.astype(np.float64)
+    def part(self, sizes):
+        return np.asarray(sizes, dtype=np.int64)
 
 
 class Expected(ScoringStrategy):
@@ -231,12 +209,14 @@ class Expected(ScoringStrategy):
     name = "expected"
     summary = "Irving: smallest sum of squared parts; opens with the best canonical code (0012 for 4x6)"
 
-    def cost(self, counts):
-        c = counts.astype(np.float64)
-        return (c * c).sum(axis=1)
+    def part(self, sizes):
+        sizes = np.asarray(sizes, dtype=np.int64)
+        return sizes * sizes
 
-    def part_value(self, sizes):
-        return sizes.astype(np.float64) ** 2
+
+#: Entropy's part values are s·log2(s) in fixed point with this many fractional bits:
+#: integer sums make equal partitions tie exactly, and 2**-32 keeps distinct ones apart.
+ENTROPY_BITS = 32
 
 
 class Entropy(ScoringStrategy):
@@ -245,20 +225,10 @@ class Entropy(ScoringStrategy):
     name = "entropy"
     summary = "Neuwirth: largest entropy of the parts; opens with the best canonical code (0123 for 4x6)"
 
-    def cost(self, counts):
-        # Entropy = log m - Σ c log c / m, so minimising Σ c log c maximises it;
-        # rounding makes ties between equal partitions exact despite float sums.
-        c = counts.astype(np.float64)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            terms = np.where(c > 0, c * np.log2(np.where(c > 0, c, 1)), 0.0)
-        return np.round(terms.sum(axis=1), 9)
-
-    def part_value(self, sizes):
-        c = sizes.astype(np.float64)
-        return c * np.log2(np.where(c > 0, c, 1))
-
-    def finish(self, total):
-        return np.round(total, 9)
+    def part(self, sizes):
+        # Entropy = log m - Σ s log s / m, so minimising Σ s log2 s maximises it.
+        s = np.asarray(sizes, dtype=np.float64)
+        return np.rint(s * np.log2(np.maximum(s, 1)) * 2.0**ENTROPY_BITS).astype(np.int64)
 
 
 class Parts(ScoringStrategy):
@@ -267,8 +237,5 @@ class Parts(ScoringStrategy):
     name = "parts"
     summary = "Kooi: most feedback classes; opens with the best canonical code (0012 for 4x6)"
 
-    def cost(self, counts):
-        return -(counts > 0).sum(axis=1).astype(np.float64)
-
-    def part_value(self, sizes):
-        return -(sizes > 0).astype(np.float64)
+    def part(self, sizes):
+        return -(np.asarray(sizes) > 0).astype(np.int64)

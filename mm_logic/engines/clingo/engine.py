@@ -1,0 +1,33 @@
+"""The clingo engine: the ASP encodings in ``encodings/*.lp`` answer the questions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ...resources import encoding_path
+from ..base import Engine
+from .program import Program
+from .session import ClingoSession
+
+#: The shipped entry file, used unless the engine is given ``encoding``.
+ENTRY = "mastermind.lp"
+
+
+class ClingoEngine(Engine):
+    """Answer consistency questions with clingo (ASP) and the shipped or a user's encoding."""
+
+    name = "clingo"
+    suffix = ".lp"
+
+    def __init__(self, rules, **options):
+        super().__init__(rules, **options)
+        self.entry = Path(self.encoding) if self.encoding else encoding_path(ENTRY)
+        self.program = Program(self.entry, rules)
+
+    @property
+    def warnings(self) -> list[str]:
+        """clingo's warnings about the encoding (not shown to the user)."""
+        return self.program.warnings
+
+    def _new_session(self) -> ClingoSession:
+        return ClingoSession(self)

@@ -1,0 +1,126 @@
+"""The encoding, parsed once, and the Controls built from it.
+
+A :class:`Program` reads the entry file (the shipped ``mastermind.lp`` or a
+user's ``--encoding``) into clingo AST statements once per engine, then
+builds as many Controls as the sessions need: each gets the statements, the
+rules as facts (``pegs/1``, ``colors/1``, ``max_repeat/1``) and its ``base``
+part grounded. Whatever clingo reports as an error, while parsing or
+grounding, becomes one :class:`~mm_logic.errors.EncodingError` line that
+starts with ``file:line``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from contextlib import contextmanager
+from pathlib import Path
+
+from clingo import Control
+from clingo.ast import ProgramBuilder, parse_files
+from clingo.core import MessageCode
+
+from ...errors import EncodingError
+from ...resources import encodings_dir
+from ...rules import Rules
+
+#: clasp options: ``Domain`` makes the ``#heuristic`` of ``search.lp`` count;
+#: ``--save-progress=1`` makes every decision reuse the peg's last value.
+CLINGO_ARGUMENTS = ("--heuristic=Domain", "--save-progress=1")
+_LOCATION = re.compile(r"^.+?:\d+:\d+")
+
+
+def one_line(message: str) -> str:
+    """A clingo message on one line (clingo indents continuation lines)."""
+    return " ".join(part.strip() for part in message.strip().splitlines() if part.strip())
+
+
+@contextmanager
+def _include_path(folder: Path):
+    """Let ``#include "code.lp".`` in a user's entry file find the shipped parts.
+
+    clingo resolves an include relative to the including file first and then
+    along the ``CLINGOPATH`` environment variable, so a file beside the user's
+    encoding still wins over the shipped one of the same name.
+    """
+    old = os.environ.get("CLINGOPATH")
+    os.environ["CLINGOPATH"] = str(folder) if not old else f"{old}{os.pathsep}{folder}"
+    try:
+        yield
+    finally:
+        if old is None:
+            del os.environ["CLINGOPATH"]
+        else:
+            os.environ["CLINGOPATH"] = old
+
+
+class Program:
+    """An encoding for some rules: parsed once, grounded into fresh Controls on demand."""
+
+    def __init__(self, entry: Path, rules: Rules):
+        self.entry = entry
+        self.rules = rules
+        #: clingo's warnings about the encoding (not shown to the user).
+        self.warnings: list[str] = []
+        self._errors: list[str] = []
+        self._statements: list | None = None
+
+    def _log(self, code: MessageCode, message: str) -> None:
+        # clingo writes errors as "file:line:col: error: ..." and everything
+        # else (undefined atoms, included files) as info or warning.
+        line = one_line(message)
+        if ": error:" in line:
+            self._errors.append(line)
+        elif line not in self.warnings and len(self.warnings) < 100:
+            self.warnings.append(line)  # every Control grounds again: keep each once
+
+    @property
+    def statements(self) -> list:
+        """The encoding as clingo AST statements (includes resolved), parsed on first use."""
+        if self._statements is None:
+            if not self.entry.is_file():
+                raise EncodingError(f"{self.entry}:1: no such encoding file")
+            statements: list = []
+            self._errors.clear()
+            try:
+                with _include_path(encodings_dir()):
+                    parse_files([str(self.entry)], statements.append, logger=self._log, message_limit=100)
+            except RuntimeError as error:
+                raise self._encoding_error(error) from None
+            self._statements = statements
+        return self._statements
+
+    def control(self) -> Control:
+        """A new Control with the encoding, the rules' facts and ``base`` grounded."""
+        statements = self.statements
+        ctl = Control(list(CLINGO_ARGUMENTS), logger=self._log, message_limit=100)
+        with ProgramBuilder(ctl) as builder:
+            for statement in statements:
+                builder.add(statement)
+        r = self.rules
+        facts = f"pegs({r.pegs}).colors({r.colors})."
+        if r.restricted:
+            facts += f"max_repeat({r.repeat_limit})."
+        ctl.add("base", [], facts)
+        self.ground(ctl, [("base", [])])
+        return ctl
+
+    def ground(self, ctl: Control, parts) -> None:
+        """Ground ``parts`` of ``ctl``; an error names the encoding's file and line."""
+        self._errors.clear()
+        try:
+            ctl.ground(parts)
+        except RuntimeError as error:
+            raise self._encoding_error(error) from None
+
+    def misfit(self, detail: str) -> EncodingError:
+        """An answer of the encoding that breaks the engine's expectations, as one line."""
+        return EncodingError(f"{self.entry}:1: {detail}")
+
+    def _encoding_error(self, error: RuntimeError) -> EncodingError:
+        """The first error clingo logged, on one line starting with ``file:line``."""
+        located = [line for line in self._errors if _LOCATION.match(line)]
+        if located:  # "file:3:5-9: error: syntax error, ..." -> "file:3:5-9: syntax error, ..."
+            return EncodingError(located[0].replace(": error: ", ": ", 1))
+        detail = self._errors[0] if self._errors else str(error)
+        return EncodingError(f"{self.entry}:1: {detail}")

@@ -1,0 +1,124 @@
+"""One bounded solver call: a model handler that reads codes, and the call itself.
+
+:class:`CodeReader` is the model handler: it copies each model's shown
+``secret(P,C)`` atoms into a code while the model is alive (clingo frees it
+afterwards), counts models, and notes what does not fit the rules.
+:func:`solve` runs one call bounded by a conflict budget, a time limit and
+Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from clingo import Control, SymbolType
+
+from ...errors import SolverTimeout
+from ...rules import Rules
+
+#: Conflicts and models a question may spend in the calling thread (see :func:`solve`).
+QUICK_CONFLICTS = 1000
+QUICK_MODELS = 5000
+#: Seconds between two checks for Ctrl-C and the time limit during a solve.
+WAIT_SLICE = 0.05
+
+
+class CodeReader:
+    """Model handler: the codes of the models found (``collect``), or only the first, and their number.
+
+    A shown atom that is not a ``secret(P,C)`` of a peg and colour of the
+    rules, a peg given two colours, or a peg without one is a *misfit*: the
+    encoding does not describe codes of these rules.
+    """
+
+    def __init__(self, rules: Rules, where: dict, collect: bool = True):
+        self.rules = rules
+        self.collect = collect
+        #: shown atom -> (peg index, colour), shared by a session's calls: each atom is read once.
+        self.where = where
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the models seen (a search that is started again)."""
+        self.codes: list[list[int]] = []
+        self.count = 0
+        self.misfit: str | None = None
+
+    def __call__(self, model) -> None:
+        self.count += 1
+        if not self.collect and self.count > 1:
+            return  # counting: the first model was read
+        pegs = self.rules.pegs
+        code = [-1] * pegs
+        for symbol in model.symbols(shown=True):
+            spot = self.where.get(symbol)
+            if spot is None:
+                spot = self.where[symbol] = self._spot(symbol)
+            if spot[0] >= 0 and code[spot[0]] == -1:
+                code[spot[0]] = spot[1]
+            elif spot[0] >= 0 or symbol.name == "secret":
+                self.misfit = str(symbol)
+        if -1 in code:
+            self.misfit = f"peg {code.index(-1) + 1} has no colour"
+        self.codes.append(code)
+
+    def _spot(self, symbol) -> tuple[int, int]:
+        """(peg index, colour) of a shown ``secret(P,C)`` atom; (-1, -1) for other atoms."""
+        args = symbol.arguments
+        if symbol.name == "secret" and len(args) == 2 and all(a.type == SymbolType.Number for a in args):
+            peg, colour = args[0].number, args[1].number
+            if 0 < peg <= self.rules.pegs and 0 <= colour < self.rules.colors:
+                return peg - 1, colour
+        return -1, -1
+
+
+def solve(ctl: Control, reader: CodeReader, assumptions, models: int, *, budget: int | None = None,
+          time_limit: float | None = None, what: str = "") -> bool:
+    """Search for up to ``models`` models (0: all) and hand each to ``reader``.
+
+    With a ``budget`` of conflicts, returns False if the search needed more
+    (``reader`` then holds a partial answer); otherwise True once done.
+    ``time_limit`` raises :class:`SolverTimeout` (``what`` says which
+    question, for the message); Ctrl-C cancels the search and propagates.
+
+    Every question is first tried in this thread with at most
+    :data:`QUICK_CONFLICTS` conflicts and :data:`QUICK_MODELS` models: most
+    answers come that way, without waking a second thread (which costs up
+    to a millisecond on a busy machine, and a strategy tree asks thousands
+    of questions); Ctrl-C waits for those few milliseconds. Only an
+    unfinished search goes on in clingo's own thread, from scratch: this
+    thread waits on an event the search sets when it finishes (much quicker
+    to wake than clingo's timed wait), in slices so that Ctrl-C gets through.
+    """
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    limits = ctl.configuration.solve
+    limits.models = str(models)
+    bounded = 0 < models <= QUICK_MODELS
+    limits.solve_limit = str(QUICK_CONFLICTS if budget is None else budget)
+    limits.models = str(models if bounded else QUICK_MODELS)
+    try:
+        result = ctl.solve(on_model=reader, assumptions=assumptions)
+        if not result.unknown and (bounded or result.exhausted):
+            return True
+    finally:
+        limits.solve_limit = "umax"
+        limits.models = str(models)
+    if budget is not None:
+        return False
+    reader.reset()
+    finished = threading.Event()
+    with ctl.solve(on_model=reader, on_finish=lambda _: finished.set(), assumptions=assumptions,
+                   async_=True) as handle:
+        try:
+            while not finished.wait(WAIT_SLICE if deadline is None
+                                    else max(0.0, min(WAIT_SLICE, deadline - time.monotonic()))):
+                if deadline is not None and time.monotonic() >= deadline:
+                    handle.cancel()
+                    raise SolverTimeout(f"clingo did not answer within the time limit of {time_limit:g} s "
+                                        f"({what}); raise --time-limit")
+        except KeyboardInterrupt:
+            handle.cancel()
+            raise
+        handle.get()
+    return True
