@@ -12,7 +12,7 @@ janus bridge to SWI-Prolog:
   asserts ``guess(Guess, [Black, White])``, as mastermind-client.pl does
   after asking the socket server. Its opening is random (Prolog's random,
   seeded from ``--seed``).
-* **mmlogic**: :class:`~mm_logic.engines.swipl_engine.SwiplEngine` with the
+* **mmlogic**: :class:`~mm_logic.engines.swipl.SwiplEngine` with the
   ``first`` strategy (the smallest consistent code; opens with 01234),
   through :func:`mm_logic.game.play`.
 
@@ -34,11 +34,12 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from mm_logic.bench import random_secrets
 from mm_logic.codespace import code_space
-from mm_logic.engines.swipl_engine import SwiplEngine
-from mm_logic.engines.swipl_runtime import find_swipl, load_janus
+from mm_logic.engines.swipl import SwiplEngine
+from mm_logic.engines.swipl.runtime import find_swipl, load_janus
 from mm_logic.feedback import feedback
-from mm_logic.game import play, random_secrets
+from mm_logic.game import play
 from mm_logic.rules import Rules
 from mm_logic.strategies import make_strategy
 

@@ -31,9 +31,10 @@ import argparse
 import time
 from itertools import permutations
 
+from mm_logic.bench import random_secrets, spaced_secrets
 from mm_logic.engines.clingo import ClingoEngine
 from mm_logic.feedback import feedback
-from mm_logic.game import play, random_secrets, spaced_secrets
+from mm_logic.game import play
 from mm_logic.notation import Code
 from mm_logic.rules import Rules
 from mm_logic.strategies import make_strategy

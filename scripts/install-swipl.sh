@@ -18,7 +18,7 @@
 #      a VENV_DIR/bin/swipl wrapper that sets SWI_HOME_DIR and LD_LIBRARY_PATH.
 #   4. VENV_DIR/bin/pip install janus-swi (built from source against that
 #      swipl: there is no Linux wheel).
-#   5. Verify through mm_logic.engines.swipl_runtime.load_janus(): load clpfd,
+#   5. Verify through mm_logic.engines.swipl.runtime.load_janus(): load clpfd,
 #      run a small query, print the versions.
 #
 # Idempotent: a second run finds everything in place and only re-verifies.
@@ -268,7 +268,7 @@ for name, path in (("mm_logic", repo + "/mm_logic"), ("mm_logic.engines", repo +
     package.__path__ = [path]
     sys.modules[name] = package
 from mm_logic.errors import BackendUnavailable
-from mm_logic.engines.swipl_runtime import load_janus
+from mm_logic.engines.swipl.runtime import load_janus
 try:
     janus = load_janus()
 except BackendUnavailable as exc:
@@ -311,7 +311,7 @@ else
     BUILT=yes
 fi
 
-say "verifying janus + clpfd through mm_logic.engines.swipl_runtime.load_janus()"
+say "verifying janus + clpfd through mm_logic.engines.swipl.runtime.load_janus()"
 rc=0
 verify || rc=$?
 if [ "$rc" -eq 3 ] && [ "$BUILT" = no ]; then

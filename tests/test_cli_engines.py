@@ -57,9 +57,9 @@ def test_huge_game_with_any(run_json):
 
 
 def test_swipl_missing_is_one_line_with_the_install_command(run, monkeypatch):
-    from mm_logic.engines import swipl_runtime
-    monkeypatch.setattr(swipl_runtime, "_janus", None)
-    monkeypatch.setattr(swipl_runtime, "_candidates", lambda: [])
+    from mm_logic.engines.swipl import runtime
+    monkeypatch.setattr(runtime, "_runtime", None)
+    monkeypatch.setattr(runtime, "_candidates", lambda: [])
     result = run("solve", "--backend", "swipl", "--secret", "0123")
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1

@@ -206,9 +206,8 @@ def test_models_without_secret_are_rejected(tmp_path):
     odd = tmp_path / "odd.lp"
     odd.write_text('#include "code.lp".\n#show peg/1.\n')
     for question in ("first", "any", "count", "enumerate"):
-        with pytest.raises(EncodingError) as error:
-            with ClingoEngine(Rules(), encoding=odd).session() as s:
-                getattr(s, question)()
+        with pytest.raises(EncodingError) as error, ClingoEngine(Rules(), encoding=odd).session() as s:
+            getattr(s, question)()
         assert str(error.value).startswith(f"{odd}:1:") and "secret(P,C)" in str(error.value)
 
 

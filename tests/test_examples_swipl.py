@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mm_logic.engines.reference import ReferenceEngine
-from mm_logic.engines.swipl_engine import SwiplEngine
+from mm_logic.engines.swipl import SwiplEngine
 from mm_logic.feedback import feedback
 from mm_logic.game import play
 from mm_logic.rules import Rules

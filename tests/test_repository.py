@@ -33,6 +33,7 @@ def test_wheel_ships_the_encodings(tmp_path):
     assert shipped, "no encodings in the repository"
     assert {f"mm_logic/encodings/{name}" for name in shipped} <= names
     assert "mm_logic/cli.py" in names
+    assert "mm_logic/engines/swipl/bridge.pl" in names  # the Prolog half of the swipl adapter
 
 
 def test_console_script_runs():

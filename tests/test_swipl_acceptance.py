@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import pytest
 
-from mm_logic.engines.swipl_engine import SwiplEngine
-from mm_logic.game import bench_all
+from mm_logic.bench import bench_all
+from mm_logic.engines.swipl import SwiplEngine
 from mm_logic.rules import Rules
 from mm_logic.strategies import make_strategy
 

@@ -1,10 +1,8 @@
-"""The swipl engine against the reference engine, and its adapter's promises.
+"""The swipl adapter beyond the agreement suite: exact answers, encodings, limits.
 
-The cross-checks draw rules (3..5 pegs, 2..8 colours, unlimited / no-repeat /
-at most 2 repeats) and histories (guesses scored against a hidden secret, or
-arbitrary feedback that may contradict itself) and require the CLP(FD)
-encoding to give exactly the reference engine's answers. No test is skipped:
-without SWI-Prolog and janus these tests fail with BackendUnavailable.
+Agreement with the brute-force filter on random histories is
+``tests/test_engines_agree.py``. No test is skipped: without SWI-Prolog and
+janus these tests fail with BackendUnavailable.
 """
 
 from __future__ import annotations
@@ -18,122 +16,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from mm_logic.engines.reference import ReferenceEngine
-from mm_logic.engines.swipl_engine import SwiplEngine
+from mm_logic.engines.swipl import SwiplEngine
 from mm_logic.errors import EncodingError, SolverTimeout
-from mm_logic.feedback import feedback
 from mm_logic.resources import encoding_path
 from mm_logic.rules import Rules
 
 SHIPPED = encoding_path("mastermind.pl")
-
-
-# -- hypothesis strategies ------------------------------------------------------
-@st.composite
-def rules_3_to_5(draw) -> Rules:
-    """Rules with 3..5 pegs, 2..8 colours, under all three repetition rules."""
-    pegs = draw(st.integers(3, 5))
-    repeat = draw(st.sampled_from([None, 1, 2]))
-    least = {None: 2, 1: pegs, 2: (pegs + 1) // 2}[repeat]
-    colors = draw(st.integers(max(2, least), 8))
-    return Rules(pegs, colors, repeat)
-
-
-@st.composite
-def codes(draw, rules: Rules) -> tuple[int, ...]:
-    """A valid code of ``rules``."""
-    code = draw(st.lists(st.integers(0, rules.colors - 1), min_size=rules.pegs, max_size=rules.pegs)
-                .filter(lambda c: max(c.count(x) for x in c) <= rules.repeat_limit))
-    return tuple(code)
-
-
-@st.composite
-def scored_history(draw, rules: Rules, min_len: int = 1, max_len: int = 4):
-    """Valid guesses with the feedback a hidden secret gives them."""
-    secret = draw(codes(rules))
-    guesses = draw(st.lists(codes(rules), min_size=min_len, max_size=max_len))
-    return [(g, feedback(g, secret)) for g in guesses]
-
-
-@st.composite
-def arbitrary_history(draw, rules: Rules, min_len: int = 1, max_len: int = 3):
-    """Guesses (any colours, repeats allowed) with arbitrary, possibly contradictory feedback."""
-    entries = []
-    for _ in range(draw(st.integers(min_len, max_len))):
-        guess = tuple(draw(st.lists(st.integers(0, rules.colors - 1),
-                                    min_size=rules.pegs, max_size=rules.pegs)))
-        black = draw(st.integers(0, rules.pegs))
-        white = draw(st.integers(0, rules.pegs - black))
-        entries.append((guess, (black, white)))
-    return entries
-
-
-def assert_same_answers(rules: Rules, history) -> None:
-    """The swipl engine answers every question about ``history`` as the reference engine does."""
-    expected = ReferenceEngine(rules).enumerate(history)
-    with SwiplEngine(rules).session(history) as session:
-        first = session.first()
-        codes_ = session.enumerate()
-        assert codes_.shape == (len(expected), rules.pegs)
-        assert np.array_equal(codes_, expected)
-        assert session.count() == len(expected)
-        assert first == (tuple(int(c) for c in expected[0]) if len(expected) else None)
-        found = session.any()
-        assert (found is None) if not len(expected) else (found in {tuple(c) for c in expected.tolist()})
-    # Fresh sessions, so nothing is answered from a cache: count and a limited enumeration.
-    engine = SwiplEngine(rules)
-    assert engine.count(history) == len(expected)
-    assert np.array_equal(engine.enumerate(history, limit=3), expected[:3])
-
-
-# -- cross-checks against the reference engine -----------------------------------
-@settings(max_examples=50, deadline=None)
-@given(st.data())
-def test_scored_histories_agree_with_reference(data):
-    rules = data.draw(rules_3_to_5())
-    assert_same_answers(rules, data.draw(scored_history(rules)))
-
-
-@settings(max_examples=50, deadline=None)
-@given(st.data())
-def test_arbitrary_feedback_agrees_with_reference(data):
-    rules = data.draw(rules_3_to_5())
-    assert_same_answers(rules, data.draw(arbitrary_history(rules)))
-
-
-@settings(max_examples=30, deadline=None)
-@given(st.data())
-def test_push_pop_sequences_agree_with_reference(data):
-    rules = data.draw(rules_3_to_5())
-    pool = data.draw(scored_history(rules, min_len=2, max_len=5))
-    ops = data.draw(st.lists(st.sampled_from(["push", "pop"]), min_size=1, max_size=10))
-    engine = SwiplEngine(rules)
-    reference = ReferenceEngine(rules)
-    with engine.session(pool[:1]) as session, reference.session(pool[:1]) as expected:
-        for op in ops:
-            if op == "pop" and session.history:
-                assert session.pop() == expected.pop()
-            elif op == "push":
-                entry = pool[len(session.history) % len(pool)]
-                session.push(*entry)
-                expected.push(*entry)
-            assert session.history == expected.history
-            assert session.count() == expected.count()
-            assert session.first() == expected.first()
-            assert np.array_equal(session.enumerate(limit=5), expected.enumerate(limit=5))
-
-
-@settings(max_examples=20, deadline=None)
-@given(st.data())
-def test_random_draws_the_reference_code(data):
-    rules = data.draw(rules_3_to_5())
-    history = data.draw(scored_history(rules))
-    seed = data.draw(st.integers(0, 2**32 - 1))
-    with SwiplEngine(rules).session(history) as s, ReferenceEngine(rules).session(history) as r:
-        assert s.random(np.random.default_rng(seed)) == r.random(np.random.default_rng(seed))
 
 
 # -- exact answers -------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Run the plunit tests of the CLP(FD) encoding (``tests/plunit/*.pl``) from pytest.
+"""Run the plunit tests of the Prolog files (``tests/plunit/*.pl``: the encoding, the bridge) from pytest.
 
 Each ``:- begin_tests(Unit)`` block is one pytest test, run in its own
 ``swipl`` (the one the engine uses, :func:`find_swipl`), which exits with a
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from mm_logic.engines.swipl_runtime import find_swipl
+from mm_logic.engines.swipl.runtime import BRIDGE, find_swipl
 from mm_logic.resources import encodings_dir
 
 PLUNIT = Path(__file__).resolve().parent / "plunit"
@@ -94,7 +94,7 @@ def examples(lines: list[str]) -> list[tuple[str, str]]:
     return found
 
 
-@pytest.mark.parametrize("path", DOCUMENTED, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [*DOCUMENTED, BRIDGE], ids=lambda p: p.name)
 def test_every_exported_predicate_has_an_example(path):
     text = path.read_text()
     exports = re.findall(r"^\s+\[?\s*(\w+/\d+),?\s+%", text.split("]).")[0], re.MULTILINE)

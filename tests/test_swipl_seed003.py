@@ -9,10 +9,10 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+from mm_logic.bench import random_secrets
 from mm_logic.engines.reference import ReferenceEngine
-from mm_logic.engines.swipl_runtime import load_janus
+from mm_logic.engines.swipl.runtime import load_janus
 from mm_logic.feedback import feedback
-from mm_logic.game import random_secrets
 
 SCRIPT = Path(__file__).resolve().parent.parent / "py" / "seed003_vs_swipl.py"
 

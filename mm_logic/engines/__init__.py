@@ -20,7 +20,7 @@ from .base import Engine, Session
 #: ``--backend`` name -> "module:class"
 BACKENDS = {
     "clingo": "mm_logic.engines.clingo:ClingoEngine",
-    "swipl": "mm_logic.engines.swipl_engine:SwiplEngine",
+    "swipl": "mm_logic.engines.swipl:SwiplEngine",
     "python": "mm_logic.engines.reference:ReferenceEngine",
 }
 DEFAULT_BACKEND = "clingo"

@@ -21,7 +21,6 @@ import numpy as np
 from ..codespace import MAX_CODES, MAX_TABLE_CODES, code_space
 from ..feedback import feedback_block, feedback_features, feedback_slots
 from ..notation import Code
-from ..rules import Rules
 from ..symmetry import canonical_openings, orbit_representatives
 from .base import Strategy
 

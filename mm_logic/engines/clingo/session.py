@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import numpy as np
 
-
 from ...notation import Code, Entry
 from ...sampling import history_rng, random_code
 from ..base import Session

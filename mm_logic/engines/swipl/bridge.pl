@@ -1,45 +1,3 @@
-"""The Prolog side of the swipl adapter: loading encodings and asking questions.
-
-:data:`BRIDGE` is a small Prolog module, ``mmlogic_swipl``, that
-:mod:`mm_logic.engines.swipl_engine` consults once per process. It is glue,
-not game logic: what a consistent code is lives in the encoding
-(``encodings/mastermind.pl`` or a user's edited copy). It does four things
-that are easier on the Prolog side of janus:
-
-* **Loading an encoding** (``load_encoding/4``) with every error and
-  warning Prolog reports captured instead of printed, each with its
-  ``file:line``, and the file's ``:- module`` renamed to a name the adapter
-  chooses, so an edited copy of ``mastermind.pl`` (which still says
-  ``:- module(mastermind, ...)``) loads beside the shipped one.
-* **A template secret per rules, and kept prefixes.** Posting the code space
-  (domains, colour indicators, counts) is the most expensive part of a
-  question, and it does not depend on the history: the encoding's
-  ``secret/2`` runs once per (encoding, rules) and questions work on a
-  ``copy_term/2`` of it (attributes, i.e. the constraints, are copied too).
-  Likewise the propagated store after each prefix of the last question's
-  history is kept in global variables (``nb_setval/2`` copies it), so a
-  question that extends that history posts only its new entries.
-* **Time limits** without ``library(time)`` (Debian's ``swi-prolog-core``,
-  which ``scripts/install-swipl.sh`` installs, does not ship it): Prolog
-  calls ``prolog:heartbeat/0`` every :data:`HEARTBEAT` inferences, and the
-  hook throws ``time_limit_exceeded`` once the question's deadline passed.
-* **Ctrl-C**: the same hook calls into Python, which is when Python runs its
-  SIGINT handler; the resulting ``KeyboardInterrupt`` comes back as a Prolog
-  exception that ``ask/7`` turns into the answer ``interrupted``.
-
-Answers are plain data for janus: a code is a list of integers, ``none`` is
-"no code", and ``timeout``, ``interrupted`` or ``error-Message`` (a Python
-tuple) report a question that did not finish.
-"""
-
-from __future__ import annotations
-
-#: Prolog inferences between two heartbeats (time-limit checks and Python
-#: signal handling): about a millisecond; measured to cost about 2 % (within
-#: noise) of 5x8 games and of Shapiro's bench.
-HEARTBEAT = 10_000
-
-BRIDGE = r"""
 :- module(mmlogic_swipl,
           [ load_encoding/4,     % +File, +Wanted, -Module, -Messages
             undefined/2,         % +Module, -Missing
@@ -51,8 +9,25 @@ BRIDGE = r"""
 
 /** <module> mmlogic's swipl adapter, Prolog side
 
-Loads encodings with their messages captured and asks them questions
-about a history, each within a time limit. See mm_logic/engines/swipl_bridge.py.
+Glue, not game logic: what a consistent code is lives in the encoding
+(encodings/mastermind.pl or a user's edited copy). This module
+
+  - loads an encoding with every error and warning Prolog reports captured
+    instead of printed, each with its file:line, and the file's `:- module`
+    renamed to a name the adapter chooses, so an edited copy of
+    mastermind.pl loads beside the shipped one (load_encoding/4);
+  - asks questions about a history (ask/7) on a copy of a template secret
+    per rules (posting the code space once: copy_term/2 of it is about 40
+    times cheaper), and keeps the propagated secret after each prefix of
+    the last question's history, so the next guess of a game or a child in
+    a strategy tree posts only its new entries;
+  - bounds each question by a deadline checked in prolog:heartbeat/0, which
+    also calls into Python so that Ctrl-C is seen during long searches
+    (library(time) is not in Debian's swi-prolog-core).
+
+Answers are plain data for janus: a code is a list of integers, `none` is
+"no code", and `timeout`, `interrupted` or `error-Message` report a question
+that did not finish.
 */
 
 :- dynamic
@@ -295,4 +270,3 @@ prolog:heartbeat :-
     ;   true
     ),
     py_call(janus_swi:heartbeat_tick()).
-"""

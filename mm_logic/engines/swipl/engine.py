@@ -1,0 +1,75 @@
+"""The swipl engine: one CLP(FD) encoding, loaded once, answering for some rules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ...errors import EncodingError, SolverTimeout
+from ...notation import Code
+from ..base import Engine
+from .runtime import one_line, runtime
+from .session import SwiplSession
+
+
+class SwiplEngine(Engine):
+    """Answer consistency questions with SWI-Prolog's CLP(FD) and the shipped or a user's encoding."""
+
+    name = "swipl"
+    suffix = ".pl"
+
+    def __init__(self, rules, **options):
+        super().__init__(rules, **options)
+        self._prolog = runtime()
+        self.entry, self.module = self._prolog.load_encoding(self.encoding)
+        self._shown = Path(self.encoding) if self.encoding is not None else self.entry
+        self._dtype = np.uint8 if rules.colors <= 255 else np.uint16
+
+    def _new_session(self) -> SwiplSession:
+        return SwiplSession(self)
+
+    # -- asking Prolog -----------------------------------------------------
+    def ask(self, question: str, entries: list, limit: int | None = None):
+        """One question about ``entries`` (``Guess-Black-White`` terms), bounded by ``time_limit``."""
+        answer = self._prolog.ask(self.module, self.rules, entries, question, limit, self.time_limit)
+        if answer == "timeout":
+            raise SolverTimeout(
+                f"swipl did not answer within the time limit of {self.time_limit:g} s "
+                f"({self.rules.describe()}, {question}, {self.entry.name}); raise --time-limit"
+            )
+        if answer == "interrupted":
+            raise KeyboardInterrupt
+        if isinstance(answer, tuple) and len(answer) == 2 and answer[0] == "error":
+            raise self.misfit(f"the encoding failed on question {question}: {one_line(answer[1])}")
+        return answer
+
+    def misfit(self, detail: str) -> EncodingError:
+        return EncodingError(f"{self._shown}:1: {detail}")
+
+    def code(self, answer) -> Code | None:
+        """A code from the encoding, checked against the rules; None for ``none``."""
+        if answer == "none":
+            return None
+        return tuple(int(c) for c in self.codes([answer])[0])
+
+    def codes(self, answer) -> np.ndarray:
+        """Codes from the encoding as an array ``(m, pegs)``, checked against the rules.
+
+        They must be valid codes and come in strictly increasing lexicographic order.
+        """
+        r = self.rules
+        try:
+            codes = np.array(answer, dtype=np.int64).reshape(len(answer), r.pegs)
+        except (TypeError, ValueError):
+            raise self.misfit(
+                f"the encoding's codes must be lists of {r.pegs} colours, got {str(answer)[:80]}"
+            ) from None
+        if codes.size and (codes.min() < 0 or codes.max() >= r.colors):
+            raise self.misfit(f"the encoding's codes must use the colours 0..{r.colors - 1}")
+        if len(codes) > 1:
+            step = np.diff(codes, axis=0)
+            lead = step[np.arange(len(step)), np.argmax(step != 0, axis=1)]
+            if (lead <= 0).any():
+                raise self.misfit("all/3 must list codes in increasing lexicographic order")
+        return codes.astype(self._dtype)

@@ -1,0 +1,324 @@
+"""The embedded SWI-Prolog: finding a janus-capable one, and the one runtime object over it.
+
+:func:`load_janus` finds SWI-Prolog and imports ``janus_swi``;
+:class:`PrologRuntime` (one per process, :func:`runtime`) holds what the
+adapter keeps across engines: the bridge module consulted once, the modules
+of the encodings loaded so far, and the lock that serialises loading.
+
+The ``swipl`` engine runs SWI-Prolog in-process through the PyPI package
+``janus-swi``, which needs SWI-Prolog >= 9.1.12. On Debian 12 that is not a
+system package, so ``scripts/install-swipl.sh VENV`` unpacks one privately into
+``VENV/opt/swipl`` and puts a ``VENV/bin/swipl`` wrapper next to the venv's
+Python (see ``shared/notes/swi-prolog.md``). Elsewhere a ``swipl`` on ``PATH``
+that is new enough is used as is.
+
+Two things must be right *before* the first ``import janus_swi``, because the
+embedded Prolog is initialised at import time and a wrong setup aborts the whole
+process (``FATAL ERROR ... Could not find system resources``) instead of raising:
+
+* ``SWI_HOME_DIR`` must name the Prolog home (``PLBASE``): inside Python the
+  running executable is ``python``, so libswipl cannot find its home from it.
+* ``libswipl.so.9`` must be loadable. The extension module records the folder it
+  was built against as its RUNPATH, but ``LD_LIBRARY_PATH`` cannot be changed
+  for a process that is already running, so the library reported by
+  ``swipl --dump-runtime-variables`` (``PLLIBSWIPL``) is loaded first with
+  ``RTLD_GLOBAL``; the dynamic linker then reuses it, by soname, for the
+  extension. That also keeps working when the wheel's RUNPATH is stale.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import importlib
+import importlib.util
+import itertools
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from types import ModuleType
+
+from ...errors import BackendUnavailable, EncodingError
+from ...resources import encoding_path, encodings_dir
+
+#: Oldest SWI-Prolog janus-swi accepts (its build refuses anything older).
+MIN_VERSION: tuple[int, int, int] = (9, 1, 12)
+
+#: Serialises starting the runtime (:func:`runtime`).
+_lock = threading.Lock()
+
+
+def _venv_hint() -> str:
+    """The venv argument to suggest: the running one when we are in a venv."""
+    if sys.prefix != getattr(sys, "base_prefix", sys.prefix):
+        return sys.prefix
+    return "<venv>"
+
+
+def _unavailable(what: str) -> BackendUnavailable:
+    """One-line error: what is missing, and the command that installs it."""
+    message = (
+        f"the swipl backend needs SWI-Prolog >= {'.'.join(map(str, MIN_VERSION))} "
+        f"and janus-swi, but {what}: run `bash scripts/install-swipl.sh {_venv_hint()}` "
+        "from the mmlogic checkout (see README)"
+    )
+    # The CLI prints str(error) as one line: fold any newline from a cause.
+    return BackendUnavailable(" ".join(message.split()))
+
+
+@functools.cache
+def _runtime_variables(swipl: str) -> dict[str, str]:
+    """``swipl --dump-runtime-variables`` as a dict (empty if it fails).
+
+    Cached per executable: it costs a Prolog start-up (~50 ms). The output is
+    shell syntax, one ``NAME="value";`` per line.
+    """
+    try:
+        proc = subprocess.run(
+            [swipl, "--dump-runtime-variables"],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return {}
+    if proc.returncode != 0:
+        return {}
+    variables: dict[str, str] = {}
+    for line in proc.stdout.splitlines():
+        name, sep, value = line.partition("=")
+        if sep:
+            variables[name.strip()] = value.strip().rstrip(";").strip('"')
+    return variables
+
+
+def _version(swipl: str) -> tuple[int, int, int] | None:
+    """The (major, minor, patch) of ``swipl``, from PLVERSION (e.g. 90209)."""
+    raw = _runtime_variables(swipl).get("PLVERSION", "")
+    if not raw.isdigit():
+        return None
+    number = int(raw)
+    return (number // 10000, number // 100 % 100, number % 100)
+
+
+def _candidates() -> list[str]:
+    """Where to look, best first: the venv's own wrapper, then ``PATH``."""
+    found: list[str] = []
+    # Not resolved: in a venv sys.executable is VENV/bin/python (a symlink to
+    # the base interpreter), and the wrapper sits next to it.
+    wrapper = Path(sys.executable).parent / "swipl"
+    if wrapper.is_file() and os.access(wrapper, os.X_OK):
+        found.append(str(wrapper))
+    on_path = shutil.which("swipl")
+    if on_path and on_path not in found:
+        found.append(on_path)
+    return found
+
+
+def find_swipl() -> str | None:
+    """The ``swipl`` executable to use, or None if none is >= 9.1.12."""
+    for candidate in _candidates():
+        version = _version(candidate)
+        if version is not None and version >= MIN_VERSION:
+            return candidate
+    return None
+
+
+def _describe_missing_swipl() -> str:
+    """Why find_swipl() found nothing, for the error message."""
+    for candidate in _candidates():
+        version = _version(candidate)
+        if version is None:
+            return f"{candidate} does not run (`swipl --dump-runtime-variables` failed)"
+        return f"{candidate} is SWI-Prolog {'.'.join(map(str, version))}"
+    return "no swipl was found next to the Python interpreter or on PATH"
+
+
+def _prepare(swipl: str) -> None:
+    """Set SWI_HOME_DIR and preload libswipl, before janus_swi is imported."""
+    variables = _runtime_variables(swipl)
+    plbase = variables.get("PLBASE")
+    if not plbase or not Path(plbase).is_dir():
+        raise _unavailable(f"{swipl} reports no usable home (PLBASE)")
+    # An explicit setting wins: the user may point at another home on purpose.
+    os.environ.setdefault("SWI_HOME_DIR", plbase)
+
+    libswipl = variables.get("PLLIBSWIPL")  # printed by 9.x; absent before
+    if not libswipl:
+        libdir = variables.get("PLLIBDIR", "")
+        libswipl = os.path.join(libdir, "libswipl.so.9") if libdir else ""
+    if libswipl and os.path.exists(libswipl):
+        try:
+            # RTLD_GLOBAL: the extension module and any Prolog foreign library
+            # loaded later resolve their PL_* symbols against this copy.
+            ctypes.CDLL(libswipl, mode=ctypes.RTLD_GLOBAL)
+        except OSError as exc:
+            raise _unavailable(f"{libswipl} cannot be loaded ({exc})") from exc
+    # Otherwise (e.g. macOS frameworks) rely on the extension's own RUNPATH.
+
+
+def load_janus() -> ModuleType:
+    """Return the imported ``janus_swi`` module, ready to run queries.
+
+    Raises :class:`~mm_logic.errors.BackendUnavailable` (one line, with the
+    install command) when SWI-Prolog or janus-swi is missing or unusable.
+    :func:`runtime` calls it once per process.
+    """
+    swipl = find_swipl()
+    if swipl is None:
+        raise _unavailable(_describe_missing_swipl())
+    # Check it is installed before touching the process: find_spec does not
+    # run the extension (which would initialise Prolog).
+    if importlib.util.find_spec("janus_swi") is None:
+        raise _unavailable(f"janus-swi is not installed in {sys.prefix}")
+    _prepare(swipl)
+    try:
+        return importlib.import_module("janus_swi")
+    except Exception as exc:  # ImportError, or janus's own RuntimeError
+        raise _unavailable(f"janus-swi failed to load ({type(exc).__name__}: {exc})") from exc
+
+
+# -- the runtime object -------------------------------------------------------------------
+#: The Prolog half of the adapter, consulted once per process.
+BRIDGE = Path(__file__).resolve().parent / "bridge.pl"
+#: Prolog inferences between two heartbeats (time-limit checks and Python
+#: signal handling): about a millisecond; measured to cost about 2 % (within
+#: noise) of 5x8 games and of Shapiro's bench.
+HEARTBEAT = 10_000
+#: The shipped encoding, used unless the engine is given ``encoding``.
+ENTRY = "mastermind.pl"
+#: Module name of the shipped encoding (its ``:- module`` line).
+SHIPPED_MODULE = "mastermind"
+#: The one query every question runs; data goes through janus' inputs, so
+#: janus' per-query-text cache never grows.
+QUERY = "mmlogic_swipl:ask(M, rules(P, K, R), H, Q, L, T, A)"
+_LOCATION = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?:\d+:)?\s*")
+
+
+def one_line(text) -> str:
+    """A Prolog message on one line."""
+    return " ".join(part.strip() for part in str(text).strip().splitlines() if part.strip())
+
+
+class PrologRuntime:
+    """SWI-Prolog in this process, with the bridge consulted and the encodings loaded so far.
+
+    Use :func:`runtime` to get the process's one instance.
+    """
+
+    def __init__(self, janus: ModuleType):
+        self.janus = janus
+        self._lock = threading.RLock()
+        #: Encoding file (resolved) -> module that holds it.
+        self._modules: dict[Path, str] = {}
+        self._numbers = itertools.count(1)
+        janus.consult(str(BRIDGE))
+        janus.query_once(
+            "( user:file_search_path(mmlogic, D) -> true"
+            " ; assertz(user:file_search_path(mmlogic, D)) ),"
+            " set_prolog_flag(heartbeat, N)",
+            {"D": str(encodings_dir()), "N": HEARTBEAT},
+        )
+
+    def interrupted(self, error) -> bool:
+        """Whether a janus error is Ctrl-C, raised in Python during a Prolog call."""
+        term = getattr(error, "term", None)
+        if term is None:
+            return False
+        return self.janus.query_once(
+            "E = error(python_error('KeyboardInterrupt', _), _)", {"E": term}
+        )["truth"]
+
+    def load_encoding(self, path: Path | None) -> tuple[Path, str]:
+        """Consult an encoding (the shipped one if ``path`` is None); its file and module.
+
+        Raises :class:`EncodingError` (one line, ``file:line: ...``) when Prolog
+        reports any error or warning while loading it, or when it lacks a
+        predicate the engine calls.
+        """
+        janus = self.janus
+        shipped = encoding_path(ENTRY).resolve()
+        file = Path(path).resolve() if path is not None else shipped
+        shown = Path(path) if path is not None else file  # how messages name the file
+        if not file.is_file():
+            raise EncodingError(f"{shown}:1: no such encoding file")
+        with self._lock:
+            wanted = self._modules.get(file)
+            if wanted is None:
+                wanted = SHIPPED_MODULE if file == shipped else f"mmlogic_encoding_{next(self._numbers)}"
+                self._modules[file] = wanted
+            try:
+                answer = janus.query_once(
+                    "mmlogic_swipl:load_encoding(F, W, M, Msgs)", {"F": str(file), "W": wanted}
+                )
+            except janus.PrologError as error:
+                if self.interrupted(error):
+                    raise KeyboardInterrupt from None
+                raise EncodingError(f"{shown}:1: {one_line(error)}") from None
+            if answer["Msgs"]:
+                raise _load_error(file, shown, answer["Msgs"][0])
+            module = answer["M"]
+            missing = janus.query_once("mmlogic_swipl:undefined(M, Missing)", {"M": module})["Missing"]
+            if missing:
+                raise EncodingError(
+                    f"{shown}:1: the encoding does not define {', '.join(missing)}; a swipl encoding "
+                    "defines secret/2, feedback/2, first/2, any/2, all/3 and count/2 "
+                    "(see the shipped encodings/mastermind.pl)"
+                )
+            self._modules[file] = module
+            return file, module
+
+    def ask(self, module: str, rules, entries: list, question: str, limit: int | None, seconds: float | None):
+        """One question (first, any, all, count) about ``entries`` with the encoding in ``module``.
+
+        The answer as the bridge gives it: a code, ``none``, a list of codes
+        or a number; ``timeout``, ``interrupted`` or ``("error", text)``
+        when the question did not finish.
+        """
+        inputs = {
+            "M": module, "P": rules.pegs, "K": rules.colors, "R": rules.repeat_limit,
+            "H": entries, "Q": question, "L": "inf" if limit is None else int(limit),
+            "T": float(seconds or 0),
+        }
+        try:
+            return self.janus.query_once(QUERY, inputs)["A"]
+        except self.janus.PrologError as error:  # e.g. an answer janus cannot convert
+            if self.interrupted(error):
+                raise KeyboardInterrupt from None
+            return ("error", one_line(error))
+
+
+def _load_error(file: Path, given: Path, message: list) -> EncodingError:
+    """The first message Prolog reported while loading, as one ``file:line:`` line.
+
+    The encoding's own file is named as the user gave it (``given``).
+    """
+    source, line, kind, text = message
+    text = one_line(text)
+    located = _LOCATION.match(text)
+    if located:  # syntax errors carry their own file:line:column
+        source, line = located["file"], located["line"]
+        text = text[located.end():]
+    if not source:
+        source, line = file, 1
+    if Path(source) == file:
+        source = given
+    return EncodingError(f"{source}:{line}: {kind}: {text}")
+
+
+_runtime: PrologRuntime | None = None
+
+
+def runtime() -> PrologRuntime:
+    """The process's Prolog runtime, started on first use (raises :class:`BackendUnavailable`)."""
+    global _runtime
+    with _lock:
+        if _runtime is None:
+            _runtime = PrologRuntime(load_janus())
+    return _runtime

@@ -1,0 +1,87 @@
+"""A swipl session: the history on the Python side, and the answers already given per depth."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...notation import Code, Entry
+from ..base import Session
+
+#: ``count`` enumerates (and keeps the codes) in code spaces up to this size.
+COUNT_BY_ENUMERATION = 250_000
+#: Measured when the design was chosen. Pure Prolog, 100 games of 5 pegs, 8
+#: colours, no repetition, strategy first, ms per game: every question posts
+#: the code space afresh, copies a template, or one Prolog engine per
+#: session keeps the store between questions. Then through this adapter:
+#: Knuth's bench (4x6 minimax, 1377 questions, seconds) and 300 games of
+#: 5x8 no-repeat first (ms per game), with the template only and with the
+#: kept prefixes too.
+DESIGN = {
+    "5x8 first, post afresh (ms/game, Prolog)": 25.0,
+    "5x8 first, copy template (ms/game, Prolog)": 11.4,
+    "5x8 first, engine per session (ms/game, Prolog)": 14.8,
+    "knuth, template only (s)": 3.17,
+    "knuth, template and kept prefixes (s)": 2.2,
+    "5x8 first, template only (ms/game)": 10.2,
+    "5x8 first, template and kept prefixes (ms/game)": 7.9,
+}
+
+
+class SwiplSession(Session):
+    """The history on the Python side; every question re-posts it in Prolog."""
+
+    def __init__(self, engine):
+        super().__init__(engine.rules)
+        self._engine = engine
+        self._entries: list = []  # the history as the bridge takes it: Guess-Black-White
+        self._known: list[dict] = [{}]  # per history depth: answers already computed
+
+    # -- history -----------------------------------------------------------
+    def _push(self, entry: Entry) -> None:
+        guess, (black, white) = entry
+        # janus turns a Python pair into a '-' term: ((G, B), W) is G-B-W.
+        self._entries.append(((list(guess), int(black)), int(white)))
+        self._known.append({})
+
+    def _pop(self, entry: Entry) -> None:
+        self._entries.pop()
+        self._known.pop()
+
+    # -- questions ---------------------------------------------------------
+    def first(self) -> Code | None:
+        known = self._known[-1]
+        if "all" in known:
+            codes = known["all"]
+            return tuple(int(c) for c in codes[0]) if len(codes) else None
+        if "first" not in known:
+            known["first"] = self._engine.code(self._engine.ask("first", self._entries))
+        return known["first"]
+
+    def any(self) -> Code | None:
+        known = self._known[-1]
+        if "any" not in known:
+            known["any"] = self._engine.code(self._engine.ask("any", self._entries))
+        return known["any"]
+
+    def enumerate(self, limit: int | None = None) -> np.ndarray:
+        known = self._known[-1]
+        if "all" not in known:
+            codes = self._engine.codes(self._engine.ask("all", self._entries, limit))
+            if limit is not None and len(codes) >= limit:
+                return codes  # perhaps not all of them: nothing to keep
+            known["all"] = codes
+        codes = known["all"]
+        return (codes if limit is None else codes[:limit]).copy()
+
+    def count(self) -> int:
+        known = self._known[-1]
+        if "all" in known:
+            return len(known["all"])
+        if "count" not in known:
+            if self.rules.size <= COUNT_BY_ENUMERATION:
+                return len(self.enumerate())
+            count = self._engine.ask("count", self._entries)
+            if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+                raise self._engine.misfit(f"count/2 gave {count!r}, not a number of codes")
+            known["count"] = count
+        return known["count"]
