@@ -190,9 +190,9 @@ def test_error_in_a_step_part_is_an_encoding_error(tmp_path):
     bad = tmp_path / "step.lp"
     bad.write_text('#include "mastermind.lp".\n#program step(t).\n:- guess(t,P,C), Y < 1.\n')
     engine = ClingoEngine(Rules(), encoding=bad)
-    with pytest.raises(EncodingError) as error:  # clingo checks every part's safety at once
-        with engine.session() as s:
-            s.push((0, 0, 1, 1), (1, 0))
+    # clingo checks every part's safety at once
+    with pytest.raises(EncodingError) as error, engine.session() as s:
+        s.push((0, 0, 1, 1), (1, 0))
     assert str(error.value).startswith(f"{bad}:3:")
 
 
