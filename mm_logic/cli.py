@@ -132,9 +132,10 @@ def engine_options(default_strategy: str = "minimax"):
         @functools.wraps(f)
         def wrapper(*args, rules, backend, strategy, first_guess_text, seed, encoding, time_limit, **kwargs):
             engine = make_engine(backend, rules, encoding=encoding, time_limit=time_limit)
+            chosen = make_strategy(strategy, rules, seed)
             first_guess = parse_code(first_guess_text, rules) if first_guess_text else None
-            return f(*args, rules=rules, engine=engine, strategy=make_strategy(strategy, rules, seed),
-                     first_guess=first_guess, seed=seed, **kwargs)
+            return f(*args, rules=rules, engine=engine, strategy=chosen, first_guess=first_guess, seed=seed,
+                     **kwargs)
         return wrapper
     return decorate
 

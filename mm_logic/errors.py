@@ -50,6 +50,13 @@ class SolverTimeout(MMLogicError):
     exit_code = 1
 
 
+class WrongAnswer(BadInput):
+    """An engine returned a code the history or the rules exclude: its encoding is wrong (exit 2).
+
+    The message names the encoding file, the code and the entry it breaks.
+    """
+
+
 class EncodingError(BadInput):
     """A user or shipped encoding failed to load: syntax or grounding error (exit 2).
 

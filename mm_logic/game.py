@@ -98,6 +98,14 @@ class Game:
         """How many codes are still consistent with the history (exact)."""
         return self.session.count() if self.history else self.rules.size
 
+    def remaining_within(self, limit: int | None = None) -> tuple[int, bool]:
+        """``(n, True)`` with the exact number of codes still possible when it is at most
+        ``limit`` (default: the engine's ``count_budget``), else ``(m, False)`` with a
+        proven lower bound ``m > limit`` (huge games)."""
+        if not self.history:
+            return self.rules.size, True
+        return self.session.count_within(self.engine.count_budget if limit is None else limit)
+
     # -- the computer guesses --------------------------------------------------
     def suggest(self) -> Code:
         """The strategy's next guess (its opening, or ``first_guess``, on an empty history).
@@ -236,25 +244,39 @@ def play(engine: Engine, strategy: Strategy, secret: Code, first_guess: Code | N
 
 @dataclass
 class Suggestion:
-    """The assistant's answer (``next``): the guess and how many codes remain."""
+    """The assistant's answer (``next``): the guess and how many codes remain.
+
+    ``exact`` is False when there are more than the counting budget: ``consistent``
+    is then a proven lower bound.
+    """
 
     rules: Rules
     guess: Code
     consistent: int
+    exact: bool = True
 
     def as_dict(self) -> dict:
         """The contract's ``next --json`` object."""
-        return {"guess": format_code(self.guess, self.rules), "consistent": self.consistent}
+        guess = format_code(self.guess, self.rules)
+        if self.exact:
+            return {"guess": guess, "consistent": self.consistent}
+        return {"guess": guess, "consistent": None, "consistent_at_least": self.consistent}
 
     def text(self) -> str:
-        return f"{format_code(self.guess, self.rules)}  ({plural(self.consistent, 'code')} still possible)"
+        left = plural(self.consistent, "code") if self.exact else f"at least {self.consistent:,} codes"
+        return f"{format_code(self.guess, self.rules)}  ({left} still possible)"
 
 
 def advise(engine: Engine, strategy: Strategy, history: list[Entry],
-           first_guess: Code | None = None) -> Suggestion:
-    """The next guess after ``history``; exit 3 naming a conflict when nothing fits."""
+           first_guess: Code | None = None, budget: int | None = None) -> Suggestion:
+    """The next guess after ``history``; exit 3 naming a conflict when nothing fits.
+
+    The codes still possible are counted exactly up to ``budget`` (default:
+    the engine's ``count_budget``); beyond, the suggestion carries a lower
+    bound, so huge games answer at once.
+    """
     with Game(engine, strategy, first_guess=first_guess, history=history) as game:
-        count = game.remaining()
+        count, exact = game.remaining_within(budget)
         if count == 0:
             raise engine.no_solution(history)
-        return Suggestion(engine.rules, game.suggest(), count)
+        return Suggestion(engine.rules, game.suggest(), count, exact)

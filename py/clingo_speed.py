@@ -57,16 +57,16 @@ class FreshControlSession(Session):
                 s.push(guess, fb)
             return getattr(s, question)()
 
-    def first(self):
+    def _first(self):
         return self._ask("first")
 
-    def any(self):
+    def _any(self):
         return self._ask("any")
 
-    def enumerate(self, limit=None):
+    def _enumerate(self, limit):
         raise NotImplementedError
 
-    def count(self):
+    def _count(self):
         return self._ask("count")
 
 

@@ -13,7 +13,7 @@ from mm_logic.engines.reference import ReferenceEngine, ReferenceSession
 class LastFirstSession(ReferenceSession):
     """A broken engine: its 'first' is the largest consistent code."""
 
-    def first(self):
+    def _first(self):
         alive = self.consistent_indices()
         return self.space.code(alive[-1]) if alive.size else None
 

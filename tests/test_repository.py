@@ -49,3 +49,12 @@ def test_readme_benchmark_table_is_filled():
     text = (ROOT / "README.md").read_text()
     assert "BENCHMARK_TABLE" not in text
     assert "| Knuth 4x6, every secret |" in text
+
+
+def test_ruff_finds_nothing():
+    """The lint configuration in pyproject.toml holds for the package, the tests and the scripts."""
+    from pathlib import Path
+    ruff = Path(sys.executable).parent / "ruff"
+    result = subprocess.run([str(ruff), "check", "--no-cache", "mm_logic", "tests", "py"], cwd=ROOT,
+                            capture_output=True, text=True)
+    assert (result.returncode, result.stdout.strip()) == (0, "All checks passed!"), result.stdout

@@ -48,8 +48,16 @@ def test_plot_without_matplotlib_is_refused_before_the_games(run, monkeypatch, t
 
 
 def test_all_on_a_space_too_large_names_games_not_a_backend(run):
-    one_line(run("bench", "--backend", "clingo", "--pegs", 12, "--colors", 12, "--all"), 2,
+    one_line(run("bench", "--backend", "clingo", "--strategy", "first", "--pegs", 12, "--colors", 12, "--all"), 2,
              "--all: 12x12 has 8,916,100,448,256 codes; use --games N")
+
+
+@pytest.mark.parametrize("backend", ["clingo", "swipl"])
+def test_a_scoring_strategy_refuses_a_space_it_cannot_score_at_once(run, backend):
+    # The default strategy (minimax) on 12x12: refused before anything is computed, on every backend.
+    one_line(run("bench", "--backend", backend, "--pegs", 12, "--colors", 12, "--all"), 2,
+             "--strategy minimax scores guesses against every code and plays at most 20,000,000 codes; "
+             "12x12 has 8,916,100,448,256: use --strategy first or any or random")
 
 
 def test_one_guess_is_singular(run):
@@ -143,3 +151,52 @@ def test_the_spinner_shows_only_for_slow_steps_and_wipes_itself():
     with Spinner("thinking", quiet, enabled=False, show_after=0.0, frame=0.01):
         time.sleep(0.05)
     assert quiet.getvalue() == ""
+
+
+@pytest.mark.parametrize("backend, at_least", [("clingo", 100_001), ("swipl", None)])
+def test_next_on_a_huge_game_answers_with_a_lower_bound(run_json, backend, at_least):
+    out = run_json("next", "--backend", backend, "--pegs", 16, "--colors", 6, "--strategy", "any",
+                   "0000111122223333:3,5")
+    from mm_logic.feedback import feedback
+    from mm_logic.notation import parse_code
+    guess = parse_code(out["guess"], Rules(16, 6))
+    assert feedback((0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3), guess) == (3, 5)
+    assert out["consistent"] is None and list(out) == ["guess", "consistent", "consistent_at_least"]
+    # clingo counts 100 001 codes within the second; swipl gets a power of ten plus one in that time.
+    bound = out["consistent_at_least"]
+    assert bound == at_least if at_least else bound in (11, 101, 1001, 10001, 100001)
+
+
+def test_next_says_at_least_in_words(run):
+    result = run("next", "--pegs", 16, "--colors", 6, "--strategy", "any", "0000111122223333:3,5")
+    assert result.exit_code == 0 and result.stdout.endswith("  (at least 100,001 codes still possible)\n")
+
+
+def wrong_encoding(tmp_path, suffix: str):
+    """The shipped encoding with its feedback constraints taken out: satisfiable, and wrong."""
+    from mm_logic.resources import encoding_path
+    path = tmp_path / f"nofeedback{suffix}"
+    if suffix == ".lp":
+        text = encoding_path("mastermind.lp").read_text().replace('#include "feedback.lp".', "")
+    else:
+        text = encoding_path("mastermind.pl").read_text().replace(
+            "feedback(secret(_Pegs, Marks, Counts), guess(Guess, Black, White)) :-",
+            "feedback(_, _) :- true.\nunused_feedback(secret(_Pegs, Marks, Counts), guess(Guess, Black, White)) :-")
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize("backend, suffix", [("clingo", ".lp"), ("swipl", ".pl")])
+@pytest.mark.parametrize("command", [["next", "--strategy", "first"], ["next"]])
+def test_an_encoding_that_admits_a_wrong_code_is_refused_naming_it(run, tmp_path, backend, suffix, command):
+    path = wrong_encoding(tmp_path, suffix)
+    result = run(*command, "--backend", backend, "--encoding", path, "0011:1,0")
+    one_line(result, 2, f"{path} admits 0000, which breaks history entry 1 (0011:1,0): it scores 2,0")
+
+
+def test_solve_with_a_wrong_encoding_stops_at_the_first_wrong_guess(run, tmp_path):
+    path = wrong_encoding(tmp_path, ".lp")
+    result = run("solve", "--encoding", path, "--strategy", "first", "--secret", "0123")
+    assert result.exit_code == 2
+    assert result.stdout == "1  0000  1,0\n"
+    assert result.stderr == f"error: {path} admits 0000, which breaks history entry 1 (0000:1,0): it scores 4,0\n"

@@ -7,17 +7,23 @@ An *engine* answers questions about the codes consistent with a history
 * ``any``: some consistent code, whichever the engine finds first (fast),
 * ``random``: a uniformly random consistent code,
 * ``enumerate``: all consistent codes in lexicographic order (with a limit),
-* ``count``: how many consistent codes there are (exact).
+* ``count``: how many consistent codes there are (exact), and
+  ``count_within``: exact up to a budget, else a proven lower bound.
 
 Questions are asked through a :class:`Session`, which holds one growing
 history: a game pushes one entry per guess, and a search over a strategy tree
 pushes and pops. Backends keep per-session solver state (clingo's multi-shot
-``Control``, the reference engine's surviving indices); strategies and the game
-loop only ever see this interface.
+``Control``, the reference engine's surviving indices) and implement the
+questions as ``_first``, ``_enumerate``, ...; the public methods here check
+every code an engine returns against the history with the feedback rule
+before anyone uses it, so an edited encoding that admits a wrong code is
+named at once (:class:`~mm_logic.errors.WrongAnswer`). Strategies and the
+game loop only ever see this interface.
 """
 
 from __future__ import annotations
 
+import time
 from abc import ABC, abstractmethod
 from itertools import combinations
 from pathlib import Path
@@ -25,9 +31,13 @@ from pathlib import Path
 import numpy as np
 
 from ..codespace import code_space
-from ..errors import NoConsistentCode
-from ..notation import Code, Entry, Feedback, format_entry
+from ..errors import NoConsistentCode, WrongAnswer
+from ..feedback import colour_counts, feedback, feedback_index, feedback_indices
+from ..notation import Code, Entry, Feedback, format_code, format_entry, format_feedback
 from ..rules import Rules
+
+#: Seconds ``count_within`` may spend before it settles for a lower bound.
+COUNT_SECONDS = 1.0
 
 
 class Session(ABC):
@@ -36,6 +46,8 @@ class Session(ABC):
     def __init__(self, rules: Rules):
         self.rules = rules
         self.history: list[Entry] = []
+        #: Who answers, for messages (e.g. the encoding file); None: answers are not checked.
+        self.checked_as: str | None = None
 
     # -- history -----------------------------------------------------------
     def push(self, guess: Code, feedback: Feedback) -> None:
@@ -61,24 +73,49 @@ class Session(ABC):
     def _pop(self, entry: Entry) -> None: ...
 
     # -- questions ---------------------------------------------------------
-    @abstractmethod
     def first(self) -> Code | None:
         """The lexicographically smallest consistent code, or None."""
+        return self._checked_code(self._first())
 
     def any(self) -> Code | None:
         """Some consistent code, in the engine's own (fastest) order, or None."""
-        return self.first()
+        return self._checked_code(self._any())
 
-    @abstractmethod
+    def random(self, rng: np.random.Generator) -> Code | None:
+        """A uniformly random consistent code drawn with ``rng``, or None."""
+        return self._checked_code(self._random(rng))
+
     def enumerate(self, limit: int | None = None) -> np.ndarray:
         """Consistent codes in lexicographic order, at most ``limit`` of them.
 
         Returns an integer array of shape ``(m, pegs)``.
         """
+        return self._checked(self._enumerate(limit))
 
-    @abstractmethod
     def count(self) -> int:
         """Exact number of consistent codes."""
+        return self._count()
+
+    def count_within(self, limit: int, seconds: float = COUNT_SECONDS) -> tuple[int, bool]:
+        """The number of consistent codes if it is at most ``limit``: ``(n, True)``.
+
+        Otherwise ``(m, False)``, where ``m`` codes were found: a proven lower
+        bound. Codes are counted up to 10, 100, 1000, ... ``limit``, and the
+        next step is not taken when it would likely end after ``seconds``
+        (each step costs about ten times the last), so the answer comes in
+        about that time however many codes there are.
+        """
+        started = time.monotonic()
+        step = min(10, limit)
+        while True:
+            step_started = time.monotonic()
+            n = self._count_up_to(step)
+            if n <= step:
+                return n, True
+            now = time.monotonic()
+            if step >= limit or now - started + 10 * (now - step_started) > seconds:
+                return n, False
+            step = min(limit, step * 10)
 
     def consistent_indices(self) -> np.ndarray:
         """Positions of the consistent codes in :func:`mm_logic.codespace.code_space`, increasing.
@@ -89,18 +126,61 @@ class Session(ABC):
         """
         return code_space(self.rules).index_of(self.enumerate())
 
-    def random(self, rng: np.random.Generator) -> Code | None:
-        """A uniformly random consistent code.
+    # -- what an engine implements --------------------------------------------
+    @abstractmethod
+    def _first(self) -> Code | None: ...
 
-        The default draws an index with ``rng`` and takes that row of the
-        lexicographic enumeration, so every engine that enumerates the same
-        set returns the same code for the same generator state.
-        """
+    def _any(self) -> Code | None:
+        return self._first()
+
+    def _random(self, rng: np.random.Generator) -> Code | None:
+        # A uniform index into the lexicographic enumeration: every engine
+        # that enumerates the same set returns the same code for the same
+        # generator state.
         n = self.count()
         if n == 0:
             return None
         k = int(rng.integers(n))
         return tuple(int(c) for c in self.enumerate(limit=k + 1)[k])
+
+    @abstractmethod
+    def _enumerate(self, limit: int | None) -> np.ndarray: ...
+
+    @abstractmethod
+    def _count(self) -> int: ...
+
+    def _count_up_to(self, bound: int) -> int:
+        """The number of consistent codes, or ``bound + 1`` if there are more."""
+        return len(self.enumerate(bound + 1))
+
+    # -- checking answers --------------------------------------------------------
+    def _checked_code(self, code: Code | None) -> Code | None:
+        if code is not None and self.checked_as is not None:
+            self._checked(np.asarray([code]))
+        return code
+
+    def _checked(self, codes: np.ndarray) -> np.ndarray:
+        """``codes``, once each is a valid code that every history entry allows."""
+        if self.checked_as is None or len(codes) == 0:
+            return codes
+        rules = self.rules
+        array = np.asarray(codes)
+        counts = colour_counts(array, rules.colors)
+        invalid = np.flatnonzero(counts.max(axis=1) > rules.repeat_limit)
+        if invalid.size:
+            code = tuple(int(c) for c in array[invalid[0]])
+            raise WrongAnswer(f"{self.checked_as} admits {format_code(code, rules)}, "
+                              f"which breaks the repetition rule of {rules.describe()}")
+        for number, (guess, fb) in enumerate(self.history, 1):
+            marks = feedback_indices(guess, array, counts)
+            wrong = np.flatnonzero(marks != feedback_index(fb, rules.pegs))
+            if wrong.size:
+                code = tuple(int(c) for c in array[wrong[0]])
+                raise WrongAnswer(
+                    f"{self.checked_as} admits {format_code(code, rules)}, which breaks history entry "
+                    f"{number} ({format_entry((guess, fb), rules)}): it scores "
+                    f"{format_feedback(feedback(guess, code))}")
+        return codes
 
     def close(self) -> None:
         """Release solver resources (optional)."""
@@ -136,9 +216,22 @@ class Engine(ABC):
         self.encoding = encoding
         self.time_limit = time_limit
 
+    #: Codes counted exactly when a front end asks how many remain (``next``);
+    #: beyond, a lower bound is reported. About half a second on clingo (16x6, 30x30).
+    count_budget: int = 100_000
+    #: Whether answers are checked against the feedback rule (the reference
+    #: engine *is* the feedback rule over the enumerated space: nothing to check).
+    checked: bool = True
+
+    @property
+    def source(self) -> str:
+        """Who answers, as messages name it: the encoding file for declarative engines."""
+        return f"the {self.name} engine"
+
     def session(self, history: list[Entry] = ()) -> Session:
         """A new session, starting from ``history`` (replayed entry by entry)."""
         session = self._new_session()
+        session.checked_as = self.source if self.checked else None
         for guess, fb in history:
             session.push(guess, fb)
         return session

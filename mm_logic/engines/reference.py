@@ -50,22 +50,27 @@ class ReferenceSession(Session):
     def consistent_indices(self) -> np.ndarray:
         return self._alive[-1]
 
-    def first(self) -> Code | None:
+    def _first(self) -> Code | None:
         alive = self._alive[-1]
         return self.space.code(alive[0]) if alive.size else None
 
-    def enumerate(self, limit: int | None = None) -> np.ndarray:
+    def _enumerate(self, limit: int | None) -> np.ndarray:
         alive = self._alive[-1]
         return self.space.codes[alive[:limit] if limit is not None else alive]
 
-    def count(self) -> int:
+    def _count(self) -> int:
         return int(self._alive[-1].size)
+
+    def count_within(self, limit: int, seconds: float = 0) -> tuple[int, bool]:
+        return self._count(), True  # exact at no cost
 
 
 class ReferenceEngine(Engine):
     """Pure numpy engine; handles spaces up to :data:`mm_logic.codespace.MAX_CODES` codes."""
 
     name = "python"
+    # Its answers are the feedback rule itself over the enumerated space.
+    checked = False
 
     def __init__(self, rules, **options):
         super().__init__(rules, **options)

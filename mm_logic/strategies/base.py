@@ -27,6 +27,8 @@ class Strategy(ABC):
     #: True when the guess is a function of the history alone, so that a bench
     #: over every secret may be evaluated as one tree.
     deterministic: bool = True
+    #: Largest code space the strategy can play (None: any size).
+    max_codes: int | None = None
 
     def __init__(self, rules: Rules, seed: int | None = None):
         self.rules = rules

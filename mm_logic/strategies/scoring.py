@@ -61,6 +61,8 @@ class ScoringStrategy(Strategy):
 
     #: How part values combine into a rank.
     combine: np.ufunc = np.add
+    #: Scoring needs the code space enumerated (its opening is scored against all of it).
+    max_codes = MAX_CODES
 
     def part(self, sizes: np.ndarray) -> np.ndarray:
         """The value (int64) of parts of the given sizes; a part of size 0 counts 0."""

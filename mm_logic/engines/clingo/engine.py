@@ -25,6 +25,10 @@ class ClingoEngine(Engine):
         self.program = Program(self.entry, rules)
 
     @property
+    def source(self) -> str:
+        return str(self.entry)
+
+    @property
     def warnings(self) -> list[str]:
         """clingo's warnings about the encoding (not shown to the user)."""
         return self.program.warnings

@@ -78,7 +78,7 @@ class ClingoSession(Session):
         self._control.pop()
 
     # -- questions ---------------------------------------------------------
-    def first(self) -> Code | None:
+    def _first(self) -> Code | None:
         if self._control.lexicographic is None:  # an edited encoding may leave out search.lp: sort
             codes = self.enumerate(limit=1).tolist()
         elif self._known is not None:
@@ -87,7 +87,7 @@ class ClingoSession(Session):
             codes = self._ask("first", models=1, lexicographic=True).codes
         return tuple(codes[0]) if codes else None
 
-    def any(self) -> Code | None:
+    def _any(self) -> Code | None:
         """Some consistent code: first the one clasp finds nearest a random target.
 
         The target is drawn from the history, and clasp gets
@@ -116,22 +116,34 @@ class ClingoSession(Session):
                 ctl.assign_external(atom, False)
         return None if reader is None else [tuple(c) for c in reader.codes]
 
-    def enumerate(self, limit: int | None = None) -> np.ndarray:
+    def _enumerate(self, limit: int | None) -> np.ndarray:
         codes = self._sorted(self._ask("enumerate", models=0).codes)
         return codes if limit is None else codes[:limit]
 
-    def count(self) -> int:
+    def _count(self) -> int:
         if self._known is not None:
             return self._known[0]
         # Enumerating in lexicographic order costs the same and its first model
-        # is first()'s answer: a strategy tree asks both at every node.
+        # is first()'s answer: a strategy tree asks both at every node. That
+        # model is read, and checked; the others are only counted (reading
+        # every model would double the time of a count).
         lexicographic = self._control.lexicographic is not None
         reader = self._ask("count", models=0, lexicographic=lexicographic, collect=False)
+        first = self._checked_code(tuple(reader.codes[0]) if reader.codes else None)
         if lexicographic:
-            self._known = (reader.count, tuple(reader.codes[0]) if reader.codes else None)
+            self._known = (reader.count, first)
         return reader.count
 
-    def random(self, rng: np.random.Generator) -> Code | None:
+    def _count_up_to(self, bound: int) -> int:
+        if self._known is not None:
+            return self._known[0]
+        # In first's order, like count: the model read and checked is the smallest.
+        reader = self._ask("count", models=bound + 1, lexicographic=self._control.lexicographic is not None,
+                           collect=False)
+        self._checked_code(tuple(reader.codes[0]) if reader.codes else None)
+        return reader.count
+
+    def _random(self, rng: np.random.Generator) -> Code | None:
         """A consistent code drawn with ``rng`` (see the module's notes)."""
         limit = RANDOM_ENUMERATION_LIMIT
         # Counting (no codes read) up to limit + 1 is cheap; only a small set is read.

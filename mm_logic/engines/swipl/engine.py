@@ -26,6 +26,10 @@ class SwiplEngine(Engine):
         self._shown = Path(self.encoding) if self.encoding is not None else self.entry
         self._dtype = np.uint8 if rules.colors <= 255 else np.uint16
 
+    @property
+    def source(self) -> str:
+        return str(self._shown)
+
     def _new_session(self) -> SwiplSession:
         return SwiplSession(self)
 

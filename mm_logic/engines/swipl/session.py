@@ -48,7 +48,7 @@ class SwiplSession(Session):
         self._known.pop()
 
     # -- questions ---------------------------------------------------------
-    def first(self) -> Code | None:
+    def _first(self) -> Code | None:
         known = self._known[-1]
         if "all" in known:
             codes = known["all"]
@@ -57,13 +57,13 @@ class SwiplSession(Session):
             known["first"] = self._engine.code(self._engine.ask("first", self._entries))
         return known["first"]
 
-    def any(self) -> Code | None:
+    def _any(self) -> Code | None:
         known = self._known[-1]
         if "any" not in known:
             known["any"] = self._engine.code(self._engine.ask("any", self._entries))
         return known["any"]
 
-    def enumerate(self, limit: int | None = None) -> np.ndarray:
+    def _enumerate(self, limit: int | None) -> np.ndarray:
         known = self._known[-1]
         if "all" not in known:
             codes = self._engine.codes(self._engine.ask("all", self._entries, limit))
@@ -73,7 +73,7 @@ class SwiplSession(Session):
         codes = known["all"]
         return (codes if limit is None else codes[:limit]).copy()
 
-    def count(self) -> int:
+    def _count(self) -> int:
         known = self._known[-1]
         if "all" in known:
             return len(known["all"])
