@@ -173,3 +173,23 @@ def _raw_imports(path: Path) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.level == 0:
             names.add(node.module)
     return names
+
+
+def test_a_win_ends_the_game_and_can_be_undone():
+    with game("python", "first") as g:
+        g.record((0, 0, 1, 1), (1, 0))
+        g.record((0, 2, 2, 2), (4, 0))
+        assert g.won and g.history == [((0, 0, 1, 1), (1, 0)), ((0, 2, 2, 2), (4, 0))]
+        assert g.remaining() == 1 and g.suggest() == (0, 2, 2, 2)
+        with pytest.raises(BadInput, match="^the game is won: undo the winning entry first$"):
+            g.record((1, 1, 1, 1), (0, 0))
+        assert g.undo() == ((0, 2, 2, 2), (4, 0))
+        assert not g.won and g.remaining() == 256
+
+
+def test_a_win_the_history_excludes_is_refused():
+    with game("python", "first") as g:
+        g.record((0, 0, 1, 1), (1, 0))
+        with pytest.raises(NoConsistentCode, match=r"entries 1, 2 \(0011:1,0 1111:4,0\) contradict each other"):
+            g.record((1, 1, 1, 1), (4, 0))
+        assert not g.won and g.history == [((0, 0, 1, 1), (1, 0))]

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
+from collections import Counter
 from itertools import combinations
 from pathlib import Path
 
@@ -155,8 +156,12 @@ class Session(ABC):
 
     # -- checking answers --------------------------------------------------------
     def _checked_code(self, code: Code | None) -> Code | None:
-        if code is not None and self.checked_as is not None:
-            self._checked(np.asarray([code]))
+        # One code: the scalar rule is cheaper than numpy's set-up (a game asks this every turn).
+        if code is None or self.checked_as is None:
+            return code
+        if max(Counter(code).values()) > self.rules.repeat_limit or any(
+                feedback(guess, code) != fb for guess, fb in self.history):
+            self._checked(np.asarray([code]))  # names the broken rule or entry
         return code
 
     def _checked(self, codes: np.ndarray) -> np.ndarray:
