@@ -435,8 +435,11 @@ def info(rules, backend, as_json):
       mmlogic info --pegs 5 --colors 8 --no-repeat --json
     """
     from .analysis import study
+    from .terminal import Spinner
 
-    emit(study(make_engine(backend, rules)), as_json)
+    with Spinner("asking the engine"):
+        result = study(make_engine(backend, rules))
+    emit(result, as_json)
 
 
 @cli.command(name="play")
