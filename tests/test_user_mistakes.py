@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 
 import pytest
 
@@ -153,8 +154,8 @@ def test_the_spinner_shows_only_for_slow_steps_and_wipes_itself():
     assert quiet.getvalue() == ""
 
 
-@pytest.mark.parametrize("backend, at_least", [("clingo", 100_001), ("swipl", None)])
-def test_next_on_a_huge_game_answers_with_a_lower_bound(run_json, backend, at_least):
+@pytest.mark.parametrize("backend", ["clingo", "swipl"])
+def test_next_on_a_huge_game_answers_with_a_lower_bound(run_json, backend):
     out = run_json("next", "--backend", backend, "--pegs", 16, "--colors", 6, "--strategy", "any",
                    "0000111122223333:3,5")
     from mm_logic.feedback import feedback
@@ -162,14 +163,15 @@ def test_next_on_a_huge_game_answers_with_a_lower_bound(run_json, backend, at_le
     guess = parse_code(out["guess"], Rules(16, 6))
     assert feedback((0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3), guess) == (3, 5)
     assert out["consistent"] is None and list(out) == ["guess", "consistent", "consistent_at_least"]
-    # clingo counts 100 001 codes within the second; swipl gets a power of ten plus one in that time.
-    bound = out["consistent_at_least"]
-    assert bound == at_least if at_least else bound in (11, 101, 1001, 10001, 100001)
+    # Counting stops after the power of ten (plus one) it can reach in about a second.
+    assert out["consistent_at_least"] in (11, 101, 1001, 10001, 100001)
 
 
 def test_next_says_at_least_in_words(run):
     result = run("next", "--pegs", 16, "--colors", 6, "--strategy", "any", "0000111122223333:3,5")
-    assert result.exit_code == 0 and result.stdout.endswith("  (at least 100,001 codes still possible)\n")
+    assert result.exit_code == 0
+    left = r"at least (11|101|1,001|10,001|100,001) codes still possible"
+    assert re.fullmatch(rf"[0-5]{{16}}  \({left}\)\n", result.stdout), result.stdout
 
 
 def wrong_encoding(tmp_path, suffix: str):

@@ -124,14 +124,13 @@ class ClingoSession(Session):
         if self._known is not None:
             return self._known[0]
         # Enumerating in lexicographic order costs the same and its first model
-        # is first()'s answer: a strategy tree asks both at every node. That
-        # model is read, and checked; the others are only counted (reading
-        # every model would double the time of a count).
+        # is first()'s answer: a strategy tree asks both at every node. Every
+        # model is read and checked against the history (5-15% of a count:
+        # Knuth 4x6 --all 1.61 s against 1.52 s, first 4x8 --all 4.9 against 4.3).
         lexicographic = self._control.lexicographic is not None
-        reader = self._ask("count", models=0, lexicographic=lexicographic, collect=False)
-        first = self._checked_code(tuple(reader.codes[0]) if reader.codes else None)
+        reader = self._ask("count", models=0, lexicographic=lexicographic, collect=False, check=True)
         if lexicographic:
-            self._known = (reader.count, first)
+            self._known = (reader.count, tuple(reader.codes[0]) if reader.codes else None)
         return reader.count
 
     def _count_up_to(self, bound: int) -> int:
@@ -139,8 +138,7 @@ class ClingoSession(Session):
             return self._known[0]
         # In first's order, like count: the model read and checked is the smallest.
         reader = self._ask("count", models=bound + 1, lexicographic=self._control.lexicographic is not None,
-                           collect=False)
-        self._checked_code(tuple(reader.codes[0]) if reader.codes else None)
+                           collect=False, check=True)
         return reader.count
 
     def _random(self, rng: np.random.Generator) -> Code | None:
@@ -181,14 +179,15 @@ class ClingoSession(Session):
         return array
 
     def _ask(self, question: str, models: int, lexicographic: bool = False, collect: bool = True,
-             budget: int | None = None) -> CodeReader | None:
+             budget: int | None = None, check: bool = False) -> CodeReader | None:
         """One solver call for up to ``models`` models (0: all): the reader holding them.
 
-        With a ``budget`` of conflicts, None if the search needed more.
+        With a ``budget`` of conflicts, None if the search needed more. With
+        ``check``, every model is checked against the history as it is read.
         """
         control = self._control
         control.ctl.configuration.solve.models = str(models)
-        reader = CodeReader(self.rules, self._where, collect)
+        reader = CodeReader(self.rules, self._where, collect, self._checked if check else None)
         # The free external is assumed either way, so that it never doubles a model.
         assumptions = [] if control.lexicographic is None else [(control.lexicographic, lexicographic)]
         engine = self._engine
@@ -200,6 +199,7 @@ class ClingoSession(Session):
             raise engine.program.misfit(
                 f"the encoding's models must show one secret(P,C) per peg P = 1..{self.rules.pegs} "
                 f"with a colour C = 0..{self.rules.colors - 1} (got {reader.misfit})")
+        reader.finish()
         return reader
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 import time
 
+import numpy as np
 from clingo import Control, SymbolType
 
 from ...errors import SolverTimeout
@@ -24,17 +25,24 @@ QUICK_MODELS = 5000
 WAIT_SLICE = 0.05
 
 
+#: Codes a counting reader hands to its check at once (bounded memory for big counts).
+CHECK_BATCH = 65_536
+
+
 class CodeReader:
     """Model handler: the codes of the models found (``collect``), or only the first, and their number.
 
     A shown atom that is not a ``secret(P,C)`` of a peg and colour of the
     rules, a peg given two colours, or a peg without one is a *misfit*: the
-    encoding does not describe codes of these rules.
+    encoding does not describe codes of these rules. With a ``check`` (a
+    function of an array of codes that raises on a wrong one), a counting
+    reader still reads every model and has it checked, in batches.
     """
 
-    def __init__(self, rules: Rules, where: dict, collect: bool = True):
+    def __init__(self, rules: Rules, where: dict, collect: bool = True, check=None):
         self.rules = rules
         self.collect = collect
+        self.check = check
         #: shown atom -> (peg index, colour), shared by a session's calls: each atom is read once.
         self.where = where
         self.reset()
@@ -44,10 +52,26 @@ class CodeReader:
         self.codes: list[list[int]] = []
         self.count = 0
         self.misfit: str | None = None
+        self.wrong: Exception | None = None  # what the check raised, raised again after the solve
+        self._batch: list[list[int]] = []
+
+    def finish(self) -> None:
+        """Check the codes still waiting; raise what a check found."""
+        self._flush()
+        if self.wrong is not None:
+            raise self.wrong
+
+    def _flush(self) -> None:
+        if self._batch and self.wrong is None:
+            try:
+                self.check(np.array(self._batch, dtype=np.int64))
+            except Exception as error:  # noqa: BLE001 - kept, raised once the solve is over
+                self.wrong = error
+        self._batch = []
 
     def __call__(self, model) -> None:
         self.count += 1
-        if not self.collect and self.count > 1:
+        if not self.collect and self.count > 1 and self.check is None:
             return  # counting: the first model was read
         pegs = self.rules.pegs
         code = [-1] * pegs
@@ -61,7 +85,12 @@ class CodeReader:
                 self.misfit = str(symbol)
         if -1 in code:
             self.misfit = f"peg {code.index(-1) + 1} has no colour"
-        self.codes.append(code)
+        if self.collect or self.count == 1:
+            self.codes.append(code)
+        if self.check is not None and not self.collect and self.misfit is None:
+            self._batch.append(code)
+            if len(self._batch) >= CHECK_BATCH:
+                self._flush()
 
     def _spot(self, symbol) -> tuple[int, int]:
         """(peg index, colour) of a shown ``secret(P,C)`` atom; (-1, -1) for other atoms."""
