@@ -49,6 +49,10 @@ class Session(ABC):
         self.history: list[Entry] = []
         #: Who answers, for messages (e.g. the encoding file); None: answers are not checked.
         self.checked_as: str | None = None
+        # Each entry's guess with its colour counts, for checking codes one at a time;
+        # and the last code found right at this history (asked again, it is not checked again).
+        self._scored: list[tuple[Code, Counter, Feedback]] = []
+        self._last_right: Code | None = None
 
     # -- history -----------------------------------------------------------
     def push(self, guess: Code, feedback: Feedback) -> None:
@@ -60,10 +64,14 @@ class Session(ABC):
             # A push that failed (time limit, Ctrl-C, a bad encoding) leaves the history as it was.
             self.history.pop()
             raise
+        self._scored.append((self.history[-1][0], Counter(guess), self.history[-1][1]))
+        self._last_right = None
 
     def pop(self) -> Entry:
         """Remove the last entry (backtracking in a strategy tree)."""
         entry = self.history.pop()
+        self._scored.pop()
+        self._last_right = None
         self._pop(entry)
         return entry
 
@@ -157,17 +165,33 @@ class Session(ABC):
     # -- checking answers --------------------------------------------------------
     def _checked_code(self, code: Code | None) -> Code | None:
         # One code: the scalar rule is cheaper than numpy's set-up (a game asks this every turn).
-        if code is None or self.checked_as is None:
+        if code is None or self.checked_as is None or code == self._last_right:
             return code
-        if max(Counter(code).values()) > self.rules.repeat_limit or any(
-                feedback(guess, code) != fb for guess, fb in self.history):
-            self._checked(np.asarray([code]))  # names the broken rule or entry
+        counts = Counter(code)
+        if max(counts.values()) > self.rules.repeat_limit or not all(self._allows(entry, code, counts)
+                                                                     for entry in self._scored):
+            self._checked_rows(np.asarray([code]))  # names the broken rule or entry
+        self._last_right = code
         return code
+
+    @staticmethod
+    def _allows(entry: tuple[Code, Counter, Feedback], code: Code, counts: Counter) -> bool:
+        """Whether ``code`` (with its colour ``counts``) gives the entry's guess its feedback."""
+        guess, guess_counts, (black, white) = entry
+        right = sum(g == c for g, c in zip(guess, code))
+        return right == black and sum(min(n, counts[c]) for c, n in guess_counts.items()) == black + white
 
     def _checked(self, codes: np.ndarray) -> np.ndarray:
         """``codes``, once each is a valid code that every history entry allows."""
         if self.checked_as is None or len(codes) == 0:
             return codes
+        if len(codes) <= 4:  # a few codes (most nodes of a strategy tree): numpy's set-up costs more
+            for code in np.asarray(codes).tolist():
+                self._checked_code(tuple(code))
+            return codes
+        return self._checked_rows(codes)
+
+    def _checked_rows(self, codes: np.ndarray) -> np.ndarray:
         rules = self.rules
         array = np.asarray(codes)
         counts = colour_counts(array, rules.colors)

@@ -39,8 +39,9 @@ class CodeReader:
     reader still reads every model and has it checked, in batches.
     """
 
-    def __init__(self, rules: Rules, where: dict, collect: bool = True, check=None):
+    def __init__(self, rules: Rules, where: dict, collect: bool | int = True, check=None):
         self.rules = rules
+        #: True: keep every code; False: keep the first; a number N: keep them all while there are at most N.
         self.collect = collect
         self.check = check
         #: shown atom -> (peg index, colour), shared by a session's calls: each atom is read once.
@@ -85,9 +86,11 @@ class CodeReader:
                 self.misfit = str(symbol)
         if -1 in code:
             self.misfit = f"peg {code.index(-1) + 1} has no colour"
-        if self.collect or self.count == 1:
+        if self.collect is True or self.count == 1 or self.count <= self.collect:
             self.codes.append(code)
-        if self.check is not None and not self.collect and self.misfit is None:
+        elif self.collect is not False and self.count == self.collect + 1:
+            del self.codes[1:]  # too many to keep: the first only
+        if self.check is not None and self.collect is not True and self.misfit is None:
             self._batch.append(code)
             if len(self._batch) >= CHECK_BATCH:
                 self._flush()
