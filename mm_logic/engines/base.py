@@ -64,13 +64,15 @@ class Session(ABC):
             # A push that failed (time limit, Ctrl-C, a bad encoding) leaves the history as it was.
             self.history.pop()
             raise
-        self._scored.append((self.history[-1][0], Counter(guess), self.history[-1][1]))
+        if self.checked_as is not None:
+            self._scored.append((self.history[-1][0], Counter(guess), self.history[-1][1]))
         self._last_right = None
 
     def pop(self) -> Entry:
         """Remove the last entry (backtracking in a strategy tree)."""
         entry = self.history.pop()
-        self._scored.pop()
+        if self.checked_as is not None:
+            self._scored.pop()
         self._last_right = None
         self._pop(entry)
         return entry
