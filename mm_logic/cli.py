@@ -252,7 +252,7 @@ def solve(rules, engine, strategy, first_guess, seed, secret_text, as_json):
       mmlogic solve --backend swipl --strategy first --pegs 5 --colors 8 --no-repeat --seed 1
       mmlogic solve --strategy any --pegs 16 --colors 6 --json
     """
-    from .game import play, plural, turn_line
+    from .game import play, turn_line
     from .terminal import Spinner
 
     with Spinner("thinking") as spinner:
@@ -263,7 +263,8 @@ def solve(rules, engine, strategy, first_guess, seed, secret_text, as_json):
                 click.echo(turn_line(number, entry, rules))
 
         record = play(engine, strategy, secret_or_random(secret_text, rules, seed), first_guess, on_turn=show)
-    click.echo(json.dumps(record.as_dict()) if as_json else plural(record.attempts, "guess"))
+    # The turns are printed already: the text ends with the summary line alone.
+    click.echo(json.dumps(record.as_dict()) if as_json else record.summary())
 
 
 @cli.command(name="next")

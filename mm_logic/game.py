@@ -215,10 +215,14 @@ class GameRecord:
             "strategy": self.strategy,
         }
 
+    def summary(self) -> str:
+        """The last line of ``solve``: how many guesses."""
+        return plural(self.attempts, "guess")
+
     def text(self) -> str:
         """One line per guess with its feedback, then the number of guesses."""
         lines = [turn_line(i, entry, self.rules) for i, entry in enumerate(self.guesses, 1)]
-        return "\n".join([*lines, plural(self.attempts, "guess")])
+        return "\n".join([*lines, self.summary()])
 
 
 def plural(n: int, word: str) -> str:
@@ -251,14 +255,14 @@ def play(engine: Engine, strategy: Strategy, secret: Code, first_guess: Code | N
                 raise NoProgress(f"no win after {limit} guesses; the strategy is not making progress")
             try:
                 entry = game.play_turn()
-                if on_turn:
-                    on_turn(len(game.history), entry)
             except NoConsistentCode:
                 edited = f" (does {engine.encoding.name} exclude it?)" if engine.encoding else ""
                 raise EngineDisagreement(
                     f"the {engine.name} engine found no consistent code, but the secret "
                     f"{format_code(secret, engine.rules)} is one{edited}"
                 ) from None
+            if on_turn:
+                on_turn(len(game.history), entry)
         guesses = list(game.history)
     return GameRecord(engine.rules, secret, guesses, time.perf_counter() - start, engine.name, strategy.name)
 
