@@ -4,8 +4,11 @@ Both play 5 pegs of 8 colours without repetition (seed 003's own setting)
 until they find each secret, in the same Python process, through the same
 janus bridge to SWI-Prolog:
 
-* **seed 003**: ``py/seed003/ia_v3.pl``, the seed's ``ia - version 3.0.pl``
-  (see its header for what changed to run it on SWI-Prolog 9). This script
+* **seed 003**: the report's ``ia - version 3.0.pl``, read from the report
+  itself at run time (``--seed-doc``, by default
+  ``../shared/seeds/003_fbc1ce64130a1d6a.txt`` beside the repository; the
+  project holds no copy of it) with the adaptations of :data:`ADAPTATIONS`,
+  the least SWI-Prolog 9 needs to load and run it. This script
   plays the part of the seed's client and server: before each game it sets
   ``parametres(5, 8, non)`` and clears ``guess/2``; for each move it calls
   ``bulls_and_cows/1``, scores the guess with mmlogic's feedback rule and
@@ -25,11 +28,14 @@ Usage::
     .venv/bin/python py/seed003_vs_swipl.py              # 200 random secrets
     .venv/bin/python py/seed003_vs_swipl.py --games 1000 --seed 3
     .venv/bin/python py/seed003_vs_swipl.py --all        # all 6720 secrets (about half an hour)
+    .venv/bin/python py/seed003_vs_swipl.py --seed-doc path/to/003_fbc1ce64130a1d6a.txt
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -43,16 +49,57 @@ from mm_logic.game import play
 from mm_logic.rules import Rules
 from mm_logic.strategies import make_strategy
 
-SEED_PROGRAM = Path(__file__).resolve().parent / "seed003" / "ia_v3.pl"
+#: Where the report is, unless --seed-doc says otherwise: shared/ beside the repository.
+SEED_DOC = Path(__file__).resolve().parent.parent.parent / "shared" / "seeds" / "003_fbc1ce64130a1d6a.txt"
+#: The program is the report's text from this line (its first line, the module) ...
+PROGRAM_START = ":- module('ia.pl', [bulls_and_cows/1])."
+#: ... up to the heading of the next section.
+PROGRAM_END = "IV-C. Quelques résultats."
+#: What SWI-Prolog 9 needs changed, and why. library(lambda) is no longer
+#: shipped: its one lambda is written with library(yall), where a variable of
+#: the clause (Max) is shared with the lambda only when listed in {...}. The
+#: source has accented letters: it is read as UTF-8.
+ADAPTATIONS = [
+    (":- use_module(library(lambda)).", ":- use_module(library(yall))."),
+    ("maplist(\\X^(X is random(Max)), Solution)", "maplist({Max}/[X]>>(X is random(Max)), Solution)"),
+]
 RULES = Rules(5, 8, 1)
 #: The seed's module, as its ``:- module`` line names it.
 SEED_MODULE = "'ia.pl'"
 GOAL_SPEEDUP = 10.0
 
 
-def load_seed(janus, seed: int) -> None:
-    """Consult the seed's guesser and seed Prolog's random generator."""
-    janus.query_once("load_files(F, [])", {"F": str(SEED_PROGRAM)})
+class MissingReport(Exception):
+    """The report, or its program, is not where it was looked for."""
+
+
+def seed_program(document: Path = SEED_DOC) -> str:
+    """The report's ``ia - version 3.0.pl``, adapted to SWI-Prolog 9 (see :data:`ADAPTATIONS`)."""
+    if not document.is_file():
+        raise MissingReport(f"seed 003's report is not at {document}: give its path with --seed-doc PATH "
+                            "(it is shared/seeds/003_fbc1ce64130a1d6a.txt beside the repository)")
+    text = document.read_text(encoding="utf-8")
+    start = text.find(PROGRAM_START)
+    end = text.find(PROGRAM_END, start)
+    if start < 0 or end < 0:
+        raise MissingReport(f"{document} does not hold seed 003's 'ia - version 3.0.pl' "
+                            f"(from {PROGRAM_START!r} to the heading {PROGRAM_END!r})")
+    program = text[start:end]
+    for old, new in ADAPTATIONS:
+        if old not in program:
+            raise MissingReport(f"{document}: the program no longer contains {old!r}")
+        program = program.replace(old, new)
+    return ":- encoding(utf8).\n" + program
+
+
+def load_seed(janus, seed: int, document: Path = SEED_DOC) -> None:
+    """Consult the seed's guesser, read from its report, and seed Prolog's random generator."""
+    with tempfile.NamedTemporaryFile("w", suffix=".pl", encoding="utf-8", delete=False) as file:
+        file.write(seed_program(document))
+    try:
+        janus.query_once("load_files(F, [])", {"F": file.name})
+    finally:
+        Path(file.name).unlink()
     janus.query_once("set_random(seed(S))", {"S": seed})
 
 
@@ -88,7 +135,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="number of secrets (default 200)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the secrets and of the seed's opening")
     parser.add_argument("--all", action="store_true", help="play every secret once instead")
+    parser.add_argument("--seed-doc", type=Path, default=SEED_DOC, help=f"seed 003's report (default {SEED_DOC})")
     args = parser.parse_args()
+    try:
+        seed_program(args.seed_doc)
+    except MissingReport as error:
+        print(f"error: {error}", file=sys.stderr)
+        sys.exit(2)
 
     if args.all:
         secrets = [code_space(RULES).code(i) for i in range(RULES.size)]
@@ -98,7 +151,7 @@ def main() -> None:
         what = f"{args.games} random secrets (seed {args.seed})"
     print(f"SWI-Prolog: {find_swipl()}; rules: {RULES.describe()}; {what}")
     janus = load_janus()
-    load_seed(janus, args.seed)
+    load_seed(janus, args.seed, args.seed_doc)
     engine = SwiplEngine(RULES)
     strategy = make_strategy("first", RULES)
     play(engine, strategy, secrets[0])  # warm up: the template secret is posted once per process
