@@ -4,6 +4,7 @@
             feedback/2,          % +Secret, +Entry
             first/2,             % +Secret, -Code
             any/2,               % +Secret, -Code
+            labeled/3,           % +Secret, +Options, -Code
             all/3,               % +Secret, +Limit, -Codes
             count/2              % +Secret, -Count
           ]).
@@ -173,6 +174,22 @@ first(secret(Pegs, _Marks, _Counts), First) :-
 
 any(secret(Pegs, _Marks, _Counts), Any) :-
     findall(Pegs, once(labeling([min], Pegs)), [Any]).
+
+%!  labeled(+Secret, +Options, -Code) is semidet.
+%
+%   Code is the first code Secret may be that labeling(Options) finds,
+%   e.g. [ff] (first-fail: the peg with the fewest colours left first, the
+%   order of seed 003's guesser). The swipl engine answers `any` with it
+%   under --labeling. Fails if there is none. Secret stays unbound.
+%
+%   ```
+%   ?- secret(rules(4, 6, 1), S), feedback(S, guess([0,1,2,3], 0, 4)),
+%      labeled(S, [ff], Code).
+%   Code = [1,3,0,2].
+%   ```
+
+labeled(secret(Pegs, _Marks, _Counts), Options, Code) :-
+    findall(Pegs, once(labeling(Options, Pegs)), [Code]).
 
 %!  all(+Secret, +Limit, -Codes) is det.
 %

@@ -129,9 +129,13 @@ def engine_options(default_strategy: str = "minimax"):
         @seed_option
         @encoding_option
         @time_limit_option
+        @click.option("--labeling", type=click.Choice(["leftmost", "ff", "ffc", "min", "max"]), default=None,
+                      help="swipl only: the order in which `any` labels the pegs (ff: first-fail, "
+                           "as seed 003's guesser).  [default: the encoding's own]")
         @functools.wraps(f)
-        def wrapper(*args, rules, backend, strategy, first_guess_text, seed, encoding, time_limit, **kwargs):
-            engine = make_engine(backend, rules, encoding=encoding, time_limit=time_limit)
+        def wrapper(*args, rules, backend, strategy, first_guess_text, seed, encoding, time_limit, labeling,
+                    **kwargs):
+            engine = make_engine(backend, rules, encoding=encoding, time_limit=time_limit, labeling=labeling)
             chosen = make_strategy(strategy, rules, seed)
             first_guess = parse_code(first_guess_text, rules) if first_guess_text else None
             return f(*args, rules=rules, engine=engine, strategy=chosen, first_guess=first_guess, seed=seed,

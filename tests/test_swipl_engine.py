@@ -20,6 +20,7 @@ import pytest
 from mm_logic.engines.reference import ReferenceEngine
 from mm_logic.engines.swipl import SwiplEngine
 from mm_logic.errors import EncodingError, SolverTimeout
+from mm_logic.feedback import feedback
 from mm_logic.resources import encoding_path
 from mm_logic.rules import Rules
 
@@ -197,3 +198,28 @@ def test_ctrl_c_stops_a_question():
         timer.cancel()
     assert time.perf_counter() - start < 30
     assert engine.count([((0, 1, 2, 3, 4, 5, 6, 7), (8, 0))]) == 1
+
+
+# -- --labeling: the order of `any` ------------------------------------------------
+def test_labeling_leftmost_makes_any_the_smallest_code():
+    rules = Rules(4, 6)
+    history = [((0, 0, 1, 1), (1, 0)), ((2, 3, 4, 5), (0, 2))]
+    engine = SwiplEngine(rules, labeling="leftmost")
+    with engine.session(history) as s:
+        assert s.any() == ReferenceEngine(rules).first(history) == (0, 2, 2, 3)
+
+
+def test_labeling_ff_plays_seed_003s_order_to_the_secret(run_json):
+    out = run_json("solve", "--backend", "swipl", "--strategy", "any", "--labeling", "ff", "--pegs", 5,
+                   "--colors", 8, "--no-repeat", "--secret", "73512")
+    guesses = [(tuple(int(c) for c in g["guess"]), (g["black"], g["white"])) for g in out["guesses"]]
+    assert guesses[-1] == ((7, 3, 5, 1, 2), (5, 0))
+    for i, (guess, fb) in enumerate(guesses):
+        assert feedback(guess, (7, 3, 5, 1, 2)) == fb
+        # every guess after the first fits the answers before it (the engine's answers are checked too)
+        assert all(feedback(earlier, guess) == seen for earlier, seen in guesses[:i])
+
+
+def test_labeling_is_refused_by_the_other_backends(run):
+    result = run("next", "--backend", "clingo", "--labeling", "ff")
+    assert (result.exit_code, result.stderr) == (2, "error: --labeling ff applies to --backend swipl, not clingo\n")

@@ -48,11 +48,14 @@ def check_encoding(name: str, encoding: str | Path | None) -> None:
 
 
 def make_engine(name: str, rules: Rules, *, encoding: str | Path | None = None,
-                time_limit: float | None = None) -> Engine:
+                time_limit: float | None = None, labeling: str | None = None) -> Engine:
     """Create the engine ``name`` for ``rules``."""
     check_encoding(name, encoding)
     cls = engine_class(name)
-    return cls(rules, encoding=Path(encoding) if encoding else None, time_limit=time_limit)
+    if labeling is not None and labeling not in cls.labelings:
+        readers = [n for n in BACKENDS if labeling in engine_class(n).labelings]
+        raise BadInput(f"--labeling {labeling} applies to --backend {' or '.join(readers) or 'none'}, not {name}")
+    return cls(rules, encoding=Path(encoding) if encoding else None, time_limit=time_limit, labeling=labeling)
 
 
 @dataclass(frozen=True)
@@ -67,15 +70,17 @@ class EngineSpec:
     rules: Rules
     encoding: Path | None = None
     time_limit: float | None = None
+    labeling: str | None = None
 
     def build(self) -> Engine:
         """A new engine from this spec."""
-        return make_engine(self.backend, self.rules, encoding=self.encoding, time_limit=self.time_limit)
+        return make_engine(self.backend, self.rules, encoding=self.encoding, time_limit=self.time_limit,
+                           labeling=self.labeling)
 
     @classmethod
     def of(cls, engine: Engine) -> EngineSpec:
         """The spec of an existing engine."""
-        return cls(engine.name, engine.rules, engine.encoding, engine.time_limit)
+        return cls(engine.name, engine.rules, engine.encoding, engine.time_limit, engine.labeling)
 
 
 __all__ = ["BACKENDS", "DEFAULT_BACKEND", "Engine", "EngineSpec", "Session", "check_encoding", "engine_class",

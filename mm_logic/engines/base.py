@@ -234,6 +234,8 @@ class Engine(ABC):
         Path of a user encoding replacing the shipped one (declarative engines).
     time_limit:
         Seconds one solver call may take before :class:`SolverTimeout`.
+    labeling:
+        The order in which ``any`` labels the pegs, one of :attr:`labelings`.
     """
 
     #: Name used by ``--backend``.
@@ -241,11 +243,15 @@ class Engine(ABC):
     #: Suffix of the encoding files it reads (``--encoding``); None: it takes none.
     suffix: str | None = None
 
+    #: Labeling orders the engine's ``any`` can follow (``--labeling``); empty: none.
+    labelings: tuple[str, ...] = ()
+
     def __init__(self, rules: Rules, *, encoding: Path | None = None,
-                 time_limit: float | None = None):
+                 time_limit: float | None = None, labeling: str | None = None):
         self.rules = rules
         self.encoding = encoding
         self.time_limit = time_limit
+        self.labeling = labeling
 
     #: Codes counted exactly when a front end asks how many remain (``next``);
     #: beyond, a lower bound is reported. About half a second on clingo (16x6, 30x30).

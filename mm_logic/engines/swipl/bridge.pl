@@ -124,9 +124,10 @@ user:term_expansion((:- module(_, Exports)), (:- module(Module, Exports))) :-
 
 %!  ask(+Module, +Rules, +History, +Question, +Limit, +Seconds, -Answer) is det.
 %
-%   Answer Question (first, any, all or count; Limit bounds all) about the
-%   codes of Rules consistent with History, a list of Guess-Black-White,
-%   with the encoding in Module, within Seconds (0: no limit).
+%   Answer Question (first, any, all, count, or labeled: `any` in the
+%   labeling order Limit, e.g. ff; Limit bounds all) about the codes of
+%   Rules consistent with History, a list of Guess-Black-White, with the
+%   encoding in Module, within Seconds (0: no limit).
 %
 %   ```
 %   ?- ask(mastermind, rules(4,6,4), [[0,0,1,1]-1-0], count, inf, 0, N).
@@ -152,6 +153,8 @@ entry(Guess-Black-White, guess(Guess, Black, White)).
 
 question(first, M, Secret, _, Answer) :-
     ( M:first(Secret, Code) -> Answer = Code ; Answer = none ).
+question(labeled, M, Secret, Option, Answer) :-    % any, in the labeling order Option
+    ( M:labeled(Secret, [Option], Code) -> Answer = Code ; Answer = none ).
 question(any, M, Secret, _, Answer) :-
     ( M:any(Secret, Code) -> Answer = Code ; Answer = none ).
 question(all, M, Secret, Limit, Codes) :-
@@ -166,6 +169,7 @@ interrupt(unwind(keyboard_interrupt)).
 % The answer when no code is consistent: the history contradicts itself.
 nothing(first, none).
 nothing(any, none).
+nothing(labeled, none).
 nothing(all, []).
 nothing(count, 0).
 

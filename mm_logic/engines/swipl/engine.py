@@ -18,6 +18,8 @@ class SwiplEngine(Engine):
 
     name = "swipl"
     suffix = ".pl"
+    # CLP(FD) labeling options: ff is first-fail, the order of seed 003's guesser.
+    labelings = ("leftmost", "ff", "ffc", "min", "max")
 
     def __init__(self, rules, **options):
         super().__init__(rules, **options)
@@ -34,7 +36,7 @@ class SwiplEngine(Engine):
         return SwiplSession(self)
 
     # -- asking Prolog -----------------------------------------------------
-    def ask(self, question: str, entries: list, limit: int | None = None):
+    def ask(self, question: str, entries: list, limit: int | str | None = None):
         """One question about ``entries`` (``Guess-Black-White`` terms), bounded by ``time_limit``."""
         answer = self._prolog.ask(self.module, self.rules, entries, question, limit, self.time_limit)
         if answer == "timeout":

@@ -274,7 +274,8 @@ class PrologRuntime:
             self._modules[file] = module
             return file, module
 
-    def ask(self, module: str, rules, entries: list, question: str, limit: int | None, seconds: float | None):
+    def ask(self, module: str, rules, entries: list, question: str, limit: int | str | None,
+            seconds: float | None):
         """One question (first, any, all, count) about ``entries`` with the encoding in ``module``.
 
         The answer as the bridge gives it: a code, ``none``, a list of codes
@@ -283,7 +284,7 @@ class PrologRuntime:
         """
         inputs = {
             "M": module, "P": rules.pegs, "K": rules.colors, "R": rules.repeat_limit,
-            "H": entries, "Q": question, "L": "inf" if limit is None else int(limit),
+            "H": entries, "Q": question, "L": "inf" if limit is None else limit,
             "T": float(seconds or 0),
         }
         try:

@@ -60,7 +60,11 @@ class SwiplSession(Session):
     def _any(self) -> Code | None:
         known = self._known[-1]
         if "any" not in known:
-            known["any"] = self._engine.code(self._engine.ask("any", self._entries))
+            engine = self._engine
+            if engine.labeling is None:
+                known["any"] = engine.code(engine.ask("any", self._entries))
+            else:  # the first code labeling([Option]) finds (the encoding's labeled/3)
+                known["any"] = engine.code(engine.ask("labeled", self._entries, engine.labeling))
         return known["any"]
 
     def _enumerate(self, limit: int | None) -> np.ndarray:
