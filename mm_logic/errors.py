@@ -2,7 +2,7 @@
 
 Every error a user can cause derives from :class:`MMLogicError`; the CLI prints
 ``str(error)`` on one line and exits with ``error.exit_code`` (the contract in
-``shared/spec/cli.md``: 2 bad usage or input, 3 no consistent code, 1 other).
+``docs/cli.md``: 2 bad usage or input, 3 no consistent code, 1 other).
 """
 
 from __future__ import annotations

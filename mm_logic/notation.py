@@ -1,4 +1,4 @@
-"""How codes, feedback and history entries are written (``shared/spec/cli.md``).
+"""How codes, feedback and history entries are written (``docs/cli.md``).
 
 A code is a tuple of colour numbers. It is written as one symbol per peg
 (``0011``) when the alphabet has enough symbols, otherwise as comma-separated

@@ -197,7 +197,6 @@ class ClingoSession(Session):
         ``check``, every model is checked against the history as it is read.
         """
         control = self._control
-        control.ctl.configuration.solve.models = str(models)
         reader = CodeReader(self.rules, self._where, collect, self._checked if check else None)
         # The free external is assumed either way, so that it never doubles a model.
         assumptions = [] if control.lexicographic is None else [(control.lexicographic, lexicographic)]

@@ -125,7 +125,6 @@ def solve(ctl: Control, reader: CodeReader, assumptions, models: int, *, budget:
     """
     deadline = None if time_limit is None else time.monotonic() + time_limit
     limits = ctl.configuration.solve
-    limits.models = str(models)
     bounded = 0 < models <= QUICK_MODELS
     limits.solve_limit = str(QUICK_CONFLICTS if budget is None else budget)
     limits.models = str(models if bounded else QUICK_MODELS)
