@@ -35,6 +35,18 @@ def feedback(guess: Code, secret: Code) -> Feedback:
     return black, common - black
 
 
+def gives(guess: Code, guess_counts: Counter, secret: Code, secret_counts: Counter, fb: Feedback) -> bool:
+    """Whether ``secret`` gives ``guess`` the feedback ``fb``: :func:`feedback` with both codes'
+    colour counts already at hand (checking many codes against one history).
+
+    >>> gives((0, 0, 1, 1), Counter((0, 0, 1, 1)), (0, 1, 2, 3), Counter((0, 1, 2, 3)), (1, 1))
+    True
+    """
+    black, white = fb
+    return (sum(g == s for g, s in zip(guess, secret)) == black
+            and sum(min(n, secret_counts[c]) for c, n in guess_counts.items()) == black + white)
+
+
 def feedback_slots(pegs: int) -> int:
     """How many feedback indices there are: pairs with ``black + white <= pegs``."""
     return (pegs + 1) * (pegs + 2) // 2

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mm_logic.codespace import code_space
-from mm_logic.feedback import feedback, feedback_index, index_feedback
+from mm_logic.feedback import feedback, feedback_index, gives, index_feedback
 from mm_logic.rules import Rules
 
 from generators import code_for, small_rules
@@ -47,6 +48,10 @@ def test_laws(data):
     assert (black, white) != (rules.pegs - 1, 1)
     assert (black, white) == brute_feedback(a, b)
     assert index_feedback(feedback_index((black, white), rules.pegs), rules.pegs) == (black, white)
+    # gives(), the check engines' answers go through, agrees with the rule
+    other = (black, white + 1) if black + white < rules.pegs else (black - 1, white)
+    assert gives(a, Counter(a), b, Counter(b), (black, white)) is True
+    assert gives(a, Counter(a), b, Counter(b), other) is False
 
 
 @settings(max_examples=40, deadline=None)

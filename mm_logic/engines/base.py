@@ -33,7 +33,7 @@ import numpy as np
 
 from ..codespace import code_space
 from ..errors import NoConsistentCode, WrongAnswer
-from ..feedback import colour_counts, feedback, feedback_index, feedback_indices
+from ..feedback import colour_counts, feedback, feedback_index, feedback_indices, gives
 from ..notation import Code, Entry, Feedback, format_code, format_entry, format_feedback
 from ..rules import Rules
 
@@ -170,18 +170,11 @@ class Session(ABC):
         if code is None or self.checked_as is None or code == self._last_right:
             return code
         counts = Counter(code)
-        if max(counts.values()) > self.rules.repeat_limit or not all(self._allows(entry, code, counts)
-                                                                     for entry in self._scored):
+        if max(counts.values()) > self.rules.repeat_limit or not all(
+                gives(guess, guess_counts, code, counts, fb) for guess, guess_counts, fb in self._scored):
             self._checked_rows(np.asarray([code]))  # names the broken rule or entry
         self._last_right = code
         return code
-
-    @staticmethod
-    def _allows(entry: tuple[Code, Counter, Feedback], code: Code, counts: Counter) -> bool:
-        """Whether ``code`` (with its colour ``counts``) gives the entry's guess its feedback."""
-        guess, guess_counts, (black, white) = entry
-        right = sum(g == c for g, c in zip(guess, code))
-        return right == black and sum(min(n, counts[c]) for c, n in guess_counts.items()) == black + white
 
     def _checked(self, codes: np.ndarray) -> np.ndarray:
         """``codes``, once each is a valid code that every history entry allows."""
