@@ -8,6 +8,7 @@ report lies beside the repository (``shared/seeds/``), as in CI.
 from __future__ import annotations
 
 import importlib.util
+import os
 from pathlib import Path
 
 import pytest
@@ -21,9 +22,17 @@ SCRIPT = Path(__file__).resolve().parent.parent / "py" / "seed003_vs_swipl.py"
 
 
 def load_script():
+    """The speed script as a module; the report it reads must be there.
+
+    The report is not the project's: it lies beside the repository, as in CI,
+    where its absence fails these tests. In a lone clone elsewhere (no
+    shared/ beside it) they are skipped, saying why.
+    """
     spec = importlib.util.spec_from_file_location("seed003_vs_swipl", SCRIPT)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    if not module.SEED_DOC.is_file() and not os.environ.get("CI"):
+        pytest.skip(f"seed 003's report is not beside the repository ({module.SEED_DOC})")
     return module
 
 
