@@ -292,7 +292,7 @@ def next_command(rules, engine, strategy, first_guess, seed, as_json, history):
     from .game import advise
     from .terminal import Spinner
 
-    entries = [parse_entry(item, rules) for item in history]
+    entries = [parse_entry(item, rules, check_repeat=not strategy.probes) for item in history]
     with Spinner("thinking"):
         suggestion = advise(engine, strategy, entries, first_guess)
     emit(suggestion, as_json)

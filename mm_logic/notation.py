@@ -135,8 +135,12 @@ def parse_feedback(text: str, rules: Rules, where: str = "") -> Feedback:
     return check_feedback((black, white), rules, where)
 
 
-def parse_entry(text: str, rules: Rules) -> Entry:
+def parse_entry(text: str, rules: Rules, *, check_repeat: bool = True) -> Entry:
     """Read a history entry ``GUESS:B,W``.
+
+    ``check_repeat=False`` accepts a guess that breaks the repetition rule
+    (the probes of strategies that ask with one-colour codes, such as
+    ``human1``).
 
     Examples
     --------
@@ -146,6 +150,7 @@ def parse_entry(text: str, rules: Rules) -> Entry:
     if ":" not in text:
         raise BadInput(f"history entry {text!r} is not of the form GUESS:B,W (e.g. 0011:1,0)")
     guess_text, _, feedback_text = text.rpartition(":")
-    # A guess that breaks the repetition rule cannot have been played.
-    guess = parse_code(guess_text, rules)
+    # A guess that breaks the repetition rule cannot have been played, unless
+    # the strategy probes with such codes.
+    guess = parse_code(guess_text, rules, check_repeat=check_repeat)
     return guess, parse_feedback(feedback_text, rules, where=text)

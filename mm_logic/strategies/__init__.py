@@ -5,11 +5,12 @@ from __future__ import annotations
 from ..errors import BadInput
 from ..rules import Rules
 from .base import Strategy
+from .human import Human1, Human2, Human3
 from .scoring import Entropy, Expected, Minimax, Parts
 from .simple import Any, First, Random
 
 STRATEGIES: dict[str, type[Strategy]] = {
-    cls.name: cls for cls in (First, Any, Random, Minimax, Expected, Entropy, Parts)
+    cls.name: cls for cls in (First, Any, Random, Minimax, Expected, Entropy, Parts, Human1, Human2, Human3)
 }
 
 

@@ -27,6 +27,9 @@ class Strategy(ABC):
     #: True when the guess is a function of the history alone, so that a bench
     #: over every secret may be evaluated as one tree.
     deterministic: bool = True
+    #: True when its guesses may break the repetition rule (probes such as
+    #: ``0000`` against a no-repeat secret): ``next`` then accepts such entries.
+    probes: bool = False
     #: Largest code space the strategy can play (None: any size).
     max_codes: int | None = None
 
