@@ -52,6 +52,9 @@ class BenchResult:
     strategy: str
     games_played: list[tuple[Code, int]] = field(default_factory=list)
     seconds: float = 0.0
+    #: Search effort summed over the games, for engines that count it (seed 001's
+    #: A1-A5: ``{"nodes": ..., "checks": ...}``); None for the others.
+    search: dict[str, int] | None = None
 
     @property
     def histogram(self) -> Counter:
@@ -84,6 +87,9 @@ class BenchResult:
     def merge(self, other: BenchResult) -> None:
         """Add another part's games (a worker's task, or a later batch)."""
         self.games_played.extend(other.games_played)
+        if other.search is not None:
+            mine = self.search or {}
+            self.search = {k: mine.get(k, 0) + n for k, n in other.search.items()}
 
     def figures(self) -> dict:
         """Games, total, mean, max, histogram and seconds, as the contract writes them."""
@@ -95,6 +101,7 @@ class BenchResult:
             "max": self.max,
             "histogram": {str(k): histogram[k] for k in sorted(histogram)},
             "seconds": round(self.seconds, 3),
+            **({"search": self.search} if self.search is not None else {}),
         }
 
     def as_dict(self) -> dict:
@@ -112,7 +119,9 @@ class BenchResult:
                 f"mean       {self.mean:.3f}\n"
                 f"max        {self.max}\n"
                 f"histogram  {histogram}\n"
-                f"seconds    {self.seconds:.3f}")
+                f"seconds    {self.seconds:.3f}"
+                + "".join(f"\n{k:<10} {n:,} ({n / max(self.games, 1):,.0f} per game)"
+                          for k, n in (self.search or {}).items()))
 
 
 # -- secrets ---------------------------------------------------------------------------
@@ -157,14 +166,22 @@ def _empty(engine: Engine, strategy: Strategy) -> BenchResult:
     return BenchResult(engine.rules, engine.name, strategy.name)
 
 
+def _effort_since(engine: Engine, before: dict[str, int] | None) -> dict[str, int] | None:
+    """The engine's search effort since ``before`` (None when it does not count it)."""
+    now = engine.search_stats()
+    return None if now is None else {k: n - (before or {}).get(k, 0) for k, n in now.items()}
+
+
 def play_games(engine: Engine, strategy: Strategy, secrets: list[Code], first_guess: Code | None = None,
                progress: Progress | None = None) -> BenchResult:
     """Play one game per secret."""
     result = _empty(engine, strategy)
+    before = engine.search_stats()
     for secret in secrets:
         result.games_played.append((secret, play(engine, strategy, secret, first_guess).attempts))
         if progress:
             progress(1)
+    result.search = _effort_since(engine, before)
     return result
 
 
@@ -210,8 +227,10 @@ def play_tree(engine: Engine, strategy: Strategy, history: list[Entry], secrets:
             visit(game, group, depth + 1)
             game.undo()
 
+    before = engine.search_stats()
     with Game(engine, strategy, first_guess=first_guess, history=history) as game:
         visit(game, secrets, len(history) + 1)
+    result.search = _effort_since(engine, before)
     return result
 
 

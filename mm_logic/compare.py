@@ -127,7 +127,8 @@ def row_dict(row: BenchResult) -> dict:
     """One (rule set, backend, strategy) row as ``compare --json`` writes it."""
     figures = row.figures()
     return {"rules": row.rules.as_dict(), "backend": row.backend, "strategy": row.strategy,
-            **{k: figures[k] for k in ROW_FIELDS}, "ms_per_game": round(row.ms_per_game, 3)}
+            **{k: figures[k] for k in ROW_FIELDS}, "ms_per_game": round(row.ms_per_game, 3),
+            **({"search": row.search} if row.search is not None else {})}
 
 
 def table_header(rules: Rules) -> str:
@@ -141,8 +142,9 @@ def table_row(row: BenchResult) -> str:
     """One line of a rule set's table."""
     d = row_dict(row)
     histogram = " ".join(f"{k}:{v}" for k, v in d["histogram"].items())
+    effort = "".join(f"  {k}/game {n / max(row.games, 1):,.0f}" for k, n in (row.search or {}).items())
     return (f"  {row.backend:<8} {row.strategy:<9} {d['games']:>7} {d['mean']:>6.3f} {d['max']:>4} "
-            f"{d['ms_per_game']:>9.3f} {d['seconds']:>8.3f}  {histogram}")
+            f"{d['ms_per_game']:>9.3f} {d['seconds']:>8.3f}  {histogram}{effort}")
 
 
 @dataclass
@@ -160,12 +162,13 @@ class Comparison:
 
     def write_csv(self, path: Path) -> None:
         """The rows as CSV: the rules' fields, then the row's, the histogram as ``k:v`` pairs."""
-        fields = ["pegs", "colors", "max_repeat", "backend", "strategy", *ROW_FIELDS, "ms_per_game"]
+        fields = ["pegs", "colors", "max_repeat", "backend", "strategy", *ROW_FIELDS, "ms_per_game",
+                  "nodes", "checks"]
         with path.open("w", newline="") as f:
             writer = csv.DictWriter(f, fieldnames=fields)
             writer.writeheader()
             for row in map(row_dict, self.rows):
-                writer.writerow({**row.pop("rules"), **row,
+                writer.writerow({**row.pop("rules"), **row.pop("search", {}), **row,
                                  "histogram": " ".join(f"{k}:{v}" for k, v in row["histogram"].items())})
 
 

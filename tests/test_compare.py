@@ -117,7 +117,7 @@ def test_csv_and_plot(run, tmp_path):
     assert result.exit_code == 0, result.stderr
     lines = csv_file.read_text().splitlines()
     assert lines[0] == ("pegs,colors,max_repeat,backend,strategy,games,total_guesses,mean,max,histogram,"
-                        "seconds,ms_per_game")
+                        "seconds,ms_per_game,nodes,checks")
     assert [line.split(",")[:6] for line in lines[1:]] == [
         [str(n), str(2 * n), "1", "clingo", "first", "5"] for n in range(4, 9)]
     names = sorted(p.name for p in charts.iterdir())
@@ -141,7 +141,7 @@ def test_all_refuses_spaces_too_large(run):
 def test_unknown_backend_in_list(run):
     result = run("compare", "--backend", "python,nope", "--games", 2)
     assert result.exit_code == 2
-    assert result.stderr == "error: unknown backend 'nope'; choose from clingo, swipl, python\n"
+    assert result.stderr == "error: unknown backend 'nope'; choose from clingo, swipl, python, a1, a2, a3, a4, a5\n"
 
 
 def test_ctrl_c_prints_finished_rows(run, monkeypatch):

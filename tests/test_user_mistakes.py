@@ -95,7 +95,7 @@ def test_play_advice_names_an_option_play_has(run):
     result = run("play", *PY, "--pegs", 12, "--colors", 12, input="?\n")
     one_line(result, 2, "12x12 has 8,916,100,448,256 codes, more than the python engine enumerates "
                         "(20,000,000); use --backend clingo")
-    assert "--backend [clingo|swipl|python]" in run("play", "--help").stdout
+    assert "--backend [clingo|swipl|python|a1|a2|a3|a4|a5]" in run("play", "--help").stdout
 
 
 def test_an_alphabet_shorter_than_the_colours_is_said(run):

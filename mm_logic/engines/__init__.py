@@ -2,7 +2,8 @@
 
 ``python`` is the numpy reference engine, ``clingo`` solves the ASP encodings
 in ``encodings/*.lp`` and ``swipl`` the CLP(FD) encodings in
-``encodings/*.pl``. All implement :class:`mm_logic.engines.base.Engine`.
+``encodings/*.pl``; ``a1`` .. ``a5`` are seed 001's constraint-satisfaction
+algorithms (:mod:`mm_logic.engines.csp`). All implement :class:`mm_logic.engines.base.Engine`.
 Backends are imported only when asked for, so a missing solver breaks only
 its own backend.
 """
@@ -22,6 +23,8 @@ BACKENDS = {
     "clingo": "mm_logic.engines.clingo:ClingoEngine",
     "swipl": "mm_logic.engines.swipl:SwiplEngine",
     "python": "mm_logic.engines.reference:ReferenceEngine",
+    # Seed 001's hand-written searches (pure Python, with search statistics).
+    **{f"a{i}": f"mm_logic.engines.csp:A{i}Engine" for i in range(1, 6)},
 }
 DEFAULT_BACKEND = "clingo"
 

@@ -253,6 +253,11 @@ class Engine(ABC):
     #: engine *is* the feedback rule over the enumerated space: nothing to check).
     checked: bool = True
 
+    def search_stats(self) -> dict[str, int] | None:
+        """Effort of every search so far (e.g. ``{"nodes": ..., "checks": ...}``), or None
+        when the engine does not count it (declarative solvers report their own)."""
+        return None
+
     @property
     def source(self) -> str:
         """Who answers, as messages name it: the encoding file for declarative engines."""

@@ -22,7 +22,7 @@ def make_strategy(name: str, rules: Rules, seed: int | None = None) -> Strategy:
         raise BadInput(f"unknown strategy {name!r}; choose from {', '.join(STRATEGIES)}") from None
     if cls.max_codes is not None and rules.size > cls.max_codes:
         # Refused at once, on every backend, before anything is computed.
-        others = " or ".join(n for n, c in STRATEGIES.items() if c.max_codes is None)
+        others = " or ".join(n for n, c in STRATEGIES.items() if c.for_any_size)
         raise BadInput(f"--strategy {name} scores guesses against every code and plays at most "
                        f"{cls.max_codes:,} codes; {rules.describe()} has {rules.size:,}: use --strategy {others}")
     return cls(rules, seed)

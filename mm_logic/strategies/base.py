@@ -30,6 +30,8 @@ class Strategy(ABC):
     #: True when its guesses may break the repetition rule (probes such as
     #: ``0000`` against a no-repeat secret): ``next`` then accepts such entries.
     probes: bool = False
+    #: Named when a scoring strategy refuses a space too large for it.
+    for_any_size: bool = False
     #: Largest code space the strategy can play (None: any size).
     max_codes: int | None = None
 

@@ -12,6 +12,7 @@ class First(Strategy):
     """The lexicographically smallest consistent code (Shapiro's simple strategy)."""
 
     name = "first"
+    for_any_size = True
     summary = "smallest consistent code (Shapiro); opens with 0000…"
 
     def choose(self, session):
@@ -22,6 +23,7 @@ class Any(Strategy):
     """Whichever consistent code the engine finds first: the fast choice for huge games."""
 
     name = "any"
+    for_any_size = True
     summary = "whichever consistent code the engine finds first; opens with the engine's first find"
     # The engine's own order may depend on its solver state, not only on the history.
     deterministic = False
@@ -34,6 +36,7 @@ class Random(Strategy):
     """A uniformly random consistent code, reproducible with ``--seed``."""
 
     name = "random"
+    for_any_size = True
     summary = "uniform random consistent code (reproducible with --seed); opens with a random code"
 
     def __init__(self, rules, seed=None):
