@@ -252,7 +252,7 @@ class BenchSpec:
 
     def build(self) -> tuple[Engine, Strategy]:
         engine = self.engine.build()
-        return engine, make_strategy(self.strategy, engine.rules, self.seed)
+        return engine, make_strategy(self.strategy, engine.rules, self.seed, engine.time_limit)
 
 
 @dataclass(frozen=True)

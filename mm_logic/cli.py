@@ -136,7 +136,7 @@ def engine_options(default_strategy: str = "minimax"):
         def wrapper(*args, rules, backend, strategy, first_guess_text, seed, encoding, time_limit, labeling,
                     **kwargs):
             engine = make_engine(backend, rules, encoding=encoding, time_limit=time_limit, labeling=labeling)
-            chosen = make_strategy(strategy, rules, seed)
+            chosen = make_strategy(strategy, rules, seed, time_limit)
             first_guess = parse_code(first_guess_text, rules) if first_guess_text else None
             return f(*args, rules=rules, engine=engine, strategy=chosen, first_guess=first_guess, seed=seed,
                      **kwargs)

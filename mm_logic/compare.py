@@ -185,7 +185,7 @@ def compare(plan: ComparePlan, progress: Progress | None = None,
                 for backend in plan.backends:
                     engine = make_engine(backend, rules, time_limit=plan.time_limit,
                                          encoding=plan.encoding if engine_class(backend).suffix else None)
-                    strategy = make_strategy(strategy_name, rules, plan.seed)
+                    strategy = make_strategy(strategy_name, rules, plan.seed, plan.time_limit)
                     deterministic = strategy.deterministic
                     try:
                         if plan.all_secrets:

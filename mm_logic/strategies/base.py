@@ -38,6 +38,8 @@ class Strategy(ABC):
     def __init__(self, rules: Rules, seed: int | None = None):
         self.rules = rules
         self.seed = seed
+        #: Seconds a strategy that searches by itself may take (``--time-limit``).
+        self.time_limit: float | None = None
 
     def opening(self, session: Session) -> Code:
         """The first guess when ``--first-guess`` is not given."""

@@ -1,0 +1,301 @@
+"""The seeds' genetic algorithms, as strategies.
+
+**Seed 001** (Chekirou, part 2), ``ga001-random``, ``ga001-similar``,
+``ga001-dissimilar``, ``ga001-reduction``: every turn, a random population
+evolves to fill a set E of codes consistent with the history. Fitness is a
+penalty, one point per unit by which a code misses an entry's black or white
+count (and per colour over the repetition limit); selection is by
+tournaments of 10, each winner mutated symbol by symbol with probability
+0.25. The search stops when E holds ``maxsize`` codes (10, as in the
+report's question 2.2) or after ``maxgen`` = 100 generations with E not
+empty; with E still empty it goes on until the time limit (the report's
+5 minutes; ``--time-limit``), then fails. Population: 10, 10, 10, 20, 50
+for 4..8 pegs (the report's table; 10 below 4 pegs, 50 above 8). The guess
+is picked from E by one of the report's four rules: most similar to the
+rest of E, least similar (similarity: colours in common, black + white),
+largest estimated reduction (smallest expected number of codes of E left),
+or at random.
+
+**Seed 004** (Falcand and Bellanger), ``ga004``: one population of 200 lives
+through the game, one generation per turn, and each turn plays the fittest
+code not yet played. Fitness is Σ |3p + m − (3P + M)| over the history
+(ratio 3); selection keeps the best and draws half the rest by a roulette
+biased towards low fitness; children come from the report's three
+crossovers (cut after all pegs but one, after half, after one); each code
+mutates with probability 5% (one peg to another colour). Its guesses need
+not be consistent: it plays what the population found best so far.
+
+Both are functions of (``--seed``, history): every random draw comes from a
+generator seeded by the seed and the history, so ``--seed`` gives the same
+game and a bench over every secret is one tree. A code that breaks the
+repetition rule is repaired (its extra pegs recoloured), as seed 004 asks
+("make sure the candidates built are valid").
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+
+import numpy as np
+
+from ..errors import SolverTimeout
+from ..feedback import colour_counts, feedback
+from ..notation import Code, Entry
+from ..rules import Rules  # noqa: F401 (doctests)
+from ..sampling import history_rng, random_code
+from .base import Strategy
+
+#: Seed 001's population per number of pegs (its table of best parameters).
+GA001_POPULATION = {4: 10, 5: 10, 6: 10, 7: 20, 8: 50}
+#: Seconds the seed 001 search may go on with E empty when no --time-limit is given (the report's 5 minutes).
+GA001_TIMEOUT = 300.0
+
+
+def black_white(guess: Code, codes: np.ndarray, colors: int) -> tuple[np.ndarray, np.ndarray]:
+    """Black and white pegs of ``guess`` against every row of ``codes`` (vectorised)."""
+    black = (codes == np.asarray(guess)).sum(axis=1)
+    common = np.minimum(colour_counts(codes, colors), np.bincount(guess, minlength=colors)).sum(axis=1)
+    return black, common - black
+
+
+def penalties(codes: np.ndarray, history: list[Entry], rules) -> np.ndarray:
+    """Seed 001's fitness of each row of ``codes``: how far from consistent (0: consistent).
+
+    One point per unit an entry's black or white count is missed, and per
+    peg over the repetition limit.
+
+    >>> penalties(np.array([[0, 1], [1, 1]]), [((0, 0), (1, 0))], Rules(2, 2)).tolist()
+    [0, 2]
+    """
+    counts = colour_counts(codes, rules.colors).astype(np.int64)
+    total = np.maximum(counts - rules.repeat_limit, 0).sum(axis=1)
+    for guess, (black, white) in history:
+        b, w = black_white(guess, codes, rules.colors)
+        total += np.abs(b - black) + np.abs(w - white)
+    return total
+
+
+def repaired(code: list[int], colors: int, limit: int, rng: np.random.Generator) -> Code:
+    """``code`` with pegs over the repetition limit recoloured at random among allowed colours."""
+    counts = Counter(code)
+    for i, c in enumerate(code):
+        if counts[c] > limit:
+            allowed = [x for x in range(colors) if counts[x] < limit]
+            counts[c] -= 1
+            code[i] = int(allowed[int(rng.integers(len(allowed)))])
+            counts[code[i]] += 1
+    return tuple(code)
+
+
+def _seed(base: int | None) -> int:
+    return int(np.random.SeedSequence().entropy % 2**63) if base is None else base
+
+
+class Ga001(Strategy):
+    """Seed 001's genetic algorithm; subclasses pick the guess from E."""
+
+    deterministic = True
+    maxsize = 10
+    maxgen = 100
+    tournament = 10
+    mutation = 0.25
+
+    def __init__(self, rules, seed=None):
+        super().__init__(rules, seed)
+        self.seed = _seed(seed)
+
+    @property
+    def population(self) -> int:
+        pegs = self.rules.pegs
+        return GA001_POPULATION.get(pegs, 10 if pegs < 4 else 50)
+
+    def consistent_set(self, session, rng: np.random.Generator) -> list[Code] | None:
+        """E: consistent codes not yet played, found by evolution (see the module).
+
+        None when E is still empty after ``maxgen`` generations because no code is
+        consistent (asked of the engine then, rather than searching until the time limit).
+        """
+        history = session.history
+        rules, limit = self.rules, self.rules.repeat_limit
+        played = {guess for guess, _ in history}
+        found: list[Code] = []
+        population = np.array([random_code(rules, rng) for _ in range(self.population)])
+        budget = GA001_TIMEOUT if self.time_limit is None else self.time_limit
+        deadline = time.monotonic() + budget
+        generation = 0
+        while True:
+            fitness = penalties(population, history, rules)
+            for i in np.flatnonzero(fitness == 0).tolist():
+                code = tuple(int(c) for c in population[i])
+                if code not in played and code not in found:
+                    found.append(code)
+            generation += 1
+            if len(found) >= self.maxsize or (found and generation >= self.maxgen):
+                return found
+            if generation == self.maxgen and session.any() is None:
+                return None
+            if time.monotonic() > deadline:
+                if found:
+                    return found
+                raise SolverTimeout(f"{self.name} found no consistent code in {generation} generations "
+                                    f"within the time limit of {budget:g} s ({rules.describe()}); "
+                                    "raise --time-limit")
+            # Tournaments of 10 (drawn with replacement), the best of each (lowest index on ties)
+            # a parent; every symbol of every parent mutates with probability 0.25.
+            size = len(population)
+            picks = np.sort(rng.integers(size, size=(size, min(self.tournament, size))), axis=1)
+            winners = picks[np.arange(size), np.argmin(fitness[picks], axis=1)]
+            children = population[winners]
+            mutate = rng.random(children.shape) < self.mutation
+            children[mutate] = rng.integers(rules.colors, size=int(mutate.sum()))
+            if rules.restricted:
+                children = np.array([repaired(row, rules.colors, limit, rng) for row in children.tolist()])
+            population = children
+
+    def pick(self, found: list[Code], rng: np.random.Generator) -> Code:
+        raise NotImplementedError
+
+    def choose(self, session) -> Code | None:
+        rng = history_rng(self.seed, session.history)
+        found = self.consistent_set(session, rng)
+        return None if found is None else self.pick(found, rng)
+
+
+def _similarity(found: list[Code]) -> list[int]:
+    """For each code of E, the colours it has in common with the others (black + white summed)."""
+    return [sum(sum(feedback(a, b)) for j, b in enumerate(found) if j != i) for i, a in enumerate(found)]
+
+
+class Ga001Random(Ga001):
+    name = "ga001-random"
+    summary = "seed 001's genetic algorithm, a random code of E (--seed); opens at random"
+
+    def pick(self, found, rng):
+        return found[int(rng.integers(len(found)))]
+
+
+class Ga001Similar(Ga001):
+    name = "ga001-similar"
+    summary = "seed 001's genetic algorithm, the code of E most similar to the others"
+
+    def pick(self, found, rng):
+        scores = _similarity(found)
+        return found[scores.index(max(scores))]
+
+
+class Ga001Dissimilar(Ga001):
+    name = "ga001-dissimilar"
+    summary = "seed 001's genetic algorithm, the code of E least similar to the others"
+
+    def pick(self, found, rng):
+        scores = _similarity(found)
+        return found[scores.index(min(scores))]
+
+
+class Ga001Reduction(Ga001):
+    name = "ga001-reduction"
+    summary = "seed 001's genetic algorithm, the code of E leaving the fewest of E expected"
+
+    def pick(self, found, rng):
+        def expected_left(guess: Code) -> int:
+            # Σ over E of the size of its part: E's codes as equally likely secrets.
+            parts = Counter(feedback(guess, secret) for secret in found)
+            return sum(n * n for n in parts.values())
+        costs = [expected_left(code) for code in found]
+        return found[costs.index(min(costs))]
+
+
+class Ga004(Strategy):
+    """Seed 004's genetic algorithm (see the module): one population through the game."""
+
+    name = "ga004"
+    summary = "seed 004's genetic algorithm: population 200 evolved each turn, fittest code played"
+    deterministic = True
+    size = 200
+    ratio = 3
+    mutation = 0.05
+    #: Generations per turn at most; a turn ends early once the fittest code not yet
+    #: played is consistent ("solution found" in the report's loop).
+    generations = 10
+
+    def __init__(self, rules, seed=None):
+        super().__init__(rules, seed)
+        self.seed = _seed(seed)
+        # The population of the game in progress: a game costs one turn's generations per turn.
+        self._live: tuple[list[Entry], np.ndarray] | None = None
+
+    def fitness(self, codes: np.ndarray, history: list[Entry]) -> np.ndarray:
+        """Σ |3p + m − (3P + M)| over the history for each row of ``codes`` (seed 004's ``eval``, summed)."""
+        total = np.zeros(len(codes), dtype=np.int64)
+        for guess, (black, white) in history:
+            b, w = black_white(guess, codes, self.rules.colors)
+            total += np.abs(self.ratio * b + w - (self.ratio * black + white))
+        return total
+
+    def _generation(self, population: np.ndarray, fitness: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """Selection (best + biased roulette over half the rest), crossover, mutation."""
+        rules, pegs = self.rules, self.rules.pegs
+        ranked = population[np.argsort(fitness, kind="stable")]
+        rest = np.sort(fitness)[1:].astype(float)
+        weights = rest.max() - rest
+        probabilities = weights / weights.sum() if weights.sum() > 0 else None
+        keep = rng.choice(len(rest), size=len(rest) // 2, p=probabilities) + 1
+        parents = np.concatenate([ranked[:1], ranked[keep]])
+        # The three crossovers: cut after all pegs but one, after half, after one.
+        cuts = np.array(sorted({max(1, pegs - 1), max(1, pegs // 2), 1}))
+        missing = self.size - len(parents)
+        pairs = rng.integers(len(parents), size=(missing, 2))
+        cut = cuts[rng.integers(len(cuts), size=missing)]
+        before = np.arange(pegs)[None, :] < cut[:, None]
+        children = np.where(before, parents[pairs[:, 0]], parents[pairs[:, 1]])
+        population = np.concatenate([parents, children])
+        # Mutation: a code, with probability 5%, gets one peg of another colour.
+        mutants = np.flatnonzero(rng.random(self.size) < self.mutation)
+        if rules.colors > 1 and mutants.size:
+            where = rng.integers(pegs, size=mutants.size)
+            shift = 1 + rng.integers(rules.colors - 1, size=mutants.size)
+            population[mutants, where] = (population[mutants, where] + shift) % rules.colors
+        if rules.restricted:
+            population = np.array([repaired(row, rules.colors, rules.repeat_limit, rng)
+                                   for row in population.tolist()])
+        return population
+
+    def _turn(self, population: np.ndarray, history: list[Entry]) -> np.ndarray:
+        """The generations of one turn, after the last entry of ``history``."""
+        played = np.array([guess for guess, _ in history])
+        for generation in range(self.generations):
+            rng = history_rng(self.seed, [*history, generation])
+            population = self._generation(population, self.fitness(population, history), rng)
+            fitness = self.fitness(population, history)
+            fresh = ~(population[:, None, :] == played[None, :, :]).all(axis=2).any(axis=1)
+            if fresh.any() and fitness[fresh].min() == 0:
+                break
+        return population
+
+    def _population(self, history: list[Entry]) -> np.ndarray:
+        if history and self._live is not None and history[:-1] == self._live[0]:
+            population = self._turn(self._live[1], history)
+        else:
+            rng = history_rng(self.seed, [])
+            population = np.array([random_code(self.rules, rng) for _ in range(self.size)])
+            for turn in range(1, len(history) + 1):
+                population = self._turn(population, history[:turn])
+        self._live = (list(history), population)
+        return population
+
+    def choose(self, session) -> Code | None:
+        history = session.history
+        played = {guess for guess, _ in history}
+        population = self._population(history)
+        order = np.argsort(self.fitness(population, history), kind="stable")
+        for i in order.tolist():
+            code = tuple(int(c) for c in population[i])
+            if code not in played:
+                return code
+        # Everything the population holds was played: a fresh code keeps the game going.
+        rng = history_rng(self.seed, history)
+        while True:
+            code = random_code(self.rules, rng)
+            if code not in played:
+                return code
