@@ -58,8 +58,75 @@ def _finish(plt, fig, ax, ylabel: str, title: str, path: Path, log: bool) -> Non
     plt.close(fig)
 
 
+def _varying(rows) -> str | None:
+    """``pegs`` or ``colors`` when the rows' rule sets differ in that alone, else None."""
+    rules = {r.rules for r in rows}
+    for axis, other in (("pegs", "colors"), ("colors", "pegs")):
+        if (len({getattr(r, axis) for r in rules}) > 2 and len({r.max_repeat for r in rules}) == 1
+                and (axis == "pegs" or len({getattr(r, other) for r in rules}) == 1)):
+            return axis
+    return None
+
+
+def _against(plt, rows, axis: str, value, ylabel: str, title: str, path: Path, log: bool) -> None:
+    """One line per (backend, strategy) against pegs or colours (the seeds' figures 2-3, 8-9, 12-15)."""
+    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    for key in dict.fromkeys((r.backend, r.strategy) for r in rows):
+        mine = sorted((r for r in rows if (r.backend, r.strategy) == key), key=lambda r: getattr(r.rules, axis))
+        ax.plot([getattr(r.rules, axis) for r in mine], [value(r) for r in mine], marker="o",
+                label=" / ".join(key))
+    ax.set_xlabel("pegs (n)" if axis == "pegs" else "colours (p)")
+    _finish(plt, fig, ax, ylabel, title, path, log)
+
+
+def _distribution(plt, rows, title: str, path: Path) -> None:
+    """Share of games per number of attempts, one line per (backend, strategy) (seed 004's figure)."""
+    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    for r in rows:
+        histogram = r.histogram
+        xs = sorted(histogram)
+        ax.plot(xs, [histogram[x] / r.games for x in xs], marker="o", label=f"{r.backend} / {r.strategy}")
+    ax.set_xlabel("attempts")
+    _finish(plt, fig, ax, "share of games", title, path, False)
+
+
+def _study_charts(plt, study, rows, out) -> None:
+    """The charts of one study: against the varying size, or bars per rule set; effort when counted."""
+    part = Comparison(rows=rows)
+    title, slug = study.title, study.slug
+    effort = [r for r in rows if r.search is not None]
+    axis = _varying(rows)
+    if axis:
+        _against(plt, rows, axis, lambda r: r.mean, "mean attempts", f"{title}: attempts",
+                 out(f"{slug}-attempts.png"), log=False)
+        _against(plt, rows, axis, lambda r: r.ms_per_game, "ms per game (log)", f"{title}: time",
+                 out(f"{slug}-time.png"), log=True)
+        if effort:
+            _against(plt, effort, axis, lambda r: r.search["nodes"] / r.games, "nodes per game (log)",
+                     f"{title}: search effort", out(f"{slug}-nodes.png"), log=True)
+        return
+    _grouped_bars(plt, part, lambda r: r.mean, "mean attempts", f"{title}: mean attempts",
+                  out(f"{slug}-mean.png"), by_backend=True)
+    _grouped_bars(plt, part, lambda r: r.max, "max attempts", f"{title}: worst case",
+                  out(f"{slug}-max.png"), by_backend=True)
+    _grouped_bars(plt, part, lambda r: r.ms_per_game, "ms per game (log)", f"{title}: time",
+                  out(f"{slug}-time.png"), by_backend=True, log=True)
+    if effort:
+        _grouped_bars(plt, Comparison(rows=effort), lambda r: r.search["nodes"] / r.games,
+                      "nodes per game (log)", f"{title}: search effort", out(f"{slug}-nodes.png"),
+                      by_backend=True, log=True)
+    if len({r.rules for r in rows}) == 1:
+        _distribution(plt, rows, f"{title}: attempts", out(f"{slug}-distribution.png"))
+
+
 def plot_comparison(comparison: Comparison, folder: Path) -> list[Path]:
-    """Write the charts into ``folder``; returns their paths."""
+    """Write the charts into ``folder``; returns their paths.
+
+    Across all rows: mean and maximum attempts and time per game, per rule
+    set (the seed-000 figures 4-6), and against pegs when the rule sets
+    differ in pegs alone; then, when the comparison ran several studies
+    (a preset), each study's own charts, named after it.
+    """
     plt = _pyplot()
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
@@ -80,4 +147,8 @@ def plot_comparison(comparison: Comparison, folder: Path) -> list[Path]:
                 out("attempts_by_pegs.png"), log=False)
         _series(plt, comparison, lambda r: r.ms_per_game,
                 "ms per game (log)", "Time per game against pegs", out("time_by_pegs.png"), log=True)
+    studies = [(study, rows) for study, rows in comparison.studies if rows]
+    if len(studies) > 1 or any(r.search is not None for r in comparison.rows):
+        for study, rows in studies:
+            _study_charts(plt, study, rows, out)
     return paths

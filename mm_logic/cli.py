@@ -25,6 +25,8 @@ from .rules import DEFAULT_ALPHABET, make_rules
 from .strategies import STRATEGIES, make_strategy
 
 EXIT_INTERRUPTED = 130
+#: ``compare --preset`` names (``mm_logic.compare.PRESETS``, not imported at start-up; a test keeps them equal).
+PRESET_NAMES = ["seed000", "seed001", "seed003", "seed004"]
 
 
 class MMLogicGroup(click.Group):
@@ -346,8 +348,9 @@ def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced
 
 
 @cli.command()
-@click.option("--preset", type=click.Choice(["seed000", "seed001", "seed003"]), default=None,
-              help="The seeds' rule sets instead of the rules options.")
+@click.option("--preset", type=click.Choice(PRESET_NAMES), default=None,
+              help="Replay a report's experiments (its rule sets, backends, strategies and games) "
+                   "instead of the rules options; --backend, --strategy, --all or --games replace the preset's.")
 @rules_options
 @backend_option(many=True)
 @strategy_option("first", many=True)
@@ -367,18 +370,22 @@ def compare(ctx, preset, rules, backends, strategies, all_secrets, games, seed, 
     """Run every (rule set, backend, strategy) combination on the same secrets.
 
     Prints a table per rule set: games, mean and max attempts, histogram, time
-    per game and total time. For deterministic strategies every backend must
-    give the same attempts for every secret; any disagreement is listed and
-    the command exits 1. Ctrl-C stops and prints what was finished.
+    per game and total time (and the search effort of seed 001's engines
+    a1..a5). For deterministic strategies every backend must give the same
+    attempts for every secret; any disagreement is listed and the command
+    exits 1. Ctrl-C stops and prints what was finished.
 
     \b
-    Presets:
-      seed000  4x6, 4x8, 4x8 no-repeat, 4 pegs x 20 colours, 6 pegs x 4 colours
-      seed001  n = 4..8 pegs, 2n colours, no repetition
-      seed003  5 pegs of 8 colours, with and without repetition
+    Presets (each report's experiments; mmlogic compare --preset NAME alone):
+      seed000  human1-3 and first on 4x6, 4x8, 4x8 no-repeat, 4x20, 6x4, every secret
+      seed001  A1-A5 (a1..a5) and the genetic algorithms, n = 4..8, p = 2n, 20 games
+               (every secret of 4x8); the p sweep at n = 5; two occurrences (a3, a4)
+      seed003  5 pegs of 8 colours, with and without repetition, every secret
+      seed004  4x8: ga004 beside ga001-random, random, first, minimax, human3; 500 games
 
     \b
     Examples:
+      mmlogic compare --preset seed000 --plot charts/
       mmlogic compare --preset seed000 --backend python --strategy first,minimax --all
       mmlogic compare --backend clingo,swipl,python --strategy first --games 200 --seed 1
       mmlogic compare --preset seed001 --backend clingo --strategy first,any --games 100 --plot charts/
@@ -387,6 +394,11 @@ def compare(ctx, preset, rules, backends, strategies, all_secrets, games, seed, 
 
     typed = [f"--{p.replace('_', '-')}" for p in RULE_OPTIONS
              if ctx.get_parameter_source(p) != click.core.ParameterSource.DEFAULT]
+    # Without a preset the options' defaults apply; with one, only what was typed replaces its own.
+    default = click.core.ParameterSource.DEFAULT
+    if preset is not None:
+        backends = None if ctx.get_parameter_source("backends") == default else backends
+        strategies = None if ctx.get_parameter_source("strategies") == default else strategies
     plan = ComparePlan.make(preset=preset, rules=rules, explicit_rules=typed, backends=backends,
                             strategies=strategies, all_secrets=all_secrets, games=games, seed=seed, jobs=jobs,
                             encoding=encoding, time_limit=time_limit)

@@ -13,28 +13,81 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .bench import BenchResult, Progress, bench_all, bench_games, check_every_secret, random_secrets
+from .codespace import MAX_CODES
 from .engines import BACKENDS, check_encoding, engine_class, make_engine
 from .errors import BadInput
 from .notation import format_code
 from .rules import Rules
 from .strategies import STRATEGIES, make_strategy
 
-#: The seeds' rule sets (shared/seeds): 000 Java strategies and bound study,
-#: 001 CSP and genetic algorithms, 003 SWI-Prolog CLP(FD) guesser.
-PRESETS: dict[str, list[Rules]] = {
-    "seed000": [Rules(4, 6), Rules(4, 8), Rules(4, 8, 1), Rules(4, 20), Rules(6, 4)],
-    "seed001": [Rules(n, 2 * n, 1) for n in range(4, 9)],
-    "seed003": [Rules(5, 8, 1), Rules(5, 8)],
+
+@dataclass(frozen=True)
+class Study:
+    """One experiment of a report: rule sets x backends x strategies, on how many secrets.
+
+    ``games`` random secrets per rule set, or every secret where the space has
+    at most ``every_secret_up_to`` codes.
+    """
+
+    title: str
+    #: Short name for chart files.
+    slug: str
+    rule_sets: tuple[Rules, ...]
+    backends: tuple[str, ...]
+    strategies: tuple[str, ...]
+    games: int = 20
+    every_secret_up_to: int = 0
+    #: (backend, most pegs) pairs: where the report stopped a slow algorithm (A1 at n = 6).
+    stops: tuple[tuple[str, int], ...] = ()
+
+    def every_secret(self, rules: Rules) -> bool:
+        return rules.size <= self.every_secret_up_to
+
+    def plays(self, rules: Rules, backend: str) -> bool:
+        """Whether this study runs ``backend`` on ``rules`` (see ``stops``)."""
+        return all(rules.pegs <= most for name, most in self.stops if name == backend)
+
+
+_GENETIC = ("ga001-random", "ga001-similar", "ga001-dissimilar", "ga001-reduction", "ga004")
+
+#: The seeds' experiments (shared/seeds), replayed by ``compare --preset NAME``:
+#: 000 human-like strategies (every secret, where the report sampled 10**6 games),
+#: 001 CSP algorithms A1-A5 and genetic algorithms (20 games per setting as the
+#: report; every secret of 4x8), 003 the CLP(FD) guesser's settings, 004 the
+#: genetic algorithm of 4x8 over 500 games. The declarative engines play beside them.
+PRESETS: dict[str, tuple[Study, ...]] = {
+    "seed000": (
+        Study("strategies 1-3 beside the consistent-code players", "human",
+              (Rules(4, 6), Rules(4, 8), Rules(4, 8, 1), Rules(4, 20), Rules(6, 4)),
+              ("python",), ("human1", "human2", "human3", "first"), every_secret_up_to=10**6),),
+    "seed001": (
+        Study("A1-A5 against n, p = 2n (A1 stopped at n = 6 as in the report)", "csp",
+              tuple(Rules(n, 2 * n, 1) for n in range(4, 9)), ("a1", "a2", "a3", "a4", "a5", "clingo"), ("any",),
+              every_secret_up_to=2000, stops=(("a1", 6),)),
+        Study("genetic algorithms against n, p = 2n", "genetic", tuple(Rules(n, 2 * n, 1) for n in range(4, 9)),
+              ("clingo",), _GENETIC),
+        Study("A1-A3 against p, n = 5", "alphabet", tuple(Rules(5, p, 1) for p in range(5, 16)),
+              ("a1", "a2", "a3"), ("any",)),
+        Study("two occurrences allowed (question 1.2), n = 4, p = 8", "two-occurrences",
+              (Rules(4, 8, 1), Rules(4, 8, 2)), ("a3", "a4"), ("any",), games=40),
+    ),
+    "seed003": (
+        Study("the CLP(FD) guesser's settings", "settings", (Rules(5, 8, 1), Rules(5, 8)),
+              ("swipl", "clingo", "python"), ("first",), every_secret_up_to=10**6),),
+    "seed004": (
+        Study("the genetic algorithm beside the other strategies, 4x8", "genetic", (Rules(4, 8),),
+              ("python",), ("ga004", "ga001-random", "random", "first", "minimax", "human3"), games=500),),
 }
 #: One line per preset for ``--help``.
 PRESET_HELP = {
-    "seed000": "4x6, 4x8, 4x8 no-repeat, 4 pegs x 20 colours, 6 pegs x 4 colours",
-    "seed001": "n = 4..8 pegs, 2n colours, no repetition",
-    "seed003": "5 pegs of 8 colours, with and without repetition",
+    "seed000": "human1-3 and first on 4x6, 4x8, 4x8 no-repeat, 4x20, 6x4, every secret",
+    "seed001": "A1-A5 and the genetic algorithms, n = 4..8, p = 2n; p sweep at n = 5; two occurrences",
+    "seed003": "5 pegs of 8 colours, with and without repetition, every secret",
+    "seed004": "4x8: ga004 beside ga001, random, first, minimax, human3; 500 games",
 }
 
 
@@ -55,50 +108,63 @@ def names(kind: str, choices, text: str) -> list[str]:
 
 @dataclass(frozen=True)
 class ComparePlan:
-    """What ``compare`` runs; :meth:`make` validates it."""
+    """What ``compare`` runs (one or more studies); :meth:`make` validates it."""
 
-    rule_sets: list[Rules]
-    backends: list[str]
-    strategies: list[str]
-    all_secrets: bool
-    games: int | None
+    studies: tuple[Study, ...]
     seed: int | None = None
     jobs: int = 1
     encoding: Path | None = None
     time_limit: float | None = None
 
     @classmethod
-    def make(cls, *, preset: str | None, rules: Rules, explicit_rules: list[str], backends: str,
-             strategies: str, all_secrets: bool, games: int | None, **options) -> ComparePlan:
+    def make(cls, *, preset: str | None, rules: Rules, explicit_rules: list[str], backends: str | None,
+             strategies: str | None, all_secrets: bool, games: int | None, **options) -> ComparePlan:
         """Check a plan given as the command line gives it, before any game runs.
 
         ``explicit_rules`` names the rules options the user typed (they
         conflict with a preset); ``backends`` and ``strategies`` are
-        comma-separated names.
+        comma-separated names, None where not typed (a preset's own apply,
+        else ``clingo`` and ``first``). ``--all`` or ``--games N`` is needed
+        without a preset; with one, either replaces the studies' own choice.
         """
-        if all_secrets == (games is not None):
+        if all_secrets and games is not None:
             raise BadInput("give exactly one of --all or --games N")
         if preset and explicit_rules:
             raise BadInput(f"give --preset or rules options, not both ({explicit_rules[0]})")
         if preset is not None and preset not in PRESETS:
             raise BadInput(f"unknown preset {preset!r}; choose from {', '.join(PRESETS)}")
-        plan = cls(PRESETS[preset] if preset else [rules], names("backend", BACKENDS, backends),
-                   names("strategy", STRATEGIES, strategies), all_secrets, games, **options)
+        if preset is None:
+            if not all_secrets and games is None:
+                raise BadInput("give exactly one of --all or --games N")
+            studies = (Study(rules.describe(), "rules", (rules,), ("clingo",), ("first",)),)
+        else:
+            studies = PRESETS[preset]
+        chosen_backends = tuple(names("backend", BACKENDS, backends)) if backends is not None else None
+        chosen_strategies = tuple(names("strategy", STRATEGIES, strategies)) if strategies is not None else None
+        studies = tuple(replace(
+            study,
+            backends=chosen_backends or study.backends,
+            strategies=chosen_strategies or study.strategies,
+            games=games if games is not None else study.games,
+            every_secret_up_to=MAX_CODES if all_secrets else 0 if games is not None else study.every_secret_up_to,
+        ) for study in studies)
+        plan = cls(studies, **options)
         if plan.encoding is not None:
-            readers = [b for b in plan.backends if engine_class(b).suffix is not None]
+            readers = {b for s in studies for b in s.backends if engine_class(b).suffix is not None}
             if len(readers) != 1:
                 raise BadInput("--encoding needs exactly one of the clingo or swipl backends")
-            check_encoding(readers[0], plan.encoding)
+            check_encoding(readers.pop(), plan.encoding)
         if all_secrets:
-            for r in plan.rule_sets:
-                check_every_secret(r)
+            for study in studies:
+                for r in study.rule_sets:
+                    check_every_secret(r)
         return plan
 
     @property
     def total_games(self) -> int:
         """Games the whole plan plays (for a progress bar)."""
-        per_set = sum(r.size if self.all_secrets else self.games for r in self.rule_sets)
-        return per_set * len(self.backends) * len(self.strategies)
+        return sum((r.size if s.every_secret(r) else s.games) * len(s.strategies)
+                   for s in self.studies for r in s.rule_sets for b in s.backends if s.plays(r, b))
 
 
 @dataclass
@@ -153,6 +219,8 @@ class Comparison:
 
     rows: list[BenchResult] = field(default_factory=list)
     disagreements: list[Disagreement] = field(default_factory=list)
+    #: The rows again, by study, in the plan's order (for charts).
+    studies: list[tuple[Study, list[BenchResult]]] = field(default_factory=list)
     complete: bool = True
 
     def as_dict(self) -> dict:
@@ -176,30 +244,43 @@ def compare(plan: ComparePlan, progress: Progress | None = None,
             on_row: Callable[[BenchResult], None] | None = None) -> Comparison:
     """Run the plan; Ctrl-C keeps the rows finished so far (``complete`` False)."""
     outcome = Comparison()
+    done: dict[tuple, BenchResult] = {}
     try:
-        for rules in plan.rule_sets:
-            secrets = None if plan.all_secrets else random_secrets(rules, plan.games, plan.seed)
-            for strategy_name in plan.strategies:
-                per_backend: dict[str, dict] = {}
-                deterministic = True
-                for backend in plan.backends:
-                    engine = make_engine(backend, rules, time_limit=plan.time_limit,
-                                         encoding=plan.encoding if engine_class(backend).suffix else None)
-                    strategy = make_strategy(strategy_name, rules, plan.seed, plan.time_limit)
-                    deterministic = strategy.deterministic
-                    try:
-                        if plan.all_secrets:
-                            row = bench_all(engine, strategy, progress=progress, jobs=plan.jobs)
-                        else:
-                            row = bench_games(engine, strategy, secrets, progress=progress, jobs=plan.jobs)
-                    finally:
-                        engine.close()
-                    outcome.rows.append(row)
-                    per_backend[backend] = row.by_secret()
-                    if on_row:
-                        on_row(row)
-                if deterministic and len(per_backend) > 1:
-                    outcome.disagreements.extend(_disagreements(rules, strategy_name, per_backend))
+        for study in plan.studies:
+            outcome.studies.append((study, []))
+            for rules in study.rule_sets:
+                every = study.every_secret(rules)
+                secrets = None if every else random_secrets(rules, study.games, plan.seed)
+                for strategy_name in study.strategies:
+                    per_backend: dict[str, dict] = {}
+                    deterministic = True
+                    for backend in study.backends:
+                        if not study.plays(rules, backend):
+                            continue
+                        # Studies may share a setting (typed options make them alike): play it once.
+                        key = (rules, backend, strategy_name, every or study.games)
+                        if key in done:
+                            outcome.studies[-1][1].append(done[key])
+                            continue
+                        engine = make_engine(backend, rules, time_limit=plan.time_limit,
+                                             encoding=plan.encoding if engine_class(backend).suffix else None)
+                        strategy = make_strategy(strategy_name, rules, plan.seed, plan.time_limit)
+                        deterministic = strategy.deterministic
+                        try:
+                            if every:
+                                row = bench_all(engine, strategy, progress=progress, jobs=plan.jobs)
+                            else:
+                                row = bench_games(engine, strategy, secrets, progress=progress, jobs=plan.jobs)
+                        finally:
+                            engine.close()
+                        outcome.rows.append(row)
+                        outcome.studies[-1][1].append(row)
+                        done[key] = row
+                        per_backend[backend] = row.by_secret()
+                        if on_row:
+                            on_row(row)
+                    if deterministic and len(per_backend) > 1:
+                        outcome.disagreements.extend(_disagreements(rules, strategy_name, per_backend))
     except KeyboardInterrupt:
         outcome.complete = False
     return outcome

@@ -118,12 +118,46 @@ def test_csv_and_plot(run, tmp_path):
     lines = csv_file.read_text().splitlines()
     assert lines[0] == ("pegs,colors,max_repeat,backend,strategy,games,total_guesses,mean,max,histogram,"
                         "seconds,ms_per_game,nodes,checks")
+    # The preset's rule sets, each once though several studies share it (4x8 no-repeat, 5x10 no-repeat).
+    settings = ([(n, 2 * n, "1") for n in range(4, 9)] + [(5, p, "1") for p in range(5, 16) if p != 10]
+                + [(4, 8, "2")])
     assert [line.split(",")[:6] for line in lines[1:]] == [
-        [str(n), str(2 * n), "1", "clingo", "first", "5"] for n in range(4, 9)]
+        [str(n), str(p), r, "clingo", "first", "5"] for n, p, r in settings]
     names = sorted(p.name for p in charts.iterdir())
-    assert names == ["attempts_by_pegs.png", "max_attempts.png", "mean_attempts.png", "time_by_pegs.png",
-                     "time_per_game.png"]
+    # The overall charts, then each study's: lines against pegs or colours, bars for the last.
+    assert names == sorted([
+        "mean_attempts.png", "max_attempts.png", "time_per_game.png", "csp-attempts.png", "csp-time.png",
+        "genetic-attempts.png", "genetic-time.png", "alphabet-attempts.png", "alphabet-time.png",
+        "two-occurrences-mean.png", "two-occurrences-max.png", "two-occurrences-time.png"])
     assert all((charts / n).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for n in names)
+
+
+def test_preset_names_are_the_presets():
+    from mm_logic.cli import PRESET_NAMES
+    from mm_logic.compare import PRESET_HELP, PRESETS
+    assert PRESET_NAMES == list(PRESETS) == list(PRESET_HELP)
+
+
+def test_a_preset_replays_its_studies_with_their_own_choices():
+    from mm_logic.compare import ComparePlan
+    plan = ComparePlan.make(preset="seed001", rules=None, explicit_rules=[], backends=None, strategies=None,
+                            all_secrets=False, games=None)
+    rows = [(s.slug, r.describe(), tuple(b for b in s.backends if s.plays(r, b)), s.strategies,
+             s.every_secret(r) or s.games) for s in plan.studies for r in s.rule_sets]
+    csp = ("a1", "a2", "a3", "a4", "a5", "clingo")
+    assert rows[:5] == [
+        ("csp", "4x8 no-repeat", csp, ("any",), True), ("csp", "5x10 no-repeat", csp, ("any",), 20),
+        ("csp", "6x12 no-repeat", csp, ("any",), 20),
+        ("csp", "7x14 no-repeat", csp[1:], ("any",), 20), ("csp", "8x16 no-repeat", csp[1:], ("any",), 20)]
+    assert [r[1] for r in rows if r[0] == "alphabet"] == [f"5x{p} no-repeat" for p in range(5, 16)]
+    assert rows[-2:] == [("two-occurrences", "4x8 no-repeat", ("a3", "a4"), ("any",), 40),
+                         ("two-occurrences", "4x8 max-repeat 2", ("a3", "a4"), ("any",), 40)]
+    # What is typed replaces the preset's own choice in every study.
+    plan = ComparePlan.make(preset="seed004", rules=None, explicit_rules=[], backends="clingo",
+                            strategies=None, all_secrets=False, games=7)
+    assert [(s.backends, s.strategies, s.games, s.every_secret_up_to) for s in plan.studies] == [
+        (("clingo",), ("ga004", "ga001-random", "random", "first", "minimax", "human3"), 7, 0)]
+    assert plan.total_games == 42
 
 
 def test_preset_and_rules_conflict(run):

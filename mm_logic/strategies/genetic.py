@@ -66,7 +66,7 @@ def penalties(codes: np.ndarray, history: list[Entry], rules) -> np.ndarray:
     peg over the repetition limit.
 
     >>> penalties(np.array([[0, 1], [1, 1]]), [((0, 0), (1, 0))], Rules(2, 2)).tolist()
-    [0, 2]
+    [0, 1]
     """
     counts = colour_counts(codes, rules.colors).astype(np.int64)
     total = np.maximum(counts - rules.repeat_limit, 0).sum(axis=1)
