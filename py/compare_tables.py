@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from mm_logic.charts import plot_comparison
-from mm_logic.compare import PRESETS, ComparePlan, compare
+from mm_logic.compare import PRESETS, ComparePlan, compare, row_dict
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -26,7 +26,7 @@ def markdown(outcome) -> str:
     lines = ["| rules | codes | backend | strategy | games | mean | max | ms/game | nodes/game |",
              "|---|---|---|---|---|---|---|---|---|"]
     for row in outcome.rows:
-        d = row.as_dict()
+        d = row_dict(row)
         nodes = f"{row.search['nodes'] / row.games:,.0f}" if row.search else ""
         lines.append(f"| {row.rules.describe()} | {row.rules.size:,} | {row.backend} | {row.strategy} | "
                      f"{d['games']} | {d['mean']:.3f} | {d['max']} | {d['ms_per_game']:.3f} | {nodes} |")

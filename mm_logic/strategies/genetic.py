@@ -154,6 +154,11 @@ class Ga001(Strategy):
             population = children
 
     def pick(self, found: list[Code], rng: np.random.Generator) -> Code:
+        """The code of E with the lowest :meth:`cost` (the first on ties)."""
+        costs = self.cost(found)
+        return found[costs.index(min(costs))]
+
+    def cost(self, found: list[Code]) -> list[int]:
         raise NotImplementedError
 
     def choose(self, session) -> Code | None:
@@ -179,31 +184,26 @@ class Ga001Similar(Ga001):
     name = "ga001-similar"
     summary = "seed 001's genetic algorithm, the code of E most similar to the others"
 
-    def pick(self, found, rng):
-        scores = _similarity(found)
-        return found[scores.index(max(scores))]
+    def cost(self, found):
+        return [-s for s in _similarity(found)]
 
 
 class Ga001Dissimilar(Ga001):
     name = "ga001-dissimilar"
     summary = "seed 001's genetic algorithm, the code of E least similar to the others"
 
-    def pick(self, found, rng):
-        scores = _similarity(found)
-        return found[scores.index(min(scores))]
+    def cost(self, found):
+        return _similarity(found)
 
 
 class Ga001Reduction(Ga001):
     name = "ga001-reduction"
     summary = "seed 001's genetic algorithm, the code of E leaving the fewest of E expected"
 
-    def pick(self, found, rng):
-        def expected_left(guess: Code) -> int:
-            # Σ over E of the size of its part: E's codes as equally likely secrets.
-            parts = Counter(feedback(guess, secret) for secret in found)
-            return sum(n * n for n in parts.values())
-        costs = [expected_left(code) for code in found]
-        return found[costs.index(min(costs))]
+    def cost(self, found):
+        # Σ over E of the size of its part (E's codes as equally likely secrets).
+        return [sum(n * n for n in Counter(feedback(guess, secret) for secret in found).values())
+                for guess in found]
 
 
 class Ga004(Strategy):
