@@ -124,8 +124,8 @@ def plot_comparison(comparison: Comparison, folder: Path) -> list[Path]:
 
     Across all rows: mean and maximum attempts and time per game, per rule
     set (the seed-000 figures 4-6), and against pegs when the rule sets
-    differ in pegs alone; then, when the comparison ran several studies
-    (a preset), each study's own charts, named after it.
+    differ in pegs alone; then, for a preset or engines that count their
+    search, each study's own charts, named after it.
     """
     plt = _pyplot()
     folder.mkdir(parents=True, exist_ok=True)
@@ -148,7 +148,7 @@ def plot_comparison(comparison: Comparison, folder: Path) -> list[Path]:
         _series(plt, comparison, lambda r: r.ms_per_game,
                 "ms per game (log)", "Time per game against pegs", out("time_by_pegs.png"), log=True)
     studies = [(study, rows) for study, rows in comparison.studies if rows]
-    if len(studies) > 1 or any(r.search is not None for r in comparison.rows):
+    if comparison.preset is not None or any(r.search is not None for r in comparison.rows):
         for study, rows in studies:
             _study_charts(plt, study, rows, out)
     return paths

@@ -380,7 +380,8 @@ def compare(ctx, preset, rules, backends, strategies, all_secrets, games, seed, 
       seed000  human1-3 and first on 4x6, 4x8, 4x8 no-repeat, 4x20, 6x4, every secret
       seed001  A1-A5 (a1..a5) and the genetic algorithms, n = 4..8, p = 2n, 20 games
                (every secret of 4x8); the p sweep at n = 5; two occurrences (a3, a4)
-      seed003  5 pegs of 8 colours, with and without repetition, every secret
+      seed003  5 pegs of 8 colours, with and without repetition, every secret;
+               random and minimax beside first
       seed004  4x8: ga004 beside ga001-random, random, first, minimax, human3; 500 games
 
     \b

@@ -77,7 +77,9 @@ PRESETS: dict[str, tuple[Study, ...]] = {
     ),
     "seed003": (
         Study("the CLP(FD) guesser's settings", "settings", (Rules(5, 8, 1), Rules(5, 8)),
-              ("swipl", "clingo", "python"), ("first",), every_secret_up_to=10**6),),
+              ("swipl", "clingo", "python"), ("first",), every_secret_up_to=10**6),
+        Study("beside the scoring strategies", "strategies", (Rules(5, 8, 1), Rules(5, 8)),
+              ("python",), ("random", "minimax"), every_secret_up_to=10**6),),
     "seed004": (
         Study("the genetic algorithm beside the other strategies, 4x8", "genetic", (Rules(4, 8),),
               ("python",), ("ga004", "ga001-random", "random", "first", "minimax", "human3"), games=500),),
@@ -86,7 +88,7 @@ PRESETS: dict[str, tuple[Study, ...]] = {
 PRESET_HELP = {
     "seed000": "human1-3 and first on 4x6, 4x8, 4x8 no-repeat, 4x20, 6x4, every secret",
     "seed001": "A1-A5 and the genetic algorithms, n = 4..8, p = 2n; p sweep at n = 5; two occurrences",
-    "seed003": "5 pegs of 8 colours, with and without repetition, every secret",
+    "seed003": "5 pegs of 8 colours, with and without repetition, every secret; random and minimax too",
     "seed004": "4x8: ga004 beside ga001, random, first, minimax, human3; 500 games",
 }
 
@@ -111,6 +113,8 @@ class ComparePlan:
     """What ``compare`` runs (one or more studies); :meth:`make` validates it."""
 
     studies: tuple[Study, ...]
+    #: The preset's name, when the plan replays one.
+    preset: str | None = None
     seed: int | None = None
     jobs: int = 1
     encoding: Path | None = None
@@ -148,7 +152,7 @@ class ComparePlan:
             games=games if games is not None else study.games,
             every_secret_up_to=MAX_CODES if all_secrets else 0 if games is not None else study.every_secret_up_to,
         ) for study in studies)
-        plan = cls(studies, **options)
+        plan = cls(studies, preset, **options)
         if plan.encoding is not None:
             readers = {b for s in studies for b in s.backends if engine_class(b).suffix is not None}
             if len(readers) != 1:
@@ -221,6 +225,8 @@ class Comparison:
     disagreements: list[Disagreement] = field(default_factory=list)
     #: The rows again, by study, in the plan's order (for charts).
     studies: list[tuple[Study, list[BenchResult]]] = field(default_factory=list)
+    #: The preset replayed, if any.
+    preset: str | None = None
     complete: bool = True
 
     def as_dict(self) -> dict:
@@ -243,7 +249,7 @@ class Comparison:
 def compare(plan: ComparePlan, progress: Progress | None = None,
             on_row: Callable[[BenchResult], None] | None = None) -> Comparison:
     """Run the plan; Ctrl-C keeps the rows finished so far (``complete`` False)."""
-    outcome = Comparison()
+    outcome = Comparison(preset=plan.preset)
     done: dict[tuple, BenchResult] = {}
     try:
         for study in plan.studies:
