@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 from .compare import Comparison
@@ -49,7 +50,8 @@ def _series(plt, comparison: Comparison, value, ylabel: str, title: str, path: P
 def _finish(plt, fig, ax, ylabel: str, title: str, path: Path, log: bool) -> None:
     """Labels, legend, and the PNG file, alike for every chart."""
     ax.set_ylabel(ylabel)
-    ax.set_title(title)
+    # Study titles are long: wrapped, so no chart cuts its own title.
+    ax.set_title(textwrap.fill(title, 60), fontsize="medium")
     if log:
         ax.set_yscale("log")
     ax.legend(fontsize="small")
@@ -75,6 +77,7 @@ def _against(plt, rows, axis: str, value, ylabel: str, title: str, path: Path, l
         mine = sorted((r for r in rows if (r.backend, r.strategy) == key), key=lambda r: getattr(r.rules, axis))
         ax.plot([getattr(r.rules, axis) for r in mine], [value(r) for r in mine], marker="o",
                 label=" / ".join(key))
+    ax.set_xticks(sorted({getattr(r.rules, axis) for r in rows}))
     ax.set_xlabel("pegs (n)" if axis == "pegs" else "colours (p)")
     _finish(plt, fig, ax, ylabel, title, path, log)
 
@@ -94,7 +97,7 @@ def _study_charts(plt, study, rows, out) -> None:
     """The charts of one study: against the varying size, or bars per rule set; effort when counted."""
     part = Comparison(rows=rows)
     title, slug = study.title, study.slug
-    effort = [r for r in rows if r.search is not None]
+    effort = [r for r in rows if r.search and r.search["nodes"]]
     axis = _varying(rows)
     if axis:
         _against(plt, rows, axis, lambda r: r.mean, "mean attempts", f"{title}: attempts",
