@@ -115,7 +115,8 @@ encoding_option = click.option(
     help="Edited .lp (clingo) or .pl (swipl) encoding to use instead of the shipped one.")
 time_limit_option = click.option(
     "--time-limit", type=click.FloatRange(0, min_open=True), default=None, metavar="SECONDS",
-    help="Bound on one solver call; exceeding it exits 1.")
+    help="Bound on one solver call, and on a genetic strategy's search for a consistent code "
+         "(ga001-*: 300 s when not given); exceeding it exits 1.")
 
 
 def engine_options(default_strategy: str = "minimax"):

@@ -73,7 +73,14 @@ class HumanStrategy(Strategy):
         raise NotImplementedError
 
     def choose(self, session) -> Code | None:
-        history = session.history
+        try:
+            return self._follow(session.history)
+        except StopIteration:
+            # The plan ran out of colours without a win: the feedback contradicts itself.
+            self._live = None
+            return None
+
+    def _follow(self, history: list[Entry]) -> Code:
         if self._live is not None:
             played, plan, guess = self._live
             if len(history) == len(played) + 1 and history[:-1] == played and history[-1][0] == guess:
