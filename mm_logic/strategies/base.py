@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
+import numpy as np
+
 from ..engines.base import Session
 from ..notation import Code
 from ..rules import Rules
@@ -48,3 +50,16 @@ class Strategy(ABC):
     @abstractmethod
     def choose(self, session: Session) -> Code | None:
         """The next guess for the session's history, or None if nothing is consistent."""
+
+
+class SeededStrategy(Strategy):
+    """A strategy whose random choices are a function of (seed, history).
+
+    Without ``--seed`` every run draws its own seed, but the whole run is
+    still one function of (seed, history), which keeps bench trees valid and
+    lets worker processes (given ``strategy.seed``) play alike.
+    """
+
+    def __init__(self, rules: Rules, seed: int | None = None):
+        super().__init__(rules, seed)
+        self.seed = int(np.random.SeedSequence().entropy % 2**63) if seed is None else seed

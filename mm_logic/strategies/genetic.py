@@ -44,7 +44,7 @@ from ..feedback import colour_counts, feedback
 from ..notation import Code, Entry
 from ..rules import Rules  # noqa: F401 (doctests)
 from ..sampling import history_rng, random_code
-from .base import Strategy
+from .base import SeededStrategy
 
 #: Seed 001's population per number of pegs (its table of best parameters).
 GA001_POPULATION = {4: 10, 5: 10, 6: 10, 7: 20, 8: 50}
@@ -88,11 +88,7 @@ def repaired(code: list[int], colors: int, limit: int, rng: np.random.Generator)
     return tuple(code)
 
 
-def _seed(base: int | None) -> int:
-    return int(np.random.SeedSequence().entropy % 2**63) if base is None else base
-
-
-class Ga001(Strategy):
+class Ga001(SeededStrategy):
     """Seed 001's genetic algorithm; subclasses pick the guess from E."""
 
     deterministic = True
@@ -100,10 +96,6 @@ class Ga001(Strategy):
     maxgen = 100
     tournament = 10
     mutation = 0.25
-
-    def __init__(self, rules, seed=None):
-        super().__init__(rules, seed)
-        self.seed = _seed(seed)
 
     @property
     def population(self) -> int:
@@ -206,7 +198,7 @@ class Ga001Reduction(Ga001):
                 for guess in found]
 
 
-class Ga004(Strategy):
+class Ga004(SeededStrategy):
     """Seed 004's genetic algorithm (see the module): one population through the game."""
 
     name = "ga004"
@@ -221,7 +213,6 @@ class Ga004(Strategy):
 
     def __init__(self, rules, seed=None):
         super().__init__(rules, seed)
-        self.seed = _seed(seed)
         # The population of the game in progress: a game costs one turn's generations per turn.
         self._live: tuple[list[Entry], np.ndarray] | None = None
 

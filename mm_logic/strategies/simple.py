@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..sampling import history_rng, random_code
-from .base import Strategy
+from .base import SeededStrategy, Strategy
 
 
 class First(Strategy):
@@ -32,18 +30,12 @@ class Any(Strategy):
         return session.any()
 
 
-class Random(Strategy):
+class Random(SeededStrategy):
     """A uniformly random consistent code, reproducible with ``--seed``."""
 
     name = "random"
     for_any_size = True
     summary = "uniform random consistent code (reproducible with --seed); opens with a random code"
-
-    def __init__(self, rules, seed=None):
-        super().__init__(rules, seed)
-        # Without --seed every run differs, but the whole run is still one
-        # function of (seed, history), which keeps bench trees valid.
-        self.seed = int(np.random.SeedSequence().entropy % 2**63) if seed is None else seed
 
     def opening(self, session):
         return random_code(self.rules, history_rng(self.seed, session.history))
