@@ -464,22 +464,31 @@ def info(rules, backend, as_json):
 @cli.command(name="play")
 @rules_options
 @engine_options()
-@click.option("--secret", "secret_text", metavar="CODE", default=None, help="The code to find (random by default).")
+@click.option("--role", type=click.Choice(["codebreaker", "codemaker"]), default="codebreaker", show_default=True,
+              help="codebreaker: you guess; codemaker: you keep a code in mind and the computer guesses it.")
+@click.option("--secret", "secret_text", metavar="CODE", default=None,
+              help="The code to find (codebreaker; random by default).")
 @click.option("--max-guesses", type=click.IntRange(1), default=None, help="Give up after this many guesses.")
-def play_command(rules, engine, strategy, first_guess, seed, secret_text, max_guesses):
-    """You guess, the computer answers with black,white.
+def play_command(rules, engine, strategy, first_guess, seed, role, secret_text, max_guesses):
+    """Play in the terminal: you guess (codebreaker), or the computer guesses your code (codemaker).
 
-    Type a code per line (0123, or 0 1 2 3); a typo is explained and you type
-    again. Type `?` for how many codes are still possible (asked of
-    --backend), `hint` for the guess --strategy would play, `help` for help,
+    Codebreaker: type a code per line (0123, or 0 1 2 3); a typo is explained
+    and you type again. Type `?` for how many codes are still possible (asked
+    of --backend), `hint` for the guess --strategy would play, `help` for help,
     `quit` (or Ctrl-D) to give up and see the secret.
 
+    Codemaker: think of a code; answer each of the computer's guesses with
+    black,white (1,2 or 1 2). An answer that contradicts earlier ones is
+    refused at once, naming them; `undo` takes your last answer back; at the
+    end (or after `quit`) type your code to see which answers were wrong.
+
     \b
-    Example:
+    Examples:
       mmlogic play --pegs 4 --colors 6
+      mmlogic play --role codemaker --strategy minimax
     """
     from .game import Game
-    from .play import play_codebreaker
+    from .play import play_codebreaker, play_codemaker
 
     def ask(prompt: str) -> str | None:
         try:
@@ -488,6 +497,11 @@ def play_command(rules, engine, strategy, first_guess, seed, secret_text, max_gu
             click.echo("", err=True)  # end the prompt's line: what follows starts on its own
             return None
 
+    if role == "codemaker":
+        if secret_text is not None:
+            raise BadInput("--secret applies to --role codebreaker: as codemaker you keep the code in mind")
+        with Game(engine, strategy, first_guess=first_guess) as game:
+            return play_codemaker(game, ask, click.echo, max_guesses)
     game = Game(engine, strategy, secret=secret_or_random(secret_text, rules, seed), first_guess=first_guess)
     with game:
         return play_codebreaker(game, ask, click.echo, max_guesses)

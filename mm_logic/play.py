@@ -1,17 +1,23 @@
-"""The terminal game: a person guesses, the game's secret answers.
+"""The terminal game, both roles.
 
-The loop reads one line per turn; whatever it cannot use is explained on one
-line and the person types again, so nothing typed is lost. It drives a
-:class:`~mm_logic.game.Game` and so runs on any engine.
+:func:`play_codebreaker`: a person guesses, the game's secret answers.
+:func:`play_codemaker`: the computer guesses the code a person keeps in mind,
+from the black/white answers typed.
+
+Each loop reads one line per turn; whatever it cannot use is explained on one
+line and the person types again, so nothing typed is lost. Both drive a
+:class:`~mm_logic.game.Game` and so run on any engine and strategy.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from .errors import BadInput, MMLogicError
+from .errors import BadInput, MMLogicError, NoConsistentCode
+from .feedback import feedback
 from .game import Game, plural
-from .notation import format_code, format_feedback, parse_code
+from .notation import Code, Entry, check_feedback, format_code, format_feedback, parse_code
+from .rules import Rules
 
 #: Words that end the game.
 QUIT = ("quit", "exit", "q")
@@ -71,4 +77,94 @@ def play_codebreaker(game: Game, ask: Callable[[str], str | None], say: Callable
             say(f"found in {plural(len(game.history), 'guess')}")
             return 0
     say(f"the secret was {format_code(game.secret, rules)}")
+    return 0
+
+
+def parse_answer(text: str, rules) -> tuple[int, int]:
+    """A person's feedback: ``B,W`` or ``B W`` (black, white), checked against the rules.
+
+    >>> from mm_logic.rules import Rules
+    >>> parse_answer("1 2", Rules()), parse_answer(" 0,0 ", Rules())
+    ((1, 2), (0, 0))
+    """
+    parts = text.replace(",", " ").split()
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        raise BadInput(f"{text.strip()!r} is not an answer: type black and white, e.g. 1,2 or 1 2")
+    return check_feedback((int(parts[0]), int(parts[1])), rules)
+
+
+def wrong_answers(history: list[Entry], secret: Code, rules: Rules) -> list[str]:
+    """The answers of ``history`` that ``secret`` contradicts, one line each.
+
+    >>> wrong_answers([((0, 0, 1, 1), (1, 0)), ((0, 1, 2, 3), (0, 0))], (0, 1, 4, 5), Rules())
+    ['answer 2 was wrong: 0123 gets 2,0, you said 0,0']
+    """
+    lines = []
+    for number, (guess, given) in enumerate(history, 1):
+        right = feedback(guess, secret)
+        if right != given:
+            lines.append(f"answer {number} was wrong: {format_code(guess, rules)} gets {format_feedback(right)}, "
+                         f"you said {format_feedback(given)}")
+    return lines
+
+
+def play_codemaker(game: Game, ask: Callable[[str], str | None], say: Callable[[str], None],
+                   max_guesses: int | None = None) -> int:
+    """The computer guesses the code a person keeps in mind; returns the exit code (0).
+
+    Each guess is answered with ``B,W`` (or ``B W``). An answer that no code
+    could give together with the earlier ones is refused at once, naming the
+    answers it conflicts with, and the history stays as it was: type the
+    right answer, or ``undo`` to take the previous one back. ``quit`` (or
+    Ctrl-D) gives up; the person may then type the code, and the answers it
+    contradicts are shown.
+    """
+    rules = game.rules
+    alphabet = rules.alphabet[: rules.colors] if rules.symbolic else f"0..{rules.colors - 1}"
+    say(f"Think of a code of {rules.pegs} pegs over {alphabet} ({rules.describe()}); I guess it. "
+        "Answer each guess with black,white (e.g. 1,2); undo takes your last answer back; help for help.")
+    while max_guesses is None or len(game.history) < max_guesses:
+        try:
+            guess = game.suggest()
+        except MMLogicError as error:
+            say(f"cannot guess: {error}")
+            return 1
+        text = ask(f"guess {len(game.history) + 1}: {format_code(guess, rules)}  black,white")
+        if text is None or text.strip().lower() in QUIT:
+            break
+        text = text.strip()
+        if not text:
+            continue
+        if text.lower() in HELP:
+            say("type black,white for my guess (e.g. 1,2 or 1 2: black = right colour right place, white = right "
+                "colour wrong place); undo takes your last answer back; quit to stop")
+            continue
+        if text.lower() == "undo":
+            if not game.history:
+                say("nothing to undo")
+            else:
+                played, given = game.undo()
+                say(f"took back {format_code(played, rules)} {format_feedback(given)}")
+            continue
+        try:
+            answer = parse_answer(text, rules)
+            game.record(guess, answer)
+        except BadInput as error:
+            say(f"{error}; try again (help for help)")
+            continue
+        except NoConsistentCode as error:
+            say(f"{error}; type the right answer for {format_code(guess, rules)}, or undo")
+            continue
+        if game.won:
+            say(f"found your code in {plural(len(game.history), 'guess')}")
+            return 0
+    text = ask("what was your code? (Enter to skip)")
+    if text and text.strip():
+        try:
+            secret = parse_code(text, rules)
+        except BadInput as error:
+            say(str(error))
+            return 0
+        for line in wrong_answers(game.history, secret, rules) or ["every answer was right"]:
+            say(line)
     return 0

@@ -1,0 +1,77 @@
+"""`mmlogic play --role codemaker` in a real pseudo-terminal (pexpect): the computer guesses a
+code kept in mind; a wrong answer is caught at once, undone, and the game still ends.
+
+The guesses are Knuth's (minimax, python engine) against the code 1234, so every prompt
+is known in advance: 0011 (1234 gives 0,1), then the strategy's answer to each feedback.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+MMLOGIC = str(Path(sys.executable).with_name("mmlogic"))
+
+
+@pytest.fixture
+def game():
+    child = pexpect.spawn(MMLOGIC, ["play", "--role", "codemaker", "--backend", "python", "--strategy", "minimax"],
+                          encoding="utf-8", timeout=30)
+    yield child
+    child.close(force=True)
+
+
+def test_a_wrong_answer_is_caught_named_and_undone(game):
+    game.expect_exact("guess 1: 0011  black,white> ")
+    game.sendline("0,1")                       # right: 1234 has one 1, no 0
+    game.expect_exact("guess 2: 1233  black,white> ")
+    game.sendline("2,0")                       # wrong: 1234 gives 3,0; still possible on its own
+    game.expect_exact("guess 3: 0434  black,white> ")
+    game.sendline("2,0")                       # right
+    game.expect_exact("guess 4: 1435  black,white> ")
+    game.sendline("2,1")                       # right, and no code fits it with the wrong answer 2
+    game.expect_exact("no code is consistent with the history: entries 1, 2, 3, 4 (0011:0,1 1233:2,0 0434:2,0 "
+                      "1435:2,1) contradict each other; type the right answer for 1435, or undo")
+    game.expect_exact("guess 4: 1435  black,white> ")
+    game.sendline("undo")
+    game.expect_exact("took back 0434 2,0")
+    game.expect_exact("guess 3: 0434  black,white> ")
+    game.sendline("undo")
+    game.expect_exact("took back 1233 2,0")
+    game.expect_exact("guess 2: 1233  black,white> ")
+    # From here Knuth's game against 1234, as `mmlogic solve --secret 1234` plays it.
+    for answer, prompt in [("3,0", "guess 3: 0224"), ("2 0", "guess 4: 1223"), ("2,1", "guess 5: 1234")]:
+        game.sendline(answer)
+        game.expect_exact(f"{prompt}  black,white> ")
+    game.sendline("4,0")
+    game.expect_exact("found your code in 5 guesses")
+    game.expect(pexpect.EOF)
+    game.close()
+    assert game.exitstatus == 0
+
+
+def test_after_quit_the_code_shows_which_answer_was_wrong(game):
+    game.expect_exact("guess 1: 0011  black,white> ")
+    game.sendline("0,1")
+    game.expect_exact("guess 2: 1233  black,white> ")
+    game.sendline("x")
+    game.expect_exact("'x' is not an answer: type black and white, e.g. 1,2 or 1 2; try again (help for help)")
+    game.expect_exact("guess 2: 1233  black,white> ")
+    game.sendline("2,0")
+    game.expect_exact("guess 3: 0434  black,white> ")
+    game.sendline("quit")
+    game.expect_exact("what was your code? (Enter to skip)> ")
+    game.sendline("1234")
+    game.expect_exact("answer 2 was wrong: 1233 gets 3,0, you said 2,0")
+    game.expect(pexpect.EOF)
+    game.close()
+    assert game.exitstatus == 0
+
+
+def test_secret_is_refused_as_codemaker(run):
+    result = run("play", "--role", "codemaker", "--secret", "0123")
+    assert result.exit_code == 2
+    assert result.stderr == "error: --secret applies to --role codebreaker: as codemaker you keep the code in mind\n"
