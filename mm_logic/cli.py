@@ -19,7 +19,7 @@ import click
 
 from . import __version__
 from .engines import BACKENDS, DEFAULT_BACKEND, make_engine
-from .errors import BadInput, MMLogicError
+from .errors import BackendUnavailable, BadInput, MMLogicError
 from .notation import parse_code, parse_entry
 from .rules import DEFAULT_ALPHABET, make_rules
 from .strategies import STRATEGIES, make_strategy
@@ -505,6 +505,43 @@ def play_command(rules, engine, strategy, first_guess, seed, role, secret_text, 
     game = Game(engine, strategy, secret=secret_or_random(secret_text, rules, seed), first_guess=first_guess)
     with game:
         return play_codebreaker(game, ask, click.echo, max_guesses)
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (127.0.0.1: this machine only; 0.0.0.0 exposes the server).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="TCP port of the API.")
+@click.option("--max-games", type=click.IntRange(1), default=1000, show_default=True,
+              help="Games kept in memory at most; a new one beyond is refused (HTTP 429).")
+@click.option("--idle-seconds", type=click.FloatRange(0, min_open=True), default=1800, show_default=True,
+              help="A game unused this long is forgotten.")
+@click.option("--time-limit", type=click.FloatRange(0, min_open=True), default=10, show_default=True,
+              metavar="SECONDS", help="Bound on one solver call of a request (HTTP 422 beyond).")
+def serve(host, port, max_games, idle_seconds, time_limit):
+    """The codemaker server: a JSON API for games kept in memory (docs/server.md).
+
+    Create a game (rules, role, backend, strategy), guess against its secret,
+    ask the computer's next guess or answer it, undo, resign, read the state.
+    The secret is never sent before the game is over. Ctrl-C stops it.
+
+    \b
+    Examples:
+      mmlogic serve
+      mmlogic serve --port 8080 --max-games 200 --idle-seconds 600
+      curl -s -X POST localhost:8000/api/games -d '{"rules": {"pegs": 4, "colors": 6}}'
+    """
+    try:
+        import uvicorn
+
+        from .server.api import create_app
+    except ImportError:
+        raise BackendUnavailable("mmlogic serve needs Starlette and uvicorn: pip install 'mmlogic[serve]'") from None
+    from .server.store import GameStore
+
+    app = create_app(GameStore(max_games=max_games, idle_seconds=idle_seconds, time_limit=time_limit))
+    click.echo(f"mmlogic serve: http://{host}:{port}/api/games (Ctrl-C stops)", err=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+    return 0
 
 
 def main() -> None:

@@ -1,0 +1,192 @@
+"""The codemaker server's JSON API, a Starlette application (``mmlogic serve`` runs it on uvicorn).
+
+Routes (bodies and answers are JSON; the whole reference is ``docs/server.md``):
+
+* ``POST /api/games`` creates a game: ``{"rules": {"pegs": 4, "colors": 6},
+  "role": "codebreaker", "backend": "clingo", "strategy": "minimax"}``;
+* ``GET /api/games/{id}`` its state (the secret only once the game is over);
+* ``POST /api/games/{id}/guesses`` ``{"guess": "0123"}``: the client guesses,
+  the server's secret answers (role ``codebreaker``);
+* ``GET /api/games/{id}/next``: the computer's next guess, with the number of
+  codes still possible (the guess to answer in role ``codemaker``, a hint in
+  role ``codebreaker``);
+* ``POST /api/games/{id}/feedback`` ``{"black": 1, "white": 2}``: the client's
+  answer to the computer's guess (role ``codemaker``); an answer that no code
+  could give with the earlier ones is refused (409), naming them;
+* ``POST /api/games/{id}/undo`` and ``POST /api/games/{id}/resign``.
+
+Every error is a 4xx with ``{"error": "one line"}`` in the command line's
+words: 400 bad input, 404 unknown game or route, 405 wrong method, 409 a
+request the game's state refuses, 422 a question too hard within the time
+limit, 429 the server is full.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from ..errors import BadInput, MMLogicError, NoConsistentCode
+from ..notation import check_feedback, format_code
+from .store import Conflict, GameStore, HostedGame, TooManyGames, UnknownGame
+
+#: Status of each error kind; any other MMLogicError (a time limit, ...) is 422.
+STATUS = ((UnknownGame, 404), (TooManyGames, 429), (Conflict, 409), (NoConsistentCode, 409), (BadInput, 400))
+
+
+def status_of(error: MMLogicError) -> int:
+    return next((status for kind, status in STATUS if isinstance(error, kind)), 422)
+
+
+def error_response(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def body_of(request: Request) -> dict:
+    """The request's JSON object (400 when it is not one)."""
+    try:
+        body = json.loads(await request.body() or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise BadInput("the request body is not JSON") from None
+    if not isinstance(body, dict):
+        raise BadInput("the request body must be a JSON object")
+    return body
+
+
+def create_app(store: GameStore | None = None) -> Starlette:
+    """The application, over ``store`` (a new default one if not given)."""
+    store = GameStore() if store is None else store
+
+    async def on_game(request: Request, action, body: dict | None = None):
+        """Run ``action(hosted, body)`` on the game of the URL, under its lock, in a worker thread."""
+        hosted = store.get(request.path_params["game_id"])
+
+        def locked():
+            with hosted.lock:
+                return action(hosted, body)
+        return JSONResponse(await run_in_threadpool(locked))
+
+    async def create(request: Request):
+        body = await body_of(request)
+        hosted = await run_in_threadpool(store.create, body)
+        return JSONResponse(hosted.state(), status_code=201)
+
+    async def state(request: Request):
+        return await on_game(request, lambda hosted, _: hosted.state())
+
+    async def guess(request: Request):
+        return await on_game(request, _guess, await body_of(request))
+
+    async def next_guess(request: Request):
+        return await on_game(request, _next)
+
+    async def answer(request: Request):
+        return await on_game(request, _answer, await body_of(request))
+
+    async def undo(request: Request):
+        return await on_game(request, _undo)
+
+    async def resign(request: Request):
+        return await on_game(request, _resign)
+
+    async def mmlogic_error(request: Request, error: MMLogicError):
+        return error_response(status_of(error), str(error))
+
+    async def http_error(request: Request, error: HTTPException):
+        messages = {404: f"no route {request.url.path}", 405: f"{request.method} is not allowed on {request.url.path}"}
+        return error_response(error.status_code, messages.get(error.status_code, str(error.detail)))
+
+    async def unexpected(request: Request, error: Exception):
+        # A bug, not the client's fault; still one JSON line.
+        return error_response(500, f"internal error: {type(error).__name__}: {error}")
+
+    routes = [
+        Route("/api/games", create, methods=["POST"]),
+        Route("/api/games/{game_id}", state, methods=["GET"]),
+        Route("/api/games/{game_id}/guesses", guess, methods=["POST"]),
+        Route("/api/games/{game_id}/next", next_guess, methods=["GET"]),
+        Route("/api/games/{game_id}/feedback", answer, methods=["POST"]),
+        Route("/api/games/{game_id}/undo", undo, methods=["POST"]),
+        Route("/api/games/{game_id}/resign", resign, methods=["POST"]),
+    ]
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        store.close()  # the engines' solver state
+
+    app = Starlette(routes=routes, exception_handlers={MMLogicError: mmlogic_error, HTTPException: http_error,
+                                                       Exception: unexpected}, lifespan=lifespan)
+    app.state.store = store
+    return app
+
+
+# -- actions, each under the game's lock ---------------------------------------------
+def _guess(hosted: HostedGame, body: dict) -> dict:
+    """The client's guess against the server's secret."""
+    hosted.check_open("codebreaker")
+    if set(body) != {"guess"}:
+        raise BadInput('the body must be {"guess": CODE}')
+    code = hosted.code(body["guess"])
+    black, white = hosted.game.score(code)
+    hosted.game.record(code, (black, white), check=False)
+    hosted.pending = None
+    reply = {"guess": format_code(code, hosted.rules), "black": black, "white": white,
+             "won": hosted.game.won, "attempts": len(hosted.game.history)}
+    if hosted.game.won:
+        reply["secret"] = format_code(hosted.game.secret, hosted.rules)
+    return reply
+
+
+def _next(hosted: HostedGame, _body) -> dict:
+    """The computer's next guess and how many codes are still possible."""
+    hosted.check_open()
+    if hosted.pending is None:
+        hosted.pending = hosted.game.suggest()
+    count, exact = hosted.game.remaining_within()
+    return {"guess": format_code(hosted.pending, hosted.rules), "consistent": count if exact else None,
+            **({} if exact else {"consistent_at_least": count})}
+
+
+def _answer(hosted: HostedGame, body: dict) -> dict:
+    """The client's black/white for the computer's guess (role codemaker)."""
+    hosted.check_open("codemaker")
+    if not set(body) <= {"black", "white", "guess"} or not {"black", "white"} <= set(body):
+        raise BadInput('the body must be {"black": B, "white": W}, optionally with "guess"')
+    black, white = body["black"], body["white"]
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (black, white)):
+        raise BadInput("black and white must be integers")
+    fb = check_feedback((black, white), hosted.rules)
+    guess = hosted.pending if hosted.pending is not None else hosted.game.suggest()
+    if "guess" in body and hosted.code(body["guess"]) != guess:
+        raise Conflict(f"the computer's guess is {format_code(guess, hosted.rules)}, not {body['guess']}")
+    try:
+        hosted.game.record(guess, fb)
+    except NoConsistentCode as error:
+        raise NoConsistentCode(f"{error}; send the right answer for {format_code(guess, hosted.rules)}, or undo",
+                               error.conflict) from None
+    hosted.pending = None
+    return hosted.state()
+
+
+def _undo(hosted: HostedGame, _body) -> dict:
+    if hosted.resigned:
+        raise Conflict(f"game {hosted.id} is over")
+    if not hosted.game.history:
+        raise Conflict("nothing to undo")
+    hosted.game.undo()
+    hosted.pending = None
+    return hosted.state()
+
+
+def _resign(hosted: HostedGame, _body) -> dict:
+    hosted.check_open()
+    hosted.resigned = True
+    return hosted.state()
+

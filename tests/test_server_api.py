@@ -1,0 +1,218 @@
+"""The codemaker server's API through Starlette's test client: every endpoint, every bad
+request's status and one-line message, the cap, expiry, and the secret kept until the end."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from starlette.testclient import TestClient
+
+from mm_logic.engines.reference import ReferenceEngine
+from mm_logic.feedback import feedback
+from mm_logic.game import play
+from mm_logic.notation import format_code, parse_code
+from mm_logic.rules import Rules
+from mm_logic.server.api import create_app
+from mm_logic.server.store import GameStore
+from mm_logic.strategies import make_strategy
+
+RULES = {"pegs": 4, "colors": 6}
+
+
+@pytest.fixture
+def store():
+    return GameStore(max_games=5, idle_seconds=60, time_limit=10)
+
+
+@pytest.fixture
+def client(store):
+    with TestClient(create_app(store)) as client:
+        yield client
+
+
+def new_game(client, **request):
+    response = client.post("/api/games", json={"rules": RULES, "backend": "python", **request})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def error(response, status: int, message: str) -> None:
+    assert response.status_code == status, response.text
+    assert response.json() == {"error": message}
+    assert "\n" not in message
+
+
+def test_create_returns_the_state_without_the_secret(client):
+    game = new_game(client, secret="0123", strategy="first")
+    assert set(game) == {"id", "role", "rules", "alphabet", "backend", "strategy", "history", "attempts", "won",
+                         "over"}
+    assert {k: v for k, v in game.items() if k != "id"} == {
+        "role": "codebreaker", "rules": {"pegs": 4, "colors": 6, "max_repeat": None}, "alphabet": "012345",
+        "backend": "python", "strategy": "first", "history": [], "attempts": 0, "won": False, "over": False}
+    assert client.get(f"/api/games/{game['id']}").json() == game
+
+
+def test_a_codebreaker_game_to_the_end(client):
+    game = new_game(client, secret="0123")
+    url = f"/api/games/{game['id']}"
+    replies = []
+    for guess in ("0011", "1203", "0123"):
+        response = client.post(f"{url}/guesses", json={"guess": guess})
+        assert response.status_code == 200
+        replies.append(response.json())
+    assert replies == [
+        {"guess": "0011", "black": 1, "white": 1, "won": False, "attempts": 1},
+        {"guess": "1203", "black": 1, "white": 3, "won": False, "attempts": 2},
+        {"guess": "0123", "black": 4, "white": 0, "won": True, "attempts": 3, "secret": "0123"}]
+    state = client.get(url).json()
+    assert (state["over"], state["won"], state["secret"], len(state["history"])) == (True, True, "0123", 3)
+    error(client.post(f"{url}/guesses", json={"guess": "0123"}), 409, f"game {game['id']} is over")
+
+
+def test_the_secret_is_in_no_response_before_the_end(client):
+    game = new_game(client, seed=7)
+    url = f"/api/games/{game['id']}"
+    texts = [json.dumps(game)]
+    while True:
+        hint = client.get(f"{url}/next").json()
+        texts.append(json.dumps(hint))
+        reply = client.post(f"{url}/guesses", json={"guess": hint["guess"]}).json()
+        if reply["won"]:
+            break
+        texts.append(json.dumps(reply))
+        texts.append(client.get(url).text)
+    assert all('"secret"' not in text for text in texts)
+    assert reply["secret"] == hint["guess"]
+
+
+def test_server_hints_play_as_in_process(client):
+    # Knuth against 1234 through the API takes the attempts `play` takes in process.
+    rules = Rules(4, 6)
+    expected = play(ReferenceEngine(rules), make_strategy("minimax", rules), (1, 2, 3, 4))
+    game = new_game(client, secret="1234", strategy="minimax")
+    url = f"/api/games/{game['id']}"
+    guesses = []
+    while True:
+        guess = client.get(f"{url}/next").json()["guess"]
+        guesses.append(guess)
+        if client.post(f"{url}/guesses", json={"guess": guess}).json()["won"]:
+            break
+    assert guesses == [format_code(g, rules) for g, _ in expected.guesses]
+
+
+def test_a_codemaker_game_with_a_wrong_answer_and_undo(client):
+    game = new_game(client, role="codemaker", strategy="minimax")
+    url = f"/api/games/{game['id']}"
+    secret = parse_code("1234", Rules())
+
+    def answer(guess, fb=None):
+        black, white = fb or feedback(parse_code(guess, Rules()), secret)
+        return client.post(f"{url}/feedback", json={"black": black, "white": white})
+
+    assert client.get(f"{url}/next").json() == {"guess": "0011", "consistent": 1296}
+    assert answer("0011").json()["history"] == [{"guess": "0011", "black": 0, "white": 1}]
+    assert client.get(f"{url}/next").json() == {"guess": "1233", "consistent": 256}
+    assert answer("1233", (2, 0)).status_code == 200                 # wrong: 1234 gives 3,0
+    assert client.get(f"{url}/next").json()["guess"] == "0434"
+    assert answer("0434").status_code == 200
+    assert client.get(f"{url}/next").json()["guess"] == "1435"
+    error(answer("1435"), 409, "no code is consistent with the history: entries 1, 2, 3, 4 (0011:0,1 1233:2,0 "
+                               "0434:2,0 1435:2,1) contradict each other; send the right answer for 1435, or undo")
+    assert [e["guess"] for e in client.post(f"{url}/undo").json()["history"]] == ["0011", "1233"]
+    assert [e["guess"] for e in client.post(f"{url}/undo").json()["history"]] == ["0011"]
+    while True:
+        guess = client.get(f"{url}/next").json()["guess"]
+        state = answer(guess).json()
+        if state["won"]:
+            break
+    assert [e["guess"] for e in state["history"]] == ["0011", "1233", "0224", "1223", "1234"]
+    assert state["over"] is True and "secret" not in state  # the server never knew it
+
+
+@pytest.mark.parametrize("body, status, message", [
+    ({"black": 5, "white": 0}, 400, "feedback 5,0: black + white exceeds the 4 pegs"),
+    ({"black": 3, "white": 1}, 400, "feedback 3,1 cannot occur: with 3 pegs right the last one cannot be a "
+                                    "misplaced colour"),
+    ({"black": "1", "white": 0}, 400, "black and white must be integers"),
+    ({"black": 1}, 400, 'the body must be {"black": B, "white": W}, optionally with "guess"'),
+    ({"black": 0, "white": 1, "guess": "0012"}, 409, "the computer's guess is 0011, not 0012"),
+])
+def test_bad_answers(client, body, status, message):
+    game = new_game(client, role="codemaker", strategy="minimax")
+    error(client.post(f"/api/games/{game['id']}/feedback", json=body), status, message)
+
+
+@pytest.mark.parametrize("request_body, status, message", [
+    ({"rules": {"pegs": 0}}, 400, "--pegs must be at least 1, got 0"),
+    ({"rules": {"pegs": "4"}}, 400, "rules field 'pegs' must be an integer"),
+    ({"rules": {"pegs": 4, "size": 3}}, 400, "unknown rules field 'size'"),
+    ({"role": "spectator"}, 400, "unknown role 'spectator'; choose from codebreaker, codemaker"),
+    ({"color": 3}, 400, "unknown field 'color'"),
+    ({"seed": -1}, 400, "seed must be an integer >= 0"),
+    ({"backend": "prolog"}, 400, "unknown backend 'prolog'; choose from clingo, swipl, python, a1, a2, a3, a4, a5"),
+    ({"strategy": "best"}, 400, "unknown strategy 'best'; choose from first, any, random, minimax, expected, "
+                                "entropy, parts, human1, human2, human3, ga001-random, ga001-similar, "
+                                "ga001-dissimilar, ga001-reduction, ga004"),
+    ({"rules": {"pegs": 10, "colors": 10}, "strategy": "first", "backend": "python"}, 400,
+     "10x10 has 10,000,000,000 codes, more than the python engine enumerates (20,000,000); use --backend clingo"),
+    ({"secret": "01234"}, 400, "code '01234' has 5 pegs, expected 4"),
+    ({"role": "codemaker", "secret": "0123"}, 400,
+     "secret applies to role codebreaker: as codemaker you keep the code"),
+])
+def test_bad_new_games(client, request_body, status, message):
+    error(client.post("/api/games", json=request_body), status, message)
+
+
+def test_bad_requests_of_any_kind(client):
+    game = new_game(client)
+    url = f"/api/games/{game['id']}"
+    error(client.post("/api/games", content=b"{not json"), 400, "the request body is not JSON")
+    error(client.post("/api/games", json=[1, 2]), 400, "the request body must be a JSON object")
+    error(client.get("/api/games/nope"), 404, "no game 'nope' (games are forgotten after 60 s unused)")
+    error(client.get("/nowhere"), 404, "no route /nowhere")
+    error(client.delete(url), 405, f"DELETE is not allowed on {url}")
+    error(client.post(f"{url}/guesses", json={"guess": "0012", "x": 1}), 400, 'the body must be {"guess": CODE}')
+    error(client.post(f"{url}/guesses", json={"guess": 12}), 400, 'a code must be a string, e.g. "0123"')
+    error(client.post(f"{url}/feedback", json={"black": 0, "white": 0}), 409,
+          f"game {game['id']} is a codebreaker game: this request is for a codemaker game")
+    error(client.post(f"{url}/undo"), 409, "nothing to undo")
+
+
+def test_resign_shows_the_secret_and_ends_the_game(client):
+    game = new_game(client, secret="5500")
+    url = f"/api/games/{game['id']}"
+    state = client.post(f"{url}/resign").json()
+    assert (state["over"], state["won"], state["secret"]) == (True, False, "5500")
+    error(client.get(f"{url}/next"), 409, f"game {game['id']} is over")
+    error(client.post(f"{url}/resign"), 409, f"game {game['id']} is over")
+
+
+def test_the_cap_refuses_a_game_beyond_it(client):
+    for _ in range(5):
+        new_game(client)
+    error(client.post("/api/games", json={"rules": RULES, "backend": "python"}), 429,
+          "the server holds its maximum of 5 games; try again later")
+
+
+def test_idle_games_expire_and_free_their_place(client, store):
+    games = [new_game(client) for _ in range(5)]
+    assert store.expire(now=time.monotonic() + 61) == 5
+    error(client.get(f"/api/games/{games[0]['id']}"), 404,
+          f"no game '{games[0]['id']}' (games are forgotten after 60 s unused)")
+    assert new_game(client)["over"] is False
+
+
+def test_serve_without_the_server_packages_says_how_to_install(run, monkeypatch):
+    import builtins
+    real = builtins.__import__
+
+    def no_uvicorn(name, *args, **kwargs):
+        if name == "uvicorn":
+            raise ImportError(name)
+        return real(name, *args, **kwargs)
+    monkeypatch.setattr(builtins, "__import__", no_uvicorn)
+    result = run("serve")
+    assert result.exit_code == 2
+    assert result.stderr == "error: mmlogic serve needs Starlette and uvicorn: pip install 'mmlogic[serve]'\n"
