@@ -96,7 +96,7 @@ def parse_answer(text: str, rules) -> tuple[int, int]:
 def wrong_answers(history: list[Entry], secret: Code, rules: Rules) -> list[str]:
     """The answers of ``history`` that ``secret`` contradicts, one line each.
 
-    >>> wrong_answers([((0, 0, 1, 1), (1, 0)), ((0, 1, 2, 3), (0, 0))], (0, 1, 4, 5), Rules())
+    >>> wrong_answers([((0, 0, 1, 1), (1, 1)), ((0, 1, 2, 3), (0, 0))], (0, 1, 4, 5), Rules())
     ['answer 2 was wrong: 0123 gets 2,0, you said 0,0']
     """
     lines = []
