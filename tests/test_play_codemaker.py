@@ -24,6 +24,14 @@ def game():
     child.close(force=True)
 
 
+def ends_with(game, line: str) -> None:
+    """The game prints ``line``, then ends with exit status 0."""
+    game.expect_exact(line)
+    game.expect(pexpect.EOF)
+    game.close()
+    assert game.exitstatus == 0
+
+
 def test_a_wrong_answer_is_caught_named_and_undone(game):
     game.expect_exact("guess 1: 0011  black,white> ")
     game.sendline("0,1")                       # right: 1234 has one 1, no 0
@@ -47,10 +55,7 @@ def test_a_wrong_answer_is_caught_named_and_undone(game):
         game.sendline(answer)
         game.expect_exact(f"{prompt}  black,white> ")
     game.sendline("4,0")
-    game.expect_exact("found your code in 5 guesses")
-    game.expect(pexpect.EOF)
-    game.close()
-    assert game.exitstatus == 0
+    ends_with(game, "found your code in 5 guesses")
 
 
 def test_after_quit_the_code_shows_which_answer_was_wrong(game):
@@ -65,10 +70,7 @@ def test_after_quit_the_code_shows_which_answer_was_wrong(game):
     game.sendline("quit")
     game.expect_exact("what was your code? (Enter to skip)> ")
     game.sendline("1234")
-    game.expect_exact("answer 2 was wrong: 1233 gets 3,0, you said 2,0")
-    game.expect(pexpect.EOF)
-    game.close()
-    assert game.exitstatus == 0
+    ends_with(game, "answer 2 was wrong: 1233 gets 3,0, you said 2,0")
 
 
 def test_secret_is_refused_as_codemaker(run):
