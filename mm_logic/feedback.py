@@ -98,6 +98,22 @@ def colour_counts(codes: np.ndarray, colors: int) -> np.ndarray:
     return counts
 
 
+def black_common(guess: Code, codes: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Black pegs and colours in common (black + white) of one guess against many codes.
+
+    ``counts`` is ``colour_counts(codes, colors)``. Both arrays are ``int32``.
+
+    >>> codes = np.array([[0, 1, 2, 3], [1, 1, 0, 0]])
+    >>> [a.tolist() for a in black_common((0, 0, 1, 1), codes, colour_counts(codes, 6))]
+    [[1, 0], [2, 4]]
+    """
+    g = np.asarray(guess, dtype=codes.dtype)
+    black = np.sum(codes == g, axis=1, dtype=np.int32)
+    g_counts = np.bincount(np.asarray(guess), minlength=counts.shape[1]).astype(counts.dtype)
+    common = np.sum(np.minimum(counts, g_counts), axis=1, dtype=np.int32)
+    return black, common
+
+
 def feedback_indices(guess: Code, codes: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """Feedback indices of one guess against many codes (vectorised).
 
@@ -116,10 +132,7 @@ def feedback_indices(guess: Code, codes: np.ndarray, counts: np.ndarray) -> np.n
         Array of ``n`` feedback indices (dtype :func:`index_dtype`).
     """
     pegs = codes.shape[1]
-    g = np.asarray(guess, dtype=codes.dtype)
-    black = np.sum(codes == g, axis=1, dtype=np.int32)
-    g_counts = np.bincount(np.asarray(guess), minlength=counts.shape[1]).astype(counts.dtype)
-    common = np.sum(np.minimum(counts, g_counts), axis=1, dtype=np.int32)
+    black, common = black_common(guess, codes, counts)
     black *= pegs
     black += common
     return _index_of_black_common(pegs)[black]

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from math import gcd
@@ -46,6 +47,7 @@ import numpy as np
 
 from ..codespace import MAX_CODES
 from ..errors import BadInput, SolverTimeout
+from ..feedback import gives
 from ..notation import Code, Entry
 from .base import Engine, Session
 
@@ -59,10 +61,6 @@ class SearchStats:
 
     def as_dict(self) -> dict:
         return {"nodes": self.nodes, "checks": self.checks}
-
-    def add(self, other: SearchStats) -> None:
-        self.nodes += other.nodes
-        self.checks += other.checks
 
 
 @dataclass(frozen=True)
@@ -100,6 +98,7 @@ class Search:
         self.stats = engine.stats
         self.deadline = None if engine.time_limit is None else time.monotonic() + engine.time_limit
         self.engine = engine
+        self.history = history
         self.guesses = [guess for guess, _ in history]
         self.blacks = [fb[0] for _, fb in history]
         self.commons = [fb[0] + fb[1] for _, fb in history]
@@ -117,7 +116,7 @@ class Search:
     def generate(self, found: Callable[[Code], bool], order: Iterator[int] | None = None) -> None:
         """Generate and test, in index order or in ``order`` (code indices)."""
         pegs, colors, limit, stats = self.pegs, self.colors, self.limit, self.stats
-        entries = list(zip(self.guesses, self.guess_counts, self.blacks, self.commons))
+        entries = [(guess, Counter(guess), fb) for guess, fb in self.history]
         size = colors**pegs
         powers = [colors ** (pegs - 1 - p) for p in range(pegs)]
         for index in (range(size) if order is None else order):
@@ -131,10 +130,9 @@ class Search:
             stats.checks += 1
             if max(counts) > limit:
                 continue
-            for guess, guess_counts, black, common in entries:
+            for guess, guess_counts, fb in entries:
                 stats.checks += 1
-                if (sum(g == s for g, s in zip(guess, code)) != black
-                        or sum(min(n, counts[c]) for c, n in enumerate(guess_counts)) != common):
+                if not gives(guess, guess_counts, code, counts, fb):
                     break
             else:
                 if found(code):

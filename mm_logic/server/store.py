@@ -22,7 +22,7 @@ import numpy as np
 from ..engines import DEFAULT_BACKEND, make_engine
 from ..errors import BadInput, MMLogicError
 from ..game import Game
-from ..notation import Code, format_code, format_entry, parse_code
+from ..notation import Code, format_code, parse_code
 from ..rules import Rules, make_rules
 from ..sampling import random_code
 from ..strategies import make_strategy
@@ -105,9 +105,6 @@ class HostedGame:
             raise Conflict(f"game {self.id} is over")
         if role is not None and self.role != role:
             raise Conflict(f"game {self.id} is a {self.role} game: this request is for a {role} game")
-
-    def history_text(self) -> str:
-        return " ".join(format_entry(e, self.rules) for e in self.game.history)
 
 
 class GameStore:

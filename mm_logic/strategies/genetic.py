@@ -40,7 +40,7 @@ from collections import Counter
 import numpy as np
 
 from ..errors import SolverTimeout
-from ..feedback import colour_counts, feedback
+from ..feedback import black_common, colour_counts, feedback
 from ..notation import Code, Entry
 from ..rules import Rules  # noqa: F401 (doctests)
 from ..sampling import history_rng, random_code
@@ -54,8 +54,7 @@ GA001_TIMEOUT = 300.0
 
 def black_white(guess: Code, codes: np.ndarray, colors: int) -> tuple[np.ndarray, np.ndarray]:
     """Black and white pegs of ``guess`` against every row of ``codes`` (vectorised)."""
-    black = (codes == np.asarray(guess)).sum(axis=1)
-    common = np.minimum(colour_counts(codes, colors), np.bincount(guess, minlength=colors)).sum(axis=1)
+    black, common = black_common(guess, codes, colour_counts(codes, colors))
     return black, common - black
 
 
