@@ -226,8 +226,9 @@ class Ga004(SeededStrategy):
     def _generation(self, population: np.ndarray, fitness: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """Selection (best + biased roulette over half the rest), crossover, mutation."""
         rules, pegs = self.rules, self.rules.pegs
-        ranked = population[np.argsort(fitness, kind="stable")]
-        rest = np.sort(fitness)[1:].astype(float)
+        order = np.argsort(fitness, kind="stable")
+        ranked = population[order]
+        rest = fitness[order][1:].astype(float)
         weights = rest.max() - rest
         probabilities = weights / weights.sum() if weights.sum() > 0 else None
         keep = rng.choice(len(rest), size=len(rest) // 2, p=probabilities) + 1
@@ -254,9 +255,11 @@ class Ga004(SeededStrategy):
     def _turn(self, population: np.ndarray, history: list[Entry]) -> np.ndarray:
         """The generations of one turn, after the last entry of ``history``."""
         played = np.array([guess for guess, _ in history])
+        fitness = self.fitness(population, history)
         for generation in range(self.generations):
             rng = history_rng(self.seed, [*history, generation])
-            population = self._generation(population, self.fitness(population, history), rng)
+            population = self._generation(population, fitness, rng)
+            # Scored once: for the test below and as the next generation's selection.
             fitness = self.fitness(population, history)
             fresh = ~(population[:, None, :] == played[None, :, :]).all(axis=2).any(axis=1)
             if fresh.any() and fitness[fresh].min() == 0:
