@@ -158,6 +158,8 @@ def test_bad_answers(client, body, status, message):
     ({"rules": {"pegs": 10, "colors": 10}, "strategy": "first", "backend": "python"}, 400,
      "10x10 has 10,000,000,000 codes, more than the python engine enumerates (20,000,000); use --backend clingo"),
     ({"secret": "01234"}, 400, "code '01234' has 5 pegs, expected 4"),
+    ({"secret": 123}, 400, 'a code must be a string, e.g. "0123"'),
+    ({"first_guess": ["0", "0"]}, 400, 'a code must be a string, e.g. "0123"'),
     ({"role": "codemaker", "secret": "0123"}, 400,
      "secret applies to role codebreaker: as codemaker you keep the code"),
 ])

@@ -59,6 +59,13 @@ def rules_from(request: dict) -> Rules:
     return make_rules(**options)
 
 
+def code_of(text, rules: Rules) -> Code:
+    """A code sent in a request (a JSON string in the game's notation)."""
+    if not isinstance(text, str):
+        raise BadInput("a code must be a string, e.g. \"0123\"")
+    return parse_code(text, rules)
+
+
 @dataclass
 class HostedGame:
     """One game on the server and what it needs to answer requests about it."""
@@ -83,9 +90,7 @@ class HostedGame:
 
     def code(self, text: str) -> Code:
         """A code from the request, in the game's notation."""
-        if not isinstance(text, str):
-            raise BadInput("a code must be a string, e.g. \"0123\"")
-        return parse_code(text, self.rules)
+        return code_of(text, self.rules)
 
     def state(self) -> dict:
         """What anyone may know of the game: the secret only once it is over."""
@@ -143,27 +148,35 @@ class GameStore:
         seed = request.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
             raise BadInput("seed must be an integer >= 0")
-        backend = request.get("backend", DEFAULT_BACKEND)
+        backend = str(request.get("backend", DEFAULT_BACKEND))
         strategy = make_strategy(str(request.get("strategy", "minimax")), rules, seed, self.time_limit)
-        engine = make_engine(str(backend), rules, time_limit=self.time_limit)
-        first_guess = parse_code(request["first_guess"], rules) if request.get("first_guess") else None
+        first_guess = code_of(request["first_guess"], rules) if request.get("first_guess") else None
         if role == "codemaker":
             if request.get("secret") is not None:
                 raise BadInput("secret applies to role codebreaker: as codemaker you keep the code")
             secret = None
         elif request.get("secret") is not None:
-            secret = parse_code(str(request["secret"]), rules)
+            secret = code_of(request["secret"], rules)
         else:
             secret = random_code(rules, np.random.default_rng(seed))
         self.expire()
+        self._check_room()
+        # The engine last: the request is valid, and there was room a moment ago.
+        engine = make_engine(backend, rules, time_limit=self.time_limit)
         with self._lock:
-            if len(self._games) >= self.max_games:
+            try:
+                self._check_room()
+            except TooManyGames:
                 engine.close()
-                raise TooManyGames(f"the server holds its maximum of {self.max_games} games; try again later")
+                raise
             hosted = HostedGame(secrets.token_urlsafe(9), role, Game(engine, strategy, secret=secret,
-                                                                    first_guess=first_guess), str(backend))
+                                                                    first_guess=first_guess), backend)
             self._games[hosted.id] = hosted
         return hosted
+
+    def _check_room(self) -> None:
+        if len(self._games) >= self.max_games:
+            raise TooManyGames(f"the server holds its maximum of {self.max_games} games; try again later")
 
     def get(self, game_id: str) -> HostedGame:
         """The game ``game_id``, marked as used now."""
