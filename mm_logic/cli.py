@@ -230,7 +230,9 @@ def cli():
     The same game is written as an Answer-Set Program (clingo, the default
     engine), as CLP(FD) constraints (SWI-Prolog through janus) and as a numpy
     reference engine; strategies from Shapiro to Knuth and Kooi choose the
-    guesses.
+    guesses. The seeds' own algorithms play too: human-like strategies
+    (human1..3), CSP searches (--backend a1..a5), genetic algorithms (ga001-*,
+    ga004).
 
     \b
     Examples:
@@ -238,6 +240,9 @@ def cli():
       mmlogic next 0011:1,0 2345:0,2
       mmlogic bench --backend python --strategy minimax --first-guess 0011 --all
       mmlogic info --pegs 5 --colors 8 --no-repeat
+      mmlogic play --role codemaker
+      mmlogic compare --preset seed000
+      mmlogic serve
     """
 
 
