@@ -5,13 +5,19 @@ Each row is one ``mmlogic bench ... --json`` run in a fresh process; the
 figures printed are that run's own (``seconds`` is the wall time of the games,
 not start-up). Prints a Markdown table on stdout.
 
-Usage:  python py/benchmarks.py [--only SUBSTRING] [--skip-swipl]
+With ``--beside DIR`` (a checkout of an earlier commit, e.g. ``git worktree add
+/tmp/prev REV``), each row also runs that checkout's ``mm_logic`` right after
+this one's (``PYTHONPATH=DIR``), so the two are compared in one run on this noisy
+machine.
+
+Usage:  python py/benchmarks.py [--only SUBSTRING] [--skip-swipl] [--beside DIR]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -43,7 +49,9 @@ ROWS = [
      "bench --backend clingo --strategy any --pegs 30 --colors 30 --games 20 --seed 1"),
     ("Knuth 4x6 on swipl", "5801",
      "bench --backend swipl --strategy minimax --first-guess 0011 --all"),
-    ("first 5x8 no-repeat on swipl", "seed 003: ~240 ms/game",
+    ("first 5x8 no-repeat on swipl",
+     "seed 003's program on this machine: 159 ms/game (`python py/seed003_vs_swipl.py`; "
+     "the report: ~66 ms over TCP on its own hardware)",
      "bench --backend swipl --strategy first --pegs 5 --colors 8 --no-repeat --games 1000 --seed 1"),
 ]
 
@@ -57,21 +65,34 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", default="", help="run only rows whose command contains this")
     parser.add_argument("--skip-swipl", action="store_true", help="leave out the swipl rows")
+    parser.add_argument("--beside", type=Path, default=None,
+                        help="a checkout of an earlier commit to run right after each row, for comparison")
     args = parser.parse_args()
-    print("| benchmark | goal | games | mean | max | seconds | per game | command |")
-    print("|---|---|---|---|---|---|---|---|")
+    beside = f" {args.beside.name}, same run |" if args.beside else ""
+    print(f"| benchmark | goal | games | mean | max | seconds | per game |{beside} command |")
+    print("|---|---|---|---|---|---|---|" + ("---|" if args.beside else "") + "---|")
     for label, goal, command in ROWS:
         if args.only not in command or (args.skip_swipl and "swipl" in command):
             continue
         run = subprocess.run([mmlogic(), *command.split(), "--json"], capture_output=True, text=True)
         if run.returncode != 0:
-            print(f"| {label} | {goal} | failed: {run.stderr.strip()} | | | | | `mmlogic {command}` |")
+            print(f"| {label} | {goal} | failed: {run.stderr.strip()} | | | | |{' |' if beside else ''} "
+                  f"`mmlogic {command}` |")
             continue
         out = json.loads(run.stdout)
         per_game = out["seconds"] / out["games"]
         per_game_text = f"{per_game * 1000:.2f} ms" if per_game < 1 else f"{per_game:.2f} s"
+        other = ""
+        if args.beside:
+            env = {**os.environ, "PYTHONPATH": str(args.beside.resolve())}
+            then = subprocess.run([mmlogic(), *command.split(), "--json"], capture_output=True, text=True, env=env)
+            if then.returncode == 0:
+                earlier = json.loads(then.stdout)["seconds"]
+                other = f" {earlier:.2f} s (x{out['seconds'] / max(earlier, 1e-9):.2f}) |"
+            else:
+                other = " failed |"
         print(f"| {label} | {goal} | {out['games']} | {out['mean']:.3f} | {out['max']} | "
-              f"{out['seconds']:.2f} | {per_game_text} | `mmlogic {command}` |", flush=True)
+              f"{out['seconds']:.2f} | {per_game_text} |{other} `mmlogic {command}` |", flush=True)
     return 0
 
 
