@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .client import RemoteServer, play_remote
 from .codespace import MAX_CODES, code_space
 from .engines import EngineSpec
 from .engines.base import Engine
@@ -173,12 +174,15 @@ def _effort_since(engine: Engine, before: dict[str, int] | None) -> dict[str, in
 
 
 def play_games(engine: Engine, strategy: Strategy, secrets: list[Code], first_guess: Code | None = None,
-               progress: Progress | None = None) -> BenchResult:
-    """Play one game per secret."""
+               progress: Progress | None = None, server: RemoteServer | None = None) -> BenchResult:
+    """Play one game per secret: against the secret here, or against a codemaker on ``server``
+    that keeps it (the strategy sees only the server's answers; the attempts are the same)."""
     result = _empty(engine, strategy)
     before = engine.search_stats()
     for secret in secrets:
-        result.games_played.append((secret, play(engine, strategy, secret, first_guess).attempts))
+        record = (play(engine, strategy, secret, first_guess) if server is None
+                  else play_remote(engine, strategy, server, secret, first_guess=first_guess))
+        result.games_played.append((secret, record.attempts))
         if progress:
             progress(1)
     result.search = _effort_since(engine, before)
@@ -257,9 +261,10 @@ class BenchSpec:
 
 @dataclass(frozen=True)
 class GamesTask:
-    """Play one game per secret."""
+    """Play one game per secret (against a server's codemaker when ``server`` is set)."""
 
     secrets: list[Code]
+    server: RemoteServer | None = None
 
     @property
     def size(self) -> int:
@@ -267,7 +272,7 @@ class GamesTask:
 
     def run(self, engine: Engine, strategy: Strategy, first_guess: Code | None,
             progress: Progress | None = None) -> BenchResult:
-        return play_games(engine, strategy, self.secrets, first_guess, progress)
+        return play_games(engine, strategy, self.secrets, first_guess, progress, self.server)
 
 
 @dataclass(frozen=True)
@@ -339,15 +344,18 @@ def split_below_opening(engine: Engine, strategy: Strategy, first_guess: Code | 
 
 # -- benches ------------------------------------------------------------------------
 def bench_games(engine: Engine, strategy: Strategy, secrets: list[Code], first_guess: Code | None = None,
-                progress: Progress | None = None, jobs: int = 1) -> BenchResult:
-    """Play one game per secret; ``seconds`` is the wall time of the games."""
+                progress: Progress | None = None, jobs: int = 1, server: RemoteServer | None = None) -> BenchResult:
+    """Play one game per secret; ``seconds`` is the wall time of the games.
+
+    With ``server``, a codemaker there keeps each secret (``bench --server``).
+    """
     start = time.perf_counter()
     if jobs > 1:
         result = _empty(engine, strategy)
-        tasks = [GamesTask(secrets[i::jobs]) for i in range(jobs)]
+        tasks = [GamesTask(secrets[i::jobs], server) for i in range(jobs)]
         run_in_processes(BenchSpec.of(engine, strategy, first_guess), tasks, jobs, result, progress)
     else:
-        result = play_games(engine, strategy, secrets, first_guess, progress)
+        result = play_games(engine, strategy, secrets, first_guess, progress, server)
     result.seconds = time.perf_counter() - start
     return result
 

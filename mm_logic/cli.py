@@ -190,6 +190,19 @@ jobs_option = click.option("--jobs", type=click.IntRange(1), default=1, show_def
                            help="Worker processes; the attempts are the same as with one.")
 
 
+def server_option(help: str):
+    """``--server URL``: play against a codemaker on a ``mmlogic serve`` server."""
+    def to_server(ctx, param, text: str | None):
+        if text is None:
+            return None
+        from .client import RemoteServer
+        try:
+            return RemoteServer(text)
+        except BadInput as error:
+            raise click.BadParameter(str(error).removeprefix("--server "), ctx, param) from None
+    return click.option("--server", metavar="URL", default=None, callback=to_server, help=help)
+
+
 def emit(result, as_json: bool) -> None:
     """Print a result object: its contract JSON, or its text."""
     click.echo(json.dumps(result.as_dict()) if as_json else result.text())
@@ -251,18 +264,22 @@ def cli():
 @engine_options()
 @click.option("--secret", "secret_text", metavar="CODE", default=None,
               help="The code to find (random when not given; reproducible with --seed).")
+@server_option("Play against a codemaker on this mmlogic server, which keeps the secret "
+               "(random unless --secret; reproducible with --seed).")
 @json_option
-def solve(rules, engine, strategy, first_guess, seed, secret_text, as_json):
+def solve(rules, engine, strategy, first_guess, seed, secret_text, server, as_json):
     """The computer plays against a secret.
 
     Prints one line per guess with its feedback (black,white), then the number
-    of guesses.
+    of guesses. With --server the secret is a remote codemaker's (seed 003's
+    client and server): the strategy runs here and sees only its answers.
 
     \b
     Examples:
       mmlogic solve --secret 0123
       mmlogic solve --backend swipl --strategy first --pegs 5 --colors 8 --no-repeat --seed 1
       mmlogic solve --strategy any --pegs 16 --colors 6 --json
+      mmlogic solve --server http://127.0.0.1:8000 --pegs 5 --colors 8 --no-repeat
     """
     from .game import play, turn_line
     from .terminal import Spinner
@@ -274,7 +291,12 @@ def solve(rules, engine, strategy, first_guess, seed, secret_text, as_json):
             if not as_json:
                 click.echo(turn_line(number, entry, rules))
 
-        record = play(engine, strategy, secret_or_random(secret_text, rules, seed), first_guess, on_turn=show)
+        if server is None:
+            record = play(engine, strategy, secret_or_random(secret_text, rules, seed), first_guess, on_turn=show)
+        else:
+            from .client import play_remote
+            secret = parse_code(secret_text, rules) if secret_text else None
+            record = play_remote(engine, strategy, server, secret, seed, first_guess, on_turn=show)
     # The turns are printed already: the text ends with the summary line alone.
     click.echo(json.dumps(record.as_dict()) if as_json else record.summary())
 
@@ -314,10 +336,12 @@ def next_command(rules, engine, strategy, first_guess, seed, as_json, history):
 @click.option("--spaced", type=click.IntRange(1), default=None, metavar="N",
               help="Play N secrets evenly spaced over the code space in lexicographic order "
                    "(code number i*(size//N)), as published large-game figures do.")
+@server_option("Play each game against a codemaker on this mmlogic server, which keeps the secret; "
+               "the secrets are the bench's own, so the attempts compare with a bench in process.")
 @json_option
 @output_file_option("--out", help="Also write the JSON object to FILE.")
 @jobs_option
-def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced, as_json, out, jobs):
+def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced, server, as_json, out, jobs):
     """Play many games and summarise the attempts.
 
     --all plays every secret exactly once (deterministic strategies are
@@ -333,8 +357,10 @@ def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced
       mmlogic bench --strategy any --pegs 16 --games 20 --seed 1 --json
       mmlogic bench --backend python --strategy expected --colors 8 --all --jobs 2
       mmlogic bench --strategy any --pegs 16 --colors 6 --spaced 1000
+      mmlogic bench --server http://127.0.0.1:8000 --strategy minimax --games 100 --seed 1
     """
-    from .bench import bench_all, bench_games, random_secrets, spaced_secrets
+    from .bench import bench_all, bench_games, check_every_secret, random_secrets, spaced_secrets
+    from .codespace import code_space
 
     if all_secrets + (games is not None) + (spaced is not None) != 1:
         raise BadInput("give exactly one of --all, --games N or --spaced N")
@@ -343,11 +369,17 @@ def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced
                    else spaced_secrets(rules, spaced))
     except BadInput as error:
         raise click.BadParameter(str(error), param_hint="'--spaced'") from None
-    with progress_bar(not as_json, rules.size if all_secrets else len(secrets), "games") as bar:
-        if all_secrets:
+    if all_secrets and server is not None:
+        # Every secret, one remote game each: the tree needs the secrets at hand.
+        check_every_secret(rules)
+        space = code_space(rules)
+        secrets = [space.code(i) for i in range(space.size)]
+    with progress_bar(not as_json, rules.size if secrets is None else len(secrets), "games") as bar:
+        if secrets is None:
             result = bench_all(engine, strategy, first_guess, progress=bar.update, jobs=jobs)
         else:
-            result = bench_games(engine, strategy, secrets, first_guess, progress=bar.update, jobs=jobs)
+            result = bench_games(engine, strategy, secrets, first_guess, progress=bar.update, jobs=jobs,
+                                 server=server)
     if out:
         out.write_text(json.dumps(result.as_dict()) + "\n")
     emit(result, as_json)
@@ -516,36 +548,81 @@ def play_command(rules, engine, strategy, first_guess, seed, role, secret_text, 
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (127.0.0.1: this machine only; 0.0.0.0 exposes the server).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="TCP port of the API.")
+@click.option("--tcp-port", type=click.IntRange(0, 65535), default=None,
+              help="Also listen on this TCP port for seed 003's line protocol (docs/line-protocol.md); "
+                   "its games follow the rules options.  [default: off]")
+@rules_options
 @click.option("--max-games", type=click.IntRange(1), default=1000, show_default=True,
               help="Games kept in memory at most; a new one beyond is refused (HTTP 429).")
 @click.option("--idle-seconds", type=click.FloatRange(0, min_open=True), default=1800, show_default=True,
               help="A game unused this long is forgotten.")
 @click.option("--time-limit", type=click.FloatRange(0, min_open=True), default=10, show_default=True,
               metavar="SECONDS", help="Bound on one solver call of a request (HTTP 422 beyond).")
-def serve(host, port, max_games, idle_seconds, time_limit):
+def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit):
     """The codemaker server: a JSON API for games kept in memory (docs/server.md).
 
     Create a game (rules, role, backend, strategy), guess against its secret,
     ask the computer's next guess or answer it, undo, resign, read the state.
     The secret is never sent before the game is over. Ctrl-C stops it.
 
+    --tcp-port also serves seed 003's line protocol (docs/line-protocol.md):
+    init_connexion starts a game of the rules options (letters from a), and
+    [GAME,abcde] scores a guess. The rules options apply to it alone (an API
+    game names its rules in its request).
+
     \b
     Examples:
       mmlogic serve
       mmlogic serve --port 8080 --max-games 200 --idle-seconds 600
+      mmlogic serve --tcp-port 5000 --pegs 5 --colors 8 --no-repeat
       curl -s -X POST localhost:8000/api/games -d '{"rules": {"pegs": 4, "colors": 6}}'
     """
+    import asyncio
+    import socket
+
     try:
         import uvicorn
 
         from .server.api import create_app
     except ImportError:
         raise BackendUnavailable("mmlogic serve needs Starlette and uvicorn: pip install 'mmlogic[serve]'") from None
+    from .server.line_protocol import LineGames, doubles, serve_beside
     from .server.store import GameStore
 
-    app = create_app(GameStore(max_games=max_games, idle_seconds=idle_seconds, time_limit=time_limit))
-    click.echo(f"mmlogic serve: http://{host}:{port}/api/games (Ctrl-C stops)", err=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    store = GameStore(max_games=max_games, idle_seconds=idle_seconds, time_limit=time_limit)
+    ctx = click.get_current_context()
+    if tcp_port is None:
+        line_games = None
+        if any(ctx.get_parameter_source(p) != click.core.ParameterSource.DEFAULT for p in RULE_OPTIONS):
+            click.echo("note: the rules options apply to the line protocol (--tcp-port) only; "
+                       "an API game names its rules in its request", err=True)
+    else:
+        line_games = LineGames(store, rules)  # BadInput (exit 2) for rules the protocol cannot state
+    server = uvicorn.Server(uvicorn.Config(create_app(store), host=host, port=port, log_level="warning"))
+    try:
+        # Bound here, not by uvicorn: a port in use is then one line and exit 1 (uvicorn would exit 3).
+        sock = socket.create_server((host, port))
+    except OSError as error:
+        reason = os.strerror(error.errno).lower() if error.errno else str(error)
+        raise MMLogicError(f"cannot listen on {host}:{port}: {reason}") from None
+    port = sock.getsockname()[1]
+
+    def listening(line_port: int | None = None) -> None:
+        click.echo(f"mmlogic serve: http://{host}:{port}/ (the web page; the API under /api) (Ctrl-C stops)",
+                   err=True)
+        if line_port is not None:
+            r = line_games.rules
+            click.echo(f"mmlogic serve: line protocol on {host}:{line_port} ({r.pegs} letters from a to "
+                       f"{chr(ord('a') + r.colors - 1)}, doubles {doubles(r)})", err=True)
+
+    try:
+        if line_games is None:
+            listening()
+            asyncio.run(server.serve(sockets=[sock]))
+        else:
+            asyncio.run(serve_beside(lambda: server.serve(sockets=[sock]), line_games, host, tcp_port, listening))
+    except KeyboardInterrupt:
+        pass  # Ctrl-C: uvicorn has shut down (and the line server is closed); exit 0, as uvicorn.run does
     return 0
 
 

@@ -247,24 +247,39 @@ def play(engine: Engine, strategy: Strategy, secret: Code, first_guess: Code | N
 
     ``on_turn(number, entry)`` is called after each guess (``solve`` prints it at once).
     """
+    try:
+        guesses, seconds = play_against(engine, strategy, lambda guess: feedback(guess, secret), first_guess,
+                                        max_attempts, on_turn)
+    except NoConsistentCode:
+        edited = f" (does {engine.encoding.name} exclude it?)" if engine.encoding else ""
+        raise EngineDisagreement(
+            f"the {engine.name} engine found no consistent code, but the secret "
+            f"{format_code(secret, engine.rules)} is one{edited}"
+        ) from None
+    return GameRecord(engine.rules, secret, guesses, seconds, engine.name, strategy.name)
+
+
+def play_against(engine: Engine, strategy: Strategy, answer: Callable[[Code], Feedback],
+                 first_guess: Code | None = None, max_attempts: int | None = None,
+                 on_turn: Callable[[int, Entry], None] | None = None) -> tuple[list[Entry], float]:
+    """Play one game against a codemaker, ``answer(guess) -> (black, white)``, until it answers
+    all black; return the entries and the seconds the game took.
+
+    The answers are trusted (a secret's, or a server's): a codemaker whose answers
+    contradict each other ends the game with :class:`~mm_logic.errors.NoConsistentCode`.
+    """
     limit = max_attempts or attempts_limit(engine.rules)
     start = time.perf_counter()
-    with Game(engine, strategy, secret=secret, first_guess=first_guess) as game:
+    with Game(engine, strategy, first_guess=first_guess) as game:
         while not game.won:
             if len(game.history) >= limit:
                 raise NoProgress(f"no win after {limit} guesses; the strategy is not making progress")
-            try:
-                entry = game.play_turn()
-            except NoConsistentCode:
-                edited = f" (does {engine.encoding.name} exclude it?)" if engine.encoding else ""
-                raise EngineDisagreement(
-                    f"the {engine.name} engine found no consistent code, but the secret "
-                    f"{format_code(secret, engine.rules)} is one{edited}"
-                ) from None
+            guess = game.suggest()
+            entry = (guess, tuple(answer(guess)))
+            game.record(*entry, check=False)
             if on_turn:
                 on_turn(len(game.history), entry)
-        guesses = list(game.history)
-    return GameRecord(engine.rules, secret, guesses, time.perf_counter() - start, engine.name, strategy.name)
+        return list(game.history), time.perf_counter() - start
 
 
 @dataclass

@@ -34,3 +34,39 @@ def run_json(run):
         return json.loads(result.stdout)
 
     return invoke
+
+
+
+@pytest.fixture
+def store():
+    """The server's game store, small: five games, a minute's idle expiry."""
+    from mm_logic.server.store import GameStore
+    return GameStore(max_games=5, idle_seconds=60, time_limit=10)
+
+
+@pytest.fixture
+def client(store):
+    """Starlette's test client on the API over ``store``."""
+    from starlette.testclient import TestClient
+
+    from mm_logic.server.api import create_app
+    with TestClient(create_app(store)) as client:
+        yield client
+
+
+def load_seed003_script():
+    """``py/seed003_vs_swipl.py`` as a module; the report it reads must be there.
+
+    The report is not the project's: it lies beside the repository, as in CI,
+    where its absence fails the tests that need it. In a lone clone elsewhere
+    (no shared/ beside it) they are skipped, saying why.
+    """
+    import importlib.util
+    import os
+
+    spec = importlib.util.spec_from_file_location("seed003_vs_swipl", ROOT / "py" / "seed003_vs_swipl.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    if not module.SEED_DOC.is_file() and not os.environ.get("CI"):
+        pytest.skip(f"seed 003's report is not beside the repository ({module.SEED_DOC})")
+    return module

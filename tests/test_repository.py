@@ -18,7 +18,7 @@ def readme_commands() -> list[str]:
 def test_readme_gives_two_setup_commands_and_ci_runs_the_test_one():
     install, tests = readme_commands()[:2]
     assert "pip install ." in install and "mmlogic solve" in install
-    assert "install-swipl.sh" in tests and "pytest" in tests
+    assert "install-swipl.sh" in tests and "install-browser.sh" in tests and "pytest" in tests
     ci = (ROOT / ".ci" / "run").read_text().splitlines()
     commands = [line for line in ci if line and not line.startswith(("#", "set ", "cd "))]
     assert commands == [tests]
@@ -34,6 +34,8 @@ def test_wheel_ships_the_encodings(tmp_path):
     assert {f"mm_logic/encodings/{name}" for name in shipped} <= names
     assert "mm_logic/cli.py" in names
     assert "mm_logic/engines/swipl/bridge.pl" in names  # the Prolog half of the swipl adapter
+    # The web page of `mmlogic serve`: plain files, no build step.
+    assert {f"mm_logic/server/static/{name}" for name in ("index.html", "app.js", "style.css")} <= names
 
 
 def test_console_script_runs():

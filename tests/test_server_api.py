@@ -7,29 +7,15 @@ import json
 import time
 
 import pytest
-from starlette.testclient import TestClient
 
 from mm_logic.engines.reference import ReferenceEngine
 from mm_logic.feedback import feedback
 from mm_logic.game import play
 from mm_logic.notation import format_code, parse_code
 from mm_logic.rules import Rules
-from mm_logic.server.api import create_app
-from mm_logic.server.store import GameStore
 from mm_logic.strategies import make_strategy
 
 RULES = {"pegs": 4, "colors": 6}
-
-
-@pytest.fixture
-def store():
-    return GameStore(max_games=5, idle_seconds=60, time_limit=10)
-
-
-@pytest.fixture
-def client(store):
-    with TestClient(create_app(store)) as client:
-        yield client
 
 
 def new_game(client, **request):
@@ -194,6 +180,22 @@ def test_resign_shows_the_secret_and_ends_the_game(client):
 def test_the_cap_refuses_a_game_beyond_it(client):
     for _ in range(5):
         new_game(client)
+    error(client.post("/api/games", json={"rules": RULES, "backend": "python"}), 429,
+          "the server holds its maximum of 5 games; try again later")
+
+
+def test_a_full_server_forgets_its_finished_games_first(client, store):
+    games = [new_game(client, secret="0123") for _ in range(5)]
+    client.post(f"/api/games/{games[3]['id']}/guesses", json={"guess": "0123"})  # won
+    client.post(f"/api/games/{games[1]['id']}/resign")
+    client.get(f"/api/games/{games[3]['id']}")  # the won game was used last: the resigned one goes first
+    new_game(client)
+    error(client.get(f"/api/games/{games[1]['id']}"), 404,
+          f"no game '{games[1]['id']}' (games are forgotten after 60 s unused)")
+    assert client.get(f"/api/games/{games[3]['id']}").json()["won"] is True
+    new_game(client)
+    assert client.get(f"/api/games/{games[3]['id']}").status_code == 404
+    assert len(store) == 5
     error(client.post("/api/games", json={"rules": RULES, "backend": "python"}), 429,
           "the server holds its maximum of 5 games; try again later")
 

@@ -7,10 +7,6 @@ report lies beside the repository (``shared/seeds/``), as in CI.
 
 from __future__ import annotations
 
-import importlib.util
-import os
-from pathlib import Path
-
 import pytest
 
 from mm_logic.bench import random_secrets
@@ -18,26 +14,11 @@ from mm_logic.engines.reference import ReferenceEngine
 from mm_logic.engines.swipl.runtime import load_janus
 from mm_logic.feedback import feedback
 
-SCRIPT = Path(__file__).resolve().parent.parent / "py" / "seed003_vs_swipl.py"
-
-
-def load_script():
-    """The speed script as a module; the report it reads must be there.
-
-    The report is not the project's: it lies beside the repository, as in CI,
-    where its absence fails these tests. In a lone clone elsewhere (no
-    shared/ beside it) they are skipped, saying why.
-    """
-    spec = importlib.util.spec_from_file_location("seed003_vs_swipl", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    if not module.SEED_DOC.is_file() and not os.environ.get("CI"):
-        pytest.skip(f"seed 003's report is not beside the repository ({module.SEED_DOC})")
-    return module
+from conftest import load_seed003_script
 
 
 def test_seed_guesser_plays_consistent_guesses_to_the_secret():
-    script = load_script()
+    script = load_seed003_script()
     janus = load_janus()
     script.load_seed(janus, 5)
     reference = ReferenceEngine(script.RULES)
@@ -58,7 +39,7 @@ def test_seed_guesser_plays_consistent_guesses_to_the_secret():
 
 
 def test_the_program_is_read_from_the_report_with_only_the_documented_changes():
-    script = load_script()
+    script = load_seed003_script()
     program = script.seed_program()
     report = script.SEED_DOC.read_text(encoding="utf-8")
     assert program.startswith(":- encoding(utf8).\n:- module('ia.pl', [bulls_and_cows/1]).\n")
@@ -72,7 +53,7 @@ def test_the_program_is_read_from_the_report_with_only_the_documented_changes():
 
 
 def test_a_missing_report_is_one_clear_line(tmp_path):
-    script = load_script()
+    script = load_seed003_script()
     with pytest.raises(script.MissingReport, match=r"^seed 003's report is not at .*nope\.txt: give its path"):
         script.seed_program(tmp_path / "nope.txt")
     other = tmp_path / "other.txt"

@@ -13,10 +13,17 @@ Routes (bodies and answers are JSON; the whole reference is ``docs/server.md``):
 * ``POST /api/games/{id}/feedback`` ``{"black": 1, "white": 2}``: the client's
   answer to the computer's guess (role ``codemaker``); an answer that no code
   could give with the earlier ones is refused (409), naming them;
-* ``POST /api/games/{id}/undo`` and ``POST /api/games/{id}/resign``.
+* ``POST /api/games/{id}/undo`` and ``POST /api/games/{id}/resign``;
+* ``POST /api/races`` ``{"rules": {...}, "entrants": [{"backend": "python",
+  "strategy": "minimax"}, ...], "secret": "0123"}`` starts a race: every
+  entrant plays the same secret; ``POST /api/races/{id}/step`` plays one turn
+  of each entrant still running, ``GET /api/races/{id}`` its state (winners and
+  secret once over);
+* ``GET /api/options``: the backends and strategies to choose from;
+* ``GET /`` the web page (``static/index.html``), its scripts and styles under ``/static/``.
 
 Every error is a 4xx with ``{"error": "one line"}`` in the command line's
-words: 400 bad input, 404 unknown game or route, 405 wrong method, 409 a
+words: 400 bad input, 404 unknown game, race or route, 405 wrong method, 409 a
 request the game's state refuses, 422 a question too hard within the time
 limit, 429 the server is full.
 """
@@ -25,17 +32,25 @@ from __future__ import annotations
 
 import contextlib
 import json
+from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse
-from starlette.routing import Route
+from starlette.responses import FileResponse, JSONResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
 
+from ..engines import BACKENDS, DEFAULT_BACKEND
 from ..errors import BadInput, MMLogicError, NoConsistentCode
 from ..notation import check_feedback, format_code
+from ..strategies import STRATEGIES
+from .race import DEFAULT_STRATEGY, MAX_ENTRANTS, Race, new_race
 from .store import Conflict, GameStore, HostedGame, TooManyGames, UnknownGame
+
+#: The web page: plain HTML, JavaScript and CSS shipped in the package, no build step.
+STATIC = Path(__file__).parent / "static"
 
 #: Status of each error kind; any other MMLogicError (a time limit, ...) is 422.
 STATUS = ((UnknownGame, 404), (TooManyGames, 429), (Conflict, 409), (NoConsistentCode, 409), (BadInput, 400))
@@ -96,6 +111,34 @@ def create_app(store: GameStore | None = None) -> Starlette:
     async def resign(request: Request):
         return await on_game(request, _resign)
 
+    async def create_race(request: Request):
+        build = await run_in_threadpool(new_race, await body_of(request), store.time_limit)
+        race = await run_in_threadpool(store.add_race, build)
+        return JSONResponse(race.state(), status_code=201)
+
+    async def on_race(request: Request, action):
+        """Run ``action(race)`` on the race of the URL, under its lock, in a worker thread."""
+        race: Race = store.get_race(request.path_params["race_id"])
+
+        def locked():
+            with race.lock:
+                return action(race)
+        return JSONResponse(await run_in_threadpool(locked))
+
+    async def race_state(request: Request):
+        return await on_race(request, Race.state)
+
+    async def race_step(request: Request):
+        return await on_race(request, _step)
+
+    async def options(request: Request):
+        return JSONResponse({"backends": list(BACKENDS), "default_backend": DEFAULT_BACKEND,
+                             "strategies": list(STRATEGIES), "default_strategy": DEFAULT_STRATEGY,
+                             "max_entrants": MAX_ENTRANTS})
+
+    async def page(request: Request):
+        return FileResponse(STATIC / "index.html")
+
     async def mmlogic_error(request: Request, error: MMLogicError):
         return error_response(status_of(error), str(error))
 
@@ -115,6 +158,12 @@ def create_app(store: GameStore | None = None) -> Starlette:
         Route("/api/games/{game_id}/feedback", answer, methods=["POST"]),
         Route("/api/games/{game_id}/undo", undo, methods=["POST"]),
         Route("/api/games/{game_id}/resign", resign, methods=["POST"]),
+        Route("/api/races", create_race, methods=["POST"]),
+        Route("/api/races/{race_id}", race_state, methods=["GET"]),
+        Route("/api/races/{race_id}/step", race_step, methods=["POST"]),
+        Route("/api/options", options, methods=["GET"]),
+        Route("/", page, methods=["GET"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -183,6 +232,11 @@ def _undo(hosted: HostedGame, _body) -> dict:
     hosted.game.undo()
     hosted.pending = None
     return hosted.state()
+
+
+def _step(race: Race) -> dict:
+    race.step()
+    return race.state()
 
 
 def _resign(hosted: HostedGame, _body) -> dict:

@@ -5,7 +5,8 @@ which side (``role`` is the *client's* side: ``codebreaker`` guesses a secret
 the server keeps, ``codemaker`` keeps a code in mind and answers the
 computer's guesses) and a lock, so requests on one game run one at a time
 while different games run in parallel. :class:`GameStore` holds at most
-``max_games`` games and forgets those idle for ``idle_seconds``. Nothing here
+``max_games`` games and forgets those idle for ``idle_seconds``; races
+(:mod:`~mm_logic.server.race`) share that cap and that expiry. Nothing here
 knows HTTP: the API module turns requests into these calls and errors into
 statuses.
 """
@@ -15,7 +16,9 @@ from __future__ import annotations
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 
@@ -28,6 +31,19 @@ from ..sampling import random_code
 from ..strategies import make_strategy
 
 ROLES = ("codebreaker", "codemaker")
+
+
+class Hosted(Protocol):
+    """What the store keeps: a game or a race, with an id, a last use and resources to release."""
+
+    id: str
+    last_used: float
+    lock: threading.Lock
+
+    @property
+    def over(self) -> bool: ...
+
+    def close(self) -> None: ...
 
 
 class UnknownGame(MMLogicError):
@@ -105,6 +121,11 @@ class HostedGame:
             state["secret"] = format_code(self.game.secret, rules)
         return state
 
+    def close(self) -> None:
+        """Release the game's session and its engine (each game has its own)."""
+        self.game.close()
+        self.game.engine.close()
+
     def check_open(self, role: str | None = None) -> None:
         if self.over:
             raise Conflict(f"game {self.id} is over")
@@ -113,26 +134,34 @@ class HostedGame:
 
 
 class GameStore:
-    """The games in memory, at most ``max_games``, each forgotten after ``idle_seconds`` unused."""
+    """The games in memory, at most ``max_games``, each forgotten after ``idle_seconds`` unused.
+
+    Races are kept beside the games, under the same cap and expiry: a race counts as one game.
+    """
 
     def __init__(self, max_games: int = 1000, idle_seconds: float = 1800.0, time_limit: float | None = 10.0):
         self.max_games = max_games
         self.idle_seconds = idle_seconds
         self.time_limit = time_limit
         self._games: dict[str, HostedGame] = {}
+        self._races: dict[str, Hosted] = {}
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
-        return len(self._games)
+        """How many games and races are held."""
+        return len(self._games) + len(self._races)
 
     def expire(self, now: float | None = None) -> int:
-        """Forget the games idle too long; returns how many."""
+        """Forget the games and races idle too long; returns how many."""
         now = time.monotonic() if now is None else now
+        forgotten = 0
         with self._lock:
-            old = [i for i, g in self._games.items() if now - g.last_used > self.idle_seconds]
-            for i in old:
-                self._games.pop(i).game.close()
-        return len(old)
+            for table in (self._games, self._races):
+                old = [i for i, g in table.items() if now - g.last_used > self.idle_seconds]
+                for i in old:
+                    table.pop(i).close()
+                forgotten += len(old)
+        return forgotten
 
     def create(self, request: dict) -> HostedGame:
         """A new game from a request: ``rules``, ``role``, ``backend``, ``strategy``, ``seed``, ``secret``."""
@@ -159,37 +188,84 @@ class GameStore:
             secret = code_of(request["secret"], rules)
         else:
             secret = random_code(rules, np.random.default_rng(seed))
+
+        def build() -> HostedGame:
+            engine = make_engine(backend, rules, time_limit=self.time_limit)
+            return HostedGame(secrets.token_urlsafe(9), role, Game(engine, strategy, secret=secret,
+                                                                  first_guess=first_guess), backend)
+        return self._admit(self._games, build)
+
+    def add_race(self, build: Callable[[], Hosted]) -> Hosted:
+        """Host the race ``build()`` makes (a checked request's engines), if there is room."""
+        return self._admit(self._races, build)
+
+    def _admit(self, table: dict, build: Callable[[], Hosted]) -> Hosted:
+        """Host what ``build()`` makes, if there is room before and after building it.
+
+        Building (the engines) comes last, once the request is known valid and
+        there was room a moment ago; it is released if the room went meanwhile.
+        """
         self.expire()
         self._check_room()
-        # The engine last: the request is valid, and there was room a moment ago.
-        engine = make_engine(backend, rules, time_limit=self.time_limit)
+        hosted = build()
         with self._lock:
             try:
-                self._check_room()
+                self._check_room(evict=True)
             except TooManyGames:
-                engine.close()
+                hosted.close()
                 raise
-            hosted = HostedGame(secrets.token_urlsafe(9), role, Game(engine, strategy, secret=secret,
-                                                                    first_guess=first_guess), backend)
-            self._games[hosted.id] = hosted
+            table[hosted.id] = hosted
         return hosted
 
-    def _check_room(self) -> None:
-        if len(self._games) >= self.max_games:
+    def get_race(self, race_id: str) -> Hosted:
+        """The race ``race_id``, marked as used now."""
+        return self._lookup(self._races, race_id, "race")
+
+    def _check_room(self, evict: bool = False) -> None:
+        """Refuse a new game when the store is full of games in play.
+
+        Finished games and races (won, resigned, over) make room: with
+        ``evict`` (under the store's lock) the least recently used of them are
+        forgotten, so a bench of many games fills a server only with the games
+        it is playing. One in use by a request at this moment is kept.
+        """
+        excess = len(self) - self.max_games + 1
+        if excess <= 0:
+            return
+        finished = sorted((h for table in (self._games, self._races) for h in list(table.values()) if h.over),
+                          key=lambda h: h.last_used)
+        if len(finished) < excess:
+            raise TooManyGames(f"the server holds its maximum of {self.max_games} games; try again later")
+        if not evict:
+            return
+        for hosted in finished:
+            if excess == 0:
+                break
+            if hosted.lock.acquire(blocking=False):
+                try:
+                    (self._games if hosted.id in self._games else self._races).pop(hosted.id).close()
+                finally:
+                    hosted.lock.release()
+                excess -= 1
+        if excess > 0:
             raise TooManyGames(f"the server holds its maximum of {self.max_games} games; try again later")
 
     def get(self, game_id: str) -> HostedGame:
         """The game ``game_id``, marked as used now."""
+        return self._lookup(self._games, game_id, "game")
+
+    def _lookup(self, table: dict, key: str, kind: str) -> Hosted:
         self.expire()
         with self._lock:
-            hosted = self._games.get(game_id)
+            hosted = table.get(key)
         if hosted is None:
-            raise UnknownGame(f"no game {game_id!r} (games are forgotten after {self.idle_seconds:g} s unused)")
+            raise UnknownGame(f"no {kind} {key!r} ({kind}s are forgotten after {self.idle_seconds:g} s unused)")
         hosted.last_used = time.monotonic()
         return hosted
 
     def close(self) -> None:
         with self._lock:
-            for hosted in self._games.values():
-                hosted.game.close()
-            self._games.clear()
+            for table in (self._games, self._races):
+                for hosted in table.values():
+                    hosted.close()
+                table.clear()

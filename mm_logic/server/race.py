@@ -1,0 +1,198 @@
+"""Races: several (backend, strategy) entrants play the same secret, move by move.
+
+A :class:`Race` holds one :class:`~mm_logic.game.Game` per entrant, each on
+its own engine, all against one secret that the server keeps. Every
+:meth:`Race.step` plays one turn of every entrant still running and times
+it. The race is over when every entrant has won, or stopped: a game that has
+not won after :func:`~mm_logic.game.attempts_limit` guesses, or whose engine
+failed (a time limit), stops with its reason, so a race always ends. The
+winners are the entrants that won with the fewest attempts, ties broken by
+the least total time; the secret is in the state only once the race is over.
+Like :mod:`~mm_logic.server.store`, nothing here knows HTTP.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..engines import DEFAULT_BACKEND, engine_class, make_engine
+from ..errors import BackendUnavailable, BadInput, MMLogicError
+from ..game import Game, attempts_limit
+from ..notation import Code, format_code
+from ..rules import Rules
+from ..sampling import random_code
+from ..strategies import make_strategy
+from .store import Conflict, code_of, rules_from
+
+#: How many entrants a race may have.
+MAX_ENTRANTS = 8
+DEFAULT_STRATEGY = "minimax"
+
+
+@dataclass
+class Entrant:
+    """One side of a race: a game on its own engine, and the time its turns took."""
+
+    backend: str
+    game: Game
+    seconds: float = 0.0
+    #: Why the entrant stopped without winning (no progress, an engine error); None while it runs or once won.
+    stopped: str | None = None
+
+    @property
+    def running(self) -> bool:
+        return not self.game.won and self.stopped is None
+
+    def turn(self) -> None:
+        """Play one turn, timed; a failure or a game gone on too long stops this entrant only."""
+        rules = self.game.rules
+        limit = attempts_limit(rules)
+        if len(self.game.history) >= limit:
+            self.stopped = f"no win after {limit} guesses; the strategy is not making progress"
+            return
+        start = time.perf_counter()
+        try:
+            self.game.play_turn()
+        except MMLogicError as error:
+            self.stopped = str(error)
+        finally:
+            self.seconds += time.perf_counter() - start
+
+    def close(self) -> None:
+        """Release the game's session and the engine, which is this entrant's own."""
+        self.game.close()
+        self.game.engine.close()
+
+    def state(self) -> dict:
+        rules = self.game.rules
+        return {
+            "backend": self.backend, "strategy": self.game.strategy.name,
+            "history": [{"guess": format_code(g, rules), "black": b, "white": w} for g, (b, w) in self.game.history],
+            "attempts": len(self.game.history), "seconds": round(self.seconds, 6), "won": self.game.won,
+            "stopped": self.stopped,
+        }
+
+
+@dataclass
+class Race:
+    """Entrants playing one secret, a turn each per :meth:`step`."""
+
+    id: str
+    rules: Rules
+    secret: Code
+    entrants: list[Entrant]
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    last_used: float = field(default_factory=time.monotonic)
+
+    @property
+    def over(self) -> bool:
+        return not any(e.running for e in self.entrants)
+
+    def step(self) -> None:
+        """One turn of every entrant still running (409 once the race is over)."""
+        if self.over:
+            raise Conflict(f"race {self.id} is over")
+        for entrant in self.entrants:
+            if entrant.running:
+                entrant.turn()
+
+    @staticmethod
+    def winners(states: list[dict]) -> list[int]:
+        """Indices of the entrants that won with the fewest attempts, then the least time (as shown)."""
+        scores = [(s["attempts"], s["seconds"]) for s in states if s["won"]]
+        best = min(scores, default=None)
+        return [i for i, s in enumerate(states) if s["won"] and (s["attempts"], s["seconds"]) == best]
+
+    def state(self) -> dict:
+        """What anyone may know of the race: winners and secret only once it is over."""
+        entrants = [e.state() for e in self.entrants]
+        over = self.over
+        state = {"id": self.id, "rules": self.rules.as_dict(), "alphabet": self.rules.alphabet[: self.rules.colors],
+                 "entrants": entrants, "over": over, "winners": self.winners(entrants) if over else []}
+        if over:
+            state["secret"] = format_code(self.secret, self.rules)
+        return state
+
+    def close(self) -> None:
+        for entrant in self.entrants:
+            entrant.close()
+
+
+def _entrant_names(entrants) -> list[tuple[str, str]]:
+    """(backend, strategy) of each entrant of a request, checked before any engine is built."""
+    if not isinstance(entrants, list) or not 1 <= len(entrants) <= MAX_ENTRANTS:
+        raise BadInput(f'entrants must be a list of 1 to {MAX_ENTRANTS} objects such as '
+                       '{"backend": "python", "strategy": "minimax"}')
+    names = []
+    for number, entrant in enumerate(entrants, 1):
+        if not isinstance(entrant, dict):
+            raise BadInput(f'entrant {number} must be an object such as {{"backend": "python", "strategy": "minimax"}}')
+        unknown = set(entrant) - {"backend", "strategy"}
+        if unknown:
+            raise BadInput(f"entrant {number}: unknown field {sorted(unknown)[0]!r}")
+        backend = entrant.get("backend", DEFAULT_BACKEND)
+        strategy = entrant.get("strategy", DEFAULT_STRATEGY)
+        if not isinstance(backend, str) or not isinstance(strategy, str):
+            raise BadInput(f"entrant {number}: backend and strategy must be strings")
+        try:
+            engine_class(backend)
+        except BadInput as error:
+            raise BadInput(f"entrant {number}: {error}") from None
+        names.append((backend, strategy))
+    return names
+
+
+def new_race(request: dict, time_limit: float | None):
+    """Check a race request; returns a function building the race (its engines), called once there is room.
+
+    ``request``: ``rules``, ``entrants`` (1 to 8 ``{"backend", "strategy"}``), optional ``secret``,
+    ``seed`` (the random secret's and the strategies'), ``first_guess`` (every entrant's opening).
+    """
+    if not isinstance(request, dict):
+        raise BadInput("the request body must be a JSON object")
+    unknown = set(request) - {"rules", "entrants", "secret", "seed", "first_guess"}
+    if unknown:
+        raise BadInput(f"unknown field {sorted(unknown)[0]!r}")
+    rules = rules_from(request.get("rules") or {})
+    seed = request.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
+        raise BadInput("seed must be an integer >= 0")
+    names = _entrant_names(request.get("entrants"))
+    strategies = []
+    for number, (_, strategy) in enumerate(names, 1):
+        try:
+            strategies.append(make_strategy(strategy, rules, seed, time_limit))
+        except BadInput as error:
+            raise BadInput(f"entrant {number}: {error}") from None
+    first_guess = code_of(request["first_guess"], rules) if request.get("first_guess") else None
+    if request.get("secret") is not None:
+        secret = code_of(request["secret"], rules)
+    else:
+        secret = random_code(rules, np.random.default_rng(seed))
+
+    def build() -> Race:
+        entrants: list[Entrant] = []
+        try:
+            for number, ((backend, _), strategy) in enumerate(zip(names, strategies), 1):
+                try:
+                    engine = make_engine(backend, rules, time_limit=time_limit)
+                except (BadInput, BackendUnavailable) as error:  # a space it refuses, a solver not installed
+                    raise type(error)(f"entrant {number}: {error}") from None
+                try:
+                    game = Game(engine, strategy, secret=secret, first_guess=first_guess)
+                except BaseException:
+                    engine.close()
+                    raise
+                entrants.append(Entrant(backend, game))
+        except BaseException:
+            for entrant in entrants:
+                entrant.close()
+            raise
+        return Race(secrets.token_urlsafe(9), rules, secret, entrants)
+
+    return build

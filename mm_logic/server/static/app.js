@@ -1,0 +1,576 @@
+// The mmlogic web page: plain JavaScript over the JSON API of `mmlogic serve` (docs/server.md).
+// No build step and nothing from the network but this server. Four tabs:
+//   Play        you guess the server's secret; the assistant shows the strategy's next guess;
+//   Codemaker   the computer guesses the code you keep in mind, you answer black and white;
+//   Race        entrants (backend + strategy) play one secret side by side, move by move;
+//   Rules       what black and white mean.
+// Every error the API answers ({"error": "..."}) is shown in the message area.
+"use strict";
+
+// ---- the API ------------------------------------------------------------------------------------
+class ApiError extends Error {}
+
+/** Call the API; the answer's JSON, or an ApiError carrying the server's one-line message. */
+async function api(method, path, body) {
+  const pending = document.body.dataset;
+  pending.pending = String(Number(pending.pending) + 1);
+  try {
+    const options = {method, headers: {}};
+    if (body !== undefined) {
+      options.headers["Content-Type"] = "application/json";
+      options.body = JSON.stringify(body);
+    }
+    let response;
+    try {
+      response = await fetch(path, options);
+    } catch (error) {
+      throw new ApiError(`cannot reach the server: ${error.message}`);
+    }
+    let data;
+    try {
+      data = await response.json();
+    } catch (error) {
+      throw new ApiError(`the server answered ${response.status} without JSON`);
+    }
+    if (!response.ok) {
+      throw new ApiError(data.error || `the server answered ${response.status}`);
+    }
+    return data;
+  } finally {
+    pending.pending = String(Number(pending.pending) - 1);
+  }
+}
+
+// ---- the message area ---------------------------------------------------------------------------
+const message = {
+  show(text) {
+    const box = $("message");
+    box.textContent = text;
+    box.hidden = false;
+  },
+  clear() {
+    const box = $("message");
+    box.textContent = "";
+    box.hidden = true;
+  },
+};
+
+/** Run an async action; its error, whatever it is, goes to the message area. */
+async function guarded(action) {
+  message.clear();
+  try {
+    return await action();
+  } catch (error) {
+    message.show(error instanceof ApiError ? error.message : `error in the page: ${error.message}`);
+    return undefined;
+  }
+}
+
+// ---- small helpers ------------------------------------------------------------------------------
+function $(id) {
+  return document.getElementById(id);
+}
+
+function element(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (name === "class") node.className = value;
+    else if (name === "text") node.textContent = value;
+    else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else node.setAttribute(name, value);
+  }
+  node.append(...children);
+  return node;
+}
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : word.endsWith("s") ? "es" : "s"}`;
+}
+
+// Twenty colours far apart from each other, then evenly turning hues for bigger games.
+const COLOURS = ["#e6194b", "#4363d8", "#3cb44b", "#ffe119", "#f58231", "#911eb4", "#42d4f4", "#f032e6",
+  "#bfef45", "#fabed4", "#469990", "#dcbeff", "#9a6324", "#fffac8", "#800000", "#aaffc3", "#808000",
+  "#ffd8b1", "#000075", "#a9a9a9"];
+
+function colourOf(index) {
+  return index < COLOURS.length ? COLOURS[index] : `hsl(${(index * 137.508) % 360}, 65%, 55%)`;
+}
+
+function darkText(index) {
+  // Light pegs get dark symbols: yellow, lime, pink, lavender, beige, mint, apricot, cyan, grey.
+  return index >= COLOURS.length || [3, 6, 8, 9, 11, 13, 15, 17, 19].includes(index);
+}
+
+/** How a game writes its codes: one symbol per peg, or comma-separated numbers beyond the alphabet. */
+class Notation {
+  constructor(state) {
+    this.pegs = state.rules.pegs;
+    this.colors = state.rules.colors;
+    this.alphabet = state.alphabet;
+    this.symbolic = state.alphabet.length >= state.rules.colors;
+  }
+
+  symbol(index) {
+    return this.symbolic ? this.alphabet[index] : String(index);
+  }
+
+  format(indices) {
+    return indices.map((i) => this.symbol(i)).join(this.symbolic ? "" : ",");
+  }
+
+  parse(text) {
+    return this.symbolic ? [...text].map((c) => this.alphabet.indexOf(c)) : text.split(",").map(Number);
+  }
+}
+
+/** A peg of colour `index` (or an empty hole), showing its symbol. */
+function peg(notation, index, attributes = {}) {
+  if (index === null || index === undefined) {
+    return element("span", {class: "peg empty", ...attributes});
+  }
+  const node = element("span", {class: `peg${darkText(index) ? " light" : ""}`, "data-color": index,
+    text: notation.symbol(index), ...attributes});
+  node.style.background = colourOf(index);
+  return node;
+}
+
+function pegsOf(notation, code) {
+  return element("div", {class: "pegs", "data-code": code}, ...notation.parse(code).map((i) => peg(notation, i)));
+}
+
+/** The black and white markers of an answer, black first, in a small grid. */
+function markers(pegs, black, white) {
+  const box = element("div", {class: "markers", title: `${black} black, ${white} white`,
+    "aria-label": `${black} black, ${white} white`});
+  for (let i = 0; i < pegs; i++) {
+    box.append(element("span", {class: `marker ${i < black ? "black" : i < black + white ? "white" : "none"}`}));
+  }
+  return box;
+}
+
+/** One row of a board: number, guess, markers. */
+function boardRow(notation, number, entry, prefix) {
+  return element("li", {class: "board-row", "data-testid": `${prefix}-row-${number}`, "data-guess": entry.guess,
+    "data-black": entry.black, "data-white": entry.white},
+  element("span", {class: "number", text: String(number)}),
+  pegsOf(notation, entry.guess),
+  markers(notation.pegs, entry.black, entry.white),
+  element("span", {class: "feedback-text", text: `${entry.black},${entry.white}`}));
+}
+
+function renderBoard(list, notation, history, prefix) {
+  list.replaceChildren(...history.map((entry, i) => boardRow(notation, i + 1, entry, prefix)));
+}
+
+// ---- rules and options --------------------------------------------------------------------------
+function chosenRules() {
+  const rules = {pegs: Number($("pegs").value), colors: Number($("colors").value)};
+  if ($("no-repeat").checked) rules.no_repeat = true;
+  return rules;
+}
+
+let options = {backends: [], strategies: [], default_backend: "", default_strategy: "", max_entrants: 8};
+
+function fillSelect(select, names, chosen) {
+  select.replaceChildren(...names.map((name) => element("option", {value: name, text: name})));
+  select.value = chosen;
+}
+
+async function loadOptions() {
+  options = await api("GET", "/api/options");
+  fillSelect($("backend"), options.backends, options.default_backend);
+  fillSelect($("strategy"), options.strategies, options.default_strategy);
+  race.resetEntrants();
+}
+
+// ---- a. Play: you guess ---------------------------------------------------------------------------
+const play = {
+  game: null,
+  notation: null,
+  guess: [],
+  hint: null,
+
+  async start() {
+    const state = await api("POST", "/api/games", {rules: chosenRules(), role: "codebreaker",
+      backend: $("backend").value, strategy: $("strategy").value});
+    this.game = state;
+    this.notation = new Notation(state);
+    this.guess = [];
+    this.hint = null;
+    $("play-status").textContent = "";
+    $("play-info").textContent = `${state.rules.pegs} pegs, ${state.rules.colors} colours` +
+      `${state.rules.max_repeat === 1 ? ", no repetition" : ""}; assistant: ${state.strategy} on ${state.backend}`;
+    this.renderPalette();
+    this.render();
+  },
+
+  renderPalette() {
+    const buttons = [];
+    for (let i = 0; i < this.notation.colors; i++) {
+      const button = element("button", {type: "button", class: "palette-peg", "data-testid": `palette-${i}`,
+        "aria-label": `colour ${this.notation.symbol(i)}`, onclick: () => this.add(i)}, peg(this.notation, i));
+      buttons.push(button);
+    }
+    $("play-palette").replaceChildren(...buttons);
+  },
+
+  add(index) {
+    if (!this.open() || this.guess.length >= this.notation.pegs) return;
+    this.guess.push(index);
+    this.render();
+  },
+
+  removeAt(position) {
+    this.guess.splice(position, 1);
+    this.render();
+  },
+
+  open() {
+    return this.game !== null && !this.game.over;
+  },
+
+  render() {
+    const open = this.open();
+    const notation = this.notation;
+    renderBoard($("play-board"), notation, this.game.history, "play");
+    const slots = [];
+    for (let i = 0; i < notation.pegs; i++) {
+      const filled = i < this.guess.length;
+      const slot = peg(notation, filled ? this.guess[i] : null, {"data-testid": `guess-slot-${i}`});
+      if (filled && open) {
+        slot.classList.add("removable");
+        slot.title = "click to take this peg out";
+        slot.addEventListener("click", () => this.removeAt(i));
+      }
+      slots.push(slot);
+    }
+    $("play-guess").replaceChildren(...slots);
+    $("play-guess").dataset.code = this.guess.length === notation.pegs ? notation.format(this.guess) : "";
+    $("play-submit").disabled = !open || this.guess.length !== notation.pegs;
+    $("play-clear").disabled = !open || this.guess.length === 0;
+    $("play-resign").disabled = !open;
+    $("hint").disabled = !open;
+    $("hint-use").disabled = !open || this.hint === null;
+    for (const button of $("play-palette").children) button.disabled = !open;
+    if (this.hint === null) {
+      $("hint-guess").replaceChildren();
+      $("hint-guess").dataset.code = "";
+      $("hint-text").textContent = "";
+    }
+  },
+
+  async submit() {
+    const code = this.notation.format(this.guess);
+    const reply = await api("POST", `/api/games/${this.game.id}/guesses`, {guess: code});
+    this.game.history.push({guess: reply.guess, black: reply.black, white: reply.white});
+    this.game.attempts = reply.attempts;
+    this.guess = [];
+    this.hint = null;
+    if (reply.won) {
+      this.game.over = this.game.won = true;
+      this.game.secret = reply.secret;
+      $("play-status").textContent = `You found ${reply.secret} in ${plural(reply.attempts, "guess")}.`;
+    }
+    this.render();
+  },
+
+  async resign() {
+    this.game = await api("POST", `/api/games/${this.game.id}/resign`);
+    this.hint = null;
+    $("play-status").textContent = `The secret was ${this.game.secret} (you gave up after ` +
+      `${plural(this.game.attempts, "guess")}).`;
+    this.render();
+  },
+
+  async askHint() {
+    const hint = await api("GET", `/api/games/${this.game.id}/next`);
+    this.hint = hint;
+    this.render();
+    const left = hint.consistent === null ? `at least ${hint.consistent_at_least.toLocaleString("en")} codes`
+      : plural(hint.consistent, "code");
+    $("hint-guess").replaceChildren(...this.notation.parse(hint.guess).map((i) => peg(this.notation, i)));
+    $("hint-guess").dataset.code = hint.guess;
+    $("hint-text").textContent = `Suggestion: ${hint.guess}; ${left} still possible.`;
+  },
+
+  useHint() {
+    this.guess = this.notation.parse(this.hint.guess);
+    this.render();
+  },
+};
+
+// ---- b. The computer guesses your code --------------------------------------------------------------
+const codemaker = {
+  game: null,
+  notation: null,
+  current: null,   // the computer's guess being answered: {guess, consistent, ...}
+  black: 0,
+  white: 0,
+
+  async start() {
+    const state = await api("POST", "/api/games", {rules: chosenRules(), role: "codemaker",
+      backend: $("backend").value, strategy: $("strategy").value});
+    $("cm-status").textContent = "";
+    $("cm-info").textContent = `${state.rules.pegs} pegs, ${state.rules.colors} colours` +
+      `${state.rules.max_repeat === 1 ? ", no repetition" : ""}; the computer plays ${state.strategy} ` +
+      `on ${state.backend}`;
+    await this.show(state);
+  },
+
+  /** Show a state, and ask the computer's next guess unless the game is won. */
+  async show(state) {
+    this.game = state;
+    this.notation = new Notation(state);
+    this.current = null;
+    this.black = this.white = 0;
+    if (state.won) {
+      $("cm-status").textContent = `The computer found your code ${state.history.at(-1).guess} in ` +
+        `${plural(state.attempts, "guess")}.`;
+    } else {
+      $("cm-status").textContent = "";
+      this.current = await api("GET", `/api/games/${state.id}/next`);
+    }
+    this.render();
+  },
+
+  render() {
+    const notation = this.notation;
+    renderBoard($("cm-board"), notation, this.game.history, "cm");
+    $("cm-turn").hidden = this.current === null;
+    $("cm-undo").disabled = this.game.history.length === 0;
+    if (this.current === null) return;
+    const guess = pegsOf(notation, this.current.guess);
+    $("cm-guess").replaceChildren(...guess.children);
+    $("cm-guess").dataset.code = this.current.guess;
+    $("cm-left").textContent = this.current.consistent === null
+      ? `(at least ${this.current.consistent_at_least.toLocaleString("en")} codes still possible)`
+      : `(${plural(this.current.consistent, "code")} still possible)`;
+    this.renderAnswer();
+  },
+
+  renderAnswer() {
+    $("cm-black").textContent = String(this.black);
+    $("cm-white").textContent = String(this.white);
+    const pegs = this.notation.pegs;
+    const slots = [];
+    for (let i = 0; i < pegs; i++) {
+      const kind = i < this.black ? "black" : i < this.black + this.white ? "white" : "none";
+      slots.push(element("button", {type: "button", class: `marker ${kind}`, "data-testid": `cm-marker-${i}`,
+        "aria-label": `marker ${i + 1}: ${kind === "none" ? "empty" : kind}`, onclick: () => this.cycle(kind)}));
+    }
+    $("cm-markers").replaceChildren(...slots);
+    $("cm-black-minus").disabled = this.black === 0;
+    $("cm-white-minus").disabled = this.white === 0;
+    $("cm-black-plus").disabled = $("cm-white-plus").disabled = this.black + this.white >= pegs;
+  },
+
+  /** A click on a marker turns it empty -> black -> white -> empty. */
+  cycle(kind) {
+    if (kind === "none") this.black += 1;
+    else if (kind === "black") { this.black -= 1; this.white += 1; }
+    else this.white -= 1;
+    this.renderAnswer();
+  },
+
+  change(colour, delta) {
+    const value = this[colour] + delta;
+    if (value < 0 || this.black + this.white + delta > this.notation.pegs) return;
+    this[colour] = value;
+    this.renderAnswer();
+  },
+
+  async send() {
+    const state = await api("POST", `/api/games/${this.game.id}/feedback`,
+      {black: this.black, white: this.white, guess: this.current.guess});
+    await this.show(state);
+  },
+
+  async undo() {
+    await this.show(await api("POST", `/api/games/${this.game.id}/undo`));
+  },
+};
+
+// ---- c. The race --------------------------------------------------------------------------------------
+const race = {
+  state: null,
+  running: false,
+  MIN: 2,
+  MAX: 4,
+  DELAY: 300,
+
+  /** The entrant rows: three to start with, on the default backend and different strategies. */
+  resetEntrants() {
+    const backend = options.backends.includes("python") ? "python" : options.default_backend;
+    const strategies = ["minimax", "entropy", "first"].filter((s) => options.strategies.includes(s));
+    $("race-entrants").replaceChildren();
+    for (const strategy of strategies) this.addEntrant(backend, strategy);
+    this.renderEntrantControls();
+  },
+
+  addEntrant(backend, strategy) {
+    const rows = $("race-entrants");
+    const number = rows.children.length + 1;
+    const backendSelect = element("select", {"data-testid": `race-backend-${number}`, "aria-label": "backend"});
+    const strategySelect = element("select", {"data-testid": `race-strategy-${number}`, "aria-label": "strategy"});
+    fillSelect(backendSelect, options.backends, backend);
+    fillSelect(strategySelect, options.strategies, strategy);
+    const row = element("div", {class: "entrant", "data-testid": `race-entrant-${number}`},
+      element("span", {class: "number", text: String(number)}), backendSelect, strategySelect,
+      element("button", {type: "button", class: "remove", "data-testid": `race-remove-${number}`,
+        "aria-label": "remove this entrant", text: "×", onclick: () => {
+          row.remove();
+          this.renumber();
+        }}));
+    rows.append(row);
+    this.renderEntrantControls();
+  },
+
+  renumber() {
+    [...$("race-entrants").children].forEach((row, i) => {
+      const n = i + 1;
+      row.dataset.testid = `race-entrant-${n}`;
+      row.querySelector(".number").textContent = String(n);
+      const [backend, strategy] = row.querySelectorAll("select");
+      backend.dataset.testid = `race-backend-${n}`;
+      strategy.dataset.testid = `race-strategy-${n}`;
+      row.querySelector(".remove").dataset.testid = `race-remove-${n}`;
+    });
+    this.renderEntrantControls();
+  },
+
+  renderEntrantControls() {
+    const rows = [...$("race-entrants").children];
+    $("race-add").disabled = this.running || rows.length >= this.MAX;
+    for (const row of rows) row.querySelector(".remove").disabled = this.running || rows.length <= this.MIN;
+  },
+
+  entrants() {
+    return [...$("race-entrants").children].map((row) => {
+      const [backend, strategy] = row.querySelectorAll("select");
+      return {backend: backend.value, strategy: strategy.value};
+    });
+  },
+
+  async start() {
+    const body = {rules: chosenRules(), entrants: this.entrants()};
+    const secret = $("race-secret-input").value.trim();
+    if (secret) body.secret = secret;
+    this.state = await api("POST", "/api/races", body);
+    this.render();
+  },
+
+  async step() {
+    this.state = await api("POST", `/api/races/${this.state.id}/step`);
+    this.render();
+  },
+
+  /** Step every DELAY ms until the race is over (or an error stops it). */
+  async run() {
+    this.running = true;
+    this.render();
+    try {
+      while (this.running && !this.state.over) {
+        const started = performance.now();
+        await this.step();
+        const wait = this.DELAY - (performance.now() - started);
+        if (!this.state.over && wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+    } finally {
+      this.running = false;
+      this.render();
+    }
+  },
+
+  render() {
+    const state = this.state;
+    const live = state !== null && !state.over;
+    $("race-start").disabled = this.running;
+    $("race-step").disabled = !live || this.running;
+    $("race-run").disabled = !live || this.running;
+    this.renderEntrantControls();
+    if (state === null) return;
+    const notation = new Notation(state);
+    const columns = state.entrants.map((entrant, i) => {
+      const winner = state.winners.includes(i);
+      const list = element("ol", {class: "board"});
+      renderBoard(list, notation, entrant.history, `race-${i + 1}`);
+      const foot = [element("span", {"data-testid": `race-attempts-${i + 1}`,
+        text: plural(entrant.attempts, "guess")}),
+      element("span", {"data-testid": `race-seconds-${i + 1}`, text: `${entrant.seconds.toFixed(3)} s`})];
+      if (entrant.stopped) foot.push(element("span", {class: "stopped", text: `stopped: ${entrant.stopped}`}));
+      return element("div", {class: `race-column${winner ? " winner" : ""}${entrant.won ? " won" : ""}`,
+        "data-testid": `race-column-${i + 1}`, "data-attempts": entrant.attempts, "data-won": entrant.won,
+        "data-winner": winner},
+      element("h3", {}, `${entrant.backend} / ${entrant.strategy}`,
+        ...(winner ? [element("span", {class: "badge", "data-testid": `race-winner-${i + 1}`, text: "winner"})]
+          : [])),
+      list,
+      element("div", {class: "race-foot"}, ...foot));
+    });
+    $("race-columns").replaceChildren(...columns);
+    $("race-columns").style.setProperty("--columns", String(Math.max(columns.length, 1)));
+    const turns = Math.max(0, ...state.entrants.map((e) => e.attempts));
+    if (state.over) {
+      const names = state.winners.map((i) => `${i + 1} (${state.entrants[i].backend} / ` +
+        `${state.entrants[i].strategy})`);
+      $("race-status").textContent = `Over: the secret was ${state.secret}. ` +
+        (names.length ? `Winner${names.length > 1 ? "s" : ""}: ${names.join(", ")}.` : "No entrant won.");
+    } else {
+      $("race-status").textContent = `${state.rules.pegs} pegs, ${state.rules.colors} colours; ` +
+        `${turns === 0 ? "ready" : `after ${plural(turns, "step")}`}: the secret is hidden until the end.`;
+    }
+  },
+};
+
+// ---- tabs and wiring ------------------------------------------------------------------------------
+function selectTab(tab) {
+  for (const other of document.querySelectorAll("[role=tab]")) {
+    const selected = other === tab;
+    other.setAttribute("aria-selected", String(selected));
+    $(other.dataset.panel).hidden = !selected;
+  }
+}
+
+/** Clicks on `id` run `action`, guarded; a click while the last one's action is still running is ignored. */
+function on(id, action) {
+  let busy = false;
+  $(id).addEventListener("click", async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      await guarded(action);
+    } finally {
+      busy = false;
+    }
+  });
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  for (const tab of document.querySelectorAll("[role=tab]")) {
+    tab.addEventListener("click", () => selectTab(tab));
+  }
+  on("play-new", () => play.start());
+  on("play-submit", () => play.submit());
+  on("play-clear", () => {
+    play.guess = [];
+    play.render();
+  });
+  on("play-resign", () => play.resign());
+  on("hint", () => play.askHint());
+  on("hint-use", () => play.useHint());
+
+  on("cm-new", () => codemaker.start());
+  on("cm-send", () => codemaker.send());
+  on("cm-undo", () => codemaker.undo());
+  on("cm-black-plus", () => codemaker.change("black", 1));
+  on("cm-black-minus", () => codemaker.change("black", -1));
+  on("cm-white-plus", () => codemaker.change("white", 1));
+  on("cm-white-minus", () => codemaker.change("white", -1));
+
+  on("race-add", () => race.addEntrant(options.default_backend, options.default_strategy));
+  on("race-start", () => race.start());
+  on("race-step", () => race.step());
+  on("race-run", () => race.run());
+
+  guarded(loadOptions);
+});

@@ -1,0 +1,172 @@
+"""Load on the codemaker server: N games at once on 127.0.0.1, each checked against play in process.
+
+Starts ``mmlogic serve`` on a free port of 127.0.0.1 (or uses ``--url``, which
+must be a loopback address), then plays ``--games`` games with ``--concurrency``
+of them at a time, one thread per game in flight, each over its own
+connection:
+
+* ``--role codemaker`` (default): the server's strategy guesses (``GET
+  /next``) and the client answers from its secret (``POST /feedback``), so
+  the server's engines do the work;
+* ``--role codebreaker``: the client's strategy guesses (this process's
+  engine) and the server answers from its secret (``POST /guesses``).
+
+Every game's attempts must equal the same strategy's game in process on the
+same secret (``mm_logic.game.play``): a game mixed up with another, or a lost
+request, shows as a mismatch. It reports games per second and the p50/p99
+latency of a request. It is bounded: at most 10 000 games and 1 000 at once,
+and it stops by itself after ``--max-seconds`` (exit 1, saying how many games
+were left).
+
+Usage::
+
+    .venv/bin/python py/serve_load.py                      # 200 games, 200 at once, 4x6 minimax, python
+    .venv/bin/python py/serve_load.py --games 1000 --concurrency 50 --backend clingo
+    .venv/bin/python py/serve_load.py --role codebreaker --strategy first --pegs 5 --colors 8
+    .venv/bin/python py/serve_load.py --url http://127.0.0.1:8000   # a server already running here
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import socket
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+
+from mm_logic.bench import random_secrets
+from mm_logic.client import RemoteServer, play_remote, server_url
+from mm_logic.engines import make_engine
+from mm_logic.feedback import feedback
+from mm_logic.game import play
+from mm_logic.notation import Code, format_code, parse_code
+from mm_logic.rules import make_rules
+from mm_logic.server.process import ServerProcess
+from mm_logic.strategies import make_strategy
+
+MAX_GAMES = 10_000
+MAX_CONCURRENCY = 1_000
+
+
+class TimedServer(RemoteServer):
+    """A :class:`RemoteServer` that records each request's latency."""
+
+    def __init__(self, url: str, latencies: list[float]):
+        super().__init__(url)
+        self.latencies = latencies
+
+    def request(self, method: str, path: str, body: dict | None = None) -> dict:
+        start = time.perf_counter()
+        try:
+            return super().request(method, path, body)
+        finally:
+            self.latencies.append(time.perf_counter() - start)
+
+
+def loopback(url: str) -> str:
+    """``url`` if it names this machine; load is never sent elsewhere."""
+    _, host, _ = server_url(url)
+    addresses = {info[4][0] for info in socket.getaddrinfo(host, None)}
+    if not addresses or not all(ipaddress.ip_address(a.split("%")[0]).is_loopback for a in addresses):
+        raise SystemExit(f"error: --url must be a loopback address (127.0.0.1, ::1, localhost), not {url!r}")
+    return url
+
+
+def codemaker_game(server: RemoteServer, request: dict, secret: Code, rules) -> int:
+    """The server's strategy guesses; the client answers from ``secret``. The attempts."""
+    game = server.request("POST", "/api/games", {**request, "role": "codemaker"})
+    url = f"/api/games/{game['id']}"
+    while True:
+        guess = parse_code(server.request("GET", f"{url}/next")["guess"], rules)
+        black, white = feedback(guess, secret)
+        state = server.request("POST", f"{url}/feedback",
+                               {"black": black, "white": white, "guess": format_code(guess, rules)})
+        if state["won"]:
+            return state["attempts"]
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help=f"games in all (default 200, at most {MAX_GAMES})")
+    parser.add_argument("--concurrency", type=int, default=200,
+                        help=f"games in flight at once (default 200, at most {MAX_CONCURRENCY})")
+    parser.add_argument("--role", choices=["codemaker", "codebreaker"], default="codemaker",
+                        help="the client's side (default codemaker: the server guesses)")
+    parser.add_argument("--backend", default="python", help="engine (default python)")
+    parser.add_argument("--strategy", default="minimax", help="strategy (default minimax)")
+    parser.add_argument("--pegs", type=int, default=4)
+    parser.add_argument("--colors", type=int, default=6)
+    parser.add_argument("--seed", type=int, default=1, help="seed of the secrets (default 1)")
+    parser.add_argument("--max-seconds", type=float, default=300, help="stop after this long (default 300)")
+    parser.add_argument("--url", default=None, help="a server already running on this machine (loopback only)")
+    args = parser.parse_args()
+    if not 1 <= args.games <= MAX_GAMES or not 1 <= args.concurrency <= MAX_CONCURRENCY:
+        parser.error(f"--games must be 1..{MAX_GAMES} and --concurrency 1..{MAX_CONCURRENCY}")
+
+    rules = make_rules(args.pegs, args.colors)
+    secrets = random_secrets(rules, args.games, args.seed)
+    engine = make_engine(args.backend, rules)
+    strategy = make_strategy(args.strategy, rules, args.seed)
+    expected = [play(engine, strategy, secret).attempts for secret in secrets]
+    server = None if args.url else ServerProcess("--max-games", str(max(1000, args.concurrency)))
+    url = loopback(args.url) if args.url else server.url
+    request = {"rules": rules.as_dict(), "backend": args.backend, "strategy": args.strategy, "seed": args.seed}
+    latencies: list[float] = []
+    local = threading.local()
+    stop = threading.Event()
+
+    def one(index: int) -> int:
+        if stop.is_set():
+            raise TimeoutError
+        if not hasattr(local, "server"):
+            local.server = TimedServer(url, latencies)
+            local.engine = make_engine(args.backend, rules)
+        if args.role == "codemaker":
+            return codemaker_game(local.server, request, secrets[index], rules)
+        return play_remote(local.engine, strategy, local.server, secrets[index]).attempts
+
+    print(f"server {url}; {args.games} games of {rules.describe()}, {args.concurrency} at once, "
+          f"role {args.role}, {args.backend}/{args.strategy}")
+    got: dict[int, int] = {}
+    failures: list[str] = []
+    start = time.perf_counter()
+    try:
+        with ThreadPoolExecutor(max_workers=args.concurrency) as pool:
+            futures = {pool.submit(one, i): i for i in range(args.games)}
+            try:
+                for future in as_completed(futures, timeout=args.max_seconds):
+                    try:
+                        got[futures[future]] = future.result()
+                    except Exception as error:  # noqa: BLE001 - each failure is reported, the run goes on
+                        failures.append(f"game {futures[future]}: {error}")
+            except TimeoutError:
+                stop.set()
+                for future in futures:
+                    future.cancel()
+    finally:
+        seconds = time.perf_counter() - start
+        if server is not None:
+            server.stop()
+
+    mismatched = [i for i, attempts in got.items() if attempts != expected[i]]
+    print(f"games      {len(got)} of {args.games} in {seconds:.2f} s: {len(got) / seconds:.1f} games/s")
+    print(f"requests   {len(latencies)}: p50 {1000 * percentile(latencies, 50):.1f} ms, "
+          f"p99 {1000 * percentile(latencies, 99):.1f} ms, max {1000 * max(latencies):.1f} ms"
+          if latencies else "requests   none")
+    print(f"attempts   {sum(got.values())} in all; mismatches with play in process: {len(mismatched)}")
+    for line in failures[:5]:
+        print(f"failed     {line}")
+    if len(got) < args.games:
+        print(f"stopped    after {args.max_seconds:g} s with {args.games - len(got)} games left", file=sys.stderr)
+    return 0 if len(got) == args.games and not mismatched and not failures else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

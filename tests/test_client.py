@@ -1,0 +1,136 @@
+"""``solve --server`` and ``bench --server`` against a real ``mmlogic serve`` on 127.0.0.1:
+the same attempts as in process, and every failure one line with its exit code."""
+
+from __future__ import annotations
+
+import json
+import pickle
+
+import pytest
+
+from mm_logic.client import RemoteServer, ServerError, ServerRefused, play_remote
+from mm_logic.engines.reference import ReferenceEngine
+from mm_logic.game import play
+from mm_logic.notation import parse_code
+from mm_logic.rules import Rules
+from mm_logic.server.process import ServerProcess, free_port
+from mm_logic.strategies import make_strategy
+
+
+@pytest.fixture(scope="module")
+def server():
+    with ServerProcess("--max-games", "500") as live:
+        yield live
+
+
+def test_solve_against_the_server_takes_the_guesses_it_takes_in_process(run_json, server):
+    for options in (["--secret", "0123"], ["--secret", "5550", "--strategy", "expected"],
+                    ["--pegs", "5", "--colors", "8", "--no-repeat", "--secret", "74120", "--backend", "swipl",
+                     "--strategy", "first"]):
+        remote = run_json("solve", "--server", server.url, *options)
+        local = run_json("solve", *options)
+        assert remote.pop("seconds") > 0 and local.pop("seconds") > 0
+        assert remote == local
+
+
+def test_solve_with_a_random_secret_on_the_server_and_its_text(run, server):
+    result = run("solve", "--server", server.url.removeprefix("http://"), "--backend", "python", "--seed", "7",
+                 "--json")
+    assert result.exit_code == 0, result.stderr
+    game = json.loads(result.stdout)
+    # The server drew the secret; the last guess found it, and every answer was the secret's.
+    local = play(ReferenceEngine(Rules()), make_strategy("minimax", Rules()), parse_code(game["secret"], Rules()))
+    assert [g["guess"] + f":{g['black']},{g['white']}" for g in game["guesses"]] == \
+        [f"{''.join(map(str, g))}:{b},{w}" for g, (b, w) in local.guesses]
+    text = run("solve", "--server", server.url, "--backend", "python", "--secret", "0123")
+    assert text.stdout == "1  0011  1,1\n2  0023  3,0\n3  0123  4,0\n3 guesses\n"
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_bench_against_the_server_equals_the_bench_in_process(run_json, server, jobs):
+    options = ["--backend", "python", "--strategy", "minimax", "--games", "40", "--seed", "3"]
+    remote = run_json("bench", "--server", server.url, "--jobs", jobs, *options)
+    local = run_json("bench", *options)
+    assert remote.pop("seconds") > 0 and local.pop("seconds") > 0
+    assert remote == local
+    assert remote["games"] == 40 and remote["total_guesses"] == sum(int(k) * n for k, n in
+                                                                     remote["histogram"].items())
+
+
+def test_bench_every_secret_against_the_server(run_json, server):
+    remote = run_json("bench", "--server", server.url, "--backend", "python", "--pegs", "3", "--colors", "3",
+                      "--all")
+    local = run_json("bench", "--backend", "python", "--pegs", "3", "--colors", "3", "--all")
+    assert remote.pop("seconds") > 0 and local.pop("seconds") > 0
+    assert remote == local and remote["games"] == 27
+
+
+def test_an_unreachable_server_is_one_line_exit_1(run):
+    port = free_port()
+    result = run("solve", "--server", f"http://127.0.0.1:{port}", "--backend", "python")
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == f"error: cannot reach the mmlogic server at http://127.0.0.1:{port}: Connection refused\n"
+
+
+@pytest.mark.parametrize("url", ["ftp://127.0.0.1", "http://", "http://127.0.0.1:8000/api", "http://x:notaport"])
+def test_a_bad_server_url_is_bad_usage(run, url):
+    result = run("bench", "--server", url, "--games", "1")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == (
+        f"error: Invalid value for '--server': must be a server's address such as http://127.0.0.1:8000, "
+        f"not {url!r}")
+
+
+def test_a_full_server_refuses_with_its_line_exit_1(run):
+    with ServerProcess("--max-games", "1") as live:
+        RemoteServer(live.url).new_game(Rules())  # fills it
+        result = run("solve", "--server", live.url, "--backend", "python")
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == "error: the server refused: the server holds its maximum of 1 games; try again later\n"
+
+
+def test_a_server_refusing_the_rules_is_exit_2(server):
+    # The server's 400 keeps its line and means bad input here too (exit 2).
+    with pytest.raises(ServerRefused, match=r"^the server refused: --pegs must be at least 1, got 0$") as refused:
+        RemoteServer(server.url).request("POST", "/api/games", {"rules": {"pegs": 0}})
+    assert refused.value.exit_code == 2 and refused.value.status == 400
+
+
+def test_something_else_than_mmlogic_is_named(tmp_path):
+    import http.server
+    import threading
+
+    class Plain(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(b"<html>hello</html>")
+
+        def log_message(self, *args):
+            pass
+
+    httpd = http.server.HTTPServer(("127.0.0.1", 0), Plain)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        remote = RemoteServer(f"127.0.0.1:{httpd.server_port}")
+        with pytest.raises(ServerError) as error:
+            play_remote(ReferenceEngine(Rules()), make_strategy("first", Rules()), remote)
+    finally:
+        httpd.shutdown()
+    assert str(error.value) == (f"http://127.0.0.1:{httpd.server_port} is not an mmlogic server: "
+                                "POST /api/games answered HTTP 200 without the API's JSON")
+
+
+def test_a_remote_server_pickles_as_its_address(server):
+    remote = RemoteServer(server.url)
+    remote.new_game(Rules())  # opens its connection
+    copy = pickle.loads(pickle.dumps(remote))
+    assert (copy.url, copy.timeout, copy._connection) == (server.url, 60.0, None)
+    assert copy.new_game(Rules(), parse_code("0123", Rules())).answer((0, 1, 2, 3)) == (4, 0)
+
+
+def test_serve_on_a_port_in_use_is_one_line_exit_1(run, server):
+    result = run("serve", "--port", server.port)
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == f"error: cannot listen on 127.0.0.1:{server.port}: address already in use\n"

@@ -1,0 +1,46 @@
+"""py/serve_load.py: 200 games at once against a real server on 127.0.0.1 lose or mix up nothing."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+from mm_logic.bench import random_secrets
+from mm_logic.engines.reference import ReferenceEngine
+from mm_logic.game import play
+from mm_logic.rules import Rules
+from mm_logic.strategies import make_strategy
+
+from conftest import ROOT
+
+SCRIPT = ROOT / "py" / "serve_load.py"
+
+
+def load(*options: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(SCRIPT), *options], capture_output=True, text=True, timeout=300)
+
+
+def test_200_concurrent_games_each_take_the_attempts_they_take_in_process():
+    rules = Rules()
+    engine, strategy = ReferenceEngine(rules), make_strategy("minimax", rules)
+    total = sum(play(engine, strategy, secret).attempts for secret in random_secrets(rules, 200, 1))
+    for role in ("codemaker", "codebreaker"):
+        result = load("--games", "200", "--concurrency", "200", "--role", role, "--max-seconds", "120")
+        assert result.returncode == 0, result.stdout + result.stderr
+        lines = result.stdout.splitlines()
+        assert re.fullmatch(r"server http://127\.0\.0\.1:\d+; 200 games of 4x6, 200 at once, "
+                            rf"role {role}, python/minimax", lines[0])
+        assert re.fullmatch(r"games      200 of 200 in [\d.]+ s: [\d.]+ games/s", lines[1])
+        # The script compares game by game; the total is checked here on its own too.
+        assert lines[3] == f"attempts   {total} in all; mismatches with play in process: 0"
+        requests = int(re.match(r"requests   (\d+):", lines[2]).group(1))
+        # codemaker: a game, then a next and a feedback per guess; codebreaker: a game and a guess per guess.
+        assert requests == (200 + 2 * total if role == "codemaker" else 200 + total)
+
+
+def test_load_goes_to_this_machine_only():
+    result = load("--url", "http://192.0.2.1:8000", "--games", "1")
+    assert result.returncode == 1
+    assert result.stderr == "error: --url must be a loopback address (127.0.0.1, ::1, localhost), " \
+                            "not 'http://192.0.2.1:8000'\n"

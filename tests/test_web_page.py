@@ -1,0 +1,333 @@
+"""The web page of ``mmlogic serve`` in a real browser: headless Chromium driven by Selenium.
+
+A real ``mmlogic serve`` runs on a free port; each test plays a whole game by clicking, as a
+person would, and checks what the page shows against the same game played in process:
+the guesses, the markers, the messages, the attempts, the winners. Each test saves a
+screenshot in its tmp_path, and also in the folder named by ``MMLOGIC_SCREENSHOTS``
+(``docs/screenshots`` holds the README's: ``MMLOGIC_SCREENSHOTS=docs/screenshots pytest
+tests/test_web_page.py``).
+
+The browser is Debian's ``chromium`` with its ``chromedriver`` (``bash
+scripts/install-browser.sh``). Without them the tests are skipped, and fail under CI
+(``CI`` set), where the README's test command has installed them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from mm_logic.engines import make_engine
+from mm_logic.feedback import feedback
+from mm_logic.game import Game, play, plural
+from mm_logic.notation import format_code, parse_code
+from mm_logic.rules import Rules
+from mm_logic.server.process import ServerProcess
+from mm_logic.strategies import make_strategy
+
+RULES = Rules(4, 6)
+WINDOW = (1100, 800)
+WAIT = 20  # seconds a page may take to answer a click (a step is milliseconds on 4x6)
+
+
+def missing(reason: str):
+    """Skip, or fail under CI: there the browser must be installed."""
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason} (CI must run the browser tests)", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def server():
+    """The URL of a real ``mmlogic serve`` on a free port, stopped with Ctrl-C at the end."""
+    with ServerProcess() as live:
+        yield live.url
+
+
+@pytest.fixture(scope="module")
+def driver():
+    """Headless Chromium through its chromedriver, offline (no driver download)."""
+    absent = [name for name in ("chromium", "chromedriver") if shutil.which(name) is None]
+    if absent:
+        missing(f"{' and '.join(absent)} not on PATH: bash scripts/install-browser.sh installs them")
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        missing("selenium is not installed: pip install '.[test]'")
+    os.environ.setdefault("SE_OFFLINE", "true")  # Selenium Manager would look for a driver on the network
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium")
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--hide-scrollbars",
+                     f"--window-size={WINDOW[0]},{WINDOW[1]}"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    browser = webdriver.Chrome(options=options, service=Service(shutil.which("chromedriver")))
+    # The window's frame takes some of --window-size: make the page itself WINDOW, as the screenshots are.
+    inner = browser.execute_script("return [window.innerWidth, window.innerHeight]")
+    browser.set_window_size(2 * WINDOW[0] - inner[0], 2 * WINDOW[1] - inner[1])
+    yield browser
+    browser.quit()
+
+
+class Page:
+    """The page in the browser, with what a test clicks and reads."""
+
+    def __init__(self, driver, url: str):
+        from selenium.webdriver.common.by import By
+        from selenium.webdriver.support.ui import Select, WebDriverWait
+
+        self.driver, self.By, self.Select = driver, By, Select
+        self.wait = WebDriverWait(driver, WAIT)
+        driver.get_log("browser")  # forget an earlier test's console
+        driver.get(url)
+        self.settle()
+        self.wait.until(lambda d: len(self.select("backend").options) > 0)
+
+    def find(self, testid: str):
+        return self.driver.find_element(self.By.CSS_SELECTOR, f'[data-testid="{testid}"]')
+
+    def all(self, css: str, within=None):
+        return (within or self.driver).find_elements(self.By.CSS_SELECTOR, css)
+
+    def select(self, testid: str):
+        return self.Select(self.find(testid))
+
+    def settle(self) -> None:
+        """Wait until no request of the page is under way."""
+        self.wait.until(lambda d: d.find_element(self.By.TAG_NAME, "body").get_attribute("data-pending") == "0")
+
+    def click(self, testid: str) -> None:
+        self.find(testid).click()
+        self.settle()
+
+    def text(self, testid: str) -> str:
+        return self.find(testid).text
+
+    def attribute(self, testid: str, name: str) -> str:
+        return self.find(testid).get_attribute(name)
+
+    def message(self) -> str:
+        """The message area's text, empty when it is hidden."""
+        box = self.find("message")
+        return box.text if box.is_displayed() else ""
+
+    def choose(self, backend: str = "python", strategy: str = "minimax", pegs: int = 4, colors: int = 6) -> None:
+        for testid, value in (("pegs", pegs), ("colors", colors)):
+            field = self.find(testid)
+            field.clear()
+            field.send_keys(str(value))
+        self.select("backend").select_by_value(backend)
+        self.select("strategy").select_by_value(strategy)
+
+    def rows(self, prefix: str) -> list[dict]:
+        """A board's rows as shown: the guess (its pegs' symbols), the markers, the feedback text."""
+        rows = []
+        for number in range(1, 100):
+            found = self.all(f'[data-testid="{prefix}-row-{number}"]')
+            if not found:
+                return rows
+            row = found[0]
+            rows.append({
+                "guess": "".join(p.text for p in self.all(".pegs .peg", row)),
+                "black": len(self.all(".marker.black", row)), "white": len(self.all(".marker.white", row)),
+                "text": self.all(".feedback-text", row)[0].text,
+            })
+        return rows
+
+    def console_errors(self) -> list[str]:
+        """Errors of the page's scripts (the API's 4xx answers, logged by the browser too, are not)."""
+        return [entry["message"] for entry in self.driver.get_log("browser")
+                if entry["level"] == "SEVERE" and entry.get("source") != "network"]
+
+    def png(self) -> bytes:
+        """A screenshot of the page as it is now, from its top."""
+        self.driver.execute_script("window.scrollTo(0, 0)")
+        return self.driver.get_screenshot_as_png()
+
+    @staticmethod
+    def save(png: bytes, tmp_path: Path, name: str) -> None:
+        """Into tmp_path, and into $MMLOGIC_SCREENSHOTS when it names a folder (the README's pictures)."""
+        assert png.startswith(b"\x89PNG")
+        folders = [tmp_path, *([Path(os.environ["MMLOGIC_SCREENSHOTS"])] if os.environ.get("MMLOGIC_SCREENSHOTS")
+                               else [])]
+        for folder in folders:
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / name).write_bytes(png)
+
+
+def shown(history) -> list[dict]:
+    """In-process entries as the board shows them."""
+    return [{"guess": format_code(g, RULES), "black": b, "white": w, "text": f"{b},{w}"} for g, (b, w) in history]
+
+
+def in_process(backend: str, strategy: str, secret: str) -> list:
+    return play(make_engine(backend, RULES), make_strategy(strategy, RULES), parse_code(secret, RULES)).guesses
+
+
+def test_play_a_game_with_the_assistant_to_the_win(driver, server, tmp_path):
+    page = Page(driver, server)
+    page.choose("python", "minimax")
+    page.click("play-new")
+    assert page.text("play-info") == "4 pegs, 6 colours; assistant: minimax on python"
+    hints = []
+    for turn in range(1, 11):
+        page.click("hint")
+        code = page.attribute("hint-guess", "data-code")
+        hints.append(page.text("hint-text"))
+        assert "".join(p.text for p in page.all('[data-testid="hint-guess"] .peg')) == code
+        if turn == 1:
+            page.click("hint-use")                   # the assistant's button fills the row ...
+        else:
+            for symbol in code:                      # ... or the pegs, clicked one by one
+                page.click(f"palette-{RULES.alphabet.index(symbol)}")
+        assert page.attribute("play-guess", "data-code") == code
+        picture = page.png()  # the last one shows the board, the assistant's hint and the guess it filled
+        page.click("play-submit")
+        assert len(page.rows("play")) == turn
+        if page.text("play-status").startswith("You found"):
+            break
+    status = page.text("play-status")
+    secret = status.split()[2]
+    expected = in_process("python", "minimax", secret)
+    assert page.rows("play") == shown(expected)
+    assert status == f"You found {secret} in {plural(len(expected), 'guess')}."
+    # Each hint was the strategy's guess, with the number of codes the earlier entries left.
+    with Game(make_engine("python", RULES), make_strategy("minimax", RULES)) as game:
+        counts = []
+        for entry in expected:
+            counts.append(game.remaining())
+            game.record(*entry)
+    assert hints == [f"Suggestion: {format_code(g, RULES)}; {plural(n, 'code')} still possible."
+                     for (g, _), n in zip(expected, counts)]
+    assert [page.find(i).is_enabled() for i in ("play-submit", "hint", "play-resign", "palette-0")] == [False] * 4
+    assert page.message() == "" and page.console_errors() == []
+    page.save(picture, tmp_path, "play.png")
+
+
+def test_the_computer_guesses_your_code_with_a_contradiction_and_undo(driver, server, tmp_path):
+    page = Page(driver, server)
+    secret = parse_code("1234", RULES)
+    page.choose("python", "minimax")
+    page.click("tab-codemaker")
+    page.click("cm-new")
+    assert page.text("cm-info") == "4 pegs, 6 colours; the computer plays minimax on python"
+
+    def answer(black: int, white: int, markers: bool = False) -> None:
+        if markers:  # a click turns a marker empty -> black -> white
+            for _ in range(black + white):
+                page.click(f"cm-marker-{RULES.pegs - 1}")
+            for _ in range(white):
+                page.click("cm-marker-0")
+        else:
+            for _ in range(black):
+                page.click("cm-black-plus")
+            for _ in range(white):
+                page.click("cm-white-plus")
+        assert (page.text("cm-black"), page.text("cm-white")) == (str(black), str(white))
+        kinds = [page.attribute(f"cm-marker-{i}", "class") for i in range(RULES.pegs)]
+        assert kinds == [f"marker {k}" for k in ["black"] * black + ["white"] * white
+                         + ["none"] * (RULES.pegs - black - white)]
+        pictures.append(page.png())  # the last one shows the board, the computer's guess and the markers set
+        page.click("cm-send")
+
+    pictures = []
+
+    assert (page.attribute("cm-guess", "data-code"), page.text("cm-left")) == ("0011", "(1296 codes still possible)")
+    answer(*feedback(parse_code("0011", RULES), secret))                   # 0,1: right
+    assert (page.attribute("cm-guess", "data-code"), page.text("cm-left")) == ("1233", "(256 codes still possible)")
+    answer(0, 4)                                          # wrong (1234 gives 3,0), and no code gives both
+    assert page.message() == ("no code is consistent with the history: entries 1, 2 (0011:0,1 1233:0,4) "
+                              "contradict each other; send the right answer for 1233, or undo")
+    assert page.rows("cm") == [{"guess": "0011", "black": 0, "white": 1, "text": "0,1"}]
+    page.click("cm-undo")
+    assert page.message() == "" and page.rows("cm") == []
+    assert page.attribute("cm-guess", "data-code") == "0011"
+    for turn in range(1, 11):
+        guess = page.attribute("cm-guess", "data-code")
+        answer(*feedback(parse_code(guess, RULES), secret), markers=turn % 2 == 0)
+        assert page.message() == ""
+        if page.text("cm-status"):
+            break
+    expected = in_process("python", "minimax", "1234")
+    assert page.rows("cm") == shown(expected)
+    assert page.text("cm-status") == f"The computer found your code 1234 in {plural(len(expected), 'guess')}."
+    assert not page.find("cm-send").is_displayed()
+    assert page.console_errors() == []
+    page.save(pictures[-1], tmp_path, "codemaker.png")
+
+
+def test_a_race_of_three_entrants_to_the_end(driver, server, tmp_path):
+    page = Page(driver, server)
+    entrants = [("python", "minimax"), ("python", "parts"), ("clingo", "first")]
+    page.click("tab-race")
+    assert len(page.all('[data-testid^="race-entrant-"]')) == 3
+    for number, (backend, strategy) in enumerate(entrants, 1):
+        page.select(f"race-backend-{number}").select_by_value(backend)
+        page.select(f"race-strategy-{number}").select_by_value(strategy)
+    page.find("race-secret-input").send_keys("2540")
+    page.click("race-start")
+    assert page.text("race-status") == "4 pegs, 6 colours; ready: the secret is hidden until the end."
+    page.click("race-step")
+    assert page.text("race-status") == "4 pegs, 6 colours; after 1 step: the secret is hidden until the end."
+    assert [len(page.rows(f"race-{i}")) for i in (1, 2, 3)] == [1, 1, 1]
+    page.click("race-run")                       # a step every 300 ms until the race is over
+    page.wait.until(lambda d: page.text("race-status").startswith("Over"))
+    page.settle()
+    expected = [in_process(backend, strategy, "2540") for backend, strategy in entrants]
+    assert [len(e) for e in expected] == [5, 4, 7]
+    for number, history in enumerate(expected, 1):
+        assert page.rows(f"race-{number}") == shown(history)
+        assert page.text(f"race-attempts-{number}") == plural(len(history), "guess")
+        assert page.text(f"race-seconds-{number}").endswith(" s")
+    assert [page.attribute(f"race-column-{n}", "data-winner") for n in (1, 2, 3)] == ["false", "true", "false"]
+    assert [len(page.all(f'[data-testid="race-winner-{n}"]')) for n in (1, 2, 3)] == [0, 1, 0]
+    assert page.text("race-winner-2") == "winner"
+    assert page.text("race-status") == "Over: the secret was 2540. Winner: 2 (python / parts)."
+    assert [page.find(i).is_enabled() for i in ("race-step", "race-run", "race-start")] == [False, False, True]
+    assert page.message() == "" and page.console_errors() == []
+    page.save(page.png(), tmp_path, "race.png")
+
+
+def test_an_api_error_is_shown_in_the_message_area(driver, server):
+    page = Page(driver, server)
+    page.choose("python", "minimax", pegs=0)
+    page.click("play-new")
+    assert page.message() == "--pegs must be at least 1, got 0"
+    page.click("tab-race")
+    page.find("race-secret-input").send_keys("01234")
+    page.click("race-start")
+    assert page.message() == "--pegs must be at least 1, got 0"
+    page.choose("python", "minimax")
+    page.click("race-start")
+    assert page.message() == "code '01234' has 5 pegs, expected 4"
+    assert page.console_errors() == []
+
+
+def test_give_up_the_entrants_limits_and_the_rules_tab(driver, server):
+    page = Page(driver, server)
+    page.choose("python", "first")
+    page.click("play-new")
+    page.click("palette-5")
+    page.click("guess-slot-0")                   # a click on a peg of the row takes it out
+    assert page.attribute("play-guess", "data-code") == "" and page.find("play-clear").is_enabled() is False
+    page.click("play-resign")
+    secret = page.text("play-status").split()[3]
+    assert page.text("play-status") == f"The secret was {secret} (you gave up after 0 guesses)."
+    assert len(secret) == 4 and set(secret) <= set("012345")
+    page.click("tab-race")
+    page.click("race-add")
+    assert len(page.all('[data-testid^="race-entrant-"]')) == 4 and not page.find("race-add").is_enabled()
+    page.click("race-remove-1")
+    page.click("race-remove-1")
+    assert [page.select(f"race-strategy-{n}").first_selected_option.text for n in (1, 2)] == ["first", "minimax"]
+    assert [page.find(f"race-remove-{n}").is_enabled() for n in (1, 2)] == [False, False]
+    page.click("tab-rules")
+    assert driver.find_element(page.By.ID, "panel-rules").is_displayed()
+    assert not driver.find_element(page.By.ID, "panel-race").is_displayed()
+    assert "a black marker for each peg of the right colour in the right place" in driver.find_element(
+        page.By.ID, "panel-rules").text
+    assert page.message() == "" and page.console_errors() == []
