@@ -1,0 +1,165 @@
+"""The C++ speed reference beside ``mmlogic bench``, case by case, in one run.
+
+mikemag/Mastermind plays every secret of a game with Knuth, Most Parts,
+Expected Size and Entropy; its CPU solver ``SolverCPUFaster`` (single thread,
+-O3 -march=native) is the speed reference of issue 14. The project holds none
+of its code: give this script a checkout of it (``--source``; e.g. ``git clone
+https://github.com/mikemag/Mastermind``). For each case it copies the source
+into ``--build/<case>``, applies the build recipe of
+``shared/notes/cpp-peer.md`` (CMake 3.25.1; nlohmann-json from the system:
+``apt-get install nlohmann-json3-dev cmake g++``; libcpuid optional; no CUDA),
+sets the case's compile-time constants in ``main.cpp`` (pins, colours,
+algorithm, CPU solver, one game, no self-tests), builds, runs it and reads the
+stats JSON it writes. Then it runs ``mmlogic bench --backend python
+--strategy S --all --first-guess G --json`` with the C++ run's own initial
+guess, right after, and prints both side by side: total guesses, max, seconds
+(the game's time only, on both sides) and the ratio.
+
+Usage::
+
+    .venv/bin/python py/cpp_peer.py --source /tmp/Mastermind                 # the issue's five cases
+    .venv/bin/python py/cpp_peer.py --source /tmp/Mastermind --case 5x8:knuth --case 6x6:knuth
+    .venv/bin/python py/cpp_peer.py --source /tmp/Mastermind --repeat 3       # each side 3 times, best kept
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+#: Our strategy names and the C++ solver's algorithm types.
+ALGOS = {"knuth": ("minimax", "Algos::Knuth"), "parts": ("parts", "Algos::MostParts"),
+         "expected": ("expected", "Algos::ExpectedSize"), "entropy": ("entropy", "Algos::Entropy")}
+DEFAULT_CASES = ["4x6:knuth", "4x10:knuth", "5x8:knuth", "5x8:parts", "6x6:knuth"]
+#: The recipe's edits: (file, old, new). Each must apply exactly once.
+RECIPE = [
+    ("CMakeLists.txt", "cmake_minimum_required(VERSION 3.25.2)", "cmake_minimum_required(VERSION 3.25.1)"),
+    ("CMakeLists.txt",
+     "FetchContent_Declare(json URL https://github.com/nlohmann/json/releases/download/v3.10.5/json.tar.xz)\n"
+     "FetchContent_MakeAvailable(json)",
+     "find_package(nlohmann_json 3.10 REQUIRED)"),
+    ("utils.cpp", "#if __linux__\n#include <libcpuid.h>",
+     "#if __linux__ && __has_include(<libcpuid.h>)\n#include <libcpuid.h>\n#endif\n#if __linux__"),
+    ("utils.cpp", "#if __linux__\n  struct cpu_raw_data_t raw {};",
+     "#if __linux__ && __has_include(<libcpuid.h>)\n  struct cpu_raw_data_t raw {};"),
+]
+
+
+def case_constants(pegs: int, colors: int, algo: str) -> list[tuple[str, str]]:
+    """main.cpp's compile-time settings for one game of ``pegs`` x ``colors`` with ``algo``."""
+    return [
+        (r"using SingleGameAlgo = [\w:]+;", f"using SingleGameAlgo = {algo};"),
+        (r"singleGamePinCount = \d+;", f"singleGamePinCount = {pegs};"),
+        (r"singleGameColorCount = \d+;", f"singleGameColorCount = {colors};"),
+        (r"singleGameLog = \w+;", "singleGameLog = false;"),
+        (r"shouldRunTests = \w+;", "shouldRunTests = false;"),
+        (r"shouldPlaySingleGame = \w+;", "shouldPlaySingleGame = true;"),
+        (r"shouldPlayMultipleGames = \w+;", "shouldPlayMultipleGames = false;"),
+    ]
+
+
+def build(source: Path, folder: Path, pegs: int, colors: int, algo: str) -> Path:
+    """The peer's binary for one case, built in ``folder`` (reused when already built)."""
+    binary = folder / "build" / "mastermind"
+    if binary.exists():
+        return binary
+    if folder.exists():
+        shutil.rmtree(folder)
+    shutil.copytree(source, folder, ignore=shutil.ignore_patterns(".git", "results", "docs", "*.gif"))
+    for name, old, new in RECIPE:
+        path = folder / name
+        text = path.read_text()
+        if text.count(old) != 1:
+            raise SystemExit(f"error: {name} of {source} does not contain the recipe's {old.splitlines()[0]!r} "
+                             "once: not the source the recipe was written for")
+        path.write_text(text.replace(old, new))
+    main = folder / "main.cpp"
+    text = main.read_text()
+    for pattern, value in case_constants(pegs, colors, algo):
+        text, n = re.subn(pattern, value, text, count=1)
+        if n != 1:
+            raise SystemExit(f"error: main.cpp of {source} has no {pattern!r}")
+    main.write_text(text)
+    (folder / "build").mkdir()
+    for command in (["cmake", "-DCMAKE_BUILD_TYPE=Release", "-DCMAKE_CUDA_COMPILER=NOTFOUND", ".."],
+                    ["make", f"-j{os.cpu_count() or 1}"]):
+        done = subprocess.run(command, cwd=folder / "build", capture_output=True, text=True)
+        if done.returncode != 0:
+            raise SystemExit(f"error: {' '.join(command)} failed in {folder / 'build'}:\n{done.stderr[-2000:]}")
+    return binary
+
+
+def run_peer(binary: Path) -> dict:
+    """One run of the peer (from its source folder: it reads JSON files there); its stats."""
+    folder = binary.parent.parent
+    for old in folder.glob("mastermind_run_stats*.json"):
+        old.unlink()
+    done = subprocess.run([str(binary)], cwd=folder, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"error: {binary} failed: {done.stderr[-2000:]}")
+    (stats,) = folder.glob("mastermind_run_stats*.json")
+    runs = [r["run"] for r in json.loads(stats.read_text()) if "Total Turns" in r.get("run", {})]
+    if not runs:
+        raise SystemExit(f"error: {stats} holds no run with 'Total Turns'")
+    return runs[-1]
+
+
+def run_ours(pegs: int, colors: int, strategy: str, opening: str) -> dict:
+    """``mmlogic bench`` on every secret, with the same opening, in a fresh process."""
+    mmlogic = Path(sys.executable).parent / "mmlogic"
+    command = [str(mmlogic), "bench", "--backend", "python", "--strategy", strategy, "--pegs", str(pegs),
+               "--colors", str(colors), "--all", "--first-guess", opening, "--json"]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"error: {' '.join(command)}: {done.stderr.strip()}")
+    return json.loads(done.stdout)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--source", type=Path, required=True, help="a checkout of mikemag/Mastermind")
+    parser.add_argument("--build", type=Path, default=Path("/tmp/mmlogic-cpp-peer"),
+                        help="where each case is built (default /tmp/mmlogic-cpp-peer)")
+    parser.add_argument("--case", action="append", default=None, metavar="PxC:ALGO",
+                        help=f"a case, e.g. 5x8:knuth (algorithms {', '.join(ALGOS)}); default: "
+                             f"{' '.join(DEFAULT_CASES)}")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each side; the fastest is kept")
+    args = parser.parse_args()
+    if not (args.source / "main.cpp").is_file():
+        parser.error(f"--source {args.source} is not a checkout of mikemag/Mastermind (no main.cpp)")
+    rows = []
+    print("| case | C++ total | C++ max | C++ s | mmlogic total | mmlogic max | mmlogic s | ratio |")
+    print("|---|---|---|---|---|---|---|---|")
+    for case in args.case or DEFAULT_CASES:
+        match = re.fullmatch(r"(\d+)x(\d+):(\w+)", case)
+        if not match or match.group(3) not in ALGOS:
+            parser.error(f"--case {case!r}: expected PxC:ALGO with ALGO one of {', '.join(ALGOS)}")
+        pegs, colors, name = int(match.group(1)), int(match.group(2)), match.group(3)
+        strategy, algo = ALGOS[name]
+        start = time.perf_counter()
+        binary = build(args.source.resolve(), args.build / f"{pegs}x{colors}-{name}", pegs, colors, algo)
+        print(f"(built {case} in {time.perf_counter() - start:.0f} s)", file=sys.stderr)
+        peer = min((run_peer(binary) for _ in range(args.repeat)), key=lambda r: r["Elapsed (s)"])
+        # The peer writes its initial guess with colours from 1.
+        opening = "".join(str(int(c) - 1) for c in str(peer["Initial Guess"]))
+        ours = min((run_ours(pegs, colors, strategy, opening) for _ in range(args.repeat)),
+                   key=lambda r: r["seconds"])
+        ratio = ours["seconds"] / peer["Elapsed (s)"]
+        rows.append((case, peer, ours))
+        print(f"| {pegs}x{colors} {name}, opening {opening} | {peer['Total Turns']:,} | {peer['Max Turns']} | "
+              f"{peer['Elapsed (s)']:.3f} | {ours['total_guesses']:,} | {ours['max']} | {ours['seconds']:.3f} | "
+              f"{ratio:.2f}x |", flush=True)
+    same = all(p["Total Turns"] == o["total_guesses"] and p["Max Turns"] == o["max"] for _, p, o in rows)
+    print(f"\ntotals and max {'equal' if same else 'DIFFER'} on every case; ratio = mmlogic seconds / C++ seconds")
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
