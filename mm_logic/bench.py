@@ -17,11 +17,13 @@ same whatever the number of jobs.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -31,7 +33,7 @@ from .codespace import MAX_CODES, code_space
 from .engines import EngineSpec
 from .engines.base import Engine
 from .errors import BadInput
-from .feedback import feedback_indices, index_feedback, win_index
+from .feedback import index_feedback, win_index
 from .game import EngineDisagreement, Game, NoProgress, attempts_limit, play
 from .notation import Code, Entry, format_entry
 from .rules import Rules
@@ -215,15 +217,21 @@ def play_tree(engine: Engine, strategy: Strategy, history: list[Entry], secrets:
                     f"the feedback rule gives {secrets.size}"
                 )
         guess = game.suggest()
-        marks = feedback_indices(guess, space.codes[secrets], space.counts[secrets])
+        if secrets.size == 1 and space.code(secrets[0]) == guess:  # a leaf: won here
+            result.games_played.append((guess, depth))
+            if progress:
+                progress(1)
+            return
+        marks = space.feedback_to(guess, secrets)
         order = np.argsort(marks, kind="stable")
         marks, secrets = marks[order], secrets[order]
-        bounds = np.flatnonzero(np.diff(marks)) + 1
-        for group, mark in zip(np.split(secrets, bounds), marks[np.r_[0, bounds]]):
-            if mark == win:
-                result.games_played.extend((space.code(i), depth) for i in group)
+        bounds = (np.flatnonzero(np.diff(marks)) + 1).tolist()
+        for start, stop in zip([0, *bounds], [*bounds, secrets.size]):
+            mark, group = int(marks[start]), secrets[start:stop]
+            if mark == win:  # the guess itself, won here
+                result.games_played.append((tuple(space.codes[group[0]].tolist()), depth))
                 if progress:
-                    progress(group.size)
+                    progress(1)
                 continue
             if depth >= limit:
                 raise NoProgress(f"no win after {limit} guesses; the strategy is not making progress")
@@ -298,7 +306,8 @@ def _work(spec: BenchSpec, task: Task) -> BenchResult:
     """A worker process: rebuild the engine and strategy, run one task."""
     engine, strategy = spec.build()
     try:
-        return task.run(engine, strategy, spec.first_guess)
+        with _long_lived_objects_frozen():
+            return task.run(engine, strategy, spec.first_guess)
     finally:
         engine.close()
 
@@ -343,12 +352,32 @@ def split_below_opening(engine: Engine, strategy: Strategy, first_guess: Code | 
 
 
 # -- benches ------------------------------------------------------------------------
+@contextmanager
+def _long_lived_objects_frozen():
+    """Keep the objects that exist before a bench out of the garbage collector's passes.
+
+    A tree walk allocates many small objects, so the collector runs often, and
+    each full pass scanned every module, function and constant loaded so far:
+    at the command line this tripled Knuth 4x6's time (0.09 s against 0.02 s).
+    """
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def bench_games(engine: Engine, strategy: Strategy, secrets: list[Code], first_guess: Code | None = None,
                 progress: Progress | None = None, jobs: int = 1, server: RemoteServer | None = None) -> BenchResult:
     """Play one game per secret; ``seconds`` is the wall time of the games.
 
     With ``server``, a codemaker there keeps each secret (``bench --server``).
     """
+    with _long_lived_objects_frozen():
+        return _bench_games(engine, strategy, secrets, first_guess, progress, jobs, server)
+
+
+def _bench_games(engine, strategy, secrets, first_guess, progress, jobs, server) -> BenchResult:
     start = time.perf_counter()
     if jobs > 1:
         result = _empty(engine, strategy)
@@ -374,6 +403,12 @@ def bench_all(engine: Engine, strategy: Strategy, first_guess: Code | None = Non
     if not strategy.deterministic:
         return bench_games(engine, strategy, [space.code(i) for i in range(space.size)],
                            first_guess, progress, jobs)
+    with _long_lived_objects_frozen():
+        return _bench_tree(engine, strategy, first_guess, progress, jobs)
+
+
+def _bench_tree(engine, strategy, first_guess, progress, jobs) -> BenchResult:
+    space = code_space(engine.rules)
     start = time.perf_counter()
     if jobs > 1:
         tasks, result = split_below_opening(engine, strategy, first_guess)

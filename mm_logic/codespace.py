@@ -11,13 +11,13 @@ from functools import cached_property, lru_cache
 import numpy as np
 
 from .errors import SpaceTooLarge
-from .feedback import colour_counts, feedback_block, feedback_features, feedback_indices, index_dtype
+from .feedback import colour_counts, feedback_block, feedback_features, feedback_indices, index_dtype, index_lut
 from .notation import Code
 from .rules import Rules
 
 #: Largest code space the reference engine enumerates (10**7 and a little more).
 MAX_CODES = 20_000_000
-#: Largest space for which the whole feedback table (n*n bytes) is kept.
+#: Largest space of which :attr:`CodeSpace.table` (n*n bytes) is built.
 MAX_TABLE_CODES = 40_000
 
 
@@ -31,6 +31,8 @@ class CodeSpace:
                 f"engine enumerates ({MAX_CODES:,}); use --backend clingo"
             )
         self.rules = rules
+        #: Candidate pools of the scoring strategies, by free colour blocks (:func:`mm_logic.symmetry.block_pool`).
+        self.pools: dict[tuple, np.ndarray] = {}
 
     @cached_property
     def codes(self) -> np.ndarray:
@@ -83,11 +85,47 @@ class CodeSpace:
 
     def code(self, index: int) -> Code:
         """The code at a position, as a tuple."""
-        return tuple(int(c) for c in self.codes[index])
+        return tuple(self.codes[index].tolist())
+
+    @cached_property
+    def multisets(self) -> np.ndarray:
+        """For each code, the index (``int32``) of the code with its colours in increasing order."""
+        out = np.empty(self.size, dtype=np.int32)
+        step = 1 << 20  # in blocks: index_of works in int64
+        for start in range(0, self.size, step):
+            out[start:start + step] = self.index_of(np.sort(self.codes[start:start + step], axis=1))
+        return out
+
+    @cached_property
+    def _marks_kernels(self):
+        from .kernels import pack_code, packed_marks
+        return pack_code, packed_marks
+
+    @cached_property
+    def _lut(self) -> np.ndarray:
+        return index_lut(self.rules.pegs)
 
     def feedback_to_all(self, guess: Code) -> np.ndarray:
         """Feedback indices of ``guess`` against every code of the space."""
-        return feedback_indices(guess, self.codes, self.counts)
+        return self.feedback_to(guess, None)
+
+    def feedback_to(self, guess: Code, indices: np.ndarray | None) -> np.ndarray:
+        """Feedback indices of ``guess`` against the codes at ``indices`` (None: all).
+
+        From the packed words when the codes fit them (one compiled pass),
+        else :func:`mm_logic.feedback.feedback_indices`.
+        """
+        if self.packed is None:
+            if indices is None:
+                return feedback_indices(guess, self.codes, self.counts)
+            return feedback_indices(guess, self.codes[indices], self.counts[indices])
+        words, count_words = self.packed
+        pack_code, packed_marks = self._marks_kernels
+        gw, g0, g1 = pack_code(tuple(guess))
+        if indices is None:
+            indices = np.arange(self.size, dtype=np.int64)
+        return packed_marks(gw, g0, g1, words, count_words, np.asarray(indices, dtype=np.int64), self.rules.pegs,
+                            self._lut)
 
     @cached_property
     def features(self) -> tuple[np.ndarray, np.ndarray]:
@@ -95,8 +133,20 @@ class CodeSpace:
         return feedback_features(self.codes, self.rules.colors)
 
     @cached_property
+    def packed(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The codes as packed words (:func:`mm_logic.kernels.pack`), None when they do not fit."""
+        from .kernels import pack, packable
+        if not packable(self.rules.pegs, self.rules.colors):
+            return None
+        return pack(self.codes, self.counts)
+
+    @cached_property
     def table(self) -> np.ndarray:
-        """The whole feedback table ``table[guess, secret]`` of feedback indices, small spaces only."""
+        """The whole feedback table ``table[guess, secret]`` of feedback indices, small spaces only.
+
+        Scoring strategies do not use it (they score on the fly): it is the
+        plain form that tests check them against.
+        """
         n = self.size
         if n > MAX_TABLE_CODES:
             raise SpaceTooLarge(f"no feedback table for {n:,} codes (limit {MAX_TABLE_CODES:,})")

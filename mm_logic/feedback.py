@@ -90,6 +90,11 @@ def _index_of_black_common(pegs: int) -> np.ndarray:
     return lut
 
 
+def index_lut(pegs: int) -> np.ndarray:
+    """Feedback index by ``black * pegs + common`` (common = black + white): the compiled kernels' lookup."""
+    return _index_of_black_common(pegs)
+
+
 def colour_counts(codes: np.ndarray, colors: int) -> np.ndarray:
     """How often each colour occurs in each code: shape ``(n, colors)``, ``uint8``."""
     counts = np.empty((codes.shape[0], colors), dtype=np.uint8)

@@ -8,15 +8,33 @@ The orbit's smallest code stands for it, and membership of S is the same
 across an orbit, so the contract's tie-break (prefer consistent, then
 smallest) picks the same code as scoring every guess.
 
-Two kinds of symmetries are used: those that fix every guess of the history
-(they fix every feedback, hence S), and swaps of colours that no code of S
-contains (S does not see them).
+Two kinds of symmetries are used:
+
+* *free colours* (case equivalence): colours that no guess of the history
+  uses can be swapped (the history is unchanged), and so can colours that no
+  consistent code contains (S does not see them). These swaps form a normal
+  subgroup N: a block's colours are renamed in order of first appearance to
+  the block's colours in increasing order, which gives the smallest code of an
+  N-orbit.
+* *moves* ``(sigma, pi)``, acting as ``y[p] = pi[x[sigma[p]]]``, that fix
+  every guess of the history (they fix every feedback, hence S): position
+  permutations with the one colour renaming that maps each guess onto itself
+  (:func:`position_symmetries`).
+
+A code is skipped when N's canonical form, or a move followed by it, makes
+it smaller: it is then not the smallest of its orbit. (The moves permute the
+blocks, so each element of the group both generate is an element of N after
+a move: with every move, exactly the orbits' smallest codes are kept.) The
+moves used are a subset that is cheap to find and to apply: swaps of two
+positions whose columns in the history are equal, and matchings of the
+distinct columns, at most :data:`MAX_MOVES`. Any subset keeps every orbit's
+smallest code: fewer codes are skipped, the result is the same.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
-from itertools import permutations
 
 import numpy as np
 
@@ -24,8 +42,51 @@ from .codespace import CodeSpace
 from .notation import Code, Entry
 from .rules import Rules
 
-#: Position permutations are searched only up to this many pegs (P! of them).
-MAX_PERMUTED_PEGS = 7
+#: The search for moves stops after this many (a subset of them is still correct).
+MAX_MOVES = 2000
+
+
+@dataclass(frozen=True)
+class Symmetries:
+    """The symmetries of a consistent set, as arrays for :func:`mm_logic.kernels.best_guess`.
+
+    ``blocks``: the free colour blocks; ``sigmas`` ``(h, pegs)`` and ``pis``
+    ``(h, colors)``: the moves (the identity left out); ``block_of[c]``: the
+    free block of colour ``c`` (-1: none); block ``b``'s colours, increasing,
+    are ``block_colors[block_start[b]:]`` (as many as the block has).
+    """
+
+    blocks: tuple[tuple[int, ...], ...]
+    sigmas: np.ndarray
+    pis: np.ndarray
+    block_of: np.ndarray
+    block_colors: np.ndarray
+    block_start: np.ndarray
+
+    @classmethod
+    def of(cls, rules: Rules, blocks: list[list[int]], moves: list[tuple[np.ndarray, np.ndarray]]) -> Symmetries:
+        block_of = np.full(rules.colors, -1, dtype=np.int64)
+        for b, block in enumerate(blocks):
+            block_of[block] = b
+        starts = np.cumsum([0] + [len(b) for b in blocks])[:-1]
+        sigmas = np.array([s for s, _ in moves], dtype=np.int64).reshape(len(moves), rules.pegs)
+        pis = np.array([p for _, p in moves], dtype=np.int64).reshape(len(moves), rules.colors)
+        colors = np.array([c for b in blocks for c in b], dtype=np.int64)
+        return cls(tuple(tuple(b) for b in blocks), sigmas, pis, block_of, colors,
+                   np.asarray(starts, dtype=np.int64))
+
+
+def symmetries(space: CodeSpace, history: list[Entry], alive: np.ndarray | None = None) -> Symmetries:
+    """The free colour blocks and the moves of a history (``alive``: its consistent codes)."""
+    blocks = tuple(tuple(b) for b in free_colour_blocks(space, history, alive))
+    return _symmetries(space.rules, blocks, tuple(tuple(guess) for guess, _ in history))
+
+
+@lru_cache(maxsize=1024)
+def _symmetries(rules: Rules, blocks: tuple[tuple[int, ...], ...], guesses: tuple[tuple[int, ...], ...]
+                ) -> Symmetries:
+    # Kept: the moves depend on the guesses alone, which sibling nodes of a bench's tree share.
+    return Symmetries.of(rules, [list(b) for b in blocks], position_symmetries(rules, [(g, None) for g in guesses]))
 
 
 def free_colour_blocks(space: CodeSpace, history: list[Entry], alive: np.ndarray | None) -> list[list[int]]:
@@ -49,63 +110,107 @@ def free_colour_blocks(space: CodeSpace, history: list[Entry], alive: np.ndarray
             blocks.remove(block)
         if len(merged) > 1:
             blocks.append(merged)
-    return [sorted(b) for b in blocks]
+    return sorted(sorted(b) for b in blocks)
 
 
-def canonical_under_blocks(codes: np.ndarray, blocks: list[list[int]], colors: int) -> np.ndarray:
-    """The smallest image of each code under permutations of each block's colours.
-
-    Within a block, colours are renamed in order of first appearance to the
-    block's colours in increasing order: the lexicographic minimum of the orbit.
-    """
-    out = codes.astype(np.int64, copy=True)
-    if not blocks:
-        return out
-    n, pegs = codes.shape
-    block_of = np.full(colors, -1)
-    for b, block in enumerate(blocks):
-        block_of[block] = b
-    targets = np.full((len(blocks), colors), -1)
-    for b, block in enumerate(blocks):
-        targets[b, : len(block)] = block
-    renamed = np.full((n, colors), -1)
-    used = np.zeros((n, len(blocks)), dtype=np.int64)
-    rows = np.arange(n)
-    for p in range(pegs):
-        c = out[:, p]
-        b = block_of[c]
-        free = b >= 0
-        fresh = free & (renamed[rows, c] < 0)
-        r, cf, bf = rows[fresh], c[fresh], b[fresh]
-        renamed[r, cf] = targets[bf, used[r, bf]]
-        used[r, bf] += 1
-        out[free, p] = renamed[rows[free], c[free]]
-    return out
-
-
-def position_symmetries(space: CodeSpace, history: list[Entry]) -> list[tuple[np.ndarray, np.ndarray]]:
+def position_symmetries(rules: Rules, history: list[Entry], limit: int = MAX_MOVES
+                        ) -> list[tuple[np.ndarray, np.ndarray]]:
     """Pairs ``(sigma, pi)``, acting as ``y[p] = pi[x[sigma[p]]]``, that fix every guess.
 
-    For each position permutation ``sigma``, a guess ``g`` is fixed when colour
-    ``g[sigma[p]]`` is renamed ``g[p]``; that must be one consistent,
-    one-to-one renaming over all guesses. (Searched up to
-    :data:`MAX_PERMUTED_PEGS` pegs: a subgroup is still correct, only slower.)
+    A guess ``g`` is fixed when ``pi[g[sigma[p]]] = g[p]`` for every ``p``:
+    seen down the columns of the history (column ``p``: the colours of every
+    guess at position ``p``), ``pi`` maps column ``sigma[p]`` onto column
+    ``p``. Positions with the same column may be swapped freely: each pair of
+    them that are next to each other in that class is one move (which keeps a
+    code only if its colours increase along the class). Then the distinct
+    columns are matched to each other, a class to a class as large, each
+    keeping ``pi`` one-to-one (colours no guess uses stay where they are),
+    positions in order. These moves are a subset of the group (the identity
+    left out; at most ``limit`` of the second kind), which is all the
+    orbits' smallest codes need.
     """
-    pegs, colors = space.rules.pegs, space.rules.colors
-    if pegs > MAX_PERMUTED_PEGS or not history or pegs < 2:
-        return []
-    guesses = np.array([g for g, _ in history], dtype=np.int64)
-    sigmas = np.array(list(permutations(range(pegs)))[1:], dtype=np.int64)
-    source = guesses[:, sigmas].transpose(1, 0, 2).reshape(len(sigmas), -1)
-    target = np.broadcast_to(guesses.reshape(1, -1), source.shape)
-    same_source = source[:, :, None] == source[:, None, :]
-    same_target = target[:, :, None] == target[:, None, :]
-    found = []
-    for row in np.flatnonzero((same_source == same_target).all(axis=(1, 2))):
-        pi = np.arange(colors)
-        pi[source[row]] = target[row]
-        found.append((sigmas[row], pi))
+    pegs, colors = rules.pegs, rules.colors
+    columns = [tuple(int(guess[p]) for guess, _ in history) for p in range(pegs)]
+    distinct = sorted(set(columns), key=columns.index)
+    classes = [[p for p in range(pegs) if columns[p] == column] for column in distinct]
+    identity = np.arange(colors, dtype=np.int64)
+    found: list[tuple[np.ndarray, np.ndarray]] = []
+    for positions in classes:
+        for p, q in zip(positions, positions[1:]):
+            sigma = np.arange(pegs, dtype=np.int64)
+            sigma[p], sigma[q] = q, p
+            found.append((sigma, identity))
+    k = len(classes)
+    image = [0] * k  # class j takes its colours from class image[j]
+    taken = [False] * k
+    pi: dict[int, int] = {}
+    source: dict[int, int] = {}
+    matched = 0
+
+    def extend(j: int) -> None:
+        nonlocal matched
+        if j == k:
+            if image != list(range(k)):
+                sigma = np.empty(pegs, dtype=np.int64)
+                for target, origin in zip(classes, (classes[i] for i in image)):
+                    sigma[target] = origin
+                colours = identity.copy()
+                for a, b in pi.items():
+                    colours[a] = b
+                found.append((sigma, colours))
+                matched += 1
+            return
+        for i in range(k):
+            if taken[i] or len(classes[i]) != len(classes[j]) or matched >= limit:
+                continue
+            added = []
+            fits = True
+            for a, b in zip(distinct[i], distinct[j]):
+                if a in pi:
+                    fits = pi[a] == b
+                elif b in source:
+                    fits = False
+                else:
+                    pi[a], source[b] = b, a
+                    added.append(a)
+                if not fits:
+                    break
+            if fits:
+                taken[i], image[j] = True, i
+                extend(j + 1)
+                taken[i] = False
+            for a in added:
+                del source[pi.pop(a)]
+
+    extend(0)
     return found
+
+
+def block_pool(space: CodeSpace, blocks: tuple[tuple[int, ...], ...]) -> np.ndarray:
+    """Indices (``int32``, increasing) of the codes that are smallest under the blocks' colour swaps.
+
+    Kept per space for the last blocks asked (a bench meets the same few
+    blocks at many nodes), within :data:`POOL_BYTES`.
+    """
+    pools = space.pools
+    if blocks in pools:
+        pools[blocks] = pools.pop(blocks)  # most recently used last
+        return pools[blocks]
+    if blocks:
+        from .kernels import representatives
+        sym = Symmetries.of(space.rules, [list(b) for b in blocks], [])
+        pool = np.flatnonzero(representatives(space.codes, sym.sigmas, sym.pis, sym.block_of, sym.block_colors,
+                                              sym.block_start)).astype(np.int32)
+    else:
+        pool = np.arange(space.size, dtype=np.int32)
+    while pools and sum(p.nbytes for p in pools.values()) + pool.nbytes > POOL_BYTES:
+        pools.pop(next(iter(pools)))
+    pools[blocks] = pool
+    return pool
+
+
+#: Bytes of candidate pools kept per code space (:func:`block_pool`).
+POOL_BYTES = 64 << 20
 
 
 def orbit_representatives(space: CodeSpace, history: list[Entry],
@@ -113,40 +218,12 @@ def orbit_representatives(space: CodeSpace, history: list[Entry],
     """Indices of the smallest code of every orbit, increasing.
 
     ``alive`` (indices of the consistent codes) allows the swaps of colours
-    they do not contain. The colour swaps form a normal subgroup (the position
-    symmetries map each block of free colours onto itself), so orbits are
-    found on block-canonical codes, then merged along the position symmetries.
+    they do not contain.
     """
-    blocks = free_colour_blocks(space, history, alive)
-    canon = _block_canonical_indices(space, tuple(tuple(b) for b in blocks))
-    reps = np.flatnonzero(canon == np.arange(space.size))  # codes that are their own minimum
-    moves = position_symmetries(space, history)
-    if not moves:
-        return reps
-    # Label propagation to the orbit minimum, over block-canonical codes only.
-    # Each move permutes the block orbits, so `image` is a permutation of reps.
-    images = []
-    for sigma, pi in moves:
-        moved = pi[space.codes[reps][:, sigma]]
-        images.append(np.searchsorted(reps, canon[space.index_of(moved)]))
-    labels = np.arange(reps.size)
-    while True:
-        before = labels.copy()
-        for image in images:
-            np.minimum(labels, labels[image], out=labels)
-            pushed = labels.copy()
-            pushed[image] = np.minimum(labels[image], labels)
-            labels = pushed
-        if np.array_equal(before, labels):
-            break
-    return reps[np.flatnonzero(labels == np.arange(reps.size))]
-
-
-@lru_cache(maxsize=256)
-def _block_canonical_indices(space: CodeSpace, blocks: tuple[tuple[int, ...], ...]) -> np.ndarray:
-    # Cached: a bench meets the same few blocks of free colours at many nodes.
-    canon = canonical_under_blocks(space.codes, [list(b) for b in blocks], space.rules.colors)
-    return space.index_of(canon)
+    from .kernels import representatives
+    sym = symmetries(space, history, alive)
+    return np.flatnonzero(representatives(space.codes, sym.sigmas, sym.pis, sym.block_of,
+                                          sym.block_colors, sym.block_start))
 
 
 def canonical_openings(rules: Rules) -> list[Code]:

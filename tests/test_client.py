@@ -61,7 +61,8 @@ def test_bench_every_secret_against_the_server(run_json, server):
     remote = run_json("bench", "--server", server.url, "--backend", "python", "--pegs", "3", "--colors", "3",
                       "--all")
     local = run_json("bench", "--backend", "python", "--pegs", "3", "--colors", "3", "--all")
-    assert remote.pop("seconds") > 0 and local.pop("seconds") > 0
+    # In process the 27 games round to 0.0 s; over the network they cannot.
+    assert remote.pop("seconds") > 0 and local.pop("seconds") >= 0
     assert remote == local and remote["games"] == 27
 
 

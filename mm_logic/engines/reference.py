@@ -3,9 +3,10 @@
 It shares nothing with the declarative encodings but the rules, so agreement
 between it and the clingo/swipl engines is a real cross-check.
 
-Its one costly call is filtering the surviving codes by a new entry (a
-numpy pass over up to 20 million codes). numpy cannot be interrupted, so
-``time_limit`` is checked when that pass ends: a filter that took longer
+Its one costly call is filtering the surviving codes by a new entry (one
+pass over up to 20 million codes: compiled over packed codes where they fit,
+:meth:`mm_logic.codespace.CodeSpace.feedback_to`, numpy otherwise). Neither
+can be interrupted, so ``time_limit`` is checked when that pass ends: a filter that took longer
 fails with :class:`~mm_logic.errors.SolverTimeout` and leaves the history as
 it was.
 """
@@ -18,7 +19,7 @@ import numpy as np
 
 from ..codespace import code_space
 from ..errors import SolverTimeout
-from ..feedback import feedback_index, feedback_indices
+from ..feedback import feedback_index
 from ..notation import Code, Entry
 from .base import Engine, Session
 
@@ -36,8 +37,7 @@ class ReferenceSession(Session):
         started = time.monotonic()
         guess, fb = entry
         alive = self._alive[-1]
-        codes = self.space.codes[alive]
-        marks = feedback_indices(guess, codes, self.space.counts[alive])
+        marks = self.space.feedback_to(guess, alive)
         kept = alive[marks == feedback_index(fb, self.rules.pegs)]
         if self.time_limit is not None and time.monotonic() - started > self.time_limit:
             raise SolverTimeout(f"python did not answer within the time limit of {self.time_limit:g} s "

@@ -7,29 +7,30 @@ maximises the partition's entropy and Kooi's *parts* maximises the number of
 parts. Ties are broken as the contract says: prefer a code that is still
 consistent, then the smallest code in lexicographic order.
 
-Where the code space is small enough to keep its whole feedback table
-(:data:`mm_logic.codespace.MAX_TABLE_CODES`), every valid code is scored as a
-guess. In larger spaces only consistent codes are scored: at most
-:data:`MAX_CANDIDATES` of them (the smallest), each against at most
-:data:`MAX_TARGETS` consistent codes (the smallest).
+Every valid code is a candidate guess, in every space the reference engine
+enumerates (:data:`mm_logic.codespace.MAX_CODES`). No feedback table is
+kept: :func:`mm_logic.kernels.best_guess` scores each candidate on the fly
+against the consistent codes, drops it as soon as it cannot win, and stops
+at the lower bound of the ranks. Only the smallest code of each orbit under
+the symmetries of the history is a candidate (:mod:`mm_logic.symmetry`),
+which changes no result: :func:`table_guess`, which ranks every code from
+the feedback table, is the plain form that tests hold it to.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..codespace import MAX_CODES, MAX_TABLE_CODES, code_space
-from ..feedback import feedback_block, feedback_features, feedback_slots
+from ..codespace import MAX_CODES, code_space
+from ..feedback import feedback_block, feedback_slots
 from ..notation import Code
-from ..symmetry import canonical_openings, orbit_representatives
+from ..symmetry import Symmetries, block_pool, symmetries
 from .base import Strategy
 
-MAX_CANDIDATES = 1000
-MAX_TARGETS = 20000
-#: Up to this many consistent codes, costs come from sorted runs, not slot counts.
-SMALL_SET = 6
-#: Consistent codes from which guesses are reduced to orbit representatives.
-MIN_ORBIT_CODES = 8
+#: Up to this many consistent codes, the consistent guesses are scored before
+#: the symmetries are sought: one of them often splits the codes into
+#: singletons, and then no other guess is looked at.
+SMALL_SET = 32
 
 
 def partition_counts(block: np.ndarray, slots: int, guess_axis: int = 1) -> np.ndarray:
@@ -53,16 +54,32 @@ class ScoringStrategy(Strategy):
     strategy says how one part of a given size counts (:meth:`part`) and how
     the parts combine into the guess's rank (:attr:`combine`, ``np.add`` or
     ``np.maximum``); the lower the rank, the better the guess. Every path
-    below derives its ranks from these two: partition counts, sorted runs of
-    a few codes, and the lower bound. Part values are integers (entropy's in
-    fixed point), so equal partitions tie exactly whatever the order of
-    their parts.
+    derives its ranks from these two: the kernel's running ranks, partition
+    counts and the lower bound. Part values are integers (entropy's in fixed
+    point), so equal partitions tie exactly whatever the order of their
+    parts. With ``np.maximum``, part values must not decrease with the size.
     """
 
     #: How part values combine into a rank.
     combine: np.ufunc = np.add
-    #: Scoring needs the code space enumerated (its opening is scored against all of it).
+    #: Scoring needs the code space enumerated.
     max_codes = MAX_CODES
+    #: Part values are superadditive and convex (see :meth:`rest_bound`)...
+    superadditive = False
+    #: ... up to this many units (values rounded to integers).
+    rounding = 0
+
+    def __init__(self, rules, seed=None):
+        super().__init__(rules, seed)
+        from .. import kernels
+        kernels.load()  # start-up, before any game's clock
+        self._kernels = kernels
+        #: Searches, candidates scored and feedbacks computed so far (what the searches cost).
+        self.effort = {"searches": 0, "candidates": 0, "feedbacks": 0}
+        self._values = np.zeros(0, dtype=np.int64)
+        self._rest = np.zeros(0, dtype=np.int64)
+        self._bounds: dict[tuple[int, bool], int] = {}
+        self._no_symmetry = Symmetries.of(rules, [], [])
 
     def part(self, sizes: np.ndarray) -> np.ndarray:
         """The value (int64) of parts of the given sizes; a part of size 0 counts 0."""
@@ -76,121 +93,121 @@ class ScoringStrategy(Strategy):
     def slots(self) -> int:
         return feedback_slots(self.rules.pegs)
 
-    # -- opening ------------------------------------------------------------
     def opening(self, session) -> Code:
-        openings = canonical_openings(self.rules)
-        if self.rules.size <= MAX_CODES:
-            space = code_space(self.rules)
-            counts = np.stack([np.bincount(space.feedback_to_all(code), minlength=self.slots)
-                               for code in openings])
-        else:
-            # Too many codes to score against all: score against a fixed sample.
-            from ..sampling import random_code
-            rng = np.random.default_rng(0)
-            sample = np.array([random_code(self.rules, rng) for _ in range(MAX_TARGETS)])
-            openings = openings[:MAX_CANDIDATES]
-            block = feedback_block(*_features_pair(sample, np.array(openings), self.rules.colors), self.rules.pegs)
-            counts = partition_counts(block, self.slots)
-        best = int(np.lexsort((np.arange(len(openings)), self.cost(counts)))[0])
-        return openings[best]
+        # The empty history: every code is consistent, and the symmetries leave
+        # one code per class of openings (mm_logic.symmetry.canonical_openings).
+        space = code_space(self.rules)
+        return self.best(space, [], np.arange(space.size, dtype=np.int64))
 
-    # -- later guesses ------------------------------------------------------
     def choose(self, session) -> Code | None:
         m = session.count()
         if m <= 2:
             # One or two codes left: the smallest consistent one splits them
             # perfectly and wins every tie-break.
             return session.first()
-        if self.rules.size <= MAX_TABLE_CODES:
-            return self._choose_from_table(session, m)
-        return self._choose_among_consistent(session)
+        alive = np.asarray(session.consistent_indices(), dtype=np.int64)
+        return self.best(code_space(self.rules), session.history, alive)
 
-    def _choose_from_table(self, session, m: int) -> Code:
-        space = code_space(self.rules)
-        alive = session.consistent_indices()
-        consistent = np.zeros(space.size, dtype=bool)
-        consistent[alive] = True
-        # Guesses related by a symmetry of the consistent set split it alike:
-        # score the smallest code of each orbit only.
-        # (Below some dozens of consistent codes, finding orbits costs more than
-        # scoring every guess, which often stops early at the lower bound.)
-        candidates = (orbit_representatives(space, session.history, alive) if m >= MIN_ORBIT_CODES
-                      else np.arange(space.size))
-        bound = self.lower_bound(m)
-        # Consistent guesses first: if one reaches the lower bound no code
-        # beats it, and the tie-break prefers it, so the search stops there.
-        ahead = candidates[consistent[candidates]]
-        costs = self._costs(space.table, alive, ahead)
-        best = (costs.min(), 0, int(ahead[np.argmin(costs)])) if ahead.size else (np.inf, 1, -1)
-        if best[0] <= bound:
-            return space.code(best[2])
-        others = candidates[~consistent[candidates]]
-        step = max(64, 2**22 // m)
-        for start in range(0, others.size, step):
-            chunk = others[start:start + step]
-            costs = self._costs(space.table, alive, chunk)
-            i = int(np.argmin(costs))  # argmin takes the first, i.e. smallest, code
-            best = min(best, (costs[i], 1, int(chunk[i])))
-            if best[0] <= bound:
-                break  # no later (larger, inconsistent) code can do better
-        return space.code(best[2])
-
-    def _costs(self, table: np.ndarray, alive: np.ndarray, guesses: np.ndarray) -> np.ndarray:
-        """Cost of each guess against the consistent codes ``alive``.
-
-        The table is symmetric: the rows of the consistent codes are copied
-        (contiguous), guess columns are picked from them while they sit in
-        cache, and each block is turned guess-major so that each guess's
-        counters are touched once. (Measured against picking from guess rows
-        and against transposing all columns at once: both slower.)
-        """
+    def best(self, space, history, alive: np.ndarray) -> Code:
+        """The contract's guess against the consistent codes ``alive`` (sorted indices) after ``history``."""
         m = alive.size
-        costs = np.empty(guesses.size, dtype=np.int64)
-        rows = table[alive]  # m contiguous rows; the columns picked below stay in cache
-        step = max(256, min(8192, 2**18 // m))
-        for start in range(0, guesses.size, step):
-            block = np.ascontiguousarray(rows[:, guesses[start:start + step]].T)
-            if m <= SMALL_SET:
-                costs[start:start + step] = self.cost_from_runs(np.sort(block, axis=1))
-            else:
-                costs[start:start + step] = self.cost(partition_counts(block, self.slots, guess_axis=0))
-        return costs
+        self._tables(space, m)
+        bounds = self._bounds_of(space, alive)
+        if m <= SMALL_SET:
+            # A consistent code that reaches the bound (say, splits them all
+            # apart) is the answer: no symmetry needs to be sought.
+            index, rank = self._search(space, alive, self._no_symmetry, _NO_CODES, bounds)
+            if rank <= bounds[0]:
+                return space.code(index)
+        sym = symmetries(space, history, alive)
+        index, _ = self._search(space, alive, sym, block_pool(space, sym.blocks), bounds)
+        return space.code(index)
 
-    def cost_from_runs(self, ordered: np.ndarray) -> np.ndarray:
-        """Rank of each row of sorted feedback indices: its parts are its runs.
+    def _tables(self, space, m: int) -> None:
+        if self._values.size <= m:
+            # Part values by size, for the largest set met so far, and what so many codes add at least.
+            sizes = np.arange(min(max(m + 1, 2 * self._values.size, 64), space.size + 1))
+            self._values = np.ascontiguousarray(self.part(sizes), dtype=np.int64)
+            self._rest = self.rest_bound(sizes, self._values)
 
-        For a few consistent codes this beats counting into every feedback
-        slot. A run's part value is combined in when the run ends.
+    def _bounds_of(self, space, alive: np.ndarray) -> tuple[int, int]:
+        """Ranks no guess beats, and no inconsistent guess beats, on the consistent codes ``alive``."""
+        group_bound = self._kernels.group_bound
+        m = alive.size
+        grouped = self.lower_bound(m)
+        if self.superadditive or self._mode == 0:
+            grouped = max(grouped, int(group_bound(space.codes, space.multisets, alive, self._mode, self._values,
+                                                   self.rounding)))
+        return grouped, max(self.lower_bound(m, outside=True), grouped)
+
+    @property
+    def _mode(self) -> int:
+        return 0 if self.combine is np.maximum else 1
+
+    def _search(self, space, alive, sym: Symmetries, pool: np.ndarray, bounds: tuple[int, int]) -> tuple[int, int]:
+        """Search the consistent codes, then the inconsistent ones of ``pool`` (from :func:`block_pool`)."""
+        best_guess = self._kernels.best_guess
+        packed = space.packed
+        words, count_words = packed if packed is not None else (_EMPTY_WORDS, _EMPTY_COUNT_WORDS)
+        index, rank, candidates, pairs = best_guess(
+            space.codes, words, count_words, space.counts, alive, pool, True, packed is not None,
+            self._mode, self._values, self._rest, bounds[0], bounds[1], sym.sigmas, sym.pis, sym.block_of,
+            sym.block_colors, sym.block_start)
+        self.effort["searches"] += 1
+        self.effort["candidates"] += int(candidates)
+        self.effort["feedbacks"] += int(pairs)
+        return int(index), int(rank)
+
+    def rest_bound(self, sizes: np.ndarray, values: np.ndarray) -> np.ndarray:
+        """What ``sizes`` codes not yet counted add to a partial rank at least (``np.add`` ranks).
+
+        ``values`` is ``part(sizes)``. In general each code adds at least the
+        smallest step of ``values``. When part values are *superadditive*
+        (``part(a + b) >= part(a) + part(b)``, as convex values with
+        ``part(0) = 0`` are) and convex, adding ``r`` codes to any parts adds at
+        least ``part`` of them spread as evenly as possible over the
+        feedbacks (less :attr:`rounding` twice per feedback).
         """
-        rows, m = ordered.shape
-        run = np.ones(rows, dtype=np.int64)
-        total = np.zeros(rows, dtype=np.int64)
-        for j in range(1, m):
-            same = ordered[:, j] == ordered[:, j - 1]
-            total = self.combine(total, np.where(same, 0, self.part(run)))
-            run = np.where(same, run + 1, 1)
-        return self.combine(total, self.part(run))
+        if not self.superadditive:
+            return np.minimum(np.diff(values).min(), 0) * sizes
+        classes = self.slots - 1
+        q, r = np.divmod(sizes, classes)
+        spread = r * values[np.minimum(q + 1, values.size - 1)] + (classes - r) * values[q]
+        return spread - 2 * classes * self.rounding
 
-    def lower_bound(self, m: int) -> int:
-        """A rank no guess can beat on ``m`` consistent codes (parts as even as possible)."""
-        classes = self.slots - 1  # (pegs-1, 1) never occurs
-        q, r = divmod(m, classes)
-        parts = np.array([q + 1] * r + [q] * (classes - r), dtype=np.int64)
-        return int(self.cost(parts[None, :])[0])
+    def lower_bound(self, m: int, outside: bool = False) -> int:
+        """A rank no guess can beat on ``m`` consistent codes (parts as even as possible).
 
-    def _choose_among_consistent(self, session) -> Code:
-        targets = np.asarray(session.enumerate(limit=MAX_TARGETS))
-        candidates = targets[:MAX_CANDIDATES]
-        block = feedback_block(*_features_pair(targets, candidates, self.rules.colors), self.rules.pegs)
-        costs = self.cost(partition_counts(block, self.slots))
-        best = int(np.lexsort((np.arange(len(candidates)), costs))[0])
-        return tuple(int(c) for c in candidates[best])
+        With ``outside``, no inconsistent guess: it cannot win, so it has one feedback fewer.
+        """
+        key = (m, outside)
+        if key not in self._bounds:
+            classes = self.slots - 1 - outside  # (pegs-1, 1) never occurs
+            q, r = divmod(m, classes)
+            parts = np.array([q + 1] * r + [q] * (classes - r), dtype=np.int64)
+            self._bounds[key] = int(self.cost(parts[None, :])[0])
+        return self._bounds[key]
 
 
-def _features_pair(guesses: np.ndarray, secrets: np.ndarray, colors: int):
-    left, _ = feedback_features(guesses, colors)
-    _, right = feedback_features(secrets, colors)
-    return left, right
+_NO_CODES = np.zeros(0, dtype=np.int32)
+_EMPTY_WORDS = np.zeros(0, dtype=np.uint64)
+_EMPTY_COUNT_WORDS = np.zeros((0, 2), dtype=np.uint64)
+
+
+def table_guess(strategy: ScoringStrategy, alive: np.ndarray) -> Code:
+    """The contract's guess the plain way: every code ranked from the feedback table.
+
+    Lowest rank, then consistent, then smallest: what :meth:`ScoringStrategy.best`
+    must give (small spaces only, tests).
+    """
+    space = code_space(strategy.rules)
+    block = space.table[:, alive] if space.has_table else feedback_block(
+        space.features[0], space.features[1][alive], space.rules.pegs)
+    costs = strategy.cost(partition_counts(block, strategy.slots, guess_axis=0))
+    consistent = np.zeros(space.size, dtype=bool)
+    consistent[alive] = True
+    best = int(np.lexsort((np.arange(space.size), ~consistent, costs))[0])
+    return space.code(best)
 
 
 class Minimax(ScoringStrategy):
@@ -209,6 +226,7 @@ class Expected(ScoringStrategy):
 
     name = "expected"
     summary = "Irving: smallest sum of squared parts; opens with the best canonical code (0012 for 4x6)"
+    superadditive = True
 
     def part(self, sizes):
         sizes = np.asarray(sizes, dtype=np.int64)
@@ -225,6 +243,8 @@ class Entropy(ScoringStrategy):
 
     name = "entropy"
     summary = "Neuwirth: largest entropy of the parts; opens with the best canonical code (0123 for 4x6)"
+    superadditive = True
+    rounding = 1
 
     def part(self, sizes):
         # Entropy = log m - Σ s log s / m, so minimising Σ s log2 s maximises it.
@@ -237,6 +257,8 @@ class Parts(ScoringStrategy):
 
     name = "parts"
     summary = "Kooi: most feedback classes; opens with the best canonical code (0012 for 4x6)"
+    # -(s > 0) is not convex, but r more codes open at most min(r, classes) parts: the same bound.
+    superadditive = True
 
     def part(self, sizes):
         return -(np.asarray(sizes) > 0).astype(np.int64)

@@ -1,0 +1,433 @@
+"""Compiled kernels (numba) of the scoring strategies: the best guess, scored on the fly.
+
+:func:`best_guess` finds the guess the contract asks for: the lowest rank,
+then a consistent code, then the smallest code. It never builds a feedback
+table: each candidate guess is scored against the consistent codes as it
+goes, from packed codes, and is dropped as soon as its partial rank shows it
+cannot win. Candidates are the consistent codes in increasing order, then the
+others in increasing order, which is the tie-break's own order, so a later
+candidate must be strictly better to win; the search ends at once when a
+candidate reaches a lower bound of the ranks (:func:`group_bound` sharpens the
+plain one; inconsistent candidates, which cannot win at once, have their own).
+
+Candidates are only the smallest code of each orbit under the symmetries of
+the consistent set that the caller passes (:mod:`mm_logic.symmetry`):
+colours permuted freely within blocks, and pairs ``(sigma, pi)`` acting as
+``y[p] = pi[x[sigma[p]]]``. A code is skipped when one of these maps it to a
+smaller code; the orbit's smallest code is never skipped, so the result is
+the same as scoring every code.
+
+Feedback of a pair of codes of at most 8 pegs and 16 colours comes from
+words (:func:`pack`): one byte per peg, one byte per colour count, so black
+pegs are the zero bytes of an exclusive or and common colours a sum of
+byte-wise minima. Larger codes take the plain loop.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numba as nb
+import numpy as np
+
+#: Largest pegs and colours of the packed words.
+PACKED_PEGS = 8
+PACKED_COLORS = 16
+
+_LOW = np.uint64(0x0101010101010101)
+_HIGH = np.uint64(0x8080808080808080)
+_ONE = np.uint64(1)
+_TWO = np.uint64(2)
+_FOUR = np.uint64(4)
+_SEVEN = np.uint64(7)
+_BYTE = np.uint64(0xFF)
+_TOP = np.uint64(56)
+#: Feedbacks computed at once for one candidate before they are counted.
+_CHUNK = 64
+#: Ranks never reached (the search's starting best).
+NO_RANK = np.iinfo(np.int64).max
+
+
+def packable(pegs: int, colors: int) -> bool:
+    """Whether codes of these rules fit the packed words."""
+    return pegs <= PACKED_PEGS and colors <= PACKED_COLORS
+
+
+def pack(codes: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Packed words of codes: ``(n,)`` peg words and ``(n, 2)`` colour-count words (``uint64``)."""
+    n, pegs = codes.shape
+    words = np.zeros(n, dtype=np.uint64)
+    for p in range(pegs):
+        words |= codes[:, p].astype(np.uint64) << np.uint64(8 * p)
+    colours = counts.shape[1]
+    count_words = np.zeros((n, 2), dtype=np.uint64)
+    for c in range(colours):
+        count_words[:, c // 8] |= counts[:, c].astype(np.uint64) << np.uint64(8 * (c % 8))
+    return words, count_words
+
+
+@nb.njit(cache=True, inline="always")
+def _byte_sum(v):
+    return (v * _LOW) >> _TOP
+
+
+@nb.njit(cache=True, inline="always")
+def _byte_min(a, b):
+    ge = ((((a | _HIGH) - b) & _HIGH) >> _SEVEN) * _BYTE  # 0xFF where a >= b
+    return (b & ge) | (a & ~ge)
+
+
+@nb.njit(cache=True)
+def _packed_feedback(out, gw, g0, g1, words, counts0, counts1, start, stop, pegs):
+    """``black * (pegs + 1) + common`` of one guess against secrets ``start:stop`` (vectorised)."""
+    width = pegs + 1
+    words = words[start:stop]
+    counts0 = counts0[start:stop]
+    counts1 = counts1[start:stop]
+    for j in range(words.shape[0]):
+        x = gw ^ words[j]
+        x |= x >> _FOUR
+        x |= x >> _TWO
+        x |= x >> _ONE
+        black = pegs - np.int64(_byte_sum(x & _LOW))
+        common = np.int64(_byte_sum(_byte_min(g0, counts0[j]) + _byte_min(g1, counts1[j])))
+        out[j] = black * width + common
+
+
+@nb.njit(cache=True)
+def _plain_feedback(out, guess, gcol, gcnt, ncol, codes, counts, start, stop):
+    pegs = codes.shape[1]
+    width = pegs + 1
+    for j in range(start, stop):
+        black = 0
+        for p in range(pegs):
+            if codes[j, p] == guess[p]:
+                black += 1
+        common = 0
+        for k in range(ncol):
+            a = gcnt[k]
+            b = counts[j, gcol[k]]
+            common += a if a < b else b
+        out[j - start] = black * width + common
+
+
+@nb.njit(cache=True)
+def _compare_canonical(x, sigma, pi, moved, block_of, block_colors, block_start, rename, stamp, tick, used):
+    """Sign of canon(h·x) - x in lexicographic order: -1, 0 or 1.
+
+    ``h·x`` is ``x`` itself when ``moved`` is False, else ``pi[x[sigma[p]]]``;
+    canon renames the colours of each block in order of first appearance to the
+    block's colours in increasing order (the smallest code of its block orbit).
+    """
+    pegs = x.shape[0]
+    for b in range(used.shape[0]):
+        used[b] = 0
+    for p in range(pegs):
+        c = np.int64(x[sigma[p]]) if moved else np.int64(x[p])
+        if moved:
+            c = pi[c]
+        b = block_of[c]
+        if b >= 0:
+            if stamp[c] != tick:
+                stamp[c] = tick
+                rename[c] = block_colors[block_start[b] + used[b]]
+                used[b] += 1
+            c = rename[c]
+        xp = np.int64(x[p])
+        if c < xp:
+            return -1
+        if c > xp:
+            return 1
+    return 0
+
+
+@nb.njit(cache=True)
+def _is_representative(x, sigmas, pis, block_of, block_colors, block_start, rename, stamp, tick, used):
+    """Whether no symmetry maps ``x`` to a smaller code; returns it and the last stamp used."""
+    tick += 1
+    if _compare_canonical(x, block_of, block_of, False, block_of, block_colors, block_start,
+                          rename, stamp, tick, used) < 0:
+        return False, tick
+    for h in range(sigmas.shape[0]):
+        tick += 1
+        if _compare_canonical(x, sigmas[h], pis[h], True, block_of, block_colors, block_start,
+                              rename, stamp, tick, used) < 0:
+            return False, tick
+    return True, tick
+
+
+@nb.njit(cache=True)
+def _threshold(values, best, m):
+    """The smallest part size whose value reaches ``best`` (``m + 1``: none)."""
+    for s in range(1, m + 1):
+        if values[s] >= best:
+            return s
+    return m + 1
+
+
+@nb.njit(cache=True)
+def group_bound(codes, multiset, alive, mode, values, rounding):
+    """A rank no guess beats, from the colour multisets of the consistent codes.
+
+    Consistent codes with the same colours (``multiset``: one id per multiset)
+    have the same common colours with any guess, so its feedback tells them
+    apart by black pegs only, and black pegs vary only at the positions where
+    they differ: a group of ``n`` codes differing at ``f`` positions falls in
+    at most ``min(pegs, f) + 1`` parts. Parts of different groups may share a
+    feedback, which only raises a rank (maxima; superadditive sums, less
+    ``rounding`` twice per part).
+    """
+    m = alive.shape[0]
+    pegs = codes.shape[1]
+    keys = np.empty(m, dtype=np.int64)
+    for j in range(m):
+        keys[j] = multiset[alive[j]]
+    order = np.argsort(keys)
+    total = 0
+    start = 0
+    while start < m:
+        stop = start + 1
+        while stop < m and keys[order[stop]] == keys[order[start]]:
+            stop += 1
+        first = alive[order[start]]
+        free = 0
+        for p in range(pegs):
+            for j in range(start + 1, stop):
+                if codes[alive[order[j]], p] != codes[first, p]:
+                    free += 1
+                    break
+        n = stop - start
+        k = min(free + 1, pegs + 1)
+        q, r = n // k, n % k
+        if mode == 0:
+            total = max(total, values[q + 1 if r else q])
+        else:
+            total += r * values[q + 1] + (k - r) * values[q] - 2 * k * rounding
+        start = stop
+    return total
+
+
+@nb.njit(cache=True)
+def best_guess(codes, words, count_words, counts, alive, pool, pool_canonical, packed, mode, values, rest,
+               bound, outside_bound, sigmas, pis, block_of, block_colors, block_start):
+    """The contract's best guess against the consistent codes ``alive`` (sorted code indices).
+
+    ``mode`` 0: the rank is ``values[largest part]`` (``values`` non-decreasing);
+    mode 1: the rank is the sum of ``values[s]`` over the parts' sizes ``s``,
+    accumulated as ``values[s + 1] - values[s]`` per code, and ``r`` codes
+    not yet counted add at least ``rest[r]``. ``bound``: a rank no guess beats; ``outside_bound``: one no
+    inconsistent guess beats. The consistent codes are scored first, then the
+    inconsistent codes of ``pool`` (sorted code indices; ``pool_canonical``:
+    all are smallest under the free colour blocks already). ``sigmas``,
+    ``pis`` and ``block_*``: the symmetries (:class:`mm_logic.symmetry.Symmetries`).
+
+    Returns ``(index, rank, candidates scored, feedbacks computed)``.
+    """
+    pegs = codes.shape[1]
+    m = alive.shape[0]
+    width = pegs + 1
+    counter = np.zeros(width * width, dtype=np.int64)
+    out = np.empty(_CHUNK, dtype=np.int64)
+    # The consistent codes, contiguous.
+    s_words = np.empty(m if packed else 0, dtype=np.uint64)
+    s_counts0 = np.empty(m if packed else 0, dtype=np.uint64)
+    s_counts1 = np.empty(m if packed else 0, dtype=np.uint64)
+    s_codes = np.empty((0 if packed else m, pegs), dtype=codes.dtype)
+    s_counts = np.empty((0 if packed else m, counts.shape[1]), dtype=counts.dtype)
+    for j in range(m):
+        if packed:
+            s_words[j] = words[alive[j]]
+            s_counts0[j] = count_words[alive[j], 0]
+            s_counts1[j] = count_words[alive[j], 1]
+        else:
+            s_codes[j] = codes[alive[j]]
+            s_counts[j] = counts[alive[j]]
+    steps = np.empty(m + 1, dtype=np.int64)
+    for s in range(m):
+        steps[s] = values[s + 1] - values[s]
+    colours = counts.shape[1]
+    rename = np.zeros(colours, dtype=np.int64)
+    stamp = np.zeros(colours, dtype=np.int64)
+    used = np.zeros(block_start.shape[0], dtype=np.int64)
+    symmetric = sigmas.shape[0] > 0 or block_start.shape[0] > 0
+    guess = np.empty(pegs, dtype=np.int64)
+    gcol = np.empty(pegs, dtype=np.int64)
+    gcnt = np.empty(pegs, dtype=np.int64)
+    tick = 0
+    small = m <= _CHUNK  # one chunk: the counters it touched are cleared one by one
+    best, best_index = NO_RANK, -1
+    threshold = m + 1  # mode 0: a part this large loses
+    scored = 0
+    pairs = 0
+    cursor = 0
+    for phase in range(2):
+        if phase == 1 and best <= outside_bound:
+            break  # no inconsistent guess can beat it
+        total = m if phase == 0 else pool.shape[0]
+        for k in range(total):
+            i = alive[k] if phase == 0 else np.int64(pool[k])
+            if phase == 1:
+                while cursor < m and alive[cursor] < i:
+                    cursor += 1
+                if cursor < m and alive[cursor] == i:
+                    continue  # consistent: scored already
+            if symmetric:
+                if phase == 1 and pool_canonical:
+                    ok = True
+                    for h in range(sigmas.shape[0]):
+                        tick += 1
+                        if _compare_canonical(codes[i], sigmas[h], pis[h], True, block_of, block_colors,
+                                              block_start, rename, stamp, tick, used) < 0:
+                            ok = False
+                            break
+                else:
+                    ok, tick = _is_representative(codes[i], sigmas, pis, block_of, block_colors, block_start,
+                                                  rename, stamp, tick, used)
+                if not ok:
+                    continue
+            scored += 1
+            gw = np.uint64(0)
+            g0 = np.uint64(0)
+            g1 = np.uint64(0)
+            ncol = 0
+            if packed:
+                gw = words[i]
+                g0 = count_words[i, 0]
+                g1 = count_words[i, 1]
+            else:
+                for p in range(pegs):
+                    guess[p] = codes[i, p]
+                for c in range(colours):
+                    if counts[i, c] > 0:
+                        gcol[ncol] = c
+                        gcnt[ncol] = counts[i, c]
+                        ncol += 1
+            if not small:
+                counter[:] = 0
+            rank = 0
+            dropped = False
+            counted = 0  # feedbacks counted from the last chunk
+            for start in range(0, m, _CHUNK):
+                stop = min(m, start + _CHUNK)
+                if packed:
+                    _packed_feedback(out, gw, g0, g1, s_words, s_counts0, s_counts1, start, stop, pegs)
+                else:
+                    _plain_feedback(out, guess, gcol, gcnt, ncol, s_codes, s_counts, start, stop)
+                pairs += stop - start
+                counted = stop - start
+                if mode == 0:
+                    for j in range(stop - start):
+                        f = out[j]
+                        size = counter[f] + 1
+                        counter[f] = size
+                        if size >= threshold:
+                            dropped = True
+                            counted = j + 1
+                            break
+                else:
+                    left = m - start  # codes not yet counted
+                    for j in range(stop - start):
+                        f = out[j]
+                        size = counter[f]
+                        counter[f] = size + 1
+                        rank += steps[size]
+                        left -= 1
+                        if rank + rest[left] >= best:
+                            dropped = True
+                            counted = j + 1
+                            break
+                if dropped:
+                    break
+            if not dropped and mode == 0:
+                largest = 0
+                for j in range(counted if small else 0):
+                    largest = max(largest, counter[out[j]])
+                if not small:
+                    largest = counter.max()
+                rank = values[largest]
+            if small:  # clear the counters touched, not all of them
+                for j in range(counted):
+                    counter[out[j]] = 0
+            if dropped:
+                continue
+            if rank < best:
+                best, best_index = rank, i
+                if mode == 0:
+                    threshold = _threshold(values, best, m)
+                if best <= bound:
+                    return best_index, best, scored, pairs
+    return best_index, best, scored, pairs
+
+
+@nb.njit(cache=True)
+def representatives(codes, sigmas, pis, block_of, block_colors, block_start):
+    """Mask of the codes that no symmetry maps to a smaller code (the orbits' smallest codes)."""
+    n = codes.shape[0]
+    mask = np.zeros(n, dtype=np.bool_)
+    colours = block_of.shape[0]
+    rename = np.zeros(colours, dtype=np.int64)
+    stamp = np.zeros(colours, dtype=np.int64)
+    used = np.zeros(block_start.shape[0], dtype=np.int64)
+    tick = 0
+    for i in range(n):
+        mask[i], tick = _is_representative(codes[i], sigmas, pis, block_of, block_colors, block_start,
+                                           rename, stamp, tick, used)
+    return mask
+
+
+@lru_cache(maxsize=4096)
+def pack_code(code: tuple[int, ...]) -> tuple[np.uint64, np.uint64, np.uint64]:
+    """One code's packed words: peg word, two colour-count words (kept for the codes met last)."""
+    word = 0
+    counts = [0, 0]
+    for p, c in enumerate(code):
+        word |= int(c) << (8 * p)
+        counts[c // 8] += 1 << (8 * (c % 8))
+    return np.uint64(word), np.uint64(counts[0]), np.uint64(counts[1])
+
+
+@nb.njit(cache=True)
+def packed_marks(gw, g0, g1, words, count_words, indices, pegs, lut):
+    """Feedback indices (``lut[black * pegs + common]``) of one packed guess against codes ``indices``."""
+    out = np.empty(indices.shape[0], dtype=lut.dtype)
+    for k in range(indices.shape[0]):
+        i = indices[k]
+        x = gw ^ words[i]
+        x |= x >> _FOUR
+        x |= x >> _TWO
+        x |= x >> _ONE
+        black = pegs - np.int64(_byte_sum(x & _LOW))
+        common = np.int64(_byte_sum(_byte_min(g0, count_words[i, 0]) + _byte_min(g1, count_words[i, 1])))
+        out[k] = lut[black * pegs + common]
+    return out
+
+
+_loaded = False
+
+
+def load() -> None:
+    """Compile, or load from numba's cache, every kernel once per process (a few tenths of a second).
+
+    Scoring strategies call it when they are made, so that a bench's clock,
+    like a game's, counts play and not start-up.
+    """
+    global _loaded
+    if _loaded:
+        return
+    codes = np.array([[0, 1], [1, 0]], dtype=np.uint8)
+    counts = np.array([[1, 1], [1, 1]], dtype=np.uint8)
+    words, count_words = pack(codes, counts)
+    alive = np.arange(2, dtype=np.int64)
+    none = np.zeros((0, 2), dtype=np.int64)
+    blocks = (np.full(2, -1, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
+    values = np.arange(3, dtype=np.int64)
+    for packed in (True, False):
+        for mode in (0, 1):
+            best_guess(codes, words, count_words, counts, alive, alive.astype(np.int32), True, packed, mode, values,
+                       values, 0, 0, none, none, *blocks)
+    representatives(codes, none, none, *blocks)
+    for mode in (0, 1):
+        group_bound(codes, alive.astype(np.int32), alive, mode, values, 0)
+    gw, g0, g1 = pack_code((0, 1))
+    packed_marks(gw, g0, g1, words, count_words, alive, 2, np.zeros(8, dtype=np.uint8))
+    _loaded = True
