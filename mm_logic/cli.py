@@ -258,6 +258,7 @@ def cli():
       mmlogic sweep --sizes 4x2-10,5x6 --out table.jsonl --jobs 2
       mmlogic openings --strategy minimax,parts
       mmlogic serve
+      mmlogic solve --server http://127.0.0.1:8000
     """
 
 
@@ -716,11 +717,14 @@ def play_command(rules, engine, strategy, first_guess, seed, role, secret_text, 
 @click.option("--time-limit", type=click.FloatRange(0, min_open=True), default=10, show_default=True,
               metavar="SECONDS", help="Bound on one solver call of a request (HTTP 422 beyond).")
 def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit):
-    """The codemaker server: a JSON API for games kept in memory (docs/server.md).
+    """The codemaker server: a web page and a JSON API, games kept in memory (docs/server.md).
 
-    Create a game (rules, role, backend, strategy), guess against its secret,
-    ask the computer's next guess or answer it, undo, resign, read the state.
-    The secret is never sent before the game is over. Ctrl-C stops it.
+    The page at http://HOST:PORT/ plays in a browser: you guess (with an
+    assistant), the computer guesses your code, strategies race. The API
+    creates a game (rules, role, backend, strategy), guesses against its
+    secret, asks the computer's next guess or answers it, undoes, resigns,
+    reads the state, races; solve/bench --server play against it. The secret
+    is never sent before the game is over. Ctrl-C stops it.
 
     --tcp-port also serves seed 003's line protocol (docs/line-protocol.md):
     init_connexion starts a game of the rules options (letters from a), and
