@@ -130,7 +130,10 @@ def solve(ctl: Control, reader: CodeReader, assumptions, models: int, *, budget:
     limits.models = str(models if bounded else QUICK_MODELS)
     try:
         result = ctl.solve(on_model=reader, assumptions=assumptions)
-        if not result.unknown and (bounded or result.exhausted):
+        # Done when the search space is exhausted, or when the models asked for are all in. A
+        # search cut by the conflict limit after some models is satisfiable (not "unknown")
+        # yet unfinished: taking it as done made count_within call a partial count exact.
+        if result.exhausted or (bounded and reader.count >= models):
             return True
     finally:
         limits.solve_limit = "umax"
