@@ -79,14 +79,16 @@ def create_app(store: GameStore | None = None) -> Starlette:
     """The application, over ``store`` (a new default one if not given)."""
     store = GameStore() if store is None else store
 
-    async def on_game(request: Request, action, body: dict | None = None):
-        """Run ``action(hosted, body)`` on the game of the URL, under its lock, in a worker thread."""
-        hosted = store.get(request.path_params["game_id"])
-
+    async def under_lock(hosted, action, *args):
+        """``action(hosted, *args)`` for a game or a race, under its lock, in a worker thread."""
         def locked():
             with hosted.lock:
-                return action(hosted, body)
+                return action(hosted, *args)
         return JSONResponse(await run_in_threadpool(locked))
+
+    async def on_game(request: Request, action, body: dict | None = None):
+        """Run ``action(hosted, body)`` on the game of the URL."""
+        return await under_lock(store.get(request.path_params["game_id"]), action, body)
 
     async def create(request: Request):
         body = await body_of(request)
@@ -117,13 +119,8 @@ def create_app(store: GameStore | None = None) -> Starlette:
         return JSONResponse(race.state(), status_code=201)
 
     async def on_race(request: Request, action):
-        """Run ``action(race)`` on the race of the URL, under its lock, in a worker thread."""
-        race: Race = store.get_race(request.path_params["race_id"])
-
-        def locked():
-            with race.lock:
-                return action(race)
-        return JSONResponse(await run_in_threadpool(locked))
+        """Run ``action(race)`` on the race of the URL."""
+        return await under_lock(store.get_race(request.path_params["race_id"]), action)
 
     async def race_state(request: Request):
         return await on_race(request, Race.state)
