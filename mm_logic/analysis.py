@@ -6,20 +6,39 @@ rules are removed (``(pegs-1, 1)`` always, more with few colours or without
 repetition), and a guess that wins ends the game, so after the first guess at
 most ``F - 1`` feedbacks lead on. With ``t`` guesses at most
 ``1 + (F-1) + ... + (F-1)**(t-1)`` secrets can be told apart.
+
+The same count bounds the total of guesses over every secret: the best
+conceivable strategy finds 1 code with its first guess, ``F - 1`` with its
+second, ``(F-1)**2`` with its third... (:func:`fill_levels`). On spaces the
+reference engine enumerates, two facts tighten both bounds
+(:func:`partition_bound`): no guess splits the codes into more than ``K``
+classes (``K`` the most any opening makes, found over the canonical
+openings: every code is one of them up to symmetry), and the opening's
+classes are known, so each class is filled on its own below the opening.
+
+Beside the bounds, the optimal values where they are known: published ones
+(:data:`PUBLISHED`, with their source) and those a search computed
+(``computed`` in :func:`study`).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+import numpy as np
+
+from .codespace import code_space
 from .engines.base import Engine
+from .feedback import feedback_slots, win_index
 from .notation import Feedback
 from .rules import Rules
 from .symmetry import canonical_openings
 
 #: Beyond this many (opening, feedback) questions the feedback set is not computed.
 MAX_QUESTIONS = 20_000
+#: Largest code space whose openings' partitions are computed (a second or so at most).
+MAX_PARTITION_CODES = 1_000_000
 
 
 def candidate_feedbacks(pegs: int) -> list[Feedback]:
@@ -42,20 +61,145 @@ def possible_feedbacks(engine: Engine) -> list[Feedback] | None:
             if any(engine.satisfiable([(g, fb)]) for g in openings)]
 
 
+# -- bounds ------------------------------------------------------------------------------
+def fill_levels(codes: int, branching: int, first_depth: int = 1) -> tuple[int, int]:
+    """``(worst, total)`` of the best conceivable tree over ``codes`` secrets.
+
+    Every node finds at most one code (its guess) and has at most
+    ``branching`` subtrees, so at most ``branching**k`` codes are found at
+    depth ``first_depth + k``; filling the shallowest depths first gives the
+    fewest guesses, in the worst case and in total.
+
+    Examples
+    --------
+    >>> fill_levels(1296, 13)      # 4x6: 1 + 13 + 169 codes, then 1113 at the 4th guess
+    (4, 4986)
+    >>> fill_levels(1, 13, first_depth=2)
+    (2, 2)
+    """
+    total, depth, level, left = 0, first_depth, 1, codes
+    while True:
+        here = min(left, level)
+        total += here * depth
+        left -= here
+        if left <= 0:
+            return depth, total
+        if branching < 1:
+            raise ValueError(f"{codes} codes cannot be told apart with {branching} branches a guess")
+        depth += 1
+        level *= branching
+
+
 def worst_case_lower_bound(codes: int, feedbacks: int) -> int:
     """Fewest guesses that can tell ``codes`` secrets apart in the worst case."""
-    if codes <= 1:
+    if codes <= 1 or feedbacks <= 1:
         return 1
-    reach, guesses, level = 0, 0, 1
-    while reach < codes:
-        reach += level
-        level *= feedbacks - 1
-        guesses += 1
-        if feedbacks <= 1:
-            break
-    return guesses
+    return fill_levels(codes, feedbacks - 1)[0]
 
 
+@dataclass
+class Bound:
+    """Guesses the best strategy needs at least: in the worst case, and in total over every secret."""
+
+    worst_case: int
+    total_guesses: int | None = None
+    codes: int = 0
+
+    def as_dict(self) -> dict:
+        out = {"worst_case": self.worst_case}
+        if self.total_guesses is not None:
+            out |= {"total_guesses": self.total_guesses, "mean": round(self.total_guesses / self.codes, 3)}
+        return out
+
+
+@dataclass
+class PartitionBound(Bound):
+    """:class:`Bound` from the openings' partitions; ``max_parts`` is the most classes a guess makes."""
+
+    max_parts: int = 0
+    openings: int = 0
+
+    def as_dict(self) -> dict:
+        return super().as_dict() | {"max_parts": self.max_parts, "openings": self.openings}
+
+
+def partition_bound(rules: Rules) -> PartitionBound | None:
+    """The bounds from every canonical opening's partition of the codes; None on spaces too large.
+
+    Each opening splits the codes into classes by feedback; below it, each
+    class is filled as in :func:`fill_levels` with ``K - 1`` subtrees a node
+    (``K`` the most classes any opening makes: a guess splits a part of the
+    codes into no more classes than it splits them all, one of which is its
+    own win). The bound is the best opening's. Guesses are valid codes.
+    """
+    if rules.size > MAX_PARTITION_CODES:
+        return None
+    space = code_space(rules)
+    win = win_index(rules.pegs)
+    openings = canonical_openings(rules)
+    parts = [np.bincount(space.feedback_to_all(opening), minlength=feedback_slots(rules.pegs))
+             for opening in openings]
+    most = max(int(np.count_nonzero(p)) for p in parts)
+    worst, total = math.inf, math.inf
+    for sizes in parts:
+        below = [fill_levels(int(size), most - 1, first_depth=2)
+                 for index, size in enumerate(sizes) if size and index != win]
+        worst = min(worst, max((depth for depth, _ in below), default=1))
+        total = min(total, 1 + sum(guesses for _, guesses in below))
+    return PartitionBound(int(worst), int(total), rules.size, max_parts=most, openings=len(openings))
+
+
+# -- optimal values ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Optimum:
+    """An optimal value: the fewest guesses any strategy needs, in the worst case or in total.
+
+    ``max_guesses`` restricts the strategies to those that never need more
+    (Koyama and Lai's 5626 for 4x6 within 5 guesses); ``status`` is
+    ``published`` (with its ``source``) or ``computed`` (by a search, e.g.
+    ``mmlogic optimal``, named in ``source``).
+    """
+
+    measure: str  # "worst_case" or "total_guesses"
+    value: int
+    status: str
+    source: str
+    max_guesses: int | None = None
+
+    def as_dict(self, codes: int) -> dict:
+        out = {"measure": self.measure, "value": self.value}
+        if self.measure == "total_guesses":
+            out["mean"] = round(self.value / codes, 3)
+        return out | {"max_guesses": self.max_guesses, "status": self.status, "source": self.source}
+
+
+KNUTH = "Knuth, The computer as master mind, J. Recreational Mathematics 9(1), 1976"
+KOYAMA_LAI = "Koyama & Lai, An optimal Mastermind strategy, J. Recreational Mathematics 25(4), 1993"
+TANAKA = ("Tanaka 1996, as cited by Francis, Strategies for playing MOO, or Bulls and Cows, 2010, "
+          "and Wikipedia's Bulls and Cows")
+BULLS_SEVEN = "Wikipedia's Bulls and Cows: every number within 7 turns, no strategy solves all within 6"
+
+#: Published optimal values by ``(pegs, colors, max_repeat)`` (None: colours may repeat freely).
+PUBLISHED: dict[tuple[int, int, int | None], tuple[Optimum, ...]] = {
+    (4, 6, None): (Optimum("worst_case", 5, "published", KNUTH),
+                   Optimum("total_guesses", 5625, "published", KOYAMA_LAI),
+                   Optimum("total_guesses", 5626, "published", KOYAMA_LAI, max_guesses=5)),
+    (4, 10, 1): (Optimum("worst_case", 7, "published", BULLS_SEVEN),
+                 Optimum("total_guesses", 26274, "published", TANAKA)),
+}
+
+
+def rules_key(rules: Rules) -> tuple[int, int, int | None]:
+    """``(pegs, colors, max_repeat)`` with a repetition limit that excludes nothing written as None."""
+    return rules.pegs, rules.colors, rules.repeat_limit if rules.restricted else None
+
+
+def known_optima(rules: Rules, computed: tuple[Optimum, ...] = ()) -> list[Optimum]:
+    """The published optimal values for ``rules``, then the computed ones given."""
+    return [*PUBLISHED.get(rules_key(rules), ()), *computed]
+
+
+# -- the study -------------------------------------------------------------------------------
 @dataclass
 class Study:
     """The figures ``mmlogic info`` prints."""
@@ -66,6 +210,11 @@ class Study:
     naive_feedbacks: int
     lower_bound: int
     seed_bound: int
+    #: Both bounds from the number of feedbacks; None for a space of one code.
+    feedback_bound: Bound | None = None
+    #: The tighter bounds from the openings' partitions (None beyond MAX_PARTITION_CODES codes).
+    partitions: PartitionBound | None = None
+    optima: list[Optimum] = field(default_factory=list)
 
     def as_dict(self) -> dict:
         """The ``info --json`` object."""
@@ -77,6 +226,12 @@ class Study:
             "naive_feedbacks": self.naive_feedbacks,
             "lower_bound": self.lower_bound,
             "seed000_bound": self.seed_bound,
+            "bounds": {
+                "seed000": {"worst_case": self.seed_bound},
+                "feedbacks": self.feedback_bound.as_dict() if self.feedback_bound else None,
+                "partitions": self.partitions.as_dict() if self.partitions else None,
+                "optimal": [optimum.as_dict(self.codes) for optimum in self.optima],
+            },
         }
 
     def text(self) -> str:
@@ -84,20 +239,48 @@ class Study:
         feedbacks = (f"{len(self.feedbacks)} of {self.naive_feedbacks} pairs b+w<=pegs "
                      f"({' '.join(f'{b},{w}' for b, w in self.feedbacks)})" if self.feedbacks is not None
                      else f"at most {self.naive_feedbacks - 1} (too many to check)")
+        f = len(self.feedbacks) if self.feedbacks is not None else self.naive_feedbacks - 1
+        rows = [("seed 000's bound", f"ceil(log N / log F), all {self.naive_feedbacks} pairs counted",
+                 f">= {self.seed_bound}", "")]
+        if self.feedback_bound:
+            by_feedbacks = self.feedback_bound
+            rows.append(("feedbacks", f"{f} feedbacks: 1, {f - 1}, {f - 1}^2... codes found at guess 1, 2, 3...",
+                         f">= {by_feedbacks.worst_case}", f">= {self._total(by_feedbacks.total_guesses)}"))
+        if self.partitions:
+            p = self.partitions
+            rows.append(("partitions", f"the best opening's partition (of {p.openings} canonical), at most "
+                                       f"{p.max_parts} classes a guess", f">= {p.worst_case}",
+                         f">= {self._total(p.total_guesses)}"))
+        for o in self.optima:
+            limit = f", within {o.max_guesses} guesses" if o.max_guesses else ""
+            worst, total = (str(o.value), "") if o.measure == "worst_case" else ("", self._total(o.value))
+            rows.append((f"optimal ({o.status})", f"{o.source}{limit}", worst, total))
+        rows.insert(0, ("", "how", "worst", "total (mean)"))
+        wide = max(len(total) for _, _, _, total in rows)
+        table = "\n".join(f"  {name:<20} {worst:<6} {total:<{wide}}  {how}" for name, how, worst, total in rows)
         return (f"rules                  {self.rules.describe()}\n"
                 f"codes                  {self.codes}\n"
                 f"feedbacks              {feedbacks}\n"
                 f"worst case needs >=    {self.lower_bound} guesses\n"
-                f"seed 000's bound       {self.seed_bound} (ceil(log N / log F), all pairs counted)")
+                f"bounds on the best strategy (guessing valid codes):\n"
+                f"{table}")
+
+    def _total(self, total: int) -> str:
+        return f"{total:,} ({total / self.codes:.3f})"
 
 
-def study(engine: Engine) -> Study:
-    """Number of codes, possible feedbacks and worst-case lower bounds for the engine's rules."""
+def study(engine: Engine, computed: tuple[Optimum, ...] = ()) -> Study:
+    """Number of codes, possible feedbacks, lower bounds and known optima for the engine's rules.
+
+    ``computed`` adds optimal values a search found (status ``computed``).
+    """
     rules = engine.rules
     naive = (rules.pegs + 1) * (rules.pegs + 2) // 2
     fbs = possible_feedbacks(engine)
     f = len(fbs) if fbs is not None else naive - 1
     n = rules.size
     seed = math.ceil(math.log2(n) / math.log2(naive - 1)) if n > 1 and naive > 2 else 1
+    by_feedbacks = Bound(*fill_levels(n, f - 1), codes=n) if n == 1 or f > 1 else None
     return Study(rules=rules, codes=n, feedbacks=fbs, naive_feedbacks=naive,
-                 lower_bound=worst_case_lower_bound(n, f), seed_bound=seed)
+                 lower_bound=worst_case_lower_bound(n, f), seed_bound=seed, feedback_bound=by_feedbacks,
+                 partitions=partition_bound(rules), optima=known_optima(rules, computed))

@@ -8,6 +8,8 @@ whole code space. Work is cut into tasks that do not depend on each other:
   tree (:func:`play_tree`): for a strategy whose guess depends on the history
   alone, splitting the secrets by the feedback each gives the node's guess
   yields exactly the attempts of playing each game, at a fraction of the cost.
+  Asked to, it records the guesses as a :class:`~mm_logic.strategies.tree.TreeNode`
+  (``bench --all --save-tree FILE``).
 
 Tasks run in this process or, with ``jobs > 1``, in worker processes; a
 worker rebuilds the engine and strategy from a :class:`BenchSpec` (solvers
@@ -38,8 +40,9 @@ from .game import EngineDisagreement, Game, NoProgress, attempts_limit, play
 from .notation import Code, Entry, format_entry
 from .rules import Rules
 from .sampling import random_code
-from .strategies import make_strategy
+from .strategies import TREES, make_strategy, open_tree
 from .strategies.base import Strategy
+from .strategies.tree import StrategyTree, TreeNode, TreeStrategy
 
 #: Called with the number of games just finished (a progress bar's ``update``).
 Progress = Callable[[int], None]
@@ -58,6 +61,10 @@ class BenchResult:
     #: Search effort summed over the games, for engines that count it (seed 001's
     #: A1-A5: ``{"nodes": ..., "checks": ...}``); None for the others.
     search: dict[str, int] | None = None
+    #: The guesses played, when the bench recorded them (``record_tree``): the tree below the
+    #: history ``tree_at`` (empty: the whole strategy tree).
+    tree: TreeNode | None = None
+    tree_at: tuple[Entry, ...] = ()
 
     @property
     def histogram(self) -> Counter:
@@ -88,11 +95,32 @@ class BenchResult:
         return 1000 * self.seconds / max(self.games, 1)
 
     def merge(self, other: BenchResult) -> None:
-        """Add another part's games (a worker's task, or a later batch)."""
+        """Add another part's games (a worker's task, or a later batch), and graft its subtree."""
         self.games_played.extend(other.games_played)
         if other.search is not None:
             mine = self.search or {}
             self.search = {k: mine.get(k, 0) + n for k, n in other.search.items()}
+        if other.tree is not None:
+            self._graft(other.tree_at, other.tree)
+
+    def _graft(self, at: tuple[Entry, ...], node: TreeNode) -> None:
+        """Hang the subtree played after the history ``at`` under this result's tree."""
+        if self.tree is None:
+            self.tree, self.tree_at = node, at
+            return
+        below = at[len(self.tree_at):]
+        if at[: len(self.tree_at)] != self.tree_at or not below:
+            raise ValueError("a subtree is grafted below the tree it belongs to")
+        parent = self.tree
+        for _, fb in below[:-1]:
+            parent = parent.children[fb]
+        parent.children[below[-1][1]] = node
+
+    def strategy_tree(self, strategy: Strategy, first_guess: Code | None = None) -> StrategyTree:
+        """The recorded tree as a :class:`StrategyTree` (``--save-tree``)."""
+        if self.tree is None or self.tree_at:
+            raise ValueError("the bench recorded no whole tree")
+        return StrategyTree(self.rules, self.tree, strategy.name, strategy.seed, self.backend, first_guess)
 
     def figures(self) -> dict:
         """Games, total, mean, max, histogram and seconds, as the contract writes them."""
@@ -192,14 +220,16 @@ def play_games(engine: Engine, strategy: Strategy, secrets: list[Code], first_gu
 
 
 def play_tree(engine: Engine, strategy: Strategy, history: list[Entry], secrets: np.ndarray,
-              first_guess: Code | None = None, progress: Progress | None = None) -> BenchResult:
+              first_guess: Code | None = None, progress: Progress | None = None,
+              record: bool = False) -> BenchResult:
     """Play every secret of ``secrets`` (indices into the code space), which must be
     exactly the codes consistent with ``history``, as one tree.
 
     The tree is walked as one game that records a guess's feedback and undoes
     it. At every node the engine's count of consistent codes must equal the
     number of secrets there: a cross-check of the engine against the feedback
-    rule.
+    rule. With ``record`` the result's ``tree`` holds the guesses played
+    below ``history`` (one small object per node: the walk costs the same).
     """
     rules = engine.rules
     space = code_space(rules)
@@ -207,7 +237,7 @@ def play_tree(engine: Engine, strategy: Strategy, history: list[Entry], secrets:
     win = win_index(rules.pegs)
     limit = attempts_limit(rules)
 
-    def visit(game: Game, secrets: np.ndarray, depth: int) -> None:
+    def visit(game: Game, secrets: np.ndarray, depth: int) -> TreeNode | None:
         if game.history:
             found = game.remaining()
             if found != secrets.size:
@@ -217,11 +247,12 @@ def play_tree(engine: Engine, strategy: Strategy, history: list[Entry], secrets:
                     f"the feedback rule gives {secrets.size}"
                 )
         guess = game.suggest()
+        node = TreeNode(guess) if record else None
         if secrets.size == 1 and space.code(secrets[0]) == guess:  # a leaf: won here
             result.games_played.append((guess, depth))
             if progress:
                 progress(1)
-            return
+            return node
         marks = space.feedback_to(guess, secrets)
         order = np.argsort(marks, kind="stable")
         marks, secrets = marks[order], secrets[order]
@@ -235,13 +266,18 @@ def play_tree(engine: Engine, strategy: Strategy, history: list[Entry], secrets:
                 continue
             if depth >= limit:
                 raise NoProgress(f"no win after {limit} guesses; the strategy is not making progress")
-            game.record(guess, index_feedback(mark, rules.pegs), check=False)
-            visit(game, group, depth + 1)
+            fb = index_feedback(mark, rules.pegs)
+            game.record(guess, fb, check=False)
+            child = visit(game, group, depth + 1)
+            if node is not None:
+                node.children[fb] = child
             game.undo()
+        return node
 
     before = engine.search_stats()
     with Game(engine, strategy, first_guess=first_guess, history=history) as game:
-        visit(game, secrets, len(history) + 1)
+        result.tree = visit(game, secrets, len(history) + 1)
+    result.tree_at = tuple(history)
     result.search = _effort_since(engine, before)
     return result
 
@@ -255,14 +291,19 @@ class BenchSpec:
     strategy: str
     seed: int | None
     first_guess: Code | None
+    #: The tree a ``tree:FILE`` strategy plays: sent along, not read again by each worker.
+    tree: StrategyTree | None = None
 
     @classmethod
     def of(cls, engine: Engine, strategy: Strategy, first_guess: Code | None) -> BenchSpec:
         # strategy.seed, not the user's --seed: a strategy without a seed draws
         # one when it is made, and every worker must use that same one.
-        return cls(EngineSpec.of(engine), strategy.name, strategy.seed, first_guess)
+        tree = strategy.tree if isinstance(strategy, TreeStrategy) else None
+        return cls(EngineSpec.of(engine), strategy.name, strategy.seed, first_guess, tree)
 
     def build(self) -> tuple[Engine, Strategy]:
+        if self.tree is not None and self.strategy not in TREES:
+            open_tree(self.strategy, self.tree)
         engine = self.engine.build()
         return engine, make_strategy(self.strategy, engine.rules, self.seed, engine.time_limit)
 
@@ -289,6 +330,8 @@ class TreeTask:
 
     history: list[Entry]
     secrets: np.ndarray
+    #: Send the guesses back as a tree (``--save-tree``).
+    record: bool = False
 
     @property
     def size(self) -> int:
@@ -296,7 +339,7 @@ class TreeTask:
 
     def run(self, engine: Engine, strategy: Strategy, first_guess: Code | None,
             progress: Progress | None = None) -> BenchResult:
-        return play_tree(engine, strategy, self.history, self.secrets, first_guess, progress)
+        return play_tree(engine, strategy, self.history, self.secrets, first_guess, progress, self.record)
 
 
 Task = GamesTask | TreeTask
@@ -330,9 +373,10 @@ def run_in_processes(spec: BenchSpec, tasks: list[Task], jobs: int, into: BenchR
             raise
 
 
-def split_below_opening(engine: Engine, strategy: Strategy, first_guess: Code | None
+def split_below_opening(engine: Engine, strategy: Strategy, first_guess: Code | None, record: bool = False
                         ) -> tuple[list[TreeTask], BenchResult]:
-    """One tree task per feedback class of the opening, biggest first, and the game it wins."""
+    """One tree task per feedback class of the opening, biggest first, and the game it wins
+    (with ``record``, under a tree of the opening alone that the tasks' subtrees are grafted to)."""
     rules = engine.rules
     space = code_space(rules)
     with Game(engine, strategy, first_guess=first_guess) as game:
@@ -340,12 +384,14 @@ def split_below_opening(engine: Engine, strategy: Strategy, first_guess: Code | 
     marks = space.feedback_to_all(opening)
     tasks = []
     won = _empty(engine, strategy)
+    if record:
+        won.tree = TreeNode(opening)
     for mark in np.unique(marks):
         group = np.flatnonzero(marks == mark)
         if mark == win_index(rules.pegs):
             won.games_played.append((space.code(group[0]), 1))
         else:
-            tasks.append(TreeTask([(opening, index_feedback(mark, rules.pegs))], group))
+            tasks.append(TreeTask([(opening, index_feedback(mark, rules.pegs))], group, record))
     # Biggest subtrees first keeps the workers busy until the end.
     tasks.sort(key=lambda task: -task.size)
     return tasks, won
@@ -389,33 +435,45 @@ def _bench_games(engine, strategy, secrets, first_guess, progress, jobs, server)
     return result
 
 
+def check_tree_recordable(strategy: Strategy) -> None:
+    """Refuse, before any game, to record the tree of a strategy that has none."""
+    if not strategy.deterministic:
+        raise BadInput(f"--save-tree: --strategy {strategy.name} is not deterministic (its guess is not a "
+                       "function of the history alone), so it has no tree to save")
+
+
 def bench_all(engine: Engine, strategy: Strategy, first_guess: Code | None = None,
-              progress: Progress | None = None, jobs: int = 1) -> BenchResult:
+              progress: Progress | None = None, jobs: int = 1, record_tree: bool = False) -> BenchResult:
     """Play every secret of the code space exactly once.
 
     Strategies whose guess depends only on the history are evaluated as a
     tree (:func:`play_tree`); others play each game. With ``jobs > 1`` the
     tree is cut below the opening, one task per feedback class, and the tasks
     run in worker processes: the attempts are the same as with one job.
+    With ``record_tree`` (deterministic strategies only) the result's
+    ``tree`` is the whole strategy tree, the workers' subtrees grafted
+    under the opening (:meth:`BenchResult.strategy_tree`).
     """
     check_every_secret(engine.rules)
+    if record_tree:
+        check_tree_recordable(strategy)
     space = code_space(engine.rules)
     if not strategy.deterministic:
         return bench_games(engine, strategy, [space.code(i) for i in range(space.size)],
                            first_guess, progress, jobs)
     with _long_lived_objects_frozen():
-        return _bench_tree(engine, strategy, first_guess, progress, jobs)
+        return _bench_tree(engine, strategy, first_guess, progress, jobs, record_tree)
 
 
-def _bench_tree(engine, strategy, first_guess, progress, jobs) -> BenchResult:
+def _bench_tree(engine, strategy, first_guess, progress, jobs, record) -> BenchResult:
     space = code_space(engine.rules)
     start = time.perf_counter()
     if jobs > 1:
-        tasks, result = split_below_opening(engine, strategy, first_guess)
+        tasks, result = split_below_opening(engine, strategy, first_guess, record)
         if progress and result.games:
             progress(result.games)
         run_in_processes(BenchSpec.of(engine, strategy, first_guess), tasks, jobs, result, progress)
     else:
-        result = play_tree(engine, strategy, [], np.arange(space.size), first_guess, progress)
+        result = play_tree(engine, strategy, [], np.arange(space.size), first_guess, progress, record)
     result.seconds = time.perf_counter() - start
     return result

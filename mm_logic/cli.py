@@ -22,7 +22,7 @@ from .engines import BACKENDS, DEFAULT_BACKEND, make_engine
 from .errors import BackendUnavailable, BadInput, MMLogicError
 from .notation import parse_code, parse_entry
 from .rules import DEFAULT_ALPHABET, make_rules
-from .strategies import STRATEGIES, make_strategy
+from .strategies import STRATEGIES, TreeStrategy, is_tree_name, make_strategy, open_tree
 
 EXIT_INTERRUPTED = 130
 #: ``compare --preset`` names (``mm_logic.compare.PRESETS``, not imported at start-up; a test keeps them equal).
@@ -85,8 +85,41 @@ def rules_options(f):
 
 
 def _strategy_help() -> str:
-    lines = "; ".join(f"{name}: {cls.summary}" for name, cls in STRATEGIES.items())
+    lines = "; ".join(f"{name}: {cls.summary}" for name, cls in [*STRATEGIES.items(), ("tree:FILE", TreeStrategy)])
     return f"Guess selection.  {lines}."
+
+
+class StrategyChoice(click.Choice):
+    """A built-in strategy's name, or ``tree:FILE``: a saved tree, read at once (a bad file is one line)."""
+
+    def __init__(self):
+        super().__init__(list(STRATEGIES))
+
+    def get_metavar(self, param, ctx):
+        return super().get_metavar(param, ctx).replace("]", "|tree:FILE]")
+
+    def get_invalid_choice_message(self, value, ctx):
+        return super().get_invalid_choice_message(value, ctx).rstrip(".") + ", or tree:FILE (a saved strategy tree)."
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and is_tree_name(value):
+            try:
+                open_tree(value)
+            except BadInput as error:
+                self.fail(str(error), param, ctx)
+            return value
+        return super().convert(value, param, ctx)
+
+
+def _open_trees(ctx, param, text: str | None) -> str | None:
+    """Read the tree files a comma-separated ``--strategy`` list names (``tree:FILE``), at once."""
+    for name in (text or "").split(","):
+        if is_tree_name(name.strip()):
+            try:
+                open_tree(name.strip())
+            except BadInput as error:
+                raise click.BadParameter(str(error), ctx, param) from None
+    return text
 
 
 def backend_option(many: bool = False):
@@ -99,12 +132,18 @@ def backend_option(many: bool = False):
                         show_default=True, help="Engine that finds consistent codes.")
 
 
-def strategy_option(default: str, many: bool = False):
-    """``--strategy``: one strategy, or (``many``) a comma-separated list of them."""
+def strategy_option(default: str, many: bool = False, trees: bool = False):
+    """``--strategy``: one strategy, or (``many``) a comma-separated list of them.
+
+    A single strategy may be ``tree:FILE``; in a list, only with ``trees`` (the
+    commands whose games run in this process or in a bench's workers).
+    """
     if many:
+        listed = ", ".join([*STRATEGIES, "tree:FILE"] if trees else STRATEGIES)
         return click.option("--strategy", "strategies", default=default, show_default=True, metavar="X[,Y...]",
-                            help=f"Strategies to compare, comma-separated ({', '.join(STRATEGIES)}).")
-    return click.option("--strategy", type=click.Choice(list(STRATEGIES)), default=default,
+                            callback=_open_trees if trees else None,
+                            help=f"Strategies to compare, comma-separated ({listed}).")
+    return click.option("--strategy", type=StrategyChoice(), default=default,
                         show_default=True, help=_strategy_help())
 
 
@@ -141,6 +180,8 @@ def engine_options(default_strategy: str = "minimax"):
             engine = make_engine(backend, rules, encoding=encoding, time_limit=time_limit, labeling=labeling)
             chosen = make_strategy(strategy, rules, seed, time_limit)
             first_guess = parse_code(first_guess_text, rules) if first_guess_text else None
+            if isinstance(chosen, TreeStrategy):
+                chosen.check_opening(first_guess)
             return f(*args, rules=rules, engine=engine, strategy=chosen, first_guess=first_guess, seed=seed,
                      **kwargs)
         return wrapper
@@ -343,8 +384,13 @@ def next_command(rules, engine, strategy, first_guess, seed, as_json, history):
                "the secrets are the bench's own, so the attempts compare with a bench in process.")
 @json_option
 @output_file_option("--out", help="Also write the JSON object to FILE.")
+@output_file_option("--save-tree", "save_tree",
+                    help="With --all and a deterministic strategy: also write the strategy's tree (every guess "
+                         "after every history) to FILE as JSON; --strategy tree:FILE plays it back, "
+                         "mmlogic tree FILE sums it up and draws it.")
 @jobs_option
-def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced, server, as_json, out, jobs):
+def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced, server, as_json, out, save_tree,
+          jobs):
     """Play many games and summarise the attempts.
 
     --all plays every secret exactly once (deterministic strategies are
@@ -352,6 +398,7 @@ def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced
     and checks the engine's count of consistent codes at every node); --games
     N plays N random secrets; --spaced N plays N secrets evenly spaced in
     lexicographic order. `seconds` is the wall time of the games alone.
+    --save-tree FILE (with --all) writes the tree the strategy played.
 
     \b
     Examples:
@@ -361,12 +408,21 @@ def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced
       mmlogic bench --backend python --strategy expected --colors 8 --all --jobs 2
       mmlogic bench --strategy any --pegs 16 --colors 6 --spaced 1000
       mmlogic bench --server http://127.0.0.1:8000 --strategy minimax --games 100 --seed 1
+      mmlogic bench --backend python --strategy minimax --all --save-tree knuth.json
+      mmlogic bench --backend clingo --strategy tree:knuth.json --all
     """
-    from .bench import bench_all, bench_games, check_every_secret, random_secrets, spaced_secrets
+    from .bench import bench_all, bench_games, check_every_secret, check_tree_recordable, random_secrets, spaced_secrets
     from .codespace import code_space
 
     if all_secrets + (games is not None) + (spaced is not None) != 1:
         raise BadInput("give exactly one of --all, --games N or --spaced N")
+    if save_tree is not None:
+        # Refused before any game: a tree covers every secret, played here.
+        if not all_secrets:
+            raise BadInput("--save-tree needs --all: a strategy's tree covers every secret")
+        if server is not None:
+            raise BadInput("--save-tree does not apply with --server (each game is played against the server)")
+        check_tree_recordable(strategy)
     try:
         secrets = (None if all_secrets else random_secrets(rules, games, seed) if games is not None
                    else spaced_secrets(rules, spaced))
@@ -379,12 +435,15 @@ def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced
         secrets = [space.code(i) for i in range(space.size)]
     with progress_bar(not as_json, rules.size if secrets is None else len(secrets), "games") as bar:
         if secrets is None:
-            result = bench_all(engine, strategy, first_guess, progress=bar.update, jobs=jobs)
+            result = bench_all(engine, strategy, first_guess, progress=bar.update, jobs=jobs,
+                               record_tree=save_tree is not None)
         else:
             result = bench_games(engine, strategy, secrets, first_guess, progress=bar.update, jobs=jobs,
                                  server=server)
     if out:
         out.write_text(json.dumps(result.as_dict()) + "\n")
+    if save_tree:
+        result.strategy_tree(strategy, first_guess).save(save_tree)
     emit(result, as_json)
 
 
@@ -394,7 +453,7 @@ def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced
                    "instead of the rules options; --backend, --strategy, --all or --games replace the preset's.")
 @rules_options
 @backend_option(many=True)
-@strategy_option("first", many=True)
+@strategy_option("first", many=True, trees=True)
 @click.option("--all", "all_secrets", is_flag=True, help="Play every secret of each code space once.")
 @click.option("--games", type=click.IntRange(1), default=None, help="Play N random secrets per rule set.")
 @seed_option
@@ -654,6 +713,49 @@ def info(rules, backend, as_json):
     with Spinner("asking the engine"):
         result = study(make_engine(backend, rules))
     emit(result, as_json)
+
+
+@cli.command(name="tree")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--dot", "as_dot", is_flag=True, help="Print the tree in Graphviz's DOT language instead of the summary.")
+@output_file_option("--png", help="Also draw the tree into a PNG file (needs Graphviz's dot program).")
+@click.option("--max-depth", type=click.IntRange(1), default=None, metavar="N",
+              help="Draw the first N guesses of every game (--dot, --png); a deeper subtree is one dashed box "
+                   "with its number of codes.  [default: all]")
+@json_option
+def tree_command(file, as_dot, png, max_depth, as_json):
+    """Sum up or draw a strategy tree saved by bench --all --save-tree FILE.
+
+    Prints the tree's rules, strategy and opening, and the figures of playing
+    every secret with it (games, total guesses, mean, max, histogram, nodes),
+    computed from the file alone. --dot prints it in Graphviz's DOT language,
+    as the published pictures of Knuth's tree: a box per guess with the
+    number of codes still possible, an edge per feedback, filled boxes where
+    games end; --png draws it (Graphviz's dot program must be installed).
+
+    \b
+    Examples:
+      mmlogic bench --backend python --strategy minimax --all --save-tree knuth.json
+      mmlogic tree knuth.json
+      mmlogic tree knuth.json --dot --max-depth 2 > knuth.dot
+      mmlogic tree knuth.json --png knuth.png --max-depth 3
+    """
+    from .strategies.tree import StrategyTree, check_graphviz, to_dot, write_png
+
+    if as_dot and as_json:
+        raise BadInput("give --dot or --json, not both")
+    if max_depth is not None and not (as_dot or png):
+        raise BadInput("--max-depth applies to the drawings (--dot, --png)")
+    if png is not None:
+        check_graphviz()  # before the file is read: a missing program is found at once
+    loaded = StrategyTree.load(file)
+    drawing = to_dot(loaded, max_depth) if as_dot or png else None
+    if png is not None:
+        write_png(drawing, png)
+    if as_dot:
+        click.echo(drawing, nl=False)
+    else:
+        emit(loaded.figures(), as_json)
 
 
 @cli.command(name="play")

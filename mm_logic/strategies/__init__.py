@@ -1,6 +1,16 @@
-"""Guess-selection strategies, by ``--strategy`` name."""
+"""Guess-selection strategies, by ``--strategy`` name.
+
+Besides the built-in names, ``tree:FILE`` plays a strategy tree saved by
+``bench --all --save-tree FILE`` (:mod:`.tree`). Such a name is playable
+once :func:`open_tree` has read its file: the command line does it for the
+names it is given, and a bench's worker processes for the tree they are
+sent. Nothing else reads a file because of a name: a server that passes a
+request's strategy name to :func:`make_strategy` cannot be made to read one.
+"""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from ..errors import BadInput
 from ..rules import Rules
@@ -9,15 +19,56 @@ from .genetic import Ga001Dissimilar, Ga001Random, Ga001Reduction, Ga001Similar,
 from .human import Human1, Human2, Human3
 from .scoring import Entropy, Expected, Minimax, Parts
 from .simple import Any, First, Random
+from .tree import PREFIX, StrategyTree, TreeStrategy
 
-STRATEGIES: dict[str, type[Strategy]] = {
+#: The trees of the ``tree:FILE`` names opened in this process, by name.
+TREES: dict[str, StrategyTree] = {}
+
+
+class StrategyTable(dict):
+    """Strategy classes by name. An opened ``tree:FILE`` name is one too: ``name in
+    STRATEGIES`` holds and ``STRATEGIES[name]`` is :class:`TreeStrategy`, while
+    iterating lists the built-in names only (help texts, error messages)."""
+
+    def __contains__(self, name) -> bool:
+        return super().__contains__(name) or name in TREES
+
+    def __getitem__(self, name) -> type[Strategy]:
+        if not super().__contains__(name) and name in TREES:
+            return TreeStrategy
+        return super().__getitem__(name)
+
+
+STRATEGIES: dict[str, type[Strategy]] = StrategyTable({
     cls.name: cls for cls in (First, Any, Random, Minimax, Expected, Entropy, Parts, Human1, Human2, Human3,
                             Ga001Random, Ga001Similar, Ga001Dissimilar, Ga001Reduction, Ga004)
-}
+})
+
+
+def is_tree_name(name: str) -> bool:
+    """Whether ``name`` is of the form ``tree:FILE``."""
+    return name.startswith(PREFIX)
+
+
+def open_tree(name: str, tree: StrategyTree | None = None) -> StrategyTree:
+    """Make the ``tree:FILE`` name ``name`` playable: read FILE (once), or take ``tree`` as its tree.
+
+    Raises :class:`BadInput` (one line) for a file that cannot be read or is not a tree.
+    """
+    if tree is None and name not in TREES:
+        path = name[len(PREFIX):]
+        if not path:
+            raise BadInput("--strategy tree:FILE needs a file name after tree:")
+        tree = StrategyTree.load(Path(path))
+    if tree is not None:
+        TREES[name] = tree
+    return TREES[name]
 
 
 def make_strategy(name: str, rules: Rules, seed: int | None = None, time_limit: float | None = None) -> Strategy:
     """Create the strategy ``name`` for ``rules``; ``time_limit`` bounds a strategy's own search."""
+    if name in TREES:
+        return TreeStrategy(rules, TREES[name], name)
     try:
         cls = STRATEGIES[name]
     except KeyError:
@@ -32,4 +83,5 @@ def make_strategy(name: str, rules: Rules, seed: int | None = None, time_limit: 
     return strategy
 
 
-__all__ = ["STRATEGIES", "Strategy", "make_strategy"]
+__all__ = ["STRATEGIES", "Strategy", "StrategyTree", "TREES", "TreeStrategy", "is_tree_name", "make_strategy",
+           "open_tree"]

@@ -1,14 +1,49 @@
 """Strategy trees: a deterministic strategy written out as guesses and feedbacks.
 
 A :class:`TreeNode` is the guess played at one history and, for every
-feedback that guess can get (except the win), the subtree played next.
+feedback that guess can get (except the win), the subtree played next. A
+:class:`StrategyTree` is a whole tree with the rules it plays: saved as JSON
+(``bench --all --save-tree FILE``), read back, played by
+:class:`TreeStrategy` on any backend (``--strategy tree:FILE``), summed up
+and drawn (``mmlogic tree FILE``, :func:`to_dot`).
+
+The file (format version 1) writes codes and feedbacks in the command
+line's notation, with the alphabet the codes were written in::
+
+    {"format": "mmlogic-tree", "version": 1,
+     "rules": {"pegs": 4, "colors": 6, "max_repeat": null}, "alphabet": "012345",
+     "strategy": "minimax", "seed": null, "backend": "python", "first_guess": null,
+     "tree": {"guess": "0011", "next": {"0,0": {"guess": "2345", "next": {...}}, ...}}}
+
+A node without ``next`` has no branch below it (the last code left, found
+by its guess). Files are written whole or not at all (a temporary file
+renamed over the target), so an interrupted save leaves nothing half-written.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
+import subprocess
+from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from ..notation import Code, Feedback
+import numpy as np
+
+from ..codespace import code_space
+from ..errors import BackendUnavailable, BadInput, MMLogicError
+from ..feedback import feedback_index, win_index
+from ..notation import Code, Entry, Feedback, format_code, format_entry, format_feedback, parse_code, parse_feedback
+from ..rules import DEFAULT_ALPHABET, Rules
+from .base import Strategy
+
+FORMAT = "mmlogic-tree"
+VERSION = 1
+#: The prefix of ``--strategy tree:FILE``.
+PREFIX = "tree:"
 
 
 @dataclass
@@ -17,3 +52,383 @@ class TreeNode:
 
     guess: Code
     children: dict[Feedback, TreeNode] = field(default_factory=dict)
+
+
+# -- a whole tree ------------------------------------------------------------------------
+@dataclass
+class Visit:
+    """One node met in a walk over every secret (:meth:`StrategyTree.visits`)."""
+
+    node: TreeNode
+    #: Guesses played when this node's guess is played (1 at the root).
+    depth: int
+    #: Secrets whose game reaches this node.
+    secrets: int
+    #: Whether the node's guess is one of them (a game won here).
+    wins: bool
+    #: Position of the parent's visit in the walk (None at the root), and the feedback leading here.
+    parent: int | None
+    feedback: Feedback | None
+    #: Secrets whose feedback has no branch here (an incomplete tree).
+    missing: int = 0
+    #: Whether the walk stopped above this node's subtree (``max_depth``).
+    cut: bool = False
+
+
+@dataclass
+class StrategyTree:
+    """A strategy tree with the rules it plays and where it comes from."""
+
+    rules: Rules
+    root: TreeNode
+    #: The strategy that played it (``minimax``), its seed, and the engine the bench ran on.
+    strategy: str = "?"
+    seed: int | None = None
+    backend: str | None = None
+    #: The ``--first-guess`` it was made with (None: the strategy's own opening).
+    first_guess: Code | None = None
+    #: The file it was read from, for messages.
+    source: Path | None = None
+
+    # -- the file ----------------------------------------------------------------------
+    def as_json(self) -> dict:
+        """The file's object (children in feedback order, whatever order they were found in)."""
+        rules = self.rules
+
+        def node(n: TreeNode) -> dict:
+            out: dict = {"guess": format_code(n.guess, rules)}
+            if n.children:
+                out["next"] = {format_feedback(fb): node(n.children[fb]) for fb in sorted(n.children)}
+            return out
+
+        return {
+            "format": FORMAT, "version": VERSION, "rules": rules.as_dict(),
+            "alphabet": rules.alphabet[: rules.colors] if rules.symbolic else None,
+            "strategy": self.strategy, "seed": self.seed, "backend": self.backend,
+            "first_guess": format_code(self.first_guess, rules) if self.first_guess is not None else None,
+            "tree": node(self.root),
+        }
+
+    def save(self, path: Path) -> None:
+        """Write the tree to ``path`` as JSON, whole or not at all."""
+        write_atomically(Path(path), json.dumps(self.as_json()) + "\n")
+
+    @classmethod
+    def load(cls, path: Path) -> StrategyTree:
+        """Read a tree file; anything wrong with it is one :class:`BadInput` line."""
+        path = Path(path)
+        try:
+            data = json.loads(path.read_text())
+        except OSError as error:
+            raise BadInput(f"cannot read tree file {path}: {error.strerror or error}") from None
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+            reason = f"{error.msg} at line {error.lineno}" if isinstance(error, json.JSONDecodeError) else "not text"
+            raise BadInput(f"{path} is not a strategy tree file (not JSON: {reason})") from None
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise BadInput(f'{path} is not a strategy tree file (no "format": "{FORMAT}")')
+        if data.get("version") != VERSION:
+            raise BadInput(f"{path} is tree format version {data.get('version')}; "
+                           f"this mmlogic reads version {VERSION}")
+        try:
+            rules = _file_rules(data.get("rules"), data.get("alphabet"))
+            root = _read_node(data.get("tree"), rules, [])
+            first = data.get("first_guess")
+            seed = data.get("seed")
+            strategy = data.get("strategy", "?")
+            backend = data.get("backend")
+            if not (isinstance(seed, int) or seed is None) or not isinstance(strategy, str) \
+                    or not (isinstance(backend, str) or backend is None):
+                raise BadInput('"strategy", "seed" or "backend" has the wrong type')
+            first_guess = parse_code(first, rules, check_repeat=False) if isinstance(first, str) else None
+        except BadInput as error:
+            raise BadInput(f"{path}: {error}") from None
+        return cls(rules, root, strategy, seed, backend, first_guess, source=path)
+
+    def check_rules(self, rules: Rules, name: str) -> None:
+        """Refuse to play the tree under other rules than its own (the alphabet may differ)."""
+        def key(r: Rules) -> tuple[int, int, int]:
+            return r.pegs, r.colors, r.repeat_limit  # --max-repeat 4 of 4 pegs is no limit at all
+
+        if key(self.rules) != key(rules):
+            raise BadInput(f"--strategy {name} plays {self.rules.describe()}, not {rules.describe()}: "
+                           f"give the tree's rules options")
+
+    # -- walking it ----------------------------------------------------------------------
+    def follow(self, history: list[Entry], name: str) -> TreeNode:
+        """The node the history leads to; a history that leaves the tree is one line."""
+        node = self.root
+        for number, (guess, fb) in enumerate(history, 1):
+            if tuple(guess) != node.guess:
+                raise BadInput(f"--strategy {name}: history entry {number} ({format_code(guess, self.rules)}) "
+                               f"is not the tree's guess ({format_code(node.guess, self.rules)})")
+            if fb not in node.children:
+                raise BadInput(f"--strategy {name} has no branch for history entry {number} "
+                               f"({format_entry((guess, fb), self.rules)}): the tree does not cover this history")
+            node = node.children[fb]
+        return node
+
+    def nodes(self) -> Iterator[TreeNode]:
+        """Every node, parents before children."""
+        stack = [self.root]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(node.children.values())
+
+    def visits(self, max_depth: int | None = None) -> Iterator[Visit]:
+        """Walk the tree over every secret of the code space, parents first, children in feedback order.
+
+        At each node the secrets that reach it are split by the feedback they
+        give its guess, exactly as a game would: the figures of the walk are
+        those of playing every secret. Below ``max_depth`` a node is met as
+        ``cut`` and its subtree is not walked.
+        """
+        space = code_space(self.rules)
+        win = win_index(self.rules.pegs)
+        pegs = self.rules.pegs
+        stack: list[tuple[TreeNode, np.ndarray, int, int | None, Feedback | None]] = [
+            (self.root, np.arange(space.size), 1, None, None)]
+        number = 0
+        while stack:
+            node, secrets, depth, parent, fb = stack.pop()
+            if max_depth is not None and depth > max_depth:
+                yield Visit(node, depth, int(secrets.size), False, parent, fb, cut=True)
+                number += 1
+                continue
+            marks = space.feedback_to(node.guess, secrets)
+            wins = bool((marks == win).any())
+            below = []
+            for child_fb in sorted(node.children):
+                group = secrets[marks == feedback_index(child_fb, pegs)]
+                if group.size:  # a branch no secret takes is never played
+                    below.append((node.children[child_fb], group, depth + 1, number, child_fb))
+            missing = int(secrets.size) - wins - sum(int(b[1].size) for b in below)
+            yield Visit(node, depth, int(secrets.size), wins, parent, fb, missing)
+            number += 1
+            stack.extend(reversed(below))
+
+    def figures(self) -> TreeFigures:
+        """Games, guesses, histogram and nodes of playing every secret with the tree."""
+        histogram: Counter = Counter()
+        nodes = missing = 0
+        for visit in self.visits():
+            nodes += 1
+            missing += visit.missing
+            if visit.wins:
+                histogram[visit.depth] += 1
+        return TreeFigures(self, histogram, nodes, missing)
+
+
+def _file_rules(data, alphabet) -> Rules:
+    if not isinstance(data, dict) or not {"pegs", "colors", "max_repeat"} <= data.keys():
+        raise BadInput('"rules" must be {"pegs": P, "colors": C, "max_repeat": M or null}')
+    values = [data["pegs"], data["colors"], data["max_repeat"]]
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in values[:2]) or not (
+            values[2] is None or isinstance(values[2], int) and not isinstance(values[2], bool)):
+        raise BadInput('"rules" must be {"pegs": P, "colors": C, "max_repeat": M or null}')
+    if alphabet is not None and not isinstance(alphabet, str):
+        raise BadInput('"alphabet" must be a string or null')
+    return Rules(*values, alphabet=alphabet or DEFAULT_ALPHABET)
+
+
+def _read_node(data, rules: Rules, path: list[str]) -> TreeNode:
+    """A node of the file (``path``: the feedbacks leading to it, for messages)."""
+    where = f" (at {' '.join(path)})" if path else " (at the root)"
+    if not isinstance(data, dict) or not isinstance(data.get("guess"), str):
+        raise BadInput(f'a node must be {{"guess": CODE, "next": {{...}}}}{where}')
+    try:
+        guess = parse_code(data["guess"], rules, check_repeat=False)
+    except BadInput as error:
+        raise BadInput(f"{error}{where}") from None
+    node = TreeNode(guess)
+    below = data.get("next", {})
+    if not isinstance(below, dict):
+        raise BadInput(f'"next" must map feedbacks B,W to nodes{where}')
+    for key, child in below.items():
+        step = f"{data['guess']}:{key}"
+        fb = parse_feedback(key, rules, where=step)
+        if fb == (rules.pegs, 0):
+            raise BadInput(f"the winning feedback {key} has no branch{where}")
+        node.children[fb] = _read_node(child, rules, [*path, step])
+    return node
+
+
+@dataclass
+class TreeFigures:
+    """What ``mmlogic tree`` prints: the tree's bench over every secret, and its size."""
+
+    tree: StrategyTree
+    histogram: Counter
+    #: Nodes reached by some secret (one guess each).
+    nodes: int
+    #: Secrets the tree has no branch for (0 for a complete tree).
+    uncovered: int
+
+    @property
+    def games(self) -> int:
+        return sum(self.histogram.values())
+
+    @property
+    def total_guesses(self) -> int:
+        return sum(depth * n for depth, n in self.histogram.items())
+
+    @property
+    def mean(self) -> float:
+        return self.total_guesses / self.games if self.games else 0.0
+
+    @property
+    def max(self) -> int:
+        return max(self.histogram, default=0)
+
+    def as_dict(self) -> dict:
+        """The ``tree --json`` object (figures named as in ``bench --json``)."""
+        tree = self.tree
+        return {
+            "rules": tree.rules.as_dict(), "strategy": tree.strategy, "seed": tree.seed, "backend": tree.backend,
+            "opening": format_code(tree.root.guess, tree.rules),
+            "games": self.games, "total_guesses": self.total_guesses, "mean": round(self.mean, 3), "max": self.max,
+            "histogram": {str(k): self.histogram[k] for k in sorted(self.histogram)},
+            "nodes": self.nodes, "uncovered": self.uncovered,
+        }
+
+    def text(self) -> str:
+        """The human summary of ``mmlogic tree``."""
+        tree = self.tree
+        made = ", ".join(part for part in (f"seed {tree.seed}" if tree.seed is not None else "",
+                                           f"backend {tree.backend}" if tree.backend else "") if part)
+        histogram = " ".join(f"{k}:{self.histogram[k]}" for k in sorted(self.histogram))
+        lines = [f"rules      {tree.rules.describe()}",
+                 f"strategy   {tree.strategy}" + (f" ({made})" if made else ""),
+                 f"opening    {format_code(tree.root.guess, tree.rules)}",
+                 f"games      {self.games}",
+                 f"total      {self.total_guesses}",
+                 f"mean       {self.mean:.3f}",
+                 f"max        {self.max}",
+                 f"histogram  {histogram}",
+                 f"nodes      {self.nodes}"]
+        if self.uncovered:
+            lines.append(f"uncovered  {self.uncovered} secrets (the tree has no branch for their feedback)")
+        return "\n".join(lines)
+
+
+# -- playing it ----------------------------------------------------------------------------
+class TreeStrategy(Strategy):
+    """Plays a saved tree: the guess at the node the history leads to (``--strategy tree:FILE``).
+
+    It asks the engine nothing, so every backend plays the same games; a
+    history the tree does not have is refused in one line.
+    """
+
+    name = "tree:FILE"
+    summary = "plays a tree saved by bench --all --save-tree FILE; opens with its root"
+
+    def __init__(self, rules: Rules, tree: StrategyTree, name: str | None = None):
+        super().__init__(rules, None)
+        self.name = name or f"{PREFIX}{tree.source}"
+        tree.check_rules(rules, self.name)
+        self.tree = tree
+        # A tree saved from a probing strategy (human1..3) repeats colours under --no-repeat:
+        # `next` then accepts its guesses.
+        self.probes = rules.restricted and any(
+            max(Counter(node.guess).values()) > rules.repeat_limit for node in tree.nodes())
+
+    def check_opening(self, first_guess: Code | None) -> None:
+        """Refuse a ``--first-guess`` other than the tree's own opening."""
+        if first_guess is not None and tuple(first_guess) != self.tree.root.guess:
+            raise BadInput(f"--first-guess {format_code(first_guess, self.rules)}: --strategy {self.name} "
+                           f"opens with {format_code(self.tree.root.guess, self.rules)}")
+
+    def opening(self, session) -> Code:
+        return self.tree.root.guess
+
+    def choose(self, session) -> Code:
+        return self.tree.follow(session.history, self.name).guess
+
+
+# -- drawing it ----------------------------------------------------------------------------------
+def to_dot(tree: StrategyTree, max_depth: int | None = None) -> str:
+    """The tree in Graphviz's DOT language, drawn like the published pictures of Knuth's tree.
+
+    A box per guess (with the number of secrets still possible where more
+    than one), an edge per feedback labelled ``B,W``; a guess that wins for
+    one secret there has a double border, and a filled one ends every game
+    that reaches it. Below ``max_depth`` guesses a subtree is one dashed box
+    with its number of secrets.
+    """
+    rules = tree.rules
+    title = _escaped(f"{tree.strategy} {rules.describe()}")
+    lines = [f'digraph "{title}" {{',
+             "  graph [rankdir=LR, nodesep=0.08, ranksep=0.6];",
+             '  node [shape=box, fontname="Helvetica", fontsize=11, margin="0.06,0.03", height=0.3];',
+             '  edge [fontname="Helvetica", fontsize=9, arrowsize=0.5];']
+    for number, visit in enumerate(tree.visits(max_depth)):
+        code = _escaped(format_code(visit.node.guess, rules))
+        if visit.cut:
+            attributes = f'label="{_codes(visit.secrets)}", style=dashed'
+        elif not visit.node.children and visit.wins and visit.secrets == 1:
+            attributes = f'label="{code}", peripheries=2, style=filled, fillcolor="#dcefdc"'
+        else:
+            attributes = f'label="{code}\\n{_codes(visit.secrets)}"' + (", peripheries=2" if visit.wins else "")
+        lines.append(f"  n{number} [{attributes}];")
+        if visit.parent is not None:
+            lines.append(f'  n{visit.parent} -> n{number} [label="{format_feedback(visit.feedback)}"];')
+        if visit.missing:
+            lines.append(f'  n{number}m [label="{_codes(visit.missing)}: no branch", color=red, fontcolor=red];')
+            lines.append(f"  n{number} -> n{number}m [color=red];")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _escaped(text: str) -> str:
+    """``text`` inside a DOT string (an alphabet may have quotes or backslashes)."""
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _codes(n: int) -> str:
+    return f"{n} code" if n == 1 else f"{n} codes"
+
+
+def check_graphviz() -> str:
+    """The path of Graphviz's ``dot`` program; one line (exit 2) when it is not installed."""
+    program = shutil.which("dot")
+    if program is None:
+        raise BackendUnavailable("--png needs Graphviz's dot program on PATH (apt-get install graphviz, "
+                                 "brew install graphviz); --dot prints the DOT text without it")
+    return program
+
+
+def write_png(dot: str, path: Path) -> None:
+    """Draw DOT text into a PNG file with Graphviz's ``dot``, whole or not at all."""
+    program = check_graphviz()
+    path = Path(path)
+    temporary = _temporary_name(path)
+    try:
+        done = subprocess.run([program, "-Tpng", "-o", str(temporary)], input=dot, text=True,
+                              capture_output=True)
+        if done.returncode != 0:
+            last = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
+            raise MMLogicError(f"dot could not draw the tree: {last}")
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+# -- files ------------------------------------------------------------------------------------
+def _temporary_name(path: Path) -> Path:
+    # Beside the target, so that the final rename stays on one file system.
+    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file renamed over it.
+
+    Ctrl-C or a full disk leaves the old file (or none), never half of the new one.
+    """
+    temporary = _temporary_name(path)
+    try:
+        with temporary.open("w") as out:
+            out.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
