@@ -87,7 +87,7 @@ def test_every_bad_request_is_one_exact_line(games, line, answer):
 def test_a_full_server_and_an_expired_game(games):
     for _ in range(3):
         started(games)
-    assert answer_line("init_connexion", games) == "[-2,'the server holds its maximum of 3 games; try again later']"
+    assert answer_line("init_connexion", games) == "[-2,'the server holds its maximum of 3 games and races; try again later']"
     assert games.store.expire(now=time.monotonic() + 61) == 3
     assert answer_line("[1,abcde]", games) == "[-2,'no game 1 (games are forgotten after 60 s unused)']"
     assert answer_line("init_connexion", games) == "[4,[5,8,non]]"  # numbers are never reused
@@ -98,7 +98,7 @@ def test_line_games_share_the_store_with_the_api(games):
     started(games)
     started(games)
     assert len(games.store) == 3
-    assert answer_line("init_connexion", games) == "[-2,'the server holds its maximum of 3 games; try again later']"
+    assert answer_line("init_connexion", games) == "[-2,'the server holds its maximum of 3 games and races; try again later']"
 
 
 def test_messages_are_quoted_prolog_atoms_that_swipl_reads_back():
@@ -226,7 +226,7 @@ def test_mmlogic_serve_listens_for_both_and_ctrl_c_stops_it():
         with urllib.request.urlopen(request, timeout=10) as response:
             assert response.status == 201
         assert ask(server.tcp_port, "init_connexion") == \
-            "[-2,'the server holds its maximum of 2 games; try again later']\n"
+            "[-2,'the server holds its maximum of 2 games and races; try again later']\n"
         # Ctrl-C with a silent client still connected: it is dropped, quietly.
         silent = socket.create_connection(("127.0.0.1", server.tcp_port), timeout=10)
         time.sleep(0.3)

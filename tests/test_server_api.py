@@ -181,7 +181,7 @@ def test_the_cap_refuses_a_game_beyond_it(client):
     for _ in range(5):
         new_game(client)
     error(client.post("/api/games", json={"rules": RULES, "backend": "python"}), 429,
-          "the server holds its maximum of 5 games; try again later")
+          "the server holds its maximum of 5 games and races; try again later")
 
 
 def test_a_full_server_forgets_its_finished_games_first(client, store):
@@ -197,7 +197,7 @@ def test_a_full_server_forgets_its_finished_games_first(client, store):
     assert client.get(f"/api/games/{games[3]['id']}").status_code == 404
     assert len(store) == 5
     error(client.post("/api/games", json={"rules": RULES, "backend": "python"}), 429,
-          "the server holds its maximum of 5 games; try again later")
+          "the server holds its maximum of 5 games and races; try again later")
 
 
 def test_idle_games_expire_and_free_their_place(client, store):

@@ -164,7 +164,7 @@ def test_races_and_games_share_the_cap(client):
         assert client.post("/api/games", json={"rules": RULES, "backend": "python"}).status_code == 201
     new_race(client)
     new_race(client)
-    message = "the server holds its maximum of 5 games; try again later"
+    message = "the server holds its maximum of 5 games and races; try again later"
     error(client.post("/api/races", json={"rules": RULES, "entrants": ENTRANTS}), 429, message)
     error(client.post("/api/games", json={"rules": RULES, "backend": "python"}), 429, message)
 

@@ -235,7 +235,7 @@ class GameStore:
         finished = sorted((h for table in (self._games, self._races) for h in list(table.values()) if h.over),
                           key=lambda h: h.last_used)
         if len(finished) < excess:
-            raise TooManyGames(f"the server holds its maximum of {self.max_games} games; try again later")
+            raise TooManyGames(f"the server holds its maximum of {self.max_games} games and races; try again later")
         if not evict:
             return
         for hosted in finished:
@@ -248,7 +248,7 @@ class GameStore:
                     hosted.lock.release()
                 excess -= 1
         if excess > 0:
-            raise TooManyGames(f"the server holds its maximum of {self.max_games} games; try again later")
+            raise TooManyGames(f"the server holds its maximum of {self.max_games} games and races; try again later")
 
     def get(self, game_id: str) -> HostedGame:
         """The game ``game_id``, marked as used now."""
