@@ -87,7 +87,8 @@ def test_a_full_server_refuses_with_its_line_exit_1(run):
         RemoteServer(live.url).new_game(Rules())  # fills it
         result = run("solve", "--server", live.url, "--backend", "python")
     assert (result.exit_code, result.stdout) == (1, "")
-    assert result.stderr == "error: the server refused: the server holds its maximum of 1 games and races; try again later\n"
+    assert result.stderr == ("error: the server refused: the server holds its maximum of 1 games and races; "
+                             "try again later\n")
 
 
 def test_a_server_refusing_the_rules_is_exit_2(server):

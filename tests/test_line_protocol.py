@@ -35,6 +35,9 @@ def games():
     return LineGames(GameStore(max_games=3, idle_seconds=60), SEED003)
 
 
+FULL_3 = "[-2,'the server holds its maximum of 3 games and races; try again later']"
+
+
 def started(games: LineGames, secret=SECRET) -> int:
     """A new game whose secret the test knows."""
     number = int(answer_line("init_connexion\n", games).split(",")[0].lstrip("["))
@@ -87,7 +90,7 @@ def test_every_bad_request_is_one_exact_line(games, line, answer):
 def test_a_full_server_and_an_expired_game(games):
     for _ in range(3):
         started(games)
-    assert answer_line("init_connexion", games) == "[-2,'the server holds its maximum of 3 games and races; try again later']"
+    assert answer_line("init_connexion", games) == FULL_3
     assert games.store.expire(now=time.monotonic() + 61) == 3
     assert answer_line("[1,abcde]", games) == "[-2,'no game 1 (games are forgotten after 60 s unused)']"
     assert answer_line("init_connexion", games) == "[4,[5,8,non]]"  # numbers are never reused
@@ -98,7 +101,7 @@ def test_line_games_share_the_store_with_the_api(games):
     started(games)
     started(games)
     assert len(games.store) == 3
-    assert answer_line("init_connexion", games) == "[-2,'the server holds its maximum of 3 games and races; try again later']"
+    assert answer_line("init_connexion", games) == FULL_3
 
 
 def test_messages_are_quoted_prolog_atoms_that_swipl_reads_back():
