@@ -1,0 +1,721 @@
+"""Optimal strategies by exact search (``mmlogic optimal``).
+
+The *expected* objective minimises the total number of guesses over every
+secret (the mean times the number of codes), optionally with every game
+finished within ``max_depth`` guesses; the *worst* objective minimises the
+largest number of guesses, and among the strategies that reach it returns a
+cheap one (not necessarily the cheapest: its total is reported as found).
+
+The search is exact. The openings tried are one per class of codes that
+colour and position symmetry tell apart (:func:`mm_logic.symmetry.canonical_openings`:
+0000 0001 0011 0012 0123 for 4x6); each splits the codes into parts, and
+each part is searched by the compiled branch and bound of
+:mod:`mm_logic.optimal_kernels`, which proves its cost, or that it cannot
+let its opening beat the best one found. What the search proves is kept:
+every opening with its exact cost or a lower bound no smaller than the
+optimum (:attr:`OptimalResult.openings`), so the result says why it is
+optimal.
+
+The openings' parts are independent problems: with ``jobs > 1`` they are
+searched in worker processes, the most promising opening's first (its cost
+is the budget the others must beat), then the others' (each worker keeps
+its own transposition table).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import queue
+import signal
+import threading
+import time
+from collections import Counter, deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .codespace import code_space
+from .errors import BadInput
+from .feedback import feedback_index, index_feedback
+from .notation import Code, format_code
+from .rules import Rules
+from .strategies.tree import TreeNode
+from .symmetry import canonical_openings, position_symmetries
+
+#: Largest code space searched (bulls and cows, 4x10 --no-repeat): the feedback table takes
+#: size² bytes, and larger spaces are far beyond an exact search anyway.
+MAX_OPTIMAL_CODES = 5040
+OBJECTIVES = ("expected", "worst")
+#: Called a few times a second with a one-line status of the search.
+Progress = Callable[[str], None]
+
+
+# -- the result -----------------------------------------------------------------------------
+@dataclass
+class OpeningBound:
+    """What the search proved about one opening: its exact cost, or a lower bound (``exact`` False)."""
+
+    opening: Code
+    #: Exact total, or a lower bound of it; None: it cannot finish every game within the depth limit.
+    cost: int | None
+    exact: bool
+
+
+@dataclass
+class OptimalResult:
+    """An optimal strategy, its figures over every secret, and what proves it optimal."""
+
+    rules: Rules
+    objective: str
+    max_depth: int | None
+    #: The strategy: the guess at each history and the subtree after each non-winning feedback.
+    tree: TreeNode
+    #: Guesses taken (the winning one included) -> number of secrets.
+    histogram: Counter
+    #: Expected objective: every canonical opening with what the search proved about it, the best first.
+    openings: list[OpeningBound] = field(default_factory=list)
+    #: Worst objective: the most guesses within which no strategy finishes every game.
+    impossible_depth: int | None = None
+    seconds: float = 0.0
+    #: Sets of codes searched, summed over every process.
+    positions: int = 0
+    jobs: int = 1
+
+    @property
+    def games(self) -> int:
+        return sum(self.histogram.values())
+
+    @property
+    def total(self) -> int:
+        """Sum over all secrets of the guesses the strategy takes."""
+        return sum(k * n for k, n in self.histogram.items())
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.games
+
+    @property
+    def worst(self) -> int:
+        return max(self.histogram)
+
+    @property
+    def opening(self) -> Code:
+        return self.tree.guess
+
+    @property
+    def optimal_figure(self) -> str:
+        """Which figure is proved optimal: ``total_guesses`` or ``max``."""
+        return "total_guesses" if self.objective == "expected" else "max"
+
+    def proof(self) -> str:
+        """One sentence: what is optimal and the bound that proves it."""
+        if self.objective == "worst":
+            return (f"worst case {self.worst} is optimal: no strategy finds every code within "
+                    f"{self.impossible_depth} guesses (total {self.total} is that of the strategy found, "
+                    f"not necessarily the least with worst case {self.worst})")
+        within = f" among strategies within {self.max_depth} guesses" if self.max_depth else ""
+        others = ("; every other opening proved to cost at least as much" if len(self.openings) > 1
+                  else "; every opening is this one up to symmetry")
+        return f"total {self.total} is optimal{within}: lower bound {self.total} met{others}"
+
+    def as_dict(self) -> dict:
+        """The ``optimal --json`` object."""
+        rules = self.rules
+        return {
+            "rules": rules.as_dict(), "objective": self.objective, "max_depth": self.max_depth,
+            "optimal": self.optimal_figure,
+            "lower_bound": self.total if self.objective == "expected" else self.worst,
+            "games": self.games, "total_guesses": self.total, "mean": round(self.mean, 3), "max": self.worst,
+            "histogram": {str(k): self.histogram[k] for k in sorted(self.histogram)},
+            "opening": format_code(self.opening, rules),
+            "openings": [{"opening": format_code(b.opening, rules), "cost": b.cost, "exact": b.exact}
+                         for b in self.openings],
+            "impossible_depth": self.impossible_depth,
+            "seconds": round(self.seconds, 3), "positions": self.positions, "jobs": self.jobs,
+        }
+
+    def text(self) -> str:
+        """The human summary of ``mmlogic optimal``."""
+        rules = self.rules
+        histogram = " ".join(f"{k}:{self.histogram[k]}" for k in sorted(self.histogram))
+        goal = "least total guesses" if self.objective == "expected" else "least worst case"
+        if self.max_depth:
+            goal += f", every game within {self.max_depth} guesses"
+        lines = [f"rules      {rules.describe()}",
+                 f"objective  {goal}",
+                 f"opening    {format_code(self.opening, rules)}",
+                 f"games      {self.games}",
+                 f"total      {self.total}",
+                 f"mean       {self.mean:.3f}",
+                 f"max        {self.worst}",
+                 f"histogram  {histogram}",
+                 f"optimal    {self.proof()}"]
+        if len(self.openings) > 1:
+            shown = [f"{format_code(b.opening, rules)} "
+                     + ("impossible" if b.cost is None else f"{'' if b.exact else '>='}{b.cost}")
+                     for b in self.openings]
+            lines.append(f"openings   {', '.join(shown)}")
+        lines.append(f"seconds    {self.seconds:.3f}")
+        lines.append(f"positions  {self.positions:,}" + (f" ({self.jobs} processes)" if self.jobs > 1 else ""))
+        return "\n".join(lines)
+
+
+# -- bounds ------------------------------------------------------------------------------------
+def perfect_split_bound(size: int, classes: int) -> np.ndarray:
+    """``L[m]``: the least total cost any strategy can have on ``m`` codes, for ``m = 0..size``.
+
+    Each guess finds at most one code (itself) and splits the others into at
+    most ``classes`` parts (the non-winning feedbacks), so at most
+    ``classes**(k-1)`` codes are found by the ``k``-th guess; filling the
+    levels in order gives the bound (1 for one code, 3 for two, ``2m - 1``
+    while one split can leave every part a single code).
+    """
+    bound = np.zeros(size + 1, dtype=np.int64)
+    for m in range(1, size + 1):
+        left, depth, width, total = m, 1, 1, 0
+        while left:
+            take = min(width, left)
+            total += depth * take
+            left -= take
+            width *= classes
+            depth += 1
+        bound[m] = total
+    return bound
+
+
+def capacity(depth: int, classes: int) -> int:
+    """The most codes ``depth`` guesses can tell apart (1 + classes + classes² + ...)."""
+    return sum(classes**k for k in range(depth))
+
+
+# -- one process's search ------------------------------------------------------------------------
+class Searcher:
+    """The compiled search over one rule set's codes, with its transposition table.
+
+    Each call runs a kernel in a thread (it releases the GIL): Ctrl-C in the
+    calling thread stops it at once (the kernel returns, the
+    :class:`KeyboardInterrupt` goes on), and ``on_tick`` is called a few
+    times a second meanwhile, for progress.
+    """
+
+    def __init__(self, rules: Rules, max_depth: int | None = None):
+        from . import optimal_kernels as kernels
+        self.k = kernels
+        self.rules = rules
+        self.max_depth = max_depth
+        space = code_space(rules)
+        self.space = space
+        self.size = space.size
+        self.table = np.ascontiguousarray(space.table)
+        self.codes = np.ascontiguousarray(space.codes)
+        self.win = int(self.table[0, 0])
+        # Parts a guess can make: the non-winning feedbacks that occur between two codes.
+        self.classes = max(1, int(np.unique(self.table).size) - 1)
+        self.bound = perfect_split_bound(self.size, self.classes)
+        inf = kernels.INF
+        if max_depth is None:
+            self.bounds = self.bound[None, :].copy()
+        else:
+            # Row d: the bound with d guesses left, INF for a set too large for them.
+            self.bounds = np.full((max_depth + 1, self.size + 1), inf, dtype=np.int64)
+            for d in range(max_depth + 1):
+                fits = min(capacity(d, self.classes), self.size)
+                self.bounds[d, : fits + 1] = self.bound[: fits + 1]
+        # outsides[d][n]: the least cost of a guess outside n codes (all n in the non-winning
+        # parts, spread as evenly as the convex bound likes best) with d guesses left.
+        self.outsides = np.full_like(self.bounds, inf)
+        sizes = np.arange(self.size + 1)
+        q, r = np.divmod(sizes, self.classes)
+        for d in range(self.bounds.shape[0]):
+            if max_depth is not None and d == 0:
+                continue
+            row = self.bounds[0 if max_depth is None else d - 1]
+            spread = r * row[np.minimum(q + 1, self.size)] + (self.classes - r) * row[q]
+            self.outsides[d] = np.minimum(sizes + spread, inf)
+        self.capacity = np.array([min(capacity(d, self.classes), 1 << 40) for d in range(64)], dtype=np.int64)
+        rng = np.random.default_rng(0x5EED)
+        z1 = rng.integers(0, 2**63, size=self.size, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+        z2 = rng.integers(0, 2**63, size=self.size, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+        self.game = (self.table, self.codes, z1, z2)
+        self.scratch = kernels.new_scratch(self.size, self.win + 1)
+        # Entries of 33 bytes: 0.5 MB for the smallest spaces, 280 MB for bulls and cows.
+        bits = 14 if self.size <= 256 else 18 if self.size < 1000 else 22 if self.size < 2000 else 23
+        self.tt = kernels.new_table(bits)
+        self.control = np.zeros(kernels.CONTROL_SLOTS, dtype=np.int64)
+        self.hist = np.zeros((self.size + 2, rules.pegs), dtype=np.int64)
+        self.on_tick: Callable[[np.ndarray], None] | None = None
+
+    @property
+    def positions(self) -> int:
+        return int(self.control[self.k.NODES])
+
+    def code(self, index: int) -> Code:
+        return tuple(int(c) for c in self.codes[index])
+
+    def moves(self, history: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """The moves that fix every guess of a history (:func:`mm_logic.symmetry.position_symmetries`)."""
+        found = position_symmetries(self.rules, [(self.code(g), None) for g in history])
+        pegs, colors = self.rules.pegs, self.rules.colors
+        sigmas = np.array([s for s, _ in found], dtype=np.int64).reshape(len(found), pegs)
+        pis = np.array([p for _, p in found], dtype=np.int64).reshape(len(found), colors)
+        return sigmas, pis
+
+    def parts(self, guess: int, indices: np.ndarray) -> list[tuple[int, np.ndarray]]:
+        """The non-winning parts of ``indices`` under ``guess``: (feedback index, sorted indices), largest first."""
+        row = self.table[guess, indices]
+        found = [(int(f), indices[row == f]) for f in np.unique(row) if f != self.win]
+        found.sort(key=lambda part: -part[1].size)
+        return found
+
+    def _run(self, kernel, indices: np.ndarray, history: list[int], *args):
+        """Run a search kernel on the codes ``indices`` reached by ``history``, in a thread."""
+        sigmas, pis = self.moves(history)
+        for h, g in enumerate(history):
+            self.hist[h] = self.codes[g]
+        part = np.ascontiguousarray(indices, dtype=np.int32)
+        self.control[self.k.TRIED] = self.control[self.k.TRIED_BELOW] = 0
+        out: list = []
+
+        def work() -> None:
+            try:
+                out.append(kernel(part, self.hist, len(history), sigmas, pis, *args))
+            except BaseException as error:  # noqa: BLE001 - raised again in the caller's thread
+                out.append(error)
+
+        worker = threading.Thread(target=work, daemon=True)
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(0.1)
+                if self.on_tick is not None:
+                    self.on_tick(self.control)
+        except KeyboardInterrupt:
+            self.control[self.k.STOP] = 1  # the kernel returns at its next set
+            worker.join()
+            raise
+        if isinstance(out[0], BaseException):
+            raise out[0]
+        return int(out[0])
+
+    def cost(self, indices: np.ndarray, history: list[int], depth: int | None, budget: int) -> int:
+        """The least total cost of the codes ``indices`` if below ``budget``, else a lower bound >= ``budget``.
+
+        ``history``: the guesses (code indices) played to reach them; ``depth``:
+        the guesses left (None: unlimited).
+        """
+        return self._run(self.k.search, indices, history, depth or 0, int(budget), 0, self.game, self.bounds,
+                         self.outsides, depth is not None, self.scratch, self.tt, self.control)
+
+    def can_solve(self, indices: np.ndarray, history: list[int], depth: int) -> bool:
+        """Whether some strategy finds every code of ``indices`` within ``depth`` guesses."""
+        return self._run(self.k.feasible, indices, history, depth, 0, self.game, self.bound, self.capacity,
+                         self.scratch, self.tt, self.control) == 1
+
+    def subtree(self, indices: np.ndarray, history: list[int], depth: int | None, worst: bool = False) -> TreeNode:
+        """The strategy the search found for the codes ``indices`` (searched again where forgotten).
+
+        ``worst``: the strategy of :meth:`can_solve` within ``depth``
+        guesses, else that of :meth:`cost`.
+        """
+        indices = np.ascontiguousarray(indices, dtype=np.int32)
+        if indices.size <= 2:
+            # One code: guess it. Two: guess the first, then the other.
+            node = TreeNode(self.code(indices[0]))
+            if indices.size == 2:
+                fb = int(self.table[indices[0], indices[1]])
+                node.children[index_feedback(fb, self.rules.pegs)] = TreeNode(self.code(indices[1]))
+            return node
+        salt = self.k.feasible_salt(depth) if worst else self.k.depth_salt(depth)
+        found, exact, _, guess = self.k.probe(indices, salt, self.game[2], self.game[3], self.tt)
+        if not (found and exact and guess >= 0):
+            # Replaced in the table by other sets since: search it again.
+            if worst:
+                self.can_solve(indices, history, depth)
+            else:
+                self.cost(indices, history, depth, self.k.INF)
+            found, exact, _, guess = self.k.probe(indices, salt, self.game[2], self.game[3], self.tt)
+        guess = int(guess)
+        node = TreeNode(self.code(guess))
+        below = None if depth is None else depth - 1
+        for fb, part in self.parts(guess, indices):
+            node.children[index_feedback(fb, self.rules.pegs)] = self.subtree(part, [*history, guess], below, worst)
+        return node
+
+
+# -- the openings ------------------------------------------------------------------------------
+@dataclass
+class Opening:
+    """A canonical opening (code index), its non-winning parts and the bound their sizes give."""
+
+    index: int
+    parts: list[tuple[int, np.ndarray]]
+    #: ``size + sum bound(part)``: no strategy with this opening costs less.
+    bound: int
+
+
+def openings(searcher: Searcher, depth: int | None) -> list[Opening]:
+    """The canonical openings, the most promising first (smallest bound, then finest split)."""
+    space = searcher.space
+    row = searcher.bounds[0 if depth is None else depth - 1]
+    everything = np.arange(space.size, dtype=np.int32)
+    found = []
+    for code in canonical_openings(searcher.rules):
+        index = int(space.index_of([code])[0])
+        parts = searcher.parts(index, everything)
+        bound = min(space.size + sum(int(row[p.size]) for _, p in parts), searcher.k.INF)
+        squares = sum(p.size**2 for _, p in parts)
+        found.append((bound, squares, index, Opening(index, parts, bound)))
+    return [opening for *_, opening in sorted(found, key=lambda item: item[:3])]
+
+
+def check_size(rules: Rules) -> None:
+    """Refuse, in one line, a code space too large for the exact search."""
+    if rules.size > MAX_OPTIMAL_CODES:
+        raise BadInput(f"mmlogic optimal searches code spaces of at most {MAX_OPTIMAL_CODES:,} codes "
+                       f"(4x10 --no-repeat has 5,040); {rules.describe()} has {rules.size:,}")
+
+
+def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = None, jobs: int = 1,
+            progress: Progress | None = None) -> OptimalResult:
+    """An optimal strategy of ``rules`` for ``objective``, by exact search.
+
+    Parameters
+    ----------
+    rules:
+        The game; at most :data:`MAX_OPTIMAL_CODES` codes.
+    objective:
+        ``"expected"``: least total guesses over every secret (with
+        ``max_depth``, among strategies that finish every game within that
+        many guesses); ``"worst"``: least worst case.
+    max_depth:
+        Expected objective only: the most guesses any game may take.
+    jobs:
+        Worker processes over which the openings' parts are searched.
+    progress:
+        Called a few times a second with a one-line status.
+
+    Returns
+    -------
+    OptimalResult
+        The strategy as a tree (:attr:`OptimalResult.tree`), its histogram
+        over every secret, and what the search proved.
+
+    Raises
+    ------
+    BadInput
+        A space above the limit, an unknown objective, ``max_depth`` with the
+        worst objective, or a depth within which no strategy finishes.
+    """
+    if objective not in OBJECTIVES:
+        raise BadInput(f"unknown objective {objective!r}; choose from {', '.join(OBJECTIVES)}")
+    if max_depth is not None and objective == "worst":
+        raise BadInput("--max-depth applies to --objective expected (--objective worst minimises the depth itself)")
+    if max_depth is not None and max_depth < 1:
+        raise BadInput(f"--max-depth must be at least 1, got {max_depth}")
+    check_size(rules)
+    started = time.perf_counter()
+    searcher = Searcher(rules, max_depth)
+    workers = _Workers(jobs, rules, max_depth, progress) if jobs > 1 else None
+    try:
+        if objective == "worst":
+            result = _worst(searcher, workers, progress)
+        else:
+            result = _expected(searcher, max_depth, workers, progress)
+    except BaseException:
+        if workers is not None:
+            workers.close(interrupted=True)
+        raise
+    if workers is not None:
+        workers.close(interrupted=False)
+        result.positions += workers.positions
+    result.positions += searcher.positions
+    result.seconds = time.perf_counter() - started
+    result.jobs = jobs
+    return result
+
+
+def _follow(progress: Progress | None, searcher: Searcher, head: str) -> None:
+    """Report the searcher's ticks to ``progress`` with ``head`` (where the driver is) in front."""
+    if progress is None:
+        return
+    k = searcher.k
+
+    def tick(control: np.ndarray) -> None:
+        tried = f", guess {control[k.TRIED]}" if control[k.TRIED] else ""
+        progress(f"{head}{tried}, {control[k.NODES]:,} positions")
+
+    searcher.on_tick = tick
+
+
+def _label(searcher: Searcher, opening: Opening, number: int, count: int, part: int, size: int) -> str:
+    code = format_code(searcher.code(opening.index), searcher.rules)
+    return f"opening {code} ({number} of {count}), part {part} of {len(opening.parts)} ({size} codes)"
+
+
+def _result(searcher: Searcher, opening: Opening, subtrees: dict[int, TreeNode], depth: int | None,
+            worst: bool) -> tuple[TreeNode, Counter]:
+    """The whole tree (the subtrees of the opening's parts rebuilt where not given: ``depth`` guesses
+    left below it) and its histogram over every secret."""
+    pegs = searcher.rules.pegs
+    tree = TreeNode(searcher.code(opening.index))
+    for fb, part in opening.parts:
+        child = subtrees.get(fb) or searcher.subtree(part, [opening.index], depth, worst)
+        tree.children[index_feedback(fb, pegs)] = child
+    histogram: Counter = Counter()
+
+    def play(node: TreeNode, indices: np.ndarray, guesses: int) -> None:
+        # The tree played against the codes `indices`, reached at guess number `guesses`.
+        row = searcher.table[int(searcher.space.index_of([node.guess])[0]), indices]
+        histogram[guesses] += int((row == searcher.win).sum())
+        for fb, child in node.children.items():
+            part = indices[row == feedback_index(fb, pegs)]
+            if part.size:
+                play(child, part, guesses + 1)
+
+    play(tree, np.arange(searcher.size), 1)
+    return tree, histogram
+
+
+# -- the expected objective ----------------------------------------------------------------------
+def _expected(searcher: Searcher, depth: int | None, workers: _Workers | None,
+              progress: Progress | None) -> OptimalResult:
+    inf = searcher.k.INF
+    candidates = openings(searcher, depth)
+    if workers is None:
+        best, winner, proved, subtrees = _expected_here(searcher, candidates, depth, progress)
+    else:
+        best, winner, proved, subtrees = _expected_workers(searcher, candidates, depth, workers)
+    if best >= inf:
+        raise BadInput(f"no strategy finds every code of {searcher.rules.describe()} within {depth} guesses "
+                       "(--objective worst gives the least number of guesses that can)")
+    below = None if depth is None else depth - 1
+    tree, histogram = _result(searcher, winner, subtrees, below, worst=False)
+    bounds = []
+    for opening in [winner] + [o for o in candidates if o is not winner]:
+        cost, exact = proved.get(opening.index, (opening.bound, False))
+        bounds.append(OpeningBound(searcher.code(opening.index), None if cost >= inf else cost, exact))
+    return OptimalResult(searcher.rules, "expected", depth, tree, histogram, bounds)
+
+
+def _expected_here(searcher: Searcher, candidates: list[Opening], depth: int | None, progress: Progress | None):
+    """Branch and bound over the openings in this process: each part's budget is what is left of the best's."""
+    inf = searcher.k.INF
+    below = None if depth is None else depth - 1
+    row = searcher.bounds[0 if depth is None else depth - 1]
+    best, winner = inf, candidates[0]
+    proved: dict[int, tuple[int, bool]] = {}
+    for number, opening in enumerate(candidates, 1):
+        cost = opening.bound
+        for count, (_, part) in enumerate(opening.parts, 1):
+            if cost >= best:
+                break
+            if part.size <= 2:
+                continue  # its bound is its cost
+            _follow(progress, searcher, _label(searcher, opening, number, len(candidates), count, part.size))
+            floor = int(row[part.size])
+            cost += searcher.cost(part, [opening.index], below, best - (cost - floor)) - floor
+        # Below the best: every part met its budget, the cost is exact; else it is a bound.
+        exact = cost < best
+        if exact:
+            best, winner = cost, opening
+        proved[opening.index] = (cost, exact)
+    searcher.on_tick = None
+    return best, winner, proved, {}
+
+
+def _expected_workers(searcher: Searcher, candidates: list[Opening], depth: int | None, workers: _Workers):
+    """The openings' parts in worker processes: the most promising opening's exactly, then the others'
+    against its cost (an opening's remaining parts are dropped once its sum reaches the best)."""
+    inf = searcher.k.INF
+    below = None if depth is None else depth - 1
+    row = searcher.bounds[0 if depth is None else depth - 1]
+    cost = {o.index: o.bound for o in candidates}
+    subtrees: dict[int, dict[int, TreeNode]] = {o.index: {} for o in candidates}
+    dead: set[int] = set()
+    state = {"best": inf, "winner": candidates[0]}
+
+    def budget(task) -> int:
+        opening, _, part = task
+        floor = int(row[part.size])
+        return inf if state["best"] >= inf else state["best"] - (opening.bound - floor)
+
+    def skip(task) -> bool:
+        return task[0].index in dead or cost[task[0].index] >= state["best"]
+
+    def done(task, value: int, tree: TreeNode | None, limit: int) -> None:
+        opening, fb, part = task
+        cost[opening.index] += value - int(row[part.size])
+        if tree is not None:
+            subtrees[opening.index][fb] = tree
+        if value >= limit:
+            dead.add(opening.index)
+
+    waves = [candidates[:1], candidates[1:]]
+    for wave in waves:
+        tasks = [(o, fb, part) for o in wave if o.bound < state["best"] for fb, part in o.parts if part.size > 2]
+        workers.run(tasks, skip, budget, done, below, status=lambda: f"best so far {_shown(state['best'])}")
+        for opening in wave:
+            if opening.index not in dead and cost[opening.index] < state["best"] \
+                    and len(subtrees[opening.index]) == sum(p.size > 2 for _, p in opening.parts):
+                state["best"], state["winner"] = cost[opening.index], opening
+    best, winner = state["best"], state["winner"]
+    proved = {o.index: (max(cost[o.index], best) if o is not winner else best, o is winner) for o in candidates}
+    return best, winner, proved, subtrees[winner.index]
+
+
+def _shown(cost: int) -> str:
+    return "?" if cost >= 1 << 30 else str(cost)
+
+
+# -- the worst objective ------------------------------------------------------------------------
+def _worst(searcher: Searcher, workers: _Workers | None, progress: Progress | None) -> OptimalResult:
+    """The least depth within which some opening leaves parts that can all be solved, and that strategy."""
+    depth = 1
+    while capacity(depth, searcher.classes) < searcher.size:
+        depth += 1  # fewer guesses cannot tell every code apart
+    candidates = openings(searcher, None)
+    while True:
+        found = _first_within(searcher, candidates, depth, workers, progress)
+        if found is not None:
+            break
+        depth += 1
+    opening, subtrees = found
+    searcher.on_tick = None
+    tree, histogram = _result(searcher, opening, subtrees, depth - 1, worst=True)
+    return OptimalResult(searcher.rules, "worst", None, tree, histogram, impossible_depth=depth - 1)
+
+
+def _first_within(searcher: Searcher, candidates: list[Opening], depth: int, workers: _Workers | None,
+                  progress: Progress | None) -> tuple[Opening, dict[int, TreeNode]] | None:
+    """The first opening after which every part can be solved within ``depth - 1`` guesses, with the
+    subtrees workers found (None: no opening)."""
+    fits = capacity(depth - 1, searcher.classes)
+    for number, opening in enumerate(candidates, 1):
+        if any(p.size > fits for _, p in opening.parts):
+            continue
+        parts = [(fb, part) for fb, part in opening.parts if part.size > 1]
+        if workers is None:
+            solved = True
+            for count, (_, part) in enumerate(parts, 1):
+                _follow(progress, searcher, f"within {depth} guesses: "
+                        + _label(searcher, opening, number, len(candidates), count, part.size))
+                if not searcher.can_solve(part, [opening.index], depth - 1):
+                    solved = False
+                    break
+            if solved:
+                return opening, {}
+            continue
+        subtrees = _all_solved(workers, opening, parts, depth - 1, f"within {depth} guesses, opening {number} "
+                                                                   f"of {len(candidates)}")
+        if subtrees is not None:
+            return opening, subtrees
+    return None
+
+
+def _all_solved(workers: _Workers, opening: Opening, parts: list, depth: int, where: str
+                ) -> dict[int, TreeNode] | None:
+    """In the workers: the subtrees solving every part within ``depth`` guesses (None: some part cannot)."""
+    subtrees: dict[int, TreeNode] = {}
+    failed: list = []
+
+    def done(task, value, tree, limit) -> None:
+        if value:
+            subtrees[task[1]] = tree
+        else:
+            failed.append(task)
+
+    workers.run([(opening, fb, part) for fb, part in parts], lambda task: bool(failed), lambda task: 0, done,
+                depth, worst=True, status=lambda: where)
+    return None if failed else subtrees
+
+
+# -- worker processes ----------------------------------------------------------------------------
+_WORKER_SEARCHERS: dict = {}
+
+
+def _part_task(rules: Rules, max_depth: int | None, worst: bool, opening: int, part: np.ndarray,
+               depth: int | None, budget: int) -> tuple[int, TreeNode | None, int]:
+    """A worker's task: one part of an opening, searched, and its subtree when it met the budget.
+
+    Returns ``(cost or bound, subtree or None, positions searched)``; for the
+    worst objective the value is 1 (solvable within ``depth``) or 0.
+    """
+    key = (rules, max_depth)
+    if key not in _WORKER_SEARCHERS:
+        # One per process and rule set, kept across tasks: its transposition table serves them all.
+        _WORKER_SEARCHERS.clear()
+        _WORKER_SEARCHERS[key] = Searcher(rules, max_depth)
+    searcher = _WORKER_SEARCHERS[key]
+    before = searcher.positions
+    if worst:
+        value = int(searcher.can_solve(part, [opening], depth))
+        tree = searcher.subtree(part, [opening], depth, worst=True) if value else None
+    else:
+        value = searcher.cost(part, [opening], depth, budget)
+        tree = searcher.subtree(part, [opening], depth) if value < budget else None
+    return value, tree, searcher.positions - before
+
+
+class _Workers:
+    """Worker processes searching parts of openings (:func:`_part_task`); Ctrl-C terminates them."""
+
+    def __init__(self, jobs: int, rules: Rules, max_depth: int | None, progress: Progress | None):
+        # "spawn", as bench's workers: nothing of this process's state is inherited. Ctrl-C reaches
+        # the whole process group: the workers leave it to this process, which terminates them.
+        self.pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=signal.signal,
+                                                              initargs=(signal.SIGINT, signal.SIG_IGN))
+        self.jobs = jobs
+        self.rules = rules
+        self.max_depth = max_depth
+        self.progress = progress
+        self.positions = 0
+        self.finished: queue.Queue = queue.Queue()
+
+    def run(self, tasks: list, skip: Callable, budget: Callable, done: Callable, depth: int | None,
+            worst: bool = False, status: Callable[[], str] = str) -> None:
+        """Search ``tasks`` (``(opening, feedback, part)``), at most ``jobs`` at once, in order.
+
+        A task is submitted only when ``skip(task)`` is false, with the budget
+        ``budget(task)`` of that moment; ``done(task, value, subtree, budget)``
+        gets each result as it comes.
+        """
+        pending = deque(tasks)
+        running = finished = 0
+        while pending or running:
+            while pending and running < self.jobs:
+                task = pending.popleft()
+                if skip(task):
+                    continue
+                limit = budget(task)
+                opening, _, part = task
+                self.pool.apply_async(_part_task, (self.rules, self.max_depth, worst, opening.index, part, depth,
+                                                   limit),
+                                      callback=lambda r, t=task, b=limit: self.finished.put((t, b, r, None)),
+                                      error_callback=lambda e, t=task, b=limit: self.finished.put((t, b, None, e)))
+                running += 1
+            if not running:
+                break
+            while True:
+                if self.progress is not None:
+                    self.progress(f"{finished} of {len(tasks)} parts searched in {self.jobs} processes, "
+                                  f"{status()}")
+                try:
+                    task, limit, result, error = self.finished.get(timeout=0.2)
+                    break
+                except queue.Empty:
+                    continue
+            running -= 1
+            finished += 1
+            if error is not None:
+                raise error
+            value, tree, positions = result
+            self.positions += positions
+            done(task, value, tree, limit)
+
+    def close(self, interrupted: bool) -> None:
+        if interrupted:
+            self.pool.terminate()  # a part may take minutes: nothing of it is kept
+        else:
+            self.pool.close()
+        self.pool.join()

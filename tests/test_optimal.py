@@ -1,0 +1,288 @@
+"""mmlogic optimal: the exact search against a plain exhaustive search, its trees, the published optima, the CLI.
+
+The reference below is written independently of the package: its own
+feedback function, and a plain recursion that tries every code as a guess
+at every set of codes still possible and sums the costs of every part (no
+bound, no symmetry, no memo). It is exponential, so it only runs on spaces
+of a few dozen codes; there the search must find exactly its optimum, for
+both objectives and under a depth limit, and the tree it returns must play
+every secret to a win with exactly the histogram it reports.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import threading
+from collections import Counter
+
+import pytest
+
+from mm_logic.errors import BadInput
+from mm_logic.optimal import MAX_OPTIMAL_CODES, optimal, perfect_split_bound
+from mm_logic.rules import Rules
+
+
+# -- the independent reference -----------------------------------------------------------------
+def all_codes(rules: Rules) -> list[tuple[int, ...]]:
+    limit = rules.repeat_limit
+    return [c for c in itertools.product(range(rules.colors), repeat=rules.pegs)
+            if max(Counter(c).values()) <= limit]
+
+
+def marks(guess, secret) -> tuple[int, int]:
+    black = sum(g == s for g, s in zip(guess, secret))
+    common = sum(min(guess.count(c), secret.count(c)) for c in set(guess))
+    return black, common - black
+
+
+class Exhaustive:
+    """Every code as a guess, every part searched: sets of codes are bit masks."""
+
+    def __init__(self, rules: Rules):
+        self.codes = all_codes(rules)
+        win = (rules.pegs, 0)
+        # Per guess: (wins, mask of the codes giving one feedback) for each feedback.
+        self.classes = []
+        for guess in self.codes:
+            by: dict = {}
+            for i, secret in enumerate(self.codes):
+                fb = marks(guess, secret)
+                by[fb] = by.get(fb, 0) | 1 << i
+            self.classes.append([(fb == win, mask) for fb, mask in by.items()])
+        self.everything = (1 << len(self.codes)) - 1
+
+    def _splits(self, codes: int):
+        """For every guess that tells something apart: its non-winning parts."""
+        for classes in self.classes:
+            parts, won = [], False
+            for wins, mask in classes:
+                part = codes & mask
+                if part:
+                    won |= wins
+                    if not wins:
+                        parts.append(part)
+            if won or len(parts) > 1:
+                yield parts
+
+    def cost(self, codes: int | None = None, depth: float = float("inf")) -> float:
+        """Least total guesses over the codes, every game within ``depth`` guesses (inf: impossible)."""
+        codes = self.everything if codes is None else codes
+        if depth < 1:
+            return float("inf")
+        n = codes.bit_count()
+        if n == 1:
+            return 1
+        return min(n + sum(self.cost(part, depth - 1) for part in parts) for parts in self._splits(codes))
+
+    def worst(self, codes: int | None = None) -> int:
+        """Least worst case over the codes."""
+        codes = self.everything if codes is None else codes
+        if codes.bit_count() == 1:
+            return 1
+        return min(1 + max((self.worst(part) for part in parts), default=0) for parts in self._splits(codes))
+
+
+def play_tree(result) -> Counter:
+    """Play the returned tree against every secret with the reference feedback: guesses per secret."""
+    histogram: Counter = Counter()
+    win = (result.rules.pegs, 0)
+    secrets = all_codes(result.rules)
+    for secret in secrets:
+        node, guesses = result.tree, 1
+        while True:
+            fb = marks(node.guess, secret)
+            if fb == win:
+                break
+            assert fb in node.children, f"no branch for {fb} after {node.guess}, secret {secret}"
+            node, guesses = node.children[fb], guesses + 1
+            assert guesses <= len(secrets)
+        histogram[guesses] += 1
+    return histogram
+
+
+def check_tree(result) -> None:
+    """The tree plays every secret to a win, with the reported histogram and total."""
+    assert play_tree(result) == result.histogram
+    assert result.total == sum(k * n for k, n in result.histogram.items())
+    assert result.games == len(all_codes(result.rules))
+
+
+# -- small spaces against the reference --------------------------------------------------------------
+#: (rules, least total, least worst case): the reference's figures, asserted too so that a change in both shows.
+SMALL = [
+    (Rules(3, 2), 18, 3),
+    (Rules(4, 2), 44, 4),
+    (Rules(3, 3), 73, 4),
+    (Rules(3, 3, max_repeat=2), 64, 3),
+    (Rules(3, 4, max_repeat=1), 72, 4),
+    (Rules(4, 4, max_repeat=1), 86, 5),
+]
+IDS = [rules.describe() for rules, _, _ in SMALL]
+
+
+@pytest.fixture(scope="module", params=SMALL, ids=IDS)
+def small(request):
+    rules, total, worst = request.param
+    return rules, total, worst, Exhaustive(rules)
+
+
+def test_expected_is_the_exhaustive_optimum(small):
+    rules, total, _, reference = small
+    assert reference.cost() == total
+    result = optimal(rules, "expected")
+    assert result.total == total
+    assert result.openings[0].cost == total and result.openings[0].exact
+    # Every other opening was proved to cost at least as much.
+    assert all(b.cost is None or b.cost >= total for b in result.openings[1:])
+    check_tree(result)
+
+
+def test_worst_is_the_exhaustive_optimum(small):
+    rules, _, worst, reference = small
+    assert reference.worst() == worst
+    result = optimal(rules, "worst")
+    assert result.worst == worst
+    assert result.impossible_depth == worst - 1
+    check_tree(result)
+
+
+def test_depth_limits_match_the_exhaustive_optimum(small):
+    rules, total, worst, reference = small
+    # Within the least worst case (one guess more changes nothing here: it is the optimum's depth at most).
+    assert reference.cost(depth=worst) == total
+    for depth in (worst, worst + 1):
+        result = optimal(rules, "expected", max_depth=depth)
+        assert result.total == total and result.worst <= depth
+        check_tree(result)
+    # One guess fewer: no strategy at all (the reference's worst case says so).
+    with pytest.raises(BadInput, match=f"within {worst - 1} guesses"):
+        optimal(rules, "expected", max_depth=worst - 1)
+
+
+def test_a_depth_limit_is_kept_where_an_optimum_goes_deeper():
+    # 2x5 (the exhaustive search finds 81 too, in seconds): 81 needs no more than 4 guesses,
+    # and the search within 3 proves there is none.
+    within = optimal(Rules(2, 5), "expected", max_depth=4)
+    assert (within.total, within.worst) == (81, 4)
+    check_tree(within)
+    assert optimal(Rules(2, 5), "expected").total == 81
+    with pytest.raises(BadInput, match="within 3 guesses"):
+        optimal(Rules(2, 5), "expected", max_depth=3)
+
+
+# -- the published figures -------------------------------------------------------------------------
+def test_mastermind_4x6_least_total_is_koyama_and_lai():
+    result = optimal(Rules(4, 6), "expected")
+    assert (result.total, result.worst, round(result.mean, 3)) == (5625, 6, 4.340)
+    assert result.opening == (0, 0, 1, 2)
+    # 0000 0001 0011 0012 0123, each with its cost or a bound between the optimum and its own cost
+    # (each opening's cost: every part searched without a budget).
+    costs = {(0, 0, 1, 2): 5625, (0, 1, 2, 3): 5673, (0, 0, 1, 1): 5702, (0, 0, 0, 1): 5791, (0, 0, 0, 0): 6318}
+    assert sorted(b.opening for b in result.openings) == sorted(costs)
+    assert all(5625 <= b.cost <= costs[b.opening] for b in result.openings)
+    check_tree(result)
+
+
+def test_mastermind_4x6_within_five_guesses_costs_one_more():
+    result = optimal(Rules(4, 6), "expected", max_depth=5)
+    assert (result.total, result.worst) == (5626, 5)
+    check_tree(result)
+
+
+def test_mastermind_4x6_least_worst_case_is_knuths_five():
+    result = optimal(Rules(4, 6), "worst")
+    assert result.worst == 5 and result.impossible_depth == 4
+    check_tree(result)
+
+
+# -- bounds, processes, interruption --------------------------------------------------------------
+def test_perfect_split_bound():
+    # 13 non-winning feedbacks (4 pegs): one code at the 1st guess, 13 at the 2nd, then 169 at the 3rd.
+    bound = perfect_split_bound(200, 13)
+    assert bound[:4].tolist() == [0, 1, 3, 5]
+    assert bound[14] == 27 and bound[15] == 30
+    assert bound[183] == 1 + 2 * 13 + 3 * 169 and bound[184] == bound[183] + 4
+
+
+def test_processes_find_the_same_optimum():
+    one = optimal(Rules(4, 4, max_repeat=1), "expected")
+    two = optimal(Rules(4, 4, max_repeat=1), "expected", jobs=2)
+    assert (two.total, two.histogram) == (one.total, one.histogram)
+    check_tree(two)
+    worst = optimal(Rules(4, 4, max_repeat=1), "worst", jobs=2)
+    assert worst.worst == 5
+    check_tree(worst)
+
+
+def test_ctrl_c_stops_the_search_at_once():
+    def interrupt(status: str) -> None:
+        raise KeyboardInterrupt
+
+    before = threading.active_count()
+    with pytest.raises(KeyboardInterrupt):
+        optimal(Rules(4, 10, max_repeat=1), "expected", progress=interrupt)
+    assert threading.active_count() == before  # the search thread has returned
+
+
+def test_refusals():
+    with pytest.raises(BadInput, match=f"at most {MAX_OPTIMAL_CODES:,} codes"):
+        optimal(Rules(5, 8), "expected")
+    with pytest.raises(BadInput, match="--max-depth applies to --objective expected"):
+        optimal(Rules(3, 3), "worst", max_depth=4)
+
+
+# -- the command line -------------------------------------------------------------------------------
+def test_cli_json(run):
+    result = run("optimal", "--pegs", "3", "--colors", "3", "--json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["optimal"] == "total_guesses"
+    assert (data["games"], data["total_guesses"], data["lower_bound"], data["max"]) == (27, 73, 73, 4)
+    assert data["histogram"] == {"1": 1, "2": 7, "3": 18, "4": 1}
+    assert data["opening"] == "001"
+    assert data["rules"] == {"pegs": 3, "colors": 3, "max_repeat": None}
+
+
+def test_cli_text_and_worst(run):
+    result = run("optimal", "--pegs", "3", "--colors", "4", "--no-repeat", "--objective", "worst")
+    assert result.exit_code == 0, result.stderr
+    lines = dict(line.split(None, 1) for line in result.stdout.splitlines())
+    assert lines["max"] == "4"
+    assert lines["optimal"].startswith("worst case 4 is optimal: no strategy finds every code within 3 guesses")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--pegs", "5", "--colors", "8"], "at most 5,040 codes"),
+    (["--objective", "worst", "--max-depth", "5"], "--max-depth applies to --objective expected"),
+    (["--pegs", "3", "--colors", "3", "--max-depth", "2"], "no strategy finds every code of 3x3 within 2 guesses"),
+])
+def test_cli_refusals_are_one_line(run, args, message):
+    result = run("optimal", *args)
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1 and message in result.stderr
+
+
+def test_cli_ctrl_c_exits_130(run, monkeypatch):
+    import mm_logic.optimal
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(mm_logic.optimal, "optimal", interrupted)
+    result = run("optimal", "--pegs", "3", "--colors", "3")
+    assert result.exit_code == 130 and "interrupted" in result.stderr and result.stdout == ""
+
+
+@pytest.mark.parametrize("backend", ["python", "clingo", "swipl"])
+def test_the_saved_optimal_tree_plays_back_on_every_backend(run, tmp_path, backend):
+    saved = tmp_path / "optimal.json"
+    result = run("optimal", "--pegs", "3", "--colors", "3", "--save-tree", str(saved))
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(saved.read_text())["strategy"] == "optimal-expected"
+    played = run("bench", "--pegs", "3", "--colors", "3", "--backend", backend, "--strategy", f"tree:{saved}",
+                 "--all", "--json")
+    assert played.exit_code == 0, played.stderr
+    data = json.loads(played.stdout)
+    assert (data["games"], data["total_guesses"], data["max"]) == (27, 73, 4)
+    assert data["histogram"] == {"1": 1, "2": 7, "3": 18, "4": 1}
