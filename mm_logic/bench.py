@@ -37,6 +37,7 @@ from .engines.base import Engine
 from .errors import BadInput
 from .feedback import index_feedback, win_index
 from .game import EngineDisagreement, Game, NoProgress, attempts_limit, play
+from .histogram import format_histogram, histogram_figures
 from .notation import Code, Entry, format_entry
 from .rules import Rules
 from .sampling import random_code
@@ -124,13 +125,8 @@ class BenchResult:
 
     def figures(self) -> dict:
         """Games, total, mean, max, histogram and seconds, as the contract writes them."""
-        histogram = self.histogram
         return {
-            "games": self.games,
-            "total_guesses": self.total_guesses,
-            "mean": round(self.mean, 3),
-            "max": self.max,
-            "histogram": {str(k): histogram[k] for k in sorted(histogram)},
+            **histogram_figures(self.histogram),
             "seconds": round(self.seconds, 3),
             **({"search": self.search} if self.search is not None else {}),
         }
@@ -142,7 +138,7 @@ class BenchResult:
 
     def text(self) -> str:
         """The human summary of ``bench``."""
-        histogram = " ".join(f"{k}:{v}" for k, v in self.figures()["histogram"].items())
+        histogram = format_histogram(self.histogram)
         return (f"rules      {self.rules.describe()}\n"
                 f"backend    {self.backend}\n"
                 f"strategy   {self.strategy}\n"

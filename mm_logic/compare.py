@@ -20,6 +20,7 @@ from .bench import BenchResult, Progress, bench_all, bench_games, check_every_se
 from .codespace import MAX_CODES
 from .engines import BACKENDS, check_encoding, engine_class, make_engine
 from .errors import BadInput
+from .histogram import format_histogram
 from .notation import format_code
 from .rules import Rules
 from .strategies import STRATEGIES, make_strategy
@@ -213,7 +214,7 @@ def table_header(rules: Rules) -> str:
 def table_row(row: BenchResult) -> str:
     """One line of a rule set's table."""
     d = row_dict(row)
-    histogram = " ".join(f"{k}:{v}" for k, v in d["histogram"].items())
+    histogram = format_histogram(d["histogram"])
     effort = "".join(f"  {k}/game {n / max(row.games, 1):,.0f}" for k, n in (row.search or {}).items())
     return (f"  {row.backend:<8} {row.strategy:<9} {d['games']:>7} {d['mean']:>6.3f} {d['max']:>4} "
             f"{d['ms_per_game']:>9.3f} {d['seconds']:>8.3f}  {histogram}{effort}")
@@ -245,7 +246,7 @@ class Comparison:
             writer.writeheader()
             for row in map(row_dict, self.rows):
                 writer.writerow({**row.pop("rules"), **row.pop("search", {}), **row,
-                                 "histogram": " ".join(f"{k}:{v}" for k, v in row["histogram"].items())})
+                                 "histogram": format_histogram(row["histogram"])})
 
 
 def compare(plan: ComparePlan, progress: Progress | None = None,

@@ -38,6 +38,7 @@ import numpy as np
 from .codespace import code_space
 from .errors import BadInput
 from .feedback import feedback_index, index_feedback
+from .histogram import format_histogram, histogram_figures
 from .notation import Code, format_code
 from .rules import Rules
 from .strategies.tree import TreeNode
@@ -126,8 +127,7 @@ class OptimalResult:
             "rules": rules.as_dict(), "objective": self.objective, "max_depth": self.max_depth,
             "optimal": self.optimal_figure,
             "lower_bound": self.total if self.objective == "expected" else self.worst,
-            "games": self.games, "total_guesses": self.total, "mean": round(self.mean, 3), "max": self.worst,
-            "histogram": {str(k): self.histogram[k] for k in sorted(self.histogram)},
+            **histogram_figures(self.histogram),
             "opening": format_code(self.opening, rules),
             "openings": [{"opening": format_code(b.opening, rules), "cost": b.cost, "exact": b.exact}
                          for b in self.openings],
@@ -138,7 +138,7 @@ class OptimalResult:
     def text(self) -> str:
         """The human summary of ``mmlogic optimal``."""
         rules = self.rules
-        histogram = " ".join(f"{k}:{self.histogram[k]}" for k in sorted(self.histogram))
+        histogram = format_histogram(self.histogram)
         goal = "least total guesses" if self.objective == "expected" else "least worst case"
         if self.max_depth:
             goal += f", every game within {self.max_depth} guesses"

@@ -51,6 +51,7 @@ from .codespace import MAX_CODES
 from .engines import make_engine
 from .errors import BackendUnavailable, BadInput, MMLogicError
 from .game import Game
+from .histogram import format_histogram
 from .notation import Code, format_code, parse_code
 from .rules import Rules
 from .strategies import STRATEGIES, make_strategy
@@ -521,7 +522,7 @@ def run_sweep(cases: list[Case], *, out: Path | None = None, executor: str = "lo
 
 # -- tables ---------------------------------------------------------------------------
 def _histogram(row: dict) -> str:
-    return " ".join(f"{k}:{v}" for k, v in row["histogram"].items())
+    return format_histogram(row["histogram"])
 
 
 def _rules_label(row: dict) -> str:

@@ -36,6 +36,7 @@ import numpy as np
 from ..codespace import code_space
 from ..errors import BackendUnavailable, BadInput, MMLogicError
 from ..feedback import feedback_index, win_index
+from ..histogram import format_histogram, histogram_figures
 from ..notation import Code, Entry, Feedback, format_code, format_entry, format_feedback, parse_code, parse_feedback
 from ..rules import DEFAULT_ALPHABET, Rules
 from .base import Strategy
@@ -286,8 +287,7 @@ class TreeFigures:
         return {
             "rules": tree.rules.as_dict(), "strategy": tree.strategy, "seed": tree.seed, "backend": tree.backend,
             "opening": format_code(tree.root.guess, tree.rules),
-            "games": self.games, "total_guesses": self.total_guesses, "mean": round(self.mean, 3), "max": self.max,
-            "histogram": {str(k): self.histogram[k] for k in sorted(self.histogram)},
+            **histogram_figures(self.histogram),
             "nodes": self.nodes, "uncovered": self.uncovered,
         }
 
@@ -296,7 +296,7 @@ class TreeFigures:
         tree = self.tree
         made = ", ".join(part for part in (f"seed {tree.seed}" if tree.seed is not None else "",
                                            f"backend {tree.backend}" if tree.backend else "") if part)
-        histogram = " ".join(f"{k}:{self.histogram[k]}" for k in sorted(self.histogram))
+        histogram = format_histogram(self.histogram)
         lines = [f"rules      {tree.rules.describe()}",
                  f"strategy   {tree.strategy}" + (f" ({made})" if made else ""),
                  f"opening    {format_code(tree.root.guess, tree.rules)}",
