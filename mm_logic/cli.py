@@ -23,6 +23,7 @@ from .errors import BackendUnavailable, BadInput, MMLogicError
 from .notation import parse_code, parse_entry
 from .rules import DEFAULT_ALPHABET, make_rules
 from .strategies import STRATEGIES, TreeStrategy, is_tree_name, make_strategy, open_tree
+from .strategies.sampled import sample_size
 
 EXIT_INTERRUPTED = 130
 #: ``compare --preset`` names (``mm_logic.compare.PRESETS``, not imported at start-up; a test keeps them equal).
@@ -90,18 +91,26 @@ def _strategy_help() -> str:
 
 
 class StrategyChoice(click.Choice):
-    """A built-in strategy's name, or ``tree:FILE``: a saved tree, read at once (a bad file is one line)."""
+    """A built-in strategy's name, ``sample-entropy:K``, or ``tree:FILE``: a saved tree, read at once
+    (a bad file is one line)."""
 
     def __init__(self):
         super().__init__(list(STRATEGIES))
 
     def get_metavar(self, param, ctx):
-        return super().get_metavar(param, ctx).replace("]", "|tree:FILE]")
+        return super().get_metavar(param, ctx).replace("]", "|sample-entropy:K|tree:FILE]")
 
     def get_invalid_choice_message(self, value, ctx):
-        return super().get_invalid_choice_message(value, ctx).rstrip(".") + ", or tree:FILE (a saved strategy tree)."
+        return (super().get_invalid_choice_message(value, ctx).rstrip(".")
+                + ", sample-entropy:K (a sample of K codes), or tree:FILE (a saved strategy tree).")
 
     def convert(self, value, param, ctx):
+        if isinstance(value, str) and value.startswith("sample-entropy:"):
+            try:
+                sample_size(value)
+            except BadInput as error:
+                self.fail(str(error), param, ctx)
+            return value
         if isinstance(value, str) and is_tree_name(value):
             try:
                 open_tree(value)

@@ -1,17 +1,28 @@
-"""sample-entropy: reproducible, winning, exact where the space is small, playable on 16x6."""
+"""sample-entropy: its name, reproducibility, its samplers, and games on every engine."""
 
 from __future__ import annotations
 
 import itertools
 
+import numpy as np
 import pytest
+from click.testing import CliRunner
 
+from mm_logic.cli import cli
 from mm_logic.engines import make_engine
 from mm_logic.engines.reference import ReferenceEngine
+from mm_logic.errors import BadInput
+from mm_logic.feedback import feedback
 from mm_logic.game import play
 from mm_logic.rules import Rules
-from mm_logic.strategies.sampled import EXACT_SPACE, SampleEntropy
+from mm_logic.strategies import STRATEGIES, make_strategy
+from mm_logic.strategies.sampled import EXACT_SPACE, SAMPLE_SIZE, SampleEntropy
 from mm_logic.strategies.scoring import Entropy
+
+#: 7 pegs of 6 colours: 279,936 codes, above EXACT_SPACE, so every guess is sampled,
+#: and small enough for the reference engine.
+SEVEN = Rules(7, 6)
+SECRET7 = (5, 0, 3, 3, 1, 4, 0)
 
 
 def guesses(engine, strategy, secret):
@@ -24,13 +35,62 @@ def sampled(rules, seed, k=10):
     return strategy
 
 
+def sources(engine, strategy, secret):
+    """The sampler behind each guess of a game (``strategy.last`` after each choice)."""
+    session, seen = engine.session(), []
+    while True:
+        guess = strategy.choose(session) if session.history else strategy.opening(session)
+        seen.append(strategy.last["source"])
+        fb = feedback(guess, secret)
+        if fb[0] == engine.rules.pegs:
+            return seen, guess
+        session.push(guess, fb)
+
+
+# -- the name --------------------------------------------------------------------------------
+def test_the_name_carries_the_sample_size():
+    assert "sample-entropy" in STRATEGIES and "sample-entropy:30" in STRATEGIES
+    default, thirty = make_strategy("sample-entropy", SEVEN, 1), make_strategy("sample-entropy:30", SEVEN, 1)
+    assert (default.k, default.name) == (SAMPLE_SIZE, "sample-entropy")
+    assert (thirty.k, thirty.name) == (30, "sample-entropy:30")
+
+
+@pytest.mark.parametrize("name, shown", [("sample-entropy:0", "'0'"), ("sample-entropy:abc", "'abc'"),
+                                         ("sample-entropy:20001", "'20001'"), ("sample-entropy:", "''"),
+                                         ("sample-entropy:-3", "'-3'")])
+def test_a_bad_sample_size_is_one_line(name, shown):
+    message = f"sample-entropy:K needs a whole number 1 <= K <= 20,000, got {shown}"
+    with pytest.raises(BadInput) as error:
+        make_strategy(name, SEVEN, 1)
+    assert str(error.value) == message
+    result = CliRunner().invoke(cli, ["next", "--strategy", name])
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines()[-1] == f"error: Invalid value for '--strategy': {message}"
+
+
+def test_the_cli_plays_a_sample_size_and_reports_it():
+    result = CliRunner().invoke(cli, ["bench", "--backend", "python", "--strategy", "sample-entropy:20",
+                                       "--pegs", "7", "--colors", "6", "--games", "2", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    assert "strategy   sample-entropy:20" in result.output
+
+
+# -- choices ---------------------------------------------------------------------------------
 def test_the_same_seed_plays_the_same_game():
-    rules = Rules(5, 8)
-    engine = ReferenceEngine(rules)
-    secret = (7, 3, 1, 5, 0)
-    first, again = (guesses(engine, sampled(rules, 4, k=30), secret) for _ in range(2))
-    assert first == again and first[-1] == secret
-    assert guesses(engine, sampled(rules, 5, k=30), secret) != first
+    engine = ReferenceEngine(SEVEN)
+    first, again = (guesses(engine, SampleEntropy(SEVEN, seed=4, k=50), SECRET7) for _ in range(2))
+    assert first == again and first[-1] == SECRET7
+    assert guesses(engine, SampleEntropy(SEVEN, seed=5, k=50), SECRET7) != first
+
+
+def test_every_engine_plays_the_same_game():
+    # After the opening the samples come from the feedback rule, not from the engine:
+    # python, clingo and swipl see the same games.
+    pytest.importorskip("clingo")
+    games = {backend: guesses(make_engine(backend, SEVEN), SampleEntropy(SEVEN, seed=2, k=100), SECRET7)
+             for backend in ("python", "clingo", "swipl")}
+    assert games["python"][-1] == SECRET7
+    assert games["clingo"] == games["python"] and games["swipl"] == games["python"]
 
 
 def test_it_wins_every_secret_of_a_small_space():
@@ -39,7 +99,18 @@ def test_it_wins_every_secret_of_a_small_space():
     strategy = sampled(rules, 1)
     for secret in itertools.product(range(4), repeat=3):
         played = guesses(engine, strategy, secret)
-        assert played[-1] == secret and len(played) <= 6
+        assert played[-1] == secret and len(played) <= 6 and len(set(played)) == len(played)
+
+
+@pytest.mark.parametrize("rules", [Rules(5, 6, max_repeat=1), Rules(6, 4, max_repeat=2)])
+def test_it_keeps_the_repetition_rule(rules):
+    engine = ReferenceEngine(rules)
+    rng = np.random.default_rng(0)
+    codes = engine.enumerate([])
+    for secret in codes[rng.choice(len(codes), 5, replace=False)]:
+        played = guesses(engine, sampled(rules, 3, k=40), tuple(int(c) for c in secret))
+        assert played[-1] == tuple(secret)
+        assert all(max(np.bincount(guess)) <= rules.repeat_limit for guess in played)
 
 
 def test_small_spaces_are_played_by_the_exact_entropy_scorer():
@@ -51,10 +122,46 @@ def test_small_spaces_are_played_by_the_exact_entropy_scorer():
         assert guesses(engine, SampleEntropy(rules, seed=1), secret) == guesses(engine, Entropy(rules), secret)
 
 
-def test_a_16x6_game_on_clingo_ends_with_the_secret():
+def test_nothing_consistent_is_none():
+    engine = ReferenceEngine(SEVEN)
+    # No 0 in the secret, yet two black pegs from a guess with one peg that is not 0.
+    session = engine.session([((0,) * 7, (0, 0)), ((0, 0, 0, 0, 0, 0, 1), (2, 0))])
+    assert SampleEntropy(SEVEN, seed=1, k=30).choose(session) is None
+
+
+# -- samplers --------------------------------------------------------------------------------
+def test_7x6_draws_by_importance_then_lists_the_set():
+    seen, last = sources(ReferenceEngine(SEVEN), SampleEntropy(SEVEN, seed=1, k=100), SECRET7)
+    assert last == SECRET7
+    assert seen[0] == "uniform" and seen[-1] == "exact"
+    # Once listed, the set stays listed; the importance sampler serves in between.
+    first_exact = seen.index("exact")
+    assert set(seen[1:first_exact]) <= {"descent"} and set(seen[first_exact:]) == {"exact"}
+
+
+def test_a_16x6_game_on_clingo_walks_draws_and_lists():
     pytest.importorskip("clingo")
     rules = Rules(16, 6)
     secret = (0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 5, 4, 3, 2)
-    played = guesses(make_engine("clingo", rules), SampleEntropy(rules, seed=1, k=30), secret)
-    assert played[-1] == secret
-    assert len(played) == 12  # seed 1, k = 30: the same in every run (clingo aims from the generator)
+    seen, last = sources(make_engine("clingo", rules), SampleEntropy(rules, seed=1, k=100), secret)
+    assert last == secret
+    assert seen[0] == "uniform" and "descent" in seen and seen[-1] == "exact"
+
+
+def test_20x20_walks_from_the_engines_code():
+    # 20 colours leave too many colour-count vectors early: the walk samples there.
+    pytest.importorskip("clingo")
+    rules = Rules(20, 20)
+    session = make_engine("clingo", rules).session()
+    strategy = SampleEntropy(rules, seed=1, k=30)
+    secret = tuple(int(c) for c in np.random.default_rng(7).integers(20, size=20))
+    session.push(strategy.opening(session), feedback(strategy.opening(session), secret))
+    guess = strategy.choose(session)
+    assert strategy.last["source"] == "walk" and 1 <= strategy.last["codes"] <= 30
+    assert len(guess) == 20 and all(0 <= c < 20 for c in guess)
+
+
+def test_a_time_limit_still_ends_the_game():
+    strategy = SampleEntropy(SEVEN, seed=1, k=200)
+    strategy.time_limit = 1e-9  # no time for any draw: one code (the engine's) at a time
+    assert guesses(ReferenceEngine(SEVEN), strategy, SECRET7)[-1] == SECRET7

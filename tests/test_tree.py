@@ -243,7 +243,7 @@ def test_only_the_command_line_opens_tree_files(tmp_path):
     assert name not in STRATEGIES
     open_tree(name)
     try:
-        assert name in STRATEGIES and list(STRATEGIES)[-1] == "ga004"
+        assert name in STRATEGIES and list(STRATEGIES)[-1] == "sample-entropy"
         assert make_strategy(name, Rules(2, 2)).choose(make_engine("python", Rules(2, 2)).session()) == (0, 0)
     finally:
         del TREES[name]

@@ -1,6 +1,7 @@
 """Guess-selection strategies, by ``--strategy`` name.
 
-Besides the built-in names, ``tree:FILE`` plays a strategy tree saved by
+Besides the built-in names, ``sample-entropy:K`` is ``sample-entropy`` with
+a sample of K codes, and ``tree:FILE`` plays a strategy tree saved by
 ``bench --all --save-tree FILE`` (:mod:`.tree`). Such a name is playable
 once :func:`open_tree` has read its file: the command line does it for the
 names it is given, and a bench's worker processes for the tree they are
@@ -17,6 +18,7 @@ from ..rules import Rules
 from .base import Strategy
 from .genetic import Ga001Dissimilar, Ga001Random, Ga001Reduction, Ga001Similar, Ga004
 from .human import Human1, Human2, Human3
+from .sampled import SampleEntropy
 from .scoring import Entropy, Expected, Minimax, Parts
 from .simple import Any, First, Random
 from .tree import PREFIX, StrategyTree, TreeStrategy
@@ -31,17 +33,23 @@ class StrategyTable(dict):
     iterating lists the built-in names only (help texts, error messages)."""
 
     def __contains__(self, name) -> bool:
-        return super().__contains__(name) or name in TREES
+        return super().__contains__(name) or name in TREES or str(name).startswith(SampleEntropy.name + ":")
 
     def __getitem__(self, name) -> type[Strategy]:
         if not super().__contains__(name) and name in TREES:
             return TreeStrategy
         return super().__getitem__(name)
 
+    def __missing__(self, name):
+        # sample-entropy:K is sample-entropy with its sample size in the name.
+        if str(name).startswith(SampleEntropy.name + ":"):
+            return SampleEntropy
+        raise KeyError(name)
+
 
 STRATEGIES: dict[str, type[Strategy]] = StrategyTable({
     cls.name: cls for cls in (First, Any, Random, Minimax, Expected, Entropy, Parts, Human1, Human2, Human3,
-                            Ga001Random, Ga001Similar, Ga001Dissimilar, Ga001Reduction, Ga004)
+                            Ga001Random, Ga001Similar, Ga001Dissimilar, Ga001Reduction, Ga004, SampleEntropy)
 })
 
 
@@ -75,10 +83,11 @@ def make_strategy(name: str, rules: Rules, seed: int | None = None, time_limit: 
         raise BadInput(f"unknown strategy {name!r}; choose from {', '.join(STRATEGIES)}") from None
     if cls.max_codes is not None and rules.size > cls.max_codes:
         # Refused at once, on every backend, before anything is computed.
-        others = " or ".join(n for n, c in STRATEGIES.items() if c.for_any_size)
+        fit = [n for n, c in STRATEGIES.items() if c.for_any_size]
+        others = ", ".join(fit[:-1]) + " or " + fit[-1]
         raise BadInput(f"--strategy {name} scores guesses against every code and plays at most "
                        f"{cls.max_codes:,} codes; {rules.describe()} has {rules.size:,}: use --strategy {others}")
-    strategy = cls(rules, seed)
+    strategy = cls.from_name(name, rules, seed) if cls is SampleEntropy else cls(rules, seed)
     strategy.time_limit = time_limit
     return strategy
 

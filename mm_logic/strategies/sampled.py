@@ -1,24 +1,48 @@
-"""Scoring by a sample: entropy where the code space is too large to enumerate.
+"""``sample-entropy``: entropy over a sample, for spaces too large to enumerate.
 
 The exact scorers (:mod:`mm_logic.strategies.scoring`) partition every
-consistent code by every candidate guess: out of reach for 16x6 (6**16
-codes). ``sample-entropy`` asks the session for ``k`` distinct consistent
-codes instead, partitions that sample by the feedback each candidate would
-get, and plays the candidate whose partition has the largest entropy
-(:class:`~mm_logic.strategies.scoring.Entropy`'s part values, so equal
-partitions tie exactly). The candidates are the sample itself: every one is
-consistent and may win. Ties: consistent, then the smallest code.
+consistent code by every candidate guess: out of reach on 16x6 (6**16
+codes). ``sample-entropy`` stands ``k`` consistent codes in for the
+consistent set, scores candidates by the entropy of the partition they make
+of that sample (the feedback rule, as :class:`~.scoring.Entropy` does on
+the whole set), and plays the best.
 
-The sample is drawn with a generator derived from (seed, history): by
-``session.random`` (on the reference engine the guesses are then a function
-of (seed, history)), or on clingo by aiming at random codes (:func:`draw`).
-When few codes remain the draws repeat themselves and the sample is
-smaller. Where the whole code space has at most :data:`EXACT_SPACE` codes,
-nothing is sampled: the exact ``entropy`` strategy plays (same guesses).
+Per guess:
 
-Not registered as a ``--strategy`` yet (issue 15 in progress): on 16x6 it
-takes 11.6-11.9 guesses for k = 1..300 (``any``: 12.0 on the same 20
-secrets), far from the 10.5 asked; measured in the session notes.
+1. The sample, ``k`` consistent codes. Before the first guess: ``k``
+   uniform codes. Then, once the history leaves at most :data:`VECTORS`
+   colour-count vectors (:func:`~mm_logic.sample_kernels.count_vectors`;
+   on 16x6 from the second guess on), a sequential importance sampler
+   (:func:`~mm_logic.sample_kernels.descend`) draws ``3 k`` weighted codes
+   and ``k`` are drawn from them by weight: nearly uniform over the
+   consistent set. A few hundred of its tries first estimate the set's size;
+   a set of at most :data:`EXACT_CODES` codes is listed whole
+   (:func:`~mm_logic.sample_kernels.codes_with_counts`) and is the sample
+   (``k`` codes of it drawn uniformly when larger), marked *exact*. With more
+   vectors than that (large games, early), the engine answers ``any()`` and
+   a Metropolis walk from it over all codes
+   (:func:`~mm_logic.sample_kernels.metropolis`) collects ``k`` codes (a
+   code may come twice). When nothing is consistent, ``any()`` says so, and
+   the strategy returns None like the others.
+2. The candidates: up to :data:`CANDIDATES` distinct sample codes, the best
+   :data:`CLIMBS` of them improved one peg at a time on the entropy
+   (:func:`~mm_logic.sample_kernels.climb`, which may leave the consistent
+   set), and as many uniform codes climbed the same way.
+3. The guess: the largest entropy; where the sample is exact, a candidate
+   that may win gets ``1 / |set|`` more (its chance to end the game); ties:
+   the first found. When the sample holds one code (or two, exactly), the
+   smallest is played.
+
+Everything random comes from a generator derived from (seed, history), so
+a game is reproducible with ``--seed`` on one engine (on large games the
+engine's ``any()`` answer starts the walk). ``--time-limit S`` bounds one
+guess's sampler to about S seconds (the sample is then smaller, and runs
+may differ). Spaces of at most :data:`EXACT_SPACE` codes are played by the
+exact ``entropy`` strategy.
+
+The sample follows the game's rules (feedback and repetition rules), not
+constraints an edited encoding may add: on such an encoding, use a
+strategy that asks the engine only (``any``, ``random``).
 """
 
 from __future__ import annotations
@@ -27,23 +51,57 @@ import time
 
 import numpy as np
 
-from ..feedback import feedback_block, feedback_features, feedback_slots
+from ..errors import BadInput
 from ..notation import Code
+from ..sample_kernels import (
+    climb,
+    codes_with_counts,
+    count_vectors,
+    descend,
+    guess_counts,
+    metropolis,
+    partition_entropies,
+)
 from ..sampling import history_rng, random_code
 from .base import SeededStrategy
-from .scoring import Entropy, partition_counts
+from .scoring import Entropy
 
 #: Code spaces up to this size are played by the exact ``entropy`` scorer.
 EXACT_SPACE = 50_000
-#: Consistent codes drawn per guess (``k``).
-SAMPLE_SIZE = 30
-#: Random targets a clingo draw aims at before it settles for ``session.any()``.
-AIM_TRIES = 3
-#: Draws in a row that repeat a code drawn before the sample is taken as it is
-#: (few codes are left, or the engine keeps finding the same ones).
-MISSES = 8
-#: Draws tried per code wanted before a smaller sample is accepted (duplicates).
+#: Consistent codes in the sample (``k``) unless the name says ``sample-entropy:K``.
+SAMPLE_SIZE = 1000
+#: Largest ``K`` a name may ask for.
+MAX_SAMPLE_SIZE = 20_000
+#: Walk steps per code wanted (the walk stops earlier once it has ``k`` codes).
+STEPS_PER_CODE = 100
+#: Steps between two codes recorded by the walk.
+THIN = 20
+#: The importance sampler and exact listing run once the colour counts allow at most this many
+#: vectors (before: the walk).
+VECTORS = 5_000
+#: Tries that estimate the consistent set's size.
+PROBE = 300
+#: A set estimated at most this large is listed whole (within :data:`EXACT_NODES` search nodes).
+EXACT_CODES = 20_000
+EXACT_NODES = 20_000_000
+#: Importance-sampler draws per sample code, tries per draw, and the last pegs it completes
+#: by an exact search (of at most :data:`TAIL_NODES` nodes).
 DRAWS_PER_CODE = 3
+TRIES_PER_DRAW = 50
+TAIL = 8
+TAIL_NODES = 100_000
+#: Fewer draws than this (or than ``k``) and the walk samples instead.
+MIN_DRAWS = 100
+#: Distinct sample codes scored as candidates.
+CANDIDATES = 300
+#: Best candidates, and uniform codes, improved by a one-peg climb.
+CLIMBS = 3
+#: Rounds of that climb.
+CLIMB_ROUNDS = 60
+#: Walk steps, and importance-sampler draws, run between two looks at the clock under
+#: ``--time-limit``.
+STEPS_PER_LOOK = 20_000
+DRAWS_PER_LOOK = 300
 
 
 class SampleEntropy(SeededStrategy):
@@ -51,112 +109,173 @@ class SampleEntropy(SeededStrategy):
 
     name = "sample-entropy"
     for_any_size = True
-    summary = (f"largest entropy over a sample of {SAMPLE_SIZE} consistent codes, for spaces too large to "
-               f"enumerate; exact entropy where the space has at most {EXACT_SPACE:,} codes; "
-               f"opens with the best of {SAMPLE_SIZE} uniform codes")
-    # On clingo the draws depend on the solver's state and on the time budget.
+    summary = (f"largest entropy over a sample of k consistent codes (sample-entropy:K, default "
+               f"{SAMPLE_SIZE}) drawn by a walk from the engine's code, exact once few codes are left; "
+               f"spaces of at most {EXACT_SPACE:,} codes: exact entropy")
+    # The walk starts at the engine's any(), which differs between engines.
     deterministic = False
 
-    def __init__(self, rules, seed=None, k: int = SAMPLE_SIZE, budget: float | None = None, extra: int = 0):
+    def __init__(self, rules, seed=None, k: int = SAMPLE_SIZE):
         super().__init__(rules, seed)
-        #: Consistent codes drawn per guess.
+        if not 1 <= k <= MAX_SAMPLE_SIZE:
+            raise BadInput(f"sample-entropy:K needs a whole number 1 <= K <= {MAX_SAMPLE_SIZE:,}, got {k!r}")
+        #: Consistent codes in the sample.
         self.k = k
-        #: Uniform random codes (mostly inconsistent) scored besides the sample.
-        self.extra = extra
-        #: Seconds the draws of one guess may take (None: ``time_limit``, else no bound).
-        self.budget = budget
+        if k != SAMPLE_SIZE:
+            self.name = f"{SampleEntropy.name}:{k}"
         self._scorer = Entropy(rules, self.seed)
         #: True when the space is small enough for the exact scorer.
         self.exact = rules.size <= EXACT_SPACE
-        #: Codes drawn and candidates scored so far.
-        self.effort = {"draws": 0, "samples": 0, "candidates": 0}
+        #: What the last guess was chosen from: "uniform", "walk" or "exact", and sizes.
+        self.last: dict = {}
 
-    # -- choosing -------------------------------------------------------------------
+    @classmethod
+    def from_name(cls, name: str, rules, seed=None) -> SampleEntropy:
+        """The strategy named ``sample-entropy`` or ``sample-entropy:K``."""
+        return cls(rules, seed, sample_size(name))
+
+    # -- choosing -------------------------------------------------------------------------
     def opening(self, session) -> Code:
-        if self.exact:
-            return self._scorer.opening(session)
-        return self.choose(session)
+        return self._scorer.opening(session) if self.exact else self.choose(session)
 
     def choose(self, session) -> Code | None:
         if self.exact:
             return self._scorer.choose(session)
         rng = history_rng(self.seed, session.history)
-        sample = self.sample(session, rng)
-        if sample.shape[0] <= 2:
-            # One or two codes (or none) left: the smallest consistent one splits them.
-            return tuple(int(c) for c in sample[0]) if sample.shape[0] else None
-        if not self.extra:
-            return self.best(sample, sample)
-        others = np.asarray([random_code(self.rules, rng) for _ in range(self.extra)], dtype=np.int64)
-        candidates = np.concatenate([sample, others])
-        consistent = np.zeros(len(candidates), dtype=bool)
-        consistent[:len(sample)] = True
-        return self.best(candidates, sample, consistent)
+        sample, exact = self.sample(session, rng)
+        if sample is None:
+            return None
+        distinct = np.unique(sample, axis=0)
+        if len(distinct) <= 2 and exact:
+            return tuple(int(c) for c in distinct[0])
+        if len(distinct) == 1:
+            return tuple(int(c) for c in distinct[0])
+        return self.best(distinct, sample, exact, rng)
 
-    def best(self, candidates: np.ndarray, sample: np.ndarray, consistent: np.ndarray | None = None) -> Code:
-        """The candidate whose partition of ``sample`` has the largest entropy; ties:
-        consistent (``consistent``, default all), then the smallest."""
+    def best(self, distinct: np.ndarray, sample: np.ndarray, exact: bool, rng: np.random.Generator) -> Code:
+        """The candidate whose partition of ``sample`` has the largest entropy (see the module)."""
         rules = self.rules
-        left, _ = feedback_features(np.asarray(candidates, dtype=np.int64), rules.colors)
-        _, right = feedback_features(np.asarray(sample, dtype=np.int64), rules.colors)
-        block = feedback_block(left, right, rules.pegs)
-        counts = partition_counts(block, feedback_slots(rules.pegs), guess_axis=0)
-        cost = self._scorer.cost(counts)
-        if consistent is None:
-            consistent = np.ones(len(candidates), dtype=bool)
-        keys = [candidates[:, p] for p in reversed(range(rules.pegs))] + [~consistent, cost]
-        self.effort["candidates"] += len(candidates)
-        return tuple(int(c) for c in candidates[int(np.lexsort(keys)[0])])
+        if len(distinct) > CANDIDATES:
+            distinct = distinct[np.sort(rng.choice(len(distinct), CANDIDATES, replace=False))]
+        entropy, wins = partition_entropies(distinct, sample, rules.colors)
+        bonus = 1.0 / len(sample) if exact else 1e-9
+        score = entropy + (wins > 0) * bonus
+        order = np.argsort(-score, kind="stable")
+        best, best_score = distinct[order[0]], score[order[0]]
+        starts = [distinct[r] for r in order[:CLIMBS]]
+        starts += [np.asarray(random_code(rules, rng), dtype=np.int64) for _ in range(CLIMBS)]
+        for start in starts:
+            guess, value = climb(start, sample, rules.colors, rules.repeat_limit, CLIMB_ROUNDS)
+            if value > best_score + 1e-9:
+                best, best_score = guess, value
+        return tuple(int(c) for c in best)
 
-    # -- sampling ---------------------------------------------------------------------
-    def sample(self, session, rng: np.random.Generator) -> np.ndarray:
-        """Up to ``k`` distinct consistent codes, sorted (``k`` uniform codes before any guess)."""
-        k = self.k
-        self.effort["samples"] += 1
+    # -- sampling ---------------------------------------------------------------------------
+    def sample(self, session, rng: np.random.Generator) -> tuple[np.ndarray | None, bool]:
+        """(sample, exact): ``k`` consistent codes (rows), or the whole consistent set when
+        exact; (None, False) when the engine finds no consistent code."""
+        rules, k = self.rules, self.k
         if not session.history:
-            # Every code is consistent: uniform codes, without asking the engine.
-            drawn: dict[Code, None] = {}
-            for _ in range(DRAWS_PER_CODE * k):
-                drawn[random_code(self.rules, rng)] = None
-                if len(drawn) >= k:
-                    break
-            return np.asarray(sorted(drawn), dtype=np.int64).reshape(-1, self.rules.pegs)
-        # No count_within(k) first: on clingo a bounded count may end at solve()'s quick
-        # conflict limit with fewer models than there are (16x6: 25 of over 20,000, called
-        # exact), and enumerating the set it wrongly called small then costs seconds.
-        # Draws alone: a small set shows as repeated draws, and every code drawn is consistent.
-        budget = self.budget if self.budget is not None else self.time_limit
-        deadline = None if budget is None else time.monotonic() + budget
-        found: dict[Code, None] = {}
-        misses = 0  # draws in a row that found no new code
-        for _ in range(DRAWS_PER_CODE * k):
-            code = draw(session, rng)
-            self.effort["draws"] += 1
-            if code is None:
+            codes = np.asarray([random_code(rules, rng) for _ in range(k)], dtype=np.int64)
+            self.last = {"source": "uniform", "codes": k}
+            return codes, False
+        guesses = np.asarray([g for g, _ in session.history], dtype=np.int64)
+        blacks = np.asarray([fb[0] for _, fb in session.history], dtype=np.int64)
+        commons = np.asarray([fb[0] + fb[1] for _, fb in session.history], dtype=np.int64)
+        vectors, count = count_vectors(guess_counts(guesses, rules.colors), commons, rules.pegs, rules.colors,
+                                       rules.repeat_limit, VECTORS)
+        if count <= VECTORS and count:
+            # A few hundred tries estimate the set's size (Knuth's estimator: the mean weight,
+            # failed tries weighing 0, times the number of vectors); a small set is listed.
+            _, weights, tries = descend(guesses, blacks, vectors, rules.colors, PROBE, PROBE, TAIL, TAIL_NODES,
+                                        int(rng.integers(2**31)))
+            estimate = count * float(np.exp(weights).sum()) / max(tries, 1)
+            if estimate <= EXACT_CODES:
+                whole = exact_set(guesses, blacks, vectors, rules)
+                if whole is not None and len(whole):
+                    self.last = {"source": "exact", "codes": len(whole)}
+                    if len(whole) > k:
+                        whole = whole[np.sort(rng.choice(len(whole), k, replace=False))]
+                    return whole, True
+            codes, weights = self.descend(guesses, blacks, vectors, rng)
+            if len(codes) >= min(MIN_DRAWS, k):
+                # Resampled by weight: k codes drawn (nearly) uniformly from the consistent set.
+                chance = np.exp(weights - weights.max())
+                picked = rng.choice(len(codes), k, p=chance / chance.sum())
+                self.last = {"source": "descent", "codes": k, "draws": len(codes), "estimate": estimate}
+                return codes[np.sort(picked)], False
+        start = session.any()  # the engine decides whether anything is consistent
+        if start is None:
+            return None, False
+        start = np.asarray(start, dtype=np.int64)
+        codes = self.walk(start, guesses, blacks, commons, rng)
+        self.last = {"source": "walk", "codes": len(codes)}
+        return (codes if len(codes) else start[None, :]), False
+
+    def descend(self, guesses, blacks, vectors, rng) -> tuple[np.ndarray, np.ndarray]:
+        """Codes and log-weights from the importance sampler: ``DRAWS_PER_CODE * k`` draws
+        (within ``TRIES_PER_DRAW`` tries each), or what ``--time-limit`` leaves time for."""
+        rules = self.rules
+        draws = DRAWS_PER_CODE * self.k
+        if self.time_limit is None:
+            codes, weights, _ = descend(guesses, blacks, vectors, rules.colors, draws, TRIES_PER_DRAW * draws,
+                                        TAIL, TAIL_NODES, int(rng.integers(2**31)))
+            return codes, weights
+        deadline = time.monotonic() + self.time_limit
+        found, logs, tries = [], [], TRIES_PER_DRAW * draws
+        while draws > 0 and tries > 0 and time.monotonic() < deadline:
+            piece = min(draws, DRAWS_PER_LOOK)
+            codes, weights, taken = descend(guesses, blacks, vectors, rules.colors, piece, TRIES_PER_DRAW * piece,
+                                            TAIL, TAIL_NODES, int(rng.integers(2**31)))
+            found.append(codes)
+            logs.append(weights)
+            draws -= len(codes)
+            tries -= taken
+            if not len(codes):
                 break
-            misses = misses + 1 if code in found else 0
-            found[code] = None
-            if len(found) >= k or misses >= MISSES or (deadline is not None and time.monotonic() > deadline):
-                break
-        return np.asarray(sorted(found), dtype=np.int64).reshape(-1, self.rules.pegs)
+        if not found:
+            return np.empty((0, rules.pegs), np.int64), np.empty(0)
+        return np.concatenate(found), np.concatenate(logs)
+
+    def walk(self, start, guesses, blacks, commons, rng) -> np.ndarray:
+        """Up to ``k`` consistent codes from a Metropolis walk started at ``start``."""
+        rules, k = self.rules, self.k
+        steps, beta = STEPS_PER_CODE * k, 2.0
+        if self.time_limit is None:
+            codes, _, _ = metropolis(start, guesses, blacks, commons, rules.colors, rules.repeat_limit,
+                                     k, THIN, steps, beta, int(rng.integers(2**31)))
+            return codes
+        # Under a time limit: the same walk in pieces, each going on from where the last stopped.
+        deadline = time.monotonic() + self.time_limit
+        found: list[np.ndarray] = []
+        have, x = 0, start
+        while steps > 0 and have < k and time.monotonic() < deadline:
+            piece = min(steps, STEPS_PER_LOOK)
+            codes, taken, beta = metropolis(x, guesses, blacks, commons, rules.colors, rules.repeat_limit,
+                                            k - have, THIN, piece, beta, int(rng.integers(2**31)))
+            steps -= taken
+            if len(codes):
+                found.append(codes)
+                have += len(codes)
+                x = codes[-1]
+        return np.concatenate(found) if found else np.empty((0, rules.pegs), np.int64)
 
 
-def draw(session, rng: np.random.Generator) -> Code | None:
-    """One consistent code drawn with ``rng``.
+def sample_size(name: str) -> int:
+    """K of a ``sample-entropy:K`` name (:data:`SAMPLE_SIZE` for ``sample-entropy``);
+    :class:`BadInput` (one line) unless 1 <= K <= :data:`MAX_SAMPLE_SIZE`."""
+    _, colon, k = name.partition(":")
+    if not colon:
+        return SAMPLE_SIZE
+    if not k.isdigit() or not 1 <= int(k) <= MAX_SAMPLE_SIZE:
+        raise BadInput(f"sample-entropy:K needs a whole number 1 <= K <= {MAX_SAMPLE_SIZE:,}, got {k!r}")
+    return int(k)
 
-    A clingo session that aims (``any``'s search near a target) is asked for
-    the consistent code nearest a uniformly random code: 0.3 ms a code on
-    16x6, where ``session.random`` first counts up to 100,001 codes (0.34 s
-    a code, and up to 20 s late in a game). When :data:`AIM_TRIES` targets
-    each run out of conflicts, ``session.any()`` answers (one code per
-    history: the sample then repeats itself). Any other session answers
-    ``random``.
-    """
-    aimed = getattr(session, "_aimed", None)
-    if aimed is None or not getattr(session, "_aim", False):
-        return session.random(rng)
-    for _ in range(AIM_TRIES):
-        found = aimed(random_code(session.rules, rng))
-        if found is not None:
-            return session._checked_code(found[0]) if found else None
-    return session.any()
+
+def exact_set(guesses: np.ndarray, blacks: np.ndarray, vectors: np.ndarray, rules) -> np.ndarray | None:
+    """Every code with colour counts among ``vectors`` that gets ``blacks`` from ``guesses``
+    (rows), or None when there are more than :data:`EXACT_CODES` of them or they take more
+    than :data:`EXACT_NODES` search nodes to find."""
+    out = np.empty((EXACT_CODES, rules.pegs), np.int64)
+    got, complete = codes_with_counts(guesses, blacks, vectors, rules.colors, out, EXACT_NODES)
+    return out[:got] if complete else None

@@ -1,0 +1,574 @@
+"""Compiled kernels for games too large to enumerate: samples, exact small sets, scores.
+
+``sample-entropy`` (:mod:`mm_logic.strategies.sampled`) needs many consistent
+codes per guess on spaces such as 16x6 (6**16 codes), where no engine lists
+the consistent set and a solver call per code is slow. These kernels work
+from the feedback rule itself (``feedback.py``): black pegs, and the colours
+two codes share (black + white), kept per history entry and updated
+incrementally as a code changes.
+
+* :func:`metropolis` turns one consistent code into many: a Metropolis walk
+  over *all* codes whose energy is how far a code's feedbacks are from the
+  history's (sum over entries of ``|black - B| + |common - C|``). The walk
+  may cross inconsistent codes, which lets it leave a corner of the
+  consistent set that no two-peg change leaves (a walk restricted to
+  consistent codes was trapped mid-game: 228 distinct codes in 2,000 draws
+  of a set of 132,683). Its stationary law restricted to energy 0 is uniform
+  over the consistent set, and only energy-0 codes are returned. The
+  inverse temperature adapts so that about a tenth to two fifths of the
+  steps sit at energy 0.
+* :func:`count_vectors` and :func:`codes_with_counts` enumerate the
+  consistent set exactly when it is small: first the colour-count vectors
+  that every entry's black + white allows, then a depth-first search over
+  pegs that bounds each entry's black pegs by the colours still to place.
+* :func:`partition_entropies` and :func:`climb` score candidate guesses by
+  the partition they make of a sample.
+
+Feedbacks are indexed ``black * (pegs + 1) + common`` (``common`` = black +
+white); a ``limit`` is the most pegs of one colour a code may have
+(:attr:`~mm_logic.rules.Rules.repeat_limit`).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+
+@nb.njit(cache=True)
+def guess_counts(guesses, colors):
+    """Colour counts of each row of ``guesses``."""
+    h, pegs = guesses.shape
+    out = np.zeros((h, colors), np.int64)
+    for i in range(h):
+        for p in range(pegs):
+            out[i, guesses[i, p]] += 1
+    return out
+
+
+@nb.njit(cache=True)
+def consistent_rows(codes, guesses, blacks, commons, colors, limit):
+    """Whether each row of ``codes`` gets (blacks[i], commons[i]) from every guess
+    and repeats no colour more than ``limit`` times."""
+    h, pegs = guesses.shape
+    cg = guess_counts(guesses, colors)
+    out = np.empty(codes.shape[0], np.bool_)
+    cx = np.zeros(colors, np.int64)
+    for r in range(codes.shape[0]):
+        cx[:] = 0
+        for p in range(pegs):
+            cx[codes[r, p]] += 1
+        ok = True
+        for c in range(colors):
+            if cx[c] > limit:
+                ok = False
+        for i in range(h):
+            if not ok:
+                break
+            black = 0
+            for p in range(pegs):
+                black += guesses[i, p] == codes[r, p]
+            common = 0
+            for c in range(colors):
+                common += min(cg[i, c], cx[c])
+            ok = black == blacks[i] and common == commons[i]
+        out[r] = ok
+    return out
+
+
+# -- the Metropolis walk ------------------------------------------------------------------
+@nb.njit(cache=True)
+def _energy(x, cx, guesses, cg, blacks, commons, black, common):
+    """Fill ``black``/``common`` for code ``x`` (colour counts ``cx``); return its energy."""
+    h, pegs = guesses.shape
+    energy = 0
+    for i in range(h):
+        b = 0
+        for p in range(pegs):
+            b += guesses[i, p] == x[p]
+        c = 0
+        for k in range(cx.shape[0]):
+            c += min(cg[i, k], cx[k])
+        black[i] = b
+        common[i] = c
+        energy += abs(b - blacks[i]) + abs(c - commons[i])
+    return energy
+
+
+@nb.njit(cache=True)
+def metropolis(start, guesses, blacks, commons, colors, limit, want, thin, steps, beta, seed):
+    """Up to ``want`` consistent codes met by a Metropolis walk from ``start``.
+
+    Moves: recolour one peg (seven times in ten; never above ``limit`` of a
+    colour) or swap two pegs' colours. A start with more than ``limit`` pegs of
+    a colour counts each peg too many as a unit of energy. A code is recorded when the walk is at
+    energy 0 and at least ``thin`` steps have passed since the last record.
+    Stops after ``want`` codes or ``steps`` steps. ``start`` need not be
+    consistent. Returns (codes, steps taken, final inverse temperature); the
+    codes may repeat (a small set is met again and again).
+    """
+    np.random.seed(seed)
+    h, pegs = guesses.shape
+    cg = guess_counts(guesses, colors)
+    out = np.empty((want, pegs), np.int64)
+    x = start.copy()
+    cx = np.zeros(colors, np.int64)
+    for p in range(pegs):
+        cx[x[p]] += 1
+    black = np.zeros(h, np.int64)
+    common = np.zeros(h, np.int64)
+    energy = _energy(x, cx, guesses, cg, blacks, commons, black, common)
+    for c in range(colors):
+        # A start may repeat a colour too often: each peg too many is a unit of energy.
+        energy += max(cx[c] - limit, 0)
+    got = 0
+    since = thin
+    at_zero = 0  # steps at energy 0 in the current window
+    window = 2000
+    t = 0
+    while t < steps and got < want:
+        t += 1
+        if np.random.random() < 0.7 or pegs < 2:
+            p = np.random.randint(pegs)
+            old = x[p]
+            a = np.random.randint(colors - 1)
+            if a >= old:
+                a += 1
+            if cx[a] + 1 <= limit:
+                d = -1 if cx[old] > limit else 0
+                for i in range(h):
+                    g = guesses[i, p]
+                    nb_ = black[i] + (g == a) - (g == old)
+                    # One more ``a`` adds a shared colour while the guess has more of it;
+                    # one less ``old`` removes one while the code had no more than the guess.
+                    nc = common[i] + (cx[a] < cg[i, a]) - (cx[old] <= cg[i, old])
+                    d += (abs(nb_ - blacks[i]) - abs(black[i] - blacks[i])
+                          + abs(nc - commons[i]) - abs(common[i] - commons[i]))
+                if d <= 0 or np.random.random() < np.exp(-beta * d):
+                    for i in range(h):
+                        g = guesses[i, p]
+                        black[i] += (g == a) - (g == old)
+                        common[i] += (cx[a] < cg[i, a]) - (cx[old] <= cg[i, old])
+                    cx[old] -= 1
+                    cx[a] += 1
+                    x[p] = a
+                    energy += d
+        else:
+            p = np.random.randint(pegs)
+            q = np.random.randint(pegs - 1)
+            if q >= p:
+                q += 1
+            a, b = x[p], x[q]
+            if a != b:
+                # A swap keeps the colour counts, hence every common count.
+                d = 0
+                for i in range(h):
+                    gp, gq = guesses[i, p], guesses[i, q]
+                    nb_ = black[i] - (gp == a) - (gq == b) + (gp == b) + (gq == a)
+                    d += abs(nb_ - blacks[i]) - abs(black[i] - blacks[i])
+                if d <= 0 or np.random.random() < np.exp(-beta * d):
+                    for i in range(h):
+                        gp, gq = guesses[i, p], guesses[i, q]
+                        black[i] += (gp == b) + (gq == a) - (gp == a) - (gq == b)
+                    x[p] = b
+                    x[q] = a
+                    energy += d
+        since += 1
+        if energy == 0:
+            at_zero += 1
+            if since >= thin:
+                out[got] = x
+                got += 1
+                since = 0
+        if t % window == 0:
+            # Keep a tenth to two fifths of the steps at energy 0: colder when the
+            # walk strays among inconsistent codes, warmer when it is stuck.
+            share = at_zero / window
+            if share < 0.1:
+                beta += 0.25
+            elif share > 0.4 and beta > 0.5:
+                beta -= 0.25
+            at_zero = 0
+    return out[:got], t, beta
+
+
+# -- exact enumeration of small sets ------------------------------------------------------
+@nb.njit(cache=True)
+def count_vectors(cg, commons, pegs, colors, limit, cap):
+    """Colour-count vectors (each count at most ``limit``, summing to ``pegs``) that share
+    ``commons[i]`` colours with every guess (colour counts ``cg[i]``).
+
+    Returns (the vectors, how many there are), or (``cap`` vectors, ``cap + 1``) as soon
+    as there are more than ``cap``.
+    """
+    h = cg.shape[0]
+    out = np.empty((cap, colors), np.int64)
+    got = 0
+    n = np.zeros(colors, np.int64)
+    part = np.zeros((colors + 1, h), np.int64)  # shared colours of colours < c, per guess
+    rest = np.zeros((colors + 1, h), np.int64)  # pegs of colours >= c in each guess
+    for i in range(h):
+        for c in range(colors - 1, -1, -1):
+            rest[c, i] = rest[c + 1, i] + cg[i, c]
+    used = np.zeros(colors + 1, np.int64)
+    c = 0
+    n[0] = -1
+    while c >= 0:
+        n[c] += 1
+        left = pegs - used[c]
+        if n[c] > min(limit, left):
+            n[c] = -1
+            c -= 1
+            continue
+        fine = True
+        for i in range(h):
+            m = part[c, i] + min(cg[i, c], n[c])
+            if m > commons[i] or m + min(rest[c + 1, i], left - n[c]) < commons[i]:
+                fine = False
+                break
+        if not fine:
+            continue
+        if c == colors - 1:
+            if n[c] == left:
+                if got == cap:
+                    return out, cap + 1
+                out[got] = n
+                got += 1
+            continue
+        for i in range(h):
+            part[c + 1, i] = part[c, i] + min(cg[i, c], n[c])
+        used[c + 1] = used[c] + n[c]
+        c += 1
+        n[c] = -1
+    return out[:got], got
+
+
+@nb.njit(cache=True)
+def codes_with_counts(guesses, blacks, vectors, colors, out, node_cap):
+    """Every code whose colour counts are a row of ``vectors`` and that gets
+    ``blacks[i]`` black pegs from each guess, written to ``out``.
+
+    A depth-first search over pegs: a colour is placed only if every guess can
+    still reach its black count exactly with the colours left (at most the
+    pegs where guess and remaining colours can meet, at least what the
+    remaining colours force onto the guess's pegs). Returns (codes found,
+    complete): incomplete when more than ``len(out)`` codes exist or the search
+    visits ``node_cap`` nodes.
+    """
+    h, pegs = guesses.shape
+    cap = out.shape[0]
+    got = 0
+    nodes = 0
+    # ahead[i, d, c]: pegs at or after d where guess i has colour c.
+    ahead = np.zeros((h, pegs + 1, colors), np.int64)
+    for i in range(h):
+        for d in range(pegs - 1, -1, -1):
+            for c in range(colors):
+                ahead[i, d, c] = ahead[i, d + 1, c]
+            ahead[i, d, guesses[i, d]] += 1
+    x = np.zeros(pegs, np.int64)
+    choice = np.zeros(pegs + 1, np.int64)
+    black = np.zeros(h, np.int64)
+    for v in range(vectors.shape[0]):
+        left = vectors[v].copy()
+        black[:] = 0
+        d = 0
+        choice[0] = -1
+        while d >= 0:
+            if d == pegs:
+                if got == cap:
+                    return got, False
+                out[got] = x
+                got += 1
+                d -= 1
+                left[x[d]] += 1
+                for i in range(h):
+                    black[i] -= guesses[i, d] == x[d]
+                continue
+            choice[d] += 1
+            c = choice[d]
+            if c >= colors:
+                d -= 1
+                if d >= 0:
+                    left[x[d]] += 1
+                    for i in range(h):
+                        black[i] -= guesses[i, d] == x[d]
+                continue
+            if left[c] == 0:
+                continue
+            nodes += 1
+            if nodes > node_cap:
+                return got, False
+            left[c] -= 1
+            after = pegs - d - 1
+            fine = True
+            for i in range(h):
+                need = blacks[i] - black[i] - (guesses[i, d] == c)
+                most = 0
+                least = 0
+                for k in range(colors):
+                    a = ahead[i, d + 1, k]
+                    most += min(left[k], a)
+                    forced = left[k] - (after - a)
+                    if forced > 0:
+                        least += forced
+                if need < least or need > most:
+                    fine = False
+                    break
+            if not fine:
+                left[c] += 1
+                continue
+            x[d] = c
+            for i in range(h):
+                black[i] += guesses[i, d] == c
+            d += 1
+            choice[d] = -1
+    return got, True
+
+
+# -- scoring ---------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def _code_counts(codes, colors):
+    n, pegs = codes.shape
+    out = np.zeros((n, colors), np.int64)
+    for r in range(n):
+        for p in range(pegs):
+            out[r, codes[r, p]] += 1
+    return out
+
+
+@nb.njit(cache=True)
+def _entropy(parts, total):
+    # Entropy in bits of a partition given by its part sizes.
+    e = 0.0
+    for v in parts:
+        if v > 0:
+            f = v / total
+            e -= f * np.log2(f)
+    return e
+
+
+@nb.njit(cache=True)
+def partition_entropies(candidates, sample, colors):
+    """Entropy (bits) of the partition of ``sample`` by each candidate's feedback, and how
+    many sample rows equal each candidate."""
+    n, pegs = candidates.shape
+    m = sample.shape[0]
+    cc = _code_counts(candidates, colors)
+    sc = _code_counts(sample, colors)
+    out = np.empty(n, np.float64)
+    wins = np.zeros(n, np.int64)
+    parts = np.zeros((pegs + 1) * (pegs + 1), np.int64)
+    for r in range(n):
+        parts[:] = 0
+        for s in range(m):
+            black = 0
+            for p in range(pegs):
+                black += candidates[r, p] == sample[s, p]
+            common = 0
+            for c in range(colors):
+                common += min(cc[r, c], sc[s, c])
+            parts[black * (pegs + 1) + common] += 1
+            wins[r] += black == pegs
+        out[r] = _entropy(parts, m)
+    return out, wins
+
+
+@nb.njit(cache=True)
+def climb(guess, sample, colors, limit, rounds):
+    """``guess`` improved one peg at a time on the entropy of its partition of ``sample``.
+
+    Each round tries every peg with every other colour (never above ``limit``
+    of a colour) and keeps the best change; it stops when no change raises the
+    entropy, or after ``rounds`` rounds. Returns (guess, entropy).
+    """
+    pegs = guess.shape[0]
+    m = sample.shape[0]
+    g = guess.copy()
+    sc = _code_counts(sample, colors)
+    gc = np.zeros(colors, np.int64)
+    for p in range(pegs):
+        gc[g[p]] += 1
+    black = np.zeros(m, np.int64)
+    common = np.zeros(m, np.int64)
+    parts = np.zeros((pegs + 1) * (pegs + 1), np.int64)
+    for s in range(m):
+        for p in range(pegs):
+            black[s] += g[p] == sample[s, p]
+        for c in range(colors):
+            common[s] += min(gc[c], sc[s, c])
+        parts[black[s] * (pegs + 1) + common[s]] += 1
+    best = _entropy(parts, m)
+    for _ in range(rounds):
+        best_p, best_a, best_e = -1, -1, best + 1e-9
+        for p in range(pegs):
+            old = g[p]
+            for a in range(colors):
+                if a == old or gc[a] + 1 > limit:
+                    continue
+                parts[:] = 0
+                for s in range(m):
+                    b = black[s] - (sample[s, p] == old) + (sample[s, p] == a)
+                    # The guess loses one ``old`` and gains one ``a``.
+                    c = common[s] - (sc[s, old] >= gc[old]) + (sc[s, a] > gc[a])
+                    parts[b * (pegs + 1) + c] += 1
+                e = _entropy(parts, m)
+                if e > best_e:
+                    best_p, best_a, best_e = p, a, e
+        if best_p < 0:
+            break
+        p, a, old = best_p, best_a, g[best_p]
+        for s in range(m):
+            black[s] += (sample[s, p] == a) - (sample[s, p] == old)
+            common[s] += (sc[s, a] > gc[a]) - (sc[s, old] >= gc[old])
+        gc[old] -= 1
+        gc[a] += 1
+        g[p] = a
+        best = best_e
+    return g, best
+
+
+@nb.njit(cache=True)
+def _allowed(c, d, left, black, guesses, blacks, ahead, colors):
+    """Whether colour ``c`` at peg ``d`` (``left`` colours still to place after it is taken
+    out, ``black`` pegs so far) leaves every guess able to reach its black count."""
+    h, pegs = guesses.shape
+    after = pegs - d - 1
+    for i in range(h):
+        need = blacks[i] - black[i] - (guesses[i, d] == c)
+        most = 0
+        least = 0
+        for k in range(colors):
+            a = ahead[i, d + 1, k]
+            most += min(left[k], a)
+            forced = left[k] - (after - a)
+            if forced > 0:
+                least += forced
+        if need < least or need > most:
+            return False
+    return True
+
+
+@nb.njit(cache=True)
+def _ahead(guesses, colors):
+    # ahead[i, d, c]: pegs at or after d where guess i has colour c.
+    h, pegs = guesses.shape
+    ahead = np.zeros((h, pegs + 1, colors), np.int64)
+    for i in range(h):
+        for d in range(pegs - 1, -1, -1):
+            for c in range(colors):
+                ahead[i, d, c] = ahead[i, d + 1, c]
+            ahead[i, d, guesses[i, d]] += 1
+    return ahead
+
+
+@nb.njit(cache=True)
+def _complete(x, d0, left, black, guesses, blacks, ahead, colors, node_cap):
+    """Count the completions of ``x[:d0]`` (pegs d0.. from ``left``) and leave a uniformly
+    chosen one in ``x`` (reservoir sampling). Returns (completions, nodes), or (-1, nodes)
+    when the search passes ``node_cap`` nodes."""
+    h, pegs = guesses.shape
+    if d0 == pegs:
+        return 1, 0
+    chosen = x.copy()
+    found = 0
+    nodes = 0
+    choice = np.full(pegs + 1, -1, np.int64)
+    d = d0
+    while d >= d0:
+        if d == pegs:
+            found += 1
+            if np.random.randint(found) == 0:
+                chosen[:] = x
+            d -= 1
+            left[x[d]] += 1
+            for i in range(h):
+                black[i] -= guesses[i, d] == x[d]
+            continue
+        choice[d] += 1
+        c = choice[d]
+        if c >= colors:
+            choice[d] = -1
+            d -= 1
+            if d >= d0:
+                left[x[d]] += 1
+                for i in range(h):
+                    black[i] -= guesses[i, d] == x[d]
+            continue
+        if left[c] == 0:
+            continue
+        nodes += 1
+        if nodes > node_cap:
+            return -1, nodes
+        left[c] -= 1
+        if not _allowed(c, d, left, black, guesses, blacks, ahead, colors):
+            left[c] += 1
+            continue
+        x[d] = c
+        for i in range(h):
+            black[i] += guesses[i, d] == c
+        d += 1
+    x[:] = chosen
+    return found, nodes
+
+
+@nb.njit(cache=True)
+def descend(guesses, blacks, vectors, colors, draws, tries, tail, node_cap, seed):
+    """Random consistent codes with importance weights: a sequential importance sampler.
+
+    Each try picks a colour-count vector (a row of ``vectors``) uniformly, then
+    fills the first ``pegs - tail`` pegs in order, each with a colour drawn
+    uniformly among those the bounds of :func:`codes_with_counts` allow, and
+    counts the completions of that prefix exactly (at most ``node_cap`` search
+    nodes), taking one of them uniformly. A code is reached with probability
+    proportional to ``1 / (prod(choices per peg) * completions)``, so that
+    product, its weight, makes the weighted draws uniform over the consistent
+    set (weights are returned as logarithms). A try whose prefix has no
+    completion (or too many to count) is dropped. Stops after ``draws`` codes or
+    ``tries`` tries. Returns (codes, log-weights, tries made).
+    """
+    np.random.seed(seed)
+    h, pegs = guesses.shape
+    ahead = _ahead(guesses, colors)
+    out = np.empty((draws, pegs), np.int64)
+    weight = np.empty(draws, np.float64)
+    allowed = np.empty(colors, np.int64)
+    black = np.zeros(h, np.int64)
+    x = np.zeros(pegs, np.int64)
+    head = max(pegs - tail, 0)
+    got = 0
+    t = 0
+    while got < draws and t < tries:
+        t += 1
+        left = vectors[np.random.randint(vectors.shape[0])].copy()
+        black[:] = 0
+        logw = 0.0
+        dead = False
+        for d in range(head):
+            n = 0
+            for c in range(colors):
+                if left[c] == 0:
+                    continue
+                left[c] -= 1
+                if _allowed(c, d, left, black, guesses, blacks, ahead, colors):
+                    allowed[n] = c
+                    n += 1
+                left[c] += 1
+            if n == 0:
+                dead = True
+                break
+            c = allowed[np.random.randint(n)]
+            logw += np.log(n)
+            left[c] -= 1
+            x[d] = c
+            for i in range(h):
+                black[i] += guesses[i, d] == c
+        if dead:
+            continue
+        found, _ = _complete(x, head, left, black, guesses, blacks, ahead, colors, node_cap)
+        if found <= 0:
+            continue
+        out[got] = x
+        weight[got] = logw + np.log(found)
+        got += 1
+    return out[:got], weight[:got], t

@@ -1,0 +1,121 @@
+"""Where the returns of ``sample-entropy`` stop: mean guesses against the sample size k.
+
+For each size of game and each k, the same random secrets (``--seed``) are
+played with ``sample-entropy:K`` and, beside them, with ``any`` (k = 1 is a
+sample of one code: close to ``any`` with extra sampling cost). Every game
+goes through :func:`mm_logic.bench.bench_games`, as ``mmlogic bench`` plays
+it, one process; figures are the bench's mean and wall time per game.
+
+Usage::
+
+    .venv/bin/python py/sample_returns.py                          # 16x6 and 20x20, the README's figures
+    .venv/bin/python py/sample_returns.py --sizes 16x6 --games 100 --ks 1,10,30,100,300,1000
+    .venv/bin/python py/sample_returns.py --plot docs/sample-returns.png --json out.json
+
+Prints a table (size, player, games, mean, max, s/game), optionally writes it
+as JSON and a chart (mean guesses against k, log scale, one line per size,
+``any`` as a dashed line; time per game on the second axis).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from mm_logic.bench import bench_games, random_secrets
+from mm_logic.engines import make_engine
+from mm_logic.rules import Rules
+from mm_logic.strategies import make_strategy
+
+#: Games per size when --games is not given (the larger game is much slower per game).
+DEFAULT_GAMES = {"16x6": 100, "20x20": 10}
+
+
+def parse_size(text: str) -> Rules:
+    pegs, _, colors = text.partition("x")
+    return Rules(int(pegs), int(colors))
+
+
+def _counter(label: str, total: int):
+    """A bench progress callback writing ``label: n/total`` on stderr."""
+    done = 0
+
+    def advance(games: int) -> None:
+        nonlocal done
+        done += games
+        print(f"\r{label}: {done}/{total}", end="", file=sys.stderr, flush=True)
+    return advance
+
+
+def run(size: str, ks: list[int], games: int, seed: int, backend: str) -> list[dict]:
+    """One row per player: ``any`` first, then ``sample-entropy:K`` for each k."""
+    rules = parse_size(size)
+    secrets = random_secrets(rules, games, seed)
+    engine = make_engine(backend, rules)
+    rows = []
+    for name in ["any", *(f"sample-entropy:{k}" for k in ks)]:
+        strategy = make_strategy(name, rules, seed)
+        result = bench_games(engine, strategy, secrets, progress=_counter(f"{size} {name}", len(secrets)))
+        print(file=sys.stderr)
+        row = {"size": size, "player": name, "k": None if name == "any" else int(name.split(":")[1]),
+               "games": result.games, "mean": round(result.mean, 3), "max": result.max,
+               "seconds_per_game": round(result.seconds / result.games, 3)}
+        rows.append(row)
+        print(f"{size:<6} {name:<22} {row['games']:>5} {row['mean']:>7.3f} {row['max']:>4} "
+              f"{row['seconds_per_game']:>8.3f}", flush=True)
+    return rows
+
+
+def plot(rows: list[dict], path: Path) -> None:
+    """Mean guesses against k (log axis) per size, ``any`` dashed; seconds per game in grey."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    sizes = list(dict.fromkeys(r["size"] for r in rows))
+    fig, axes = plt.subplots(1, len(sizes), figsize=(5.5 * len(sizes), 4), squeeze=False)
+    for ax, size in zip(axes[0], sizes):
+        mine = [r for r in rows if r["size"] == size and r["k"] is not None]
+        anyrow = next(r for r in rows if r["size"] == size and r["k"] is None)
+        ks = [r["k"] for r in mine]
+        ax.plot(ks, [r["mean"] for r in mine], "o-", label="sample-entropy:k")
+        ax.axhline(anyrow["mean"], linestyle="--", color="C1", label=f"any ({anyrow['mean']:.2f})")
+        ax.set_xscale("log")
+        ax.set_xlabel("k (consistent codes in the sample)")
+        ax.set_ylabel("mean guesses")
+        ax.set_title(f"{size}, {anyrow['games']} random secrets")
+        right = ax.twinx()
+        right.plot(ks, [r["seconds_per_game"] for r in mine], "s:", color="grey", label="s/game")
+        right.set_yscale("log")
+        right.set_ylabel("seconds per game (grey)")
+        ax.legend(loc="upper right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="16x6,20x20", help="comma-separated PxC (default 16x6,20x20)")
+    parser.add_argument("--ks", default="1,10,30,100,300,1000", help="sample sizes (default 1,10,30,100,300,1000)")
+    parser.add_argument("--games", type=int, default=None, help="random secrets per size (default 100 on 16x6, "
+                                                                "10 on 20x20)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--backend", default="clingo")
+    parser.add_argument("--json", type=Path, default=None, help="write the rows as JSON")
+    parser.add_argument("--plot", type=Path, default=None, help="write the chart (PNG)")
+    args = parser.parse_args()
+    ks = [int(k) for k in args.ks.split(",")]
+    print(f"{'size':<6} {'player':<22} {'games':>5} {'mean':>7} {'max':>4} {'s/game':>8}")
+    rows = []
+    for size in args.sizes.split(","):
+        rows += run(size, ks, args.games or DEFAULT_GAMES.get(size, 10), args.seed, args.backend)
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1) + "\n")
+    if args.plot:
+        plot(rows, args.plot)
+
+
+if __name__ == "__main__":
+    main()
