@@ -12,7 +12,8 @@ secrets, so the two guess counts can be compared:
   peg ``i`` matches the secret's peg ``j``, both without a full match, with
   lower pegs matched first) with ``PbEq(sm) == white``. One incremental
   ``SolverFor("QF_FD")`` per game; each guess is whatever model Z3 returns.
-* **mmlogic**: ``ClingoEngine`` with the ``any`` strategy, through
+* **mmlogic**: ``ClingoEngine`` with the ``any`` strategy (and any others
+  named by ``--strategies``, e.g. ``any,sample-entropy``), through
   :func:`mm_logic.game.play`.
 
 Both are scored by mmlogic's feedback rule. Z3 is not a dependency of
@@ -21,6 +22,7 @@ mmlogic; install the published version next to it first::
     .venv/bin/pip install z3-solver==4.8.7.0
     .venv/bin/python py/z3_baseline.py --games 100 --seed 1       # random secrets
     .venv/bin/python py/z3_baseline.py --spaced 1000 --every 10    # the published secrets 0, 10, 20, ...
+    .venv/bin/python py/z3_baseline.py --games 60 --strategies any,sample-entropy
 
 A game's time is the wall time of its guesses.
 """
@@ -91,6 +93,8 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=1, help="play every k-th of the spaced secrets")
     parser.add_argument("--offset", type=int, default=0, help="first spaced secret played")
     parser.add_argument("--skip-z3", action="store_true", help="play mmlogic only")
+    parser.add_argument("--strategies", default="any", help="mmlogic strategies on clingo, comma-separated "
+                                                            "(default any)")
     args = parser.parse_args()
     rules = Rules(args.pegs, args.colors)
     if args.spaced:
@@ -101,19 +105,23 @@ def main() -> None:
         label = f"{len(secrets)} random secrets, seed {args.seed}"
 
     engine = ClingoEngine(rules)
-    strategy = make_strategy("any", rules, seed=args.seed)
-    ours = [(r.attempts, r.seconds) for r in (play(engine, strategy, secret) for secret in secrets)]
-    rows = [("mmlogic clingo any", ours)]
+    rows = []
+    for name in args.strategies.split(","):
+        strategy = make_strategy(name, rules, seed=args.seed)
+        ours = [(r.attempts, r.seconds) for r in (play(engine, strategy, secret) for secret in secrets)]
+        rows.append((f"mmlogic clingo {name}", ours))
     if not args.skip_z3:
         import z3
         rows.append((f"Z3 {z3.get_version_string()}", [play_z3(z3, rules, secret) for secret in secrets]))
 
     print(f"{rules.describe()}, {label}")
-    print(f"{'player':<20} {'games':>5} {'mean':>7} {'max':>4} {'s/game':>8}")
+    width = max(len(name) for name, _ in rows)
+    print(f"{'player':<{width}} {'games':>5} {'mean':>7} {'max':>4} {'s/game':>8}")
     for name, games in rows:
         attempts = [a for a, _ in games]
         seconds = sum(t for _, t in games) / len(games)
-        print(f"{name:<20} {len(games):>5} {sum(attempts) / len(games):>7.3f} {max(attempts):>4} {seconds:>8.3f}")
+        print(f"{name:<{width}} {len(games):>5} {sum(attempts) / len(games):>7.3f} {max(attempts):>4} "
+              f"{seconds:>8.3f}")
 
 
 if __name__ == "__main__":
