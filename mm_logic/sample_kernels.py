@@ -194,12 +194,13 @@ def metropolis(start, guesses, blacks, commons, colors, limit, want, thin, steps
 
 # -- exact enumeration of small sets ------------------------------------------------------
 @nb.njit(cache=True)
-def count_vectors(cg, commons, pegs, colors, limit, cap):
+def count_vectors(cg, commons, pegs, colors, limit, cap, node_cap=1 << 62):
     """Colour-count vectors (each count at most ``limit``, summing to ``pegs``) that share
     ``commons[i]`` colours with every guess (colour counts ``cg[i]``).
 
-    Returns (the vectors, how many there are), or (``cap`` vectors, ``cap + 1``) as soon
-    as there are more than ``cap``.
+    Returns (the vectors, how many there are), or (the vectors found so far,
+    ``cap + 1``) as soon as there are more than ``cap`` or the search has tried
+    ``node_cap`` partial vectors.
     """
     h = cg.shape[0]
     out = np.empty((cap, colors), np.int64)
@@ -213,8 +214,12 @@ def count_vectors(cg, commons, pegs, colors, limit, cap):
     used = np.zeros(colors + 1, np.int64)
     c = 0
     n[0] = -1
+    nodes = 0
     while c >= 0:
         n[c] += 1
+        nodes += 1
+        if nodes > node_cap:
+            return out[:got], cap + 1
         left = pegs - used[c]
         if n[c] > min(limit, left):
             n[c] = -1

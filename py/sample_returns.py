@@ -11,6 +11,7 @@ Usage::
     .venv/bin/python py/sample_returns.py                          # 16x6 and 20x20, the README's figures
     .venv/bin/python py/sample_returns.py --sizes 16x6 --games 100 --ks 1,10,30,100,300,1000
     .venv/bin/python py/sample_returns.py --plot docs/sample-returns.png --json out.json
+    .venv/bin/python py/sample_returns.py --replot a.json,b.json --plot docs/sample-returns.png   # no games
 
 Prints a table (size, player, games, mean, max, s/game), optionally writes it
 as JSON and a chart (mean guesses against k, log scale, one line per size,
@@ -49,12 +50,13 @@ def _counter(label: str, total: int):
     return advance
 
 
-def run(size: str, ks: list[int], games: int, seed: int, backend: str) -> list[dict]:
-    """One row per player: ``any`` first, then ``sample-entropy:K`` for each k."""
+def run(size: str, ks: list[int], games: int, seed: int, backend: str, rows: list[dict],
+        save: Path | None) -> None:
+    """Append one row per player to ``rows``: ``any`` first, then ``sample-entropy:K`` for
+    each k; the rows so far are written to ``save`` after each player."""
     rules = parse_size(size)
     secrets = random_secrets(rules, games, seed)
     engine = make_engine(backend, rules)
-    rows = []
     for name in ["any", *(f"sample-entropy:{k}" for k in ks)]:
         strategy = make_strategy(name, rules, seed)
         result = bench_games(engine, strategy, secrets, progress=_counter(f"{size} {name}", len(secrets)))
@@ -65,7 +67,8 @@ def run(size: str, ks: list[int], games: int, seed: int, backend: str) -> list[d
         rows.append(row)
         print(f"{size:<6} {name:<22} {row['games']:>5} {row['mean']:>7.3f} {row['max']:>4} "
               f"{row['seconds_per_game']:>8.3f}", flush=True)
-    return rows
+        if save:
+            save.write_text(json.dumps(rows, indent=1) + "\n")
 
 
 def plot(rows: list[dict], path: Path) -> None:
@@ -105,14 +108,18 @@ def main() -> None:
     parser.add_argument("--backend", default="clingo")
     parser.add_argument("--json", type=Path, default=None, help="write the rows as JSON")
     parser.add_argument("--plot", type=Path, default=None, help="write the chart (PNG)")
+    parser.add_argument("--replot", default=None, help="comma-separated JSON files of earlier runs: plot them, "
+                                                       "play nothing")
     args = parser.parse_args()
-    ks = [int(k) for k in args.ks.split(",")]
-    print(f"{'size':<6} {'player':<22} {'games':>5} {'mean':>7} {'max':>4} {'s/game':>8}")
-    rows = []
-    for size in args.sizes.split(","):
-        rows += run(size, ks, args.games or DEFAULT_GAMES.get(size, 10), args.seed, args.backend)
-    if args.json:
-        args.json.write_text(json.dumps(rows, indent=1) + "\n")
+    rows: list[dict] = []
+    if args.replot:
+        for name in args.replot.split(","):
+            rows += json.loads(Path(name).read_text())
+    else:
+        ks = [int(k) for k in args.ks.split(",")]
+        print(f"{'size':<6} {'player':<22} {'games':>5} {'mean':>7} {'max':>4} {'s/game':>8}")
+        for size in args.sizes.split(","):
+            run(size, ks, args.games or DEFAULT_GAMES.get(size, 10), args.seed, args.backend, rows, args.json)
     if args.plot:
         plot(rows, args.plot)
 

@@ -79,11 +79,15 @@ THIN = 20
 #: The importance sampler and exact listing run once the colour counts allow at most this many
 #: vectors (before: the walk).
 VECTORS = 5_000
+#: ... found within this many steps of their search (else: as if there were more).
+VECTOR_NODES = 200_000
 #: Tries that estimate the consistent set's size.
 PROBE = 300
-#: A set estimated at most this large is listed whole (within :data:`EXACT_NODES` search nodes).
+#: A set estimated at most this large is listed whole, within :data:`EXACT_WORK` / (guesses x
+#: colours) search nodes (a node checks every guess's bound over every colour; 16x6 after 8
+#: guesses: 20 million nodes, about 0.3 s).
 EXACT_CODES = 20_000
-EXACT_NODES = 20_000_000
+EXACT_WORK = 1_000_000_000
 #: Importance-sampler draws per sample code, tries per draw, and the last pegs it completes
 #: by an exact search (of at most :data:`TAIL_NODES` nodes).
 DRAWS_PER_CODE = 3
@@ -183,7 +187,7 @@ class SampleEntropy(SeededStrategy):
         blacks = np.asarray([fb[0] for _, fb in session.history], dtype=np.int64)
         commons = np.asarray([fb[0] + fb[1] for _, fb in session.history], dtype=np.int64)
         vectors, count = count_vectors(guess_counts(guesses, rules.colors), commons, rules.pegs, rules.colors,
-                                       rules.repeat_limit, VECTORS)
+                                       rules.repeat_limit, VECTORS, VECTOR_NODES)
         if count <= VECTORS and count:
             # A few hundred tries estimate the set's size (Knuth's estimator: the mean weight,
             # failed tries weighing 0, times the number of vectors); a small set is listed.
@@ -275,7 +279,8 @@ def sample_size(name: str) -> int:
 def exact_set(guesses: np.ndarray, blacks: np.ndarray, vectors: np.ndarray, rules) -> np.ndarray | None:
     """Every code with colour counts among ``vectors`` that gets ``blacks`` from ``guesses``
     (rows), or None when there are more than :data:`EXACT_CODES` of them or they take more
-    than :data:`EXACT_NODES` search nodes to find."""
+    than :data:`EXACT_WORK` allows to find them."""
     out = np.empty((EXACT_CODES, rules.pegs), np.int64)
-    got, complete = codes_with_counts(guesses, blacks, vectors, rules.colors, out, EXACT_NODES)
+    nodes = EXACT_WORK // (len(guesses) * rules.colors)
+    got, complete = codes_with_counts(guesses, blacks, vectors, rules.colors, out, nodes)
     return out[:got] if complete else None
