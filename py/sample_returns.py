@@ -39,6 +39,13 @@ def parse_size(text: str) -> Rules:
     return Rules(int(pegs), int(colors))
 
 
+def _sem(values: list[int]) -> float:
+    """Standard error of the mean."""
+    n = len(values)
+    mean = sum(values) / n
+    return (sum((v - mean) ** 2 for v in values) / max(n - 1, 1) / n) ** 0.5
+
+
 def _counter(label: str, total: int):
     """A bench progress callback writing ``label: n/total`` on stderr."""
     done = 0
@@ -63,6 +70,7 @@ def run(size: str, ks: list[int], games: int, seed: int, backend: str, rows: lis
         print(file=sys.stderr)
         row = {"size": size, "player": name, "k": None if name == "any" else int(name.split(":")[1]),
                "games": result.games, "mean": round(result.mean, 3), "max": result.max,
+               "sem": round(_sem([a for _, a in result.games_played]), 3),
                "seconds_per_game": round(result.seconds / result.games, 3)}
         rows.append(row)
         print(f"{size:<6} {name:<22} {row['games']:>5} {row['mean']:>7.3f} {row['max']:>4} "
@@ -83,7 +91,11 @@ def plot(rows: list[dict], path: Path) -> None:
         mine = [r for r in rows if r["size"] == size and r["k"] is not None]
         anyrow = next(r for r in rows if r["size"] == size and r["k"] is None)
         ks = [r["k"] for r in mine]
-        ax.plot(ks, [r["mean"] for r in mine], "o-", label="sample-entropy:k")
+        if all("sem" in r for r in mine):
+            ax.errorbar(ks, [r["mean"] for r in mine], yerr=[r["sem"] for r in mine], fmt="o-", capsize=3,
+                        label="sample-entropy:k (± 1 s.e.)")
+        else:  # rows of a run that did not record standard errors
+            ax.plot(ks, [r["mean"] for r in mine], "o-", label="sample-entropy:k")
         ax.axhline(anyrow["mean"], linestyle="--", color="C1", label=f"any ({anyrow['mean']:.2f})")
         ax.set_xscale("log")
         ax.set_xlabel("k (consistent codes in the sample)")
@@ -91,9 +103,9 @@ def plot(rows: list[dict], path: Path) -> None:
         ax.set_title(f"{size}, {anyrow['games']} random secrets")
         right = ax.twinx()
         right.plot(ks, [r["seconds_per_game"] for r in mine], "s:", color="grey", label="s/game")
-        right.set_yscale("log")
+        right.set_ylim(bottom=0)
         right.set_ylabel("seconds per game (grey)")
-        ax.legend(loc="upper right")
+        ax.legend(loc="lower left")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 

@@ -303,3 +303,12 @@ def test_a_bounded_count_is_exact_only_when_the_search_finished():
         bigger = s.count_within(5000, seconds=60)
         # Exact means the same count under any larger bound; otherwise a bound above 1000.
         assert bigger == (n, True) if exact else (n == 1001 and bigger[0] > 1000)
+
+
+@pytest.mark.parametrize("rules, restarts", [(Rules(20, 20), "l,60"), (Rules(21, 20), "l,256"),
+                                             (Rules(40, 40), "l,256"), (Rules(4, 6), "l,60")])
+def test_games_any_does_not_aim_at_restart_on_a_longer_luby_unit(rules, restarts):
+    # Beyond session.AIM_MAX_PAIRS (pegs x colours) clasp restarts on Luby's sequence of unit 256.
+    assert session.AIM_MAX_PAIRS == 400
+    clingo_session = ClingoEngine(rules).session()
+    assert clingo_session._control.ctl.configuration.solver.restarts == restarts
