@@ -23,7 +23,7 @@ from .errors import BackendUnavailable, BadInput, MMLogicError
 from .notation import parse_code, parse_entry
 from .rules import DEFAULT_ALPHABET, make_rules
 from .strategies import STRATEGIES, TreeStrategy, is_tree_name, make_strategy, open_tree
-from .strategies.sampled import sample_size
+from .strategies.sampled import EXACT_SPACE, SampleEntropy, sample_size
 
 EXIT_INTERRUPTED = 130
 #: ``compare --preset`` names (``mm_logic.compare.PRESETS``, not imported at start-up; a test keeps them equal).
@@ -191,6 +191,9 @@ def engine_options(default_strategy: str = "minimax"):
             first_guess = parse_code(first_guess_text, rules) if first_guess_text else None
             if isinstance(chosen, TreeStrategy):
                 chosen.check_opening(first_guess)
+            if isinstance(chosen, SampleEntropy) and chosen.exact:
+                click.echo(f"note: {rules.describe()} has {rules.size:,} codes (at most {EXACT_SPACE:,}): "
+                           f"{chosen.name} plays the exact entropy scorer", err=True)
             return f(*args, rules=rules, engine=engine, strategy=chosen, first_guess=first_guess, seed=seed,
                      **kwargs)
         return wrapper

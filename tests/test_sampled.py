@@ -165,3 +165,13 @@ def test_a_time_limit_still_ends_the_game():
     strategy = SampleEntropy(SEVEN, seed=1, k=200)
     strategy.time_limit = 1e-9  # no time for any draw: one code (the engine's) at a time
     assert guesses(ReferenceEngine(SEVEN), strategy, SECRET7)[-1] == SECRET7
+
+
+def test_the_cli_says_when_the_exact_scorer_plays():
+    result = CliRunner().invoke(cli, ["solve", "--backend", "python", "--strategy", "sample-entropy:30",
+                                      "--secret", "5501"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ("note: 4x6 has 1,296 codes (at most 50,000): sample-entropy:30 plays the exact "
+                             "entropy scorer\n")
+    exact = CliRunner().invoke(cli, ["solve", "--backend", "python", "--strategy", "entropy", "--secret", "5501"])
+    assert result.stdout == exact.stdout
