@@ -76,6 +76,29 @@ def consistent_rows(codes, guesses, blacks, commons, colors, limit):
     return out
 
 
+@nb.njit(cache=True)
+def feedback_distance(codes, guesses, blacks, commons, colors):
+    """For each row of ``codes``, the sum over guesses of ``|black - blacks[i]| + |common -
+    commons[i]|``: 0 for a code consistent with the history (the walk's energy)."""
+    h, pegs = guesses.shape
+    cg = guess_counts(guesses, colors)
+    out = np.zeros(codes.shape[0], np.int64)
+    cx = np.zeros(colors, np.int64)
+    for r in range(codes.shape[0]):
+        cx[:] = 0
+        for p in range(pegs):
+            cx[codes[r, p]] += 1
+        for i in range(h):
+            black = 0
+            for p in range(pegs):
+                black += guesses[i, p] == codes[r, p]
+            common = 0
+            for c in range(colors):
+                common += min(cg[i, c], cx[c])
+            out[r] += abs(black - blacks[i]) + abs(common - commons[i])
+    return out
+
+
 # -- the Metropolis walk ------------------------------------------------------------------
 @nb.njit(cache=True)
 def _energy(x, cx, guesses, cg, blacks, commons, black, common):

@@ -58,6 +58,7 @@ from ..sample_kernels import (
     codes_with_counts,
     count_vectors,
     descend,
+    feedback_distance,
     guess_counts,
     metropolis,
     partition_entropies,
@@ -74,6 +75,8 @@ SAMPLE_SIZE = 1000
 MAX_SAMPLE_SIZE = 20_000
 #: Walk steps per code wanted (the walk stops earlier once it has ``k`` codes).
 STEPS_PER_CODE = 100
+#: ... and at least this many: from a start far from consistent the walk needs them.
+MIN_WALK_STEPS = 20_000
 #: Steps between two codes recorded by the walk.
 THIN = 20
 #: The importance sampler and exact listing run once the colour counts allow at most this many
@@ -89,7 +92,8 @@ PROBE = 300
 EXACT_CODES = 20_000
 EXACT_WORK = 1_000_000_000
 #: Importance-sampler draws per sample code, tries per draw, and the last pegs it completes
-#: by an exact search (of at most :data:`TAIL_NODES` nodes).
+#: by an exact search (of at most :data:`TAIL_NODES` nodes). (On 30x30, late, with the colour
+#: counts known, every try meets a dead end, with 8 pegs or 15: the walk serves there.)
 DRAWS_PER_CODE = 3
 TRIES_PER_DRAW = 50
 TAIL = 8
@@ -130,8 +134,10 @@ class SampleEntropy(SeededStrategy):
         self._scorer = Entropy(rules, self.seed)
         #: True when the space is small enough for the exact scorer.
         self.exact = rules.size <= EXACT_SPACE
-        #: What the last guess was chosen from: "uniform", "walk" or "exact", and sizes.
+        #: What the last guess was chosen from: "uniform", "descent", "exact" or "walk", and sizes.
         self.last: dict = {}
+        #: The last sample and its history: the next walk starts near it.
+        self._pool: tuple[tuple, np.ndarray | None] = ((), None)
 
     @classmethod
     def from_name(cls, name: str, rules, seed=None) -> SampleEntropy:
@@ -186,8 +192,10 @@ class SampleEntropy(SeededStrategy):
         guesses = np.asarray([g for g, _ in session.history], dtype=np.int64)
         blacks = np.asarray([fb[0] for _, fb in session.history], dtype=np.int64)
         commons = np.asarray([fb[0] + fb[1] for _, fb in session.history], dtype=np.int64)
+        history = tuple(session.history)
         vectors, count = count_vectors(guess_counts(guesses, rules.colors), commons, rules.pegs, rules.colors,
                                        rules.repeat_limit, VECTORS, VECTOR_NODES)
+        drawn = np.empty((0, rules.pegs), np.int64)
         if count <= VECTORS and count:
             # A few hundred tries estimate the set's size (Knuth's estimator: the mean weight,
             # failed tries weighing 0, times the number of vectors); a small set is listed.
@@ -195,26 +203,49 @@ class SampleEntropy(SeededStrategy):
                                         int(rng.integers(2**31)))
             estimate = count * float(np.exp(weights).sum()) / max(tries, 1)
             if estimate <= EXACT_CODES:
+                # (No try succeeding estimates 0: a tiny set, or tries that all met dead ends.)
                 whole = exact_set(guesses, blacks, vectors, rules)
                 if whole is not None and len(whole):
                     self.last = {"source": "exact", "codes": len(whole)}
                     if len(whole) > k:
                         whole = whole[np.sort(rng.choice(len(whole), k, replace=False))]
-                    return whole, True
-            codes, weights = self.descend(guesses, blacks, vectors, rng)
-            if len(codes) >= min(MIN_DRAWS, k):
+                    return self._keep(history, whole), True
+            drawn, weights = self.descend(guesses, blacks, vectors, rng)
+            if len(drawn) >= min(MIN_DRAWS, k):
                 # Resampled by weight: k codes drawn (nearly) uniformly from the consistent set.
                 chance = np.exp(weights - weights.max())
-                picked = rng.choice(len(codes), k, p=chance / chance.sum())
-                self.last = {"source": "descent", "codes": k, "draws": len(codes), "estimate": estimate}
-                return codes[np.sort(picked)], False
-        start = session.any()  # the engine decides whether anything is consistent
-        if start is None:
-            return None, False
-        start = np.asarray(start, dtype=np.int64)
+                picked = rng.choice(len(drawn), k, p=chance / chance.sum())
+                self.last = {"source": "descent", "codes": k, "draws": len(drawn), "estimate": estimate}
+                return self._keep(history, drawn[np.sort(picked)]), False
+        # The walk finds consistent codes by itself from any start (best: a consistent one the
+        # sampler drew); the engine is asked only when it finds none (a solver call on a history
+        # of such guesses can be slow: 30x30, 31 s of a 36 s game went to any() when every walk
+        # started there).
+        start = drawn[0] if len(drawn) else self.walk_start(history, guesses, blacks, commons, rng)
         codes = self.walk(start, guesses, blacks, commons, rng)
-        self.last = {"source": "walk", "codes": len(codes)}
-        return (codes if len(codes) else start[None, :]), False
+        if not len(codes):
+            start = session.any()  # the engine decides whether anything is consistent
+            if start is None:
+                return None, False
+            start = np.asarray(start, dtype=np.int64)
+            codes = self.walk(start, guesses, blacks, commons, rng)
+            codes = codes if len(codes) else start[None, :]
+        self.last = {"source": "walk", "codes": len(codes), "drawn": len(drawn), "vectors": count}
+        return self._keep(history, np.concatenate([drawn, codes])), False
+
+    def _keep(self, history: tuple, codes: np.ndarray) -> np.ndarray:
+        """Remember the sample of ``history`` (the next walk may start near it); return it."""
+        self._pool = (history, codes)
+        return codes
+
+    def walk_start(self, history, guesses, blacks, commons, rng) -> np.ndarray:
+        """Where the walk starts: in a game, the code of the previous guess's sample nearest
+        to consistent with the new entry (fewest pegs of feedback off); else a uniform code."""
+        before, codes = self._pool
+        if codes is not None and len(history) == len(before) + 1 and tuple(history[:-1]) == before:
+            off = feedback_distance(codes, guesses[-1:], blacks[-1:], commons[-1:], self.rules.colors)
+            return codes[int(np.argmin(off))].copy()
+        return np.asarray(random_code(self.rules, rng), dtype=np.int64)
 
     def descend(self, guesses, blacks, vectors, rng) -> tuple[np.ndarray, np.ndarray]:
         """Codes and log-weights from the importance sampler: ``DRAWS_PER_CODE * k`` draws
@@ -244,7 +275,7 @@ class SampleEntropy(SeededStrategy):
     def walk(self, start, guesses, blacks, commons, rng) -> np.ndarray:
         """Up to ``k`` consistent codes from a Metropolis walk started at ``start``."""
         rules, k = self.rules, self.k
-        steps, beta = STEPS_PER_CODE * k, 2.0
+        steps, beta = max(STEPS_PER_CODE * k, MIN_WALK_STEPS), 2.0
         if self.time_limit is None:
             codes, _, _ = metropolis(start, guesses, blacks, commons, rules.colors, rules.repeat_limit,
                                      k, THIN, steps, beta, int(rng.integers(2**31)))
@@ -276,11 +307,12 @@ def sample_size(name: str) -> int:
     return int(k)
 
 
-def exact_set(guesses: np.ndarray, blacks: np.ndarray, vectors: np.ndarray, rules) -> np.ndarray | None:
+def exact_set(guesses: np.ndarray, blacks: np.ndarray, vectors: np.ndarray, rules,
+              work: int = EXACT_WORK) -> np.ndarray | None:
     """Every code with colour counts among ``vectors`` that gets ``blacks`` from ``guesses``
     (rows), or None when there are more than :data:`EXACT_CODES` of them or they take more
-    than :data:`EXACT_WORK` allows to find them."""
+    than ``work`` allows to find them (see :data:`EXACT_WORK`)."""
     out = np.empty((EXACT_CODES, rules.pegs), np.int64)
-    nodes = EXACT_WORK // (len(guesses) * rules.colors)
+    nodes = work // (len(guesses) * rules.colors)
     got, complete = codes_with_counts(guesses, blacks, vectors, rules.colors, out, nodes)
     return out[:got] if complete else None
