@@ -148,7 +148,7 @@ def test_a_16x6_game_on_clingo_walks_draws_and_lists():
     assert seen[0] == "uniform" and "descent" in seen and seen[-1] == "exact"
 
 
-def test_20x20_walks_from_the_engines_code():
+def test_20x20_walks_early():
     # 20 colours leave too many colour-count vectors early: the walk samples there.
     pytest.importorskip("clingo")
     rules = Rules(20, 20)

@@ -19,11 +19,15 @@ Per guess:
    a set of at most :data:`EXACT_CODES` codes is listed whole
    (:func:`~mm_logic.sample_kernels.codes_with_counts`) and is the sample
    (``k`` codes of it drawn uniformly when larger), marked *exact*. With more
-   vectors than that (large games, early), the engine answers ``any()`` and
-   a Metropolis walk from it over all codes
-   (:func:`~mm_logic.sample_kernels.metropolis`) collects ``k`` codes (a
-   code may come twice). When nothing is consistent, ``any()`` says so, and
-   the strategy returns None like the others.
+   vectors than that (large games, early), or when the sampler draws too few
+   codes, a Metropolis walk over all codes
+   (:func:`~mm_logic.sample_kernels.metropolis`) collects ``k`` codes (a code
+   may come twice). It starts at a code the sampler drew, else at the code of
+   the previous guess's sample nearest to consistent (a uniform code when the
+   strategy did not choose the previous guess); only when it meets no
+   consistent code is the engine asked (``any()``: it also says when nothing is
+   consistent, and the strategy then returns None like the others) and the
+   walk started there.
 2. The candidates: up to :data:`CANDIDATES` distinct sample codes, the best
    :data:`CLIMBS` of them improved one peg at a time on the entropy
    (:func:`~mm_logic.sample_kernels.climb`, which may leave the consistent
@@ -34,11 +38,12 @@ Per guess:
    smallest is played.
 
 Everything random comes from a generator derived from (seed, history), so
-a game is reproducible with ``--seed`` on one engine (on large games the
-engine's ``any()`` answer starts the walk). ``--time-limit S`` bounds one
-guess's sampler to about S seconds (the sample is then smaller, and runs
-may differ). Spaces of at most :data:`EXACT_SPACE` codes are played by the
-exact ``entropy`` strategy.
+a game is reproducible with ``--seed`` on one engine (on large games a walk
+may start at the engine's ``any()`` answer, or near the previous sample: a
+``next`` from the same history without the game before it may then differ).
+``--time-limit S`` bounds one guess's sampler to about S seconds (the
+sample is then smaller, and runs may differ). Spaces of at most
+:data:`EXACT_SPACE` codes are played by the exact ``entropy`` strategy.
 
 The sample follows the game's rules (feedback and repetition rules), not
 constraints an edited encoding may add: on such an encoding, use a
