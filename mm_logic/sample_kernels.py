@@ -36,44 +36,27 @@ import numpy as np
 
 
 @nb.njit(cache=True)
-def guess_counts(guesses, colors):
-    """Colour counts of each row of ``guesses``."""
-    h, pegs = guesses.shape
-    out = np.zeros((h, colors), np.int64)
-    for i in range(h):
+def colour_counts(codes, colors):
+    """Colour counts of each row of ``codes``."""
+    n, pegs = codes.shape
+    out = np.zeros((n, colors), np.int64)
+    for r in range(n):
         for p in range(pegs):
-            out[i, guesses[i, p]] += 1
+            out[r, codes[r, p]] += 1
     return out
 
 
-@nb.njit(cache=True)
-def consistent_rows(codes, guesses, blacks, commons, colors, limit):
-    """Whether each row of ``codes`` gets (blacks[i], commons[i]) from every guess
-    and repeats no colour more than ``limit`` times."""
-    h, pegs = guesses.shape
-    cg = guess_counts(guesses, colors)
-    out = np.empty(codes.shape[0], np.bool_)
-    cx = np.zeros(colors, np.int64)
-    for r in range(codes.shape[0]):
-        cx[:] = 0
-        for p in range(pegs):
-            cx[codes[r, p]] += 1
-        ok = True
-        for c in range(colors):
-            if cx[c] > limit:
-                ok = False
-        for i in range(h):
-            if not ok:
-                break
-            black = 0
-            for p in range(pegs):
-                black += guesses[i, p] == codes[r, p]
-            common = 0
-            for c in range(colors):
-                common += min(cg[i, c], cx[c])
-            ok = black == blacks[i] and common == commons[i]
-        out[r] = ok
-    return out
+@nb.njit(cache=True, inline="always")
+def _black_common(a, b, counts_a, counts_b):
+    """The feedback rule: black pegs of codes ``a`` and ``b``, and the colours they share
+    (black + white), from their colour counts."""
+    black = 0
+    for p in range(a.shape[0]):
+        black += a[p] == b[p]
+    common = 0
+    for c in range(counts_a.shape[0]):
+        common += min(counts_a[c], counts_b[c])
+    return black, common
 
 
 @nb.njit(cache=True)
@@ -81,7 +64,7 @@ def feedback_distance(codes, guesses, blacks, commons, colors):
     """For each row of ``codes``, the sum over guesses of ``|black - blacks[i]| + |common -
     commons[i]|``: 0 for a code consistent with the history (the walk's energy)."""
     h, pegs = guesses.shape
-    cg = guess_counts(guesses, colors)
+    cg = colour_counts(guesses, colors)
     out = np.zeros(codes.shape[0], np.int64)
     cx = np.zeros(colors, np.int64)
     for r in range(codes.shape[0]):
@@ -89,13 +72,21 @@ def feedback_distance(codes, guesses, blacks, commons, colors):
         for p in range(pegs):
             cx[codes[r, p]] += 1
         for i in range(h):
-            black = 0
-            for p in range(pegs):
-                black += guesses[i, p] == codes[r, p]
-            common = 0
-            for c in range(colors):
-                common += min(cg[i, c], cx[c])
+            black, common = _black_common(guesses[i], codes[r], cg[i], cx)
             out[r] += abs(black - blacks[i]) + abs(common - commons[i])
+    return out
+
+
+@nb.njit(cache=True)
+def consistent_rows(codes, guesses, blacks, commons, colors, limit):
+    """Whether each row of ``codes`` gets (blacks[i], commons[i]) from every guess
+    and repeats no colour more than ``limit`` times."""
+    out = feedback_distance(codes, guesses, blacks, commons, colors) == 0
+    counts = colour_counts(codes, colors)
+    for r in range(codes.shape[0]):
+        for c in range(colors):
+            if counts[r, c] > limit:
+                out[r] = False
     return out
 
 
@@ -106,12 +97,7 @@ def _energy(x, cx, guesses, cg, blacks, commons, black, common):
     h, pegs = guesses.shape
     energy = 0
     for i in range(h):
-        b = 0
-        for p in range(pegs):
-            b += guesses[i, p] == x[p]
-        c = 0
-        for k in range(cx.shape[0]):
-            c += min(cg[i, k], cx[k])
+        b, c = _black_common(guesses[i], x, cg[i], cx)
         black[i] = b
         common[i] = c
         energy += abs(b - blacks[i]) + abs(c - commons[i])
@@ -132,7 +118,7 @@ def metropolis(start, guesses, blacks, commons, colors, limit, want, thin, steps
     """
     np.random.seed(seed)
     h, pegs = guesses.shape
-    cg = guess_counts(guesses, colors)
+    cg = colour_counts(guesses, colors)
     out = np.empty((want, pegs), np.int64)
     x = start.copy()
     cx = np.zeros(colors, np.int64)
@@ -284,87 +270,24 @@ def codes_with_counts(guesses, blacks, vectors, colors, out, node_cap):
     visits ``node_cap`` nodes.
     """
     h, pegs = guesses.shape
-    cap = out.shape[0]
+    ahead = _ahead(guesses, colors)
+    x = np.zeros(pegs, np.int64)
+    black = np.zeros(h, np.int64)
     got = 0
     nodes = 0
-    # ahead[i, d, c]: pegs at or after d where guess i has colour c.
-    ahead = np.zeros((h, pegs + 1, colors), np.int64)
-    for i in range(h):
-        for d in range(pegs - 1, -1, -1):
-            for c in range(colors):
-                ahead[i, d, c] = ahead[i, d + 1, c]
-            ahead[i, d, guesses[i, d]] += 1
-    x = np.zeros(pegs, np.int64)
-    choice = np.zeros(pegs + 1, np.int64)
-    black = np.zeros(h, np.int64)
     for v in range(vectors.shape[0]):
         left = vectors[v].copy()
         black[:] = 0
-        d = 0
-        choice[0] = -1
-        while d >= 0:
-            if d == pegs:
-                if got == cap:
-                    return got, False
-                out[got] = x
-                got += 1
-                d -= 1
-                left[x[d]] += 1
-                for i in range(h):
-                    black[i] -= guesses[i, d] == x[d]
-                continue
-            choice[d] += 1
-            c = choice[d]
-            if c >= colors:
-                d -= 1
-                if d >= 0:
-                    left[x[d]] += 1
-                    for i in range(h):
-                        black[i] -= guesses[i, d] == x[d]
-                continue
-            if left[c] == 0:
-                continue
-            nodes += 1
-            if nodes > node_cap:
-                return got, False
-            left[c] -= 1
-            after = pegs - d - 1
-            fine = True
-            for i in range(h):
-                need = blacks[i] - black[i] - (guesses[i, d] == c)
-                most = 0
-                least = 0
-                for k in range(colors):
-                    a = ahead[i, d + 1, k]
-                    most += min(left[k], a)
-                    forced = left[k] - (after - a)
-                    if forced > 0:
-                        least += forced
-                if need < least or need > most:
-                    fine = False
-                    break
-            if not fine:
-                left[c] += 1
-                continue
-            x[d] = c
-            for i in range(h):
-                black[i] += guesses[i, d] == c
-            d += 1
-            choice[d] = -1
+        found, used, stopped = _depth_first(x, 0, left, black, guesses, blacks, ahead, colors, out, got,
+                                            node_cap - nodes, False)
+        got += found
+        nodes += used
+        if stopped:
+            return got, False
     return got, True
 
 
 # -- scoring ---------------------------------------------------------------------------------
-@nb.njit(cache=True)
-def _code_counts(codes, colors):
-    n, pegs = codes.shape
-    out = np.zeros((n, colors), np.int64)
-    for r in range(n):
-        for p in range(pegs):
-            out[r, codes[r, p]] += 1
-    return out
-
-
 @nb.njit(cache=True)
 def _entropy(parts, total):
     # Entropy in bits of a partition given by its part sizes.
@@ -382,20 +305,15 @@ def partition_entropies(candidates, sample, colors):
     many sample rows equal each candidate."""
     n, pegs = candidates.shape
     m = sample.shape[0]
-    cc = _code_counts(candidates, colors)
-    sc = _code_counts(sample, colors)
+    cc = colour_counts(candidates, colors)
+    sc = colour_counts(sample, colors)
     out = np.empty(n, np.float64)
     wins = np.zeros(n, np.int64)
     parts = np.zeros((pegs + 1) * (pegs + 1), np.int64)
     for r in range(n):
         parts[:] = 0
         for s in range(m):
-            black = 0
-            for p in range(pegs):
-                black += candidates[r, p] == sample[s, p]
-            common = 0
-            for c in range(colors):
-                common += min(cc[r, c], sc[s, c])
+            black, common = _black_common(candidates[r], sample[s], cc[r], sc[s])
             parts[black * (pegs + 1) + common] += 1
             wins[r] += black == pegs
         out[r] = _entropy(parts, m)
@@ -413,7 +331,7 @@ def climb(guess, sample, colors, limit, rounds):
     pegs = guess.shape[0]
     m = sample.shape[0]
     g = guess.copy()
-    sc = _code_counts(sample, colors)
+    sc = colour_counts(sample, colors)
     gc = np.zeros(colors, np.int64)
     for p in range(pegs):
         gc[g[p]] += 1
@@ -491,13 +409,16 @@ def _ahead(guesses, colors):
 
 
 @nb.njit(cache=True)
-def _complete(x, d0, left, black, guesses, blacks, ahead, colors, node_cap):
-    """Count the completions of ``x[:d0]`` (pegs d0.. from ``left``) and leave a uniformly
-    chosen one in ``x`` (reservoir sampling). Returns (completions, nodes), or (-1, nodes)
-    when the search passes ``node_cap`` nodes."""
+def _depth_first(x, d0, left, black, guesses, blacks, ahead, colors, out, got, node_cap, pick):
+    """Every completion of ``x[:d0]`` (pegs d0.. from the colours ``left``, ``black`` pegs so
+    far per guess) that :func:`_allowed` lets through to the last peg.
+
+    Without ``pick``, each completion is written to ``out`` from row ``got`` on; with
+    ``pick``, one completion chosen uniformly (reservoir sampling) is left in ``x``.
+    Returns (completions, nodes, stopped): stopped is 1 when ``out`` is full and another
+    completion is found, 2 when the search passes ``node_cap`` nodes, else 0.
+    """
     h, pegs = guesses.shape
-    if d0 == pegs:
-        return 1, 0
     chosen = x.copy()
     found = 0
     nodes = 0
@@ -505,9 +426,15 @@ def _complete(x, d0, left, black, guesses, blacks, ahead, colors, node_cap):
     d = d0
     while d >= d0:
         if d == pegs:
+            if not pick:
+                if got + found == out.shape[0]:
+                    return found, nodes, 1
+                out[got + found] = x
             found += 1
-            if np.random.randint(found) == 0:
+            if pick and np.random.randint(found) == 0:
                 chosen[:] = x
+            if d == d0:  # nothing left to place: x[:d0] was the one completion
+                break
             d -= 1
             left[x[d]] += 1
             for i in range(h):
@@ -527,7 +454,7 @@ def _complete(x, d0, left, black, guesses, blacks, ahead, colors, node_cap):
             continue
         nodes += 1
         if nodes > node_cap:
-            return -1, nodes
+            return found, nodes, 2
         left[c] -= 1
         if not _allowed(c, d, left, black, guesses, blacks, ahead, colors):
             left[c] += 1
@@ -536,8 +463,9 @@ def _complete(x, d0, left, black, guesses, blacks, ahead, colors, node_cap):
         for i in range(h):
             black[i] += guesses[i, d] == c
         d += 1
-    x[:] = chosen
-    return found, nodes
+    if pick:
+        x[:] = chosen
+    return found, nodes, 0
 
 
 @nb.njit(cache=True)
@@ -564,6 +492,7 @@ def descend(guesses, blacks, vectors, colors, draws, tries, tail, node_cap, seed
     black = np.zeros(h, np.int64)
     x = np.zeros(pegs, np.int64)
     head = max(pegs - tail, 0)
+    nothing = np.empty((0, pegs), np.int64)
     got = 0
     t = 0
     while got < draws and t < tries:
@@ -593,8 +522,9 @@ def descend(guesses, blacks, vectors, colors, draws, tries, tail, node_cap, seed
                 black[i] += guesses[i, d] == c
         if dead:
             continue
-        found, _ = _complete(x, head, left, black, guesses, blacks, ahead, colors, node_cap)
-        if found <= 0:
+        found, _, stopped = _depth_first(x, head, left, black, guesses, blacks, ahead, colors, nothing, 0,
+                                          node_cap, True)
+        if stopped or found == 0:
             continue
         out[got] = x
         weight[got] = logw + np.log(found)

@@ -17,9 +17,9 @@ from mm_logic.rules import Rules
 from mm_logic.sample_kernels import (
     climb,
     codes_with_counts,
+    colour_counts,
     consistent_rows,
     count_vectors,
-    guess_counts,
     metropolis,
     partition_entropies,
 )
@@ -72,7 +72,7 @@ def rows(codes) -> list[tuple[int, ...]]:
 def exact(rules, history, vector_cap=100_000, out_rows=None, node_cap=10**8):
     """The kernels' enumeration: (codes, complete), after count_vectors (which must not overflow)."""
     guesses, blacks, commons = arrays(history)
-    vectors, total = count_vectors(guess_counts(guesses, rules.colors), commons, rules.pegs, rules.colors,
+    vectors, total = count_vectors(colour_counts(guesses, rules.colors), commons, rules.pegs, rules.colors,
                                    rules.repeat_limit, vector_cap)
     assert total == len(vectors) <= vector_cap
     out = np.empty((rules.size + 1 if out_rows is None else out_rows, rules.pegs), np.int64)
@@ -121,7 +121,7 @@ def test_count_vectors_lists_the_colour_count_vectors_of_the_history(game):
     else:
         guesses, commons = np.zeros((0, rules.pegs), np.int64), np.zeros(0, np.int64)
     expected = brute_vectors(history, rules.pegs, rules.colors, rules.repeat_limit)
-    vectors, total = count_vectors(guess_counts(guesses, rules.colors), commons, rules.pegs, rules.colors,
+    vectors, total = count_vectors(colour_counts(guesses, rules.colors), commons, rules.pegs, rules.colors,
                                    rules.repeat_limit, 1000)
     assert total == len(expected) == len(vectors)
     assert set(rows(vectors)) == expected
@@ -138,7 +138,7 @@ def test_count_vectors_stops_one_past_the_cap(history):
         guesses, _, commons = arrays(history)
     else:
         guesses, commons = np.zeros((0, 4), np.int64), np.zeros(0, np.int64)
-    cg = guess_counts(guesses, 6)
+    cg = colour_counts(guesses, 6)
     expected = brute_vectors(history, 4, 6, rules.repeat_limit)
     n = len(expected)
     assert n >= 3

@@ -61,10 +61,10 @@ from ..notation import Code
 from ..sample_kernels import (
     climb,
     codes_with_counts,
+    colour_counts,
     count_vectors,
     descend,
     feedback_distance,
-    guess_counts,
     metropolis,
     partition_entropies,
 )
@@ -198,7 +198,7 @@ class SampleEntropy(SeededStrategy):
         blacks = np.asarray([fb[0] for _, fb in session.history], dtype=np.int64)
         commons = np.asarray([fb[0] + fb[1] for _, fb in session.history], dtype=np.int64)
         history = tuple(session.history)
-        vectors, count = count_vectors(guess_counts(guesses, rules.colors), commons, rules.pegs, rules.colors,
+        vectors, count = count_vectors(colour_counts(guesses, rules.colors), commons, rules.pegs, rules.colors,
                                        rules.repeat_limit, VECTORS, VECTOR_NODES)
         drawn = np.empty((0, rules.pegs), np.int64)
         if count <= VECTORS and count:
