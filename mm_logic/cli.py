@@ -23,7 +23,7 @@ from .errors import BackendUnavailable, BadInput, MMLogicError
 from .notation import parse_code, parse_entry
 from .rules import DEFAULT_ALPHABET, make_rules
 from .strategies import STRATEGIES, TreeStrategy, is_tree_name, make_strategy, open_tree
-from .strategies.sampled import EXACT_SPACE, SampleEntropy, sample_size
+from .strategies.sampled import EXACT_SPACE, SampleEntropy, is_sample_name, sample_size
 
 EXIT_INTERRUPTED = 130
 #: ``compare --preset`` names (``mm_logic.compare.PRESETS``, not imported at start-up; a test keeps them equal).
@@ -105,7 +105,7 @@ class StrategyChoice(click.Choice):
                 + ", sample-entropy:K (a sample of K codes), or tree:FILE (a saved strategy tree).")
 
     def convert(self, value, param, ctx):
-        if isinstance(value, str) and value.startswith("sample-entropy:"):
+        if isinstance(value, str) and is_sample_name(value):
             try:
                 sample_size(value)
             except BadInput as error:

@@ -110,8 +110,9 @@ def metropolis(start, guesses, blacks, commons, colors, limit, want, thin, steps
 
     Moves: recolour one peg (seven times in ten; never above ``limit`` of a
     colour) or swap two pegs' colours. A start with more than ``limit`` pegs of
-    a colour counts each peg too many as a unit of energy. A code is recorded when the walk is at
-    energy 0 and at least ``thin`` steps have passed since the last record.
+    a colour counts each peg too many as a unit of energy. A code is recorded
+    when the walk is at energy 0 and at least ``thin`` steps have passed since
+    the last record.
     Stops after ``want`` codes or ``steps`` steps. ``start`` need not be
     consistent. Returns (codes, steps taken, final inverse temperature); the
     codes may repeat (a small set is met again and again).

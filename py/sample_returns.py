@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 from pathlib import Path
 
@@ -29,21 +30,15 @@ from mm_logic.bench import bench_games, random_secrets
 from mm_logic.engines import make_engine
 from mm_logic.rules import Rules
 from mm_logic.strategies import make_strategy
+from mm_logic.sweep import parse_sizes
 
 #: Games per size when --games is not given (the larger game is much slower per game).
 DEFAULT_GAMES = {"16x6": 100, "20x20": 10}
 
 
-def parse_size(text: str) -> Rules:
-    pegs, _, colors = text.partition("x")
-    return Rules(int(pegs), int(colors))
-
-
 def _sem(values: list[int]) -> float:
     """Standard error of the mean."""
-    n = len(values)
-    mean = sum(values) / n
-    return (sum((v - mean) ** 2 for v in values) / max(n - 1, 1) / n) ** 0.5
+    return statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else 0.0
 
 
 def _counter(label: str, total: int):
@@ -57,18 +52,18 @@ def _counter(label: str, total: int):
     return advance
 
 
-def run(size: str, ks: list[int], games: int, seed: int, backend: str, rows: list[dict],
+def run(rules: Rules, ks: list[int], games: int, seed: int, backend: str, rows: list[dict],
         save: Path | None) -> None:
     """Append one row per player to ``rows``: ``any`` first, then ``sample-entropy:K`` for
     each k; the rows so far are written to ``save`` after each player."""
-    rules = parse_size(size)
+    size = f"{rules.pegs}x{rules.colors}"
     secrets = random_secrets(rules, games, seed)
     engine = make_engine(backend, rules)
     for name in ["any", *(f"sample-entropy:{k}" for k in ks)]:
         strategy = make_strategy(name, rules, seed)
         result = bench_games(engine, strategy, secrets, progress=_counter(f"{size} {name}", len(secrets)))
         print(file=sys.stderr)
-        row = {"size": size, "player": name, "k": None if name == "any" else int(name.split(":")[1]),
+        row = {"size": size, "player": name, "k": getattr(strategy, "k", None),
                "games": result.games, "mean": round(result.mean, 3), "max": result.max,
                "sem": round(_sem([a for _, a in result.games_played]), 3),
                "seconds_per_game": round(result.seconds / result.games, 3)}
@@ -130,8 +125,9 @@ def main() -> None:
     else:
         ks = [int(k) for k in args.ks.split(",")]
         print(f"{'size':<6} {'player':<22} {'games':>5} {'mean':>7} {'max':>4} {'s/game':>8}")
-        for size in args.sizes.split(","):
-            run(size, ks, args.games or DEFAULT_GAMES.get(size, 10), args.seed, args.backend, rows, args.json)
+        for pegs, colors in parse_sizes(args.sizes):
+            games = args.games or DEFAULT_GAMES.get(f"{pegs}x{colors}", 10)
+            run(Rules(pegs, colors), ks, games, args.seed, args.backend, rows, args.json)
     if args.plot:
         plot(rows, args.plot)
 

@@ -18,7 +18,7 @@ from ..rules import Rules
 from .base import Strategy
 from .genetic import Ga001Dissimilar, Ga001Random, Ga001Reduction, Ga001Similar, Ga004
 from .human import Human1, Human2, Human3
-from .sampled import SampleEntropy
+from .sampled import SampleEntropy, is_sample_name
 from .scoring import Entropy, Expected, Minimax, Parts
 from .simple import Any, First, Random
 from .tree import PREFIX, StrategyTree, TreeStrategy
@@ -33,7 +33,7 @@ class StrategyTable(dict):
     iterating lists the built-in names only (help texts, error messages)."""
 
     def __contains__(self, name) -> bool:
-        return super().__contains__(name) or name in TREES or str(name).startswith(SampleEntropy.name + ":")
+        return super().__contains__(name) or name in TREES or is_sample_name(name)
 
     def __getitem__(self, name) -> type[Strategy]:
         if not super().__contains__(name) and name in TREES:
@@ -42,7 +42,7 @@ class StrategyTable(dict):
 
     def __missing__(self, name):
         # sample-entropy:K is sample-entropy with its sample size in the name.
-        if str(name).startswith(SampleEntropy.name + ":"):
+        if is_sample_name(name):
             return SampleEntropy
         raise KeyError(name)
 

@@ -123,17 +123,16 @@ class SampleEntropy(SeededStrategy):
     name = "sample-entropy"
     for_any_size = True
     summary = (f"largest entropy over a sample of k consistent codes (sample-entropy:K, default "
-               f"{SAMPLE_SIZE}) drawn by a walk from the engine's code, exact once few codes are left; "
+               f"{SAMPLE_SIZE}), drawn by importance sampling or a walk, exact once few codes are left; "
                f"spaces of at most {EXACT_SPACE:,} codes: exact entropy")
-    # The walk starts at the engine's any(), which differs between engines.
+    # On large games a walk may start at the engine's any(), which differs between engines,
+    # or near the previous guess's sample: the guess is not a function of the history alone.
     deterministic = False
 
     def __init__(self, rules, seed=None, k: int = SAMPLE_SIZE):
         super().__init__(rules, seed)
-        if not 1 <= k <= MAX_SAMPLE_SIZE:
-            raise BadInput(f"sample-entropy:K needs a whole number 1 <= K <= {MAX_SAMPLE_SIZE:,}, got {k!r}")
         #: Consistent codes in the sample.
-        self.k = k
+        self.k = checked_size(k)
         if k != SAMPLE_SIZE:
             self.name = f"{SampleEntropy.name}:{k}"
         self._scorer = Entropy(rules, self.seed)
@@ -161,9 +160,7 @@ class SampleEntropy(SeededStrategy):
         if sample is None:
             return None
         distinct = np.unique(sample, axis=0)
-        if len(distinct) <= 2 and exact:
-            return tuple(int(c) for c in distinct[0])
-        if len(distinct) == 1:
+        if len(distinct) == 1 or (exact and len(distinct) == 2):
             return tuple(int(c) for c in distinct[0])
         return self.best(distinct, sample, exact, rng)
 
@@ -235,7 +232,7 @@ class SampleEntropy(SeededStrategy):
             start = np.asarray(start, dtype=np.int64)
             codes = self.walk(start, guesses, blacks, commons, rng)
             codes = codes if len(codes) else start[None, :]
-        self.last = {"source": "walk", "codes": len(codes), "drawn": len(drawn), "vectors": count}
+        self.last = {"source": "walk", "codes": len(codes)}
         return self._keep(history, np.concatenate([drawn, codes])), False
 
     def _keep(self, history: tuple, codes: np.ndarray) -> np.ndarray:
@@ -301,23 +298,31 @@ class SampleEntropy(SeededStrategy):
         return np.concatenate(found) if found else np.empty((0, rules.pegs), np.int64)
 
 
-def sample_size(name: str) -> int:
-    """K of a ``sample-entropy:K`` name (:data:`SAMPLE_SIZE` for ``sample-entropy``);
-    :class:`BadInput` (one line) unless 1 <= K <= :data:`MAX_SAMPLE_SIZE`."""
-    _, colon, k = name.partition(":")
-    if not colon:
-        return SAMPLE_SIZE
-    if not k.isdigit() or not 1 <= int(k) <= MAX_SAMPLE_SIZE:
+def is_sample_name(name) -> bool:
+    """Whether ``name`` is of the form ``sample-entropy:K`` (K not checked)."""
+    return str(name).startswith(SampleEntropy.name + ":")
+
+
+def checked_size(k) -> int:
+    """``k`` if it is a sample size (1 <= k <= :data:`MAX_SAMPLE_SIZE`); else :class:`BadInput`
+    (one line), which shows ``k`` as it was written."""
+    text = str(k)
+    if not text.isdigit() or not 1 <= int(text) <= MAX_SAMPLE_SIZE:
         raise BadInput(f"sample-entropy:K needs a whole number 1 <= K <= {MAX_SAMPLE_SIZE:,}, got {k!r}")
-    return int(k)
+    return int(text)
 
 
-def exact_set(guesses: np.ndarray, blacks: np.ndarray, vectors: np.ndarray, rules,
-              work: int = EXACT_WORK) -> np.ndarray | None:
+def sample_size(name: str) -> int:
+    """K of a ``sample-entropy:K`` name (:data:`SAMPLE_SIZE` for ``sample-entropy``), checked."""
+    _, colon, k = name.partition(":")
+    return checked_size(k) if colon else SAMPLE_SIZE
+
+
+def exact_set(guesses: np.ndarray, blacks: np.ndarray, vectors: np.ndarray, rules) -> np.ndarray | None:
     """Every code with colour counts among ``vectors`` that gets ``blacks`` from ``guesses``
     (rows), or None when there are more than :data:`EXACT_CODES` of them or they take more
-    than ``work`` allows to find them (see :data:`EXACT_WORK`)."""
+    than :data:`EXACT_WORK` allows to find them."""
     out = np.empty((EXACT_CODES, rules.pegs), np.int64)
-    nodes = work // (len(guesses) * rules.colors)
+    nodes = EXACT_WORK // (len(guesses) * rules.colors)
     got, complete = codes_with_counts(guesses, blacks, vectors, rules.colors, out, nodes)
     return out[:got] if complete else None
