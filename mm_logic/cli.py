@@ -310,6 +310,7 @@ def cli():
       mmlogic compare --preset seed000
       mmlogic sweep --sizes 4x2-10,5x6 --out table.jsonl --jobs 2
       mmlogic openings --strategy minimax,parts
+      mmlogic solve --strategy sample-entropy --pegs 16 --colors 6
       mmlogic serve
       mmlogic solve --server http://127.0.0.1:8000
     """
