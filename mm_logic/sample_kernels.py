@@ -105,6 +105,77 @@ def _energy(x, cx, guesses, cg, blacks, commons, black, common):
 
 
 @nb.njit(cache=True)
+def _state(start, guesses, blacks, commons, colors, limit):
+    """A walk's state at ``start``: (code, its colour counts, the guesses' colour counts, black
+    and common per guess, energy, pegs above ``limit``)."""
+    h, pegs = guesses.shape
+    cg = colour_counts(guesses, colors)
+    x = start.copy()
+    cx = np.zeros(colors, np.int64)
+    for p in range(pegs):
+        cx[x[p]] += 1
+    black = np.zeros(h, np.int64)
+    common = np.zeros(h, np.int64)
+    energy = _energy(x, cx, guesses, cg, blacks, commons, black, common)
+    over = 0
+    for c in range(colors):
+        over += max(cx[c] - limit, 0)
+    return x, cx, cg, black, common, energy, over
+
+
+@nb.njit(cache=True, inline="always")
+def _recolour_delta(x, cx, p, a, guesses, cg, blacks, commons, black, common):
+    """Energy change of recolouring peg ``p`` to colour ``a`` (the repetition limit aside)."""
+    old = x[p]
+    d = 0
+    for i in range(guesses.shape[0]):
+        g = guesses[i, p]
+        nb_ = black[i] + (g == a) - (g == old)
+        # One more ``a`` adds a shared colour while the guess has more of it;
+        # one less ``old`` removes one while the code had no more than the guess.
+        nc = common[i] + (cx[a] < cg[i, a]) - (cx[old] <= cg[i, old])
+        d += abs(nb_ - blacks[i]) - abs(black[i] - blacks[i]) + abs(nc - commons[i]) - abs(common[i] - commons[i])
+    return d
+
+
+@nb.njit(cache=True, inline="always")
+def _recolour(x, cx, p, a, guesses, cg, black, common):
+    """Recolour peg ``p`` to ``a``, updating the counts and every guess's black and common."""
+    old = x[p]
+    for i in range(guesses.shape[0]):
+        g = guesses[i, p]
+        black[i] += (g == a) - (g == old)
+        common[i] += (cx[a] < cg[i, a]) - (cx[old] <= cg[i, old])
+    cx[old] -= 1
+    cx[a] += 1
+    x[p] = a
+
+
+@nb.njit(cache=True, inline="always")
+def _swap_delta(x, p, q, guesses, blacks, black):
+    """Energy change of swapping the colours of pegs ``p`` and ``q`` (a swap keeps the colour
+    counts, hence every common count)."""
+    a, b = x[p], x[q]
+    d = 0
+    for i in range(guesses.shape[0]):
+        gp, gq = guesses[i, p], guesses[i, q]
+        nb_ = black[i] - (gp == a) - (gq == b) + (gp == b) + (gq == a)
+        d += abs(nb_ - blacks[i]) - abs(black[i] - blacks[i])
+    return d
+
+
+@nb.njit(cache=True, inline="always")
+def _swap(x, p, q, guesses, black):
+    """Swap the colours of pegs ``p`` and ``q``, updating every guess's black."""
+    a, b = x[p], x[q]
+    for i in range(guesses.shape[0]):
+        gp, gq = guesses[i, p], guesses[i, q]
+        black[i] += (gp == b) + (gq == a) - (gp == a) - (gq == b)
+    x[p] = b
+    x[q] = a
+
+
+@nb.njit(cache=True)
 def metropolis(start, guesses, blacks, commons, colors, limit, want, thin, steps, beta, seed):
     """Up to ``want`` consistent codes met by a Metropolis walk from ``start``.
 
@@ -114,23 +185,18 @@ def metropolis(start, guesses, blacks, commons, colors, limit, want, thin, steps
     when the walk is at energy 0 and at least ``thin`` steps have passed since
     the last record.
     Stops after ``want`` codes or ``steps`` steps. ``start`` need not be
-    consistent. Returns (codes, steps taken, final inverse temperature); the
-    codes may repeat (a small set is met again and again).
+    consistent. Returns (codes, steps taken, final inverse temperature, the
+    code of least energy met); the codes may repeat (a small set is met again
+    and again).
     """
     np.random.seed(seed)
     h, pegs = guesses.shape
-    cg = colour_counts(guesses, colors)
     out = np.empty((want, pegs), np.int64)
-    x = start.copy()
-    cx = np.zeros(colors, np.int64)
-    for p in range(pegs):
-        cx[x[p]] += 1
-    black = np.zeros(h, np.int64)
-    common = np.zeros(h, np.int64)
-    energy = _energy(x, cx, guesses, cg, blacks, commons, black, common)
-    for c in range(colors):
-        # A start may repeat a colour too often: each peg too many is a unit of energy.
-        energy += max(cx[c] - limit, 0)
+    x, cx, cg, black, common, energy, over = _state(start, guesses, blacks, commons, colors, limit)
+    # A start may repeat a colour too often: each peg too many is a unit of energy.
+    energy += over
+    nearest = x.copy()
+    least = energy
     got = 0
     since = thin
     at_zero = 0  # steps at energy 0 in the current window
@@ -145,45 +211,25 @@ def metropolis(start, guesses, blacks, commons, colors, limit, want, thin, steps
             if a >= old:
                 a += 1
             if cx[a] + 1 <= limit:
-                d = -1 if cx[old] > limit else 0
-                for i in range(h):
-                    g = guesses[i, p]
-                    nb_ = black[i] + (g == a) - (g == old)
-                    # One more ``a`` adds a shared colour while the guess has more of it;
-                    # one less ``old`` removes one while the code had no more than the guess.
-                    nc = common[i] + (cx[a] < cg[i, a]) - (cx[old] <= cg[i, old])
-                    d += (abs(nb_ - blacks[i]) - abs(black[i] - blacks[i])
-                          + abs(nc - commons[i]) - abs(common[i] - commons[i]))
+                d = (-1 if cx[old] > limit else 0) + _recolour_delta(x, cx, p, a, guesses, cg, blacks, commons,
+                                                                    black, common)
                 if d <= 0 or np.random.random() < np.exp(-beta * d):
-                    for i in range(h):
-                        g = guesses[i, p]
-                        black[i] += (g == a) - (g == old)
-                        common[i] += (cx[a] < cg[i, a]) - (cx[old] <= cg[i, old])
-                    cx[old] -= 1
-                    cx[a] += 1
-                    x[p] = a
+                    _recolour(x, cx, p, a, guesses, cg, black, common)
                     energy += d
         else:
             p = np.random.randint(pegs)
             q = np.random.randint(pegs - 1)
             if q >= p:
                 q += 1
-            a, b = x[p], x[q]
-            if a != b:
-                # A swap keeps the colour counts, hence every common count.
-                d = 0
-                for i in range(h):
-                    gp, gq = guesses[i, p], guesses[i, q]
-                    nb_ = black[i] - (gp == a) - (gq == b) + (gp == b) + (gq == a)
-                    d += abs(nb_ - blacks[i]) - abs(black[i] - blacks[i])
+            if x[p] != x[q]:
+                d = _swap_delta(x, p, q, guesses, blacks, black)
                 if d <= 0 or np.random.random() < np.exp(-beta * d):
-                    for i in range(h):
-                        gp, gq = guesses[i, p], guesses[i, q]
-                        black[i] += (gp == b) + (gq == a) - (gp == a) - (gq == b)
-                    x[p] = b
-                    x[q] = a
+                    _swap(x, p, q, guesses, black)
                     energy += d
         since += 1
+        if energy < least:
+            least = energy
+            nearest[:] = x
         if energy == 0:
             at_zero += 1
             if since >= thin:
@@ -199,7 +245,7 @@ def metropolis(start, guesses, blacks, commons, colors, limit, want, thin, steps
             elif share > 0.4 and beta > 0.5:
                 beta -= 0.25
             at_zero = 0
-    return out[:got], t, beta
+    return out[:got], t, beta, nearest
 
 
 # -- exact enumeration of small sets ------------------------------------------------------
@@ -531,3 +577,139 @@ def descend(guesses, blacks, vectors, colors, draws, tries, tail, node_cap, seed
         weight[got] = logw + np.log(found)
         got += 1
     return out[:got], weight[:got], t
+
+
+# -- focused repair ---------------------------------------------------------------------------
+@nb.njit(cache=True)
+def repair(start, guesses, blacks, commons, colors, limit, steps, noise, seed):
+    """A code consistent with the history, sought by focused local search from ``start``.
+
+    Where the walk (:func:`metropolis`) moves at random and meets the small
+    consistent sets of late large games only by chance, each step here picks an
+    entry whose feedback is off and the move among those that bear on it
+    (recolour a peg to the guess's colour there or away from it, swap two pegs,
+    or recolour toward or away from the colours the guess shares) that lowers
+    the energy most; with probability ``noise`` a random one of them (as
+    WalkSAT does, to leave local minima). Not a sampler: its answers are not
+    uniform; the walk starts from them. Stops at energy 0 or after ``steps``
+    steps. Returns (code, energy): energy 0 means consistent.
+    """
+    np.random.seed(seed)
+    h, pegs = guesses.shape
+    x, cx, cg, black, common, energy, over = _state(start, guesses, blacks, commons, colors, limit)
+    # Candidate moves: kind (0 recolour, 1 swap), peg, colour or second peg.
+    kinds = np.empty(2 * pegs + 2, np.int64)
+    ps = np.empty(2 * pegs + 2, np.int64)
+    qs = np.empty(2 * pegs + 2, np.int64)
+    off = np.empty(h, np.int64)
+    best_x = x.copy()
+    best_e = energy + over
+    for _ in range(steps):
+        if energy == 0 and over == 0:
+            return x, 0
+        n_off = 0
+        for i in range(h):
+            if black[i] != blacks[i] or common[i] != commons[i]:
+                off[n_off] = i
+                n_off += 1
+        n = 0
+        if n_off == 0:
+            # Only the repetition limit is broken: recolour a peg of a colour used too often.
+            for p in range(pegs):
+                if cx[x[p]] > limit:
+                    kinds[n] = 0
+                    ps[n] = p
+                    qs[n] = np.random.randint(colors)
+                    n += 1
+                    break
+        else:
+            i = off[np.random.randint(n_off)]
+            g = guesses[i]
+            for p in range(pegs):
+                if n >= kinds.shape[0] - 1:
+                    break
+                if black[i] < blacks[i] and x[p] != g[p]:
+                    # One more black for i: the guess's colour here, by recolour or by a swap
+                    # with a peg that has it (which keeps the colour counts).
+                    kinds[n] = 0
+                    ps[n] = p
+                    qs[n] = g[p]
+                    n += 1
+                    q0 = np.random.randint(pegs)
+                    for t in range(pegs):
+                        q = (q0 + t) % pegs
+                        if q != p and x[q] == g[p]:
+                            kinds[n] = 1
+                            ps[n] = p
+                            qs[n] = q
+                            n += 1
+                            break
+                elif black[i] > blacks[i] and x[p] == g[p]:
+                    kinds[n] = 1 if np.random.random() < 0.5 else 0
+                    ps[n] = p
+                    if kinds[n] == 1:
+                        q = np.random.randint(pegs - 1)
+                        qs[n] = q + (q >= p)
+                    else:
+                        a = np.random.randint(colors - 1)
+                        qs[n] = a + (a >= x[p])
+                    n += 1
+                elif black[i] == blacks[i] and common[i] != commons[i] and x[p] != g[p]:
+                    # Shared colours off: recolour a peg (not a black one) toward or away
+                    # from the guess's colours.
+                    a = np.random.randint(colors)
+                    if common[i] < commons[i]:
+                        a = g[np.random.randint(pegs)]
+                    kinds[n] = 0
+                    ps[n] = p
+                    qs[n] = a
+                    n += 1
+        if n == 0:
+            kinds[0] = 0
+            ps[0] = np.random.randint(pegs)
+            qs[0] = np.random.randint(colors)
+            n = 1
+        # The best move, or with probability ``noise`` a random one.
+        pick = -1
+        if np.random.random() < noise:
+            pick = np.random.randint(n)
+        else:
+            best_d = 1 << 30
+            ties = 0
+            for m in range(n):
+                p, q = ps[m], qs[m]
+                if kinds[m] == 0:
+                    if q == x[p] or (cx[q] + 1 > limit and cx[x[p]] <= limit):
+                        continue
+                    d = _recolour_delta(x, cx, p, q, guesses, cg, blacks, commons, black, common)
+                else:
+                    if x[p] == x[q]:
+                        continue
+                    d = _swap_delta(x, p, q, guesses, blacks, black)
+                if d < best_d:
+                    best_d, pick, ties = d, m, 1
+                elif d == best_d:
+                    ties += 1
+                    if np.random.randint(ties) == 0:
+                        pick = m
+            if pick < 0:
+                continue
+        p, q = ps[pick], qs[pick]
+        if kinds[pick] == 0:
+            if q == x[p] or (cx[q] + 1 > limit and cx[x[p]] <= limit):
+                continue
+            over += (cx[q] + 1 > limit) - (cx[x[p]] > limit)
+            _recolour(x, cx, p, q, guesses, cg, black, common)
+        else:
+            if x[p] == x[q]:
+                continue
+            _swap(x, p, q, guesses, black)
+        energy = 0
+        for i in range(h):
+            energy += abs(black[i] - blacks[i]) + abs(common[i] - commons[i])
+        if energy + over < best_e:
+            best_e = energy + over
+            best_x[:] = x
+    if energy == 0 and over == 0:
+        return x, 0
+    return best_x, best_e

@@ -121,6 +121,33 @@ def test_any_does_not_aim_in_games_beyond_400_peg_colour_pairs():
         assert s._aim is True
 
 
+def test_near_answers_the_code_it_is_given_when_that_code_is_consistent():
+    """30x30, where `any` does not aim: `near` does, at any size (sample-entropy hands it a
+    code a walk found close to consistent)."""
+    rules = Rules(30, 30)
+    secret = tuple((7 * p + 3) % 30 for p in range(30))
+    guesses = [tuple((p * g + g) % 30 for p in range(30)) for g in range(1, 6)]
+    history = [(g, feedback(g, secret)) for g in guesses]
+    with ClingoEngine(rules).session(history) as s:
+        assert s.near(secret) == secret
+        assert s.any() != secret  # the plain order finds another code
+
+
+def test_near_goes_on_in_the_plain_order_when_the_budget_runs_out(monkeypatch):
+    rules = Rules(4, 6)
+    history = [((0, 0, 1, 1), (1, 0)), ((2, 3, 4, 5), (0, 2))]
+    monkeypatch.setattr(session, "AIM_MAX_PAIRS", 0)
+    _, reference = engines(rules)
+    most = max(row.count(5) for row in reference.enumerate(history).tolist())
+    with ClingoEngine(rules).session(history) as s:
+        plain = s.any()
+        # Aimed at (5, 5, 5, 5): as many 5s as a consistent code can have; the plain order has none.
+        assert s.near((5, 5, 5, 5)).count(5) == most == 2 and plain.count(5) == 0
+    monkeypatch.setattr(session, "NEAR_CONFLICTS", 0)
+    with ClingoEngine(rules).session(history) as s:
+        assert s.near((5, 5, 5, 5)) == plain
+
+
 def test_random_beyond_the_enumeration_limit_is_consistent_and_reproducible(monkeypatch):
     monkeypatch.setattr(session, "RANDOM_ENUMERATION_LIMIT", 10)
     rules = Rules(4, 6)

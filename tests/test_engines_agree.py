@@ -61,6 +61,10 @@ def test_every_question_answered_as_the_brute_force_filter(backend, game, seed, 
         assert session.first() == (expected[0] if expected else None)
         found = session.any()
         assert found in expected if expected else found is None
+        # near: a consistent code (clingo's nearest the one it is given), None when there is none.
+        aim = tuple(int(c) for c in np.random.default_rng(seed).integers(rules.colors, size=rules.pegs))
+        near = session.near(aim)
+        assert near in expected if expected else near is None
         # random: a uniform index into the lexicographic enumeration, the same draw everywhere.
         draw = np.random.default_rng(seed)
         wanted = expected[int(draw.integers(len(expected)))] if expected else None

@@ -20,8 +20,10 @@ from mm_logic.sample_kernels import (
     colour_counts,
     consistent_rows,
     count_vectors,
+    feedback_distance,
     metropolis,
     partition_entropies,
+    repair,
 )
 
 from generators import code_for, entry_for, small_rules
@@ -230,15 +232,21 @@ def test_metropolis_returns_consistent_codes_reproducibly(game, data, want, thin
     start = np.asarray(start, np.int64)
     kept = start.copy()
     args = (guesses, blacks, commons, rules.colors, rules.repeat_limit, want, thin, 3000, 2.0, seed)
-    codes, steps, beta = metropolis(start, *args)
+    codes, steps, beta, nearest = metropolis(start, *args)
     assert (start == kept).all()  # the start is not changed
     assert len(codes) <= want and steps <= 3000
     assert len(codes) == want or steps == 3000
     # Records are at least ``thin`` steps apart (the first may come at step 1).
     assert not len(codes) or steps >= 1 + (len(codes) - 1) * thin
     assert all(plain_consistent(code, history, rules.repeat_limit) for code in codes)
-    again, steps_again, beta_again = metropolis(start, *args)
+    again, steps_again, beta_again, nearest_again = metropolis(start, *args)
     assert np.array_equal(codes, again) and (steps, beta) == (steps_again, beta_again)
+    assert np.array_equal(nearest, nearest_again)
+    # The nearest code met is no farther than the start, and consistent once a code was recorded.
+    off = feedback_distance(np.stack([start, nearest]), guesses, blacks, commons, rules.colors)
+    assert off[1] <= off[0]
+    if len(codes):
+        assert off[1] == 0
 
 
 SMALL = Rules(4, 3)
@@ -252,8 +260,8 @@ def test_metropolis_meets_every_code_of_a_small_set(start):
     consistent = plain_consistent(start, SMALL_HISTORY, SMALL.repeat_limit)
     assert consistent == (start == (0, 2, 1, 2))  # one consistent start, one inconsistent
     guesses, blacks, commons = arrays(SMALL_HISTORY)
-    codes, steps, _ = metropolis(np.asarray(start, np.int64), guesses, blacks, commons, 3, 4, 3000, 2, 100_000,
-                                 2.0, 7)
+    codes, steps, _, _ = metropolis(np.asarray(start, np.int64), guesses, blacks, commons, 3, 4, 3000, 2,
+                                    100_000, 2.0, 7)
     assert len(codes) == 3000 and 1 + 2999 * 2 <= steps < 100_000
     assert set(rows(codes)) == expected
     assert all(plain_consistent(code, SMALL_HISTORY, 4) for code in codes)
@@ -265,8 +273,8 @@ def test_metropolis_meets_every_code_without_repetition():
     expected = reference_set(rules, history)
     assert len(expected) >= 20
     guesses, blacks, commons = arrays(history)
-    codes, _, _ = metropolis(np.asarray((4, 3, 2, 1), np.int64), guesses, blacks, commons, 5, 1, 4000, 3,
-                             200_000, 2.0, 11)
+    codes, _, _, _ = metropolis(np.asarray((4, 3, 2, 1), np.int64), guesses, blacks, commons, 5, 1, 4000, 3,
+                                200_000, 2.0, 11)
     assert len(codes) == 4000 and set(rows(codes)) == expected
 
 
@@ -284,9 +292,57 @@ def test_metropolis_from_a_start_above_the_limit_returns_only_codes_within_it():
     start = (0, 1, 1, 5)  # gets the history's feedbacks but repeats colour 1
     assert all(feedback(g, start) == fb for g, fb in history)
     guesses, blacks, commons = arrays(history)
-    codes, _, _ = metropolis(np.asarray(start, np.int64), guesses, blacks, commons, 6, 1, 200, 1, 100_000, 2.0, 1)
+    codes, _, _, _ = metropolis(np.asarray(start, np.int64), guesses, blacks, commons, 6, 1, 200, 1, 100_000,
+                                2.0, 1)
     assert len(codes) == 200
     assert all(plain_consistent(code, history, rules.repeat_limit) for code in codes)
+
+
+def test_metropolis_from_a_consistent_start_keeps_it_as_nearest():
+    guesses, blacks, commons = arrays(SMALL_HISTORY)
+    start = np.asarray((0, 2, 1, 2), np.int64)  # consistent: nothing is nearer
+    _, _, _, nearest = metropolis(start, guesses, blacks, commons, 3, 4, 50, 1, 10_000, 2.0, 3)
+    assert nearest.tolist() == [0, 2, 1, 2]
+
+
+# -- focused repair --------------------------------------------------------------------------
+@SETTINGS
+@given(game=scored_game(), data=st.data(), seed=st.integers(0, 2**31 - 1))
+def test_repair_finds_a_consistent_code_of_a_small_game(game, data, seed):
+    rules, secret, history = game
+    guesses, blacks, commons = arrays(history)
+    start = np.asarray(data.draw(code_for(rules)), np.int64)
+    kept = start.copy()
+    args = (guesses, blacks, commons, rules.colors, rules.repeat_limit, 20_000, 0.02, seed)
+    code, energy = repair(start, *args)
+    assert (start == kept).all()
+    assert energy == 0 and plain_consistent(code, history, rules.repeat_limit)
+    again, energy_again = repair(start, *args)
+    assert again.tolist() == code.tolist() and energy_again == 0
+
+
+def test_repair_of_an_impossible_history_returns_its_nearest_miss():
+    # No 0 in the secret, yet two black pegs from a guess with one peg that is not 0.
+    history = [((0, 0, 0, 0), (0, 0)), ((0, 0, 0, 1), (2, 0))]
+    guesses, blacks, commons = arrays(history)
+    code, energy = repair(np.asarray((3, 3, 3, 3), np.int64), guesses, blacks, commons, 4, 4, 2_000, 0.02, 1)
+    assert energy == feedback_distance(code[None, :], guesses, blacks, commons, 4)[0]
+    # The least energy of all 256 codes is 2, and repair reaches it.
+    assert energy == 2
+    assert all(feedback_distance(np.asarray([c], np.int64), guesses, blacks, commons, 4)[0] >= 2
+               for c in itertools.product(range(4), repeat=4))
+
+
+def test_repair_keeps_the_repetition_limit():
+    rules = Rules(5, 6, max_repeat=1)
+    secret = (4, 0, 5, 2, 1)
+    history = [(g, feedback(g, secret)) for g in [(0, 1, 2, 3, 4), (5, 4, 3, 2, 1), (1, 1, 0, 0, 5)]]
+    guesses, blacks, commons = arrays(history)
+    for seed in range(20):
+        # A start that repeats colours: each peg too many counts as energy until repaired.
+        code, energy = repair(np.asarray((3, 3, 3, 0, 0), np.int64), guesses, blacks, commons, rules.colors,
+                              rules.repeat_limit, 20_000, 0.02, seed)
+        assert energy == 0 and plain_consistent(code, history, rules.repeat_limit)
 
 
 # -- scoring ---------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from mm_logic.feedback import feedback
 from mm_logic.game import play
 from mm_logic.rules import Rules
 from mm_logic.strategies import STRATEGIES, make_strategy
+from mm_logic.strategies import sampled as sampled_module
 from mm_logic.strategies.sampled import EXACT_SPACE, SAMPLE_SIZE, SampleEntropy
 from mm_logic.strategies.scoring import Entropy
 
@@ -158,7 +159,27 @@ def test_20x20_walks_early():
     session.push(strategy.opening(session), feedback(strategy.opening(session), secret))
     guess = strategy.choose(session)
     assert strategy.last["source"] == "walk" and 1 <= strategy.last["codes"] <= 30
+    assert strategy.last["start"] == "walk"
     assert len(guess) == 20 and all(0 <= c < 20 for c in guess)
+
+
+@pytest.mark.parametrize("repair_steps, start", [(300_000, "repair"), (0, "engine")])
+def test_when_the_walk_finds_nothing_repair_then_the_engine_start_it(monkeypatch, repair_steps, start):
+    # A walk of one step meets no consistent 20x20 code: the focused search finds one, or,
+    # given no steps, the engine (aimed at the walk's nearest miss).
+    pytest.importorskip("clingo")
+    monkeypatch.setattr(sampled_module, "MIN_WALK_STEPS", 1)
+    monkeypatch.setattr(sampled_module, "STEPS_PER_CODE", 0)
+    monkeypatch.setattr(sampled_module, "REPAIR_STEPS", repair_steps)
+    rules = Rules(20, 20)
+    session = make_engine("clingo", rules).session()
+    strategy = SampleEntropy(rules, seed=1, k=30)
+    secret = tuple(int(c) for c in np.random.default_rng(7).integers(20, size=20))
+    for _ in range(3):
+        guess = strategy.choose(session) if session.history else strategy.opening(session)
+        session.push(guess, feedback(guess, secret))
+    strategy.choose(session)
+    assert strategy.last == {"source": "walk", "codes": 1, "start": start}
 
 
 def test_a_time_limit_still_ends_the_game():

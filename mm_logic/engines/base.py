@@ -5,6 +5,8 @@ An *engine* answers questions about the codes consistent with a history
 
 * ``first``: the lexicographically smallest consistent code,
 * ``any``: some consistent code, whichever the engine finds first (fast),
+* ``near``: some consistent code, preferring the colours of a code it is given
+  (clingo aims its search there; other engines answer as ``any``),
 * ``random``: a uniformly random consistent code,
 * ``enumerate``: all consistent codes in lexicographic order (with a limit),
 * ``count``: how many consistent codes there are (exact), and
@@ -92,6 +94,11 @@ class Session(ABC):
         """Some consistent code, in the engine's own (fastest) order, or None."""
         return self._checked_code(self._any())
 
+    def near(self, code: Code) -> Code | None:
+        """Some consistent code, found by a search that prefers the colours of ``code`` (an
+        engine that cannot aim answers as :meth:`any` does), or None."""
+        return self._checked_code(self._near(tuple(int(c) for c in code)))
+
     def random(self, rng: np.random.Generator) -> Code | None:
         """A uniformly random consistent code drawn with ``rng``, or None."""
         return self._checked_code(self._random(rng))
@@ -143,6 +150,9 @@ class Session(ABC):
 
     def _any(self) -> Code | None:
         return self._first()
+
+    def _near(self, code: Code) -> Code | None:
+        return self._any()
 
     def _random(self, rng: np.random.Generator) -> Code | None:
         # A uniform index into the lexicographic enumeration: every engine
