@@ -188,6 +188,19 @@ def test_a_time_limit_still_ends_the_game():
     assert guesses(ReferenceEngine(SEVEN), strategy, SECRET7)[-1] == SECRET7
 
 
+def test_under_a_time_limit_one_piece_of_repair_still_finds_a_code():
+    # No time for draws or walk steps: one piece of the repair (30,000 steps) finds a
+    # consistent code, which is the whole sample.
+    strategy = SampleEntropy(SEVEN, seed=1, k=50)
+    strategy.time_limit = 1e-9
+    engine = ReferenceEngine(SEVEN)
+    guess = (0, 0, 1, 1, 2, 2, 3)
+    session = engine.session([(guess, feedback(guess, SECRET7))])
+    chosen = strategy.choose(session)
+    assert strategy.last == {"source": "walk", "codes": 1, "start": "repair"}
+    assert chosen in {tuple(int(c) for c in row) for row in engine.enumerate(session.history)}
+
+
 def test_the_cli_says_when_the_exact_scorer_plays():
     result = CliRunner().invoke(cli, ["solve", "--backend", "python", "--strategy", "sample-entropy:30",
                                       "--secret", "5501"])

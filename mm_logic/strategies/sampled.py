@@ -120,9 +120,10 @@ CLIMB_ROUNDS = 60
 #: consistent code in 31 of 32 cases, 0.02-0.4 s each (noise 0.2: 12 of 32; 0.5: none).
 REPAIR_STEPS = 300_000
 REPAIR_NOISE = 0.02
-#: Walk steps, and importance-sampler draws, run between two looks at the clock under
-#: ``--time-limit``.
+#: Walk steps, repair steps and importance-sampler draws run between two looks at the clock
+#: under ``--time-limit``.
 STEPS_PER_LOOK = 20_000
+REPAIR_PER_LOOK = 30_000
 DRAWS_PER_LOOK = 300
 
 
@@ -239,10 +240,10 @@ class SampleEntropy(SeededStrategy):
                 self.last = {"source": "descent", "codes": k, "draws": len(drawn), "estimate": estimate}
                 return self._keep(history, drawn[np.sort(picked)]), False
             self._failed = history
-        # The walk finds consistent codes by itself from any start (best: a consistent one the
-        # sampler drew); the engine is asked only when it finds none (a solver call on a history
-        # of such guesses can be slow: 30x30, 31 s of a 36 s game went to any() when every walk
-        # started there).
+        # The walk finds consistent codes by itself from most starts (best: a consistent one the
+        # sampler drew); the engine is asked only when neither it nor the repair finds one (a
+        # solver call on a history of such guesses can be slow: 30x30, 31 s of a 36 s game went
+        # to any() when every walk started there).
         start = drawn[0] if len(drawn) else self.walk_start(history, guesses, blacks, commons, rng)
         codes, nearest = self.walk(start, guesses, blacks, commons, rng)
         how = "walk"
@@ -251,8 +252,7 @@ class SampleEntropy(SeededStrategy):
             # fraction of a second where a solver takes seconds to minutes (see REPAIR_STEPS).
             # (Where it failed at the history before this one, it fails again: a tenth of the steps.)
             steps = REPAIR_STEPS // 10 if self._unrepaired == history[:-1] else REPAIR_STEPS
-            found, energy = repair(nearest, guesses, blacks, commons, rules.colors, rules.repeat_limit,
-                                   steps, REPAIR_NOISE, int(rng.integers(2**31)))
+            found, energy = self.repair(nearest, guesses, blacks, commons, steps, rng)
             if energy == 0:
                 how = "repair"
                 codes, _ = self.walk(found, guesses, blacks, commons, rng)
@@ -312,6 +312,20 @@ class SampleEntropy(SeededStrategy):
             return np.empty((0, rules.pegs), np.int64), np.empty(0)
         return np.concatenate(found), np.concatenate(logs)
 
+    def repair(self, start, guesses, blacks, commons, steps, rng) -> tuple[np.ndarray, int]:
+        """(code, energy) from the focused search started at ``start``: energy 0 is a consistent
+        code. Under ``--time-limit``, in pieces of :data:`REPAIR_PER_LOOK` steps while time is left
+        (one piece at least)."""
+        rules = self.rules
+        deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
+        while True:
+            piece = steps if deadline is None else min(steps, REPAIR_PER_LOOK)
+            start, energy = repair(start, guesses, blacks, commons, rules.colors, rules.repeat_limit, piece,
+                                   REPAIR_NOISE, int(rng.integers(2**31)))
+            steps -= piece
+            if energy == 0 or steps <= 0 or deadline is None or time.monotonic() >= deadline:
+                return start, energy
+
     def walk(self, start, guesses, blacks, commons, rng) -> tuple[np.ndarray, np.ndarray]:
         """Up to ``k`` consistent codes from a Metropolis walk started at ``start``, and the
         code of least energy it met (consistent or nearest to it)."""
@@ -321,14 +335,15 @@ class SampleEntropy(SeededStrategy):
             codes, _, _, nearest = metropolis(start, guesses, blacks, commons, rules.colors, rules.repeat_limit,
                                               k, THIN, steps, beta, int(rng.integers(2**31)))
             return codes, nearest
-        # Under a time limit: the same walk in pieces, each going on from where the last stopped.
+        # Under a time limit: the same walk in pieces, each going on from the last one's last
+        # consistent code, else from its nearest miss.
         deadline = time.monotonic() + self.time_limit
         found: list[np.ndarray] = []
         have, x = 0, start
         while steps > 0 and have < k and time.monotonic() < deadline:
             piece = min(steps, STEPS_PER_LOOK)
             codes, taken, beta, x = metropolis(x, guesses, blacks, commons, rules.colors, rules.repeat_limit,
-                                            k - have, THIN, piece, beta, int(rng.integers(2**31)))
+                                               k - have, THIN, piece, beta, int(rng.integers(2**31)))
             steps -= taken
             if len(codes):
                 found.append(codes)
