@@ -182,6 +182,28 @@ def test_when_the_walk_finds_nothing_repair_then_the_engine_start_it(monkeypatch
     assert strategy.last == {"source": "walk", "codes": 1, "start": start}
 
 
+def test_a_listing_that_found_nothing_leaves_a_tenth_of_the_work_to_the_next(monkeypatch):
+    # 20x20: once the colour counts are known the listing finds no code within its work,
+    # guess after guess; each listing after such a one gets a tenth of the work.
+    pytest.importorskip("clingo")
+    calls = []
+    listing = sampled_module.exact_set
+
+    def recorded(guesses, blacks, vectors, rules, share=1):
+        found = listing(guesses, blacks, vectors, rules, share)
+        calls.append((len(guesses), share, None if found is None else len(found)))
+        return found
+
+    monkeypatch.setattr(sampled_module, "exact_set", recorded)
+    rules = Rules(20, 20)
+    secret = tuple(int(c) for c in np.random.default_rng(7).integers(20, size=20))
+    assert guesses(make_engine("clingo", rules), SampleEntropy(rules, seed=1, k=30), secret)[-1] == secret
+    assert any(share == 10 for _, share, _ in calls)
+    for (h0, _, found0), (h1, share, _) in zip(calls, calls[1:]):
+        assert share == (10 if h1 == h0 + 1 and found0 == 0 else 1)
+    assert calls[0][1] == 1
+
+
 def test_a_time_limit_still_ends_the_game():
     strategy = SampleEntropy(SEVEN, seed=1, k=200)
     strategy.time_limit = 1e-9  # no time for any draw: one code (the engine's) at a time

@@ -29,8 +29,8 @@ Per guess:
    starts from the walk's nearest miss; only when that fails too is the
    engine asked (``near()``, aimed at that miss: it also says when nothing is
    consistent, and the strategy then returns None like the others). The walk
-   then starts at the code found. Where the sampler or the repair failed at
-   the history before, they do less (they fail again there).
+   then starts at the code found. Where the sampler, the listing or the
+   repair failed at the history before, they do less (they fail again there).
 2. The candidates: up to :data:`CANDIDATES` distinct sample codes, the best
    :data:`CLIMBS` of them improved one peg at a time on the entropy
    (:func:`~mm_logic.sample_kernels.climb`, which may leave the consistent
@@ -155,6 +155,8 @@ class SampleEntropy(SeededStrategy):
         self._pool: tuple[tuple, np.ndarray | None] = ((), None)
         #: The last history at which neither the exact listing nor the importance sampler served.
         self._failed: tuple | None = None
+        #: The last history at which the exact listing found no code within its work.
+        self._barren: tuple | None = None
         #: The last history at which the focused search found no consistent code.
         self._unrepaired: tuple | None = None
 
@@ -225,7 +227,12 @@ class SampleEntropy(SeededStrategy):
             futile = len(weights) == 0 and len(history) > 0 and self._failed == history[:-1]
             if estimate <= EXACT_CODES:
                 # (No try succeeding estimates 0: a tiny set, or tries that all met dead ends.)
-                whole = exact_set(guesses, blacks, vectors, rules)
+                # A listing that found no code at all in its work at the history before this one
+                # (20x20 and 30x30 once the colour counts are known: 0.2 s a guess, every guess)
+                # gets a tenth of it. (16x6's late sets are listed in full or overflow.)
+                barren = len(history) > 0 and self._barren == history[:-1]
+                whole = exact_set(guesses, blacks, vectors, rules, 10 if barren else 1)
+                self._barren = history if whole is not None and not len(whole) else None
                 if whole is not None and len(whole):
                     self.last = {"source": "exact", "codes": len(whole)}
                     if len(whole) > k:
@@ -372,11 +379,12 @@ def sample_size(name: str) -> int:
     return checked_size(k) if colon else SAMPLE_SIZE
 
 
-def exact_set(guesses: np.ndarray, blacks: np.ndarray, vectors: np.ndarray, rules) -> np.ndarray | None:
+def exact_set(guesses: np.ndarray, blacks: np.ndarray, vectors: np.ndarray, rules,
+              share: int = 1) -> np.ndarray | None:
     """Every code with colour counts among ``vectors`` that gets ``blacks`` from ``guesses``
-    (rows), or None when there are more than :data:`EXACT_CODES` of them or they take more
-    than :data:`EXACT_WORK` allows to find them."""
+    (rows), or None when there are more than :data:`EXACT_CODES` of them, or an empty array
+    when the search found none within its work (:data:`EXACT_WORK` / ``share``)."""
     out = np.empty((EXACT_CODES, rules.pegs), np.int64)
-    nodes = EXACT_WORK // (len(guesses) * rules.colors)
+    nodes = EXACT_WORK // (share * len(guesses) * rules.colors)
     got, complete = codes_with_counts(guesses, blacks, vectors, rules.colors, out, nodes)
-    return out[:got] if complete else None
+    return out[:got] if complete or not got else None
