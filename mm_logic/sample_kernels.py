@@ -580,6 +580,16 @@ def descend(guesses, blacks, vectors, colors, draws, tries, tail, node_cap, seed
 
 
 # -- focused repair ---------------------------------------------------------------------------
+@nb.njit(cache=True, inline="always")
+def _changes(kind, p, q, x, cx, limit):
+    """Whether a move changes the code within the repetition limit: a recolour of peg ``p`` to
+    colour ``q`` (``kind`` 0; above the limit only from a colour already above it) or a swap of
+    pegs ``p`` and ``q`` (``kind`` 1)."""
+    if kind == 0:
+        return q != x[p] and (cx[q] + 1 <= limit or cx[x[p]] > limit)
+    return x[p] != x[q]
+
+
 @nb.njit(cache=True)
 def repair(start, guesses, blacks, commons, colors, limit, steps, noise, seed):
     """A code consistent with the history, sought by focused local search from ``start``.
@@ -678,13 +688,11 @@ def repair(start, guesses, blacks, commons, colors, limit, steps, noise, seed):
             ties = 0
             for m in range(n):
                 p, q = ps[m], qs[m]
+                if not _changes(kinds[m], p, q, x, cx, limit):
+                    continue
                 if kinds[m] == 0:
-                    if q == x[p] or (cx[q] + 1 > limit and cx[x[p]] <= limit):
-                        continue
                     d = _recolour_delta(x, cx, p, q, guesses, cg, blacks, commons, black, common)
                 else:
-                    if x[p] == x[q]:
-                        continue
                     d = _swap_delta(x, p, q, guesses, blacks, black)
                 if d < best_d:
                     best_d, pick, ties = d, m, 1
@@ -695,14 +703,12 @@ def repair(start, guesses, blacks, commons, colors, limit, steps, noise, seed):
             if pick < 0:
                 continue
         p, q = ps[pick], qs[pick]
+        if not _changes(kinds[pick], p, q, x, cx, limit):
+            continue
         if kinds[pick] == 0:
-            if q == x[p] or (cx[q] + 1 > limit and cx[x[p]] <= limit):
-                continue
             over += (cx[q] + 1 > limit) - (cx[x[p]] > limit)
             _recolour(x, cx, p, q, guesses, cg, black, common)
         else:
-            if x[p] == x[q]:
-                continue
             _swap(x, p, q, guesses, black)
         energy = 0
         for i in range(h):

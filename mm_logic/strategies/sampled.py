@@ -153,12 +153,10 @@ class SampleEntropy(SeededStrategy):
         self.last: dict = {}
         #: The last sample and its history: the next walk starts near it.
         self._pool: tuple[tuple, np.ndarray | None] = ((), None)
-        #: The last history at which neither the exact listing nor the importance sampler served.
-        self._failed: tuple | None = None
-        #: The last history at which the exact listing found no code within its work.
-        self._barren: tuple | None = None
-        #: The last history at which the focused search found no consistent code.
-        self._unrepaired: tuple | None = None
+        #: The last history at which each step failed: "sampler" (neither the exact listing
+        #: nor the importance sampler served), "listing" (it found no code within its work),
+        #: "repair" (the focused search found no consistent code).
+        self._failed: dict[str, tuple] = {}
 
     @classmethod
     def from_name(cls, name: str, rules, seed=None) -> SampleEntropy:
@@ -224,15 +222,15 @@ class SampleEntropy(SeededStrategy):
             # Where no probe try succeeds and the sampler failed at the history before this one
             # (30x30 late, 20x20 mid-game: dead ends everywhere), it makes no draws. (The listing
             # keeps its work: 16x6 sets of 5-50 codes late in a game need all of it.)
-            futile = len(weights) == 0 and len(history) > 0 and self._failed == history[:-1]
+            futile = len(weights) == 0 and self._failed_before("sampler", history)
             if estimate <= EXACT_CODES:
                 # (No try succeeding estimates 0: a tiny set, or tries that all met dead ends.)
                 # A listing that found no code at all in its work at the history before this one
                 # (20x20 and 30x30 once the colour counts are known: 0.2 s a guess, every guess)
                 # gets a tenth of it. (16x6's late sets are listed in full or overflow.)
-                barren = len(history) > 0 and self._barren == history[:-1]
-                whole = exact_set(guesses, blacks, vectors, rules, 10 if barren else 1)
-                self._barren = history if whole is not None and not len(whole) else None
+                whole = exact_set(guesses, blacks, vectors, rules, 10 if self._failed_before("listing", history) else 1)
+                if whole is not None and not len(whole):
+                    self._failed["listing"] = history
                 if whole is not None and len(whole):
                     self.last = {"source": "exact", "codes": len(whole)}
                     if len(whole) > k:
@@ -246,7 +244,7 @@ class SampleEntropy(SeededStrategy):
                 picked = rng.choice(len(drawn), k, p=chance / chance.sum())
                 self.last = {"source": "descent", "codes": k, "draws": len(drawn), "estimate": estimate}
                 return self._keep(history, drawn[np.sort(picked)]), False
-            self._failed = history
+            self._failed["sampler"] = history
         # The walk finds consistent codes by itself from most starts (best: a consistent one the
         # sampler drew); the engine is asked only when neither it nor the repair finds one (a
         # solver call on a history of such guesses can be slow: 30x30, 31 s of a 36 s game went
@@ -258,7 +256,7 @@ class SampleEntropy(SeededStrategy):
             # A focused search from the walk's nearest miss usually finds a consistent code in a
             # fraction of a second where a solver takes seconds to minutes (see REPAIR_STEPS).
             # (Where it failed at the history before this one, it fails again: a tenth of the steps.)
-            steps = REPAIR_STEPS // 10 if self._unrepaired == history[:-1] else REPAIR_STEPS
+            steps = REPAIR_STEPS // 10 if self._failed_before("repair", history) else REPAIR_STEPS
             found, energy = self.repair(nearest, guesses, blacks, commons, steps, rng)
             if energy == 0:
                 how = "repair"
@@ -266,7 +264,7 @@ class SampleEntropy(SeededStrategy):
                 codes = codes if len(codes) else found[None, :]
             else:
                 nearest = found
-                self._unrepaired = history
+                self._failed["repair"] = history
         if not len(codes):
             # The engine decides whether anything is consistent; aimed at the walk's nearest
             # miss, clingo answers in a fraction of the time its own order takes on such histories.
@@ -279,6 +277,10 @@ class SampleEntropy(SeededStrategy):
             codes = codes if len(codes) else start[None, :]
         self.last = {"source": "walk", "codes": len(codes), "start": how}
         return self._keep(history, np.concatenate([drawn, codes])), False
+
+    def _failed_before(self, step: str, history: tuple) -> bool:
+        """Whether ``step`` failed at the history just before ``history`` (it fails again there)."""
+        return self._failed.get(step) == history[:-1]
 
     def _keep(self, history: tuple, codes: np.ndarray) -> np.ndarray:
         """Remember the sample of ``history`` (the next walk may start near it); return it."""
