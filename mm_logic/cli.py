@@ -504,7 +504,7 @@ def compare(ctx, preset, rules, backends, strategies, all_secrets, games, seed, 
       mmlogic compare --backend clingo,swipl,python --strategy first --games 200 --seed 1
       mmlogic compare --preset seed001 --backend clingo --strategy first,any --games 100 --plot charts/
     """
-    from .compare import ComparePlan, compare, table_header, table_row
+    from .compare import ComparePlan, column_widths, compare, table_header, table_row
 
     typed = [f"--{p.replace('_', '-')}" for p in RULE_OPTIONS
              if ctx.get_parameter_source(p) != click.core.ParameterSource.DEFAULT]
@@ -517,13 +517,14 @@ def compare(ctx, preset, rules, backends, strategies, all_secrets, games, seed, 
                             strategies=strategies, all_secrets=all_secrets, games=games, seed=seed, jobs=jobs,
                             encoding=encoding, time_limit=time_limit)
     printed: list = []
+    widths = column_widths(plan)
 
     def show_row(row) -> None:
         # Each row is printed as soon as it is finished: long runs show their
         # results as they go, and an interrupted run keeps them.
         if not printed or printed[-1].rules != row.rules:
-            click.echo(("\n" if printed else "") + table_header(row.rules))
-        click.echo(table_row(row))
+            click.echo(("\n" if printed else "") + table_header(row.rules, widths))
+        click.echo(table_row(row, widths))
         printed.append(row)
 
     with progress_bar(not as_json, plan.total_games, "games") as bar:

@@ -204,19 +204,34 @@ def row_dict(row: BenchResult) -> dict:
             **({"search": row.search} if row.search is not None else {})}
 
 
-def table_header(rules: Rules) -> str:
+#: Least widths of the backend and strategy columns of the tables.
+COLUMN_WIDTHS = (8, 9)
+
+
+def column_widths(plan: ComparePlan) -> tuple[int, int]:
+    """Widths of the backend and strategy columns: the longest name of the plan (rows are
+    printed as they finish, so the widths are fixed before the first one), at least
+    :data:`COLUMN_WIDTHS`."""
+    backends = [b for study in plan.studies for b in study.backends]
+    strategies = [s for study in plan.studies for s in study.strategies]
+    return (max([COLUMN_WIDTHS[0], *map(len, backends)]), max([COLUMN_WIDTHS[1], *map(len, strategies)]))
+
+
+def table_header(rules: Rules, widths: tuple[int, int] = COLUMN_WIDTHS) -> str:
     """The heading of one rule set's table."""
+    b, s = widths
     return (f"{rules.describe()} ({rules.size:,} codes)\n"
-            f"  {'backend':<8} {'strategy':<9} {'games':>7} {'mean':>6} {'max':>4} {'ms/game':>9} "
+            f"  {'backend':<{b}} {'strategy':<{s}} {'games':>7} {'mean':>6} {'max':>4} {'ms/game':>9} "
             f"{'seconds':>8}  histogram")
 
 
-def table_row(row: BenchResult) -> str:
+def table_row(row: BenchResult, widths: tuple[int, int] = COLUMN_WIDTHS) -> str:
     """One line of a rule set's table."""
+    b, s = widths
     d = row_dict(row)
     histogram = format_histogram(d["histogram"])
     effort = "".join(f"  {k}/game {n / max(row.games, 1):,.0f}" for k, n in (row.search or {}).items())
-    return (f"  {row.backend:<8} {row.strategy:<9} {d['games']:>7} {d['mean']:>6.3f} {d['max']:>4} "
+    return (f"  {row.backend:<{b}} {row.strategy:<{s}} {d['games']:>7} {d['mean']:>6.3f} {d['max']:>4} "
             f"{d['ms_per_game']:>9.3f} {d['seconds']:>8.3f}  {histogram}{effort}")
 
 
