@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,17 @@ from click.testing import CliRunner
 from mm_logic.cli import cli
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True, scope="session")
+def ctrl_c_reaches_python():
+    """Ctrl-C tests send SIGINT. A shell that starts pytest in the background (``cmd &`` without
+    job control) starts it with SIGINT ignored; Python then installs no handler, and the
+    children it spawns inherit the ignored signal. A handler here undoes both: exec resets a
+    handled signal to its default in every child."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
 
 
 @pytest.fixture
