@@ -45,6 +45,7 @@ from mm_logic.sample_kernels import colour_counts, count_vectors, repair
 from mm_logic.sampling import history_rng
 from mm_logic.strategies import make_strategy
 from mm_logic.strategies.base import SeededStrategy
+from mm_logic.strategies.sampled import history_arrays
 
 
 class Drift(SeededStrategy):
@@ -125,11 +126,9 @@ def capped_solve(session, cap, assumptions=(), models=1):
     return time.perf_counter() - start, found[0], done
 
 
-def count_assumptions(session, history, rules):
+def count_assumptions(session, guesses, commons, rules):
     """``at_least(C, I)`` assumptions fixing each colour's count between its least and
-    most over the count vectors the history allows."""
-    guesses = np.asarray([g for g, _ in history], np.int64)
-    commons = np.asarray([b + w for _, (b, w) in history], np.int64)
+    most over the count vectors the history (``guesses``, ``commons``) allows."""
     vectors, _ = count_vectors(colour_counts(guesses, rules.colors), commons, rules.pegs, rules.colors,
                                rules.repeat_limit, 5000, 200_000)
     low, high = vectors.min(0), vectors.max(0)
@@ -159,18 +158,16 @@ def examine(rules, calls, cases, cap, seed):
     print(f"{'entries':>7} {'in game':>8} {'plain':>7} {'counts':>7} {'trendy':>7} {'crafty':>7} "
           f"{'repair (energy, pegs off)':>34} {'left -2':>8} {'left -4':>8}")
     for took, history, secret in sorted(calls, key=lambda c: -c[0])[:cases]:
+        guesses, blacks, commons = history_arrays(history)
         row = {}
         for label, engine in engines.items():
             session = engine.session(history)
             seconds, _, done = capped_solve(session, cap)
             row[label] = shown(seconds, done, cap)
             if label == "plain":
-                seconds, _, done = capped_solve(session, cap, count_assumptions(session, history, rules))
+                seconds, _, done = capped_solve(session, cap, count_assumptions(session, guesses, commons, rules))
                 row["counts"] = shown(seconds, done, cap)
             session.close()
-        guesses = np.asarray([g for g, _ in history], np.int64)
-        blacks = np.asarray([b for _, (b, _w) in history], np.int64)
-        commons = np.asarray([b + w for _, (b, w) in history], np.int64)
         misses = []
         for _ in range(4):
             start = rng.integers(rules.colors, size=rules.pegs)

@@ -110,7 +110,6 @@ def test_text_tables(run):
     assert cells[7:] == [f"{k}:{v}" for k, v in sorted(expected.items())]
 
 
-
 def test_columns_fit_the_longest_strategy_name(run):
     # sample-entropy:5 is longer than the strategy column's 9 characters: every column after it
     # starts at the same place in the heading and in every row.
@@ -120,9 +119,10 @@ def test_columns_fit_the_longest_strategy_name(run):
     heading, *rows = result.stdout.splitlines()[1:4]
     # "  " + backend (8) + " " + strategy (16, the longest name) + " " + games (7, right-aligned)
     assert heading[:35] == "  backend  strategy           games"
-    assert rows == [row for row in rows if row[35] == " "]
+    assert [row[35] for row in rows] == [" ", " "]
     assert [row[:35] for row in rows] == ["  python   first                 27",
                                           "  python   sample-entropy:5      27"]
+
 
 def test_csv_and_plot(run, tmp_path):
     csv_file, charts = tmp_path / "rows.csv", tmp_path / "charts"

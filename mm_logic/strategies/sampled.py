@@ -206,10 +206,8 @@ class SampleEntropy(SeededStrategy):
             codes = np.asarray([random_code(rules, rng) for _ in range(k)], dtype=np.int64)
             self.last = {"source": "uniform", "codes": k}
             return codes, False
-        guesses = np.asarray([g for g, _ in session.history], dtype=np.int64)
-        blacks = np.asarray([fb[0] for _, fb in session.history], dtype=np.int64)
-        commons = np.asarray([fb[0] + fb[1] for _, fb in session.history], dtype=np.int64)
         history = tuple(session.history)
+        guesses, blacks, commons = history_arrays(history)
         vectors, count = count_vectors(colour_counts(guesses, rules.colors), commons, rules.pegs, rules.colors,
                                        rules.repeat_limit, VECTORS, VECTOR_NODES)
         drawn = np.empty((0, rules.pegs), np.int64)
@@ -229,13 +227,13 @@ class SampleEntropy(SeededStrategy):
                 # (20x20 and 30x30 once the colour counts are known: 0.2 s a guess, every guess)
                 # gets a tenth of it. (16x6's late sets are listed in full or overflow.)
                 whole = exact_set(guesses, blacks, vectors, rules, 10 if self._failed_before("listing", history) else 1)
-                if whole is not None and not len(whole):
-                    self._failed["listing"] = history
                 if whole is not None and len(whole):
                     self.last = {"source": "exact", "codes": len(whole)}
                     if len(whole) > k:
                         whole = whole[np.sort(rng.choice(len(whole), k, replace=False))]
                     return self._keep(history, whole), True
+                if whole is not None:
+                    self._failed["listing"] = history
             if not futile:
                 drawn, weights = self.descend(guesses, blacks, vectors, rng)
             if len(drawn) >= min(MIN_DRAWS, k):
@@ -359,6 +357,15 @@ class SampleEntropy(SeededStrategy):
                 have += len(codes)
                 x = codes[-1]
         return (np.concatenate(found) if found else np.empty((0, rules.pegs), np.int64)), x
+
+
+def history_arrays(history) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The guesses (rows), their black counts and their shared colours (black + white) of a
+    history, as the kernels take them."""
+    guesses = np.asarray([g for g, _ in history], dtype=np.int64)
+    blacks = np.asarray([b for _, (b, _w) in history], dtype=np.int64)
+    commons = np.asarray([b + w for _, (b, w) in history], dtype=np.int64)
+    return guesses, blacks, commons
 
 
 def is_sample_name(name) -> bool:
