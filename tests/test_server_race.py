@@ -196,8 +196,9 @@ def test_idle_races_expire_and_free_their_place(client, store):
     ({"entrants": [{"backend": "prolog"}]},
      "entrant 1: unknown backend 'prolog'; choose from clingo, swipl, python, a1, a2, a3, a4, a5"),
     ({"entrants": [{}, {"strategy": "best"}]},
-     "entrant 2: unknown strategy 'best'; choose from first, any, random, minimax, expected, entropy, parts, "
-     "human1, human2, human3, ga001-random, ga001-similar, ga001-dissimilar, ga001-reduction, ga004, sample-entropy"),
+     "entrant 2: unknown strategy 'best'; choose from first, any, random, any-random-opening, minimax, expected, "
+     "entropy, parts, human1, human2, human3, ga001-random, ga001-similar, ga001-dissimilar, ga001-reduction, "
+     "ga004, sample-entropy"),
     ({"rules": {"pegs": 10, "colors": 10}, "entrants": [{"backend": "clingo", "strategy": "first"},
                                                         {"backend": "python", "strategy": "first"}]},
      "entrant 2: 10x10 has 10,000,000,000 codes, more than the python engine enumerates (20,000,000); "

@@ -58,7 +58,7 @@ def test_a_scoring_strategy_refuses_a_space_it_cannot_score_at_once(run, backend
     # The default strategy (minimax) on 12x12: refused before anything is computed, on every backend.
     one_line(run("bench", "--backend", backend, "--pegs", 12, "--colors", 12, "--all"), 2,
              "--strategy minimax scores guesses against every code and plays at most 20,000,000 codes; "
-             "12x12 has 8,916,100,448,256: use --strategy first, any, random or sample-entropy")
+             "12x12 has 8,916,100,448,256: use --strategy first, any, random, any-random-opening or sample-entropy")
 
 
 def test_one_guess_is_singular(run):

@@ -20,7 +20,7 @@ from .genetic import Ga001Dissimilar, Ga001Random, Ga001Reduction, Ga001Similar,
 from .human import Human1, Human2, Human3
 from .sampled import SampleEntropy, is_sample_name
 from .scoring import Entropy, Expected, Minimax, Parts
-from .simple import Any, First, Random
+from .simple import Any, AnyRandomOpening, First, Random
 from .tree import PREFIX, StrategyTree, TreeStrategy
 
 #: The trees of the ``tree:FILE`` names opened in this process, by name.
@@ -48,8 +48,9 @@ class StrategyTable(dict):
 
 
 STRATEGIES: dict[str, type[Strategy]] = StrategyTable({
-    cls.name: cls for cls in (First, Any, Random, Minimax, Expected, Entropy, Parts, Human1, Human2, Human3,
-                            Ga001Random, Ga001Similar, Ga001Dissimilar, Ga001Reduction, Ga004, SampleEntropy)
+    cls.name: cls for cls in (First, Any, Random, AnyRandomOpening, Minimax, Expected, Entropy, Parts,
+                            Human1, Human2, Human3, Ga001Random, Ga001Similar, Ga001Dissimilar, Ga001Reduction,
+                            Ga004, SampleEntropy)
 })
 
 
