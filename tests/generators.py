@@ -1,4 +1,5 @@
-"""Hypothesis strategies shared by the whole suite: rules, codes, histories.
+"""Hypothesis strategies shared by the whole suite: rules, codes, histories, and
+the brute-force filter the engines' answers are checked against.
 
 One module so that every engine is tested on the same kinds of games: the
 three repetition rules (unlimited, no-repeat, at most two), histories scored
@@ -7,6 +8,8 @@ contradictory, which every engine must answer with "no code").
 """
 
 from __future__ import annotations
+
+from itertools import product
 
 from hypothesis import strategies as st
 
@@ -75,3 +78,10 @@ def game_for(draw, max_pegs: int = 5, max_colors: int = 6, max_len: int = 4) -> 
     """Rules and a (mixed) history under them."""
     rules = draw(small_rules(max_pegs=max_pegs, max_colors=max_colors))
     return rules, draw(history_for(rules, max_len=max_len))
+
+
+def consistent(rules: Rules, history) -> list[tuple[int, ...]]:
+    """The consistent codes in lexicographic order, by brute force."""
+    return [code for code in product(range(rules.colors), repeat=rules.pegs)
+            if max(code.count(c) for c in code) <= rules.repeat_limit
+            and all(feedback(guess, code) == fb for guess, fb in history)]
