@@ -513,6 +513,12 @@ def run_sweep(cases: list[Case], *, out: Path | None = None, executor: str = "lo
                 run_local(todo, jobs, on_result)
     except KeyboardInterrupt:
         sweep.complete = False
+        if out is not None:
+            # A Ctrl-C between a row's write and its count leaves the file a row ahead of
+            # sweep.rows; the file, which the message names and a rerun reads, is what counts.
+            writer.close()
+            found, _ = load_rows(out)
+            sweep.rows = {c.key: found[c.key] for c in cases if c.key in found}
     finally:
         writer.close()
         if client is not None:

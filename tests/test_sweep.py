@@ -147,6 +147,26 @@ def test_ctrl_c_keeps_the_finished_rows_and_the_rerun_runs_the_rest(tmp_path):
     assert sorted(json.loads(line)["rules"]["colors"] for line in out.read_text().splitlines()) == [2, 3, 4, 5]
 
 
+def test_ctrl_c_right_after_a_row_is_written_counts_that_row(tmp_path, monkeypatch):
+    """The race CI met once: the row on disk, Ctrl-C before the sweep counted it ("0 of 4 finished")."""
+    out = tmp_path / "race.jsonl"
+    row = {"opening": "00", "games": 4, "total_guesses": 7, "mean": 1.75, "max": 2, "histogram": {"1": 1, "2": 3},
+           "seconds": 0.0, "peak_rss_mb": 1.0, "start_rss_mb": 1.0, "host": "h"}
+    monkeypatch.setattr(sweep_module, "run_isolated", lambda case, stop=None: {**case, **row})
+    write = sweep_module.RowWriter.write
+
+    def write_then_interrupt(self, written):
+        write(self, written)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sweep_module.RowWriter, "write", write_then_interrupt)
+    cases = [Case(Rules(2, colors), "minimax", None, "python") for colors in (2, 3)]
+    result = run_sweep(cases, out=out)
+    on_disk = [json.loads(line) for line in out.read_text().splitlines()]
+    assert result.complete is False
+    assert len(on_disk) == 1 and result.finished() == on_disk
+
+
 def test_a_failed_case_is_reported_not_written_and_the_others_go_on(tmp_path, monkeypatch):
     out = tmp_path / "failed.jsonl"
     # The case process itself: a backend no worker knows fails in it, with its own message.
