@@ -15,7 +15,7 @@ the whole set when it is small enough). On that sample it measures
 most, as far as a search from many starts finds; the table gives both by guess
 number, and the gap summed over a game, in bits and in guesses at the rate the
 late guesses carry. The conclusion for 16x6 is in the README ("Large games:
-``sample-entropy``").
+what the remaining figures of issue 15 ask").
 
 Usage::
 

@@ -36,6 +36,11 @@ SMALL = ["--sizes", "3x3,3x4", "--strategy", "minimax,parts"]
 VOLATILE = ("seconds", "peak_rss_mb", "start_rss_mb", "host")
 
 
+#: What a stand-in for a case's process returns (the figures of a 2x2 game, made up).
+FAKE_RESULT = {"opening": "00", "games": 4, "total_guesses": 7, "mean": 1.75, "max": 2, "histogram": {"1": 1, "2": 3},
+               "seconds": 0.0, "peak_rss_mb": 1.0, "start_rss_mb": 1.0, "host": "h"}
+
+
 def invoke(*args):
     return CliRunner().invoke(cli, [str(a) for a in args])
 
@@ -150,9 +155,7 @@ def test_ctrl_c_keeps_the_finished_rows_and_the_rerun_runs_the_rest(tmp_path):
 def test_ctrl_c_right_after_a_row_is_written_counts_that_row(tmp_path, monkeypatch):
     """The race CI met once: the row on disk, Ctrl-C before the sweep counted it ("0 of 4 finished")."""
     out = tmp_path / "race.jsonl"
-    row = {"opening": "00", "games": 4, "total_guesses": 7, "mean": 1.75, "max": 2, "histogram": {"1": 1, "2": 3},
-           "seconds": 0.0, "peak_rss_mb": 1.0, "start_rss_mb": 1.0, "host": "h"}
-    monkeypatch.setattr(sweep_module, "run_isolated", lambda case, stop=None: {**case, **row})
+    monkeypatch.setattr(sweep_module, "run_isolated", lambda case, stop=None: {**case, **FAKE_RESULT})
     write = sweep_module.RowWriter.write
 
     def write_then_interrupt(self, written):
@@ -178,11 +181,7 @@ def test_a_failed_case_is_reported_not_written_and_the_others_go_on(tmp_path, mo
 
     def fake(case, stop=None):
         calls.append(case)
-        return {"error": "boom"} if case["rules"]["colors"] == 3 else {**case, "opening": "00", "games": 4,
-                                                                       "total_guesses": 7, "mean": 1.75, "max": 2,
-                                                                       "histogram": {"1": 1, "2": 3},
-                                                                       "seconds": 0.0, "peak_rss_mb": 1.0,
-                                                                       "start_rss_mb": 1.0, "host": "h"}
+        return {"error": "boom"} if case["rules"]["colors"] == 3 else {**case, **FAKE_RESULT}
     monkeypatch.setattr(sweep_module, "run_isolated", fake)
     result = invoke("sweep", "--sizes", "2x2-3", "--strategy", "minimax", "--out", out)
     assert result.exit_code == 1
