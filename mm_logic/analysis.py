@@ -257,11 +257,16 @@ class Study:
             rows.append((f"optimal ({o.status})", f"{o.source}{limit}", worst, total))
         rows.insert(0, ("", "how", "worst", "total (mean)"))
         wide = max(len(total) for _, _, _, total in rows)
+        # The headline is the strongest proved bound (the JSON's lower_bound stays the feedbacks'; its key is stable).
+        if self.partitions and self.partitions.worst_case > self.lower_bound:
+            needs = f"{self.partitions.worst_case} guesses (the partitions bound below)"
+        else:
+            needs = f"{self.lower_bound} guesses"
         table = "\n".join(f"  {name:<20} {worst:<6} {total:<{wide}}  {how}" for name, how, worst, total in rows)
         return (f"rules                  {self.rules.describe()}\n"
                 f"codes                  {self.codes}\n"
                 f"feedbacks              {feedbacks}\n"
-                f"worst case needs >=    {self.lower_bound} guesses\n"
+                f"worst case needs >=    {needs}\n"
                 f"bounds on the best strategy (guessing valid codes):\n"
                 f"{table}")
 

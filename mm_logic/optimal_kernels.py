@@ -738,7 +738,3 @@ def depth_salt(depth: int | None) -> np.uint64:
     """The salt of :func:`search`'s entries for ``depth`` guesses left (None: unlimited)."""
     return np.uint64(0) if depth is None else np.uint64(int(_DEPTH_SALT) * (depth + 1) % 2**64)
 
-
-def feasible_salt(depth: int) -> np.uint64:
-    """The salt of :func:`feasible`'s entries for ``depth`` guesses left."""
-    return np.uint64(int(_FEASIBLE_SALT) * (depth + 1) % 2**64)

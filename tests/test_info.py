@@ -101,7 +101,7 @@ def test_info_text_has_the_bounds_table(run):
     result = run("info", *PY)
     assert result.exit_code == 0
     assert result.stdout.splitlines()[3:9] == [
-        "worst case needs >=    4 guesses",
+        "worst case needs >=    5 guesses (the partitions bound below)",
         "bounds on the best strategy (guessing valid codes):",
         "                       worst  total (mean)      how",
         "  seed 000's bound     >= 3                     ceil(log N / log F), all 15 pairs counted",
