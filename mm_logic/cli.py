@@ -22,7 +22,7 @@ from .engines import BACKENDS, DEFAULT_BACKEND, make_engine
 from .errors import BackendUnavailable, BadInput, MMLogicError
 from .notation import parse_code, parse_entry
 from .rules import DEFAULT_ALPHABET, make_rules
-from .strategies import STRATEGIES, TreeStrategy, is_tree_name, make_strategy, open_tree
+from .strategies import ALIASES, STRATEGIES, TreeStrategy, canonical_name, is_tree_name, make_strategy, open_tree
 from .strategies.sampled import EXACT_SPACE, SampleEntropy, is_sample_name, sample_size
 
 EXIT_INTERRUPTED = 130
@@ -87,7 +87,12 @@ def rules_options(f):
 
 def _strategy_help() -> str:
     lines = "; ".join(f"{name}: {cls.summary}" for name, cls in [*STRATEGIES.items(), ("tree:FILE", TreeStrategy)])
-    return f"Guess selection.  {lines}."
+    return f"Guess selection.  {lines}.  {_ALIAS_HELP}"
+
+
+#: The authors' names --strategy also takes (``knuth`` is ``minimax``).
+_ALIAS_HELP = ("Authors' names work too: " + ", ".join(f"{alias} ({name})" for alias, name in ALIASES.items())
+               + ".")
 
 
 class StrategyChoice(click.Choice):
@@ -105,6 +110,8 @@ class StrategyChoice(click.Choice):
                 + ", sample-entropy:K (a sample of K codes), or tree:FILE (a saved strategy tree).")
 
     def convert(self, value, param, ctx):
+        if isinstance(value, str):
+            value = canonical_name(value)
         if isinstance(value, str) and is_sample_name(value):
             try:
                 sample_size(value)
@@ -151,7 +158,7 @@ def strategy_option(default: str, many: bool = False, trees: bool = False):
         listed = ", ".join([*STRATEGIES, "tree:FILE"] if trees else STRATEGIES)
         return click.option("--strategy", "strategies", default=default, show_default=True, metavar="X[,Y...]",
                             callback=_open_trees if trees else None,
-                            help=f"Strategies to compare, comma-separated ({listed}).")
+                            help=f"Strategies to compare, comma-separated ({listed}).  {_ALIAS_HELP}")
     return click.option("--strategy", type=StrategyChoice(), default=default,
                         show_default=True, help=_strategy_help())
 
@@ -648,10 +655,11 @@ def sweep(sizes, no_repeat, max_repeat, strategies, backends, first_guesses, all
       mmlogic sweep --sizes 4x4-7 --all-openings --out openings.jsonl
       mmlogic sweep --sizes 4x2-10 --out table.jsonl --executor dask --scheduler tcp://10.0.0.5:8786
     """
+    from .compare import strategy_names
     from .sweep import names, parse_sizes, plan
 
     cases = plan(parse_sizes(sizes), max_repeat=repeat_rule(no_repeat, max_repeat),
-                 strategies=names("strategy", STRATEGIES, strategies), first_guesses=list(first_guesses),
+                 strategies=strategy_names(strategies), first_guesses=list(first_guesses),
                  all_openings=all_openings, backends=names("backend", BACKENDS, backends), seed=seed)
     outcome = run(cases)
     if as_json:
@@ -690,10 +698,11 @@ def openings(pegs, colors, no_repeat, max_repeat, strategies, backend, seed, run
       mmlogic openings --pegs 4 --colors 10 --no-repeat --strategy expected
       mmlogic openings --pegs 6 --colors 6 --out 6x6.jsonl --executor dask --scheduler tcp://10.0.0.5:8786
     """
-    from .sweep import OpeningRanking, names, opening_cases
+    from .compare import strategy_names
+    from .sweep import OpeningRanking, opening_cases
 
     rules = make_rules(pegs, colors, max_repeat=repeat_rule(no_repeat, max_repeat))
-    chosen = names("strategy", STRATEGIES, strategies)
+    chosen = strategy_names(strategies)
     cases = opening_cases(rules, chosen, backend, seed)
     ranking = OpeningRanking(rules, backend, chosen, run(cases))
     if as_json:

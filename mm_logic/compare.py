@@ -23,7 +23,7 @@ from .errors import BadInput
 from .histogram import format_histogram
 from .notation import format_code
 from .rules import Rules
-from .strategies import STRATEGIES, make_strategy
+from .strategies import STRATEGIES, canonical_name, make_strategy
 
 
 @dataclass(frozen=True)
@@ -111,6 +111,18 @@ def names(kind: str, choices, text: str) -> list[str]:
     return list(dict.fromkeys(listed))
 
 
+def strategy_names(text: str) -> list[str]:
+    """A comma-separated list of strategies, each built-in (authors' names resolved: ``knuth`` is
+    ``minimax``), without repeats.
+
+    Examples
+    --------
+    >>> strategy_names("Knuth,entropy,minimax")
+    ['minimax', 'entropy']
+    """
+    return names("strategy", STRATEGIES, ",".join(canonical_name(n.strip()) for n in text.split(",")))
+
+
 @dataclass(frozen=True)
 class ComparePlan:
     """What ``compare`` runs (one or more studies); :meth:`make` validates it."""
@@ -147,7 +159,7 @@ class ComparePlan:
         else:
             studies = PRESETS[preset]
         chosen_backends = tuple(names("backend", BACKENDS, backends)) if backends is not None else None
-        chosen_strategies = tuple(names("strategy", STRATEGIES, strategies)) if strategies is not None else None
+        chosen_strategies = tuple(strategy_names(strategies)) if strategies is not None else None
         studies = tuple(replace(
             study,
             backends=chosen_backends or study.backends,

@@ -189,3 +189,22 @@ def test_jobs_give_the_same_results(run_json):
     one = run_json("bench", *PY, "--strategy", "random", "--games", 40, "--seed", 2)
     two = run_json("bench", *PY, "--strategy", "random", "--games", 40, "--seed", 2, "--jobs", 2)
     assert two["histogram"] == one["histogram"] and two["games"] == 40
+
+
+def test_authors_names_play_the_built_in_strategies(run_json):
+    # Knuth's strategy under his name, in any case: played and reported as minimax (Knuth's 5,801).
+    out = run_json("bench", *PY, "--strategy", "Knuth", "--all")
+    assert (out["strategy"], out["total_guesses"], out["max"]) == ("minimax", 5801, 5)
+    # In a list, an author's name and the strategy's own are one strategy, played once.
+    rows = run_json("compare", *PY, "--strategy", "kooi,parts,neuwirth,irving,shapiro", "--games", 5,
+                    "--seed", 1)["rows"]
+    assert [row["strategy"] for row in rows] == ["parts", "entropy", "expected", "first"]
+    plain = run_json("compare", *PY, "--strategy", "parts,entropy,expected,first", "--games", 5, "--seed", 1)["rows"]
+    assert [row["histogram"] for row in rows] == [row["histogram"] for row in plain]
+
+
+def test_a_mistyped_authors_name_lists_the_names(run):
+    result = run("solve", *PY, "--strategy", "knut")
+    assert result.exit_code == 2
+    assert "'knut' is not one of 'first', 'any', 'random'" in result.stderr
+    assert result.stderr.count("\n") == 1

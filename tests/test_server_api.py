@@ -57,6 +57,15 @@ def test_a_codebreaker_game_to_the_end(client):
     error(client.post(f"{url}/guesses", json={"guess": "0123"}), 409, f"game {game['id']} is over")
 
 
+def test_an_authors_name_is_the_strategy_it_names(client):
+    game = new_game(client, secret="0011", strategy="Neuwirth")
+    assert game["strategy"] == "entropy"
+    # Neuwirth's entropy opens 0123 on 4x6, where Knuth's minimax opens 0011.
+    assert client.get(f"/api/games/{game['id']}/next").json()["guess"] == "0123"
+    knuth = new_game(client, secret="0011", strategy="knuth")
+    assert (knuth["strategy"], client.get(f"/api/games/{knuth['id']}/next").json()["guess"]) == ("minimax", "0011")
+
+
 def test_the_secret_is_in_no_response_before_the_end(client):
     game = new_game(client, seed=7)
     url = f"/api/games/{game['id']}"

@@ -1,5 +1,8 @@
 """Guess-selection strategies, by ``--strategy`` name.
 
+The scoring strategies also answer to their authors' names (:data:`ALIASES`:
+``knuth`` is ``minimax``), which are resolved to the built-in name at once.
+
 Besides the built-in names, ``sample-entropy:K`` is ``sample-entropy`` with
 a sample of K codes, and ``tree:FILE`` plays a strategy tree saved by
 ``bench --all --save-tree FILE`` (:mod:`.tree`). Such a name is playable
@@ -54,6 +57,15 @@ STRATEGIES: dict[str, type[Strategy]] = StrategyTable({
 })
 
 
+#: The literature's names of the built-in strategies (any case), as users type them.
+ALIASES = {"shapiro": "first", "knuth": "minimax", "irving": "expected", "neuwirth": "entropy", "kooi": "parts"}
+
+
+def canonical_name(name: str) -> str:
+    """The built-in name of a strategy named after its author (``Knuth`` -> ``minimax``); other names as given."""
+    return ALIASES.get(name.lower(), name)
+
+
 def is_tree_name(name: str) -> bool:
     """Whether ``name`` is of the form ``tree:FILE``."""
     return name.startswith(PREFIX)
@@ -75,7 +87,9 @@ def open_tree(name: str, tree: StrategyTree | None = None) -> StrategyTree:
 
 
 def make_strategy(name: str, rules: Rules, seed: int | None = None, time_limit: float | None = None) -> Strategy:
-    """Create the strategy ``name`` for ``rules``; ``time_limit`` bounds a strategy's own search."""
+    """Create the strategy ``name`` (or an author's name, :data:`ALIASES`) for ``rules``; ``time_limit``
+    bounds a strategy's own search."""
+    name = canonical_name(name)
     if name in TREES:
         return TreeStrategy(rules, TREES[name], name)
     try:
@@ -93,5 +107,5 @@ def make_strategy(name: str, rules: Rules, seed: int | None = None, time_limit: 
     return strategy
 
 
-__all__ = ["STRATEGIES", "Strategy", "StrategyTree", "TREES", "TreeStrategy", "is_tree_name", "make_strategy",
-           "open_tree"]
+__all__ = ["ALIASES", "STRATEGIES", "Strategy", "StrategyTree", "TREES", "TreeStrategy", "canonical_name",
+           "is_tree_name", "make_strategy", "open_tree"]
