@@ -219,6 +219,10 @@ def test_processes_find_the_same_optimum():
     worst = optimal(Rules(4, 4, max_repeat=1), "worst", jobs=2)
     assert (worst.worst, worst.total) == (5, 86)
     check_tree(worst)
+    # 4x6: the least total needs six guesses, so the workers search again within five.
+    worst = optimal(Rules(4, 6), "worst", jobs=2)
+    assert (worst.worst, worst.total, worst.histogram) == (5, 5626, Counter({1: 1, 2: 8, 3: 101, 4: 624, 5: 562}))
+    check_tree(worst)
 
 
 def test_ctrl_c_stops_the_search_at_once():
