@@ -659,7 +659,7 @@ def sweep(sizes, no_repeat, max_repeat, strategies, backends, first_guesses, all
     from .sweep import names, parse_sizes, plan
 
     cases = plan(parse_sizes(sizes), max_repeat=repeat_rule(no_repeat, max_repeat),
-                 strategies=strategy_names(strategies), first_guesses=list(first_guesses),
+                 strategies=strategy_names(strategies, list(STRATEGIES)), first_guesses=list(first_guesses),
                  all_openings=all_openings, backends=names("backend", BACKENDS, backends), seed=seed)
     outcome = run(cases)
     if as_json:
@@ -702,7 +702,7 @@ def openings(pegs, colors, no_repeat, max_repeat, strategies, backend, seed, run
     from .sweep import OpeningRanking, opening_cases
 
     rules = make_rules(pegs, colors, max_repeat=repeat_rule(no_repeat, max_repeat))
-    chosen = strategy_names(strategies)
+    chosen = strategy_names(strategies, list(STRATEGIES))
     cases = opening_cases(rules, chosen, backend, seed)
     ranking = OpeningRanking(rules, backend, chosen, run(cases))
     if as_json:

@@ -111,16 +111,17 @@ def names(kind: str, choices, text: str) -> list[str]:
     return list(dict.fromkeys(listed))
 
 
-def strategy_names(text: str) -> list[str]:
-    """A comma-separated list of strategies, each built-in (authors' names resolved: ``knuth`` is
-    ``minimax``), without repeats.
+def strategy_names(text: str, choices=STRATEGIES) -> list[str]:
+    """A comma-separated list of strategies, each one of ``choices`` once authors' names are resolved
+    (``knuth`` is ``minimax``), without repeats. The default choices take the opened ``tree:FILE`` and
+    the ``sample-entropy:K`` names too; ``list(STRATEGIES)`` only the built-in ones.
 
     Examples
     --------
     >>> strategy_names("Knuth,entropy,minimax")
     ['minimax', 'entropy']
     """
-    return names("strategy", STRATEGIES, ",".join(canonical_name(n.strip()) for n in text.split(",")))
+    return names("strategy", choices, ",".join(canonical_name(n.strip()) for n in text.split(",")))
 
 
 @dataclass(frozen=True)
