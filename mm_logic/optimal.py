@@ -421,6 +421,10 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
             # done again depth-limited, which is slower where the limit prunes little, as it stores each set
             # once per depth it is met at (bulls and cows within 7: 31 minutes, against 9 without the limit,
             # the two run side by side on 2 cores).
+            if progress is not None:
+                found, progress = progress, lambda text: found(f"worst case {depth}; least total: {text}")
+                if workers is not None:
+                    workers.progress = progress
             result = _expected(searcher, None, workers, progress)
             if result.worst > depth:
                 first = searcher.positions
