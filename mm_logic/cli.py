@@ -85,14 +85,14 @@ def rules_options(f):
     return wrapper
 
 
-def _strategy_help() -> str:
-    lines = "; ".join(f"{name}: {cls.summary}" for name, cls in [*STRATEGIES.items(), ("tree:FILE", TreeStrategy)])
-    return f"Guess selection.  {lines}.  {_ALIAS_HELP}"
-
-
 #: The authors' names --strategy also takes (``knuth`` is ``minimax``).
 _ALIAS_HELP = ("Authors' names work too: " + ", ".join(f"{alias} ({name})" for alias, name in ALIASES.items())
                + ".")
+
+
+def _strategy_help() -> str:
+    lines = "; ".join(f"{name}: {cls.summary}" for name, cls in [*STRATEGIES.items(), ("tree:FILE", TreeStrategy)])
+    return f"Guess selection.  {lines}.  {_ALIAS_HELP}"
 
 
 class StrategyChoice(click.Choice):

@@ -422,7 +422,7 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
             # once per depth it is met at (bulls and cows within 7: 31 minutes, against 9 without the limit,
             # the two run side by side on 2 cores).
             if progress is not None:
-                found, progress = progress, lambda text: found(f"worst case {depth}; least total: {text}")
+                report, progress = progress, lambda text: report(f"worst case {depth}; least total: {text}")
                 if workers is not None:
                     workers.progress = progress
             result = _expected(searcher, None, workers, progress)
