@@ -19,9 +19,9 @@ import click
 
 from . import __version__
 from .engines import BACKENDS, DEFAULT_BACKEND, make_engine
-from .errors import BackendUnavailable, BadInput, MMLogicError
+from .errors import BackendUnavailable, BadInput, MMLogicError, cannot_listen
 from .notation import parse_code, parse_entry
-from .rules import DEFAULT_ALPHABET, make_rules
+from .rules import DEFAULT_ALPHABET, MAX_COLORS, MAX_PEGS, make_rules
 from .strategies import ALIASES, STRATEGIES, TreeStrategy, canonical_name, is_tree_name, make_strategy, open_tree
 from .strategies.sampled import EXACT_SPACE, SampleEntropy, is_sample_name, sample_size
 
@@ -67,8 +67,8 @@ RULE_OPTIONS = ("pegs", "colors", "no_repeat", "max_repeat", "alphabet")
 
 def rules_options(f):
     """``--pegs --colors --no-repeat --max-repeat --alphabet``; passes ``rules``."""
-    @click.option("--pegs", type=click.IntRange(1, 64), default=4, show_default=True, help="Code length.")
-    @click.option("--colors", type=click.IntRange(1, 255), default=6, show_default=True,
+    @click.option("--pegs", type=click.IntRange(1, MAX_PEGS), default=4, show_default=True, help="Code length.")
+    @click.option("--colors", type=click.IntRange(1, MAX_COLORS), default=6, show_default=True,
                   help="Number of colours (symbols).")
     @click.option("--no-repeat", is_flag=True, help="Every colour at most once (bulls and cows).")
     @click.option("--max-repeat", type=click.IntRange(1), default=None,
@@ -670,8 +670,8 @@ def sweep(sizes, no_repeat, max_repeat, strategies, backends, first_guesses, all
 
 
 @cli.command()
-@click.option("--pegs", type=click.IntRange(1, 64), default=4, show_default=True, help="Code length.")
-@click.option("--colors", type=click.IntRange(1, 255), default=6, show_default=True,
+@click.option("--pegs", type=click.IntRange(1, MAX_PEGS), default=4, show_default=True, help="Code length.")
+@click.option("--colors", type=click.IntRange(1, MAX_COLORS), default=6, show_default=True,
               help="Number of colours (symbols).")
 @click.option("--no-repeat", is_flag=True, help="Every colour at most once (bulls and cows).")
 @click.option("--max-repeat", type=click.IntRange(1), default=None, metavar="M",
@@ -941,8 +941,7 @@ def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit):
         # Bound here, not by uvicorn: a port in use is then one line and exit 1 (uvicorn would exit 3).
         sock = socket.create_server((host, port))
     except OSError as error:
-        reason = os.strerror(error.errno).lower() if error.errno else str(error)
-        raise MMLogicError(f"cannot listen on {host}:{port}: {reason}") from None
+        raise cannot_listen(host, port, error) from None
     port = sock.getsockname()[1]
     # Accepted connections inherit it. uvicorn sets it only on sockets it creates: without it, a
     # response's headers and body wait on the client's delayed ACK, 40 ms a request.

@@ -33,7 +33,7 @@ from urllib.parse import urlsplit
 from .engines.base import Engine
 from .errors import BadInput, MMLogicError, NoConsistentCode
 from .game import GameRecord, play_against
-from .notation import Code, Entry, Feedback, format_code, parse_code
+from .notation import Code, Entry, Feedback, check_feedback, format_code, parse_code
 from .rules import DEFAULT_ALPHABET, Rules
 from .strategies.base import Strategy
 
@@ -164,12 +164,22 @@ class RemoteGame:
         """The server's black and white for ``guess``."""
         reply = self.server.request("POST", f"/api/games/{self.id}/guesses",
                                     {"guess": format_code(guess, self.rules)})
+        black, white, won = reply.get("black"), reply.get("white"), reply.get("won")
+        if not (all(type(v) is int for v in (black, white)) and type(won) is bool
+                and (not won or isinstance(reply.get("secret"), str))):
+            text = json.dumps(reply)
+            text = text if len(text) <= 200 else f"{text[:200]}... ({len(text):,} characters)"
+            raise ServerError(f"{self.server.url} answered a guess without the API's fields: {text}")
         try:
-            black, white = reply["black"], reply["white"]
-            if reply["won"]:
-                self.secret = parse_code(reply["secret"], self.rules)
-        except (KeyError, TypeError, BadInput):
-            raise ServerError(f"{self.server.url} answered a guess without the API's fields: {reply}") from None
+            check_feedback((black, white), self.rules)
+            secret = parse_code(reply["secret"], self.rules) if won else None
+        except BadInput as error:
+            raise ServerError(f"{self.server.url} answered {format_code(guess, self.rules)} with {error}") from None
+        if won != (black == self.rules.pegs) or (won and secret != tuple(guess)):
+            raise ServerError(f"{self.server.url} answered {format_code(guess, self.rules)} with {black},{white} "
+                              f"and won={str(won).lower()}, which do not agree")
+        if won:
+            self.secret = secret
         return black, white
 
 

@@ -7,6 +7,9 @@ Every error a user can cause derives from :class:`MMLogicError`; the CLI prints
 
 from __future__ import annotations
 
+import os
+import socket
+
 
 class MMLogicError(Exception):
     """Base class: a failure the user should read as one line."""
@@ -62,3 +65,16 @@ class EncodingError(BadInput):
 
     The message is one line that starts with ``file:line``.
     """
+
+
+def cannot_listen(host: str, port: int, error: OSError, what: str = "") -> MMLogicError:
+    """The one line for a server that cannot listen on ``host:port`` (a port in use, an address
+    that is not this machine's, a name that does not resolve)."""
+    if isinstance(error, socket.gaierror) or (error.errno or 0) < 0:
+        # Name resolution's codes are negative (socket.create_server re-raises them as OSError).
+        reason = f"{host!r} is neither an IP address nor a host name that resolves"
+    elif error.errno:
+        reason = os.strerror(error.errno).lower()
+    else:
+        reason = str(error)
+    return MMLogicError(f"cannot listen on {host}:{port}{what}: {reason}")

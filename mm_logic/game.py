@@ -85,12 +85,16 @@ class Game:
         # The winning entry is kept here, not pushed: nothing is asked after a
         # win, and a push costs a ground on clingo (13% of a 5x8 game).
         self._win: Entry | None = None
+        # Trusted entries (a secret's answers) wait here until the engine is next asked: a
+        # person's guesses are scored at once, never held up or refused by a solver's time limit.
+        self._unpushed: list[Entry] = []
 
     # -- state ---------------------------------------------------------------
     @property
     def history(self) -> list[Entry]:
         """The entries played so far, oldest first."""
-        return self.session.history if self._win is None else [*self.session.history, self._win]
+        played = [*self.session.history, *self._unpushed]
+        return played if self._win is None else [*played, self._win]
 
     @property
     def won(self) -> bool:
@@ -101,7 +105,8 @@ class Game:
         """How many codes are still consistent with the history (exact)."""
         if self._win is not None:
             return 1
-        return self.session.count() if self.session.history else self.rules.size
+        session = self._synced()
+        return session.count() if session.history else self.rules.size
 
     def remaining_within(self, limit: int | None = None) -> tuple[int, bool]:
         """``(n, True)`` with the exact number of codes still possible when it is at most
@@ -109,9 +114,10 @@ class Game:
         proven lower bound ``m > limit`` (huge games)."""
         if self._win is not None:
             return 1, True
-        if not self.session.history:
+        session = self._synced()
+        if not session.history:
             return self.rules.size, True
-        return self.session.count_within(self.engine.count_budget if limit is None else limit)
+        return session.count_within(self.engine.count_budget if limit is None else limit)
 
     # -- the computer guesses --------------------------------------------------
     def suggest(self) -> Code:
@@ -122,10 +128,11 @@ class Game:
         """
         if self._win is not None:
             return self._win[0]
-        played = self.session.history
+        session = self._synced()
+        played = session.history
         if not played and self.first_guess is not None:
             return self.first_guess
-        guess = self.strategy.choose(self.session) if played else self.strategy.opening(self.session)
+        guess = self.strategy.choose(session) if played else self.strategy.opening(session)
         if guess is None:
             raise self.engine.no_solution(played)
         return guess
@@ -136,7 +143,9 @@ class Game:
         With ``check`` (feedback typed by a person), feedback that cannot
         occur, or that leaves no code consistent with the history, is refused
         with the entries it contradicts, and the history is left as it was.
-        Feedback computed from a secret needs no check.
+        Feedback computed from a secret needs no check; the engine then hears of
+        the entry only when it is next asked (a person's guess is never held up
+        by the solver, nor refused by its time limit).
         """
         entry = (tuple(guess), tuple(fb))
         if self._win is not None:
@@ -144,14 +153,18 @@ class Game:
         if check:
             check_feedback(fb, self.rules)
         if entry[1] == (self.rules.pegs, 0):
-            if check and any(feedback(g, entry[0]) != f for g, f in self.session.history):
-                raise self.engine.no_solution([*self.session.history, entry])
+            if check and any(feedback(g, entry[0]) != f for g, f in self.history):
+                raise self.engine.no_solution([*self.history, entry])
             self._win = entry
             return
-        self.session.push(*entry)
-        if check and self.session.any() is None:
-            error = self.engine.no_solution(self.session.history)
-            self.session.pop()
+        if not check:
+            self._unpushed.append(entry)
+            return
+        session = self._synced()
+        session.push(*entry)
+        if session.any() is None:
+            error = self.engine.no_solution(session.history)
+            session.pop()
             raise error
 
     def undo(self) -> Entry:
@@ -159,6 +172,8 @@ class Game:
         if self._win is not None:
             entry, self._win = self._win, None
             return entry
+        if self._unpushed:
+            return self._unpushed.pop()
         if not self.session.history:
             raise BadInput("nothing to undo")
         return self.session.pop()
@@ -176,6 +191,14 @@ class Game:
         entry = (guess, self.score(guess))
         self.record(*entry, check=False)
         return entry
+
+    def _synced(self) -> Session:
+        """The session, with the entries still waiting pushed (one at a time: an entry whose push
+        fails, on a time limit, waits for the next question)."""
+        while self._unpushed:
+            self.session.push(*self._unpushed[0])
+            del self._unpushed[0]
+        return self.session
 
     def close(self) -> None:
         """Release the engine session."""

@@ -19,6 +19,18 @@ Feedback = tuple[int, int]
 Entry = tuple[Code, Feedback]
 
 
+#: How many characters of a long input an error message repeats.
+SHOWN = 40
+
+
+def shown(text: str) -> str:
+    """``text`` as an error message quotes it: whole when short, else its start and its length
+    (a pasted megabyte comes back as one readable line)."""
+    if len(text) <= SHOWN:
+        return repr(text)
+    return f"{text[:SHOWN]!r}... ({len(text):,} characters)"
+
+
 def format_code(code: Code, rules: Rules) -> str:
     """Write a code in the contract's notation."""
     if rules.symbolic:
@@ -45,7 +57,7 @@ def _symbol_value(symbol: str, rules: Rules, text: str) -> int:
         index = folded[0] if len(folded) == 1 else -1
     if index < 0:
         raise BadInput(
-            f"symbol {symbol!r} in code {text!r} is not one of the {rules.colors} colours {alphabet}"
+            f"symbol {symbol!r} in code {shown(text)} is not one of the {rules.colors} colours {alphabet}"
         )
     return index
 
@@ -56,7 +68,7 @@ def _token_value(token: str, rules: Rules, text: str) -> int:
         return _symbol_value(token, rules, text)
     if token.isdigit() and int(token) < rules.colors:
         return int(token)
-    raise BadInput(f"peg {token!r} in code {text!r} is not one of the {rules.colors} colours "
+    raise BadInput(f"peg {token!r} in code {shown(text)} is not one of the {rules.colors} colours "
                    + (rules.alphabet[: rules.colors] if rules.symbolic else f"0..{rules.colors - 1}"))
 
 
@@ -73,33 +85,37 @@ def parse_code(text: str, rules: Rules, *, check_repeat: bool = True) -> Code:
     (0, 1, 2, 3)
     """
     text = text.strip()
+    # Ten times what a peg takes (its digits, a separator and spaces) is no slip of the keyboard:
+    # such a text is refused before it is split, and its message does not repeat it whole.
+    if len(text) > 10 * rules.pegs * (len(str(rules.colors - 1)) + 3) + 100:
+        raise BadInput(f"code {shown(text)} is too long for {rules.pegs} pegs")
     if "," in text:
         parts = [p.strip() for p in text.split(",")]
         try:
             code = tuple(int(p) for p in parts)
         except ValueError:
-            raise BadInput(f"code {text!r} mixes commas with non-numbers") from None
+            raise BadInput(f"code {shown(text)} mixes commas with non-numbers") from None
         bad = [c for c in code if not 0 <= c < rules.colors]
         if bad:
-            raise BadInput(f"colour {bad[0]} in code {text!r} is outside 0..{rules.colors - 1}")
+            raise BadInput(f"colour {bad[0]} in code {shown(text)} is outside 0..{rules.colors - 1}")
     elif len(text.split()) > 1:
         # Spaces separate pegs: each is a symbol of the alphabet or a colour number.
         code = tuple(_token_value(token, rules, text) for token in text.split())
     elif not rules.symbolic:
         raise BadInput(
-            f"code {text!r}: with {rules.colors} colours (more than the alphabet's "
+            f"code {shown(text)}: with {rules.colors} colours (more than the alphabet's "
             f"{len(rules.alphabet)} symbols) write codes as comma-separated integers"
         )
     else:
         code = tuple(_symbol_value(s, rules, text) for s in text)
     if len(code) != rules.pegs:
-        raise BadInput(f"code {text!r} has {len(code)} pegs, expected {rules.pegs}")
+        raise BadInput(f"code {shown(text)} has {len(code)} pegs, expected {rules.pegs}")
     if check_repeat and rules.restricted:
         colour, times = Counter(code).most_common(1)[0]
         if times > rules.repeat_limit:
             rule = "--no-repeat" if rules.repeat_limit == 1 else f"--max-repeat {rules.repeat_limit}"
             raise BadInput(
-                f"code {text!r} uses colour {format_code((colour,), rules) if rules.symbolic else colour} "
+                f"code {shown(text)} uses colour {format_code((colour,), rules) if rules.symbolic else colour} "
                 f"{times} times, which {rule} forbids"
             )
     return code
@@ -109,7 +125,7 @@ def check_feedback(feedback: Feedback, rules: Rules, where: str = "") -> Feedbac
     """Reject feedback that no pair of codes can produce under these rules."""
     black, white = feedback
     p = rules.pegs
-    context = f" in {where!r}" if where else ""
+    context = f" in {shown(where)}" if where else ""
     if black < 0 or white < 0:
         raise BadInput(f"feedback {black},{white}{context} is negative")
     if black + white > p:
@@ -130,8 +146,8 @@ def parse_feedback(text: str, rules: Rules, where: str = "") -> Feedback:
     try:
         black, white = (int(p) for p in parts)
     except ValueError:
-        shown = where or text
-        raise BadInput(f"feedback {text!r} in {shown!r} is not of the form B,W (e.g. 1,2)") from None
+        message = f"feedback {shown(text)} in {shown(where or text)} is not of the form B,W (e.g. 1,2)"
+        raise BadInput(message) from None
     return check_feedback((black, white), rules, where)
 
 
@@ -148,7 +164,7 @@ def parse_entry(text: str, rules: Rules, *, check_repeat: bool = True) -> Entry:
     ((0, 0, 1, 1), (1, 0))
     """
     if ":" not in text:
-        raise BadInput(f"history entry {text!r} is not of the form GUESS:B,W (e.g. 0011:1,0)")
+        raise BadInput(f"history entry {shown(text)} is not of the form GUESS:B,W (e.g. 0011:1,0)")
     guess_text, _, feedback_text = text.rpartition(":")
     # A guess that breaks the repetition rule cannot have been played, unless
     # the strategy probes with such codes.

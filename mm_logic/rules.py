@@ -9,6 +9,10 @@ from math import comb
 from .errors import BadInput
 
 DEFAULT_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+#: The largest games any front end takes (colour counts are packed in bytes; 64 pegs is far
+#: beyond what a solver plays in minutes). The CLI's option ranges and the server's checks use them.
+MAX_PEGS = 64
+MAX_COLORS = 255
 
 
 @dataclass(frozen=True)
@@ -34,10 +38,10 @@ class Rules:
     alphabet: str = DEFAULT_ALPHABET
 
     def __post_init__(self) -> None:
-        if self.pegs < 1:
-            raise BadInput(f"--pegs must be at least 1, got {self.pegs}")
-        if self.colors < 1:
-            raise BadInput(f"--colors must be at least 1, got {self.colors}")
+        if not 1 <= self.pegs <= MAX_PEGS:
+            raise BadInput(f"--pegs must be between 1 and {MAX_PEGS}, got {self.pegs}")
+        if not 1 <= self.colors <= MAX_COLORS:
+            raise BadInput(f"--colors must be between 1 and {MAX_COLORS}, got {self.colors}")
         if self.max_repeat is not None and self.max_repeat < 1:
             raise BadInput(f"--max-repeat must be at least 1, got {self.max_repeat}")
         if len(set(self.alphabet)) != len(self.alphabet) or "," in self.alphabet or ":" in self.alphabet:

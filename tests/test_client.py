@@ -93,7 +93,8 @@ def test_a_full_server_refuses_with_its_line_exit_1(run):
 
 def test_a_server_refusing_the_rules_is_exit_2(server):
     # The server's 400 keeps its line and means bad input here too (exit 2).
-    with pytest.raises(ServerRefused, match=r"^the server refused: --pegs must be at least 1, got 0$") as refused:
+    with pytest.raises(ServerRefused, match=r"^the server refused: --pegs must be between 1 and 64, got 0$") \
+            as refused:
         RemoteServer(server.url).request("POST", "/api/games", {"rules": {"pegs": 0}})
     assert refused.value.exit_code == 2 and refused.value.status == 400
 
@@ -124,6 +125,46 @@ def test_something_else_than_mmlogic_is_named(tmp_path):
                                 "POST /api/games answered HTTP 200 without the API's JSON")
 
 
+class Answering:
+    """A server that answers every guess with ``reply`` (what a broken or foreign server might send)."""
+
+    url = "http://127.0.0.1:9"
+
+    def __init__(self, reply: dict):
+        self.reply = reply
+
+    def request(self, method: str, path: str, body: dict | None = None) -> dict:
+        return self.reply
+
+
+@pytest.mark.parametrize("reply, message", [
+    ({"black": "1", "white": 0, "won": False}, "answered a guess without the API's fields: "
+                                               '{"black": "1", "white": 0, "won": false}'),
+    ({"black": True, "white": 0, "won": False}, "answered a guess without the API's fields: "
+                                                '{"black": true, "white": 0, "won": false}'),
+    ({"black": 4, "white": 0, "won": True, "secret": 1234}, "answered a guess without the API's fields: "
+                                                            '{"black": 4, "white": 0, "won": true, "secret": 1234}'),
+    ({"black": "0", "white": 0, "won": False, "x": "y" * 300}, "answered a guess without the API's fields: "
+     '{"black": "0", "white": 0, "won": false, "x": "' + "y" * 153 + "... (349 characters)"),
+    ({"black": 9, "white": 9, "won": False}, "answered 0011 with feedback 9,9: black + white exceeds the 4 pegs"),
+    ({"black": -1, "white": 0, "won": False}, "answered 0011 with feedback -1,0 is negative"),
+    ({"black": 4, "white": 0, "won": True, "secret": "9"},
+     "answered 0011 with symbol '9' in code '9' is not one of the 6 colours 012345"),
+    ({"black": 4, "white": 0, "won": False}, "answered 0011 with 4,0 and won=false, which do not agree"),
+    ({"black": 4, "white": 0, "won": True, "secret": "0123"}, "answered 0011 with 4,0 and won=true, which do not "
+                                                              "agree"),
+    ({"black": 1, "white": 0, "won": True, "secret": "0011"}, "answered 0011 with 1,0 and won=true, which do not "
+                                                              "agree"),
+])
+def test_an_answer_no_mmlogic_server_gives_is_one_line(reply, message):
+    from mm_logic.client import RemoteGame
+    game = RemoteGame(Answering(reply), "g", Rules())
+    with pytest.raises(ServerError) as error:
+        game.answer((0, 0, 1, 1))
+    assert str(error.value) == f"http://127.0.0.1:9 {message}"
+    assert game.secret is None
+
+
 def test_a_remote_server_pickles_as_its_address(server):
     remote = RemoteServer(server.url)
     remote.new_game(Rules())  # opens its connection
@@ -136,3 +177,10 @@ def test_serve_on_a_port_in_use_is_one_line_exit_1(run, server):
     result = run("serve", "--port", server.port)
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == f"error: cannot listen on 127.0.0.1:{server.port}: address already in use\n"
+
+
+def test_serve_on_an_address_that_does_not_resolve_is_one_line_exit_1(run):
+    result = run("serve", "--port", 0, "--host", "999.1.1.1")
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == ("error: cannot listen on 999.1.1.1:0: '999.1.1.1' is neither an IP address nor a "
+                             "host name that resolves\n")

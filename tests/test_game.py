@@ -193,3 +193,37 @@ def test_a_win_the_history_excludes_is_refused():
         with pytest.raises(NoConsistentCode, match=r"entries 1, 2 \(0011:1,0 1111:4,0\) contradict each other"):
             g.record((1, 1, 1, 1), (4, 0))
         assert not g.won and g.history == [((0, 0, 1, 1), (1, 0))]
+
+
+def test_a_persons_guesses_wait_for_no_solver():
+    # The secret's answers are trusted: they are recorded at once and pushed when the engine is
+    # next asked, so a time limit fails the hint, not the guess, and the guess stays played.
+    from mm_logic.errors import SolverTimeout
+    rules = Rules(9, 6)
+    secret = (0, 1, 2, 3, 4, 5, 0, 1, 2)
+    with Game(make_engine("python", rules, time_limit=0.001), make_strategy("first", rules), secret=secret) as g:
+        entry = ((0, 0, 1, 1, 2, 2, 3, 3, 4), (1, 7))
+        assert g.score(entry[0]) == entry[1]
+        g.record(*entry, check=False)
+        assert g.history == [entry] and not g.won
+        with pytest.raises(SolverTimeout, match=r"^python did not answer within the time limit of 0\.001 s "
+                                                r"\(9x6, 10,077,696 codes to filter\); raise --time-limit$"):
+            g.remaining()
+        assert g.history == [entry]
+        g.record(secret, (9, 0), check=False)
+        assert g.won and g.history == [entry, (secret, (9, 0))]
+        assert g.undo() == (secret, (9, 0)) and g.undo() == entry
+        assert g.history == [] and g.remaining() == 6**9
+
+
+def test_trusted_and_checked_entries_mix_in_order():
+    with game("python", "first") as g:
+        g.record((0, 0, 1, 1), (1, 0), check=False)     # waits
+        g.record((2, 2, 3, 3), (0, 1))                  # checked: the first is pushed before it
+        assert g.history == [((0, 0, 1, 1), (1, 0)), ((2, 2, 3, 3), (0, 1))]
+        assert g.remaining() == len(consistent(g.history)) == 48
+        g.record((4, 4, 5, 5), (0, 0), check=False)
+        assert g.undo() == ((4, 4, 5, 5), (0, 0)) and g.remaining() == 48
+        with pytest.raises(NoConsistentCode, match=r"entries 1, 3 \(0011:1,0 0011:0,0\) contradict each other"):
+            g.record((0, 0, 1, 1), (0, 0))
+        assert g.history == [((0, 0, 1, 1), (1, 0)), ((2, 2, 3, 3), (0, 1))]

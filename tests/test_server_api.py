@@ -140,8 +140,16 @@ def test_bad_answers(client, body, status, message):
 
 
 @pytest.mark.parametrize("request_body, status, message", [
-    ({"rules": {"pegs": 0}}, 400, "--pegs must be at least 1, got 0"),
+    ({"rules": {"pegs": 0}}, 400, "--pegs must be between 1 and 64, got 0"),
     ({"rules": {"pegs": "4"}}, 400, "rules field 'pegs' must be an integer"),
+    # The CLI's limits hold here too: such a game is refused, not built (it would hang the server).
+    ({"rules": {"pegs": 65, "colors": 2}}, 400, "--pegs must be between 1 and 64, got 65"),
+    ({"rules": {"pegs": 4, "colors": 100_000_000}}, 400, "--colors must be between 1 and 255, got 100000000"),
+    ({"rules": 5}, 400, 'rules must be a JSON object, e.g. {"pegs": 4, "colors": 6}'),
+    ({"rules": True}, 400, 'rules must be a JSON object, e.g. {"pegs": 4, "colors": 6}'),
+    ({"rules": "abc"}, 400, 'rules must be a JSON object, e.g. {"pegs": 4, "colors": 6}'),
+    ({"rules": [1, 2]}, 400, 'rules must be a JSON object, e.g. {"pegs": 4, "colors": 6}'),
+    ({"rules": 0}, 400, 'rules must be a JSON object, e.g. {"pegs": 4, "colors": 6}'),
     ({"rules": {"pegs": 4, "size": 3}}, 400, "unknown rules field 'size'"),
     ({"role": "spectator"}, 400, "unknown role 'spectator'; choose from codebreaker, codemaker"),
     ({"color": 3}, 400, "unknown field 'color'"),
@@ -175,6 +183,22 @@ def test_bad_requests_of_any_kind(client):
     error(client.post(f"{url}/feedback", json={"black": 0, "white": 0}), 409,
           f"game {game['id']} is a codebreaker game: this request is for a codemaker game")
     error(client.post(f"{url}/undo"), 409, "nothing to undo")
+    deep = b"[" * 100_000 + b"]" * 100_000  # deeper than the JSON decoder recurses
+    error(client.post("/api/games", content=deep), 400, "the request body is not JSON")
+    error(client.post(f"{url}/guesses", content=deep), 400, "the request body is not JSON")
+    # A huge code is refused before it is read, and the error quotes its start only.
+    error(client.post(f"{url}/guesses", json={"guess": "0" * 1_000_000}), 400,
+          f"code {'0' * 40!r}... (1,000,000 characters) is too long for 4 pegs")
+
+
+def test_a_won_game_cannot_be_undone(client):
+    # The secret was shown: taking the winning guess back would let the game be won again.
+    game = new_game(client, secret="0123")
+    url = f"/api/games/{game['id']}"
+    assert client.post(f"{url}/guesses", json={"guess": "0123"}).json()["won"] is True
+    error(client.post(f"{url}/undo"), 409, f"game {game['id']} is over")
+    state = client.get(url).json()
+    assert (state["won"], state["over"], state["secret"], state["attempts"]) == (True, True, "0123", 1)
 
 
 def test_resign_shows_the_secret_and_ends_the_game(client):

@@ -203,8 +203,9 @@ def test_idle_races_expire_and_free_their_place(client, store):
                                                         {"backend": "python", "strategy": "first"}]},
      "entrant 2: 10x10 has 10,000,000,000 codes, more than the python engine enumerates (20,000,000); "
      "use --backend clingo"),
-    ({"rules": {"pegs": 0}, "entrants": [{}]}, "--pegs must be at least 1, got 0"),
+    ({"rules": {"pegs": 0}, "entrants": [{}]}, "--pegs must be between 1 and 64, got 0"),
     ({"rules": {"pegs": "4"}, "entrants": [{}]}, "rules field 'pegs' must be an integer"),
+    ({"rules": 7, "entrants": [{}]}, 'rules must be a JSON object, e.g. {"pegs": 4, "colors": 6}'),
     ({"role": "codebreaker", "entrants": [{}]}, "unknown field 'role'"),
     ({"seed": -1, "entrants": [{}]}, "seed must be an integer >= 0"),
     ({"secret": "01234", "entrants": [{}]}, "code '01234' has 5 pegs, expected 4"),

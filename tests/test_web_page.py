@@ -296,14 +296,43 @@ def test_an_api_error_is_shown_in_the_message_area(driver, server):
     page = Page(driver, server)
     page.choose("python", "minimax", pegs=0)
     page.click("play-new")
-    assert page.message() == "--pegs must be at least 1, got 0"
+    assert page.message() == "--pegs must be between 1 and 64, got 0"
     page.click("tab-race")
     page.find("race-secret-input").send_keys("01234")
     page.click("race-start")
-    assert page.message() == "--pegs must be at least 1, got 0"
+    assert page.message() == "--pegs must be between 1 and 64, got 0"
     page.choose("python", "minimax")
     page.click("race-start")
     assert page.message() == "code '01234' has 5 pegs, expected 4"
+    page.find("pegs").clear()                     # an empty field is not sent as 0
+    page.click("race-start")
+    assert page.message() == "Pegs: enter a whole number"
+    page.click("tab-codemaker")
+    page.click("cm-new")
+    assert page.message() == "Pegs: enter a whole number"
+    assert page.console_errors() == []
+
+
+def test_a_lost_request_leaves_the_codemaker_game_as_the_server_has_it(driver, server):
+    page = Page(driver, server)
+    page.choose("python", "minimax")
+    page.click("tab-codemaker")
+    page.click("cm-new")
+    assert page.attribute("cm-guess", "data-code") == "0011"
+    page.click("cm-white-plus")
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/next"]})  # the next guess does not come
+    try:
+        page.click("cm-send")
+        assert page.message() == "cannot reach the server: Failed to fetch"
+        # The answer was recorded: the board shows it, and Undo takes it back.
+        assert page.rows("cm") == [{"guess": "0011", "black": 0, "white": 1, "text": "0,1"}]
+        assert not page.find("cm-send").is_displayed() and page.find("cm-undo").is_enabled()
+    finally:
+        driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+    page.click("cm-undo")
+    assert page.message() == "" and page.rows("cm") == []
+    assert page.attribute("cm-guess", "data-code") == "0011" and page.find("cm-send").is_displayed()
     assert page.console_errors() == []
 
 

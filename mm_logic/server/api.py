@@ -68,7 +68,8 @@ async def body_of(request: Request) -> dict:
     """The request's JSON object (400 when it is not one)."""
     try:
         body = json.loads(await request.body() or b"{}")
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        # RecursionError: JSON nested deeper than the decoder goes is not a body we take either.
         raise BadInput("the request body is not JSON") from None
     if not isinstance(body, dict):
         raise BadInput("the request body must be a JSON object")
@@ -222,8 +223,8 @@ def _answer(hosted: HostedGame, body: dict) -> dict:
 
 
 def _undo(hosted: HostedGame, _body) -> dict:
-    if hosted.resigned:
-        raise Conflict(f"game {hosted.id} is over")
+    # A game that is over stays over: a won codebreaker game has shown its secret.
+    hosted.check_open()
     if not hosted.game.history:
         raise Conflict("nothing to undo")
     hosted.game.undo()

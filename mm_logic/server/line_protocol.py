@@ -26,14 +26,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import os
 import re
 import threading
 import time
 from collections.abc import Awaitable, Callable
 
 from ..codespace import MAX_CODES
-from ..errors import BadInput, MMLogicError
+from ..errors import BadInput, MMLogicError, cannot_listen
 from ..notation import parse_code
 from ..rules import Rules
 from .store import Conflict, GameStore, HostedGame, UnknownGame
@@ -207,8 +206,7 @@ async def serve_beside(main: Callable[[], Awaitable[None]], games: LineGames, ho
     try:
         server = await start_line_server(games, host, port)
     except OSError as error:
-        reason = os.strerror(error.errno).lower() if error.errno else str(error)
-        raise MMLogicError(f"cannot listen on {host}:{port} for the line protocol: {reason}") from None
+        raise cannot_listen(host, port, error, " for the line protocol") from None
     try:
         on_listen(listening_port(server))
         await main()

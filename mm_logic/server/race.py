@@ -158,7 +158,7 @@ def new_race(request: dict, time_limit: float | None):
     unknown = set(request) - {"rules", "entrants", "secret", "seed", "first_guess"}
     if unknown:
         raise BadInput(f"unknown field {sorted(unknown)[0]!r}")
-    rules = rules_from(request.get("rules") or {})
+    rules = rules_from(request.get("rules"))
     seed = request.get("seed")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
         raise BadInput("seed must be an integer >= 0")

@@ -59,7 +59,12 @@ class Conflict(MMLogicError):
 
 
 def rules_from(request: dict) -> Rules:
-    """Rules from a request's ``pegs``, ``colors``, ``no_repeat``, ``max_repeat``, ``alphabet``."""
+    """Rules from a request's ``pegs``, ``colors``, ``no_repeat``, ``max_repeat``, ``alphabet``
+    (``None``: the default rules)."""
+    if request is None:
+        request = {}
+    if not isinstance(request, dict):
+        raise BadInput('rules must be a JSON object, e.g. {"pegs": 4, "colors": 6}')
     unknown = set(request) - {"pegs", "colors", "no_repeat", "max_repeat", "alphabet"}
     if unknown:
         raise BadInput(f"unknown rules field {sorted(unknown)[0]!r}")
@@ -170,7 +175,7 @@ class GameStore:
         unknown = set(request) - {"rules", "role", "backend", "strategy", "seed", "secret", "first_guess"}
         if unknown:
             raise BadInput(f"unknown field {sorted(unknown)[0]!r}")
-        rules = rules_from(request.get("rules") or {})
+        rules = rules_from(request.get("rules"))
         role = request.get("role", "codebreaker")
         if role not in ROLES:
             raise BadInput(f"unknown role {role!r}; choose from {', '.join(ROLES)}")

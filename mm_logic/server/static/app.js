@@ -9,6 +9,8 @@
 
 // ---- the API ------------------------------------------------------------------------------------
 class ApiError extends Error {}
+/** A field of the page that cannot be sent as it is; its message is shown as the API's are. */
+class InputError extends Error {}
 
 /** Call the API; the answer's JSON, or an ApiError carrying the server's one-line message. */
 async function api(method, path, body) {
@@ -61,7 +63,8 @@ async function guarded(action) {
   try {
     return await action();
   } catch (error) {
-    message.show(error instanceof ApiError ? error.message : `error in the page: ${error.message}`);
+    const plain = error instanceof ApiError || error instanceof InputError;
+    message.show(plain ? error.message : `error in the page: ${error.message}`);
     return undefined;
   }
 }
@@ -163,8 +166,15 @@ function renderBoard(list, notation, history, prefix) {
 }
 
 // ---- rules and options --------------------------------------------------------------------------
+/** A number field's value; an empty or non-numeric field is refused here (Number("") would send 0). */
+function wholeNumber(id, label) {
+  const text = $(id).value.trim();
+  if (!/^[0-9]+$/.test(text)) throw new InputError(`${label}: enter a whole number`);
+  return Number(text);
+}
+
 function chosenRules() {
-  const rules = {pegs: Number($("pegs").value), colors: Number($("colors").value)};
+  const rules = {pegs: wholeNumber("pegs", "Pegs"), colors: wholeNumber("colors", "Colours")};
   if ($("no-repeat").checked) rules.no_repeat = true;
   return rules;
 }
@@ -317,27 +327,29 @@ const codemaker = {
     await this.show(state);
   },
 
-  /** Show a state, and ask the computer's next guess unless the game is won. */
+  /** Show a state, and ask the computer's next guess unless the game is won. The board is drawn
+   * first: if the next guess does not come (the server unreachable, a time limit), the page still
+   * shows the game as the server has it, and Undo or New game go on from there. */
   async show(state) {
     this.game = state;
     this.notation = new Notation(state);
     this.current = null;
     this.black = this.white = 0;
-    if (state.won) {
-      $("cm-status").textContent = `The computer found your code ${state.history.at(-1).guess} in ` +
-        `${plural(state.attempts, "guess")}.`;
-    } else {
-      $("cm-status").textContent = "";
-      this.current = await api("GET", `/api/games/${state.id}/next`);
-    }
+    $("cm-status").textContent = state.won
+      ? `The computer found your code ${state.history.at(-1).guess} in ${plural(state.attempts, "guess")}.`
+      : "";
     this.render();
+    if (!state.won) {
+      this.current = await api("GET", `/api/games/${state.id}/next`);
+      this.render();
+    }
   },
 
   render() {
     const notation = this.notation;
     renderBoard($("cm-board"), notation, this.game.history, "cm");
     $("cm-turn").hidden = this.current === null;
-    $("cm-undo").disabled = this.game.history.length === 0;
+    $("cm-undo").disabled = this.game.history.length === 0 || this.game.over;
     if (this.current === null) return;
     const guess = pegsOf(notation, this.current.guess);
     $("cm-guess").replaceChildren(...guess.children);
