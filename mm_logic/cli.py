@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -163,13 +165,37 @@ def strategy_option(default: str, many: bool = False, trees: bool = False):
                         show_default=True, help=_strategy_help())
 
 
+class FilePath(click.Path):
+    """``click.Path`` that refuses an empty name (which would otherwise be the current folder, ".")."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not value.strip():
+            self.fail("an empty name is not a file or a folder", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 seed_option = click.option("--seed", type=click.IntRange(0), default=None,
                            help="Makes every random choice reproducible (a number >= 0).")
 encoding_option = click.option(
-    "--encoding", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+    "--encoding", type=FilePath(exists=True, dir_okay=False, path_type=Path), default=None,
     help="Edited .lp (clingo) or .pl (swipl) encoding to use instead of the shipped one.")
+class Seconds(click.FloatRange):
+    """A number of seconds above 0 (``nan`` and ``inf`` are not: every comparison with nan is false)."""
+
+    name = "seconds"
+
+    def __init__(self):
+        super().__init__(0, min_open=True)
+
+    def convert(self, value, param, ctx):
+        seconds = super().convert(value, param, ctx)
+        if not math.isfinite(seconds):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        return seconds
+
+
 time_limit_option = click.option(
-    "--time-limit", type=click.FloatRange(0, min_open=True), default=None, metavar="SECONDS",
+    "--time-limit", type=Seconds(), default=None, metavar="SECONDS",
     help="Bound on one solver call, and on a genetic strategy's search for a consistent code "
          "(ga001-*: 300 s when not given); exceeding it exits 1.")
 
@@ -195,7 +221,7 @@ def engine_options(default_strategy: str = "minimax"):
                     **kwargs):
             engine = make_engine(backend, rules, encoding=encoding, time_limit=time_limit, labeling=labeling)
             chosen = make_strategy(strategy, rules, seed, time_limit)
-            first_guess = parse_code(first_guess_text, rules) if first_guess_text else None
+            first_guess = parse_code(first_guess_text, rules) if first_guess_text is not None else None
             if isinstance(chosen, TreeStrategy):
                 chosen.check_opening(first_guess)
             if isinstance(chosen, SampleEntropy) and chosen.exact:
@@ -229,6 +255,7 @@ def _chart_folder(ctx, param, path: Path | None) -> Path | None:
     import importlib.util
     if importlib.util.find_spec("matplotlib") is None:
         raise click.BadParameter("charts need matplotlib: pip install 'mmlogic[plot]'")
+    made = [p for p in (path, *path.parents) if not p.exists()]
     try:
         path.mkdir(parents=True, exist_ok=True)
         import tempfile
@@ -236,13 +263,38 @@ def _chart_folder(ctx, param, path: Path | None) -> Path | None:
             pass
     except OSError as error:
         raise click.BadParameter(f"cannot write into folder {path} ({error.strerror})") from None
+    finally:
+        for folder in made:  # made for the probe only: the charts make it again, after the games
+            if folder.is_dir():
+                folder.rmdir()
     return path
 
 
 def output_file_option(*names: str, help: str):
     """An option naming a file the command writes, checked before any game runs."""
-    return click.option(*names, type=click.Path(dir_okay=False, path_type=Path), default=None,
+    return click.option(*names, type=FilePath(dir_okay=False, path_type=Path), default=None,
                         callback=_writable_file, help=help)
+
+
+def distinct_outputs(**paths: Path | None) -> None:
+    """Refuse, before any game, two options naming the same output (the second would overwrite the first)."""
+    seen: dict[Path, str] = {}
+    for option, path in paths.items():
+        if path is None:
+            continue
+        key = path.resolve()
+        if key in seen:
+            raise BadInput(f"--{seen[key]} and --{option.replace('_', '-')} name the same file, {path}")
+        seen[key] = option.replace("_", "-")
+
+
+def write_output(path: Path, write: Callable[[Path], None]) -> None:
+    """``write(path)``; a failure (a full disk, a folder removed meanwhile) is one line, exit 1, after the
+    results were printed."""
+    try:
+        write(path)
+    except OSError as error:
+        raise MMLogicError(f"cannot write {path}: {(error.strerror or str(error)).lower()}") from None
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
@@ -291,7 +343,7 @@ def secret_or_random(text: str | None, rules, seed: int | None):
     import numpy as np
 
     from .sampling import random_code
-    return parse_code(text, rules) if text else random_code(rules, np.random.default_rng(seed))
+    return parse_code(text, rules) if text is not None else random_code(rules, np.random.default_rng(seed))
 
 
 # -- commands ---------------------------------------------------------------------------
@@ -359,7 +411,7 @@ def solve(rules, engine, strategy, first_guess, seed, secret_text, server, as_js
             record = play(engine, strategy, secret_or_random(secret_text, rules, seed), first_guess, on_turn=show)
         else:
             from .client import play_remote
-            secret = parse_code(secret_text, rules) if secret_text else None
+            secret = parse_code(secret_text, rules) if secret_text is not None else None
             record = play_remote(engine, strategy, server, secret, seed, first_guess, on_turn=show)
     # The turns are printed already: the text ends with the summary line alone.
     click.echo(json.dumps(record.as_dict()) if as_json else record.summary())
@@ -436,6 +488,7 @@ def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced
 
     if all_secrets + (games is not None) + (spaced is not None) != 1:
         raise BadInput("give exactly one of --all, --games N or --spaced N")
+    distinct_outputs(out=out, save_tree=save_tree)
     if save_tree is not None:
         # Refused before any game: a tree covers every secret, played here.
         if not all_secrets:
@@ -460,11 +513,11 @@ def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced
         else:
             result = bench_games(engine, strategy, secrets, first_guess, progress=bar.update, jobs=jobs,
                                  server=server)
+    emit(result, as_json)  # first: a file that cannot be written loses nothing printed
     if out:
-        out.write_text(json.dumps(result.as_dict()) + "\n")
+        write_output(out, lambda path: path.write_text(json.dumps(result.as_dict()) + "\n"))
     if save_tree:
-        result.strategy_tree(strategy, first_guess).save(save_tree)
-    emit(result, as_json)
+        write_output(save_tree, result.strategy_tree(strategy, first_guess).save)
 
 
 @cli.command()
@@ -481,7 +534,7 @@ def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced
 @time_limit_option
 @json_option
 @output_file_option("--csv", "csv_file", help="Also write the rows to a CSV file.")
-@click.option("--plot", "plot_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--plot", "plot_dir", type=FilePath(file_okay=False, path_type=Path), default=None,
               callback=_chart_folder, help="Write PNG charts into DIR (needs matplotlib).")
 @jobs_option
 @click.pass_context
@@ -513,6 +566,7 @@ def compare(ctx, preset, rules, backends, strategies, all_secrets, games, seed, 
     """
     from .compare import ComparePlan, column_widths, compare, table_header, table_row
 
+    distinct_outputs(csv=csv_file, plot=plot_dir)
     typed = [f"--{p.replace('_', '-')}" for p in RULE_OPTIONS
              if ctx.get_parameter_source(p) != click.core.ParameterSource.DEFAULT]
     # Without a preset the options' defaults apply; with one, only what was typed replaces its own.
@@ -537,10 +591,10 @@ def compare(ctx, preset, rules, backends, strategies, all_secrets, games, seed, 
     with progress_bar(not as_json, plan.total_games, "games") as bar:
         outcome = compare(plan, bar.update, on_row=None if as_json else show_row)
     if csv_file:
-        outcome.write_csv(csv_file)
+        write_output(csv_file, outcome.write_csv)
     if plot_dir and outcome.rows:
         from .charts import plot_comparison
-        plot_comparison(outcome, plot_dir)
+        write_output(plot_dir, lambda folder: plot_comparison(outcome, folder))
     if as_json:
         click.echo(json.dumps(outcome.as_dict()))
     else:
@@ -739,7 +793,7 @@ def info(rules, backend, as_json):
 
 
 @cli.command(name="tree")
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("file", type=FilePath(dir_okay=False, path_type=Path))
 @click.option("--dot", "as_dot", is_flag=True, help="Print the tree in Graphviz's DOT language instead of the summary.")
 @output_file_option("--png", help="Also draw the tree into a PNG file (needs Graphviz's dot program).")
 @click.option("--max-depth", type=click.IntRange(1), default=None, metavar="N",
@@ -889,9 +943,9 @@ def play_command(rules, engine, strategy, first_guess, seed, role, secret_text, 
 @rules_options
 @click.option("--max-games", type=click.IntRange(1), default=1000, show_default=True,
               help="Games kept in memory at most; a new one beyond is refused (HTTP 429).")
-@click.option("--idle-seconds", type=click.FloatRange(0, min_open=True), default=1800, show_default=True,
+@click.option("--idle-seconds", type=Seconds(), default=1800, show_default=True,
               help="A game unused this long is forgotten.")
-@click.option("--time-limit", type=click.FloatRange(0, min_open=True), default=10, show_default=True,
+@click.option("--time-limit", type=Seconds(), default=10, show_default=True,
               metavar="SECONDS", help="Bound on one solver call of a request (HTTP 422 beyond).")
 def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit):
     """The codemaker server: a web page and a JSON API, games kept in memory (docs/server.md).

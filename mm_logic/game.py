@@ -106,7 +106,7 @@ class Game:
         if self._win is not None:
             return 1
         session = self._synced()
-        return session.count() if session.history else self.rules.size
+        return session.count() if session.history or self._edited else self.rules.size
 
     def remaining_within(self, limit: int | None = None) -> tuple[int, bool]:
         """``(n, True)`` with the exact number of codes still possible when it is at most
@@ -115,9 +115,14 @@ class Game:
         if self._win is not None:
             return 1, True
         session = self._synced()
-        if not session.history:
+        if not session.history and not self._edited:
             return self.rules.size, True
         return session.count_within(self.engine.count_budget if limit is None else limit)
+
+    @property
+    def _edited(self) -> bool:
+        """Whether an edited encoding answers: its codes are its own, not every code of the rules."""
+        return self.engine.encoding is not None
 
     # -- the computer guesses --------------------------------------------------
     def suggest(self) -> Code:

@@ -158,13 +158,15 @@ def play_codemaker(game: Game, ask: Callable[[str], str | None], say: Callable[[
         if game.won:
             say(f"found your code in {plural(len(game.history), 'guess')}")
             return 0
-    text = ask("what was your code? (Enter to skip)")
-    if text and text.strip():
+    while True:  # a typo in the code is explained and asked again, as every other line is
+        text = ask("what was your code? (Enter to skip)")
+        if text is None or not text.strip():
+            return 0
         try:
             secret = parse_code(text, rules)
         except BadInput as error:
-            say(str(error))
-            return 0
+            say(f"{error}; try again (Enter to skip)")
+            continue
         for line in wrong_answers(game.history, secret, rules) or ["every answer was right"]:
             say(line)
-    return 0
+        return 0

@@ -44,8 +44,10 @@ class Rules:
             raise BadInput(f"--colors must be between 1 and {MAX_COLORS}, got {self.colors}")
         if self.max_repeat is not None and self.max_repeat < 1:
             raise BadInput(f"--max-repeat must be at least 1, got {self.max_repeat}")
-        if len(set(self.alphabet)) != len(self.alphabet) or "," in self.alphabet or ":" in self.alphabet:
-            raise BadInput("--alphabet must list distinct symbols, without ',' or ':'")
+        if (len(set(self.alphabet)) != len(self.alphabet) or "," in self.alphabet or ":" in self.alphabet
+                or any(symbol.isspace() for symbol in self.alphabet)):
+            # ',' ':' and spaces separate pegs and entries: a code using them could not be read back.
+            raise BadInput("--alphabet must list distinct symbols, without ',', ':' or spaces")
         if self.size == 0:
             raise BadInput(
                 f"no code of {self.pegs} pegs uses {self.colors} colours "

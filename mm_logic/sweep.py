@@ -33,6 +33,7 @@ import json
 import os
 import re
 import resource
+import shutil
 import signal
 import socket
 import subprocess
@@ -396,17 +397,23 @@ def run_dask(cases: list[Case], client, on_result: OnResult) -> None:
 def load_rows(path: Path) -> tuple[dict[str, dict], int]:
     """The rows of an output file by case key, and how many unreadable lines were dropped from it.
 
-    A line that does not read as a row (the end of a file whose writer was
-    killed mid-line) is removed from the file, so that new rows start on a
-    line of their own; the others, of this grid or not, are kept.
+    The last line, when it does not read as a row and has no end of line (a
+    writer killed mid-line), is removed from the file, so that new rows start
+    on a line of their own; the other rows, of this grid or not, are kept. Any
+    other line that is not a row means the file is not a sweep's output: it is
+    refused (:class:`~mm_logic.errors.BadInput`), and left as it is.
     """
     if not path.exists():
         return {}, 0
     rows: dict[str, dict] = {}
     kept: list[str] = []
-    text = path.read_text()
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as error:
+        raise BadInput(f"--out {path} cannot be read as a sweep's output: {error}") from None
+    lines = text.splitlines()
     bad = 0
-    for line in text.splitlines():
+    for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
@@ -415,6 +422,9 @@ def load_rows(path: Path) -> tuple[dict[str, dict], int]:
             if not isinstance(row.get("total_guesses"), int):
                 raise ValueError
         except (ValueError, KeyError, TypeError, AttributeError):
+            if number < len(lines) or text.endswith("\n") or not line.startswith("{"):
+                raise BadInput(f"--out {path} is not a sweep's output (line {number} is not one of its rows); "
+                               "name a new file, or one an earlier sweep wrote") from None
             bad += 1
             continue
         rows.setdefault(key, row)
@@ -422,6 +432,7 @@ def load_rows(path: Path) -> tuple[dict[str, dict], int]:
     if bad or (text and not text.endswith("\n")):
         with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, prefix=f".{path.name}.") as f:
             f.write("".join(line + "\n" for line in kept))
+        shutil.copymode(path, f.name)  # the file keeps its permissions
         os.replace(f.name, path)
     return rows, bad
 

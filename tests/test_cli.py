@@ -50,6 +50,18 @@ def one_line_error(result, code, message):
      "code '0123': with 40 colours (more than the alphabet's 36 symbols) write codes as comma-separated integers"),
     (["next", *PY, "--encoding", "pyproject.toml"], 2,
      "--encoding applies to --backend clingo (.lp) or swipl (.pl), not python"),
+    # An empty value is a value: refused as such, not taken for "not given".
+    (["solve", *PY, "--secret", ""], 2, "code '' has 0 pegs, expected 4"),
+    (["solve", *PY, "--first-guess", ""], 2, "code '' has 0 pegs, expected 4"),
+    (["play", *PY, "--secret", ""], 2, "code '' has 0 pegs, expected 4"),
+    (["bench", *PY, "--all", "--out", ""], 2, "Invalid value for '--out': an empty name is not a file or a folder"),
+    (["compare", *PY, "--all", "--plot", " "], 2,
+     "Invalid value for '--plot': an empty name is not a file or a folder"),
+    (["tree", ""], 2, "Invalid value for 'FILE': an empty name is not a file or a folder"),
+    (["solve", *PY, "--time-limit", "nan"], 2, "Invalid value for '--time-limit': 'nan' is not a number of seconds"),
+    (["serve", "--idle-seconds", "inf"], 2, "Invalid value for '--idle-seconds': 'inf' is not a number of seconds"),
+    # Spaces separate pegs: a symbol that is a space could not be read back.
+    (["solve", *PY, "--alphabet", "ab cdef"], 2, "--alphabet must list distinct symbols, without ',', ':' or spaces"),
 ])
 def test_bad_input_is_one_line_exit_2(run, args, code, message):
     one_line_error(run(*args), code, message)
@@ -208,3 +220,20 @@ def test_a_mistyped_authors_name_lists_the_names(run):
     assert result.exit_code == 2
     assert "'knut' is not one of 'first', 'any', 'random'" in result.stderr
     assert result.stderr.count("\n") == 1
+
+
+def test_two_options_naming_one_file_are_refused_before_any_game(run, tmp_path):
+    same = tmp_path / "same.json"
+    one_line_error(run("bench", *PY, "--all", "--pegs", 2, "--colors", 2, "--out", same, "--save-tree", same), 2,
+                   f"--out and --save-tree name the same file, {same}")
+    one_line_error(run("compare", *PY, "--strategy", "first", "--all", "--pegs", 2, "--colors", 2,
+                       "--csv", same, "--plot", same), 2, f"--csv and --plot name the same file, {same}")
+    assert list(tmp_path.iterdir()) == []  # the probes left nothing behind, not even a folder
+
+
+def test_a_file_that_cannot_be_written_after_the_games_keeps_the_results_printed(run):
+    result = run("bench", *PY, "--strategy", "first", "--games", 3, "--seed", 1, "--json", "--out", "/dev/full")
+    assert result.exit_code == 1 and result.stderr == "error: cannot write /dev/full: no space left on device\n"
+    alone = run("bench", *PY, "--strategy", "first", "--games", 3, "--seed", 1, "--json")
+    printed, expected = json.loads(result.stdout), json.loads(alone.stdout)
+    assert (printed["total_guesses"], printed["histogram"]) == (expected["total_guesses"], expected["histogram"])

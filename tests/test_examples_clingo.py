@@ -74,6 +74,15 @@ def test_readme_next_numbers(name, rules, history, consistent, guess):
     assert engine.first(entries) == parse_code(guess, rules)
 
 
+@pytest.mark.parametrize("name, rules, history, consistent, guess", README_NEXT)
+def test_readme_next_numbers_from_the_command_line(run_json, name, rules, history, consistent, guess):
+    # The empty history too: the count is the encoding's codes, not every code of the rules.
+    options = ["--encoding", EXAMPLES / f"{name}.lp"] if name else []
+    sizes = ["--pegs", rules.pegs, "--colors", rules.colors]
+    answer = run_json("next", *sizes, *options, "--strategy", "first", *history)
+    assert answer == {"guess": guess, "consistent": consistent}
+
+
 # (example, secret, guesses of the `first` loop): README's solve lines
 README_SOLVE = [
     ("palindrome", "1221", ["0000:0,0", "1111:2,0", "1221:4,0"]),

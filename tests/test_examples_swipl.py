@@ -101,3 +101,11 @@ def test_shipped_and_variant_side_by_side():
     assert shipped.count(history) == 312
     assert variant.count(history) == len(expected(rules, history)) == 190
     assert shipped.count(history) == 312  # the variant did not replace the shipped module
+
+
+def test_next_from_the_command_line_counts_the_encodings_codes(run_json):
+    # With no history too: 6 * 5 * 5 * 5 codes, not the rules' 1296.
+    size = len(expected(Rules(4, 6), []))
+    assert run_json("next", "--backend", "swipl", "--encoding", NO_ADJACENT, "--strategy", "first") == {
+        "guess": "0101", "consistent": size}
+    assert size == 750

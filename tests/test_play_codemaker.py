@@ -69,6 +69,9 @@ def test_after_quit_the_code_shows_which_answer_was_wrong(game):
     game.expect_exact("guess 3: 0434  black,white> ")
     game.sendline("quit")
     game.expect_exact("what was your code? (Enter to skip)> ")
+    game.sendline("12x4")                      # a typo here is asked again too
+    game.expect_exact("symbol 'x' in code '12x4' is not one of the 6 colours 012345; try again (Enter to skip)")
+    game.expect_exact("what was your code? (Enter to skip)> ")
     game.sendline("1234")
     ends_with(game, "answer 2 was wrong: 1233 gets 3,0, you said 2,0")
 

@@ -112,12 +112,14 @@ def test_a_rerun_skips_the_finished_cases_and_drops_a_line_cut_off(small, tmp_pa
     out = tmp_path / "resumed.jsonl"
     # Killed while writing its third row: two whole lines, and half of one.
     out.write_text(done[0] + done[1] + done[2][:40])
+    out.chmod(0o640)
     result = invoke("sweep", *SMALL, "--out", out, "--json")
     assert result.exit_code == 0, result.output
     assert result.stderr == (f"note: dropped 1 unreadable line(s) of {out} (cut off by a kill); their cases run again\n"
                              f"note: 2 of 4 cases are in {out} already; running the other 2\n")
     lines = out.read_text().splitlines(keepends=True)
     assert lines[:2] == done[:2] and len(lines) == 4
+    assert out.stat().st_mode & 0o777 == 0o640
     assert steady(json.loads(result.stdout)["rows"]) == steady(rows)
     # The two rows kept are printed as they were read, not run again.
     assert json.loads(done[0]) in json.loads(result.stdout)["rows"]
@@ -324,3 +326,20 @@ def test_docs_show_the_real_cluster_recipe():
     text = (ROOT / "docs" / "cli.md").read_text()
     for line in ("dask scheduler", "dask worker tcp://", "--executor dask --scheduler tcp://"):
         assert line in text
+
+
+@pytest.mark.parametrize("text", ["my notes\nline 2\n", "my notes", "[1, 2]\n", '{"total_guesses": 3}\n',
+                                  '{"cut": \n{"another": 1}\n'])
+def test_a_file_no_sweep_wrote_is_refused_and_left_as_it_is(tmp_path, text):
+    # Only a last line cut off mid-row (no end of line) is taken for a kill's; anything else is the
+    # user's own file, which --out must not overwrite.
+    out = tmp_path / "notes.txt"
+    out.write_text(text)
+    out.chmod(0o755)
+    for command in (("sweep", *SMALL), ("openings", "--pegs", 2, "--colors", 2, "--strategy", "minimax",
+                                        "--backend", "python")):
+        result = invoke(*command, "--out", out)
+        assert (result.exit_code, result.stdout) == (2, ""), result.output
+        assert result.stderr == (f"error: --out {out} is not a sweep's output (line 1 is not one of its "
+                                 "rows); name a new file, or one an earlier sweep wrote\n")
+        assert out.read_text() == text and out.stat().st_mode & 0o777 == 0o755
