@@ -69,7 +69,17 @@ secret(rules(Length, Colours, Repeat), secret(Pegs, Marks, Counts)) :-
     numlist(0, Last, Palette),
     maplist(marks(Pegs), Palette, Marks),
     Limit is min(Repeat, Length),
-    maplist(colour_count(Limit), Marks, Counts).
+    maplist(colour_count(Limit), Marks, Counts),
+    implied_total(Counts, Length).
+
+% The counts add up to Length (every peg has one colour): implied, and stated
+% so that propagation sees it, so that answers about colour counts that cannot
+% add up fail at once. Rules that admit no code keep a secret with no code.
+implied_total(Counts, Length) :-
+    (   sum(Counts, #=, Length)
+    ->  true
+    ;   true
+    ).
 
 % Marks are the indicators "this peg has colour C", one per peg.
 marks(Pegs, C, Marks) :-

@@ -397,9 +397,15 @@ def solve(rules, engine, strategy, first_guess, seed, secret_text, server, as_js
       mmlogic solve --strategy any --pegs 16 --colors 6 --json
       mmlogic solve --server http://127.0.0.1:8000 --pegs 5 --colors 8 --no-repeat
     """
+    from .bench import warm_up
     from .game import play, turn_line
     from .terminal import Spinner
 
+    if server is None:
+        secret = secret_or_random(secret_text, rules, seed)
+    else:
+        secret = parse_code(secret_text, rules) if secret_text is not None else None
+    warm_up(engine.name, strategy.name, rules.max_repeat)  # `seconds` leaves start-up out
     with Spinner("thinking") as spinner:
         def show(number, entry):
             # Each guess as soon as it is made: a long game is never silent.
@@ -408,10 +414,9 @@ def solve(rules, engine, strategy, first_guess, seed, secret_text, server, as_js
                 click.echo(turn_line(number, entry, rules))
 
         if server is None:
-            record = play(engine, strategy, secret_or_random(secret_text, rules, seed), first_guess, on_turn=show)
+            record = play(engine, strategy, secret, first_guess, on_turn=show)
         else:
             from .client import play_remote
-            secret = parse_code(secret_text, rules) if secret_text is not None else None
             record = play_remote(engine, strategy, server, secret, seed, first_guess, on_turn=show)
     # The turns are printed already: the text ends with the summary line alone.
     click.echo(json.dumps(record.as_dict()) if as_json else record.summary())
@@ -483,7 +488,15 @@ def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced
       mmlogic bench --backend python --strategy minimax --all --save-tree knuth.json
       mmlogic bench --backend clingo --strategy tree:knuth.json --all
     """
-    from .bench import bench_all, bench_games, check_every_secret, check_tree_recordable, random_secrets, spaced_secrets
+    from .bench import (
+        bench_all,
+        bench_games,
+        check_every_secret,
+        check_tree_recordable,
+        random_secrets,
+        spaced_secrets,
+        warm_up,
+    )
     from .codespace import code_space
 
     if all_secrets + (games is not None) + (spaced is not None) != 1:
@@ -506,6 +519,7 @@ def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced
         check_every_secret(rules)
         space = code_space(rules)
         secrets = [space.code(i) for i in range(space.size)]
+    warm_up(engine.name, strategy.name, rules.max_repeat)  # `seconds` leaves start-up out
     with progress_bar(not as_json, rules.size if secrets is None else len(secrets), "games") as bar:
         if secrets is None:
             result = bench_all(engine, strategy, first_guess, progress=bar.update, jobs=jobs,
@@ -919,8 +933,10 @@ def play_command(rules, engine, strategy, first_guess, seed, role, secret_text, 
     def ask(prompt: str) -> str | None:
         try:
             return click.prompt(prompt, prompt_suffix="> ", default="", show_default=False, err=True)
-        except click.Abort:
-            click.echo("", err=True)  # end the prompt's line: what follows starts on its own
+        except click.Abort as abort:
+            if isinstance(abort.__context__, KeyboardInterrupt):
+                raise KeyboardInterrupt from None  # Ctrl-C: "interrupted", exit 130, as everywhere
+            click.echo("", err=True)  # Ctrl-D: end the prompt's line; the game ends as after quit
             return None
 
     if role == "codemaker":

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .bench import BenchResult, Progress, bench_all, bench_games, check_every_secret, random_secrets
+from .bench import BenchResult, Progress, bench_all, bench_games, check_every_secret, random_secrets, warm_up
 from .codespace import MAX_CODES
 from .engines import BACKENDS, check_encoding, engine_class, make_engine
 from .errors import BadInput
@@ -266,13 +266,15 @@ class Comparison:
                 "disagreements": [d.as_dict() for d in self.disagreements]}
 
     def write_csv(self, path: Path) -> None:
-        """The rows as CSV: the rules' fields, then the row's, the histogram as ``k:v`` pairs."""
-        fields = ["pegs", "colors", "max_repeat", "backend", "strategy", *ROW_FIELDS, "ms_per_game",
-                  "nodes", "checks"]
+        """The rows as CSV: the rules' fields, then the row's, the histogram as ``k:v`` pairs;
+        ``nodes`` and ``checks`` columns when an engine counted its search (a1..a5)."""
+        rows = [row_dict(r) for r in self.rows]
+        searched = ["nodes", "checks"] if any("search" in row for row in rows) else []
+        fields = ["pegs", "colors", "max_repeat", "backend", "strategy", *ROW_FIELDS, "ms_per_game", *searched]
         with path.open("w", newline="") as f:
             writer = csv.DictWriter(f, fieldnames=fields)
             writer.writeheader()
-            for row in map(row_dict, self.rows):
+            for row in rows:
                 writer.writerow({**row.pop("rules"), **row.pop("search", {}), **row,
                                  "histogram": format_histogram(row["histogram"])})
 
@@ -299,6 +301,7 @@ def compare(plan: ComparePlan, progress: Progress | None = None,
                         if key in done:
                             outcome.studies[-1][1].append(done[key])
                             continue
+                        warm_up(backend, strategy_name, rules.max_repeat)  # start-up is not the row's time
                         engine = make_engine(backend, rules, time_limit=plan.time_limit,
                                              encoding=plan.encoding if engine_class(backend).suffix else None)
                         strategy = make_strategy(strategy_name, rules, plan.seed, plan.time_limit)

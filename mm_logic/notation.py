@@ -66,7 +66,7 @@ def _token_value(token: str, rules: Rules, text: str) -> int:
     """One space-separated peg: a symbol when the alphabet writes codes, else a colour number."""
     if rules.symbolic and len(token) == 1:
         return _symbol_value(token, rules, text)
-    if token.isdigit() and int(token) < rules.colors:
+    if token.isascii() and token.isdigit() and int(token) < rules.colors:
         return int(token)
     raise BadInput(f"peg {token!r} in code {shown(text)} is not one of the {rules.colors} colours "
                    + (rules.alphabet[: rules.colors] if rules.symbolic else f"0..{rules.colors - 1}"))
@@ -92,6 +92,8 @@ def parse_code(text: str, rules: Rules, *, check_repeat: bool = True) -> Code:
     if "," in text:
         parts = [p.strip() for p in text.split(",")]
         try:
+            if not all(p.isascii() for p in parts):
+                raise ValueError  # int() reads other scripts' digits: a code is written in ASCII
             code = tuple(int(p) for p in parts)
         except ValueError:
             raise BadInput(f"code {shown(text)} mixes commas with non-numbers") from None

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from .errors import BadInput, MMLogicError, NoConsistentCode
 from .feedback import feedback
 from .game import Game, plural
-from .notation import Code, Entry, check_feedback, format_code, format_feedback, parse_code
+from .notation import Code, Entry, check_feedback, format_code, format_feedback, parse_code, shown
 from .rules import Rules
 
 #: Words that end the game.
@@ -30,7 +30,24 @@ def help_text(game: Game) -> str:
     example = tuple(c % rules.colors for c in range(rules.pegs))
     spaced = " ".join(format_code((c,), rules) for c in example)
     return (f"type a code of {rules.pegs} pegs, e.g. {format_code(example, rules)} or {spaced}; "
-            "? how many codes are still possible; hint the computer's guess; quit to give up")
+            "? how many codes are still possible; hint the computer's guess; quit (or q) to give up; "
+            "a line that is a code is played as a guess, even one that spells a command")
+
+
+def is_code(text: str, rules: Rules) -> bool:
+    """Whether ``text`` reads as a code of ``rules`` (then it is a guess, not a command)."""
+    try:
+        parse_code(text, rules)
+    except BadInput:
+        return False
+    return True
+
+
+def codes_left(game: Game) -> str:
+    """How many codes are still possible, exact when the count is quick ("at least N" beyond, as
+    ``next`` says it: an exact count of a huge game would take hours)."""
+    count, exact = game.remaining_within()
+    return plural(count, "code") if exact else f"at least {count:,} codes"
 
 
 def play_codebreaker(game: Game, ask: Callable[[str], str | None], say: Callable[[str], None],
@@ -50,17 +67,18 @@ def play_codebreaker(game: Game, ask: Callable[[str], str | None], say: Callable
         if text is None:
             break
         text = text.strip()
-        if text.lower() in QUIT:
-            break
         if not text:
             continue
-        if text.lower() in HELP:
+        command = None if is_code(text, rules) else text.lower()
+        if command in QUIT:
+            break
+        if command in HELP:
             say(help_text(game))
             continue
-        if text in ("?", "hint"):
+        if command in ("?", "hint"):
             try:
-                left = plural(game.remaining(), "code")
-                say(f"try {format_code(game.suggest(), rules)} ({left} still possible)" if text == "hint"
+                left = codes_left(game)
+                say(f"try {format_code(game.suggest(), rules)} ({left} still possible)" if command == "hint"
                     else f"{left} still possible")
             except MMLogicError as error:
                 say(f"cannot answer: {error}")
@@ -88,8 +106,9 @@ def parse_answer(text: str, rules) -> tuple[int, int]:
     ((1, 2), (0, 0))
     """
     parts = text.replace(",", " ").split()
-    if len(parts) != 2 or not all(p.isdigit() for p in parts):
-        raise BadInput(f"{text.strip()!r} is not an answer: type black and white, e.g. 1,2 or 1 2")
+    # ASCII digits only: "²".isdigit() is true, but int() refuses it.
+    if len(parts) != 2 or not all(p.isascii() and p.isdigit() for p in parts):
+        raise BadInput(f"{shown(text.strip())} is not an answer: type black and white, e.g. 1,2 or 1 2")
     return check_feedback((int(parts[0]), int(parts[1])), rules)
 
 
@@ -124,11 +143,7 @@ def play_codemaker(game: Game, ask: Callable[[str], str | None], say: Callable[[
     say(f"Think of a code of {rules.pegs} pegs over {alphabet} ({rules.describe()}); I guess it. "
         "Answer each guess with black,white (e.g. 1,2); undo takes your last answer back; help for help.")
     while max_guesses is None or len(game.history) < max_guesses:
-        try:
-            guess = game.suggest()
-        except MMLogicError as error:
-            say(f"cannot guess: {error}")
-            return 1
+        guess = game.suggest()  # an engine that fails here is the command's error (stderr, its exit code)
         text = ask(f"guess {len(game.history) + 1}: {format_code(guess, rules)}  black,white")
         if text is None or text.strip().lower() in QUIT:
             break

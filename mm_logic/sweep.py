@@ -47,7 +47,7 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .bench import bench_all
+from .bench import bench_all, warm_up
 from .codespace import MAX_CODES
 from .engines import make_engine
 from .errors import BackendUnavailable, BadInput, MMLogicError
@@ -202,20 +202,6 @@ def rss_mb() -> float:
     return peak / 2**20 if sys.platform == "darwin" else peak / 2**10
 
 
-def warm_up(case: Case) -> None:
-    """Play the case's strategy on its backend over a 2x3 game first, untimed: what a fresh process
-    loads on first use (compiled kernels from their cache, a solver's library) is start-up, not the case's."""
-    try:
-        rules = Rules(2, 3, case.rules.max_repeat)
-        engine = make_engine(case.backend, rules)
-        try:
-            bench_all(engine, make_strategy(case.strategy, rules, 0))
-        finally:
-            engine.close()
-    except Exception:  # noqa: BLE001 - a warm-up only: the case itself reports what fails
-        pass
-
-
 def run_case(case: Case) -> dict:
     """Run one case in this process: its row.
 
@@ -224,7 +210,7 @@ def run_case(case: Case) -> dict:
     ``start_rss_mb`` the same just before the case: in a fresh process
     (:func:`run_isolated`) the first is the case's peak, imports included.
     """
-    warm_up(case)
+    warm_up(case.backend, case.strategy, case.rules.max_repeat)
     start_rss = rss_mb()
     start = time.perf_counter()
     engine = make_engine(case.backend, case.rules)

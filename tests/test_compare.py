@@ -131,7 +131,7 @@ def test_csv_and_plot(run, tmp_path):
     assert result.exit_code == 0, result.stderr
     lines = csv_file.read_text().splitlines()
     assert lines[0] == ("pegs,colors,max_repeat,backend,strategy,games,total_guesses,mean,max,histogram,"
-                        "seconds,ms_per_game,nodes,checks")
+                        "seconds,ms_per_game")  # no engine here counts its search: no nodes, checks
     # The preset's rule sets, each once though several studies share it (4x8 no-repeat, 5x10 no-repeat).
     settings = ([(n, 2 * n, "1") for n in range(4, 9)] + [(5, p, "1") for p in range(5, 16) if p != 10]
                 + [(4, 8, "2")])
@@ -144,6 +144,18 @@ def test_csv_and_plot(run, tmp_path):
         "genetic-attempts.png", "genetic-time.png", "alphabet-attempts.png", "alphabet-time.png",
         "two-occurrences-mean.png", "two-occurrences-max.png", "two-occurrences-time.png"])
     assert all((charts / n).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for n in names)
+
+
+def test_csv_has_the_search_columns_when_an_engine_counts_its_search(run, tmp_path):
+    csv_file = tmp_path / "rows.csv"
+    result = run("compare", "--backend", "python,a2", "--strategy", "first", "--pegs", 3, "--colors", 3, "--all",
+                 "--csv", csv_file)
+    assert result.exit_code == 0, result.stderr
+    header, python, a2 = (line.split(",") for line in csv_file.read_text().splitlines())
+    assert header[-4:] == ["seconds", "ms_per_game", "nodes", "checks"]
+    as_json = json.loads(run("compare", "--backend", "a2", "--strategy", "first", "--pegs", 3, "--colors", 3,
+                             "--all", "--json").stdout)["rows"][0]["search"]
+    assert python[-2:] == ["", ""] and a2[-2:] == [str(as_json["nodes"]), str(as_json["checks"])]
 
 
 def test_preset_names_are_the_presets():

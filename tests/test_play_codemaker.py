@@ -80,3 +80,23 @@ def test_secret_is_refused_as_codemaker(run):
     result = run("play", "--role", "codemaker", "--secret", "0123")
     assert result.exit_code == 2
     assert result.stderr == "error: --secret applies to --role codebreaker: as codemaker you keep the code in mind\n"
+
+
+@pytest.mark.parametrize("role, prompt", [("codemaker", "guess 2: 1233  black,white> "), ("codebreaker", "guess 2> ")])
+def test_ctrl_c_at_a_prompt_is_interrupted_exit_130(role, prompt):
+    # Ctrl-D gives up (exit 0, the secret shown); Ctrl-C interrupts, as in every command.
+    child = pexpect.spawn(MMLOGIC, ["play", "--role", role, "--backend", "python", "--strategy", "minimax",
+                                    *(["--secret", "1234"] if role == "codebreaker" else [])],
+                          encoding="utf-8", timeout=30)
+    try:
+        child.expect_exact("guess 1")
+        child.sendline("0,1" if role == "codemaker" else "0011")
+        child.expect_exact(prompt)
+        child.sendintr()
+        child.expect_exact("interrupted")
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 130
+        assert "the secret was" not in child.before and "what was your code" not in child.before
+    finally:
+        child.close(force=True)

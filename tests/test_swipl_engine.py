@@ -63,6 +63,16 @@ def test_contradiction_has_no_code():
     assert engine.conflict(history) == (0, 1)
 
 
+def test_colour_counts_that_cannot_add_up_are_refuted_by_propagation():
+    # Six one-colour guesses, 3 pegs each, on 16 pegs: 18 pegs, no code. Without the implied
+    # sum of the colour counts, labelling searched for minutes; the limit turns that into a failure.
+    rules = Rules(16, 6)
+    history = [((c,) * 16, (3, 0)) for c in range(6)]
+    with SwiplEngine(rules, time_limit=30).session(history) as s:
+        assert s.any() is None
+    assert SwiplEngine(rules, time_limit=30).conflict(history) == (0, 1, 2, 3, 4, 5)
+
+
 def test_codes_come_back_as_an_integer_array():
     codes_ = SwiplEngine(Rules(5, 8, 1)).enumerate([((0, 1, 2, 3, 4), (1, 2))], limit=4)
     assert codes_.dtype == np.uint8 and codes_.shape == (4, 5)

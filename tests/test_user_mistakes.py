@@ -83,12 +83,49 @@ def test_play_help_hint_and_spaced_codes(run):
     assert result.exit_code == 0
     assert result.stdout.splitlines()[1:] == [
         "type a code of 4 pegs, e.g. 0123 or 0 1 2 3; ? how many codes are still possible; "
-        "hint the computer's guess; quit to give up",
+        "hint the computer's guess; quit (or q) to give up; a line that is a code is played as a guess, even "
+        "one that spells a command",
         "try 0000 (1296 codes still possible)",
         "0011  1,1",
         "0123  4,0",
         "found in 2 guesses",
     ]
+
+
+def test_play_a_code_that_spells_a_command_is_a_guess(run):
+    # QUIT is a code of 4 pegs of 36 colours; q is not, and still quits.
+    result = run("play", *PY, "--pegs", 4, "--colors", 36, "--secret", "QUIT", input="quit\n")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[1:] == ["QUIT  4,0", "found in 1 guess"]
+    result = run("play", *PY, "--pegs", 1, "--colors", 20, "--secret", "H", input="h\nq\n")
+    assert result.stdout.splitlines()[1:] == ["H  1,0", "found in 1 guess"]
+
+
+@pytest.mark.parametrize("typed", ["0 1 2 1\u00b2", "0,1,2,\u2460", "\u0661\u0662\u0663\u0664"])
+def test_play_digits_of_other_scripts_are_a_typo(run, typed):
+    result = run("play", *PY, "--secret", "0123", input=f"{typed}\n0123\n")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[2:] == ["0123  4,0", "found in 1 guess"]
+    assert result.stdout.splitlines()[1].endswith("; try again (help for help)")
+
+
+def test_play_codemaker_answers_in_other_scripts_are_a_typo_quoted_short(run):
+    result = run("play", "--role", "codemaker", *PY, "--strategy", "first",
+                 input="\u00b2,0\n" + "1," * 100 + "\nquit\n\n")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[1:3] == [
+        "'\u00b2,0' is not an answer: type black and white, e.g. 1,2 or 1 2; try again (help for help)",
+        f"{'1,' * 20!r}... (200 characters) is not an answer: type black and white, e.g. 1,2 or 1 2; try again "
+        "(help for help)"]
+
+
+def test_play_hint_on_a_huge_game_answers_with_a_bound(run):
+    # 36^5 = 60 million codes: `?` answers at once with a proven lower bound, as `next` does.
+    result = run("play", "--backend", "clingo", "--pegs", 5, "--colors", 36, "--strategy", "any", "--seed", 1,
+                 input="01234\n?\n")
+    assert result.exit_code == 0
+    # Counted up to 10, 100, 1000, ... for about a second: the bound is the last step counted.
+    assert re.fullmatch(r"at least (1,001|10,001|100,001) codes still possible", result.stdout.splitlines()[2])
 
 
 def test_play_advice_names_an_option_play_has(run):

@@ -9,8 +9,10 @@ Ctrl-C.
 
 from __future__ import annotations
 
+import signal
 import threading
 import time
+from contextlib import contextmanager
 
 import numpy as np
 from clingo import Control, SymbolType
@@ -105,6 +107,32 @@ class CodeReader:
         return -1, -1
 
 
+@contextmanager
+def interrupts_held():
+    """Hold Ctrl-C while clingo runs in this thread, and raise it once clingo has returned.
+
+    Python runs a signal's handler in the main thread at its next bytecode, which may be
+    inside a callback clingo makes (a model handler, the statistics' event): a
+    KeyboardInterrupt there made clingo print "error in SolveEventHandler::on_statistics
+    going to terminate" and end the process with status 1, not 130. The calls held are
+    the quick ones (a few milliseconds: :data:`QUICK_CONFLICTS`).
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        if callable(previous):
+            previous(signal.SIGINT, None)  # Python's own handler raises KeyboardInterrupt
+        elif previous == signal.SIG_DFL:
+            raise KeyboardInterrupt
+
+
 def solve(ctl: Control, reader: CodeReader, assumptions, models: int, *, budget: int | None = None,
           time_limit: float | None = None, what: str = "") -> bool:
     """Search for up to ``models`` models (0: all) and hand each to ``reader``.
@@ -129,7 +157,8 @@ def solve(ctl: Control, reader: CodeReader, assumptions, models: int, *, budget:
     limits.solve_limit = str(QUICK_CONFLICTS if budget is None else budget)
     limits.models = str(models if bounded else QUICK_MODELS)
     try:
-        result = ctl.solve(on_model=reader, assumptions=assumptions)
+        with interrupts_held():
+            result = ctl.solve(on_model=reader, assumptions=assumptions)
         # Done when the search space is exhausted, or when the models asked for are all in. A
         # search cut by the conflict limit after some models is satisfiable (not "unknown")
         # yet unfinished: taking it as done made count_within call a partial count exact.
