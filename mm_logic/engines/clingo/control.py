@@ -16,6 +16,7 @@ from clingo import Function, Number
 
 from ...notation import Entry
 from .program import Program
+from .solve import interrupts_held
 
 #: Released steps a Control may carry before it is rebuilt from the live history.
 MAX_RELEASED_STEPS = 32
@@ -38,11 +39,19 @@ class StepControl:
         self.has_targets = Function("target", [Number(1), Number(0)]) in self.ctl.symbolic_atoms
 
     def _start(self) -> None:
+        self.release()
         self.ctl = self.program.control()
         self.controls_built += 1
         self._steps: list[int] = []  # step number of each live entry
         self._released = 0  # steps released in this Control
         self._targets: list[list[int]] | None = None
+
+    def release(self) -> None:
+        """Free the Control now, with Ctrl-C held: clingo's ``Control.__del__`` runs Python code, and
+        a KeyboardInterrupt raised there is printed as ignored and lost (a bench then ran on)."""
+        if getattr(self, "ctl", None) is not None:
+            with interrupts_held():
+                self.ctl = None
 
     def push(self, entry: Entry, history: list[Entry]) -> None:
         """Add ``entry``, the last of ``history``, as a new step."""

@@ -192,6 +192,8 @@ class ClingoSession(Session):
         return tuple(codes[0]) if codes else None
 
     def close(self) -> None:
+        if self._control is not None:
+            self._control.release()
         self._control = None
 
     # -- one call --------------------------------------------------------------
