@@ -997,8 +997,11 @@ def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit):
     from .server.line_protocol import LineGames, doubles, serve_beside
     from .server.store import GameStore
 
-    store = GameStore(max_games=max_games, idle_seconds=idle_seconds, time_limit=time_limit)
     ctx = click.get_current_context()
+    if ctx.get_parameter_source("alphabet") != click.core.ParameterSource.DEFAULT:
+        raise BadInput("--alphabet does not apply to serve: the line protocol writes letters from a, and an API "
+                       "game names its alphabet in its request")
+    store = GameStore(max_games=max_games, idle_seconds=idle_seconds, time_limit=time_limit)
     if tcp_port is None:
         line_games = None
         if any(ctx.get_parameter_source(p) != click.core.ParameterSource.DEFAULT for p in RULE_OPTIONS):

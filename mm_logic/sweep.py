@@ -29,6 +29,7 @@ runs again).
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import re
@@ -361,7 +362,15 @@ def dask_client(address: str):
         return Client(address, set_as_default=False)
     except Exception as error:  # noqa: BLE001 - unreachable, refused, bad address: one line
         reason = " ".join(str(error).split()) or type(error).__name__
-        raise MMLogicError(f"cannot reach the Dask scheduler at {address}: {reason}") from None
+        error.__traceback__ = None  # its frames hold the half-built Client: let it go now
+    # The half-built Client's __del__ fails in turn (its close times out after 10 s) and Python
+    # prints that as an "Exception ignored" traceback: collected here, quietly; the line below says it.
+    hook, sys.unraisablehook = sys.unraisablehook, lambda unraisable: None
+    try:
+        gc.collect()
+    finally:
+        sys.unraisablehook = hook
+    raise MMLogicError(f"cannot reach the Dask scheduler at {address}: {reason}")
 
 
 def run_dask(cases: list[Case], client, on_result: OnResult) -> None:

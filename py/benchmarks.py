@@ -3,7 +3,9 @@
 
 Each row is one ``mmlogic bench ... --json`` run in a fresh process; the
 figures printed are that run's own (``seconds`` is the wall time of the games,
-not start-up). Prints a Markdown table on stdout.
+not start-up). Prints a Markdown table on stdout, then a note naming the
+README rows whose command is not one ``bench`` run (:data:`NOT_RERUN`), which
+this script does not rerun.
 
 With ``--beside DIR`` (a checkout of an earlier commit, e.g. ``git worktree add
 /tmp/prev REV``), each row also runs that checkout's ``mm_logic`` right after
@@ -22,6 +24,9 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+from mm_logic.errors import BadInput
+from mm_logic.scripting import run
 
 ROWS = [
     # (what the issue asks, goal, command)
@@ -47,12 +52,20 @@ ROWS = [
      "bench --backend clingo --strategy any --pegs 20 --colors 20 --games 20 --seed 1"),
     ("any 30x30 on clingo", "<= 5 s/game",
      "bench --backend clingo --strategy any --pegs 30 --colors 30 --games 20 --seed 1"),
+    ("any 40x40 on clingo", "a figure per game, aim <= 60 s",
+     "bench --backend clingo --strategy any --pegs 40 --colors 40 --games 10 --seed 1"),
     ("Knuth 4x6 on swipl", "5801",
      "bench --backend swipl --strategy minimax --first-guess 0011 --all"),
     ("first 5x8 no-repeat on swipl",
      "seed 003's program on this machine: 159 ms/game (`python py/seed003_vs_swipl.py`; "
      "the report: ~66 ms over TCP on its own hardware)",
      "bench --backend swipl --strategy first --pegs 5 --colors 8 --no-repeat --games 1000 --seed 1"),
+]
+#: README rows this script does not rerun: their command is not one ``mmlogic bench --json`` run
+#: (``compare`` prints a row per strategy, and the row's figures set one strategy beside another).
+NOT_RERUN = [
+    ("any-random-opening 30x30 on clingo",
+     "compare --backend clingo --strategy any,any-random-opening --pegs 30 --colors 30 --games 20 --seed 1"),
 ]
 
 
@@ -68,6 +81,9 @@ def main() -> int:
     parser.add_argument("--beside", type=Path, default=None,
                         help="a checkout of an earlier commit to run right after each row, for comparison")
     args = parser.parse_args()
+    if args.beside and not (args.beside / "mm_logic" / "__init__.py").is_file():
+        # PYTHONPATH=DIR without a package there imports today's code: the "comparison" would be with itself.
+        raise BadInput(f"--beside {args.beside} is not a checkout of mmlogic (no mm_logic/__init__.py)")
     beside = f" {args.beside.name}, same run |" if args.beside else ""
     print(f"| benchmark | goal | games | mean | max | seconds | per game |{beside} command |")
     print("|---|---|---|---|---|---|---|" + ("---|" if args.beside else "") + "---|")
@@ -93,8 +109,12 @@ def main() -> int:
                 other = " failed |"
         print(f"| {label} | {goal} | {out['games']} | {out['mean']:.3f} | {out['max']} | "
               f"{out['seconds']:.2f} | {per_game_text} |{other} `mmlogic {command}` |", flush=True)
+    skipped = [(label, command) for label, command in NOT_RERUN if args.only in command]
+    if skipped:
+        print("\nNot rerun here (run the command itself): "
+              + "; ".join(f"{label}: `mmlogic {command}`" for label, command in skipped) + ".")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run(main)

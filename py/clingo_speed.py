@@ -27,6 +27,7 @@ from mm_logic.engines.base import Session
 from mm_logic.engines.clingo import ClingoEngine, ClingoSession
 from mm_logic.feedback import feedback
 from mm_logic.rules import Rules
+from mm_logic.scripting import count, natural, run
 
 #: (label, rules, strategy, games, goal in seconds per game)
 SETTINGS = [
@@ -108,8 +109,8 @@ def measure(rules: Rules, strategy: str, games: int, seed: int, fresh: bool) -> 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--games", type=int, help="games per setting (default: each setting's own)")
+    parser.add_argument("--seed", type=natural, default=1)
+    parser.add_argument("--games", type=count, help="games per setting (default: each setting's own)")
     parser.add_argument("--only", help="run the settings whose label contains this text")
     parser.add_argument("--fresh", action="store_true", help="a fresh Control per question")
     args = parser.parse_args()
@@ -117,11 +118,11 @@ def main() -> None:
     for label, rules, strategy, games, goal in SETTINGS:
         if args.only and args.only not in label:
             continue
-        games = args.games or games
+        games = games if args.games is None else args.games
         guesses, seconds = measure(rules, strategy, games, args.seed, args.fresh)
         verdict = "ok" if seconds <= goal else "SLOW"
         print(f"{label:<22} {games:>6} {guesses:>13.3f} {seconds:>10.5f} {goal:>8g} {verdict}", flush=True)
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

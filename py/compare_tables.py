@@ -3,21 +3,21 @@
 
 Runs ``mmlogic compare --preset NAME`` for each preset (each report's
 experiments: rule sets, backends, strategies and games), writes the charts into
-``docs/charts/<preset>/`` and prints Markdown tables (one row per rule set,
+``docs/charts/<preset>/`` (``--charts DIR``: ``DIR/<preset>/``) and prints Markdown tables (one row per rule set,
 backend and strategy, with seed 001's search effort) with the agreement check's
 result. Every figure comes from this run.
 
-Usage:  python py/compare_tables.py [--preset NAME ...] [--jobs N] [--seed N]
+Usage:  python py/compare_tables.py [--preset NAME ...] [--jobs N] [--seed N] [--charts DIR]
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from mm_logic.charts import plot_comparison
 from mm_logic.compare import PRESETS, ComparePlan, compare, row_dict
+from mm_logic.scripting import count, natural, output_folder, run
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -38,19 +38,23 @@ def markdown(outcome) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--preset", action="append", choices=list(PRESETS), help="presets to run (default all)")
-    parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=count, default=1)
+    parser.add_argument("--seed", type=natural, default=1)
+    parser.add_argument("--charts", type=output_folder, default=ROOT / "docs" / "charts", metavar="DIR",
+                        help="write each preset's charts into DIR/<preset>/ (default: the README's docs/charts)")
     args = parser.parse_args()
     for preset in args.preset or list(PRESETS):
         plan = ComparePlan.make(preset=preset, rules=None, explicit_rules=[], backends=None, strategies=None,
                                 all_secrets=False, games=None, seed=args.seed, jobs=args.jobs)
         outcome = compare(plan)
-        charts = plot_comparison(outcome, ROOT / "docs" / "charts" / preset)
+        charts = plot_comparison(outcome, args.charts / preset)
         print(f"### {preset} (`mmlogic compare --preset {preset} --seed {args.seed}`)\n")
         print(markdown(outcome))
-        print(" ".join(f"![{c.stem}](docs/charts/{preset}/{c.name})" for c in charts) + "\n", flush=True)
+        # Links relative to the repository, as the README has them, when the charts are in it.
+        links = [c.resolve().relative_to(ROOT) if c.resolve().is_relative_to(ROOT) else c for c in charts]
+        print(" ".join(f"![{c.stem}]({link})" for c, link in zip(charts, links)) + "\n", flush=True)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run(main)

@@ -34,10 +34,15 @@ import sys
 import time
 from pathlib import Path
 
+from mm_logic.errors import BackendUnavailable, BadInput, MMLogicError
+from mm_logic.scripting import count, run
+
 #: Our strategy names and the C++ solver's algorithm types.
 ALGOS = {"knuth": ("minimax", "Algos::Knuth"), "parts": ("parts", "Algos::MostParts"),
          "expected": ("expected", "Algos::ExpectedSize"), "entropy": ("entropy", "Algos::Entropy")}
 DEFAULT_CASES = ["4x6:knuth", "4x10:knuth", "5x8:knuth", "5x8:parts", "6x6:knuth"]
+#: The build's tools and the packages that bring them (the recipe's apt-get line).
+INSTALL = "apt-get install nlohmann-json3-dev cmake g++"
 #: The recipe's edits: (file, old, new). Each must apply exactly once.
 RECIPE = [
     ("CMakeLists.txt", "cmake_minimum_required(VERSION 3.25.2)", "cmake_minimum_required(VERSION 3.25.1)"),
@@ -92,7 +97,13 @@ def build(source: Path, folder: Path, pegs: int, colors: int, algo: str) -> Path
                     ["make", f"-j{os.cpu_count() or 1}"]):
         done = subprocess.run(command, cwd=folder / "build", capture_output=True, text=True)
         if done.returncode != 0:
-            raise SystemExit(f"error: {' '.join(command)} failed in {folder / 'build'}:\n{done.stderr[-2000:]}")
+            # The tool's own output is tens of lines: it goes to a log, the error names it in one line.
+            log = folder / "build" / f"{command[0]}.log"
+            log.write_text(done.stdout + done.stderr)
+            if "nlohmann_json" in done.stdout + done.stderr:
+                raise BackendUnavailable(f"{command[0]} found no nlohmann-json (the recipe takes it from the system): "
+                                         f"{INSTALL} (its output: {log})")
+            raise MMLogicError(f"{' '.join(command)} failed in {folder / 'build'} (its output: {log})")
     return binary
 
 
@@ -130,18 +141,25 @@ def main() -> int:
     parser.add_argument("--case", action="append", default=None, metavar="PxC:ALGO",
                         help=f"a case, e.g. 5x8:knuth (algorithms {', '.join(ALGOS)}); default: "
                              f"{' '.join(DEFAULT_CASES)}")
-    parser.add_argument("--repeat", type=int, default=1, help="runs of each side; the fastest is kept")
+    parser.add_argument("--repeat", type=count, default=1, help="runs of each side; the fastest is kept")
     args = parser.parse_args()
-    if not (args.source / "main.cpp").is_file():
-        parser.error(f"--source {args.source} is not a checkout of mikemag/Mastermind (no main.cpp)")
-    rows = []
-    print("| case | C++ total | C++ max | C++ s | mmlogic total | mmlogic max | mmlogic s | ratio |")
-    print("|---|---|---|---|---|---|---|---|")
+    # Every file the recipe edits, checked before anything is built or printed.
+    missing = [name for name in ("main.cpp", *dict.fromkeys(name for name, _, _ in RECIPE))
+               if not (args.source / name).is_file()]
+    if missing:
+        raise BadInput(f"--source {args.source} is not a checkout of mikemag/Mastermind (no {', '.join(missing)})")
+    if shutil.which("cmake") is None or shutil.which("make") is None:
+        raise BackendUnavailable(f"building the C++ peer needs cmake and make: {INSTALL} make")
+    cases = []
     for case in args.case or DEFAULT_CASES:
         match = re.fullmatch(r"(\d+)x(\d+):(\w+)", case)
         if not match or match.group(3) not in ALGOS:
-            parser.error(f"--case {case!r}: expected PxC:ALGO with ALGO one of {', '.join(ALGOS)}")
-        pegs, colors, name = int(match.group(1)), int(match.group(2)), match.group(3)
+            raise BadInput(f"--case {case!r}: expected PxC:ALGO with ALGO one of {', '.join(ALGOS)}")
+        cases.append((case, int(match.group(1)), int(match.group(2)), match.group(3)))
+    rows = []
+    print("| case | C++ total | C++ max | C++ s | mmlogic total | mmlogic max | mmlogic s | ratio |")
+    print("|---|---|---|---|---|---|---|---|")
+    for case, pegs, colors, name in cases:
         strategy, algo = ALGOS[name]
         start = time.perf_counter()
         binary = build(args.source.resolve(), args.build / f"{pegs}x{colors}-{name}", pegs, colors, algo)
@@ -162,4 +180,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run(main)

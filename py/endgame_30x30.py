@@ -39,10 +39,12 @@ from clingo import Function, Number
 from mm_logic.bench import random_secrets
 from mm_logic.engines import make_engine
 from mm_logic.engines.clingo import program
+from mm_logic.errors import BadInput
 from mm_logic.game import Game
 from mm_logic.rules import Rules
 from mm_logic.sample_kernels import colour_counts, count_vectors, repair
 from mm_logic.sampling import history_rng
+from mm_logic.scripting import count, natural, positive_seconds, run
 from mm_logic.strategies import make_strategy
 from mm_logic.strategies.base import SeededStrategy
 from mm_logic.strategies.sampled import history_arrays
@@ -74,7 +76,10 @@ class Drift(SeededStrategy):
 def player(name: str, rules: Rules, seed: int):
     """``drift:R`` or any strategy name of the package."""
     if name.startswith("drift:"):
-        return Drift(rules, seed, int(name.split(":")[1]))
+        r = name.split(":", 1)[1]
+        if not r.isdigit() or int(r) > rules.pegs:
+            raise BadInput(f"--player {name!r}: drift:R needs R a number of pegs from 0 to {rules.pegs}")
+        return Drift(rules, seed, int(r))
     return make_strategy(name, rules, seed)
 
 
@@ -186,14 +191,15 @@ def examine(rules, calls, cases, cap, seed):
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=6)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--games", type=count, default=6)
+    parser.add_argument("--seed", type=natural, default=1)
     parser.add_argument("--player", default="sample-entropy:10", help="sample-entropy:K, drift:R, any, ...")
-    parser.add_argument("--hard", type=float, default=0.5, help="seconds above which an engine call is hard")
-    parser.add_argument("--cases", type=int, default=8, help="hardest histories asked again (0: none)")
-    parser.add_argument("--cap", type=float, default=30, help="seconds per solver call when asked again")
+    parser.add_argument("--hard", type=positive_seconds, default=0.5, help="seconds above which an engine call is hard")
+    parser.add_argument("--cases", type=natural, default=8, help="hardest histories asked again (0: none)")
+    parser.add_argument("--cap", type=positive_seconds, default=30, help="seconds per solver call when asked again")
     args = parser.parse_args(argv)
     rules = Rules(30, 30)
+    player(args.player, rules, args.seed)  # a bad --player is refused now, not after the games of "any"
     secrets = random_secrets(rules, args.games, args.seed)
     engine = make_engine("clingo", rules)
     print(f"30x30, {args.games} random secrets, seed {args.seed}")
@@ -211,4 +217,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run(main)

@@ -38,6 +38,7 @@ from mm_logic.game import Game
 from mm_logic.rules import Rules
 from mm_logic.sample_kernels import climb, partition_entropies
 from mm_logic.sampling import random_code
+from mm_logic.scripting import count, natural, output_file, run
 from mm_logic.strategies import make_strategy
 from mm_logic.strategies.sampled import SampleEntropy
 
@@ -102,26 +103,31 @@ def report(counts: list[int], rows: list[dict], late_from: int) -> None:
         print(f"{turn:>5} {len(these):>5} {played:>13.3f} {best:>10.3f} {best - played:>6.3f}")
     gap = sum(r["best"] - r["played"] for r in rows) / len(counts)
     late = [r["played"] for r in rows if r["guess"] >= late_from]
-    rate = statistics.mean(late) if late else float("nan")
-    print(f"games {len(counts)}, mean {statistics.mean(counts):.2f} guesses; gap summed over a game "
-          f"{gap:.2f} bits = {gap / rate:.2f} guesses at the {rate:.2f} bits a guess played from guess {late_from}")
+    summary = f"games {len(counts)}, mean {statistics.mean(counts):.2f} guesses; gap summed over a game {gap:.2f} bits"
+    rate = statistics.mean(late) if late else 0.0
+    if rate > 0:
+        print(f"{summary} = {gap / rate:.2f} guesses at the {rate:.2f} bits a guess played from guess {late_from}")
+    else:  # nothing to convert the bits with (it printed "nan guesses at the nan bits")
+        print(f"{summary}; no guess from guess {late_from} on was measured (--late-from is past them): "
+              "not converted to guesses")
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pegs", type=int, default=16)
     parser.add_argument("--colors", type=int, default=6)
-    parser.add_argument("--games", type=int, default=10)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--games", type=count, default=10)
+    parser.add_argument("--seed", type=natural, default=1)
     parser.add_argument("--strategy", default="sample-entropy")
-    parser.add_argument("--reference", type=int, default=20_000, help="codes in the reference sample")
-    parser.add_argument("--starts", type=int, default=10,
+    parser.add_argument("--reference", type=count, default=20_000, help="codes in the reference sample")
+    parser.add_argument("--starts", type=count, default=10,
                         help="climbs from uniform codes (and as many from the sample)")
-    parser.add_argument("--climb-sample", type=int, default=4000, help="codes each climb is scored on")
-    parser.add_argument("--late-from", type=int, default=6, help="first guess of the black-only phase")
-    parser.add_argument("--json", help="write the rows to this file")
+    parser.add_argument("--climb-sample", type=count, default=4000, help="codes each climb is scored on")
+    parser.add_argument("--late-from", type=count, default=6, help="first guess of the black-only phase")
+    parser.add_argument("--json", type=output_file, help="write the rows to this file")
     args = parser.parse_args(argv)
     rules = Rules(args.pegs, args.colors)
+    make_strategy(args.strategy, rules, args.seed)  # a bad --strategy is refused before any game
     counts, rows = measure(rules, args.strategy, args.games, args.seed, args.reference, args.starts,
                            args.climb_sample)
     print(f"{rules.pegs}x{rules.colors}, {args.strategy}, {args.games} random secrets, seed {args.seed}; "
@@ -129,9 +135,9 @@ def main(argv=None) -> int:
     report(counts, rows, args.late_from)
     if args.json:
         with open(args.json, "w") as out:
-            json.dump({"counts": counts, "rows": rows, "args": vars(args)}, out, indent=1)
+            json.dump({"counts": counts, "rows": rows, "args": vars(args)}, out, indent=1, default=str)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run(main)

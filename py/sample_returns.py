@@ -21,14 +21,17 @@ as JSON and a chart (mean guesses against k, log scale, one line per size,
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import statistics
 import sys
 from pathlib import Path
 
 from mm_logic.bench import bench_games, random_secrets
-from mm_logic.engines import make_engine
+from mm_logic.engines import engine_class, make_engine
+from mm_logic.errors import BackendUnavailable, BadInput
 from mm_logic.rules import Rules
+from mm_logic.scripting import count, natural, output_file, run
 from mm_logic.strategies import make_strategy
 from mm_logic.sweep import parse_sizes
 
@@ -52,8 +55,8 @@ def _counter(label: str, total: int):
     return advance
 
 
-def run(rules: Rules, ks: list[int], games: int, seed: int, backend: str, rows: list[dict],
-        save: Path | None) -> None:
+def play_size(rules: Rules, ks: list[int], games: int, seed: int, backend: str, rows: list[dict],
+              save: Path | None) -> None:
     """Append one row per player to ``rows``: ``any`` first, then ``sample-entropy:K`` for
     each k; the rows so far are written to ``save`` after each player."""
     size = f"{rules.pegs}x{rules.colors}"
@@ -72,6 +75,28 @@ def run(rules: Rules, ks: list[int], games: int, seed: int, backend: str, rows: 
               f"{row['seconds_per_game']:>8.3f}", flush=True)
         if save:
             save.write_text(json.dumps(rows, indent=1) + "\n")
+
+
+def sample_sizes(text: str) -> list[int]:
+    """``--ks``: comma-separated counts, e.g. ``1,10,30``."""
+    return [count(k.strip()) for k in text.split(",")]
+
+
+#: What a row of an earlier run's JSON must hold for the chart.
+ROW_KEYS = {"size", "player", "k", "games", "mean", "seconds_per_game"}
+
+
+def read_rows(name: str) -> list[dict]:
+    """The rows of an earlier run's ``--json`` file (bad input, exit 2, when it is not one)."""
+    try:
+        rows = json.loads(Path(name).read_text())
+    except OSError as error:
+        raise BadInput(f"--replot: cannot read {name}: {(error.strerror or str(error)).lower()}") from None
+    except ValueError:  # not JSON, or not UTF-8
+        rows = None
+    if not isinstance(rows, list) or not all(isinstance(r, dict) and r.keys() >= ROW_KEYS for r in rows):
+        raise BadInput(f"--replot: {name} is not the JSON rows of an earlier run (--json)")
+    return rows
 
 
 def plot(rows: list[dict], path: Path) -> None:
@@ -108,29 +133,34 @@ def plot(rows: list[dict], path: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="16x6,20x20", help="comma-separated PxC (default 16x6,20x20)")
-    parser.add_argument("--ks", default="1,10,30,100,300,1000", help="sample sizes (default 1,10,30,100,300,1000)")
-    parser.add_argument("--games", type=int, default=None, help="random secrets per size (default 100 on 16x6, "
-                                                                "10 on 20x20)")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ks", type=sample_sizes, default="1,10,30,100,300,1000",
+                        help="sample sizes (default 1,10,30,100,300,1000)")
+    parser.add_argument("--games", type=count, default=None, help="random secrets per size (default 100 on 16x6, "
+                                                                  "10 on 20x20)")
+    parser.add_argument("--seed", type=natural, default=1)
     parser.add_argument("--backend", default="clingo")
-    parser.add_argument("--json", type=Path, default=None, help="write the rows as JSON")
-    parser.add_argument("--plot", type=Path, default=None, help="write the chart (PNG)")
+    parser.add_argument("--json", type=output_file, default=None, help="write the rows as JSON")
+    parser.add_argument("--plot", type=output_file, default=None, help="write the chart (PNG)")
     parser.add_argument("--replot", default=None, help="comma-separated JSON files of earlier runs: plot them, "
                                                        "play nothing")
     args = parser.parse_args()
+    if args.plot and importlib.util.find_spec("matplotlib") is None:
+        raise BackendUnavailable("the chart needs matplotlib: pip install 'mmlogic[plot]'")
     rows: list[dict] = []
     if args.replot:
         for name in args.replot.split(","):
-            rows += json.loads(Path(name).read_text())
+            rows += read_rows(name)
     else:
-        ks = [int(k) for k in args.ks.split(",")]
+        # Every size is checked before the first game: a bad one would otherwise stop the run hours in.
+        sizes = [Rules(pegs, colors) for pegs, colors in parse_sizes(args.sizes)]
+        engine_class(args.backend)  # an unknown --backend is refused too
         print(f"{'size':<6} {'player':<22} {'games':>5} {'mean':>7} {'max':>4} {'s/game':>8}")
-        for pegs, colors in parse_sizes(args.sizes):
-            games = args.games or DEFAULT_GAMES.get(f"{pegs}x{colors}", 10)
-            run(Rules(pegs, colors), ks, games, args.seed, args.backend, rows, args.json)
+        for rules in sizes:
+            games = DEFAULT_GAMES.get(f"{rules.pegs}x{rules.colors}", 10) if args.games is None else args.games
+            play_size(rules, args.ks, games, args.seed, args.backend, rows, args.json)
     if args.plot:
         plot(rows, args.plot)
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -39,10 +39,12 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from mm_logic.bench import random_secrets
 from mm_logic.client import RemoteServer, play_remote, server_url
 from mm_logic.engines import make_engine
+from mm_logic.errors import BadInput
 from mm_logic.feedback import feedback
 from mm_logic.game import play
 from mm_logic.notation import Code, format_code, parse_code
 from mm_logic.rules import make_rules
+from mm_logic.scripting import count, natural, positive_seconds, run
 from mm_logic.server.process import ServerProcess
 from mm_logic.strategies import make_strategy
 
@@ -67,8 +69,14 @@ class TimedServer(RemoteServer):
 
 def loopback(url: str) -> str:
     """``url`` if it names this machine; load is never sent elsewhere."""
-    _, host, _ = server_url(url)
-    addresses = {info[4][0] for info in socket.getaddrinfo(host, None)}
+    try:
+        _, host, _ = server_url(url)
+    except BadInput:  # its message names the CLI's --server
+        raise BadInput(f"--url must be a server's address such as http://127.0.0.1:8000, not {url!r}") from None
+    try:
+        addresses = {info[4][0] for info in socket.getaddrinfo(host, None)}
+    except OSError:  # socket.gaierror: the name does not resolve, so it cannot be shown to be this machine
+        raise BadInput(f"--url {url!r}: its host {host!r} does not resolve (use 127.0.0.1, ::1 or localhost)") from None
     if not addresses or not all(ipaddress.ip_address(a.split("%")[0]).is_loopback for a in addresses):
         raise SystemExit(f"error: --url must be a loopback address (127.0.0.1, ::1, localhost), not {url!r}")
     return url
@@ -94,8 +102,8 @@ def percentile(values: list[float], p: float) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200, help=f"games in all (default 200, at most {MAX_GAMES})")
-    parser.add_argument("--concurrency", type=int, default=200,
+    parser.add_argument("--games", type=count, default=200, help=f"games in all (default 200, at most {MAX_GAMES})")
+    parser.add_argument("--concurrency", type=count, default=200,
                         help=f"games in flight at once (default 200, at most {MAX_CONCURRENCY})")
     parser.add_argument("--role", choices=["codemaker", "codebreaker"], default="codemaker",
                         help="the client's side (default codemaker: the server guesses)")
@@ -103,20 +111,28 @@ def main() -> int:
     parser.add_argument("--strategy", default="minimax", help="strategy (default minimax)")
     parser.add_argument("--pegs", type=int, default=4)
     parser.add_argument("--colors", type=int, default=6)
-    parser.add_argument("--seed", type=int, default=1, help="seed of the secrets (default 1)")
-    parser.add_argument("--max-seconds", type=float, default=300, help="stop after this long (default 300)")
+    parser.add_argument("--seed", type=natural, default=1, help="seed of the secrets (default 1)")
+    parser.add_argument("--max-seconds", type=positive_seconds, default=300, help="stop after this long (default 300)")
     parser.add_argument("--url", default=None, help="a server already running on this machine (loopback only)")
     args = parser.parse_args()
     if not 1 <= args.games <= MAX_GAMES or not 1 <= args.concurrency <= MAX_CONCURRENCY:
         parser.error(f"--games must be 1..{MAX_GAMES} and --concurrency 1..{MAX_CONCURRENCY}")
 
     rules = make_rules(args.pegs, args.colors)
+    if args.url:
+        # Checked before the games in process: a server that cannot be reached fails every game at once,
+        # which is not load (the server's own answer, e.g. "cannot reach ...: connection refused", exit 1).
+        url = loopback(args.url)
+        probe = RemoteServer(url, timeout=args.max_seconds)
+        probe.request("GET", "/api/options")
+        probe.close()
     secrets = random_secrets(rules, args.games, args.seed)
     engine = make_engine(args.backend, rules)
     strategy = make_strategy(args.strategy, rules, args.seed)
     expected = [play(engine, strategy, secret).attempts for secret in secrets]
     server = None if args.url else ServerProcess("--max-games", str(max(1000, args.concurrency)))
-    url = loopback(args.url) if args.url else server.url
+    if server is not None:
+        url = server.url
     request = {"rules": rules.as_dict(), "backend": args.backend, "strategy": args.strategy, "seed": args.seed}
     latencies: list[float] = []
     local = threading.local()
@@ -136,6 +152,7 @@ def main() -> int:
           f"role {args.role}, {args.backend}/{args.strategy}")
     got: dict[int, int] = {}
     failures: list[str] = []
+    timed_out = False
     start = time.perf_counter()
     try:
         with ThreadPoolExecutor(max_workers=args.concurrency) as pool:
@@ -147,6 +164,7 @@ def main() -> int:
                     except Exception as error:  # noqa: BLE001 - each failure is reported, the run goes on
                         failures.append(f"game {futures[future]}: {error}")
             except TimeoutError:
+                timed_out = True
                 stop.set()
                 for future in futures:
                     future.cancel()
@@ -163,10 +181,10 @@ def main() -> int:
     print(f"attempts   {sum(got.values())} in all; mismatches with play in process: {len(mismatched)}")
     for line in failures[:5]:
         print(f"failed     {line}")
-    if len(got) < args.games:
+    if timed_out:  # not when the games failed: they were not left, and the time did not run out
         print(f"stopped    after {args.max_seconds:g} s with {args.games - len(got)} games left", file=sys.stderr)
     return 0 if len(got) == args.games and not mismatched and not failures else 1
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run(main)

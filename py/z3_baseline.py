@@ -35,10 +35,12 @@ from itertools import permutations
 
 from mm_logic.bench import random_secrets, spaced_secrets
 from mm_logic.engines.clingo import ClingoEngine
+from mm_logic.errors import BackendUnavailable, BadInput
 from mm_logic.feedback import feedback
 from mm_logic.game import play
 from mm_logic.notation import Code
 from mm_logic.rules import Rules
+from mm_logic.scripting import count, natural, run
 from mm_logic.strategies import make_strategy
 
 
@@ -87,31 +89,42 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pegs", type=int, default=16)
     parser.add_argument("--colors", type=int, default=6)
-    parser.add_argument("--games", type=int, default=None, help="random secrets (default 100)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--spaced", type=int, default=None, help="evenly spaced secrets, as published")
-    parser.add_argument("--every", type=int, default=1, help="play every k-th of the spaced secrets")
-    parser.add_argument("--offset", type=int, default=0, help="first spaced secret played")
+    parser.add_argument("--games", type=count, default=None, help="random secrets (default 100)")
+    parser.add_argument("--seed", type=natural, default=1)
+    parser.add_argument("--spaced", type=count, default=None, help="evenly spaced secrets, as published")
+    parser.add_argument("--every", type=count, default=1, help="play every k-th of the spaced secrets")
+    parser.add_argument("--offset", type=natural, default=0, help="first spaced secret played")
     parser.add_argument("--skip-z3", action="store_true", help="play mmlogic only")
     parser.add_argument("--strategies", default="any", help="mmlogic strategies on clingo, comma-separated "
                                                             "(default any)")
     args = parser.parse_args()
+    z3 = None
+    if not args.skip_z3:
+        # Checked before mmlogic's games: without it they would be played, then the run would fail.
+        try:
+            import z3
+        except ImportError:
+            raise BackendUnavailable("the Z3 player needs Z3: pip install z3-solver==4.8.7.0 "
+                                     "(or --skip-z3 to play mmlogic only)") from None
     rules = Rules(args.pegs, args.colors)
-    if args.spaced:
+    if args.spaced is not None:
+        if args.offset >= args.spaced:
+            raise BadInput(f"--offset {args.offset} leaves none of the {args.spaced} spaced secrets "
+                           f"(it must be below --spaced)")
         secrets = spaced_secrets(rules, args.spaced)[args.offset::args.every]
         label = f"{len(secrets)} of {args.spaced} evenly spaced secrets (from {args.offset}, every {args.every})"
     else:
-        secrets = random_secrets(rules, args.games or 100, args.seed)
+        secrets = random_secrets(rules, 100 if args.games is None else args.games, args.seed)
         label = f"{len(secrets)} random secrets, seed {args.seed}"
 
     engine = ClingoEngine(rules)
+    # Every name is checked before the first game.
+    strategies = [(name, make_strategy(name, rules, seed=args.seed)) for name in args.strategies.split(",")]
     rows = []
-    for name in args.strategies.split(","):
-        strategy = make_strategy(name, rules, seed=args.seed)
+    for name, strategy in strategies:
         ours = [(r.attempts, r.seconds) for r in (play(engine, strategy, secret) for secret in secrets)]
         rows.append((f"mmlogic clingo {name}", ours))
-    if not args.skip_z3:
-        import z3
+    if z3 is not None:
         rows.append((f"Z3 {z3.get_version_string()}", [play_z3(z3, rules, secret) for secret in secrets]))
 
     print(f"{rules.describe()}, {label}")
@@ -125,4 +138,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -60,6 +60,8 @@ def one_line_error(result, code, message):
     (["tree", ""], 2, "Invalid value for 'FILE': an empty name is not a file or a folder"),
     (["solve", *PY, "--time-limit", "nan"], 2, "Invalid value for '--time-limit': 'nan' is not a number of seconds"),
     (["serve", "--idle-seconds", "inf"], 2, "Invalid value for '--idle-seconds': 'inf' is not a number of seconds"),
+    (["serve", "--tcp-port", 0, "--alphabet", "xyzuvw"], 2, "--alphabet does not apply to serve: the line protocol "
+     "writes letters from a, and an API game names its alphabet in its request"),
     # Spaces separate pegs: a symbol that is a space could not be read back.
     (["solve", *PY, "--alphabet", "ab cdef"], 2, "--alphabet must list distinct symbols, without ',', ':' or spaces"),
 ])

@@ -14,6 +14,7 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -288,6 +289,35 @@ def test_unreachable_scheduler_is_one_line_exit_1(run):
     assert result.exit_code == 1
     assert result.stderr == (f"error: cannot reach the Dask scheduler at {address}: "
                              f"Timed out trying to connect to {address} after 1 s\n")
+
+
+def test_a_scheduler_answering_garbage_is_one_line_and_no_traceback(tmp_path):
+    # Something listens but does not speak dask: the half-built Client's failing __del__ used to
+    # print an "Exception ignored ... TimeoutError" traceback after the line, 10 s later.
+    import threading
+    pytest.importorskip("distributed")
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+
+    def answer_garbage():
+        while True:
+            try:
+                connection, _ = listener.accept()
+            except OSError:
+                return
+            with connection:
+                connection.sendall(b"\xff" * 128)
+
+    threading.Thread(target=answer_garbage, daemon=True).start()
+    try:
+        result = subprocess.run([str(Path(sys.executable).with_name("mmlogic")), "sweep", "--sizes", "2x2",
+                                 "--executor", "dask", "--scheduler", f"tcp://127.0.0.1:{port}"],
+                                capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    finally:
+        listener.close()
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == (f"error: cannot reach the Dask scheduler at tcp://127.0.0.1:{port}: "
+                             "Maximum allowed dimension exceeded\n")
 
 
 @pytest.fixture(scope="module")
