@@ -100,8 +100,9 @@ def parse_code(text: str, rules: Rules, *, check_repeat: bool = True) -> Code:
         bad = [c for c in code if not 0 <= c < rules.colors]
         if bad:
             raise BadInput(f"colour {bad[0]} in code {shown(text)} is outside 0..{rules.colors - 1}")
-    elif len(text.split()) > 1:
-        # Spaces separate pegs: each is a symbol of the alphabet or a colour number.
+    elif len(text.split()) > 1 or (rules.pegs == 1 and not rules.symbolic):
+        # Spaces separate pegs: each is a symbol of the alphabet or a colour number (a code of
+        # one peg written as a number, e.g. 17 of 40 colours, has neither comma nor space).
         code = tuple(_token_value(token, rules, text) for token in text.split())
     elif not rules.symbolic:
         raise BadInput(

@@ -239,3 +239,11 @@ def test_a_file_that_cannot_be_written_after_the_games_keeps_the_results_printed
     alone = run("bench", *PY, "--strategy", "first", "--games", 3, "--seed", 1, "--json")
     printed, expected = json.loads(result.stdout), json.loads(alone.stdout)
     assert (printed["total_guesses"], printed["histogram"]) == (expected["total_guesses"], expected["histogram"])
+
+
+def test_one_peg_codes_written_as_numbers_are_read(run_json):
+    # More colours than symbols: codes are colour numbers, and one peg has no comma to write.
+    assert run_json("next", *PY, "--pegs", 1, "--colors", 40, "--strategy", "first", "0:0,0", "39:0,0") == {
+        "guess": "1", "consistent": 38}
+    assert run_json("solve", *PY, "--pegs", 1, "--colors", 40, "--strategy", "first", "--secret", 5)["guesses"][-1] \
+        == {"guess": "5", "black": 1, "white": 0}
