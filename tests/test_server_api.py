@@ -177,6 +177,7 @@ def test_bad_requests_of_any_kind(client):
     error(client.post("/api/games", json=[1, 2]), 400, "the request body must be a JSON object")
     error(client.get("/api/games/nope"), 404, "no game 'nope' (games are forgotten after 60 s unused)")
     error(client.get("/nowhere"), 404, "no route /nowhere")
+    error(client.get("/static", follow_redirects=False), 404, "no route /static")
     error(client.delete(url), 405, f"DELETE is not allowed on {url}")
     error(client.post(f"{url}/guesses", json={"guess": "0012", "x": 1}), 400, 'the body must be {"guess": CODE}')
     error(client.post(f"{url}/guesses", json={"guess": 12}), 400, 'a code must be a string, e.g. "0123"')

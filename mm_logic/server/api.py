@@ -137,6 +137,9 @@ def create_app(store: GameStore | None = None) -> Starlette:
     async def page(request: Request):
         return FileResponse(STATIC / "index.html")
 
+    async def no_route(request: Request):
+        raise HTTPException(404)
+
     async def mmlogic_error(request: Request, error: MMLogicError):
         return error_response(status_of(error), str(error))
 
@@ -161,6 +164,9 @@ def create_app(store: GameStore | None = None) -> Starlette:
         Route("/api/races/{race_id}/step", race_step, methods=["POST"]),
         Route("/api/options", options, methods=["GET"]),
         Route("/", page, methods=["GET"]),
+        # The folder itself is no file: a JSON 404 like any unknown path (the mount would redirect to
+        # /static/ with an empty body).
+        Route("/static", no_route, methods=["GET", "HEAD"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     @contextlib.asynccontextmanager
