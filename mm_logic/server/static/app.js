@@ -86,6 +86,23 @@ function element(tag, attributes = {}, ...children) {
   return node;
 }
 
+/** A number of codes as the page shows it: grouped (1,296); beyond 2^53, where JSON numbers lose
+ * digits, "about 1.34 × 10^31". */
+function countText(n) {
+  if (Number.isSafeInteger(n)) return n.toLocaleString("en");
+  const [mantissa, exponent] = n.toExponential(2).split("e");
+  return `about ${mantissa} × 10^${Number(exponent)}`;
+}
+
+function codes(n) {
+  return `${countText(n)} code${n === 1 ? "" : "s"}`;
+}
+
+/** "4 pegs, 6 colours" (and "1 colour"). */
+function sizeText(rules) {
+  return `${plural(rules.pegs, "peg")}, ${rules.colors} colour${rules.colors === 1 ? "" : "s"}`;
+}
+
 function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : word.endsWith("s") ? "es" : "s"}`;
 }
@@ -95,13 +112,34 @@ const COLOURS = ["#e6194b", "#4363d8", "#3cb44b", "#ffe119", "#f58231", "#911eb4
   "#bfef45", "#fabed4", "#469990", "#dcbeff", "#9a6324", "#fffac8", "#800000", "#aaffc3", "#808000",
   "#ffd8b1", "#000075", "#a9a9a9"];
 
+// Beyond the twenty, hues turn by the golden angle; lightness alternates so that neighbours in
+// hue (colours 21 apart) still differ.
+function hslOf(index) {
+  return [(index * 137.508) % 360, 65, index % 2 ? 38 : 62];
+}
+
 function colourOf(index) {
-  return index < COLOURS.length ? COLOURS[index] : `hsl(${(index * 137.508) % 360}, 65%, 55%)`;
+  if (index < COLOURS.length) return COLOURS[index];
+  const [h, s, l] = hslOf(index);
+  return `hsl(${h}, ${s}%, ${l}%)`;
+}
+
+/** The relative luminance (WCAG) of an HSL colour. */
+function luminance([h, s, l]) {
+  const a = (s / 100) * Math.min(l / 100, 1 - l / 100);
+  const channel = (n) => {
+    const k = (n + h / 30) % 12;
+    const c = l / 100 - a * Math.max(-1, Math.min(k - 3, 9 - k, 1));
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * channel(0) + 0.7152 * channel(8) + 0.0722 * channel(4);
 }
 
 function darkText(index) {
-  // Light pegs get dark symbols: yellow, lime, pink, lavender, beige, mint, apricot, cyan, grey.
-  return index >= COLOURS.length || [3, 6, 8, 9, 11, 13, 15, 17, 19].includes(index);
+  // Light pegs get dark symbols: yellow, lime, pink, lavender, beige, mint, apricot, cyan, grey; beyond
+  // the twenty, whichever of black and white contrasts more with the peg.
+  if (index >= COLOURS.length) return luminance(hslOf(index)) > 0.18;
+  return [3, 6, 8, 9, 11, 13, 15, 17, 19].includes(index);
 }
 
 /** How a game writes its codes: one symbol per peg, or comma-separated numbers beyond the alphabet. */
@@ -145,6 +183,8 @@ function pegsOf(notation, code) {
 function markers(pegs, black, white) {
   const box = element("div", {class: "markers", title: `${black} black, ${white} white`,
     "aria-label": `${black} black, ${white} white`});
+  // Two rows of markers whatever the pegs (a 20-peg row stays one peg high).
+  box.style.gridTemplateColumns = `repeat(${Math.max(2, Math.ceil(pegs / 2))}, var(--marker))`;
   for (let i = 0; i < pegs; i++) {
     box.append(element("span", {class: `marker ${i < black ? "black" : i < black + white ? "white" : "none"}`}));
   }
@@ -208,7 +248,7 @@ const play = {
     this.guess = [];
     this.hint = null;
     $("play-status").textContent = "";
-    $("play-info").textContent = `${state.rules.pegs} pegs, ${state.rules.colors} colours` +
+    $("play-info").textContent = sizeText(state.rules) +
       `${state.rules.max_repeat === 1 ? ", no repetition" : ""}; assistant: ${state.strategy} on ${state.backend}`;
     this.renderPalette();
     this.render();
@@ -250,7 +290,17 @@ const play = {
       if (filled && open) {
         slot.classList.add("removable");
         slot.title = "click to take this peg out";
+        // A button for the keyboard too: Tab reaches it, Enter or Space takes the peg out.
+        Object.assign(slot, {tabIndex: 0});
+        slot.setAttribute("role", "button");
+        slot.setAttribute("aria-label", `take out peg ${i + 1}`);
         slot.addEventListener("click", () => this.removeAt(i));
+        slot.addEventListener("keydown", (event) => {
+          if (event.key === "Enter" || event.key === " ") {
+            event.preventDefault();
+            this.removeAt(i);
+          }
+        });
       }
       slots.push(slot);
     }
@@ -297,7 +347,7 @@ const play = {
     this.hint = hint;
     this.render();
     const left = hint.consistent === null ? `at least ${hint.consistent_at_least.toLocaleString("en")} codes`
-      : plural(hint.consistent, "code");
+      : codes(hint.consistent);
     $("hint-guess").replaceChildren(...this.notation.parse(hint.guess).map((i) => peg(this.notation, i)));
     $("hint-guess").dataset.code = hint.guess;
     $("hint-text").textContent = `Suggestion: ${hint.guess}; ${left} still possible.`;
@@ -321,7 +371,7 @@ const codemaker = {
     const state = await api("POST", "/api/games", {rules: chosenRules(), role: "codemaker",
       backend: $("backend").value, strategy: $("strategy").value});
     $("cm-status").textContent = "";
-    $("cm-info").textContent = `${state.rules.pegs} pegs, ${state.rules.colors} colours` +
+    $("cm-info").textContent = sizeText(state.rules) +
       `${state.rules.max_repeat === 1 ? ", no repetition" : ""}; the computer plays ${state.strategy} ` +
       `on ${state.backend}`;
     await this.show(state);
@@ -356,7 +406,7 @@ const codemaker = {
     $("cm-guess").dataset.code = this.current.guess;
     $("cm-left").textContent = this.current.consistent === null
       ? `(at least ${this.current.consistent_at_least.toLocaleString("en")} codes still possible)`
-      : `(${plural(this.current.consistent, "code")} still possible)`;
+      : `(${codes(this.current.consistent)} still possible)`;
     this.renderAnswer();
   },
 
@@ -381,14 +431,14 @@ const codemaker = {
     if (kind === "none") this.black += 1;
     else if (kind === "black") { this.black -= 1; this.white += 1; }
     else this.white -= 1;
-    this.renderAnswer();
+    keepingFocus(() => this.renderAnswer(), "cm-send");
   },
 
   change(colour, delta) {
     const value = this[colour] + delta;
     if (value < 0 || this.black + this.white + delta > this.notation.pegs) return;
     this[colour] = value;
-    this.renderAnswer();
+    keepingFocus(() => this.renderAnswer(), "cm-send");
   },
 
   async send() {
@@ -508,7 +558,8 @@ const race = {
       renderBoard(list, notation, entrant.history, `race-${i + 1}`);
       const foot = [element("span", {"data-testid": `race-attempts-${i + 1}`,
         text: plural(entrant.attempts, "guess")}),
-      element("span", {"data-testid": `race-seconds-${i + 1}`, text: `${entrant.seconds.toFixed(3)} s`})];
+      // Milliseconds to the microsecond: ties on guesses go to the least time, which must show.
+      element("span", {"data-testid": `race-seconds-${i + 1}`, text: `${(entrant.seconds * 1000).toFixed(3)} ms`})];
       if (entrant.stopped) foot.push(element("span", {class: "stopped", text: `stopped: ${entrant.stopped}`}));
       return element("div", {class: `race-column${winner ? " winner" : ""}${entrant.won ? " won" : ""}`,
         "data-testid": `race-column-${i + 1}`, "data-attempts": entrant.attempts, "data-won": entrant.won,
@@ -528,7 +579,7 @@ const race = {
       $("race-status").textContent = `Over: the secret was ${state.secret}. ` +
         (names.length ? `Winner${names.length > 1 ? "s" : ""}: ${names.join(", ")}.` : "No entrant won.");
     } else {
-      $("race-status").textContent = `${state.rules.pegs} pegs, ${state.rules.colors} colours; ` +
+      $("race-status").textContent = `${sizeText(state.rules)}; ` +
         `${turns === 0 ? "ready" : `after ${plural(turns, "step")}`}: the secret is hidden until the end.`;
     }
   },
@@ -539,20 +590,46 @@ function selectTab(tab) {
   for (const other of document.querySelectorAll("[role=tab]")) {
     const selected = other === tab;
     other.setAttribute("aria-selected", String(selected));
+    other.tabIndex = selected ? 0 : -1;
     $(other.dataset.panel).hidden = !selected;
   }
 }
 
+/** The arrow keys move between tabs, as the ARIA tab pattern has it. */
+function tabKeys(event) {
+  const tabs = [...document.querySelectorAll("[role=tab]")];
+  const step = {ArrowRight: 1, ArrowLeft: -1}[event.key];
+  if (step === undefined) return;
+  const next = tabs[(tabs.indexOf(event.currentTarget) + step + tabs.length) % tabs.length];
+  selectTab(next);
+  next.focus();
+}
+
+/** Run `render`, then give the focus back where it was: a redrawn or disabled control would leave
+ * it on the page's body, and the next Tab would start again from the top. */
+function keepingFocus(render, fallback) {
+  const id = document.activeElement?.dataset?.testid;
+  render();
+  if (document.activeElement && document.activeElement !== document.body) return;
+  const again = id && document.querySelector(`[data-testid="${id}"]`);
+  const target = again && !again.disabled ? again : $(fallback);
+  if (target && !target.disabled && target.offsetParent !== null) target.focus();
+}
+
 /** Clicks on `id` run `action`, guarded; a click while the last one's action is still running is ignored. */
+// The tabs whose request is under way. While one is, the tab's other buttons wait: a reply is
+// never applied to a game (or race) that another click started meanwhile (New game, then Guess).
+const busy = new Set();
+
 function on(id, action) {
-  let busy = false;
+  const tab = id.startsWith("cm-") ? "codemaker" : id.startsWith("race-") ? "race" : "play";
   $(id).addEventListener("click", async () => {
-    if (busy) return;
-    busy = true;
+    if (busy.has(tab)) return;
+    busy.add(tab);
     try {
       await guarded(action);
     } finally {
-      busy = false;
+      busy.delete(tab);
     }
   });
 }
@@ -560,7 +637,9 @@ function on(id, action) {
 document.addEventListener("DOMContentLoaded", () => {
   for (const tab of document.querySelectorAll("[role=tab]")) {
     tab.addEventListener("click", () => selectTab(tab));
+    tab.addEventListener("keydown", tabKeys);
   }
+  selectTab(document.querySelector("[role=tab][aria-selected=true]"));  // one tab in the Tab order
   on("play-new", () => play.start());
   on("play-submit", () => play.submit());
   on("play-clear", () => {
