@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import signal
 import time
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -341,12 +341,13 @@ class TreeTask:
 Task = GamesTask | TreeTask
 
 
-def _work(spec: BenchSpec, task: Task) -> BenchResult:
-    """A worker process: rebuild the engine and strategy, run one task."""
+def _work(job: tuple[BenchSpec, Task, int]) -> tuple[int, BenchResult]:
+    """A worker process: rebuild the engine and strategy, run one task; ``(its number, its games)``."""
+    spec, task, number = job
     engine, strategy = spec.build()
     try:
         with _long_lived_objects_frozen():
-            return task.run(engine, strategy, spec.first_guess)
+            return number, task.run(engine, strategy, spec.first_guess)
     finally:
         engine.close()
 
@@ -354,19 +355,22 @@ def _work(spec: BenchSpec, task: Task) -> BenchResult:
 def run_in_processes(spec: BenchSpec, tasks: list[Task], jobs: int, into: BenchResult,
                      progress: Progress | None = None) -> None:
     """Run ``tasks`` in ``jobs`` worker processes, merging their games into ``into``."""
-    # "spawn": solvers embedded in this process (clingo, SWI-Prolog) must not be forked.
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        futures = {pool.submit(_work, spec, task): task for task in tasks}
-        try:
-            for future in as_completed(futures):
-                into.merge(future.result())
-                if progress:
-                    progress(futures[future].size)
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
+    # "spawn": solvers embedded in this process (clingo, SWI-Prolog) must not be forked. Ctrl-C in a
+    # terminal reaches the whole process group: the workers ignore it (each printed a
+    # KeyboardInterrupt traceback) and this process terminates them, as optimal's workers.
+    pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=signal.signal,
+                                                     initargs=(signal.SIGINT, signal.SIG_IGN))
+    try:
+        for number, result in pool.imap_unordered(_work, [(spec, task, i) for i, task in enumerate(tasks)]):
+            into.merge(result)
+            if progress:
+                progress(tasks[number].size)
+        pool.close()
+    except BaseException:
+        pool.terminate()  # a task may take minutes: nothing of it is kept
+        raise
+    finally:
+        pool.join()
 
 
 def split_below_opening(engine: Engine, strategy: Strategy, first_guess: Code | None, record: bool = False
