@@ -32,8 +32,19 @@ EXIT_INTERRUPTED = 130
 PRESET_NAMES = ["seed000", "seed001", "seed003", "seed004"]
 
 
+class Interrupted(Exception):
+    """Ctrl-C, carried past click: click answers a KeyboardInterrupt with an empty line on stderr
+    before its Abort, and the contract's answer is the one line ``interrupted``."""
+
+
 class MMLogicGroup(click.Group):
     """A click group whose errors are one line each, never a traceback."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise Interrupted from None
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         if not standalone_mode:
@@ -50,8 +61,9 @@ class MMLogicGroup(click.Group):
         except MMLogicError as e:
             click.echo(f"error: {e}", err=True)
             code = e.exit_code
-        except (KeyboardInterrupt, click.Abort):
-            click.echo("interrupted", err=True)
+        except (Interrupted, KeyboardInterrupt, click.Abort):
+            # On a terminal the ^C ends a line first; elsewhere the line is alone.
+            click.echo(("\n" if sys.stderr.isatty() else "") + "interrupted", err=True)
             code = EXIT_INTERRUPTED
         except (BrokenPipeError, EOFError):
             code = 1
@@ -520,7 +532,7 @@ def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced
         space = code_space(rules)
         secrets = [space.code(i) for i in range(space.size)]
     warm_up(engine.name, strategy.name, rules.max_repeat)  # `seconds` leaves start-up out
-    with progress_bar(not as_json, rules.size if secrets is None else len(secrets), "games") as bar:
+    with progress_bar(True, rules.size if secrets is None else len(secrets), "games") as bar:
         if secrets is None:
             result = bench_all(engine, strategy, first_guess, progress=bar.update, jobs=jobs,
                                record_tree=save_tree is not None)
@@ -597,12 +609,14 @@ def compare(ctx, preset, rules, backends, strategies, all_secrets, games, seed, 
     def show_row(row) -> None:
         # Each row is printed as soon as it is finished: long runs show their
         # results as they go, and an interrupted run keeps them.
+        if sys.stderr.isatty():
+            click.echo("\r\033[K", err=True, nl=False)  # off the progress bar's line; it is drawn again
         if not printed or printed[-1].rules != row.rules:
             click.echo(("\n" if printed else "") + table_header(row.rules, widths))
         click.echo(table_row(row, widths))
         printed.append(row)
 
-    with progress_bar(not as_json, plan.total_games, "games") as bar:
+    with progress_bar(True, plan.total_games, "games") as bar:
         outcome = compare(plan, bar.update, on_row=None if as_json else show_row)
     if csv_file:
         write_output(csv_file, outcome.write_csv)
@@ -657,7 +671,7 @@ def sweep_options(f):
 
         def run(cases):
             def bar(n):
-                return progress_bar(not as_json, n, "cases")
+                return progress_bar(True, n, "cases")
 
             return run_sweep(cases, out=out, executor=executor, jobs=jobs, scheduler=scheduler, progress=bar,
                              note=lambda text: click.echo(f"note: {text}", err=True))

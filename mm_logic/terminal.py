@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import shutil
 import sys
 import threading
 import time
@@ -83,7 +84,13 @@ class Spinner:
             with self._lock:
                 spent = time.monotonic() - self._started
                 if spent >= self.show_after:
-                    self.stream.write(f"\r{next(frames)} {self.label}... {spent:.1f} s")
+                    line = f"{next(frames)} {self.label}... {spent:.1f} s"
+                    # One screen line: a wrapped line is not wiped by the next "\r" (an 80-column
+                    # terminal kept every copy of optimal's 115-character progress).
+                    width = shutil.get_terminal_size().columns - 1
+                    if len(line) > width:
+                        line = line[: max(width - 1, 0)] + "…"
+                    self.stream.write(f"\r{line}\033[K")
                     self.stream.flush()
                     self._shown = True
 
