@@ -332,9 +332,10 @@ def emit(result, as_json: bool) -> None:
     click.echo(json.dumps(result.as_dict()) if as_json else result.text())
 
 
-def progress_bar(enabled: bool, length: int, label: str):
-    """A progress bar on stderr for a terminal; a no-op context otherwise."""
-    if enabled and sys.stderr.isatty() and not os.environ.get("CI"):
+def progress_bar(length: int, label: str):
+    """A progress bar on stderr for a terminal (with --json too: stdout stays the JSON alone); a no-op
+    context otherwise."""
+    if sys.stderr.isatty() and not os.environ.get("CI"):
         return click.progressbar(length=length, label=label, file=sys.stderr)
     return _NoProgress()
 
@@ -532,7 +533,7 @@ def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced
         space = code_space(rules)
         secrets = [space.code(i) for i in range(space.size)]
     warm_up(engine.name, strategy.name, rules.max_repeat)  # `seconds` leaves start-up out
-    with progress_bar(True, rules.size if secrets is None else len(secrets), "games") as bar:
+    with progress_bar(rules.size if secrets is None else len(secrets), "games") as bar:
         if secrets is None:
             result = bench_all(engine, strategy, first_guess, progress=bar.update, jobs=jobs,
                                record_tree=save_tree is not None)
@@ -616,7 +617,7 @@ def compare(ctx, preset, rules, backends, strategies, all_secrets, games, seed, 
         click.echo(table_row(row, widths))
         printed.append(row)
 
-    with progress_bar(True, plan.total_games, "games") as bar:
+    with progress_bar(plan.total_games, "games") as bar:
         outcome = compare(plan, bar.update, on_row=None if as_json else show_row)
     if csv_file:
         write_output(csv_file, outcome.write_csv)
@@ -671,7 +672,7 @@ def sweep_options(f):
 
         def run(cases):
             def bar(n):
-                return progress_bar(True, n, "cases")
+                return progress_bar(n, "cases")
 
             return run_sweep(cases, out=out, executor=executor, jobs=jobs, scheduler=scheduler, progress=bar,
                              note=lambda text: click.echo(f"note: {text}", err=True))

@@ -33,7 +33,7 @@ from urllib.parse import urlsplit
 from .engines.base import Engine
 from .errors import BadInput, MMLogicError, NoConsistentCode
 from .game import GameRecord, play_against
-from .notation import Code, Entry, Feedback, check_feedback, format_code, parse_code
+from .notation import Code, Entry, Feedback, abridged, check_feedback, format_code, parse_code
 from .rules import DEFAULT_ALPHABET, Rules
 from .strategies.base import Strategy
 
@@ -167,9 +167,8 @@ class RemoteGame:
         black, white, won = reply.get("black"), reply.get("white"), reply.get("won")
         if not (all(type(v) is int for v in (black, white)) and type(won) is bool
                 and (not won or isinstance(reply.get("secret"), str))):
-            text = json.dumps(reply)
-            text = text if len(text) <= 200 else f"{text[:200]}... ({len(text):,} characters)"
-            raise ServerError(f"{self.server.url} answered a guess without the API's fields: {text}")
+            raise ServerError(f"{self.server.url} answered a guess without the API's fields: "
+                              f"{abridged(json.dumps(reply), 200)}")
         try:
             check_feedback((black, white), self.rules)
             secret = parse_code(reply["secret"], self.rules) if won else None

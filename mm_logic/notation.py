@@ -23,6 +23,11 @@ Entry = tuple[Code, Feedback]
 SHOWN = 40
 
 
+def abridged(text: str, limit: int) -> str:
+    """``text`` whole when short, else its first ``limit`` characters and its length."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
 def shown(text: str) -> str:
     """``text`` as an error message quotes it: whole when short, else its start and its length
     (a pasted megabyte comes back as one readable line)."""
