@@ -264,6 +264,11 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}es" if word.endswith(("s", "sh", "ch", "x")) else f"{n} {word}s"
 
 
+def codes_text(count: int, exact: bool) -> str:
+    """``208 codes``, or ``at least 10,001 codes`` for a lower bound (:meth:`Game.remaining_within`)."""
+    return plural(count, "code") if exact else f"at least {count:,} codes"
+
+
 def turn_line(number: int, entry: Entry, rules: Rules) -> str:
     """One turn as ``solve`` prints it: number, guess, feedback."""
     return f"{number}  {format_code(entry[0], rules)}  {format_feedback(entry[1])}"
@@ -331,7 +336,7 @@ class Suggestion:
         return {"guess": guess, "consistent": None, "consistent_at_least": self.consistent}
 
     def text(self) -> str:
-        left = plural(self.consistent, "code") if self.exact else f"at least {self.consistent:,} codes"
+        left = codes_text(self.consistent, self.exact)
         return f"{format_code(self.guess, self.rules)}  ({left} still possible)"
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from .errors import BadInput, MMLogicError, NoConsistentCode
 from .feedback import feedback
-from .game import Game, plural
+from .game import Game, codes_text, plural
 from .notation import Code, Entry, check_feedback, format_code, format_feedback, parse_code, shown
 from .rules import Rules
 
@@ -46,8 +46,7 @@ def is_code(text: str, rules: Rules) -> bool:
 def codes_left(game: Game) -> str:
     """How many codes are still possible, exact when the count is quick ("at least N" beyond, as
     ``next`` says it: an exact count of a huge game would take hours)."""
-    count, exact = game.remaining_within()
-    return plural(count, "code") if exact else f"at least {count:,} codes"
+    return codes_text(*game.remaining_within())
 
 
 def play_codebreaker(game: Game, ask: Callable[[str], str | None], say: Callable[[str], None],
