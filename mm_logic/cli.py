@@ -335,9 +335,9 @@ def emit(result, as_json: bool) -> None:
 def progress_bar(length: int, label: str):
     """A progress bar on stderr for a terminal (with --json too: stdout stays the JSON alone); a no-op
     context otherwise."""
-    if sys.stderr.isatty() and not os.environ.get("CI"):
-        return click.progressbar(length=length, label=label, file=sys.stderr)
-    return _NoProgress()
+    from .terminal import TickingBar, interactive
+
+    return TickingBar(length, label) if interactive(sys.stderr) else _NoProgress()
 
 
 class _NoProgress:
@@ -944,6 +944,7 @@ def play_command(rules, engine, strategy, first_guess, seed, role, secret_text, 
     """
     from .game import Game
     from .play import play_codebreaker, play_codemaker
+    from .terminal import Spinner
 
     def ask(prompt: str) -> str | None:
         try:
@@ -958,10 +959,10 @@ def play_command(rules, engine, strategy, first_guess, seed, role, secret_text, 
         if secret_text is not None:
             raise BadInput("--secret applies to --role codebreaker: as codemaker you keep the code in mind")
         with Game(engine, strategy, first_guess=first_guess) as game:
-            return play_codemaker(game, ask, click.echo, max_guesses)
+            return play_codemaker(game, ask, click.echo, max_guesses, busy=Spinner)
     game = Game(engine, strategy, secret=secret_or_random(secret_text, rules, seed), first_guess=first_guess)
     with game:
-        return play_codebreaker(game, ask, click.echo, max_guesses)
+        return play_codebreaker(game, ask, click.echo, max_guesses, busy=Spinner)
 
 
 @cli.command()

@@ -12,6 +12,7 @@ line and the person types again, so nothing typed is lost. Both drive a
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 
 from .errors import BadInput, MMLogicError, NoConsistentCode
 from .feedback import feedback
@@ -49,14 +50,23 @@ def codes_left(game: Game) -> str:
     return codes_text(*game.remaining_within())
 
 
+Busy = Callable[[str], AbstractContextManager]
+
+
+def quiet(_label: str) -> AbstractContextManager:
+    """No sign of work: the default ``busy`` of the loops below."""
+    return nullcontext()
+
+
 def play_codebreaker(game: Game, ask: Callable[[str], str | None], say: Callable[[str], None],
-                     max_guesses: int | None = None) -> int:
+                     max_guesses: int | None = None, busy: Busy = quiet) -> int:
     """Let a person find the game's secret; returns the exit code (0: the game ended).
 
     ``ask(prompt)`` returns the line typed, or None at the end of input
     (Ctrl-D); ``say(text)`` prints one line of the game. ``?`` says how many
     codes are still possible, ``hint`` what the strategy would play, ``help``
-    what can be typed, ``quit`` gives up.
+    what can be typed, ``quit`` gives up. ``busy(label)`` is entered around
+    the engine's work (the command line's spinner).
     """
     rules = game.rules
     alphabet = rules.alphabet[: rules.colors] if rules.symbolic else f"0..{rules.colors - 1}"
@@ -76,8 +86,10 @@ def play_codebreaker(game: Game, ask: Callable[[str], str | None], say: Callable
             continue
         if command in ("?", "hint"):
             try:
-                left = codes_left(game)
-                say(f"try {format_code(game.suggest(), rules)} ({left} still possible)" if command == "hint"
+                with busy("thinking"):
+                    left = codes_left(game)
+                    guess = game.suggest() if command == "hint" else None
+                say(f"try {format_code(guess, rules)} ({left} still possible)" if command == "hint"
                     else f"{left} still possible")
             except MMLogicError as error:
                 say(f"cannot answer: {error}")
@@ -127,7 +139,7 @@ def wrong_answers(history: list[Entry], secret: Code, rules: Rules) -> list[str]
 
 
 def play_codemaker(game: Game, ask: Callable[[str], str | None], say: Callable[[str], None],
-                   max_guesses: int | None = None) -> int:
+                   max_guesses: int | None = None, busy: Busy = quiet) -> int:
     """The computer guesses the code a person keeps in mind; returns the exit code (0).
 
     Each guess is answered with ``B,W`` (or ``B W``). An answer that no code
@@ -135,14 +147,16 @@ def play_codemaker(game: Game, ask: Callable[[str], str | None], say: Callable[[
     answers it conflicts with, and the history stays as it was: type the
     right answer, or ``undo`` to take the previous one back. ``quit`` (or
     Ctrl-D) gives up; the person may then type the code, and the answers it
-    contradicts are shown.
+    contradicts are shown. ``busy(label)`` is entered around the engine's
+    work (the command line's spinner).
     """
     rules = game.rules
     alphabet = rules.alphabet[: rules.colors] if rules.symbolic else f"0..{rules.colors - 1}"
     say(f"Think of a code of {rules.pegs} pegs over {alphabet} ({rules.describe()}); I guess it. "
         "Answer each guess with black,white (e.g. 1,2); undo takes your last answer back; help for help.")
     while max_guesses is None or len(game.history) < max_guesses:
-        guess = game.suggest()  # an engine that fails here is the command's error (stderr, its exit code)
+        with busy("thinking"):
+            guess = game.suggest()  # an engine that fails here is the command's error (stderr, its exit code)
         text = ask(f"guess {len(game.history) + 1}: {format_code(guess, rules)}  black,white")
         if text is None or text.strip().lower() in QUIT:
             break
@@ -162,7 +176,8 @@ def play_codemaker(game: Game, ask: Callable[[str], str | None], say: Callable[[
             continue
         try:
             answer = parse_answer(text, rules)
-            game.record(guess, answer)
+            with busy("checking the answers"):
+                game.record(guess, answer)
         except BadInput as error:
             say(f"{error}; try again (help for help)")
             continue

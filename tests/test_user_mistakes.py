@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import io
 import re
 
 import pytest
@@ -171,7 +172,6 @@ def test_a_push_that_fails_leaves_the_history_as_it_was():
 
 
 def test_the_spinner_shows_only_for_slow_steps_and_wipes_itself():
-    import io
     import time
 
     from mm_logic.terminal import Spinner
@@ -190,6 +190,28 @@ def test_the_spinner_shows_only_for_slow_steps_and_wipes_itself():
         time.sleep(0.05)
     assert quiet.getvalue() == ""
 
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_the_progress_bar_shows_time_spent_while_no_game_ends():
+    import time
+
+    from mm_logic.terminal import TickingBar
+    stream = _Terminal()
+    with TickingBar(4, "games", stream, every=0.01) as bar:
+        bar._started -= 65  # a game that has taken 65 s so far
+        time.sleep(0.2)  # no step ends: the redraws alone show the time
+        waiting = stream.getvalue()
+        bar._started -= 60
+        bar.update(1)
+        after_one = stream.getvalue()
+    lines = [line.strip().removeprefix("\033[?25l") for line in waiting.split("\r") if line.strip()]
+    assert lines[-1] == "games  [" + "-" * 36 + "]    0%  1:05 spent"
+    # 125 s for one game of four: about 3 x 125 s left
+    assert "25%  2:05 spent, about 6:15 left" in after_one
 
 @pytest.mark.parametrize("backend", ["clingo", "swipl"])
 def test_next_on_a_huge_game_answers_with_a_lower_bound(run_json, backend):
@@ -239,3 +261,42 @@ def test_solve_with_a_wrong_encoding_stops_at_the_first_wrong_guess(run, tmp_pat
     assert result.exit_code == 2
     assert result.stdout == "1  0000  1,0\n"
     assert result.stderr == f"error: {path} admits 0000, which breaks history entry 1 (0000:1,0): it scores 4,0\n"
+
+
+def test_both_terminal_games_show_the_engines_work_and_not_the_persons():
+    from contextlib import contextmanager
+
+    from mm_logic.engines import make_engine
+    from mm_logic.game import Game
+    from mm_logic.play import play_codebreaker, play_codemaker
+    from mm_logic.strategies import make_strategy
+    rules = Rules()
+    log = []
+
+    @contextmanager
+    def busy(label):
+        log.append(f"[{label}")
+        yield
+        log.append("]")
+
+    def script(*lines):
+        typed = iter(lines)
+
+        def ask(prompt):
+            log.append(prompt)
+            return next(typed, None)
+        return ask
+
+    with Game(make_engine("python", rules), make_strategy("minimax", rules), secret=(1, 2, 3, 4)) as game:
+        play_codebreaker(game, script("?", "hint", "0011", "quit"), log.append, busy=busy)
+    assert log == ["Find the code of 4 pegs over 012345 (4x6). Type help for help.",
+                   "guess 1", "[thinking", "]", "1296 codes still possible",
+                   "guess 1", "[thinking", "]", "try 0011 (1296 codes still possible)",
+                   "guess 1", "0011  0,1", "guess 2", "the secret was 1234"]
+    log.clear()
+    with Game(make_engine("python", rules), make_strategy("minimax", rules)) as game:
+        play_codemaker(game, script("x", "0,1"), log.append, max_guesses=1, busy=busy)
+    assert log[1:] == ["[thinking", "]", "guess 1: 0011  black,white", "'x' is not an answer: type black and white, "
+                       "e.g. 1,2 or 1 2; try again (help for help)",
+                       "[thinking", "]", "guess 1: 0011  black,white", "[checking the answers", "]",
+                       "what was your code? (Enter to skip)"]
