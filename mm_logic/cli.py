@@ -9,6 +9,7 @@ input, 3 no consistent code, 1 any other failure, 130 interrupted.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import math
@@ -350,6 +351,9 @@ class _NoProgress:
     def update(self, n):
         pass
 
+    def above(self):
+        return contextlib.nullcontext()
+
 
 def secret_or_random(text: str | None, rules, seed: int | None):
     """The code the user gave, or a random one reproducible with ``seed``."""
@@ -607,17 +611,16 @@ def compare(ctx, preset, rules, backends, strategies, all_secrets, games, seed, 
     printed: list = []
     widths = column_widths(plan)
 
-    def show_row(row) -> None:
-        # Each row is printed as soon as it is finished: long runs show their
-        # results as they go, and an interrupted run keeps them.
-        if sys.stderr.isatty():
-            click.echo("\r\033[K", err=True, nl=False)  # off the progress bar's line; it is drawn again
-        if not printed or printed[-1].rules != row.rules:
-            click.echo(("\n" if printed else "") + table_header(row.rules, widths))
-        click.echo(table_row(row, widths))
-        printed.append(row)
-
     with progress_bar(plan.total_games, "games") as bar:
+        def show_row(row) -> None:
+            # Each row is printed as soon as it is finished: long runs show their
+            # results as they go, and an interrupted run keeps them.
+            with bar.above():
+                if not printed or printed[-1].rules != row.rules:
+                    click.echo(("\n" if printed else "") + table_header(row.rules, widths))
+                click.echo(table_row(row, widths))
+            printed.append(row)
+
         outcome = compare(plan, bar.update, on_row=None if as_json else show_row)
     if csv_file:
         write_output(csv_file, outcome.write_csv)

@@ -9,6 +9,7 @@ clean.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import shutil
@@ -164,6 +165,15 @@ class TickingBar:
         """``n`` more steps are done."""
         with self._lock:
             self._bar.update(n)
+
+    @contextlib.contextmanager
+    def above(self):
+        """Print lines above the bar: its line is wiped, the caller prints (to stdout or stderr), and the
+        next redraw, within a second, draws the bar below them."""
+        with self._lock:
+            self._bar.file.write("\r\033[K")
+            self._bar.file.flush()
+            yield
 
     def _run(self) -> None:
         while not self._stop.wait(self._every):

@@ -208,11 +208,16 @@ def test_the_progress_bar_shows_time_spent_while_no_game_ends():
         bar._started -= 60
         bar.update(1)
         after_one = stream.getvalue()
+        with bar.above():  # a finished row of compare's table
+            stream.write("row\n")
+        time.sleep(0.2)
     lines = [line.strip().removeprefix("\033[?25l") for line in waiting.split("\r") if line.strip()]
     assert lines[-1] == "games  [" + "-" * 36 + "]    0%  1:05 spent"
     # 125 s for one game of four: about 3 x 125 s left
     assert "25%  2:05 spent, about 6:15 left" in after_one
-
+    # the row replaces the bar's line, and the bar is drawn again below it
+    below = stream.getvalue()[len(after_one):]
+    assert below.startswith("\r\033[Krow\n") and "25%  2:05 spent, about 6:1" in below
 @pytest.mark.parametrize("backend", ["clingo", "swipl"])
 def test_next_on_a_huge_game_answers_with_a_lower_bound(run_json, backend):
     out = run_json("next", "--backend", backend, "--pegs", 16, "--colors", 6, "--strategy", "any",
