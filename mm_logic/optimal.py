@@ -458,14 +458,15 @@ def _follow(progress: Progress | None, searcher: Searcher, head: str) -> None:
 
     def tick(control: np.ndarray) -> None:
         tried = f", guess {control[k.TRIED]}" if control[k.TRIED] else ""
-        progress(f"{head}{tried}, {control[k.NODES]:,} positions")
+        nodes = int(control[k.NODES])
+        progress(f"{head}{tried}, {nodes:,} position{'' if nodes == 1 else 's'}")
 
     searcher.on_tick = tick
 
 
 def _label(searcher: Searcher, opening: Opening, number: int, count: int, part: int, size: int) -> str:
     code = format_code(searcher.code(opening.index), searcher.rules)
-    return f"opening {code} ({number} of {count}), part {part} of {len(opening.parts)} ({size} codes)"
+    return f"opening {code} ({number} of {count}), part {part} of {len(opening.parts)} ({size:,} codes)"
 
 
 def _result(searcher: Searcher, opening: Opening, subtrees: dict[int, TreeNode], depth: int | None

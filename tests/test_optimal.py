@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import threading
 from collections import Counter
 
@@ -225,14 +226,24 @@ def test_processes_find_the_same_optimum():
     check_tree(worst)
 
 
-def test_ctrl_c_stops_the_search_at_once():
+@pytest.mark.parametrize("objective, head", [("expected", ""), ("worst", "within 5 guesses: ")])
+def test_progress_says_where_the_search_is_and_ctrl_c_stops_it_at_once(objective, head):
+    said = []
+
     def interrupt(status: str) -> None:
-        raise KeyboardInterrupt
+        said.append(status)
+        if len(said) == 3:
+            raise KeyboardInterrupt
 
     before = threading.active_count()
     with pytest.raises(KeyboardInterrupt):
-        optimal(Rules(4, 10, max_repeat=1), "expected", progress=interrupt)
+        optimal(Rules(4, 10, max_repeat=1), objective, progress=interrupt)
     assert threading.active_count() == before  # the search thread has returned
+    # 4x10 without repeats has one opening up to symmetry; its first part to search holds 1,440 codes
+    where = (r"(within [5-9] guesses: )?opening 0123 \(1 of 1\), part 1 of 13 \(1,440 codes\)"
+             r"(, guess [1-9]\d*)?, (1 position|\d[\d,]* positions)")
+    assert said[0].startswith(head + "opening 0123")
+    assert all(re.fullmatch(where, text) and text.startswith("within") == (objective == "worst") for text in said)
 
 
 def test_refusals():
