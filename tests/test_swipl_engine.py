@@ -8,6 +8,7 @@ janus these tests fail with BackendUnavailable.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import threading
@@ -139,6 +140,28 @@ def test_failing_directive_is_an_error(tmp_path, capfd):
         SwiplEngine(Rules(4, 6), encoding=path)
     assert str(error.value) == f"{path}:{line}: error: source_sink `library(no_such_library)' does not exist"
     assert capfd.readouterr() == ("", "")
+
+
+def test_a_failed_directive_is_reported_again_on_the_next_load(tmp_path):
+    # A long-lived process (the server, a test run) loads the same file twice: the second load used to
+    # skip the unchanged file and report nothing, then fail on its missing predicates.
+    path, line = edited(tmp_path, "fails.pl", ":- fail.\n")
+    for _ in range(2):
+        with pytest.raises(EncodingError) as error:
+            SwiplEngine(Rules(4, 6), encoding=path)
+        # the module is the name the adapter gave the copy: mmlogic_encoding_N
+        assert re.fullmatch(rf"{re.escape(str(path))}:{line}: warning: Goal \(directive\) failed: "
+                            r"mmlogic_encoding_\d+:fail", str(error.value))
+
+
+def test_ctrl_c_while_an_encoding_loads_is_ctrl_c(tmp_path):
+    # Ctrl-C during a directive (loading library(clpfd) takes a second) reaches Prolog as this error,
+    # raised by the heartbeat's call into Python; Prolog prints it and goes on loading.
+    path, _ = edited(tmp_path, "interrupted.pl", ":- throw(error(python_error('KeyboardInterrupt', none), _)).\n")
+    for _ in range(2):
+        with pytest.raises(KeyboardInterrupt):
+            SwiplEngine(Rules(4, 6), encoding=path)
+    assert SwiplEngine(Rules(4, 6)).count([((0, 0, 1, 1), (1, 0))]) == 256
 
 
 def test_fixed_file_loads_after_an_error(tmp_path):

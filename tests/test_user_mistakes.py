@@ -305,3 +305,23 @@ def test_both_terminal_games_show_the_engines_work_and_not_the_persons():
                        "e.g. 1,2 or 1 2; try again (help for help)",
                        "[thinking", "]", "guess 1: 0011  black,white", "[checking the answers", "]",
                        "what was your code? (Enter to skip)"]
+
+
+def test_ctrl_c_held_during_native_code_is_raised_after_it_and_replaces_its_failure():
+    import os
+    import signal
+
+    from mm_logic.interrupts import interrupts_held
+    with pytest.raises(KeyboardInterrupt):
+        with interrupts_held():
+            os.kill(os.getpid(), signal.SIGINT)
+            reached = "the block runs on"  # the handler ran, and only took the signal aside
+    assert reached == "the block runs on"
+    with pytest.raises(KeyboardInterrupt):  # janus, interrupted while starting Prolog
+        with interrupts_held():
+            os.kill(os.getpid(), signal.SIGINT)
+            raise SystemError("<built-in function initialize> returned a result with an exception set")
+    with pytest.raises(SystemError, match="no Ctrl-C: the error is the error"):
+        with interrupts_held():
+            raise SystemError("no Ctrl-C: the error is the error")
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

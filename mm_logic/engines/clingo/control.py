@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from clingo import Function, Number
 
+from ...interrupts import interrupts_held
 from ...notation import Entry
 from .program import Program
-from .solve import interrupts_held
 
 #: Released steps a Control may carry before it is rebuilt from the live history.
 MAX_RELEASED_STEPS = 32

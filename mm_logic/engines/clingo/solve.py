@@ -9,15 +9,14 @@ Ctrl-C.
 
 from __future__ import annotations
 
-import signal
 import threading
 import time
-from contextlib import contextmanager
 
 import numpy as np
 from clingo import Control, SymbolType
 
 from ...errors import SolverTimeout
+from ...interrupts import interrupts_held
 from ...rules import Rules
 
 #: Conflicts and models a question may spend in the calling thread (see :func:`solve`).
@@ -105,32 +104,6 @@ class CodeReader:
             if 0 < peg <= self.rules.pegs and 0 <= colour < self.rules.colors:
                 return peg - 1, colour
         return -1, -1
-
-
-@contextmanager
-def interrupts_held():
-    """Hold Ctrl-C while clingo runs in this thread, and raise it once clingo has returned.
-
-    Python runs a signal's handler in the main thread at its next bytecode, which may be
-    inside a callback clingo makes (a model handler, the statistics' event): a
-    KeyboardInterrupt there made clingo print "error in SolveEventHandler::on_statistics
-    going to terminate" and end the process with status 1, not 130. The calls held are
-    the quick ones (a few milliseconds: :data:`QUICK_CONFLICTS`).
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    if caught:
-        if callable(previous):
-            previous(signal.SIGINT, None)  # Python's own handler raises KeyboardInterrupt
-        elif previous == signal.SIG_DFL:
-            raise KeyboardInterrupt
 
 
 def solve(ctl: Control, reader: CodeReader, assumptions, models: int, *, budget: int | None = None,

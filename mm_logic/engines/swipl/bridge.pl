@@ -33,7 +33,8 @@ that did not finish.
 :- dynamic
     loading/2,                   % File, Module: load_encoding/4 is running
     captured/4,                  % File, Line, Kind, Text: a message it saw
-    template_key/2.              % Module, Key: nb_setval key of a template
+    template_key/2,              % Module, Key: nb_setval key of a template
+    failed_load/1.               % File: its last load reported messages
 
                  /*******************************
                  *     LOADING AN ENCODING      *
@@ -55,24 +56,37 @@ that did not finish.
 
 load_encoding(File, Wanted, Module, Messages) :-
     retractall(captured(_, _, _, _)),
+    % if(changed) would skip a file whose last load failed in a directive:
+    % unload_file/1 does not make it "changed".
+    (   retract(failed_load(File))
+    ->  If = true
+    ;   If = changed
+    ),
     setup_call_cleanup(
         asserta(loading(File, Wanted)),
-        catch(load_files(Wanted:File, [if(changed), imports([])]),
+        catch(load_files(Wanted:File, [if(If), imports([])]),
               Error,
               (   interrupt(Error)
               ->  throw(Error)
               ;   print_message(error, Error)
               )),
         retractall(loading(_, _))),
-    findall([F, L, K, T], captured(F, L, K, T), Messages),
+    findall([F, L, K, T], (captured(F, L, K, T), K \== interrupt), Messages),
     (   source_file_property(File, module(Module))
     ->  true
     ;   Module = Wanted
     ),
     forget_templates(Module),
-    (   Messages == []
+    (   \+ captured(_, _, _, _)
     ->  true
-    ;   catch(unload_file(File), _, true)
+    ;   catch(unload_file(File), _, true),
+        assertz(failed_load(File))
+    ),
+    % Ctrl-C in a directive (library(clpfd) loads for a second or so) is
+    % printed as a message and the load goes on: raise it as Ctrl-C here.
+    (   captured(_, _, interrupt, Interrupt)
+    ->  throw(Interrupt)
+    ;   true
     ).
 
 %!  undefined(+Module, -Missing) is det.
@@ -99,12 +113,15 @@ undefined(Module, Missing) :-
 user:message_hook(Term, Kind, Lines) :-
     ( Kind == error ; Kind == warning ),
     loading(_, _),
-    (   source_location(File, Line)
-    ->  true
-    ;   File = '', Line = 0
+    (   interrupt(Term)
+    ->  assertz(captured('', 0, interrupt, Term))
+    ;   (   source_location(File, Line)
+        ->  true
+        ;   File = '', Line = 0
+        ),
+        message_text(Term, Kind, Lines, Text),
+        assertz(captured(File, Line, Kind, Text))
     ),
-    message_text(Term, Kind, Lines, Text),
-    assertz(captured(File, Line, Kind, Text)),
     !.
 
 message_text(_Term, _Kind, Lines, Text) :-

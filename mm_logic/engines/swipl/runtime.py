@@ -43,6 +43,7 @@ from pathlib import Path
 from types import ModuleType
 
 from ...errors import BackendUnavailable, EncodingError
+from ...interrupts import interrupts_held
 from ...resources import encoding_path, encodings_dir
 
 #: Oldest SWI-Prolog janus-swi accepts (its build refuses anything older).
@@ -179,7 +180,8 @@ def load_janus() -> ModuleType:
         raise _unavailable(f"janus-swi is not installed in {sys.prefix}")
     _prepare(swipl)
     try:
-        return importlib.import_module("janus_swi")
+        with interrupts_held():  # Ctrl-C while Prolog starts would be a SystemError
+            return importlib.import_module("janus_swi")
     except Exception as exc:  # ImportError, or janus's own RuntimeError
         raise _unavailable(f"janus-swi failed to load ({type(exc).__name__}: {exc})") from exc
 

@@ -1,0 +1,48 @@
+"""Ctrl-C held while native code runs that cannot take it.
+
+Python runs a signal's handler in the main thread at its next bytecode, which
+may be inside a callback a solver makes into Python: a KeyboardInterrupt
+raised there is not Ctrl-C any more. clingo printed "error in
+SolveEventHandler::on_statistics going to terminate" and ended the process
+with status 1, not 130; its ``Control.__del__`` printed it as ignored and
+lost it (a bench then ran on); janus, starting SWI-Prolog, turned it into
+"SystemError: <built-in function initialize> returned a result with an
+exception set". :func:`interrupts_held` takes Ctrl-C aside and raises it
+once the native call has returned.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+
+@contextmanager
+def interrupts_held() -> Iterator[None]:
+    """Hold Ctrl-C while the block runs in the main thread, and raise it when the block ends.
+
+    An exception the block raises after a held Ctrl-C is taken for its
+    consequence: KeyboardInterrupt is raised instead. Only quick calls should
+    be held (milliseconds, or a one-off start-up of about a second): Ctrl-C
+    waits for them. In other threads the block runs as it is (signals reach
+    the main thread only).
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
+    try:
+        yield
+    except Exception:
+        if not caught:
+            raise
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        if callable(previous):
+            previous(signal.SIGINT, None)  # Python's own handler raises KeyboardInterrupt
+        elif previous == signal.SIG_DFL:
+            raise KeyboardInterrupt
