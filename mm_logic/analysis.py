@@ -1,10 +1,11 @@
 """Seed 000's study done right: how many codes, feedbacks and guesses at least.
 
 The seed bounded the worst case by ``ceil(log N / log F)`` with ``F`` every
-pair ``b + w <= pegs``. Two corrections: feedbacks that cannot occur under the
-rules are removed (``(pegs-1, 1)`` always, more with few colours or without
-repetition), and a guess that wins ends the game, so after the first guess at
-most ``F - 1`` feedbacks lead on. With ``t`` guesses at most
+pair ``b + w <= pegs`` but ``(pegs-1, 1)``, which cannot occur (the seed's
+own remark, section 2.2). Two corrections: every feedback that cannot occur
+under the rules is removed (more with few colours or without repetition,
+found by asking the engine), and a guess that wins ends the game, so after
+the first guess at most ``F - 1`` feedbacks lead on. With ``t`` guesses at most
 ``1 + (F-1) + ... + (F-1)**(t-1)`` secrets can be told apart.
 
 The same count bounds the total of guesses over every secret: the best
@@ -240,7 +241,8 @@ class Study:
                      f"({' '.join(f'{b},{w}' for b, w in self.feedbacks)})" if self.feedbacks is not None
                      else f"at most {self.naive_feedbacks - 1} (too many to check)")
         f = len(self.feedbacks) if self.feedbacks is not None else self.naive_feedbacks - 1
-        rows = [("seed 000's bound", f"ceil(log N / log F), all {self.naive_feedbacks} pairs counted",
+        rows = [("seed 000's bound", f"ceil(log N / log F), F = {self.naive_feedbacks - 1}: every pair "
+                                     f"but {self.rules.pegs - 1},1",
                  f">= {self.seed_bound}", "")]
         if self.feedback_bound:
             by_feedbacks = self.feedback_bound

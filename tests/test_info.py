@@ -104,7 +104,7 @@ def test_info_text_has_the_bounds_table(run):
         "worst case needs >=    5 guesses (the partitions bound below)",
         "bounds on the best strategy (guessing valid codes):",
         "                       worst  total (mean)      how",
-        "  seed 000's bound     >= 3                     ceil(log N / log F), all 15 pairs counted",
+        "  seed 000's bound     >= 3                     ceil(log N / log F), F = 14: every pair but 3,1",
         "  feedbacks            >= 4   >= 4,986 (3.847)  14 feedbacks: 1, 13, 13^2... codes found at guess 1, 2, 3...",
         "  partitions           >= 5   >= 5,196 (4.009)  the best opening's partition (of 5 canonical), "
         "at most 14 classes a guess",
