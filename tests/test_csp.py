@@ -39,6 +39,52 @@ def test_forward_checking_never_visits_more_nodes(game):
         assert nodes["a5"][0] <= nodes["a4"][0] <= nodes["a3"][0] <= nodes["a2"][0]
 
 
+def report_a2_nodes(rules: Rules, history) -> int:
+    """Values A2 assigns when it counts every code, checking each partial code as seed 001's report
+    says (question 1.1): per entry, blacks so far at most B and reachable with the free pegs, the same
+    for the colours in common (B + W), and whites so far at most W (where they stay whites: a code
+    without repetition against a guess without)."""
+    nodes = 0
+
+    def consistent(prefix) -> bool:
+        free = rules.pegs - len(prefix)
+        for guess, (black, white) in history:
+            b = sum(p == g for p, g in zip(prefix, guess))
+            common = sum(min(prefix.count(c), guess.count(c)) for c in set(prefix))
+            if b > black or common > black + white or b + free < black or common + free < black + white:
+                return False
+            if rules.repeat_limit == 1 and len(set(guess)) == len(guess) and common - b > white:
+                return False
+        return True
+
+    def extend(prefix) -> None:
+        nonlocal nodes
+        for colour in range(rules.colors):
+            nodes += 1
+            code = prefix + (colour,)
+            if code.count(colour) <= rules.repeat_limit and consistent(code) and len(code) < rules.pegs:
+                extend(code)
+
+    extend(())
+    return nodes
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=game_for(max_pegs=4, max_colors=6, max_len=4))
+def test_a2_checks_each_partial_code_as_the_report_says(game):
+    rules, history = game
+    assert effort("a2", rules, history, "count")[0] == report_a2_nodes(rules, history)
+
+
+def test_a2_bounds_the_whites_so_far_without_repetition():
+    # 012 got 1,1. By hand: peg 1 tries 4 values, all pass; peg 2 tries 4 under each (16); 8 pairs
+    # pass (02 03 13 21 23 30 31 32) and peg 3 tries 4 under each (32): 52 values. 10, 12 and 20 have
+    # two whites already (no later peg makes them black without a repeat), one more than W; without
+    # that check they would pass too: 64.
+    rules, history = Rules(3, 4, 1), [((0, 1, 2), (1, 1))]
+    assert report_a2_nodes(rules, history) == effort("a2", rules, history, "count")[0] == 52
+
+
 def test_a3_and_a4_differ_only_where_a_colour_may_repeat():
     history = [((0, 1, 2, 3), (1, 1)), ((4, 5, 6, 7), (0, 1))]
     no_repeat = {b: effort(b, Rules(4, 8, 1), history, "count") for b in ("a3", "a4")}

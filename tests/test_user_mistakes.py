@@ -312,16 +312,14 @@ def test_ctrl_c_held_during_native_code_is_raised_after_it_and_replaces_its_fail
     import signal
 
     from mm_logic.interrupts import interrupts_held
-    with pytest.raises(KeyboardInterrupt):
-        with interrupts_held():
-            os.kill(os.getpid(), signal.SIGINT)
-            reached = "the block runs on"  # the handler ran, and only took the signal aside
+    with pytest.raises(KeyboardInterrupt), interrupts_held():
+        os.kill(os.getpid(), signal.SIGINT)
+        reached = "the block runs on"  # the handler ran, and only took the signal aside
     assert reached == "the block runs on"
-    with pytest.raises(KeyboardInterrupt):  # janus, interrupted while starting Prolog
-        with interrupts_held():
-            os.kill(os.getpid(), signal.SIGINT)
-            raise SystemError("<built-in function initialize> returned a result with an exception set")
-    with pytest.raises(SystemError, match="no Ctrl-C: the error is the error"):
-        with interrupts_held():
-            raise SystemError("no Ctrl-C: the error is the error")
+    # janus, interrupted while starting Prolog
+    with pytest.raises(KeyboardInterrupt), interrupts_held():
+        os.kill(os.getpid(), signal.SIGINT)
+        raise SystemError("<built-in function initialize> returned a result with an exception set")
+    with pytest.raises(SystemError, match="no Ctrl-C: the error is the error"), interrupts_held():
+        raise SystemError("no Ctrl-C: the error is the error")
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

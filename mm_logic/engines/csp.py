@@ -5,7 +5,9 @@ Chekirou's report searches a code consistent with the history five ways:
 * ``a1`` generate and test: every code, whole, then its constraints;
 * ``a2`` chronological backtracking: pegs assigned left to right, each
   partial code checked against every entry (blacks so far at most B and
-  still reachable with the free pegs; the same for colours in common, B + W);
+  still reachable with the free pegs; the same for colours in common, B + W;
+  and, as the report does with the white pegs, whites so far at most W where
+  they cannot change: codes without repetition against a guess without);
 * ``a3`` A2 plus forward checking on all-different only: under
   ``--no-repeat`` a colour placed leaves the other pegs' domains (other
   repetition rules have no all-different to propagate: A3 then checks them
@@ -174,6 +176,11 @@ class Search:
                     b = black[j] + (guesses[j][i] == v)
                     m = common[j] + (counts[v] <= guess_counts[j][v])
                     if b > blacks[j] or m > commons[j] or b + free < blacks[j] or m + free < commons[j]:
+                        ok = False
+                        break
+                    if distinct[j] and m - b > commons[j] - blacks[j]:
+                        # Without repetition a placed colour of the guess off its place stays a white:
+                        # whites so far at most W (the report's "de la même manière avec les pions blancs").
                         ok = False
                         break
                     new_black[j], new_common[j] = b, m

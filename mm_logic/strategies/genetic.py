@@ -17,13 +17,19 @@ largest estimated reduction (smallest expected number of codes of E left),
 or at random.
 
 **Seed 004** (Falcand and Bellanger), ``ga004``: one population of 200 lives
-through the game, one generation per turn, and each turn plays the fittest
-code not yet played. Fitness is Σ |3p + m − (3P + M)| over the history
+through the game, and each turn plays the fittest code not yet played. A turn
+evolves at most 10 generations and stops once that code is consistent: the
+report's loop plays when its test "Solution trouvée ?" succeeds and states no
+cap; the 10 is ours (one generation a turn takes about 14 guesses on 4x8
+instead of 7). Fitness is Σ |3p + m − (3P + M)| over the history
 (ratio 3); selection keeps the best and draws half the rest by a roulette
 biased towards low fitness; children come from the report's three
 crossovers (cut after all pegs but one, after half, after one); each code
 mutates with probability 5% (one peg to another colour). Its guesses need
-not be consistent: it plays what the population found best so far.
+not be consistent: it plays what the population found best so far. Feedback
+is the game's rule, for the secret's answers and the fitness alike: the
+report's ``compare`` pairs each peg with the first match it meets and can miss
+a black (1134 against 2115 gives it 0,2; the rule gives 1,1).
 
 Both are functions of (``--seed``, history): every random draw comes from a
 generator seeded by the seed and the history, so ``--seed`` gives the same
