@@ -189,8 +189,14 @@ def play_remote(engine: Engine, strategy: Strategy, server: RemoteServer, secret
 
     ``seconds`` in the record includes the network's time.
     """
+    rules = engine.rules
+    if strategy.probes and rules.restricted:
+        # Checked before a game is opened there: its codemaker takes guesses under the game's rules.
+        rule = "--no-repeat" if rules.repeat_limit == 1 else f"--max-repeat {rules.repeat_limit}"
+        raise BadInput(f"--strategy {strategy.name} probes with codes that repeat colours beyond {rule}, "
+                       "which a server's codemaker refuses as guesses; play it without --server")
     start = time.perf_counter()
-    game = server.new_game(engine.rules, secret, seed)
+    game = server.new_game(rules, secret, seed)
     try:
         guesses, _ = play_against(engine, strategy, game.answer, first_guess, on_turn=on_turn)
     except NoConsistentCode as error:

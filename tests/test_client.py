@@ -66,6 +66,18 @@ def test_bench_every_secret_against_the_server(run_json, server):
     assert remote == local and remote["games"] == 27
 
 
+@pytest.mark.parametrize("command", [["solve", "--secret", "0123"], ["bench", "--games", "3", "--jobs", "2"]])
+def test_probing_strategies_under_a_repetition_rule_are_refused_before_any_game(run, server, command):
+    # human1 opens with 0000, which the server's codemaker refuses under --no-repeat; in process it plays.
+    options = ["--backend", "python", "--strategy", "human1", "--pegs", "4", "--colors", "8"]
+    result = run(*command, "--server", server.url, *options, "--no-repeat")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == ("error: --strategy human1 probes with codes that repeat colours beyond --no-repeat, "
+                             "which a server's codemaker refuses as guesses; play it without --server\n")
+    assert run(command[0], *command[1:3], *options, "--no-repeat").exit_code == 0
+    assert run(*command, "--server", server.url, *options).exit_code == 0  # without the rule it plays there
+
+
 def test_an_unreachable_server_is_one_line_exit_1(run):
     port = free_port()
     result = run("solve", "--server", f"http://127.0.0.1:{port}", "--backend", "python")
