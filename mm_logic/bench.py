@@ -39,6 +39,7 @@ from .feedback import index_feedback, win_index
 from .game import EngineDisagreement, Game, NoProgress, attempts_limit, play
 from .histogram import format_histogram, histogram_figures
 from .notation import Code, Entry, format_entry
+from .processes import worker_count
 from .rules import Rules
 from .sampling import random_code
 from .strategies import TREES, make_strategy, open_tree
@@ -358,7 +359,7 @@ def run_in_processes(spec: BenchSpec, tasks: list[Task], jobs: int, into: BenchR
     # "spawn": solvers embedded in this process (clingo, SWI-Prolog) must not be forked. Ctrl-C in a
     # terminal reaches the whole process group: the workers ignore it (each printed a
     # KeyboardInterrupt traceback) and this process terminates them, as optimal's workers.
-    pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=signal.signal,
+    pool = multiprocessing.get_context("spawn").Pool(worker_count(jobs, len(tasks)), initializer=signal.signal,
                                                      initargs=(signal.SIGINT, signal.SIG_IGN))
     try:
         for number, result in pool.imap_unordered(_work, [(spec, task, i) for i, task in enumerate(tasks)]):

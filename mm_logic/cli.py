@@ -312,7 +312,7 @@ def write_output(path: Path, write: Callable[[Path], None]) -> None:
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 jobs_option = click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
-                           help="Worker processes; the attempts are the same as with one.")
+                           help="Worker processes (at most the cores); the attempts are the same as with one.")
 
 
 def server_option(help: str):
@@ -650,7 +650,7 @@ def sweep_options(f):
     @output_file_option("--out", help="Append each finished case's row to FILE as one JSON line; "
                                       "a rerun skips the cases found there (resume).")
     @click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
-                  help="Cases run at once on this machine, each in a fresh process (--executor local); "
+                  help="Cases run at once on this machine (at most its cores), each in a fresh process (--executor local); "
                        "the rows are the same as with one.")
     @click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True,
                   help="local: processes on this machine; dask: the workers of a Dask cluster (see --scheduler).")
@@ -875,7 +875,8 @@ def tree_command(file, as_dot, png, max_depth, as_json):
 @click.option("--max-depth", type=click.IntRange(1), default=None, metavar="D",
               help="With --objective expected: every game within D guesses.  [default: no limit]")
 @click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
-              help="Worker processes over which the openings' parts are searched; the result is the same.")
+              help="Worker processes (at most the cores) over which the openings' parts are searched; "
+                   "the result is the same.")
 @json_option
 @output_file_option("--save-tree", "save_tree",
                     help="Also write the optimal strategy's tree to FILE as JSON (--strategy tree:FILE plays it, "

@@ -41,6 +41,7 @@ from .errors import BadInput
 from .feedback import feedback_index, index_feedback
 from .histogram import format_histogram, histogram_figures
 from .notation import Code, format_code
+from .processes import worker_count
 from .rules import Rules
 from .strategies.tree import TreeNode
 from .symmetry import canonical_openings, position_symmetries
@@ -411,8 +412,13 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
         raise BadInput(f"--max-depth must be at least 1, got {max_depth}")
     check_size(rules)
     started = time.perf_counter()
-    searcher = Searcher(rules, max_depth)
-    workers = _Workers(jobs, rules, max_depth, progress) if jobs > 1 else None
+    # A limit of at least every code cannot bind: an optimal strategy's guesses each shrink the set (a
+    # guess that splits nothing only adds one), so no game is longer. Searching without it spares
+    # tables of (limit + 1) x codes: --max-depth 2147483648 asked for 448 GiB.
+    limit = max_depth if max_depth is not None and max_depth < rules.size else None
+    searcher = Searcher(rules, limit)
+    jobs = worker_count(jobs)
+    workers = _Workers(jobs, rules, limit, progress) if jobs > 1 else None
     try:
         if objective == "worst":
             depth = _least_worst_case(searcher, workers, progress)
@@ -436,7 +442,8 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
                 result.positions += first
             result.objective, result.max_depth, result.impossible_depth = "worst", None, depth - 1
         else:
-            result = _expected(searcher, max_depth, workers, progress)
+            result = _expected(searcher, limit, workers, progress)
+            result.max_depth = max_depth
     except BaseException:
         if workers is not None:
             workers.close(interrupted=True)

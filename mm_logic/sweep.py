@@ -55,7 +55,8 @@ from .errors import BackendUnavailable, BadInput, MMLogicError
 from .game import Game
 from .histogram import format_histogram
 from .notation import Code, format_code, parse_code
-from .rules import Rules
+from .processes import worker_count
+from .rules import MAX_COLORS, MAX_PEGS, Rules
 from .strategies import STRATEGIES, make_strategy
 from .strategies.base import SeededStrategy
 from .symmetry import canonical_openings
@@ -144,6 +145,10 @@ def parse_sizes(text: str) -> list[tuple[int, int]]:
         pegs, colors = range(p1, (p2 or p1) + 1), range(c1, (c2 or c1) + 1)
         if not pegs or not colors:
             raise BadInput(f"--sizes: {item!r} has an empty range")
+        # Checked before the range is listed: 4x1-100000000 is refused at once.
+        for kind, values, most in (("pegs", pegs, MAX_PEGS), ("colours", colors, MAX_COLORS)):
+            if values[0] < 1 or values[-1] > most:
+                raise BadInput(f"--sizes: {item!r}: {kind} must be between 1 and {most}")
         sizes += [(p, c) for p in pegs for c in colors]
     return list(dict.fromkeys(sizes))
 
@@ -159,12 +164,15 @@ def uses_seed(strategy: str) -> bool:
 
 
 def plan(sizes: list[tuple[int, int]], *, max_repeat: int | None, strategies: list[str],
-         first_guesses: list[str], all_openings: bool, backends: list[str], seed: int | None) -> list[Case]:
+         first_guesses: list[str], all_openings: bool, backends: list[str], seed: int | None,
+         where: str = "--sizes", player: str = "a sweep") -> list[Case]:
     """The cases of a grid, in order (size, strategy, opening, backend), all checked before any runs.
 
     ``first_guesses`` are codes each size must accept; none means each
     strategy's own opening; ``all_openings`` plays every canonical opening
-    of each size (:func:`mm_logic.symmetry.canonical_openings`).
+    of each size (:func:`mm_logic.symmetry.canonical_openings`). ``where``
+    starts the message of a size refused (the option that gave it), and
+    ``player`` names the command that plays every secret.
     """
     if all_openings and first_guesses:
         raise BadInput("give --first-guess or --all-openings, not both")
@@ -173,9 +181,10 @@ def plan(sizes: list[tuple[int, int]], *, max_repeat: int | None, strategies: li
         try:
             rules = Rules(pegs, colors, max_repeat)
         except BadInput as error:
-            raise BadInput(f"--sizes {pegs}x{colors}: {error}") from None
+            raise BadInput(f"{where} {pegs}x{colors}: {error}" if where else f"{error}") from None
         if rules.size > MAX_CODES:
-            raise BadInput(f"--sizes: {rules.describe()} has {rules.size:,} codes; a sweep plays every secret, "
+            told = f"{where}: " if where else ""
+            raise BadInput(f"{told}{rules.describe()} has {rules.size:,} codes; {player} plays every secret, "
                            f"at most {MAX_CODES:,}")
         if all_openings:
             openings: list[Code | None] = list(canonical_openings(rules))
@@ -305,7 +314,7 @@ def _case_process(argv: list[str]) -> int:
 def run_local(cases: list[Case], jobs: int, on_result: OnResult) -> None:
     """Run the cases, up to ``jobs`` at once, each in its own process; Ctrl-C kills those running."""
     stop = _Children()
-    pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="mmlogic-case")
+    pool = ThreadPoolExecutor(max_workers=worker_count(jobs, len(cases)), thread_name_prefix="mmlogic-case")
     futures = {pool.submit(run_isolated, case.as_dict(), stop): case for case in cases}
     try:
         for future in as_completed(futures):
@@ -336,10 +345,12 @@ def check_scheduler(address: str) -> None:
         if scheme not in SCHEMES:
             raise ValueError(f"{scheme}:// is not one of {', '.join(s + '://' for s in SCHEMES)}")
         try:
-            parse_host_port(location)
+            _, port = parse_host_port(location)
         except ValueError as error:
             raise ValueError("missing port number" if "missing port" in str(error)
                              else "the port is not a number") from None
+        if not 0 < port < 65536:
+            raise ValueError(f"port {port} is not between 1 and 65535")
     except ValueError as error:
         reason = str(error)
         raise BadInput(f"--scheduler {address!r} is not a scheduler address ({reason}); "
@@ -611,7 +622,7 @@ class OpeningRanking:
 def opening_cases(rules: Rules, strategies: list[str], backend: str, seed: int | None) -> list[Case]:
     """Every canonical opening of ``rules`` for each strategy (the cases ``openings`` runs)."""
     return plan([(rules.pegs, rules.colors)], max_repeat=rules.max_repeat, strategies=strategies, first_guesses=[],
-                all_openings=True, backends=[backend], seed=seed)
+                all_openings=True, backends=[backend], seed=seed, where="", player="openings")
 
 
 __all__ = ["CASE_FIELDS", "Case", "OpeningRanking", "RESULT_FIELDS", "SCORING", "Sweep", "case_key",

@@ -246,6 +246,15 @@ def test_progress_says_where_the_search_is_and_ctrl_c_stops_it_at_once(objective
     assert all(re.fullmatch(where, text) and text.startswith("within") == (objective == "worst") for text in said)
 
 
+def test_a_depth_limit_that_cannot_bind_and_a_mistyped_jobs_cost_nothing():
+    # --max-depth 2147483648 asked for 448 GiB of tables; --jobs 10000 started 10,000 processes.
+    free = optimal(Rules(3, 3), "expected")
+    for depth in (27, 2**31):  # 27: every code of 3x3, so no game can be longer
+        limited = optimal(Rules(3, 3), "expected", max_depth=depth)
+        assert (limited.total, limited.histogram, limited.max_depth) == (free.total, free.histogram, depth)
+    assert optimal(Rules(3, 3), "expected", jobs=10_000).total == free.total
+
+
 def test_refusals():
     with pytest.raises(BadInput, match=f"at most {MAX_OPTIMAL_CODES:,} codes"):
         optimal(Rules(5, 8), "expected")

@@ -261,7 +261,13 @@ def free_port() -> int:
     (["openings", "--pegs", 5, "--colors", 2, "--no-repeat"], 2,
      "no code of 5 pegs uses 2 colours at most 1 time(s) each"),
     (["openings", "--pegs", 10, "--colors", 6], 2,
-     "--sizes: 10x6 has 60,466,176 codes; a sweep plays every secret, at most 20,000,000"),
+     "10x6 has 60,466,176 codes; openings plays every secret, at most 20,000,000"),
+    # checked before the range is listed (a hundred million sizes took minutes)
+    (["sweep", "--sizes", "4x1-100000000"], 2, "--sizes: '4x1-100000000': colours must be between 1 and 255"),
+    (["sweep", "--sizes", "0-3x3"], 2, "--sizes: '0-3x3': pegs must be between 1 and 64"),
+    (["sweep", "--executor", "dask", "--scheduler", "tcp://127.0.0.1:99999"], 2,
+     "--scheduler 'tcp://127.0.0.1:99999' is not a scheduler address (port 99999 is not between 1 and 65535); "
+     "write tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786"),
     (["openings", "--out", "/proc/x/out.jsonl"], 2,
      "Invalid value for '--out': cannot write /proc/x/out.jsonl (No such file or directory)"),
 ])
