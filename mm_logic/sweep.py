@@ -400,6 +400,28 @@ def run_dask(cases: list[Case], client, on_result: OnResult) -> None:
 
 
 # -- the output file --------------------------------------------------------------------
+def is_row(row: dict) -> bool:
+    """Whether ``row`` has a finished case's fields, each of its type (what the tables read: a row
+    edited by hand to ``"mean": "abc"`` ended a resumed sweep on an internal failure).
+
+    Raises what :meth:`Case.from_dict` raises for a case that is no case.
+    """
+    Case.from_dict(row)
+
+    def number(value) -> bool:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+    def natural(value) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+    histogram = row.get("histogram")
+    return (isinstance(row.get("opening"), str) and natural(row.get("games")) and natural(row.get("total_guesses"))
+            and number(row.get("mean")) and natural(row.get("max")) and isinstance(histogram, dict)
+            and all(k.isdigit() and natural(n) for k, n in histogram.items())
+            and all(number(row.get(k)) for k in ("seconds", "peak_rss_mb", "start_rss_mb"))
+            and isinstance(row.get("host"), str))
+
+
 def load_rows(path: Path) -> tuple[dict[str, dict], int]:
     """The rows of an output file by case key, and how many unreadable lines were dropped from it.
 
@@ -425,9 +447,9 @@ def load_rows(path: Path) -> tuple[dict[str, dict], int]:
         try:
             row = json.loads(line)
             key = case_key(row)
-            if not isinstance(row.get("total_guesses"), int):
+            if not is_row(row):
                 raise ValueError
-        except (ValueError, KeyError, TypeError, AttributeError):
+        except (ValueError, KeyError, TypeError, AttributeError, BadInput):
             if number < len(lines) or text.endswith("\n") or not line.startswith("{"):
                 raise BadInput(f"--out {path} is not a sweep's output (line {number} is not one of its rows); "
                                "name a new file, or one an earlier sweep wrote") from None
