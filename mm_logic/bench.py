@@ -42,7 +42,7 @@ from .notation import Code, Entry, format_entry
 from .processes import worker_count
 from .rules import Rules
 from .sampling import random_code
-from .strategies import TREES, make_strategy, open_tree
+from .strategies import TREES, is_tree_name, make_strategy, open_tree
 from .strategies.base import Strategy
 from .strategies.tree import StrategyTree, TreeNode, TreeStrategy
 
@@ -406,6 +406,8 @@ def warm_up(backend: str, strategy: str, max_repeat: int | None = None) -> None:
     library: 0.17 s for the python engine's first game of 4x6, against 0.2 ms for its
     second) is start-up, which the figures leave out.
     """
+    if is_tree_name(strategy):
+        strategy = "first"  # a saved tree plays its own rules only; its walk loads the same kernels
     try:
         rules = Rules(2, 3, max_repeat)
         engine = make_engine(backend, rules)

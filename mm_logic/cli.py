@@ -650,8 +650,8 @@ def sweep_options(f):
     @output_file_option("--out", help="Append each finished case's row to FILE as one JSON line; "
                                       "a rerun skips the cases found there (resume).")
     @click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
-                  help="Cases run at once on this machine (at most its cores), each in a fresh process (--executor local); "
-                       "the rows are the same as with one.")
+                  help="Cases run at once on this machine (at most its cores), each in a fresh process "
+                       "(--executor local); the rows are the same as with one.")
     @click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True,
                   help="local: processes on this machine; dask: the workers of a Dask cluster (see --scheduler).")
     @click.option("--scheduler", metavar="ADDRESS", default=None,
