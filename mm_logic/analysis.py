@@ -34,7 +34,7 @@ from .engines.base import Engine
 from .feedback import feedback_slots, win_index
 from .notation import Feedback
 from .rules import Rules
-from .symmetry import canonical_openings
+from .symmetry import canonical_openings, opening_count
 
 #: Beyond this many (opening, feedback) questions the feedback set is not computed.
 MAX_QUESTIONS = 20_000
@@ -54,10 +54,10 @@ def possible_feedbacks(engine: Engine) -> list[Feedback] | None:
     feedback, whether some secret gives it; None when that is too many questions.
     """
     rules = engine.rules
-    openings = canonical_openings(rules)
     candidates = candidate_feedbacks(rules.pegs)
-    if len(openings) * len(candidates) > MAX_QUESTIONS:
+    if opening_count(rules) * len(candidates) > MAX_QUESTIONS:
         return None
+    openings = canonical_openings(rules)
     return [fb for fb in candidates
             if any(engine.satisfiable([(g, fb)]) for g in openings)]
 
