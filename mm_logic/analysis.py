@@ -195,6 +195,33 @@ def rules_key(rules: Rules) -> tuple[int, int, int | None]:
     return rules.pegs, rules.colors, rules.repeat_limit if rules.restricted else None
 
 
+#: Largest code space whose optimal values ``info`` computes when none is published (about a second).
+COMPUTED_UP_TO = 1_000
+
+
+def computed_optima(rules: Rules) -> tuple[Optimum, ...]:
+    """The optimal values of a small space with none published, found by :func:`mm_logic.optimal.optimal`:
+    the least worst case, the least total, and (when the two strategies differ) the least total
+    within that worst case. Nothing for spaces of more than :data:`COMPUTED_UP_TO` codes.
+
+    2 pegs of 2 colours: every guess leaves two codes together, which take guesses 2 and 3:
+
+    >>> [(o.measure, o.value, o.max_guesses) for o in computed_optima(Rules(2, 2))]
+    [('worst_case', 3, None), ('total_guesses', 8, None)]
+    """
+    if rules.size > COMPUTED_UP_TO or rules_key(rules) in PUBLISHED:
+        return ()
+    from .optimal import optimal
+    least = optimal(rules, "expected")
+    worst = optimal(rules, "worst")
+    found = [Optimum("worst_case", worst.worst, "computed", "mmlogic optimal --objective worst"),
+             Optimum("total_guesses", least.total, "computed", "mmlogic optimal")]
+    if worst.total != least.total:
+        found.append(Optimum("total_guesses", worst.total, "computed", "mmlogic optimal --objective worst",
+                             max_guesses=worst.worst))
+    return tuple(found)
+
+
 def known_optima(rules: Rules, computed: tuple[Optimum, ...] = ()) -> list[Optimum]:
     """The published optimal values for ``rules``, then the computed ones given."""
     return [*PUBLISHED.get(rules_key(rules), ()), *computed]

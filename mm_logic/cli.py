@@ -816,11 +816,11 @@ def info(rules, backend, as_json):
       mmlogic info
       mmlogic info --pegs 5 --colors 8 --no-repeat --json
     """
-    from .analysis import study
+    from .analysis import computed_optima, study
     from .terminal import Spinner
 
     with Spinner("asking the engine"):
-        result = study(make_engine(backend, rules))
+        result = study(make_engine(backend, rules), computed_optima(rules))
     emit(result, as_json)
 
 

@@ -110,3 +110,19 @@ def test_info_text_has_the_bounds_table(run):
         "at most 14 classes a guess",
     ]
     assert result.stdout.splitlines()[10] == f"  optimal (published)         5,625 (4.340)     {KOYAMA_LAI}"
+
+
+def test_a_small_space_without_published_optima_gets_them_computed(run, run_json):
+    # docs: info lists what `mmlogic optimal` proves on spaces of at most 1,000 codes (4x4: 905 guesses)
+    lines = run("info", *PY, "--pegs", 4, "--colors", 4).stdout.splitlines()
+    assert lines[-2:] == ["  optimal (computed)   4                      mmlogic optimal --objective worst",
+                          "  optimal (computed)          905 (3.535)     mmlogic optimal"]
+    optima = run_json("info", *PY, "--pegs", 4, "--colors", 4)["bounds"]["optimal"]
+    assert optima == [
+        {"measure": "worst_case", "value": 4, "max_guesses": None, "status": "computed",
+         "source": "mmlogic optimal --objective worst"},
+        {"measure": "total_guesses", "value": 905, "mean": 3.535, "max_guesses": None, "status": "computed",
+         "source": "mmlogic optimal"}]
+    # 4x6 has its published values only; 5x5 (3,125 codes) is too large to search here
+    assert {o["status"] for o in run_json("info", *PY)["bounds"]["optimal"]} == {"published"}
+    assert run_json("info", *PY, "--pegs", 5, "--colors", 5)["bounds"]["optimal"] == []
