@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from .engines.base import Engine, Session
 from .errors import BadInput, MMLogicError, NoConsistentCode
 from .feedback import feedback
-from .notation import Code, Entry, Feedback, check_feedback, format_code, format_feedback
+from .notation import Code, Entry, Feedback, check_feedback, format_code, format_feedback, plural
 from .rules import Rules
 from .strategies.base import Strategy
 
@@ -251,17 +251,6 @@ class GameRecord:
         """One line per guess with its feedback, then the number of guesses."""
         lines = [turn_line(i, entry, self.rules) for i, entry in enumerate(self.guesses, 1)]
         return "\n".join([*lines, self.summary()])
-
-
-def plural(n: int, word: str) -> str:
-    """``1 guess``, ``2 guesses``, ``1 code``, ``3 codes``.
-
-    >>> plural(1, "guess"), plural(5, "code")
-    ('1 guess', '5 codes')
-    """
-    if n == 1:
-        return f"{n} {word}"
-    return f"{n} {word}es" if word.endswith(("s", "sh", "ch", "x")) else f"{n} {word}s"
 
 
 def codes_text(count: int, exact: bool) -> str:

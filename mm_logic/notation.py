@@ -178,3 +178,14 @@ def parse_entry(text: str, rules: Rules, *, check_repeat: bool = True) -> Entry:
     # the strategy probes with such codes.
     guess = parse_code(guess_text, rules, check_repeat=check_repeat)
     return guess, parse_feedback(feedback_text, rules, where=text)
+
+
+def plural(n: int, word: str) -> str:
+    """``1 guess``, ``2 guesses``, ``1 code``, ``3 codes``.
+
+    >>> plural(1, "guess"), plural(5, "code")
+    ('1 guess', '5 codes')
+    """
+    if n == 1:
+        return f"{n} {word}"
+    return f"{n} {word}es" if word.endswith(("s", "sh", "ch", "x")) else f"{n} {word}s"

@@ -629,8 +629,10 @@ class OpeningRanking:
         blocks = []
         count = len(canonical_openings(self.rules))
         for strategy, ranked in self.rankings().items():
-            lines = [f"{self.rules.describe()} {strategy} ({self.rules.size:,} codes, {count} canonical "
-                     f"openings, best first: fewest guesses in total, then smallest max)",
+            codes = "1 code" if self.rules.size == 1 else f"{self.rules.size:,} codes"
+            openings = "1 canonical opening" if count == 1 else f"{count} canonical openings"
+            lines = [f"{self.rules.describe()} {strategy} ({codes}, {openings}, best first: fewest guesses in "
+                     "total, then smallest max)",
                      f"  {'rank':>4}  {'opening':<{max(7, self.rules.pegs)}}  {'total':>9} {'mean':>6} {'max':>4} "
                      f"{'seconds':>9} {'peak MB':>8}  histogram"]
             for r in ranked:

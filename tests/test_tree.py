@@ -194,6 +194,8 @@ def test_save_tree_refusals_come_before_any_game(run, tmp_path):
           "at line 1)"),
     ('{"rows": []}', '{path} is not a strategy tree file (no "format": "mmlogic-tree")'),
     ({**TREE_2X2, "version": 2}, "{path} is tree format version 2; this mmlogic reads version 1"),
+    ({**TREE_2X2, "version": "1"}, '{path} is tree format version "1"; this mmlogic reads version 1'),
+    ("[" * 3000 + "]" * 3000, "{path} is not a strategy tree file (not JSON: nested too deeply)"),
     ({**TREE_2X2, "rules": {"pegs": 2}}, '{path}: "rules" must be {{"pegs": P, "colors": C, "max_repeat": M or null}}'),
     ({**TREE_2X2, "tree": {"guess": "00", "next": {"1,0": {"guess": "011"}}}},
      "{path}: code '011' has 3 pegs, expected 2 (at 00:1,0)"),
@@ -315,11 +317,12 @@ def test_tree_dot_draws_a_box_per_guess_and_an_edge_per_feedback(run, tmp_path):
                        '  n2 [label="2 codes", style=dashed];', '  n0 -> n2 [label="1,0"];', "}"]
 
 
-def test_an_incomplete_tree_counts_and_draws_the_secrets_it_misses(run_json, tmp_path):
+def test_an_incomplete_tree_counts_and_draws_the_secrets_it_misses(run, run_json, tmp_path):
     partial = {**TREE_2X2, "tree": {"guess": "00", "next": {"1,0": TREE_2X2["tree"]["next"]["1,0"]}}}
     path = write_tree(tmp_path / "t.json", partial)
     out = run_json("tree", path)
     assert (out["games"], out["histogram"], out["uncovered"]) == (3, {"1": 1, "2": 1, "3": 1}, 1)
+    assert "uncovered  1 secret (the tree has no branch for their feedback)" in run("tree", path).stdout.splitlines()
     dot = to_dot(StrategyTree.load(path))
     assert '  n0m [label="1 code: no branch", color=red, fontcolor=red];' in dot.splitlines()
 

@@ -37,7 +37,17 @@ from ..codespace import code_space
 from ..errors import BackendUnavailable, BadInput, MMLogicError
 from ..feedback import feedback_index, win_index
 from ..histogram import format_histogram, histogram_figures
-from ..notation import Code, Entry, Feedback, format_code, format_entry, format_feedback, parse_code, parse_feedback
+from ..notation import (
+    Code,
+    Entry,
+    Feedback,
+    format_code,
+    format_entry,
+    format_feedback,
+    parse_code,
+    parse_feedback,
+    plural,
+)
 from ..rules import DEFAULT_ALPHABET, Rules
 from .base import Strategy
 
@@ -123,12 +133,13 @@ class StrategyTree:
         except OSError as error:
             raise BadInput(f"cannot read tree file {path}: {error.strerror or error}") from None
         except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
-            reason = f"{error.msg} at line {error.lineno}" if isinstance(error, json.JSONDecodeError) else "not text"
+            reason = (f"{error.msg} at line {error.lineno}" if isinstance(error, json.JSONDecodeError)
+                      else "nested too deeply" if isinstance(error, RecursionError) else "not text")
             raise BadInput(f"{path} is not a strategy tree file (not JSON: {reason})") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise BadInput(f'{path} is not a strategy tree file (no "format": "{FORMAT}")')
         if data.get("version") != VERSION:
-            raise BadInput(f"{path} is tree format version {data.get('version')}; "
+            raise BadInput(f"{path} is tree format version {json.dumps(data.get('version'))}; "
                            f"this mmlogic reads version {VERSION}")
         try:
             rules = _file_rules(data.get("rules"), data.get("alphabet"))
@@ -307,7 +318,8 @@ class TreeFigures:
                  f"histogram  {histogram}",
                  f"nodes      {self.nodes}"]
         if self.uncovered:
-            lines.append(f"uncovered  {self.uncovered} secrets (the tree has no branch for their feedback)")
+            lines.append(f"uncovered  {plural(self.uncovered, 'secret')} (the tree has no branch for their "
+                         "feedback)")
         return "\n".join(lines)
 
 
