@@ -17,7 +17,15 @@ def main() -> None:
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         sys.exit(130)
-    run()
+    from .interrupts import end_process
+    try:
+        run()
+    except SystemExit as done:
+        # click ends every command with SystemExit; a grounding left running must not reach
+        # the interpreter's shutdown.
+        code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
+        end_process(code)
+        raise
 
 
 if __name__ == "__main__":

@@ -13,10 +13,12 @@ once the native call has returned.
 
 from __future__ import annotations
 
+import os
 import signal
+import sys
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 
 @contextmanager
@@ -46,3 +48,23 @@ def interrupts_held() -> Iterator[None]:
             previous(signal.SIGINT, None)  # Python's own handler raises KeyboardInterrupt
         elif previous == signal.SIG_DFL:
             raise KeyboardInterrupt
+
+
+#: Threads left running in native code that cannot be stopped (a grounding past its time limit).
+_abandoned: list[threading.Thread] = []
+
+
+def abandon(thread: threading.Thread) -> None:
+    """Record ``thread``, left running in native code: the process must end without the
+    interpreter's shutdown, which would crash on it (:func:`end_process`)."""
+    _abandoned.append(thread)
+
+
+def end_process(code: int) -> None:
+    """Exit with ``code``; at once (``os._exit``, streams flushed) when a thread was abandoned."""
+    if any(thread.is_alive() for thread in _abandoned):
+        for stream in (sys.stdout, sys.stderr):
+            with suppress(OSError, ValueError):  # a closed or broken pipe: nothing more to show
+                stream.flush()
+        os._exit(code)
+    sys.exit(code)

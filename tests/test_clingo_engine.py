@@ -13,6 +13,7 @@ import textwrap
 import threading
 import time
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -339,3 +340,31 @@ def test_games_any_does_not_aim_at_restart_on_a_longer_luby_unit(rules, restarts
     assert session.AIM_MAX_PAIRS == 400
     clingo_session = ClingoEngine(rules).session()
     assert clingo_session._control.ctl.configuration.solver.restarts == restarts
+
+
+def _grounding_for_ever(tmp_path):
+    path = tmp_path / "endless.lp"
+    path.write_text('#include "mastermind.lp".\n#program base.\nn(0).\nn(X+1) :- n(X).\n')
+    return path
+
+
+def _capped():
+    import resource
+    resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))  # should the grounding run on: 3 GB, not the machine
+
+
+def test_an_encoding_that_grounds_for_ever_stops_at_the_time_limit_and_on_ctrl_c(tmp_path):
+    # clingo cannot interrupt grounding: n(X+1) :- n(X) grew to 22 GB, deaf to both.
+    mmlogic = str(Path(sys.executable).with_name("mmlogic"))
+    path = _grounding_for_ever(tmp_path)
+    done = subprocess.run([mmlogic, "next", "--encoding", str(path), "--time-limit", "1", "0011:1,0"],
+                          capture_output=True, text=True, timeout=60, preexec_fn=_capped)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == (f"error: clingo did not ground {path} within the time limit of 1 s; raise --time-limit, "
+                           "or look for a rule that grounds without end\n")
+    child = subprocess.Popen([mmlogic, "next", "--encoding", str(path), "0011:1,0"], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, preexec_fn=_capped)
+    time.sleep(2)  # started, and grounding
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=30)
+    assert (child.returncode, out, err) == (130, "", "interrupted\n")

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import os
 import re
+import threading
+import time
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -20,7 +22,8 @@ from clingo import Control
 from clingo.ast import ProgramBuilder, parse_files
 from clingo.core import MessageCode
 
-from ...errors import EncodingError
+from ...errors import EncodingError, SolverTimeout
+from ...interrupts import abandon
 from ...resources import encodings_dir
 from ...rules import Rules
 
@@ -37,6 +40,8 @@ CLINGO_ARGUMENTS = ("--heuristic=Domain", "--save-progress=1")
 LARGE_GAME_ARGUMENTS = ("--restarts=L,256",)
 LUBY_MIN_PAIRS = 401
 _LOCATION = re.compile(r"^.+?:\d+:\d+")
+#: Seconds between two looks at Ctrl-C and the clock while a watched grounding runs.
+WAIT_SLICE = 0.05
 
 
 def one_line(message: str) -> str:
@@ -63,12 +68,57 @@ def _include_path(folder: Path):
             os.environ["CLINGOPATH"] = old
 
 
-class Program:
-    """An encoding for some rules: parsed once, grounded into fresh Controls on demand."""
+def ground_watched(ctl: Control, parts, time_limit: float | None, entry: Path) -> None:
+    """``ctl.ground(parts)`` in a thread, while this one waits for it, Ctrl-C and the time limit.
 
-    def __init__(self, entry: Path, rules: Rules):
+    clingo releases the GIL while it grounds, so this thread stays free. On Ctrl-C
+    (KeyboardInterrupt) or past ``time_limit`` (:class:`SolverTimeout`) the grounding
+    cannot be stopped: it is left running, and :func:`mm_logic.interrupts.abandon`
+    records it so that the process ends at once after its last line (at interpreter
+    shutdown the thread would crash it).
+    """
+    done = threading.Event()
+    failure: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            ctl.ground(parts)
+        except BaseException as error:  # noqa: BLE001 - raised again in the watching thread
+            failure.append(error)
+        finally:
+            done.set()
+
+    thread = threading.Thread(target=work, name="mmlogic-ground", daemon=True)
+    thread.start()
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    try:
+        while not done.wait(WAIT_SLICE if deadline is None
+                            else max(0.0, min(WAIT_SLICE, deadline - time.monotonic()))):
+            if deadline is not None and time.monotonic() >= deadline:
+                abandon(thread)
+                raise SolverTimeout(f"clingo did not ground {entry} within the time limit of {time_limit:g} s; "
+                                    "raise --time-limit, or look for a rule that grounds without end")
+    except KeyboardInterrupt:
+        abandon(thread)
+        raise
+    if failure:
+        raise failure[0]
+
+
+class Program:
+    """An encoding for some rules: parsed once, grounded into fresh Controls on demand.
+
+    A user's encoding (``watched``) is grounded in a thread this one watches:
+    clingo cannot interrupt grounding, and an edited rule may ground for ever
+    (``n(X+1) :- n(X).`` grew to 22 GB, deaf to Ctrl-C and to the time
+    limit). See :func:`ground_watched`.
+    """
+
+    def __init__(self, entry: Path, rules: Rules, time_limit: float | None = None, watched: bool = False):
         self.entry = entry
         self.rules = rules
+        self.time_limit = time_limit
+        self.watched = watched
         #: clingo's warnings about the encoding (not shown to the user).
         self.warnings: list[str] = []
         self._errors: list[str] = []
@@ -121,7 +171,10 @@ class Program:
         """Ground ``parts`` of ``ctl``; an error names the encoding's file and line."""
         self._errors.clear()
         try:
-            ctl.ground(parts)
+            if self.watched:
+                ground_watched(ctl, parts, self.time_limit, self.entry)
+            else:
+                ctl.ground(parts)
         except RuntimeError as error:
             raise self._encoding_error(error) from None
 
