@@ -164,6 +164,17 @@ def test_ctrl_c_while_an_encoding_loads_is_ctrl_c(tmp_path):
     assert SwiplEngine(Rules(4, 6)).count([((0, 0, 1, 1), (1, 0))]) == 256
 
 
+def test_a_directive_that_loops_stops_at_the_time_limit(tmp_path):
+    # It ran for ever, deaf to --time-limit (which bounded questions only).
+    path, _ = edited(tmp_path, "loops.pl", ":- between(1, inf, X), X < 0.\n")
+    for _ in range(2):
+        with pytest.raises(SolverTimeout) as error:
+            SwiplEngine(Rules(4, 6), encoding=path, time_limit=0.5)
+        assert str(error.value) == (f"swipl did not load {path} within the time limit of 0.5 s; raise --time-limit, "
+                                    "or look for a directive that does not end")
+    assert SwiplEngine(Rules(4, 6), time_limit=0.5).count([((0, 0, 1, 1), (1, 0))]) == 256
+
+
 def test_fixed_file_loads_after_an_error(tmp_path):
     path, _ = edited(tmp_path, "later.pl", "broken(X :- X.\n")
     with pytest.raises(EncodingError):

@@ -1,5 +1,6 @@
 :- module(mmlogic_swipl,
           [ load_encoding/4,     % +File, +Wanted, -Module, -Messages
+            load_encoding/5,     % +File, +Wanted, +Seconds, -Module, -Messages
             undefined/2,         % +Module, -Missing
             ask/7                % +Module, +Rules, +History, +Question, +Limit,
                                  % +Seconds, -Answer
@@ -55,6 +56,19 @@ that did not finish.
 %   ```
 
 load_encoding(File, Wanted, Module, Messages) :-
+    load_encoding(File, Wanted, 0, Module, Messages).
+
+%!  load_encoding(+File, +Wanted, +Seconds, -Module, -Messages) is det.
+%
+%   As load_encoding/4, within Seconds (0: no limit): a directive still
+%   running then (a user's loop) ends the load with time_limit_exceeded.
+%
+%   ```
+%   ?- load_encoding('encodings/mastermind.pl', mastermind, 5, M, Msgs).
+%   M = mastermind, Msgs = [].
+%   ```
+
+load_encoding(File, Wanted, Seconds, Module, Messages) :-
     retractall(captured(_, _, _, _)),
     % if(changed) would skip a file whose last load failed in a directive:
     % unload_file/1 does not make it "changed".
@@ -64,14 +78,15 @@ load_encoding(File, Wanted, Module, Messages) :-
     ),
     setup_call_cleanup(
         asserta(loading(File, Wanted)),
-        catch(load_files(Wanted:File, [if(If), imports([])]),
+        catch(within(Seconds,
+                     load_files(Wanted:File, [if(If), imports([])])),
               Error,
               (   interrupt(Error)
               ->  throw(Error)
               ;   print_message(error, Error)
               )),
         retractall(loading(_, _))),
-    findall([F, L, K, T], (captured(F, L, K, T), K \== interrupt), Messages),
+    findall([F, L, K, T], (captured(F, L, K, T), \+ memberchk(K, [interrupt, timeout])), Messages),
     (   source_file_property(File, module(Module))
     ->  true
     ;   Module = Wanted
@@ -82,10 +97,13 @@ load_encoding(File, Wanted, Module, Messages) :-
     ;   catch(unload_file(File), _, true),
         assertz(failed_load(File))
     ),
-    % Ctrl-C in a directive (library(clpfd) loads for a second or so) is
-    % printed as a message and the load goes on: raise it as Ctrl-C here.
+    % Ctrl-C or the deadline in a directive (library(clpfd) loads for a
+    % second or so) is printed as a message and the load goes on: raise it
+    % here.
     (   captured(_, _, interrupt, Interrupt)
     ->  throw(Interrupt)
+    ;   captured(_, _, timeout, _)
+    ->  throw(time_limit_exceeded)
     ;   true
     ).
 
@@ -115,6 +133,10 @@ user:message_hook(Term, Kind, Lines) :-
     loading(_, _),
     (   interrupt(Term)
     ->  assertz(captured('', 0, interrupt, Term))
+    ;   Term == time_limit_exceeded
+    ->  assertz(captured('', 0, timeout, Term)),
+        % past the deadline: the next heartbeat ends the next directive too
+        nb_setval(mmlogic_deadline, 1)
     ;   (   source_location(File, Line)
         ->  true
         ;   File = '', Line = 0

@@ -24,7 +24,12 @@ class SwiplEngine(Engine):
     def __init__(self, rules, **options):
         super().__init__(rules, **options)
         self._prolog = runtime()
-        self.entry, self.module = self._prolog.load_encoding(self.encoding)
+        if self.encoding is not None:
+            # Loading the libraries is start-up, untimed (library(clpfd): about a second); the time
+            # limit bounds what the user's file adds (a directive that loops).
+            self._prolog.load_encoding(None)
+        self.entry, self.module = self._prolog.load_encoding(
+            self.encoding, self.time_limit if self.encoding is not None else None)
         self._shown = Path(self.encoding) if self.encoding is not None else self.entry
         self._dtype = np.uint8 if rules.colors <= 255 else np.uint16
 

@@ -42,7 +42,7 @@ import threading
 from pathlib import Path
 from types import ModuleType
 
-from ...errors import BackendUnavailable, EncodingError
+from ...errors import BackendUnavailable, EncodingError, SolverTimeout
 from ...interrupts import interrupts_held
 from ...resources import encoding_path, encodings_dir
 
@@ -237,12 +237,13 @@ class PrologRuntime:
             "E = error(python_error('KeyboardInterrupt', _), _)", {"E": term}
         )["truth"]
 
-    def load_encoding(self, path: Path | None) -> tuple[Path, str]:
+    def load_encoding(self, path: Path | None, seconds: float | None = None) -> tuple[Path, str]:
         """Consult an encoding (the shipped one if ``path`` is None); its file and module.
 
         Raises :class:`EncodingError` (one line, ``file:line: ...``) when Prolog
         reports any error or warning while loading it, or when it lacks a
-        predicate the engine calls.
+        predicate the engine calls; :class:`SolverTimeout` when loading takes
+        more than ``seconds`` (a directive that loops).
         """
         janus = self.janus
         shipped = encoding_path(ENTRY).resolve()
@@ -257,11 +258,15 @@ class PrologRuntime:
                 self._modules[file] = wanted
             try:
                 answer = janus.query_once(
-                    "mmlogic_swipl:load_encoding(F, W, M, Msgs)", {"F": str(file), "W": wanted}
+                    "mmlogic_swipl:load_encoding(F, W, S, M, Msgs)",
+                    {"F": str(file), "W": wanted, "S": float(seconds or 0)},
                 )
             except janus.PrologError as error:
                 if self.interrupted(error):
                     raise KeyboardInterrupt from None
+                if janus.query_once("E == time_limit_exceeded", {"E": error.term})["truth"]:
+                    raise SolverTimeout(f"swipl did not load {shown} within the time limit of {seconds:g} s; "
+                                        "raise --time-limit, or look for a directive that does not end") from None
                 raise EncodingError(f"{shown}:1: {one_line(error)}") from None
             if answer["Msgs"]:
                 raise _load_error(file, shown, answer["Msgs"][0])
