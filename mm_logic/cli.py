@@ -355,12 +355,11 @@ class _NoProgress:
         return contextlib.nullcontext()
 
 
-def secret_or_random(text: str | None, rules, seed: int | None):
-    """The code the user gave, or a random one reproducible with ``seed``."""
-    import numpy as np
-
-    from .sampling import random_code
-    return parse_code(text, rules) if text is not None else random_code(rules, np.random.default_rng(seed))
+def secret_or_random(text: str | None, engine, seed: int | None):
+    """The code the user gave, or a random one of the engine's game (an edited encoding's codes),
+    reproducible with ``seed``."""
+    from .bench import game_secrets
+    return parse_code(text, engine.rules) if text is not None else game_secrets(engine, 1, seed)[0]
 
 
 # -- commands ---------------------------------------------------------------------------
@@ -419,7 +418,7 @@ def solve(rules, engine, strategy, first_guess, seed, secret_text, server, as_js
     from .terminal import Spinner
 
     if server is None:
-        secret = secret_or_random(secret_text, rules, seed)
+        secret = secret_or_random(secret_text, engine, seed)
     else:
         secret = parse_code(secret_text, rules) if secret_text is not None else None
     warm_up(engine.name, strategy.name, rules.max_repeat)  # `seconds` leaves start-up out
@@ -510,7 +509,8 @@ def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced
         bench_games,
         check_every_secret,
         check_tree_recordable,
-        random_secrets,
+        game_secrets,
+        secret_indices,
         spaced_secrets,
         warm_up,
     )
@@ -526,18 +526,25 @@ def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced
         if server is not None:
             raise BadInput("--save-tree does not apply with --server (each game is played against the server)")
         check_tree_recordable(strategy)
-    try:
-        secrets = (None if all_secrets else random_secrets(rules, games, seed) if games is not None
-                   else spaced_secrets(rules, spaced))
-    except BadInput as error:
-        raise click.BadParameter(str(error), param_hint="'--spaced'") from None
+    if spaced is not None:
+        if engine.encoding is not None:
+            raise BadInput("--spaced plays evenly spaced codes of the rules, not an edited encoding's: "
+                           "use --games N or --all")
+        try:
+            secrets = spaced_secrets(rules, spaced)
+        except BadInput as error:
+            raise click.BadParameter(str(error), param_hint="'--spaced'") from None
+    else:
+        secrets = None if all_secrets else game_secrets(engine, games, seed)
     if all_secrets and server is not None:
         # Every secret, one remote game each: the tree needs the secrets at hand.
         check_every_secret(rules)
         space = code_space(rules)
         secrets = [space.code(i) for i in range(space.size)]
     warm_up(engine.name, strategy.name, rules.max_repeat)  # `seconds` leaves start-up out
-    with progress_bar(rules.size if secrets is None else len(secrets), "games") as bar:
+    games_to_play = (rules.size if engine.encoding is None else len(secret_indices(engine))) if secrets is None \
+        else len(secrets)
+    with progress_bar(games_to_play, "games") as bar:
         if secrets is None:
             result = bench_all(engine, strategy, first_guess, progress=bar.update, jobs=jobs,
                                record_tree=save_tree is not None)
@@ -964,7 +971,7 @@ def play_command(rules, engine, strategy, first_guess, seed, role, secret_text, 
             raise BadInput("--secret applies to --role codebreaker: as codemaker you keep the code in mind")
         with Game(engine, strategy, first_guess=first_guess) as game:
             return play_codemaker(game, ask, click.echo, max_guesses, busy=Spinner)
-    game = Game(engine, strategy, secret=secret_or_random(secret_text, rules, seed), first_guess=first_guess)
+    game = Game(engine, strategy, secret=secret_or_random(secret_text, engine, seed), first_guess=first_guess)
     with game:
         return play_codebreaker(game, ask, click.echo, max_guesses, busy=Spinner)
 

@@ -16,7 +16,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .bench import BenchResult, Progress, bench_all, bench_games, check_every_secret, random_secrets, warm_up
+from .bench import (
+    BenchResult,
+    Progress,
+    bench_all,
+    bench_games,
+    check_every_secret,
+    game_secrets,
+    random_secrets,
+    warm_up,
+)
 from .codespace import MAX_CODES
 from .engines import BACKENDS, check_encoding, engine_class, make_engine
 from .errors import BadInput
@@ -310,7 +319,10 @@ def compare(plan: ComparePlan, progress: Progress | None = None,
                             if every:
                                 row = bench_all(engine, strategy, progress=progress, jobs=plan.jobs)
                             else:
-                                row = bench_games(engine, strategy, secrets, progress=progress, jobs=plan.jobs)
+                                # an edited encoding's secrets are its own codes
+                                drawn = (secrets if engine.encoding is None
+                                         else game_secrets(engine, study.games, plan.seed))
+                                row = bench_games(engine, strategy, drawn, progress=progress, jobs=plan.jobs)
                         finally:
                             engine.close()
                         outcome.rows.append(row)

@@ -113,3 +113,34 @@ def test_secret_breaking_the_variant_rule_runs_out_of_codes():
     assert ClingoEngine(rules, encoding=EXAMPLES / "palindrome.lp").first(history) is None
     assert ClingoEngine(rules).first(history) == (0, 1, 2, 0)
     assert ClingoEngine(rules).count(history) == 8
+
+
+def shapiro_by_hand(codes: list, secret) -> int:
+    """Guesses `first` takes when every guess is the smallest code of ``codes`` consistent so far."""
+    history = []
+    while True:
+        guess = next(c for c in codes if all(feedback(g, c) == fb for g, fb in history))
+        history.append((guess, feedback(guess, secret)))
+        if guess == secret:
+            return len(history)
+
+
+@pytest.mark.parametrize("name", ["palindrome", "no_adjacent"])
+def test_bench_solve_and_compare_play_the_encodings_own_secrets(run_json, name):
+    # Secrets were the rules' codes: a random one the encoding excludes could never be found, and
+    # --all reported a false engine disagreement ("counts 25 ..., the feedback rule gives 625").
+    rules = Rules(4, 6)
+    codes = [tuple(int(c) for c in code) for code in ReferenceEngine(rules).enumerate([]) if RULE[name](code)]
+    expected = {}
+    for secret in codes:
+        n = shapiro_by_hand(codes, secret)
+        expected[str(n)] = expected.get(str(n), 0) + 1
+    encoding = ["--backend", "clingo", "--encoding", EXAMPLES / f"{name}.lp", "--strategy", "first"]
+    every = run_json("bench", *encoding, "--all")
+    assert (every["games"], every["histogram"]) == (len(codes), expected)
+    assert run_json("bench", *encoding, "--all", "--jobs", 2)["histogram"] == every["histogram"]
+    assert run_json("bench", *encoding, "--games", 20, "--seed", 1)["games"] == 20
+    for seed in range(5):
+        secret = parse_code(run_json("solve", *encoding, "--seed", seed)["secret"], rules)
+        assert RULE[name](secret)
+    assert run_json("compare", *encoding, "--all")["rows"][0]["histogram"] == every["histogram"]

@@ -109,3 +109,11 @@ def test_next_from_the_command_line_counts_the_encodings_codes(run_json):
     assert run_json("next", "--backend", "swipl", "--encoding", NO_ADJACENT, "--strategy", "first") == {
         "guess": "0101", "consistent": size}
     assert size == 750
+
+
+def test_bench_every_secret_plays_the_encodings_own_codes(run_json):
+    # The same 750 codes without two equal neighbours, and the same games, as the clingo example.
+    swipl, clingo = (run_json("bench", "--backend", backend, "--encoding", NO_ADJACENT.with_suffix(suffix),
+                              "--strategy", "first", "--all")
+                     for backend, suffix in (("swipl", ".pl"), ("clingo", ".lp")))
+    assert swipl["games"] == clingo["games"] == 750 and swipl["histogram"] == clingo["histogram"]
