@@ -179,13 +179,13 @@ def game_secrets(engine: Engine, games: int, seed: int | None) -> list[Code]:
     if rules.size <= MAX_CODES:
         indices = secret_indices(engine)
         if indices.size == 0:
-            raise BadInput(f"no code of {rules.describe()} exists under the encoding {engine.source}")
+            raise engine.no_solution([])
         space = code_space(rules)
         return [space.code(int(i)) for i in rng.choice(indices, size=games)]
     with engine.session() as session:
         drawn = [session.random(rng) for _ in range(games)]
     if drawn and drawn[0] is None:
-        raise BadInput(f"no code of {rules.describe()} exists under the encoding {engine.source}")
+        raise engine.no_solution([])
     return drawn
 
 
@@ -404,15 +404,16 @@ def run_in_processes(spec: BenchSpec, tasks: list[Task], jobs: int, into: BenchR
         pool.join()
 
 
-def split_below_opening(engine: Engine, strategy: Strategy, first_guess: Code | None, record: bool = False
-                        ) -> tuple[list[TreeTask], BenchResult]:
-    """One tree task per feedback class of the opening, biggest first, and the game it wins
-    (with ``record``, under a tree of the opening alone that the tasks' subtrees are grafted to)."""
+def split_below_opening(engine: Engine, strategy: Strategy, first_guess: Code | None, record: bool = False,
+                        secrets: np.ndarray | None = None) -> tuple[list[TreeTask], BenchResult]:
+    """One tree task per feedback class of the opening over ``secrets`` (default: every secret of the
+    engine's game), biggest first, and the game it wins (with ``record``, under a tree of the opening
+    alone that the tasks' subtrees are grafted to)."""
     rules = engine.rules
     space = code_space(rules)
     with Game(engine, strategy, first_guess=first_guess) as game:
         opening = game.suggest()
-    secrets = secret_indices(engine)
+    secrets = secret_indices(engine) if secrets is None else secrets
     marks = space.feedback_to(opening, secrets)
     tasks = []
     won = _empty(engine, strategy)
@@ -509,23 +510,24 @@ def bench_all(engine: Engine, strategy: Strategy, first_guess: Code | None = Non
     check_every_secret(engine.rules)
     if record_tree:
         check_tree_recordable(strategy)
-    space = code_space(engine.rules)
+    space = code_space(engine.rules)  # built (and cached) before the clock starts
+    secrets = secret_indices(engine)
+    if secrets.size == 0:
+        raise engine.no_solution([])
     if not strategy.deterministic:
-        return bench_games(engine, strategy, [space.code(int(i)) for i in secret_indices(engine)],
-                           first_guess, progress, jobs)
+        return bench_games(engine, strategy, [space.code(int(i)) for i in secrets], first_guess, progress, jobs)
     with _long_lived_objects_frozen():
-        return _bench_tree(engine, strategy, first_guess, progress, jobs, record_tree)
+        return _bench_tree(engine, strategy, secrets, first_guess, progress, jobs, record_tree)
 
 
-def _bench_tree(engine, strategy, first_guess, progress, jobs, record) -> BenchResult:
-    code_space(engine.rules)  # built (and cached) before the clock starts
+def _bench_tree(engine, strategy, secrets, first_guess, progress, jobs, record) -> BenchResult:
     start = time.perf_counter()
     if jobs > 1:
-        tasks, result = split_below_opening(engine, strategy, first_guess, record)
+        tasks, result = split_below_opening(engine, strategy, first_guess, record, secrets)
         if progress and result.games:
             progress(result.games)
         run_in_processes(BenchSpec.of(engine, strategy, first_guess), tasks, jobs, result, progress)
     else:
-        result = play_tree(engine, strategy, [], secret_indices(engine), first_guess, progress, record)
+        result = play_tree(engine, strategy, [], secrets, first_guess, progress, record)
     result.seconds = time.perf_counter() - start
     return result

@@ -323,3 +323,19 @@ def test_ctrl_c_held_during_native_code_is_raised_after_it_and_replaces_its_fail
     with pytest.raises(SystemError, match="no Ctrl-C: the error is the error"), interrupts_held():
         raise SystemError("no Ctrl-C: the error is the error")
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+@pytest.mark.parametrize("backend, text", [
+    ("clingo", '#include "mastermind.lp".\n#program base.\n:- secret(1,C).\n'),
+    ("swipl", ":- module(none, [secret/2]).\n:- reexport(mmlogic(mastermind), except([secret/2])).\n"
+              "secret(_, _) :- fail.\n"),
+])
+def test_an_encoding_that_admits_no_code_is_named_not_the_history(run, tmp_path, backend, text):
+    # It named entry 1 "impossible on its own", or "entries  ()" past 12 entries.
+    path = tmp_path / ("none.lp" if backend == "clingo" else "none.pl")
+    path.write_text(text)
+    many = ["0005:1,0", "0250:1,1", "0531:1,2", "1212:0,2", "1453:1,1", "2134:1,2", "2415:0,2", "3100:1,2",
+            "3341:0,2", "4022:1,1", "4303:1,1", "4544:0,0", "5225:1,0"]
+    for command in (["next", "0011:1,0"], ["next", *many], ["solve"], ["bench", "--all"], ["bench", "--games", 3]):
+        one_line(run(command[0], "--backend", backend, "--encoding", path, "--strategy", "first", *command[1:]), 3,
+                 f"no code of 4x6 exists under the encoding {path.name}")

@@ -326,7 +326,8 @@ class Engine(ABC):
 
     def no_solution(self, history: list[Entry]) -> NoConsistentCode:
         """The error to raise when ``history`` has no consistent code, naming a conflict."""
-        if not history:
+        if not history or (self.encoding is not None and not self.satisfiable([])):
+            # An edited encoding that admits no code at all: no entry is to blame.
             under = f" under the encoding {self.encoding.name}" if self.encoding else ""
             return NoConsistentCode(f"no code of {self.rules.describe()} exists{under}", ())
         subset = self.conflict(history)
