@@ -217,6 +217,24 @@ time_limit_option = click.option(
          "(ga001-*: 300 s when not given); exceeding it exits 1.")
 
 
+#: Solver messages about an edited encoding shown at most (the rest are counted).
+MAX_NOTES = 10
+
+
+def show_encoding_notes(engine) -> None:
+    """What the solver said about an edited encoding while it ran, one ``note:`` line each, on stderr.
+
+    clingo goes on past an atom that no rule derives, which is how a typo
+    (``secrt`` for ``secret``) silently turns a constraint off; it says so only
+    as information (swipl stops at every warning instead).
+    """
+    notes = list(getattr(engine, "warnings", ()))
+    for note in notes[:MAX_NOTES]:
+        click.echo(f"note: {note}", err=True)
+    if len(notes) > MAX_NOTES:
+        click.echo(f"note: and {len(notes) - MAX_NOTES} more", err=True)
+
+
 def engine_options(default_strategy: str = "minimax"):
     """``--backend --strategy --first-guess --seed --encoding --time-limit``.
 
@@ -237,6 +255,8 @@ def engine_options(default_strategy: str = "minimax"):
         def wrapper(*args, rules, backend, strategy, first_guess_text, seed, encoding, time_limit, labeling,
                     **kwargs):
             engine = make_engine(backend, rules, encoding=encoding, time_limit=time_limit, labeling=labeling)
+            if encoding is not None:
+                click.get_current_context().call_on_close(lambda: show_encoding_notes(engine))
             chosen = make_strategy(strategy, rules, seed, time_limit)
             first_guess = parse_code(first_guess_text, rules) if first_guess_text is not None else None
             if isinstance(chosen, TreeStrategy):

@@ -5,12 +5,14 @@ from __future__ import annotations
 import importlib.util
 import io
 import re
+from pathlib import Path
 
 import pytest
 
 from mm_logic.rules import Rules
 
 PY = ["--backend", "python"]
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def one_line(result, code: int, message: str) -> None:
@@ -339,3 +341,15 @@ def test_an_encoding_that_admits_no_code_is_named_not_the_history(run, tmp_path,
     for command in (["next", "0011:1,0"], ["next", *many], ["solve"], ["bench", "--all"], ["bench", "--games", 3]):
         one_line(run(command[0], "--backend", backend, "--encoding", path, "--strategy", "first", *command[1:]), 3,
                  f"no code of 4x6 exists under the encoding {path.name}")
+
+
+def test_clingos_notes_on_an_edited_encoding_are_shown(run, tmp_path):
+    # A typo (secrt) silently turned the constraint off: clingo says so only as information.
+    path = tmp_path / "typo.lp"
+    path.write_text('#include "mastermind.lp".\n#program base.\n:- secrt(P,C), secrt(P+1,C).\n')
+    result = run("next", "--encoding", path, "--json", "0011:1,0")
+    assert (result.exit_code, result.stdout) == (0, '{"guess": "0233", "consistent": 256}\n')
+    assert result.stderr == (f"note: {path}:3:4-14: info: atom does not occur in any rule head: secrt(P,C)\n"
+                             f"note: {path}:3:16-28: info: atom does not occur in any rule head: secrt((P+1),C)\n")
+    shipped = run("next", "--encoding", ROOT / "examples" / "palindrome.lp", "0011:1,1")
+    assert shipped.exit_code == 0 and shipped.stderr == ""
