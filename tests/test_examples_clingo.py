@@ -144,3 +144,35 @@ def test_bench_solve_and_compare_play_the_encodings_own_secrets(run_json, name):
         secret = parse_code(run_json("solve", *encoding, "--seed", seed)["secret"], rules)
         assert RULE[name](secret)
     assert run_json("compare", *encoding, "--all")["rows"][0]["histogram"] == every["histogram"]
+
+
+def minimax_by_hand(codes: list, history) -> tuple:
+    """Knuth's guess over every code of 4x6 against ``codes`` left after ``history``: the smallest
+    largest part, then a code that may win, then the smallest code (the contract's tie-breaks)."""
+    every = [tuple(int(c) for c in code) for code in ReferenceEngine(Rules(4, 6)).enumerate([])]
+    left = [c for c in codes if all(feedback(g, c) == fb for g, fb in history)]
+
+    def largest(guess):
+        parts = {}
+        for code in left:
+            parts[feedback(guess, code)] = parts.get(feedback(guess, code), 0) + 1
+        return max(parts.values())
+    return min(every, key=lambda g: (largest(g), g not in left, g))
+
+
+@pytest.mark.parametrize("name", ["palindrome", "no_adjacent"])
+def test_scoring_and_random_strategies_play_the_encodings_codes(run_json, name):
+    # They assumed every code of the rules, and its symmetries: minimax opened with 0011 on the
+    # palindromes (largest part 16) where 0012 leaves 9; random opened with 5223.
+    rules = Rules(4, 6)
+    codes = [tuple(int(c) for c in code) for code in ReferenceEngine(rules).enumerate([]) if RULE[name](code)]
+    options = ["--backend", "clingo", "--encoding", EXAMPLES / f"{name}.lp"]
+    opening = minimax_by_hand(codes, [])
+    assert run_json("next", *options, "--strategy", "minimax")["guess"] == "".join(map(str, opening))
+    history = [(opening, feedback(opening, codes[len(codes) // 2]))]
+    second = run_json("next", *options, "--strategy", "minimax", f"{''.join(map(str, opening))}:"
+                      f"{history[0][1][0]},{history[0][1][1]}")["guess"]
+    assert second == "".join(map(str, minimax_by_hand(codes, history)))
+    for seed in range(4):
+        assert RULE[name](parse_code(run_json("next", *options, "--strategy", "random", "--seed", seed)["guess"],
+                                     rules))

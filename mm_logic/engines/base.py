@@ -51,6 +51,9 @@ class Session(ABC):
         self.history: list[Entry] = []
         #: Who answers, for messages (e.g. the encoding file); None: answers are not checked.
         self.checked_as: str | None = None
+        #: Whether an edited encoding answers: its codes need not be every code of the rules, nor
+        #: closed under the game's symmetries (strategies that assume either ask the session).
+        self.edited = False
         # Each entry's guess with its colour counts, for checking codes one at a time;
         # and the last code found right at this history (asked again, it is not checked again).
         self._scored: list[tuple[Code, Counter, Feedback]] = []
@@ -277,6 +280,7 @@ class Engine(ABC):
         """A new session, starting from ``history`` (replayed entry by entry)."""
         session = self._new_session()
         session.checked_as = self.source if self.checked else None
+        session.edited = self.encoding is not None
         for guess, fb in history:
             session.push(guess, fb)
         return session

@@ -97,6 +97,8 @@ class ScoringStrategy(Strategy):
         # The empty history: every code is consistent, and the symmetries leave
         # one code per class of openings (mm_logic.symmetry.canonical_openings).
         space = code_space(self.rules)
+        if session.edited:  # an edited encoding's codes, with no symmetry to rely on
+            return self.best(space, [], np.asarray(session.consistent_indices(), dtype=np.int64), symmetric=False)
         return self.best(space, [], np.arange(space.size, dtype=np.int64))
 
     def choose(self, session) -> Code | None:
@@ -106,10 +108,15 @@ class ScoringStrategy(Strategy):
             # perfectly and wins every tie-break.
             return session.first()
         alive = np.asarray(session.consistent_indices(), dtype=np.int64)
-        return self.best(code_space(self.rules), session.history, alive)
+        return self.best(code_space(self.rules), session.history, alive, symmetric=not session.edited)
 
-    def best(self, space, history, alive: np.ndarray) -> Code:
-        """The contract's guess against the consistent codes ``alive`` (sorted indices) after ``history``."""
+    def best(self, space, history, alive: np.ndarray, symmetric: bool = True) -> Code:
+        """The contract's guess against the consistent codes ``alive`` (sorted indices) after ``history``.
+
+        ``symmetric``: ``alive`` is every code the history allows, so the history's symmetries
+        map it onto itself and one guess per class of them is enough; an edited encoding's codes
+        need not be (palindromes are not closed under moving pegs): every code is then a candidate.
+        """
         m = alive.size
         self._tables(space, m)
         bounds = self._bounds_of(space, alive)
@@ -119,6 +126,9 @@ class ScoringStrategy(Strategy):
             index, rank = self._search(space, alive, self._no_symmetry, _NO_CODES, bounds)
             if rank <= bounds[0]:
                 return space.code(index)
+        if not symmetric:
+            index, _ = self._search(space, alive, self._no_symmetry, block_pool(space, ()), bounds)
+            return space.code(index)
         sym = symmetries(space, history, alive)
         index, _ = self._search(space, alive, sym, block_pool(space, sym.blocks), bounds)
         return space.code(index)

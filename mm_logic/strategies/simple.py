@@ -38,7 +38,9 @@ class Random(SeededStrategy):
     summary = "uniform random consistent code (reproducible with --seed); opens with a random code"
 
     def opening(self, session):
-        return random_code(self.rules, history_rng(self.seed, session.history))
+        rng = history_rng(self.seed, session.history)
+        # Every code is consistent before the first guess, unless an edited encoding answers.
+        return session.random(rng) if session.edited else random_code(self.rules, rng)
 
     def choose(self, session):
         return session.random(history_rng(self.seed, session.history))
