@@ -175,6 +175,22 @@ def test_a_directive_that_loops_stops_at_the_time_limit(tmp_path):
     assert SwiplEngine(Rules(4, 6), time_limit=0.5).count([((0, 0, 1, 1), (1, 0))]) == 256
 
 
+def test_labeling_needs_labeled_and_says_so_when_the_encoding_loads(tmp_path):
+    # The six predicates are enough without --labeling; with it, the first question failed on
+    # "Unknown procedure ...:labeled/3" at a made-up line.
+    path = tmp_path / "six.pl"
+    path.write_text(":- module(six, [secret/2, feedback/2, first/2, any/2, all/3, count/2]).\n"
+                    ":- reexport(mmlogic(mastermind), except([labeled/3])).\n")
+    assert SwiplEngine(Rules(4, 6), encoding=path).count([((0, 0, 1, 1), (1, 0))]) == 256
+    with pytest.raises(EncodingError) as error:
+        SwiplEngine(Rules(4, 6), encoding=path, labeling="ff")
+    assert str(error.value) == (f"{path}:1: --labeling needs labeled/3, which the encoding does not define "
+                                "(see the shipped encodings/mastermind.pl)")
+    with SwiplEngine(Rules(4, 6), labeling="ff").session([((0, 0, 1, 1), (1, 0))]) as session:
+        found = session.any()  # the shipped labeled/3, first-fail
+    assert feedback((0, 0, 1, 1), found) == (1, 0)
+
+
 def test_fixed_file_loads_after_an_error(tmp_path):
     path, _ = edited(tmp_path, "later.pl", "broken(X :- X.\n")
     with pytest.raises(EncodingError):

@@ -30,6 +30,8 @@ class SwiplEngine(Engine):
             self._prolog.load_encoding(None)
         self.entry, self.module = self._prolog.load_encoding(
             self.encoding, self.time_limit if self.encoding is not None else None)
+        if self.labeling is not None and self.encoding is not None:
+            self._prolog.require(self.module, "labeled/3", Path(self.encoding), "--labeling")
         self._shown = Path(self.encoding) if self.encoding is not None else self.entry
         self._dtype = np.uint8 if rules.colors <= 255 else np.uint16
 

@@ -281,6 +281,17 @@ class PrologRuntime:
             self._modules[file] = module
             return file, module
 
+    def require(self, module: str, predicate: str, shown: Path, option: str) -> None:
+        """Refuse (:class:`EncodingError`) an encoding whose ``module`` lacks ``predicate`` (``name/arity``),
+        which ``option`` needs: said when it loads, not at the first question."""
+        name, arity = predicate.split("/")
+        # _H: janus returns no variable whose name starts with "_" (it cannot convert a head with variables)
+        defined = self.janus.query_once("functor(_H, N, A), predicate_property(M:_H, defined)",
+                                        {"M": module, "N": name, "A": int(arity)})["truth"]
+        if not defined:
+            raise EncodingError(f"{shown}:1: {option} needs {predicate}, which the encoding does not define "
+                                "(see the shipped encodings/mastermind.pl)")
+
     def ask(self, module: str, rules, entries: list, question: str, limit: int | str | None,
             seconds: float | None):
         """One question (first, any, all, count) about ``entries`` with the encoding in ``module``.
