@@ -168,15 +168,22 @@ def secret_indices(engine: Engine) -> np.ndarray:
     return space.index_of(engine.enumerate([]))
 
 
+#: Largest space whose edited encoding's codes are listed to draw secrets from (uniform); beyond,
+#: each secret is the engine's random consistent code (listing millions of codes through a solver
+#: would take minutes).
+LISTED_SECRETS = 100_000
+
+
 def game_secrets(engine: Engine, games: int, seed: int | None) -> list[Code]:
     """``games`` uniformly random secrets of the engine's game, reproducible with ``seed``: as
     :func:`random_secrets`, or drawn among the codes an edited encoding admits (a secret it
-    excludes could never be found)."""
+    excludes could never be found; beyond :data:`LISTED_SECRETS` codes, as the engine's
+    ``random`` draws them)."""
     rules = engine.rules
     if engine.encoding is None:
         return random_secrets(rules, games, seed)
     rng = np.random.default_rng(seed)
-    if rules.size <= MAX_CODES:
+    if rules.size <= LISTED_SECRETS:
         indices = secret_indices(engine)
         if indices.size == 0:
             raise engine.no_solution([])

@@ -144,6 +144,11 @@ def test_bench_solve_and_compare_play_the_encodings_own_secrets(run_json, name):
         secret = parse_code(run_json("solve", *encoding, "--seed", seed)["secret"], rules)
         assert RULE[name](secret)
     assert run_json("compare", *encoding, "--all")["rows"][0]["histogram"] == every["histogram"]
+    # 8x6 has 1,679,616 codes, too many to list: the engine draws each secret
+    big = Rules(8, 6)
+    for seed in range(3):
+        secret = parse_code(run_json("solve", *encoding, "--pegs", 8, "--seed", seed)["secret"], big)
+        assert RULE[name](secret)
 
 
 def minimax_by_hand(codes: list, history) -> tuple:
