@@ -61,10 +61,10 @@ def abandon(thread: threading.Thread) -> None:
 
 
 def end_process(code: int) -> None:
-    """Exit with ``code``; at once (``os._exit``, streams flushed) when a thread was abandoned."""
+    """When a thread was abandoned, end the process at once with ``code`` (``os._exit``, streams
+    flushed); otherwise return, and the caller exits as usual."""
     if any(thread.is_alive() for thread in _abandoned):
         for stream in (sys.stdout, sys.stderr):
             with suppress(OSError, ValueError):  # a closed or broken pipe: nothing more to show
                 stream.flush()
         os._exit(code)
-    sys.exit(code)
