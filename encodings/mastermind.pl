@@ -189,8 +189,10 @@ any(secret(Pegs, _Marks, _Counts), Any) :-
 %
 %   Code is the first code Secret may be that labeling(Options) finds,
 %   e.g. [ff] (first-fail: the peg with the fewest colours left first, the
-%   order of seed 003's guesser). The swipl engine answers `any` with it
-%   under --labeling. Fails if there is none. Secret stays unbound.
+%   option seed 003's guesser labels with; its answers differ, as its
+%   clause order tries keeping a letter in place before labeling). The
+%   swipl engine answers `any` with it under --labeling. Fails if there is
+%   none. Secret stays unbound.
 %
 %   ```
 %   ?- secret(rules(4, 6, 1), S), feedback(S, guess([0,1,2,3], 0, 4)),

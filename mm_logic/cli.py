@@ -249,8 +249,8 @@ def engine_options(default_strategy: str = "minimax"):
         @encoding_option
         @time_limit_option
         @click.option("--labeling", type=click.Choice(["leftmost", "ff", "ffc", "min", "max"]), default=None,
-                      help="swipl only: the order in which `any` labels the pegs (ff: first-fail, "
-                           "as seed 003's guesser).  [default: the encoding's own]")
+                      help="swipl only: the order in which `any` labels the pegs (ff: first-fail, the "
+                           "option seed 003's guesser labels with).  [default: the encoding's own]")
         @functools.wraps(f)
         def wrapper(*args, rules, backend, strategy, first_guess_text, seed, encoding, time_limit, labeling,
                     **kwargs):

@@ -269,7 +269,7 @@ def test_labeling_leftmost_makes_any_the_smallest_code():
         assert s.any() == ReferenceEngine(rules).first(history) == (0, 2, 2, 3)
 
 
-def test_labeling_ff_plays_seed_003s_order_to_the_secret(run_json):
+def test_labeling_ff_plays_consistent_codes_to_the_secret(run_json):
     out = run_json("solve", "--backend", "swipl", "--strategy", "any", "--labeling", "ff", "--pegs", 5,
                    "--colors", 8, "--no-repeat", "--secret", "73512")
     guesses = [(tuple(int(c) for c in g["guess"]), (g["black"], g["white"])) for g in out["guesses"]]

@@ -18,7 +18,8 @@ class SwiplEngine(Engine):
 
     name = "swipl"
     suffix = ".pl"
-    # CLP(FD) labeling options: ff is first-fail, the order of seed 003's guesser.
+    # CLP(FD) labeling options: ff is first-fail, the option seed 003's guesser labels with (its
+    # answers still differ: its clause order chooses where pegs stay before labeling runs).
     labelings = ("leftmost", "ff", "ffc", "min", "max")
 
     def __init__(self, rules, **options):
