@@ -10,6 +10,8 @@ joins this suite without a line changed here.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -60,6 +62,27 @@ def test_every_question_answered_as_the_brute_force_filter(backend, game, seed, 
         wanted = expected[int(draw.integers(len(expected)))] if expected else None
         assert session.random(np.random.default_rng(seed)) == wanted
         assert rows(code_space(rules).codes[session.consistent_indices()]) == expected
+        # count_within: exact up to the limit (no time bound here), else a proven lower bound above it
+        for most in (limit, 100):
+            n, exact = session.count_within(most, seconds=math.inf)
+            if len(expected) <= most:
+                assert (n, exact) == (len(expected), True)
+            else:
+                assert (n == len(expected)) if exact else (most < n <= len(expected))
+
+
+@pytest.mark.parametrize("backend", ENGINES)
+def test_at_most_three_of_a_colour(backend):
+    # 4 pegs of 3 colours, each at most 3 times: the 81 codes but the 3 of one colour throughout.
+    rules = Rules(4, 3, 3)
+    with engine(backend, rules).session([]) as session:
+        assert session.count() == 81 - 3
+        assert (0, 0, 0, 0) not in rows(session.enumerate()) and (0, 0, 0, 1) in rows(session.enumerate())
+    with engine(backend, rules).session([((0, 0, 0, 1), (3, 0))]) as session:
+        # 0001 gets 3,0 from the codes that change one of its pegs to a colour that adds no white:
+        # pegs 1-3 to 1 or 2, peg 4 to 2; peg 4 to 0 would be 0000, four times one colour.
+        assert rows(session.enumerate()) == [(0, 0, 0, 2), (0, 0, 1, 1), (0, 0, 2, 1), (0, 1, 0, 1),
+                                             (0, 2, 0, 1), (1, 0, 0, 1), (2, 0, 0, 1)]
 
 
 @pytest.mark.parametrize("backend", ENGINES)

@@ -87,7 +87,6 @@ def test_the_same_seed_plays_the_same_game():
 def test_every_engine_plays_the_same_game():
     # After the opening the samples come from the feedback rule, not from the engine:
     # python, clingo and swipl see the same games.
-    pytest.importorskip("clingo")
     games = {backend: guesses(make_engine(backend, SEVEN), SampleEntropy(SEVEN, seed=2, k=100), SECRET7)
              for backend in ("python", "clingo", "swipl")}
     assert games["python"][-1] == SECRET7
@@ -141,7 +140,6 @@ def test_7x6_draws_by_importance_then_lists_the_set():
 
 
 def test_a_16x6_game_on_clingo_walks_draws_and_lists():
-    pytest.importorskip("clingo")
     rules = Rules(16, 6)
     secret = (0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 5, 4, 3, 2)
     seen, last = sources(make_engine("clingo", rules), SampleEntropy(rules, seed=1, k=100), secret)
@@ -151,7 +149,6 @@ def test_a_16x6_game_on_clingo_walks_draws_and_lists():
 
 def test_20x20_walks_early():
     # 20 colours leave too many colour-count vectors early: the walk samples there.
-    pytest.importorskip("clingo")
     rules = Rules(20, 20)
     session = make_engine("clingo", rules).session()
     strategy = SampleEntropy(rules, seed=1, k=30)
@@ -167,7 +164,6 @@ def test_20x20_walks_early():
 def test_when_the_walk_finds_nothing_repair_then_the_engine_start_it(monkeypatch, repair_steps, start):
     # A walk of one step meets no consistent 20x20 code: the focused search finds one, or,
     # given no steps, the engine (aimed at the walk's nearest miss).
-    pytest.importorskip("clingo")
     monkeypatch.setattr(sampled_module, "MIN_WALK_STEPS", 1)
     monkeypatch.setattr(sampled_module, "STEPS_PER_CODE", 0)
     monkeypatch.setattr(sampled_module, "REPAIR_STEPS", repair_steps)
@@ -185,7 +181,6 @@ def test_when_the_walk_finds_nothing_repair_then_the_engine_start_it(monkeypatch
 def test_a_listing_that_found_nothing_leaves_a_tenth_of_the_work_to_the_next(monkeypatch):
     # 20x20: once the colour counts are known the listing finds no code within its work,
     # guess after guess; each listing after such a one gets a tenth of the work.
-    pytest.importorskip("clingo")
     calls = []
     listing = sampled_module.exact_set
 

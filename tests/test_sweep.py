@@ -85,7 +85,7 @@ def test_rows_are_bench_all_of_every_case_in_the_grid_order(small):
         expected = in_process(Rules(3, row["rules"]["colors"]), row["strategy"])
         assert {k: row[k] for k in expected} == expected
         assert row["mean"] == round(row["total_guesses"] / row["games"], 3)
-        assert row["peak_rss_mb"] >= row["start_rss_mb"] > 0 and row["seconds"] >= 0
+        assert row["peak_rss_mb"] >= row["start_rss_mb"] > 0 and isinstance(row["seconds"], float)
     # The out file has one line per case, in the order they finished.
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert sorted(map(json.dumps, lines)) == sorted(map(json.dumps, rows))
@@ -288,7 +288,7 @@ def test_dask_missing_says_how_to_install_it(run, monkeypatch):
 
 
 def test_unreachable_scheduler_is_one_line_exit_1(run):
-    dask = pytest.importorskip("dask")
+    import dask
     address = f"tcp://127.0.0.1:{free_port()}"
     with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
         result = run("sweep", "--sizes", "2x2", "--executor", "dask", "--scheduler", address)
@@ -301,7 +301,6 @@ def test_a_scheduler_answering_garbage_is_one_line_and_no_traceback(tmp_path):
     # Something listens but does not speak dask: the half-built Client's failing __del__ used to
     # print an "Exception ignored ... TimeoutError" traceback after the line, 10 s later.
     import threading
-    pytest.importorskip("distributed")
     listener = socket.create_server(("127.0.0.1", 0))
     port = listener.getsockname()[1]
 
@@ -329,7 +328,7 @@ def test_a_scheduler_answering_garbage_is_one_line_and_no_traceback(tmp_path):
 @pytest.fixture(scope="module")
 def cluster():
     """Two worker processes of one thread each, closed after the module."""
-    distributed = pytest.importorskip("distributed")
+    import distributed
     with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None) as c:
         yield c
 

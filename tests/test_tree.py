@@ -139,9 +139,9 @@ def test_compare_finds_every_secret_alike_across_backends_and_the_saving_strateg
 @pytest.mark.parametrize("backend", ["python", "clingo", "swipl"])
 def test_solve_and_next_follow_the_tree(run, run_json, knuth, backend):
     strategy = ["--backend", backend, "--strategy", f"tree:{knuth}"]
-    assert run_json("solve", *strategy, "--secret", "0123") == {**run_json("solve", *PY, "--secret", "0123"),
-                                                                "backend": backend, "strategy": f"tree:{knuth}",
-                                                                "seconds": pytest.approx(0, abs=60)}
+    played, knuths = run_json("solve", *strategy, "--secret", "0123"), run_json("solve", *PY, "--secret", "0123")
+    assert isinstance(played.pop("seconds"), float) and isinstance(knuths.pop("seconds"), float)
+    assert played == {**knuths, "backend": backend, "strategy": f"tree:{knuth}"}
     assert run_json("next", *strategy, "0011:1,0") == {"guess": "0233", "consistent": 256}
     assert run_json("next", *strategy) == {"guess": "0011", "consistent": 1296}
 
