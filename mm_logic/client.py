@@ -192,9 +192,9 @@ def play_remote(engine: Engine, strategy: Strategy, server: RemoteServer, secret
     rules = engine.rules
     if strategy.probes and rules.restricted:
         # Checked before a game is opened there: its codemaker takes guesses under the game's rules.
-        rule = "--no-repeat" if rules.repeat_limit == 1 else f"--max-repeat {rules.repeat_limit}"
-        raise BadInput(f"--strategy {strategy.name} probes with codes that repeat colours beyond {rule}, "
-                       "which a server's codemaker refuses as guesses; play it without --server")
+        raise BadInput(f"--strategy {strategy.name} probes with codes that repeat colours beyond "
+                       f"{rules.repeat_option}, which a server's codemaker refuses as guesses; "
+                       "play it without --server")
     start = time.perf_counter()
     game = server.new_game(rules, secret, seed)
     try:

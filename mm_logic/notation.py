@@ -121,10 +121,9 @@ def parse_code(text: str, rules: Rules, *, check_repeat: bool = True) -> Code:
     if check_repeat and rules.restricted:
         colour, times = Counter(code).most_common(1)[0]
         if times > rules.repeat_limit:
-            rule = "--no-repeat" if rules.repeat_limit == 1 else f"--max-repeat {rules.repeat_limit}"
             raise BadInput(
                 f"code {shown(text)} uses colour {format_code((colour,), rules) if rules.symbolic else colour} "
-                f"{times} times, which {rule} forbids"
+                f"{times} times, which {rules.repeat_option} forbids"
             )
     return code
 

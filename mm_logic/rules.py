@@ -65,6 +65,11 @@ class Rules:
         return self.repeat_limit < self.pegs
 
     @property
+    def repeat_option(self) -> str:
+        """The option that sets the repetition rule, for messages: ``--no-repeat`` or ``--max-repeat M``."""
+        return "--no-repeat" if self.repeat_limit == 1 else f"--max-repeat {self.repeat_limit}"
+
+    @property
     def symbolic(self) -> bool:
         """True when codes are written as symbols rather than comma-separated integers."""
         return self.colors <= len(self.alphabet)

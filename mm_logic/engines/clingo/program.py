@@ -26,6 +26,7 @@ from ...errors import EncodingError, SolverTimeout
 from ...interrupts import abandon
 from ...resources import encodings_dir
 from ...rules import Rules
+from .solve import wait_for
 
 #: clasp options: ``Domain`` makes the ``#heuristic`` of ``search.lp`` count;
 #: ``--save-progress=1`` makes every decision reuse the peg's last value.
@@ -40,8 +41,6 @@ CLINGO_ARGUMENTS = ("--heuristic=Domain", "--save-progress=1")
 LARGE_GAME_ARGUMENTS = ("--restarts=L,256",)
 LUBY_MIN_PAIRS = 401
 _LOCATION = re.compile(r"^.+?:\d+:\d+")
-#: Seconds between two looks at Ctrl-C and the clock while a watched grounding runs.
-WAIT_SLICE = 0.05
 
 
 def one_line(message: str) -> str:
@@ -92,12 +91,10 @@ def ground_watched(ctl: Control, parts, time_limit: float | None, entry: Path) -
     thread.start()
     deadline = None if time_limit is None else time.monotonic() + time_limit
     try:
-        while not done.wait(WAIT_SLICE if deadline is None
-                            else max(0.0, min(WAIT_SLICE, deadline - time.monotonic()))):
-            if deadline is not None and time.monotonic() >= deadline:
-                abandon(thread)
-                raise SolverTimeout(f"clingo did not ground {entry} within the time limit of {time_limit:g} s; "
-                                    "raise --time-limit, or look for a rule that grounds without end")
+        if not wait_for(done, deadline):
+            abandon(thread)
+            raise SolverTimeout(f"clingo did not ground {entry} within the time limit of {time_limit:g} s; "
+                                "raise --time-limit, or look for a rule that grounds without end")
     except KeyboardInterrupt:
         abandon(thread)
         raise

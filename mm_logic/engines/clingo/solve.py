@@ -106,6 +106,16 @@ class CodeReader:
         return -1, -1
 
 
+def wait_for(finished: threading.Event, deadline: float | None) -> bool:
+    """Wait for ``finished`` in slices, so that Ctrl-C gets through; False once ``deadline`` (on
+    ``time.monotonic``'s clock) has passed first."""
+    while not finished.wait(WAIT_SLICE if deadline is None
+                            else max(0.0, min(WAIT_SLICE, deadline - time.monotonic()))):
+        if deadline is not None and time.monotonic() >= deadline:
+            return False
+    return True
+
+
 def solve(ctl: Control, reader: CodeReader, assumptions, models: int, *, budget: int | None = None,
           time_limit: float | None = None, what: str = "") -> bool:
     """Search for up to ``models`` models (0: all) and hand each to ``reader``.
@@ -147,12 +157,10 @@ def solve(ctl: Control, reader: CodeReader, assumptions, models: int, *, budget:
     with ctl.solve(on_model=reader, on_finish=lambda _: finished.set(), assumptions=assumptions,
                    async_=True) as handle:
         try:
-            while not finished.wait(WAIT_SLICE if deadline is None
-                                    else max(0.0, min(WAIT_SLICE, deadline - time.monotonic()))):
-                if deadline is not None and time.monotonic() >= deadline:
-                    handle.cancel()
-                    raise SolverTimeout(f"clingo did not answer within the time limit of {time_limit:g} s "
-                                        f"({what}); raise --time-limit")
+            if not wait_for(finished, deadline):
+                handle.cancel()
+                raise SolverTimeout(f"clingo did not answer within the time limit of {time_limit:g} s "
+                                    f"({what}); raise --time-limit")
         except KeyboardInterrupt:
             handle.cancel()
             raise
