@@ -161,11 +161,15 @@ def random_secrets(rules: Rules, games: int, seed: int | None) -> list[Code]:
 
 def secret_indices(engine: Engine) -> np.ndarray:
     """Positions in the code space of every secret of the engine's game, increasing: every code,
-    or only those an edited encoding admits (``examples/palindrome.lp``: 36 of 1,296)."""
+    or only those an edited encoding admits (``examples/palindrome.lp``: 36 of 1,296). Raises
+    :class:`~mm_logic.errors.NoConsistentCode` when it admits none."""
     space = code_space(engine.rules)
     if engine.encoding is None:
         return np.arange(space.size)
-    return space.index_of(engine.enumerate([]))
+    indices = space.index_of(engine.enumerate([]))
+    if indices.size == 0:
+        raise engine.no_solution([])
+    return indices
 
 
 #: Largest space whose edited encoding's codes are listed to draw secrets from (uniform); beyond,
@@ -185,8 +189,6 @@ def game_secrets(engine: Engine, games: int, seed: int | None) -> list[Code]:
     rng = np.random.default_rng(seed)
     if rules.size <= LISTED_SECRETS:
         indices = secret_indices(engine)
-        if indices.size == 0:
-            raise engine.no_solution([])
         space = code_space(rules)
         return [space.code(int(i)) for i in rng.choice(indices, size=games)]
     with engine.session() as session:
@@ -503,7 +505,8 @@ def check_tree_recordable(strategy: Strategy) -> None:
 
 
 def bench_all(engine: Engine, strategy: Strategy, first_guess: Code | None = None,
-              progress: Progress | None = None, jobs: int = 1, record_tree: bool = False) -> BenchResult:
+              progress: Progress | None = None, jobs: int = 1, record_tree: bool = False,
+              secrets: np.ndarray | None = None) -> BenchResult:
     """Play every secret of the code space exactly once.
 
     Strategies whose guess depends only on the history are evaluated as a
@@ -512,15 +515,15 @@ def bench_all(engine: Engine, strategy: Strategy, first_guess: Code | None = Non
     run in worker processes: the attempts are the same as with one job.
     With ``record_tree`` (deterministic strategies only) the result's
     ``tree`` is the whole strategy tree, the workers' subtrees grafted
-    under the opening (:meth:`BenchResult.strategy_tree`).
+    under the opening (:meth:`BenchResult.strategy_tree`). ``secrets``:
+    :func:`secret_indices`, when the caller has them already.
     """
     check_every_secret(engine.rules)
     if record_tree:
         check_tree_recordable(strategy)
     space = code_space(engine.rules)  # built (and cached) before the clock starts
-    secrets = secret_indices(engine)
-    if secrets.size == 0:
-        raise engine.no_solution([])
+    if secrets is None:
+        secrets = secret_indices(engine)
     if not strategy.deterministic:
         return bench_games(engine, strategy, [space.code(int(i)) for i in secrets], first_guess, progress, jobs)
     with _long_lived_objects_frozen():

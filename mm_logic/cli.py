@@ -628,12 +628,13 @@ def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced
         space = code_space(rules)
         secrets = [space.code(i) for i in range(space.size)]
     warm_up(engine.name, strategy.name, rules.max_repeat)  # `seconds` leaves start-up out
-    games_to_play = (rules.size if engine.encoding is None else len(secret_indices(engine))) if secrets is None \
-        else len(secrets)
-    with progress_bar(games_to_play, "games") as bar:
+    if secrets is None:
+        check_every_secret(rules)
+        every = secret_indices(engine)  # listed once: the bar's length, then the games
+    with progress_bar(len(every) if secrets is None else len(secrets), "games") as bar:
         if secrets is None:
             result = bench_all(engine, strategy, first_guess, progress=bar.update, jobs=jobs,
-                               record_tree=save_tree is not None)
+                               record_tree=save_tree is not None, secrets=every)
         else:
             result = bench_games(engine, strategy, secrets, first_guess, progress=bar.update, jobs=jobs,
                                  server=server)
