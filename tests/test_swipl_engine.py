@@ -246,6 +246,17 @@ def test_time_limit_raises_solver_timeout():
     assert engine.first([((0, 1, 2, 3, 4, 5, 6, 7), (8, 0))]) == (0, 1, 2, 3, 4, 5, 6, 7)
 
 
+def test_time_limit_stops_a_loop_the_heartbeat_does_not_see(tmp_path):
+    # `spin :- spin.` makes no inference the heartbeat counts: a question ran for ever under --time-limit.
+    path = variant(tmp_path, "spinning.pl", "secret(_, _) :- spin.\nspin :- spin.")
+    engine = SwiplEngine(Rules(4, 6), encoding=path, time_limit=0.5)
+    with pytest.raises(SolverTimeout) as error:
+        engine.count([])
+    assert str(error.value) == ("swipl did not answer within the time limit of 0.5 s "
+                                f"(4x6, all, {path.name}); raise --time-limit")
+    assert SwiplEngine(Rules(4, 6), time_limit=0.5).count([((0, 0, 1, 1), (1, 0))]) == 256
+
+
 def test_ctrl_c_stops_a_question():
     engine = SwiplEngine(Rules(8, 10), time_limit=60)  # the limit only guards against a lost signal
     timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))

@@ -7,6 +7,7 @@
           ]).
 :- use_module(library(apply), [maplist/3]).
 :- use_module(library(lists), [append/3, member/2]).
+:- use_module(library(time), [call_with_time_limit/2]).
 
 /** <module> mmlogic's swipl adapter, Prolog side
 
@@ -290,12 +291,15 @@ forget_templates(Module) :-
                  *******************************/
 
 %   Run Goal once; after Seconds (if > 0), throw time_limit_exceeded.
+%   The heartbeat checks the deadline; the alarm of call_with_time_limit/2
+%   is there for loops that make no inferences the heartbeat counts (a
+%   user's `spin :- spin.` ran for ever under the heartbeat alone).
 within(Seconds, Goal) :-
     (   Seconds > 0
     ->  get_time(Now),
         Deadline is Now + Seconds,
         setup_call_cleanup(nb_setval(mmlogic_deadline, Deadline),
-                           once(Goal),
+                           call_with_time_limit(Seconds, Goal),
                            nb_setval(mmlogic_deadline, 0))
     ;   once(Goal)
     ).
