@@ -316,17 +316,23 @@ class Suggestion:
     guess: Code
     consistent: int
     exact: bool = True
+    #: The number (from 1) of the history entry that found the code, if one did.
+    solved_by: int | None = None
 
     def as_dict(self) -> dict:
-        """The contract's ``next --json`` object."""
+        """The contract's ``next --json`` object (with ``"solved": true`` once the code is found)."""
         guess = format_code(self.guess, self.rules)
+        if self.solved_by is not None:
+            return {"guess": guess, "consistent": 1, "solved": True}
         if self.exact:
             return {"guess": guess, "consistent": self.consistent}
         return {"guess": guess, "consistent": None, "consistent_at_least": self.consistent}
 
     def text(self) -> str:
-        left = codes_text(self.consistent, self.exact)
-        return f"{format_code(self.guess, self.rules)}  ({left} still possible)"
+        guess = format_code(self.guess, self.rules)
+        if self.solved_by is not None:
+            return f"{guess}  (solved: history entry {self.solved_by} scored {format_feedback((self.rules.pegs, 0))})"
+        return f"{guess}  ({codes_text(self.consistent, self.exact)} still possible)"
 
 
 def advise(engine: Engine, strategy: Strategy, history: list[Entry],
@@ -341,4 +347,8 @@ def advise(engine: Engine, strategy: Strategy, history: list[Entry],
         count, exact = game.remaining_within(budget)
         if count == 0:
             raise engine.no_solution(history)
+        for number, (guess, (black, _)) in enumerate(history, 1):
+            # The game is won: the code is that guess, whatever the strategy would play next.
+            if black == engine.rules.pegs:
+                return Suggestion(engine.rules, guess, 1, True, solved_by=number)
         return Suggestion(engine.rules, game.suggest(), count, exact)

@@ -96,6 +96,18 @@ def test_next_json_and_text(run, run_json):
                     "abcd:0,0") == {"guess": "eeee", "consistent": 256}
 
 
+@pytest.mark.parametrize("backend", ["python", "clingo", "swipl"])
+def test_next_after_the_winning_guess_says_the_game_is_solved(run, run_json, backend):
+    # It used to suggest the winning code again, as if a fourth guess were needed.
+    history = ("0011:1,1", "0123:2,2", "0132:4,0")
+    assert run_json("next", "--backend", backend, *history) == {"guess": "0132", "consistent": 1, "solved": True}
+    result = run("next", "--backend", backend, "--strategy", "human1", *history)
+    assert (result.exit_code, result.stdout) == (0, "0132  (solved: history entry 3 scored 4,0)\n")
+    result = run("next", "--backend", backend, "0132:4,0", "0011:1,0")
+    one_line_error(result, 3, "no code is consistent with the history: entries 1, 2 "
+                              "(0132:4,0 0011:1,0) contradict each other")
+
+
 def test_solve_json_shape_and_text(run, run_json):
     out = run_json("solve", *PY, "--secret", "0123", "--strategy", "minimax")
     assert list(out) == ["secret", "guesses", "attempts", "seconds", "backend", "strategy"]
