@@ -180,11 +180,11 @@ def parse_entry(text: str, rules: Rules, *, check_repeat: bool = True) -> Entry:
 
 
 def plural(n: int, word: str) -> str:
-    """``1 guess``, ``2 guesses``, ``1 code``, ``3 codes``.
+    """``1 guess``, ``2 guesses``, ``1 code``, ``1,296 codes`` (thousands grouped).
 
-    >>> plural(1, "guess"), plural(5, "code")
-    ('1 guess', '5 codes')
+    >>> plural(1, "guess"), plural(5, "code"), plural(131072, "code")
+    ('1 guess', '5 codes', '131,072 codes')
     """
     if n == 1:
         return f"{n} {word}"
-    return f"{n} {word}es" if word.endswith(("s", "sh", "ch", "x")) else f"{n} {word}s"
+    return f"{n:,} {word}es" if word.endswith(("s", "sh", "ch", "x")) else f"{n:,} {word}s"

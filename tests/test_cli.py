@@ -191,7 +191,7 @@ def test_play_survives_typos(run):
         "Find the code of 4 pegs over 012345 (4x6). Type help for help.",
         "code '01' has 2 pegs, expected 4; try again (help for help)",
         "symbol '9' in code '0129' is not one of the 6 colours 012345; try again (help for help)",
-        "1296 codes still possible",
+        "1,296 codes still possible",
         "0123  4,0",
         "found in 1 guess",
     ]

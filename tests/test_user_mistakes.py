@@ -88,7 +88,7 @@ def test_play_help_hint_and_spaced_codes(run):
         "type a code of 4 pegs, e.g. 0123 or 0 1 2 3; ? how many codes are still possible; "
         "hint the computer's guess; quit (or q) to give up; a line that is a code is played as a guess, even "
         "one that spells a command",
-        "try 0000 (1296 codes still possible)",
+        "try 0000 (1,296 codes still possible)",
         "0011  1,1",
         "0123  4,0",
         "found in 2 guesses",
@@ -297,8 +297,8 @@ def test_both_terminal_games_show_the_engines_work_and_not_the_persons():
     with Game(make_engine("python", rules), make_strategy("minimax", rules), secret=(1, 2, 3, 4)) as game:
         play_codebreaker(game, script("?", "hint", "0011", "quit"), log.append, busy=busy)
     assert log == ["Find the code of 4 pegs over 012345 (4x6). Type help for help.",
-                   "guess 1", "[thinking", "]", "1296 codes still possible",
-                   "guess 1", "[thinking", "]", "try 0011 (1296 codes still possible)",
+                   "guess 1", "[thinking", "]", "1,296 codes still possible",
+                   "guess 1", "[thinking", "]", "try 0011 (1,296 codes still possible)",
                    "guess 1", "0011  0,1", "guess 2", "the secret was 1234"]
     log.clear()
     with Game(make_engine("python", rules), make_strategy("minimax", rules)) as game:
