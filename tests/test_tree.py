@@ -3,9 +3,11 @@ on every backend with the saving strategy's exact figures, summed up and drawn b
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import stat
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -25,6 +27,31 @@ TREE_2X2 = {"format": "mmlogic-tree", "version": 1, "rules": {"pegs": 2, "colors
             "alphabet": "01", "strategy": "minimax", "seed": None, "backend": "python", "first_guess": None,
             "tree": {"guess": "00", "next": {"0,0": {"guess": "11"},
                                              "1,0": {"guess": "01", "next": {"0,2": {"guess": "10"}}}}}}
+
+
+def naive_feedback(guess, secret) -> tuple[int, int]:
+    """Black and white by the rule's definition, independent of the package's kernels."""
+    black = sum(g == s for g, s in zip(guess, secret))
+    return black, sum((Counter(guess) & Counter(secret)).values()) - black
+
+
+def naive_bench(pegs: int, colors: int, rank) -> tuple[int, dict[str, int]]:
+    """Total guesses and histogram of a scoring strategy over every secret, by brute force: every code a
+    guess, ranked by ``rank`` of its part sizes, ties to a consistent code, then the smallest."""
+    codes = list(itertools.product(range(colors), repeat=pegs))
+
+    def key(guess, alive):
+        parts = Counter(naive_feedback(guess, code) for code in alive)
+        return rank(parts.values()), guess not in alive, guess
+
+    histogram = Counter()
+    for secret in codes:
+        alive, turns = codes, 1
+        while (guess := min(codes, key=lambda code: key(code, alive))) != secret:
+            answer = naive_feedback(guess, secret)
+            alive, turns = [code for code in alive if naive_feedback(guess, code) == answer], turns + 1
+        histogram[str(turns)] += 1
+    return sum(int(k) * v for k, v in histogram.items()), dict(sorted(histogram.items()))
 
 
 def figures(out: dict) -> dict:
@@ -122,6 +149,8 @@ def test_a_tree_plays_back_on_swipl(run_json, tmp_path):
                       "--all")
     assert figures(played) == figures(saved) == {"games": 27, "total_guesses": 73, "mean": 2.704, "max": 4,
                                                  "histogram": {"1": 1, "2": 7, "3": 18, "4": 1}}
+    # Irving's expected size ranks by the sum of the squared part sizes.
+    assert naive_bench(3, 3, lambda sizes: sum(size * size for size in sizes)) == (73, saved["histogram"])
 
 
 def test_compare_finds_every_secret_alike_across_backends_and_the_saving_strategy(run_json, tmp_path):
@@ -134,6 +163,7 @@ def test_compare_finds_every_secret_alike_across_backends_and_the_saving_strateg
     assert [(row["backend"], row["strategy"], row["total_guesses"], row["histogram"]) for row in out["rows"]] == [
         (backend, strategy, 216, {"1": 1, "2": 3, "3": 31, "4": 29})
         for strategy in (f"tree:{path}", "minimax") for backend in ("python", "clingo", "swipl")]
+    assert naive_bench(3, 4, max) == (216, out["rows"][0]["histogram"])
 
 
 @pytest.mark.parametrize("backend", ["python", "clingo", "swipl"])
