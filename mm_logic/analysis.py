@@ -32,7 +32,7 @@ import numpy as np
 from .codespace import code_space
 from .engines.base import Engine
 from .feedback import feedback_slots, win_index
-from .notation import Feedback
+from .notation import Feedback, amount
 from .rules import Rules
 from .symmetry import canonical_openings, opening_count
 
@@ -293,14 +293,14 @@ class Study:
             needs = f"{self.lower_bound} guesses"
         table = "\n".join(f"  {name:<20} {worst:<6} {total:<{wide}}  {how}" for name, how, worst, total in rows)
         return (f"rules                  {self.rules.describe()}\n"
-                f"codes                  {self.codes}\n"
+                f"codes                  {amount(self.codes)}\n"
                 f"feedbacks              {feedbacks}\n"
                 f"worst case needs >=    {needs}\n"
                 f"bounds on the best strategy (guessing valid codes):\n"
                 f"{table}")
 
     def _total(self, total: int) -> str:
-        return f"{total:,} ({total / self.codes:.3f})"
+        return f"{amount(total)} ({total / self.codes:.3f})"
 
 
 def study(engine: Engine, computed: tuple[Optimum, ...] = ()) -> Study:

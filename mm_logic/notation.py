@@ -10,6 +10,7 @@ pegs separated by spaces (``0 1 2 3``, ``10 0 3 17``). Feedback is
 from __future__ import annotations
 
 from collections import Counter
+from decimal import Decimal
 
 from .errors import BadInput
 from .rules import Rules
@@ -177,6 +178,19 @@ def parse_entry(text: str, rules: Rules, *, check_repeat: bool = True) -> Entry:
     # the strategy probes with such codes.
     guess = parse_code(guess_text, rules, check_repeat=check_repeat)
     return guess, parse_feedback(feedback_text, rules, where=text)
+
+
+#: Counts from here on are printed as a mantissa and an exponent: 10**154 spelt out is no help to read.
+SPELT_OUT_BELOW = 10**15
+
+
+def amount(n: int) -> str:
+    """A count for people: ``1,296``; ``about 1.044e+154`` from :data:`SPELT_OUT_BELOW` on (JSON stays exact).
+
+    >>> amount(1296), amount(6**16), amount(255**64)
+    ('1,296', '2,821,109,907,456', 'about 1.044e+154')
+    """
+    return f"{n:,}" if n < SPELT_OUT_BELOW else f"about {Decimal(n):.3e}"
 
 
 def plural(n: int, word: str) -> str:
