@@ -23,6 +23,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 from mm_logic.errors import BadInput
@@ -74,6 +75,19 @@ def mmlogic() -> str:
     return str(local) if local.exists() else (shutil.which("mmlogic") or "mmlogic")
 
 
+def checkout_mmlogic(checkout: Path) -> list[str]:
+    """The command that runs ``checkout``'s own ``mmlogic`` (with ``PYTHONPATH=checkout``).
+
+    Its entry point is read from its ``pyproject.toml``: the installed console script
+    names today's (``mm_logic.__main__:main``), which an older checkout may not have.
+    """
+    scripts = tomllib.loads((checkout / "pyproject.toml").read_text())["project"]["scripts"]
+    module, _, function = scripts["mmlogic"].partition(":")
+    # -c puts the working directory first on sys.path: the checkout goes before it.
+    return [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(checkout)!r}); "
+                                  f"from {module} import {function}; sys.exit({function}())"]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", default="", help="run only rows whose command contains this")
@@ -81,9 +95,11 @@ def main() -> int:
     parser.add_argument("--beside", type=Path, default=None,
                         help="a checkout of an earlier commit to run right after each row, for comparison")
     args = parser.parse_args()
-    if args.beside and not (args.beside / "mm_logic" / "__init__.py").is_file():
+    if args.beside and not ((args.beside / "mm_logic" / "__init__.py").is_file()
+                            and (args.beside / "pyproject.toml").is_file()):
         # PYTHONPATH=DIR without a package there imports today's code: the "comparison" would be with itself.
-        raise BadInput(f"--beside {args.beside} is not a checkout of mmlogic (no mm_logic/__init__.py)")
+        raise BadInput(f"--beside {args.beside} is not a checkout of mmlogic "
+                       "(no mm_logic/__init__.py or pyproject.toml)")
     beside = f" {args.beside.name}, same run |" if args.beside else ""
     print(f"| benchmark | goal | games | mean | max | seconds | per game |{beside} command |")
     print("|---|---|---|---|---|---|---|" + ("---|" if args.beside else "") + "---|")
@@ -101,7 +117,8 @@ def main() -> int:
         other = ""
         if args.beside:
             env = {**os.environ, "PYTHONPATH": str(args.beside.resolve())}
-            then = subprocess.run([mmlogic(), *command.split(), "--json"], capture_output=True, text=True, env=env)
+            then = subprocess.run([*checkout_mmlogic(args.beside.resolve()), *command.split(), "--json"],
+                                  capture_output=True, text=True, env=env)
             if then.returncode == 0:
                 earlier = json.loads(then.stdout)["seconds"]
                 other = f" {earlier:.2f} s (x{out['seconds'] / max(earlier, 1e-9):.2f}) |"

@@ -55,7 +55,7 @@ def script(name: str, *args: str, cwd=None) -> subprocess.CompletedProcess:
     ("serve_load.py", ["--url", "http://127.0.0.1:9"],
      "error: cannot reach the mmlogic server at http://127.0.0.1:9: Connection refused", 1),
     ("benchmarks.py", ["--beside", "/nonexistent"],
-     "error: --beside /nonexistent is not a checkout of mmlogic (no mm_logic/__init__.py)", 2),
+     "error: --beside /nonexistent is not a checkout of mmlogic (no mm_logic/__init__.py or pyproject.toml)", 2),
     ("cpp_peer.py", ["--source", str(ROOT / "py")],
      f"error: --source {ROOT / 'py'} is not a checkout of mikemag/Mastermind (no main.cpp, CMakeLists.txt, "
      "utils.cpp)", 2),
@@ -162,3 +162,23 @@ def test_run_turns_errors_into_one_line(capsys):
 def test_run_leaves_a_bug_its_traceback():
     with pytest.raises(ZeroDivisionError):
         run(failing(ZeroDivisionError("a bug")))
+
+
+def test_benchmarks_beside_runs_the_checkouts_own_code_by_its_own_entry_point(tmp_path):
+    # The installed console script imports today's entry point (mm_logic.__main__), which older checkouts
+    # lack; and `python -c` puts the working directory (today's checkout) first on sys.path.
+    checkout = tmp_path / "earlier"
+    (checkout / "mm_logic").mkdir(parents=True)
+    (checkout / "pyproject.toml").write_text('[project]\nname = "mmlogic"\n\n'
+                                             '[project.scripts]\nmmlogic = "mm_logic.old_cli:main"\n')
+    (checkout / "mm_logic" / "__init__.py").write_text("")
+    (checkout / "mm_logic" / "old_cli.py").write_text(
+        "import json, sys\n"
+        "def main():\n"
+        "    print(json.dumps({'games': 2, 'mean': 1.5, 'max': 2, 'seconds': 4.0}))\n"
+        "    return 0\n")
+    result = script("benchmarks.py", "--beside", str(checkout), "--only", "parts --colors 8 --all", cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    row = result.stdout.splitlines()[2].split(" | ")
+    assert row[0] == "| Kooi 4x8, every secret" and row[2:5] == ["4096", "5.102", "7"]
+    assert row[7].startswith("4.00 s (x0.")
