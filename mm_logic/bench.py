@@ -38,7 +38,7 @@ from .errors import BadInput
 from .feedback import index_feedback, win_index
 from .game import EngineDisagreement, Game, NoProgress, attempts_limit, play
 from .histogram import format_histogram, histogram_figures
-from .notation import Code, Entry, format_entry
+from .notation import Code, Entry, amount, format_entry
 from .processes import worker_count
 from .rules import Rules
 from .sampling import random_code
@@ -225,7 +225,7 @@ def spaced_secrets(rules: Rules, games: int) -> list[Code]:
 def check_every_secret(rules: Rules) -> None:
     """Refuse to play every secret of a space no engine lists code by code (before any game)."""
     if rules.size > MAX_CODES:
-        raise BadInput(f"--all: {rules.describe()} has {rules.size:,} codes; use --games N")
+        raise BadInput(f"--all: {rules.describe()} has {amount(rules.size)} codes; use --games N")
 
 
 # -- playing ---------------------------------------------------------------------------

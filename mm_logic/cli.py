@@ -26,7 +26,7 @@ import click
 from . import __version__
 from .engines import BACKENDS, DEFAULT_BACKEND, make_engine
 from .errors import BackendUnavailable, BadInput, MMLogicError, cannot_listen
-from .notation import parse_code, parse_entry
+from .notation import amount, parse_code, parse_entry
 from .rules import DEFAULT_ALPHABET, MAX_COLORS, MAX_PEGS, make_rules
 from .strategies import ALIASES, STRATEGIES, TreeStrategy, canonical_name, is_tree_name, make_strategy, open_tree
 from .strategies.sampled import EXACT_SPACE, SampleEntropy, is_sample_name, sample_size
@@ -262,7 +262,7 @@ def engine_options(default_strategy: str = "minimax"):
             if isinstance(chosen, TreeStrategy):
                 chosen.check_opening(first_guess)
             if isinstance(chosen, SampleEntropy) and chosen.exact:
-                click.echo(f"note: {rules.describe()} has {rules.size:,} codes (at most {EXACT_SPACE:,}): "
+                click.echo(f"note: {rules.describe()} has {amount(rules.size)} codes (at most {EXACT_SPACE:,}): "
                            f"{chosen.name} plays the exact entropy scorer", err=True)
             return f(*args, rules=rules, engine=engine, strategy=chosen, first_guess=first_guess, seed=seed,
                      **kwargs)

@@ -12,7 +12,7 @@ import numpy as np
 
 from .errors import SpaceTooLarge
 from .feedback import colour_counts, feedback_block, feedback_features, feedback_indices, index_dtype, index_lut
-from .notation import Code
+from .notation import Code, amount
 from .rules import Rules
 
 #: Largest code space the reference engine enumerates (10**7 and a little more).
@@ -27,7 +27,7 @@ class CodeSpace:
     def __init__(self, rules: Rules):
         if rules.size > MAX_CODES:
             raise SpaceTooLarge(
-                f"{rules.describe()} has {rules.size:,} codes, more than the python "
+                f"{rules.describe()} has {amount(rules.size)} codes, more than the python "
                 f"engine enumerates ({MAX_CODES:,}); use --backend clingo"
             )
         self.rules = rules

@@ -30,7 +30,7 @@ from .codespace import MAX_CODES
 from .engines import BACKENDS, check_encoding, engine_class, make_engine
 from .errors import BadInput
 from .histogram import format_histogram
-from .notation import format_code
+from .notation import amount, format_code
 from .rules import Rules
 from .strategies import STRATEGIES, canonical_name, make_strategy
 
@@ -242,7 +242,7 @@ def column_widths(plan: ComparePlan) -> tuple[int, int]:
 def table_header(rules: Rules, widths: tuple[int, int] = COLUMN_WIDTHS) -> str:
     """The heading of one rule set's table."""
     b, s = widths
-    return (f"{rules.describe()} ({rules.size:,} codes)\n"
+    return (f"{rules.describe()} ({amount(rules.size)} codes)\n"
             f"  {'backend':<{b}} {'strategy':<{s}} {'games':>7} {'mean':>6} {'max':>4} {'ms/game':>9} "
             f"{'seconds':>8}  histogram")
 

@@ -40,7 +40,7 @@ from .codespace import code_space
 from .errors import BadInput
 from .feedback import feedback_index, index_feedback
 from .histogram import format_histogram, histogram_figures
-from .notation import Code, format_code
+from .notation import Code, amount, format_code
 from .processes import worker_count
 from .rules import Rules
 from .strategies.tree import TreeNode
@@ -369,7 +369,7 @@ def check_size(rules: Rules) -> None:
     """Refuse, in one line, a code space too large for the exact search."""
     if rules.size > MAX_OPTIMAL_CODES:
         raise BadInput(f"mmlogic optimal searches code spaces of at most {MAX_OPTIMAL_CODES:,} codes "
-                       f"(4x10 --no-repeat has 5,040); {rules.describe()} has {rules.size:,}")
+                       f"(4x10 --no-repeat has 5,040); {rules.describe()} has {amount(rules.size)}")
 
 
 def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = None, jobs: int = 1,

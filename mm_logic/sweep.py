@@ -54,7 +54,7 @@ from .engines import make_engine
 from .errors import BackendUnavailable, BadInput, MMLogicError
 from .game import Game
 from .histogram import format_histogram
-from .notation import Code, format_code, parse_code
+from .notation import Code, amount, format_code, parse_code
 from .processes import worker_count
 from .rules import MAX_COLORS, MAX_PEGS, Rules
 from .strategies import STRATEGIES, make_strategy
@@ -184,7 +184,7 @@ def plan(sizes: list[tuple[int, int]], *, max_repeat: int | None, strategies: li
             raise BadInput(f"{where} {pegs}x{colors}: {error}" if where else f"{error}") from None
         if rules.size > MAX_CODES:
             told = f"{where}: " if where else ""
-            raise BadInput(f"{told}{rules.describe()} has {rules.size:,} codes; {player} plays every secret, "
+            raise BadInput(f"{told}{rules.describe()} has {amount(rules.size)} codes; {player} plays every secret, "
                            f"at most {MAX_CODES:,}")
         if all_openings:
             openings: list[Code | None] = list(canonical_openings(rules))
@@ -629,7 +629,7 @@ class OpeningRanking:
         blocks = []
         count = len(canonical_openings(self.rules))
         for strategy, ranked in self.rankings().items():
-            codes = "1 code" if self.rules.size == 1 else f"{self.rules.size:,} codes"
+            codes = "1 code" if self.rules.size == 1 else f"{amount(self.rules.size)} codes"
             openings = "1 canonical opening" if count == 1 else f"{count} canonical openings"
             lines = [f"{self.rules.describe()} {strategy} ({codes}, {openings}, best first: fewest guesses in "
                      "total, then smallest max)",

@@ -54,6 +54,9 @@ def test_plot_without_matplotlib_is_refused_before_the_games(run, monkeypatch, t
 def test_all_on_a_space_too_large_names_games_not_a_backend(run):
     one_line(run("bench", "--backend", "clingo", "--strategy", "first", "--pegs", 12, "--colors", 12, "--all"), 2,
              "--all: 12x12 has 8,916,100,448,256 codes; use --games N")
+    # From 10**15 codes on, a mantissa and an exponent: 30x30 spelt out was 59 characters.
+    one_line(run("bench", "--backend", "clingo", "--strategy", "first", "--pegs", 30, "--colors", 30, "--all"), 2,
+             "--all: 30x30 has about 2.059e+44 codes; use --games N")
 
 
 @pytest.mark.parametrize("backend", ["clingo", "swipl"])

@@ -33,7 +33,7 @@ from collections.abc import Awaitable, Callable
 
 from ..codespace import MAX_CODES
 from ..errors import BadInput, MMLogicError, cannot_listen
-from ..notation import parse_code
+from ..notation import amount, parse_code
 from ..rules import Rules
 from .store import Conflict, GameStore, HostedGame, UnknownGame
 
@@ -59,7 +59,7 @@ def protocol_rules(rules: Rules) -> Rules:
                        f"(--no-repeat), not --max-repeat {rules.max_repeat}")
     if rules.size > MAX_CODES:
         raise BadInput(f"--tcp-port: the line protocol's games are kept by the python engine, which holds at most "
-                       f"{MAX_CODES:,} codes; {rules.describe()} has {rules.size:,}")
+                       f"{MAX_CODES:,} codes; {rules.describe()} has {amount(rules.size)}")
     return dataclasses.replace(rules, alphabet=LETTERS)
 
 

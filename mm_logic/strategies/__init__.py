@@ -17,6 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import BadInput
+from ..notation import amount
 from ..rules import Rules
 from .base import Strategy
 from .genetic import Ga001Dissimilar, Ga001Random, Ga001Reduction, Ga001Similar, Ga004
@@ -101,7 +102,7 @@ def make_strategy(name: str, rules: Rules, seed: int | None = None, time_limit: 
         fit = [n for n, c in STRATEGIES.items() if c.for_any_size]
         others = ", ".join(fit[:-1]) + " or " + fit[-1]
         raise BadInput(f"--strategy {name} scores guesses against every code and plays at most "
-                       f"{cls.max_codes:,} codes; {rules.describe()} has {rules.size:,}: use --strategy {others}")
+                       f"{cls.max_codes:,} codes; {rules.describe()} has {amount(rules.size)}: use --strategy {others}")
     strategy = cls.from_name(name, rules, seed) if cls is SampleEntropy else cls(rules, seed)
     strategy.time_limit = time_limit
     return strategy
