@@ -58,7 +58,7 @@ ROWS = [
     ("Knuth 4x6 on swipl", "5801",
      "bench --backend swipl --strategy minimax --first-guess 0011 --all"),
     ("first 5x8 no-repeat on swipl",
-     "seed 003's program on this machine: 159 ms/game (`python py/seed003_vs_swipl.py`; "
+     "seed 003's program on this machine: 159-192 ms/game (`python py/seed003_vs_swipl.py`; "
      "the report: ~66 ms over TCP on its own hardware)",
      "bench --backend swipl --strategy first --pegs 5 --colors 8 --no-repeat --games 1000 --seed 1"),
 ]
