@@ -194,11 +194,11 @@ def amount(n: int) -> str:
 
 
 def plural(n: int, word: str) -> str:
-    """``1 guess``, ``2 guesses``, ``1 code``, ``1,296 codes`` (thousands grouped).
+    """``1 guess``, ``2 guesses``, ``1 code``, ``1,296 codes`` (the number as :func:`amount` writes it).
 
-    >>> plural(1, "guess"), plural(5, "code"), plural(131072, "code")
-    ('1 guess', '5 codes', '131,072 codes')
+    >>> plural(1, "guess"), plural(5, "code"), plural(131072, "code"), plural(30**30, "code")
+    ('1 guess', '5 codes', '131,072 codes', 'about 2.059e+44 codes')
     """
     if n == 1:
         return f"{n} {word}"
-    return f"{n:,} {word}es" if word.endswith(("s", "sh", "ch", "x")) else f"{n:,} {word}s"
+    return f"{amount(n)} {word}es" if word.endswith(("s", "sh", "ch", "x")) else f"{amount(n)} {word}s"

@@ -54,7 +54,7 @@ from .engines import make_engine
 from .errors import BackendUnavailable, BadInput, MMLogicError
 from .game import Game
 from .histogram import format_histogram
-from .notation import Code, amount, format_code, parse_code
+from .notation import Code, amount, format_code, parse_code, plural
 from .processes import worker_count
 from .rules import MAX_COLORS, MAX_PEGS, Rules
 from .strategies import STRATEGIES, make_strategy
@@ -629,9 +629,8 @@ class OpeningRanking:
         blocks = []
         count = len(canonical_openings(self.rules))
         for strategy, ranked in self.rankings().items():
-            codes = "1 code" if self.rules.size == 1 else f"{amount(self.rules.size)} codes"
-            openings = "1 canonical opening" if count == 1 else f"{count} canonical openings"
-            lines = [f"{self.rules.describe()} {strategy} ({codes}, {openings}, best first: fewest guesses in "
+            lines = [f"{self.rules.describe()} {strategy} ({plural(self.rules.size, 'code')}, "
+                     f"{plural(count, 'canonical opening')}, best first: fewest guesses in "
                      "total, then smallest max)",
                      f"  {'rank':>4}  {'opening':<{max(7, self.rules.pegs)}}  {'total':>9} {'mean':>6} {'max':>4} "
                      f"{'seconds':>9} {'peak MB':>8}  histogram"]
