@@ -72,6 +72,11 @@ class MMLogicGroup(click.Group):
             code = EXIT_INTERRUPTED
         except (BrokenPipeError, EOFError):
             code = 1
+        except OSError as e:
+            # A full disk or a closed terminal under stdout is the system's failure, not ours.
+            what = f"{e.filename}" if e.filename else "cannot write the output"
+            click.echo(f"error: {what}: {(e.strerror or str(e)).lower()}", err=True)
+            code = 1
         except Exception as e:  # noqa: BLE001 - the contract: one line, never a traceback
             if os.environ.get("MMLOGIC_DEBUG"):
                 raise

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -243,6 +246,15 @@ def test_two_options_naming_one_file_are_refused_before_any_game(run, tmp_path):
     one_line_error(run("compare", *PY, "--strategy", "first", "--all", "--pegs", 2, "--colors", 2,
                        "--csv", same, "--plot", same), 2, f"--csv and --plot name the same file, {same}")
     assert list(tmp_path.iterdir()) == []  # the probes left nothing behind, not even a folder
+
+
+def test_a_full_disk_under_stdout_is_one_line_not_an_internal_failure():
+    # It said "internal failure: OSError: [Errno 28] ... (set MMLOGIC_DEBUG=1 for details)".
+    mmlogic = str(Path(sys.executable).with_name("mmlogic"))
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([mmlogic, "solve", "--backend", "python", "--secret", "0123"], stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (1, "error: cannot write the output: no space left on device\n")
 
 
 def test_a_file_that_cannot_be_written_after_the_games_keeps_the_results_printed(run):
