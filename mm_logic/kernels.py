@@ -30,6 +30,8 @@ from functools import lru_cache
 import numba as nb
 import numpy as np
 
+from .numba_cache import CACHE
+
 #: Largest pegs and colours of the packed words.
 PACKED_PEGS = 8
 PACKED_COLORS = 16
@@ -66,18 +68,18 @@ def pack(codes: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return words, count_words
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=CACHE, inline="always")
 def _byte_sum(v):
     return (v * _LOW) >> _TOP
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=CACHE, inline="always")
 def _byte_min(a, b):
     ge = ((((a | _HIGH) - b) & _HIGH) >> _SEVEN) * _BYTE  # 0xFF where a >= b
     return (b & ge) | (a & ~ge)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def _packed_feedback(out, gw, g0, g1, words, counts0, counts1, start, stop, pegs):
     """``black * (pegs + 1) + common`` of one guess against secrets ``start:stop`` (vectorised)."""
     width = pegs + 1
@@ -94,7 +96,7 @@ def _packed_feedback(out, gw, g0, g1, words, counts0, counts1, start, stop, pegs
         out[j] = black * width + common
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def _plain_feedback(out, guess, gcol, gcnt, ncol, codes, counts, start, stop):
     pegs = codes.shape[1]
     width = pegs + 1
@@ -111,7 +113,7 @@ def _plain_feedback(out, guess, gcol, gcnt, ncol, codes, counts, start, stop):
         out[j - start] = black * width + common
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def _compare_canonical(x, sigma, pi, moved, block_of, block_colors, block_start, rename, stamp, tick, used):
     """Sign of canon(h·x) - x in lexicographic order: -1, 0 or 1.
 
@@ -141,7 +143,7 @@ def _compare_canonical(x, sigma, pi, moved, block_of, block_colors, block_start,
     return 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def _is_representative(x, sigmas, pis, block_of, block_colors, block_start, rename, stamp, tick, used):
     """Whether no symmetry maps ``x`` to a smaller code; returns it and the last stamp used."""
     tick += 1
@@ -156,7 +158,7 @@ def _is_representative(x, sigmas, pis, block_of, block_colors, block_start, rena
     return True, tick
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def _threshold(values, best, m):
     """The smallest part size whose value reaches ``best`` (``m + 1``: none)."""
     for s in range(1, m + 1):
@@ -165,7 +167,7 @@ def _threshold(values, best, m):
     return m + 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def group_bound(codes, multiset, alive, mode, values, rounding):
     """A rank no guess beats, from the colour multisets of the consistent codes.
 
@@ -207,7 +209,7 @@ def group_bound(codes, multiset, alive, mode, values, rounding):
     return total
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def best_guess(codes, words, count_words, counts, alive, pool, pool_canonical, packed, mode, values, rest,
                bound, outside_bound, sigmas, pis, block_of, block_colors, block_start):
     """The contract's best guess against the consistent codes ``alive`` (sorted code indices).
@@ -359,7 +361,7 @@ def best_guess(codes, words, count_words, counts, alive, pool, pool_canonical, p
     return best_index, best, scored, pairs
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def representatives(codes, sigmas, pis, block_of, block_colors, block_start):
     """Mask of the codes that no symmetry maps to a smaller code (the orbits' smallest codes)."""
     n = codes.shape[0]
@@ -386,7 +388,7 @@ def pack_code(code: tuple[int, ...]) -> tuple[np.uint64, np.uint64, np.uint64]:
     return np.uint64(word), np.uint64(counts[0]), np.uint64(counts[1])
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def packed_marks(gw, g0, g1, words, count_words, indices, pegs, lut):
     """Feedback indices (``lut[black * pegs + common]``) of one packed guess against codes ``indices``."""
     out = np.empty(indices.shape[0], dtype=lut.dtype)

@@ -48,6 +48,7 @@ from numba import types
 from numba.extending import intrinsic
 
 from .kernels import _is_representative
+from .numba_cache import CACHE
 
 #: A cost no strategy reaches: a part too large for the guesses left.
 INF = 1 << 30
@@ -74,7 +75,7 @@ def new_table(bits: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray
             np.zeros(size, dtype=np.int32), np.zeros(size, dtype=np.bool_))
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=CACHE, nogil=True)
 def set_key(S, z1, z2, salt):
     """The two hashes of a set of codes (xor of per-code random words), ``salt`` mixed into the second."""
     k1 = np.uint64(1)  # never (0, 0): that marks an empty entry
@@ -85,7 +86,7 @@ def set_key(S, z1, z2, salt):
     return k1 | np.uint64(1), k2
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=CACHE, nogil=True)
 def tt_find(tt, k1, k2):
     """The entry of a key, or -1."""
     keys = tt[0]
@@ -97,7 +98,7 @@ def tt_find(tt, k1, k2):
     return -1
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=CACHE, nogil=True)
 def tt_store(tt, k1, k2, value, guess, size, exact):
     """Record a set's exact cost (and best guess) or a lower bound, replacing its smallest neighbour when full."""
     keys, values, guesses, sizes, exacts = tt
@@ -133,7 +134,7 @@ def tt_store(tt, k1, k2, value, guess, size, exact):
 
 
 # -- symmetry of a node -------------------------------------------------------------------------
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=CACHE, nogil=True)
 def _free_blocks(S, codes, hist, hlen, colours, block_of, block_colors, block_start):
     """Fill the free colour blocks of a node; returns their number.
 
@@ -180,7 +181,7 @@ def _free_blocks(S, codes, hist, hlen, colours, block_of, block_colors, block_st
     return blocks
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=CACHE, nogil=True)
 def _moves_fixing(sigmas, pis, guess):
     """The moves ``y[p] = pi[x[sigma[p]]]`` among ``sigmas, pis`` that map ``guess`` onto itself."""
     keep = np.zeros(sigmas.shape[0], dtype=np.bool_)
@@ -222,7 +223,7 @@ def new_scratch(size: int, slots: int) -> tuple[np.ndarray, np.ndarray, np.ndarr
             np.arange(size, dtype=np.int64), np.zeros(size, dtype=np.int64))
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=CACHE, nogil=True)
 def _score_guesses(S, which, game, scratch, part_bound, cut, widest):
     """Score guesses of a node by their parts' sizes.
 
@@ -329,7 +330,7 @@ def _score_guesses(S, which, game, scratch, part_bound, cut, widest):
     return guesses, bounds, smallest_cut
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=CACHE, inline="always")
 def _part_size(words, counts, bits, k, f):
     """Guess ``k``'s part of feedback ``f``: from the packed words (``bits`` per counter), else from ``counts``."""
     if bits:
@@ -338,7 +339,7 @@ def _part_size(words, counts, bits, k, f):
     return np.int64(counts[k, f])
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=CACHE, nogil=True)
 def _count_every(S, table, words, bits):
     """Counter ``f % per`` (``bits`` wide, ``per = 64 // bits`` to a word) of ``words[f // per, g]``: the codes of S
     that give the guess ``g`` the feedback ``f``, for every code ``g``.
@@ -366,7 +367,7 @@ def _count_every(S, table, words, bits):
                     out[g] += np.uint64((f >> index) == ww) << ((f & within) << shift)
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=CACHE, nogil=True)
 def _count_few(S, table, words, bits):
     """:func:`_count_every` for the guesses that are the codes of S (``words[., k]``: the k-th)."""
     per = 64 // bits
@@ -382,7 +383,7 @@ _HIGH4 = np.uint64(0x8888888888888888)
 _NIBBLES = np.uint64(0x1111111111111111)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=CACHE, inline="always")
 def _above(x, t, bits):
     """1 if a counter of ``x`` (``bits`` = 4 or 8 wide) exceeds ``t``, else 0."""
     if bits == 8:
@@ -406,7 +407,7 @@ def _popcount(typingctx, x):
     return types.uint64(types.uint64), codegen
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=CACHE, inline="always")
 def _nonzero(x, bits):
     """How many counters of ``x`` are not zero."""
     if bits == 8:
@@ -414,7 +415,7 @@ def _nonzero(x, bits):
     return np.int64(_popcount((((x & _LOW3) + _LOW3) | x) & _HIGH4))
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=CACHE, inline="always")
 def _word_score(parts, won, large, n, skip_won):
     """A guess's score from its packed counts' summary: its bound, -1 (a part above `plain`: read again), or
     :data:`_EXCLUDED` (it leaves S whole; or it is consistent and ``skip_won``)."""
@@ -422,7 +423,7 @@ def _word_score(parts, won, large, n, skip_won):
     return _EXCLUDED if (parts == 1 and won == 0) or (skip_won and won > 0) else score
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=CACHE, nogil=True)
 def _word_bounds(words, n, plain, win, bits, skip_won, scores):
     """Every guess's score (:func:`_word_score`) from the packed counts, as if no part exceeded ``plain``.
 
@@ -461,7 +462,7 @@ def _word_bounds(words, n, plain, win, bits, skip_won, scores):
             scores[k] = _word_score(parts, won, large, n, skip_won)
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=CACHE, nogil=True)
 def _symmetry(S, codes, hist, hlen, colours):
     """The free colour blocks of a node: ``(block_of, block_colors, block_start)`` (see :func:`_free_blocks`)."""
     block_of = np.empty(colours, dtype=np.int64)
@@ -471,7 +472,7 @@ def _symmetry(S, codes, hist, hlen, colours):
     return block_of, block_colors, block_start[:blocks]
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=CACHE, nogil=True)
 def _order_level(guesses, S, table, codes, sigmas, pis, blocks):
     """Guesses of one bound, the smallest of each orbit only, in the order they are searched.
 
@@ -511,7 +512,7 @@ def _order_level(guesses, S, table, codes, sigmas, pis, blocks):
 
 
 # -- the searches ------------------------------------------------------------------------------
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=CACHE, nogil=True)
 def _split(S, row, win, out, starts, sizes):
     """Write S grouped by feedback into ``out``; part ``f`` is ``out[starts[f]:starts[f] + sizes[f]]``."""
     for f in range(win + 1):
@@ -529,7 +530,7 @@ def _split(S, row, win, out, starts, sizes):
         fill[f] += 1
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=CACHE, nogil=True)
 def _parts_by_size(sizes, win):
     """The feedbacks of the non-winning parts of more than two codes, largest first."""
     order = np.argsort(-sizes[:win])
@@ -540,7 +541,7 @@ def _parts_by_size(sizes, win):
     return order[:k]
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=CACHE, nogil=True)
 def _progress(control, level):
     """Count a guess searched at the caller's set (level 0) or the one below it, for the progress line."""
     if level == 0:
@@ -550,7 +551,7 @@ def _progress(control, level):
         control[TRIED_BELOW] += 1
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=CACHE, nogil=True)
 def search(S, hist, hlen, sigmas, pis, depth, budget, level, game, bounds, outsides, limited, scratch, tt, control):
     """The least total cost of the codes ``S`` if it is below ``budget``, else a lower bound (>= ``budget``).
 
@@ -664,7 +665,7 @@ def search(S, hist, hlen, sigmas, pis, depth, budget, level, game, bounds, outsi
     return lower
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=CACHE, nogil=True)
 def feasible(S, hist, hlen, sigmas, pis, depth, level, game, bound, capacity, scratch, tt, control):
     """1 if some strategy finds every code of ``S`` within ``depth`` guesses, else 0 (:data:`STOPPED`: stopped).
 
@@ -724,7 +725,7 @@ def feasible(S, hist, hlen, sigmas, pis, depth, level, game, bound, capacity, sc
     return 1 if found >= 0 else 0
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=CACHE, nogil=True)
 def probe(S, salt, z1, z2, tt):
     """``(found, exact, value, guess)`` of a set's entry in the transposition table."""
     k1, k2 = set_key(S, z1, z2, salt)

@@ -34,8 +34,10 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from .numba_cache import CACHE
 
-@nb.njit(cache=True)
+
+@nb.njit(cache=CACHE)
 def colour_counts(codes, colors):
     """Colour counts of each row of ``codes``."""
     n, pegs = codes.shape
@@ -46,7 +48,7 @@ def colour_counts(codes, colors):
     return out
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=CACHE, inline="always")
 def _black_common(a, b, counts_a, counts_b):
     """The feedback rule: black pegs of codes ``a`` and ``b``, and the colours they share
     (black + white), from their colour counts."""
@@ -59,7 +61,7 @@ def _black_common(a, b, counts_a, counts_b):
     return black, common
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def feedback_distance(codes, guesses, blacks, commons, colors):
     """For each row of ``codes``, the sum over guesses of ``|black - blacks[i]| + |common -
     commons[i]|``: 0 for a code consistent with the history (the walk's energy)."""
@@ -77,7 +79,7 @@ def feedback_distance(codes, guesses, blacks, commons, colors):
     return out
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def consistent_rows(codes, guesses, blacks, commons, colors, limit):
     """Whether each row of ``codes`` gets (blacks[i], commons[i]) from every guess
     and repeats no colour more than ``limit`` times."""
@@ -91,7 +93,7 @@ def consistent_rows(codes, guesses, blacks, commons, colors, limit):
 
 
 # -- the Metropolis walk ------------------------------------------------------------------
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def _energy(x, cx, guesses, cg, blacks, commons, black, common):
     """Fill ``black``/``common`` for code ``x`` (colour counts ``cx``); return its energy."""
     h, pegs = guesses.shape
@@ -104,7 +106,7 @@ def _energy(x, cx, guesses, cg, blacks, commons, black, common):
     return energy
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def _state(start, guesses, blacks, commons, colors, limit):
     """A walk's state at ``start``: (code, its colour counts, the guesses' colour counts, black
     and common per guess, energy, pegs above ``limit``)."""
@@ -123,7 +125,7 @@ def _state(start, guesses, blacks, commons, colors, limit):
     return x, cx, cg, black, common, energy, over
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=CACHE, inline="always")
 def _recolour_delta(x, cx, p, a, guesses, cg, blacks, commons, black, common):
     """Energy change of recolouring peg ``p`` to colour ``a`` (the repetition limit aside)."""
     old = x[p]
@@ -138,7 +140,7 @@ def _recolour_delta(x, cx, p, a, guesses, cg, blacks, commons, black, common):
     return d
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=CACHE, inline="always")
 def _recolour(x, cx, p, a, guesses, cg, black, common):
     """Recolour peg ``p`` to ``a``, updating the counts and every guess's black and common."""
     old = x[p]
@@ -151,7 +153,7 @@ def _recolour(x, cx, p, a, guesses, cg, black, common):
     x[p] = a
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=CACHE, inline="always")
 def _swap_delta(x, p, q, guesses, blacks, black):
     """Energy change of swapping the colours of pegs ``p`` and ``q`` (a swap keeps the colour
     counts, hence every common count)."""
@@ -164,7 +166,7 @@ def _swap_delta(x, p, q, guesses, blacks, black):
     return d
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=CACHE, inline="always")
 def _swap(x, p, q, guesses, black):
     """Swap the colours of pegs ``p`` and ``q``, updating every guess's black."""
     a, b = x[p], x[q]
@@ -175,7 +177,7 @@ def _swap(x, p, q, guesses, black):
     x[q] = a
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def metropolis(start, guesses, blacks, commons, colors, limit, want, thin, steps, beta, seed):
     """Up to ``want`` consistent codes met by a Metropolis walk from ``start``.
 
@@ -249,7 +251,7 @@ def metropolis(start, guesses, blacks, commons, colors, limit, want, thin, steps
 
 
 # -- exact enumeration of small sets ------------------------------------------------------
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def count_vectors(cg, commons, pegs, colors, limit, cap, node_cap=1 << 62):
     """Colour-count vectors (each count at most ``limit``, summing to ``pegs``) that share
     ``commons[i]`` colours with every guess (colour counts ``cg[i]``).
@@ -304,7 +306,7 @@ def count_vectors(cg, commons, pegs, colors, limit, cap, node_cap=1 << 62):
     return out[:got], got
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def codes_with_counts(guesses, blacks, vectors, colors, out, node_cap):
     """Every code whose colour counts are a row of ``vectors`` and that gets
     ``blacks[i]`` black pegs from each guess, written to ``out``.
@@ -335,7 +337,7 @@ def codes_with_counts(guesses, blacks, vectors, colors, out, node_cap):
 
 
 # -- scoring ---------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def _entropy(parts, total):
     # Entropy in bits of a partition given by its part sizes.
     e = 0.0
@@ -346,7 +348,7 @@ def _entropy(parts, total):
     return e
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def partition_entropies(candidates, sample, colors):
     """Entropy (bits) of the partition of ``sample`` by each candidate's feedback, and how
     many sample rows equal each candidate."""
@@ -367,7 +369,7 @@ def partition_entropies(candidates, sample, colors):
     return out, wins
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def climb(guess, sample, colors, limit, rounds):
     """``guess`` improved one peg at a time on the entropy of its partition of ``sample``.
 
@@ -421,7 +423,7 @@ def climb(guess, sample, colors, limit, rounds):
     return g, best
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def _allowed(c, d, left, black, guesses, blacks, ahead, colors):
     """Whether colour ``c`` at peg ``d`` (``left`` colours still to place after it is taken
     out, ``black`` pegs so far) leaves every guess able to reach its black count."""
@@ -442,7 +444,7 @@ def _allowed(c, d, left, black, guesses, blacks, ahead, colors):
     return True
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def _ahead(guesses, colors):
     # ahead[i, d, c]: pegs at or after d where guess i has colour c.
     h, pegs = guesses.shape
@@ -455,7 +457,7 @@ def _ahead(guesses, colors):
     return ahead
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def _depth_first(x, d0, left, black, guesses, blacks, ahead, colors, out, got, node_cap, pick):
     """Every completion of ``x[:d0]`` (pegs d0.. from the colours ``left``, ``black`` pegs so
     far per guess) that :func:`_allowed` lets through to the last peg.
@@ -515,7 +517,7 @@ def _depth_first(x, d0, left, black, guesses, blacks, ahead, colors, out, got, n
     return found, nodes, 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def descend(guesses, blacks, vectors, colors, draws, tries, tail, node_cap, seed):
     """Random consistent codes with importance weights: a sequential importance sampler.
 
@@ -580,7 +582,7 @@ def descend(guesses, blacks, vectors, colors, draws, tries, tail, node_cap, seed
 
 
 # -- focused repair ---------------------------------------------------------------------------
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=CACHE, inline="always")
 def _changes(kind, p, q, x, cx, limit):
     """Whether a move changes the code within the repetition limit: a recolour of peg ``p`` to
     colour ``q`` (``kind`` 0; above the limit only from a colour already above it) or a swap of
@@ -590,7 +592,7 @@ def _changes(kind, p, q, x, cx, limit):
     return x[p] != x[q]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def repair(start, guesses, blacks, commons, colors, limit, steps, noise, seed):
     """A code consistent with the history, sought by focused local search from ``start``.
 

@@ -1,0 +1,73 @@
+"""Where numba keeps the compiled kernels between runs.
+
+numba caches a kernel next to its source (``__pycache__``) or, where that is
+read-only, in the user's cache folder (``~/.cache/numba``). When neither can be
+written (a system-wide install run by an account whose home is read-only, as
+services and locked-down containers have), ``cache=True`` raised RuntimeError
+("no locator available") while the package was imported: every command ended
+on a traceback. Then this module points numba at a private folder of the
+temporary directory, and where even that is impossible, the kernels are
+compiled afresh in each process (:data:`CACHE` is False: slower start, same
+results).
+
+The kernel modules import :data:`CACHE` before they define a kernel and pass it
+as ``cache=``.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+import numba
+from numba.misc.appdirs import AppDirs
+
+
+def writable(folder: str | Path) -> bool:
+    """Whether ``folder`` exists or can be made, and takes a file: numba's own test of a cache folder."""
+    try:
+        os.makedirs(folder, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError:
+        return False
+    return True
+
+
+def private_folder(parent: str | Path | None = None) -> Path | None:
+    """``mmlogic-numba-UID`` under ``parent`` (the temporary directory), made if need be; None unless it is a
+    folder of this account that no other account can write or read."""
+    uid = os.getuid() if hasattr(os, "getuid") else 0  # no accounts to tell apart on Windows
+    folder = Path(parent or tempfile.gettempdir()) / f"mmlogic-numba-{uid}"
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        info = folder.lstat()
+    except OSError:
+        return None
+    # A cache holds code that numba runs: a folder another account made or can write into is not used.
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != uid or info.st_mode & 0o077:
+        return None
+    return folder if writable(folder) else None
+
+
+def choose_cache() -> bool:
+    """Leave numba's choice where it has one; else set its cache folder to :func:`private_folder`.
+
+    Returns whether the kernels can be cached at all. Sets ``NUMBA_CACHE_DIR`` too, so worker
+    processes (``--jobs``) use the same folder.
+    """
+    if numba.config.CACHE_DIR:
+        return True  # the user's own NUMBA_CACHE_DIR
+    beside_source = Path(__file__).resolve().parent / "__pycache__"
+    if writable(beside_source) or writable(AppDirs(appname="numba", appauthor=False).user_cache_dir):
+        return True
+    folder = private_folder()
+    if folder is None:
+        return False
+    numba.config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"] = str(folder)
+    return True
+
+
+#: Whether the kernels are cached (``cache=CACHE`` on every kernel).
+CACHE = choose_cache()
