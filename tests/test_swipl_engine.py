@@ -11,6 +11,9 @@ import os
 import re
 import shutil
 import signal
+import subprocess
+import sys
+import textwrap
 import threading
 import time
 from pathlib import Path
@@ -255,6 +258,33 @@ def test_time_limit_stops_a_loop_the_heartbeat_does_not_see(tmp_path):
     assert str(error.value) == ("swipl did not answer within the time limit of 0.5 s "
                                 f"(4x6, all, {path.name}); raise --time-limit")
     assert SwiplEngine(Rules(4, 6), time_limit=0.5).count([((0, 0, 1, 1), (1, 0))]) == 256
+
+
+def test_ctrl_c_stops_a_loop_the_heartbeat_does_not_see(tmp_path):
+    # `spin :- spin.` never calls back into Python, where Ctrl-C is handled: it ran on, deaf to Ctrl-C.
+    # In a child process, so that a regression fails (the child is killed) instead of hanging the suite.
+    path = variant(tmp_path, "spinning.pl", "secret(_, _) :- spin.\nspin :- spin.")
+    child = textwrap.dedent(f"""
+        from mm_logic.engines.swipl import SwiplEngine
+        from mm_logic.rules import Rules
+        engine = SwiplEngine(Rules(4, 6), encoding={str(path)!r})
+        print("ready", flush=True)
+        try:
+            engine.count([])
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+        # The stop was for that question only: the next ones run to their end.
+        print(SwiplEngine(Rules(4, 6)).count([((0, 0, 1, 1), (1, 0)), ((0, 1, 2, 3), (0, 2))]), flush=True)
+    """)
+    process = subprocess.Popen([sys.executable, "-c", child], stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout.readline() == "ready\n"
+        time.sleep(0.5)  # into the loop
+        process.send_signal(signal.SIGINT)
+        out, _ = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert (process.returncode, out) == (0, "interrupted\n78\n")
 
 
 def test_ctrl_c_stops_a_question():

@@ -47,7 +47,10 @@ Design, measured with ``py/seed003_vs_swipl.py`` and the acceptance benches
   nothing is printed.
 * **time_limit** bounds each question (:class:`SolverTimeout`); Ctrl-C stops
   a running question and re-raises :class:`KeyboardInterrupt`. Both go
-  through Prolog's heartbeat hook (see ``bridge.pl``).
+  through Prolog's heartbeat hook (see ``bridge.pl``), and for loops that
+  make no inference the heartbeat counts (``spin :- spin.`` in a user's
+  encoding), through an alarm (``call_with_time_limit/2``) and a watcher
+  thread that signals the question's thread (``runtime.CtrlCWatch``).
 * **random** keeps the base class's rule: a uniform index into the
   lexicographic enumeration, the same draw as every other engine.
 """

@@ -182,6 +182,45 @@ ask(Module, Rules, History, Question, Limit, Seconds, Answer) :-
     Answer = Answer0.
 ask(_, _, _, _, _, _, error-"the question failed").
 
+%!  asking(+Number, +Module, +Rules, +History, +Question, +Limit, +Seconds, -Answer) is det.
+%
+%   As ask/7, as question Number of the process: interrupt_question/1
+%   stops only the question it names.
+
+asking(Number, Module, Rules, History, Question, Limit, Seconds, Answer) :-
+    thread_self(Me),
+    setup_call_cleanup(( nb_setval(mmlogic_question, Number),
+                         asserta(asking_thread(Number, Me))
+                       ),
+                       ask(Module, Rules, History, Question, Limit, Seconds, Answer),
+                       ( retractall(asking_thread(Number, _)),
+                         nb_setval(mmlogic_question, 0)
+                       )).
+
+:- dynamic asking_thread/2.
+
+%!  stop_question(+Number) is det.
+%
+%   Ctrl-C, from the adapter's watcher thread (runtime.py), for loops
+%   that make no inference the heartbeat counts (`spin :- spin.`): the
+%   thread that runs question Number is signalled to throw as the
+%   heartbeat's Ctrl-C does. Nothing when the question has ended.
+
+stop_question(Number) :-
+    (   asking_thread(Number, Thread)
+    ->  catch(thread_signal(Thread, interrupt_question(Number)), _, true)
+    ;   true
+    ).
+
+%   Run by the signalled thread at its next call port. A signal that
+%   arrives after its question ended runs at the next call into Prolog,
+%   and must not stop that one.
+interrupt_question(Number) :-
+    (   nb_current(mmlogic_question, Number)
+    ->  throw(error(python_error('KeyboardInterrupt', none), _))
+    ;   true
+    ).
+
 answer(Module, Rules, History, Question, Limit, Answer) :-
     maplist(entry, History, Entries),
     (   consistent(Module, Rules, Entries, Secret)

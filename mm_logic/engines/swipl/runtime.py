@@ -28,6 +28,7 @@ process (``FATAL ERROR ... Could not find system resources``) instead of raising
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 import importlib
@@ -36,6 +37,8 @@ import itertools
 import os
 import re
 import shutil
+import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -199,13 +202,66 @@ ENTRY = "mastermind.pl"
 SHIPPED_MODULE = "mastermind"
 #: The one query every question runs; data goes through janus' inputs, so
 #: janus' per-query-text cache never grows.
-QUERY = "mmlogic_swipl:ask(M, rules(P, K, R), H, Q, L, T, A)"
+QUERY = "mmlogic_swipl:asking(N, M, rules(P, K, R), H, Q, L, T, A)"
 _LOCATION = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?:\d+:)?\s*")
 
 
 def one_line(text) -> str:
     """A Prolog message on one line."""
     return " ".join(part.strip() for part in str(text).strip().splitlines() if part.strip())
+
+
+class CtrlCWatch:
+    """Ctrl-C for a question whose loop never reaches the heartbeat (a user's ``spin :- spin.``).
+
+    Python runs its SIGINT handler between bytecodes only; the heartbeat gives
+    it that chance every :data:`HEARTBEAT` inferences, but a loop of last-call
+    jumps makes none and never returns to Python. So while a question runs in
+    the main thread, Python's C-level handler also writes the signal's number
+    to a socket (:func:`signal.set_wakeup_fd`), and a watcher thread that
+    reads it asks Prolog (``thread_signal/2``) to stop that question. janus
+    releases the GIL while Prolog runs, so the watcher runs meanwhile. The
+    questions of other threads (the server's) are stopped by the heartbeat
+    alone: only the main thread may set the wakeup descriptor.
+    """
+
+    def __init__(self, janus: ModuleType):
+        self.janus = janus
+        self._reader, self._writer = socket.socketpair()
+        self._writer.setblocking(False)  # set_wakeup_fd needs it
+        self._question = 0  # the question running in the main thread, 0 for none
+        threading.Thread(target=self._watch, name="mmlogic-swipl-ctrl-c", daemon=True).start()
+
+    @contextlib.contextmanager
+    def watching(self, number: int):
+        """While question ``number`` runs: Ctrl-C reaches the watcher too (in the main thread only)."""
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        previous = signal.set_wakeup_fd(self._writer.fileno(), warn_on_full_buffer=False)
+        self._question = number
+        try:
+            yield
+        finally:
+            self._question = 0
+            signal.set_wakeup_fd(previous)
+
+    def _watch(self) -> None:
+        stopped = 0
+        while True:
+            try:
+                received = self._reader.recv(64)
+            except OSError:
+                return
+            number = self._question
+            if not received:
+                return
+            # Once per question: a second Ctrl-C (or one sent to a process group twice) finds it stopping.
+            if number and number != stopped and signal.SIGINT in received:
+                stopped = number
+                # Run by the question's thread at its next call port; a no-op once the question ended.
+                with contextlib.suppress(Exception):
+                    self.janus.query_once("mmlogic_swipl:stop_question(N)", {"N": number})
 
 
 class PrologRuntime:
@@ -220,6 +276,8 @@ class PrologRuntime:
         #: Encoding file (resolved) -> module that holds it.
         self._modules: dict[Path, str] = {}
         self._numbers = itertools.count(1)
+        self._questions = itertools.count(1)
+        self._ctrl_c = CtrlCWatch(janus)
         janus.consult(str(BRIDGE))
         janus.query_once(
             "( user:file_search_path(mmlogic, D) -> true"
@@ -300,13 +358,15 @@ class PrologRuntime:
         or a number; ``timeout``, ``interrupted`` or ``("error", text)``
         when the question did not finish.
         """
+        number = next(self._questions)
         inputs = {
-            "M": module, "P": rules.pegs, "K": rules.colors, "R": rules.repeat_limit,
+            "N": number, "M": module, "P": rules.pegs, "K": rules.colors, "R": rules.repeat_limit,
             "H": entries, "Q": question, "L": "inf" if limit is None else limit,
             "T": float(seconds or 0),
         }
         try:
-            return self.janus.query_once(QUERY, inputs)["A"]
+            with self._ctrl_c.watching(number):
+                return self.janus.query_once(QUERY, inputs)["A"]
         except self.janus.PrologError as error:  # e.g. an answer janus cannot convert
             if self.interrupted(error):
                 raise KeyboardInterrupt from None
