@@ -230,6 +230,7 @@ class CtrlCWatch:
         self._reader, self._writer = socket.socketpair()
         self._writer.setblocking(False)  # set_wakeup_fd needs it
         self._question = 0  # the question running in the main thread, 0 for none
+        self._forward = -1  # the wakeup descriptor ours replaced while it runs
         threading.Thread(target=self._watch, name="mmlogic-swipl-ctrl-c", daemon=True).start()
 
     @contextlib.contextmanager
@@ -239,7 +240,7 @@ class CtrlCWatch:
             yield
             return
         previous = signal.set_wakeup_fd(self._writer.fileno(), warn_on_full_buffer=False)
-        self._question = number
+        self._forward, self._question = previous, number
         try:
             yield
         finally:
@@ -253,9 +254,13 @@ class CtrlCWatch:
                 received = self._reader.recv(64)
             except OSError:
                 return
-            number = self._question
+            number, forward = self._question, self._forward
             if not received:
                 return
+            if forward != -1:
+                # The descriptor set before ours (an asyncio loop's) learns of the signal too.
+                with contextlib.suppress(OSError):
+                    os.write(forward, received)
             # Once per question: a second Ctrl-C (or one sent to a process group twice) finds it stopping.
             if number and number != stopped and signal.SIGINT in received:
                 stopped = number
