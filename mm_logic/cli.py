@@ -10,6 +10,7 @@ input, 3 no consistent code, 1 any other failure, 130 interrupted.
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import json
 import math
@@ -33,6 +34,8 @@ from .strategies.sampled import EXACT_SPACE, SampleEntropy, is_sample_name, samp
 from .terminal import clock
 
 EXIT_INTERRUPTED = 130
+#: The errors of writing to a full or failing device: said as such, not as an internal failure.
+OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
 #: ``compare --preset`` names (``mm_logic.compare.PRESETS``, not imported at start-up; a test keeps them equal).
 PRESET_NAMES = ["seed000", "seed001", "seed003", "seed004"]
 
@@ -72,15 +75,15 @@ class MMLogicGroup(click.Group):
             code = EXIT_INTERRUPTED
         except (BrokenPipeError, EOFError):
             code = 1
-        except OSError as e:
-            # A full disk or a closed terminal under stdout is the system's failure, not ours.
-            what = f"{e.filename}" if e.filename else "cannot write the output"
-            click.echo(f"error: {what}: {(e.strerror or str(e)).lower()}", err=True)
-            code = 1
         except Exception as e:  # noqa: BLE001 - the contract: one line, never a traceback
             if os.environ.get("MMLOGIC_DEBUG"):
                 raise
-            click.echo(f"error: internal failure: {type(e).__name__}: {e} (set MMLOGIC_DEBUG=1 for details)", err=True)
+            if isinstance(e, OSError) and e.errno in OUTPUT_ERRNOS and not e.filename:
+                # A full disk (or quota, or a failing device) under stdout is the system's failure, not ours.
+                click.echo(f"error: cannot write the output: {(e.strerror or str(e)).lower()}", err=True)
+            else:
+                click.echo(f"error: internal failure: {type(e).__name__}: {e} (set MMLOGIC_DEBUG=1 for details)",
+                           err=True)
             code = 1
         sys.exit(code)
 

@@ -46,7 +46,9 @@ def private_folder(parent: str | Path | None = None) -> Path | None:
     except OSError:
         return None
     # A cache holds code that numba runs: a folder another account made or can write into is not used.
-    if not stat.S_ISDIR(info.st_mode) or info.st_uid != uid or info.st_mode & 0o077:
+    # (Windows reports neither owner nor permissions this way, and its temporary folder is the user's own.)
+    shared = os.name != "nt" and (info.st_uid != uid or info.st_mode & 0o077)
+    if not stat.S_ISDIR(info.st_mode) or shared:
         return None
     return folder if writable(folder) else None
 

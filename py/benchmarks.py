@@ -81,11 +81,16 @@ def checkout_mmlogic(checkout: Path) -> list[str]:
     Its entry point is read from its ``pyproject.toml``: the installed console script
     names today's (``mm_logic.__main__:main``), which an older checkout may not have.
     """
-    scripts = tomllib.loads((checkout / "pyproject.toml").read_text())["project"]["scripts"]
-    module, _, function = scripts["mmlogic"].partition(":")
+    try:
+        entry = tomllib.loads((checkout / "pyproject.toml").read_text())["project"]["scripts"]["mmlogic"]
+    except (KeyError, TypeError, tomllib.TOMLDecodeError) as error:
+        raise BadInput(f"--beside {checkout}: its pyproject.toml names no mmlogic command "
+                       f"([project.scripts] mmlogic = \"module:function\"): {error}") from None
+    module, _, attribute = entry.partition(":")
     # -c puts the working directory first on sys.path: the checkout goes before it.
-    return [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(checkout)!r}); "
-                                  f"from {module} import {function}; sys.exit({function}())"]
+    return [sys.executable, "-c", f"import functools, importlib, sys; sys.path.insert(0, {str(checkout)!r}); "
+                                  f"sys.exit(functools.reduce(getattr, {attribute.split('.')!r}, "
+                                  f"importlib.import_module({module!r}))())"]
 
 
 def main() -> int:
@@ -100,6 +105,7 @@ def main() -> int:
         # PYTHONPATH=DIR without a package there imports today's code: the "comparison" would be with itself.
         raise BadInput(f"--beside {args.beside} is not a checkout of mmlogic "
                        "(no mm_logic/__init__.py or pyproject.toml)")
+    earlier = checkout_mmlogic(args.beside.resolve()) if args.beside else None  # refused before any row
     beside = f" {args.beside.name}, same run |" if args.beside else ""
     print(f"| benchmark | goal | games | mean | max | seconds | per game |{beside} command |")
     print("|---|---|---|---|---|---|---|" + ("---|" if args.beside else "") + "---|")
@@ -117,7 +123,7 @@ def main() -> int:
         other = ""
         if args.beside:
             env = {**os.environ, "PYTHONPATH": str(args.beside.resolve())}
-            then = subprocess.run([*checkout_mmlogic(args.beside.resolve()), *command.split(), "--json"],
+            then = subprocess.run([*earlier, *command.split(), "--json"],
                                   capture_output=True, text=True, env=env)
             if then.returncode == 0:
                 earlier = json.loads(then.stdout)["seconds"]

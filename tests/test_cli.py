@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import subprocess
 import sys
@@ -255,6 +256,19 @@ def test_a_full_disk_under_stdout_is_one_line_not_an_internal_failure():
         done = subprocess.run([mmlogic, "solve", "--backend", "python", "--secret", "0123"], stdout=full,
                               stderr=subprocess.PIPE, text=True, timeout=60)
     assert (done.returncode, done.stderr) == (1, "error: cannot write the output: no space left on device\n")
+
+
+@pytest.mark.parametrize("error, message", [
+    (OSError(errno.ENOSPC, "No space left on device"), "cannot write the output: no space left on device"),
+    # Not about the output (workers that cannot start): named as what it is, not as a write.
+    (OSError(errno.EMFILE, "Too many open files"),
+     "internal failure: OSError: [Errno 24] Too many open files (set MMLOGIC_DEBUG=1 for details)"),
+])
+def test_only_the_errors_of_writing_are_called_so(run, monkeypatch, error, message):
+    def fail(*args, **kwargs):
+        raise error
+    monkeypatch.setattr("mm_logic.game.advise", fail)
+    one_line_error(run("next", *PY), 1, message)
 
 
 def test_a_file_that_cannot_be_written_after_the_games_keeps_the_results_printed(run):

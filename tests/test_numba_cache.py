@@ -18,6 +18,8 @@ import pytest
 
 from mm_logic import numba_cache
 
+ORIGINAL_ENV, ORIGINAL_CONFIG = os.environ.get("NUMBA_CACHE_DIR"), numba.config.CACHE_DIR
+
 
 def test_the_private_folder_is_made_for_this_account_alone(tmp_path):
     folder = numba_cache.private_folder(tmp_path)
@@ -40,11 +42,21 @@ def test_a_folder_others_can_write_or_another_account_made_is_not_used(tmp_path,
     assert numba_cache.private_folder(tmp_path) is None  # a link, and not this account's folder
 
 
+def no_cache_dir(monkeypatch) -> None:
+    """No NUMBA_CACHE_DIR, in numba's settings and the environment; both as they were after the test.
+
+    (setenv first: delenv of a variable that is not set records nothing to undo, and choose_cache
+    sets it, for numba re-reads its settings from the environment when it compiles.)
+    """
+    monkeypatch.setattr(numba.config, "CACHE_DIR", "")
+    monkeypatch.setenv("NUMBA_CACHE_DIR", "")
+    monkeypatch.delenv("NUMBA_CACHE_DIR")
+
+
 @pytest.fixture
 def no_place_of_numbas_own(monkeypatch, tmp_path):
     """numba's folders unwritable, the temporary directory ``tmp_path``; numba's setting restored after."""
-    monkeypatch.setattr(numba.config, "CACHE_DIR", "")
-    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    no_cache_dir(monkeypatch)
     monkeypatch.setattr(tempfile, "gettempdir", lambda: str(tmp_path))
     real = numba_cache.writable
     monkeypatch.setattr(numba_cache, "writable",
@@ -64,11 +76,15 @@ def test_with_no_folder_at_all_the_kernels_are_compiled_uncached(no_place_of_num
 
 
 def test_numbas_own_places_and_the_users_setting_are_left_alone(monkeypatch, tmp_path):
-    monkeypatch.setattr(numba.config, "CACHE_DIR", "")
-    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    no_cache_dir(monkeypatch)
     assert numba_cache.choose_cache() is True  # the source's __pycache__ is writable here
     assert (numba.config.CACHE_DIR, "NUMBA_CACHE_DIR" in os.environ) == ("", False)
     mine = str(tmp_path / "mine")
     monkeypatch.setattr(numba.config, "CACHE_DIR", mine)
     monkeypatch.setattr(numba_cache, "writable", lambda folder: False)
     assert (numba_cache.choose_cache(), numba.config.CACHE_DIR) == (True, mine)
+
+
+def test_the_tests_above_leave_numbas_setting_as_they_found_it():
+    # Runs after them (file order): a leaked NUMBA_CACHE_DIR sent every later subprocess to a cold cache.
+    assert (os.environ.get("NUMBA_CACHE_DIR"), numba.config.CACHE_DIR) == (ORIGINAL_ENV, ORIGINAL_CONFIG)

@@ -182,3 +182,14 @@ def test_benchmarks_beside_runs_the_checkouts_own_code_by_its_own_entry_point(tm
     row = result.stdout.splitlines()[2].split(" | ")
     assert row[0] == "| Kooi 4x8, every secret" and row[2:5] == ["4096", "5.102", "7"]
     assert row[7].startswith("4.00 s (x0.")
+
+
+def test_benchmarks_beside_refuses_a_checkout_that_names_no_command_before_the_table(tmp_path):
+    checkout = tmp_path / "earlier"
+    (checkout / "mm_logic").mkdir(parents=True)
+    (checkout / "mm_logic" / "__init__.py").write_text("")
+    (checkout / "pyproject.toml").write_text('[project]\nname = "mmlogic"\n')
+    result = script("benchmarks.py", "--beside", str(checkout), cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == (f"error: --beside {checkout}: its pyproject.toml names no mmlogic command "
+                             "([project.scripts] mmlogic = \"module:function\"): 'scripts'\n")

@@ -7,7 +7,6 @@
           ]).
 :- use_module(library(apply), [maplist/3]).
 :- use_module(library(lists), [append/3, member/2]).
-:- use_module(library(time), [call_with_time_limit/2]).
 
 /** <module> mmlogic's swipl adapter, Prolog side
 
@@ -24,8 +23,10 @@ Glue, not game logic: what a consistent code is lives in the encoding
     the last question's history, so the next guess of a game or a child in
     a strategy tree posts only its new entries;
   - bounds each question by a deadline checked in prolog:heartbeat/0, which
-    also calls into Python so that Ctrl-C is seen during long searches
-    (library(time) is not in Debian's swi-prolog-core).
+    also calls into Python so that Ctrl-C is seen during long searches, and
+    by call_with_time_limit/2 where library(time) is installed (it is not in
+    Debian's bare swi-prolog-core: the heartbeat alone keeps the deadline
+    there).
 
 Answers are plain data for janus: a code is a list of integers, `none` is
 "no code", and `timeout`, `interrupted` or `error-Message` report a question
@@ -331,17 +332,28 @@ forget_templates(Module) :-
 
 %   Run Goal once; after Seconds (if > 0), throw time_limit_exceeded.
 %   The heartbeat checks the deadline; the alarm of call_with_time_limit/2
-%   is there for loops that make no inferences the heartbeat counts (a
-%   user's `spin :- spin.` ran for ever under the heartbeat alone).
+%   stops a question whose loop makes no inference the heartbeat counts (a
+%   user's `spin :- spin.` ran for ever under the heartbeat alone). Neither
+%   stops such a loop in a directive: SWI-Prolog runs no alarm while
+%   load_files/2 runs one.
 within(Seconds, Goal) :-
     (   Seconds > 0
     ->  get_time(Now),
         Deadline is Now + Seconds,
         setup_call_cleanup(nb_setval(mmlogic_deadline, Deadline),
-                           call_with_time_limit(Seconds, Goal),
+                           alarmed(Seconds, Goal),
                            nb_setval(mmlogic_deadline, 0))
     ;   once(Goal)
     ).
+
+:- if(exists_source(library(time))).
+:- use_module(library(time), [call_with_time_limit/2]).
+alarmed(Seconds, Goal) :-
+    call_with_time_limit(Seconds, Goal).
+:- else.
+alarmed(_, Goal) :-
+    once(Goal).
+:- endif.
 
 %   Called every `heartbeat` inferences: the deadline, then Python's
 %   signal handlers (a Ctrl-C raises KeyboardInterrupt there).

@@ -36,6 +36,7 @@ import importlib.util
 import itertools
 import os
 import re
+import selectors
 import shutil
 import signal
 import socket
@@ -223,50 +224,68 @@ class CtrlCWatch:
     releases the GIL while Prolog runs, so the watcher runs meanwhile. The
     questions of other threads (the server's) are stopped by the heartbeat
     alone: only the main thread may set the wakeup descriptor.
+
+    The watcher may read its byte late (it waits for the GIL), when the
+    heartbeat has already stopped that question and the next one runs. So
+    the questions take turns over :data:`SLOTS` sockets, and a byte is read
+    as meant for the question that held its socket when it was written.
     """
+
+    #: Sockets the questions take in turn: a byte read after this many more questions would be misread.
+    SLOTS = 8
 
     def __init__(self, janus: ModuleType):
         self.janus = janus
-        self._reader, self._writer = socket.socketpair()
-        self._writer.setblocking(False)  # set_wakeup_fd needs it
-        self._question = 0  # the question running in the main thread, 0 for none
-        self._forward = -1  # the wakeup descriptor ours replaced while it runs
+        pairs = [socket.socketpair() for _ in range(self.SLOTS)]
+        self._readers = [reader for reader, _ in pairs]
+        self._writers = [writer for _, writer in pairs]
+        for writer in self._writers:
+            writer.setblocking(False)  # set_wakeup_fd needs it
+        self._holders = [0] * self.SLOTS  # the question each socket was last lent to
+        self._forward = -1  # the wakeup descriptor ours replaced while a question runs
+        self._active = False
         threading.Thread(target=self._watch, name="mmlogic-swipl-ctrl-c", daemon=True).start()
 
     @contextlib.contextmanager
     def watching(self, number: int):
         """While question ``number`` runs: Ctrl-C reaches the watcher too (in the main thread only)."""
-        if threading.current_thread() is not threading.main_thread():
+        if self._active or threading.current_thread() is not threading.main_thread():
             yield
             return
-        previous = signal.set_wakeup_fd(self._writer.fileno(), warn_on_full_buffer=False)
-        self._forward, self._question = previous, number
+        slot = number % self.SLOTS
+        self._holders[slot] = number
+        previous = None
         try:
+            previous = signal.set_wakeup_fd(self._writers[slot].fileno(), warn_on_full_buffer=False)
+            self._forward, self._active = previous, True
             yield
         finally:
-            self._question = 0
-            signal.set_wakeup_fd(previous)
+            self._forward, self._active = -1, False
+            if previous is not None:
+                signal.set_wakeup_fd(previous)
 
     def _watch(self) -> None:
+        selector = selectors.DefaultSelector()
+        for slot, reader in enumerate(self._readers):
+            selector.register(reader, selectors.EVENT_READ, slot)
         stopped = 0
         while True:
-            try:
-                received = self._reader.recv(64)
-            except OSError:
-                return
-            number, forward = self._question, self._forward
-            if not received:
-                return
-            if forward != -1:
-                # The descriptor set before ours (an asyncio loop's) learns of the signal too.
-                with contextlib.suppress(OSError):
-                    os.write(forward, received)
-            # Once per question: a second Ctrl-C (or one sent to a process group twice) finds it stopping.
-            if number and number != stopped and signal.SIGINT in received:
-                stopped = number
-                # Run by the question's thread at its next call port; a no-op once the question ended.
-                with contextlib.suppress(Exception):
-                    self.janus.query_once("mmlogic_swipl:stop_question(N)", {"N": number})
+            for key, _ in selector.select():
+                try:
+                    received = key.fileobj.recv(64)
+                except OSError:
+                    return
+                forward, number = self._forward, self._holders[key.data]
+                if forward != -1:
+                    # The descriptor set before ours (an asyncio loop's) learns of the signal too.
+                    with contextlib.suppress(OSError):
+                        os.write(forward, received)
+                # Once per question: a second Ctrl-C (or one sent to a process group twice) finds it stopping.
+                if number != stopped and signal.SIGINT in received:
+                    stopped = number
+                    # Run by the question's thread at its next call port; a no-op once the question ended.
+                    with contextlib.suppress(Exception):
+                        self.janus.query_once("mmlogic_swipl:stop_question(N)", {"N": number})
 
 
 class PrologRuntime:
