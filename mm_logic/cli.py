@@ -70,9 +70,12 @@ class MMLogicGroup(click.Group):
             click.echo(f"error: {e}", err=True)
             code = e.exit_code
         except (Interrupted, KeyboardInterrupt, click.Abort):
-            # On a terminal the ^C ends a line first; elsewhere the line is alone.
-            click.echo(("\n" if sys.stderr.isatty() else "") + "interrupted", err=True)
             code = EXIT_INTERRUPTED
+            # A second Ctrl-C while this is said (one sent to the process and to its parent, as
+            # `timeout` forwards it) printed a traceback.
+            with contextlib.suppress(KeyboardInterrupt):
+                # On a terminal the ^C ends a line first; elsewhere the line is alone.
+                click.echo(("\n" if sys.stderr.isatty() else "") + "interrupted", err=True)
         except (BrokenPipeError, EOFError):
             code = 1
         except Exception as e:  # noqa: BLE001 - the contract: one line, never a traceback

@@ -271,6 +271,22 @@ def test_only_the_errors_of_writing_are_called_so(run, monkeypatch, error, messa
     one_line_error(run("next", *PY), 1, message)
 
 
+def test_a_second_ctrl_c_while_interrupted_is_said_is_no_traceback(run, monkeypatch):
+    import click
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    said = []
+
+    def echo(message=None, *args, **kwargs):
+        said.append(message)
+        raise KeyboardInterrupt  # the second Ctrl-C, in the middle of saying the first
+    monkeypatch.setattr("mm_logic.game.advise", interrupted)
+    monkeypatch.setattr(click, "echo", echo)
+    result = run("next", *PY)
+    assert (result.exit_code, said, result.stderr) == (130, ["interrupted"], "")
+
+
 def test_a_file_that_cannot_be_written_after_the_games_keeps_the_results_printed(run):
     result = run("bench", *PY, "--strategy", "first", "--games", 3, "--seed", 1, "--json", "--out", "/dev/full")
     assert result.exit_code == 1 and result.stderr == "error: cannot write /dev/full: no space left on device\n"
