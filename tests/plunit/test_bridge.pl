@@ -75,6 +75,11 @@ test(missing_predicates_named, Missing == ["secret/2", "feedback/2", "first/2", 
     load_encoding(File, mmlogic_test_empty, Module, []),
     undefined(Module, Missing).
 
+test(named_predicates_as_strings_or_atoms, Missing == ["nothing/1"]) :-
+    shipped(File),
+    load_encoding(File, mastermind, Module, []),
+    undefined(Module, ["labeled"/3, nothing/1, count/2], Missing).
+
 :- end_tests(undefined).
 
 :- begin_tests(ask).

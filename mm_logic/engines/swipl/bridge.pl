@@ -2,6 +2,7 @@
           [ load_encoding/4,     % +File, +Wanted, -Module, -Messages
             load_encoding/5,     % +File, +Wanted, +Seconds, -Module, -Messages
             undefined/2,         % +Module, -Missing
+            undefined/3,         % +Module, +Predicates, -Missing
             ask/7                % +Module, +Rules, +History, +Question, +Limit,
                                  % +Seconds, -Answer
           ]).
@@ -120,8 +121,22 @@ load_encoding(File, Wanted, Seconds, Module, Messages) :-
 %   ```
 
 undefined(Module, Missing) :-
+    undefined(Module, [secret/2, feedback/2, first/2, any/2, all/3, count/2], Missing).
+
+%!  undefined(+Module, +Predicates, -Missing) is det.
+%
+%   As undefined/2, of Predicates (Name/Arity, Name an atom or a string):
+%   what an option needs beside them (`--labeling`: labeled/3).
+%
+%   ```
+%   ?- undefined(mastermind, ["labeled"/3, nothing/1], Missing).
+%   Missing = ["nothing/1"].
+%   ```
+
+undefined(Module, Predicates, Missing) :-
     findall(Text,
-            (   member(Name/Arity, [secret/2, feedback/2, first/2, any/2, all/3, count/2]),
+            (   member(Given/Arity, Predicates),
+                atom_string(Name, Given),
                 functor(Head, Name, Arity),
                 \+ predicate_property(Module:Head, defined),
                 format(string(Text), "~w/~w", [Name, Arity])

@@ -367,10 +367,8 @@ class PrologRuntime:
         """Refuse (:class:`EncodingError`) an encoding whose ``module`` lacks ``predicate`` (``name/arity``),
         which ``option`` needs: said when it loads, not at the first question."""
         name, arity = predicate.split("/")
-        # _H: janus returns no variable whose name starts with "_" (it cannot convert a head with variables)
-        defined = self.janus.query_once("functor(_H, N, A), predicate_property(M:_H, defined)",
-                                        {"M": module, "N": name, "A": int(arity)})["truth"]
-        if not defined:
+        if self.janus.query_once("mmlogic_swipl:undefined(M, [N/A], Missing)",
+                                 {"M": module, "N": name, "A": int(arity)})["Missing"]:
             raise EncodingError(f"{shown}:1: {option} needs {predicate}, which the encoding does not define "
                                 "(see the shipped encodings/mastermind.pl)")
 
