@@ -1,5 +1,5 @@
 """Hypothesis strategies shared by the whole suite: rules, codes, histories, and
-the brute-force filter the engines' answers are checked against.
+the brute-force filter and feedback rule the engines' answers are checked against.
 
 One module so that every engine is tested on the same kinds of games: the
 three repetition rules (unlimited, no-repeat, at most two), histories scored
@@ -86,3 +86,16 @@ def consistent(rules: Rules, history) -> list[tuple[int, ...]]:
     return [code for code in product(range(rules.colors), repeat=rules.pegs)
             if max(code.count(c) for c in code) <= rules.repeat_limit
             and all(feedback(guess, code) == fb for guess, fb in history)]
+
+
+def brute_feedback(guess, secret):
+    """Textbook definition: blacks, then whites matched greedily on the rest."""
+    black = sum(g == s for g, s in zip(guess, secret))
+    rest_g = [g for g, s in zip(guess, secret) if g != s]
+    rest_s = [s for g, s in zip(guess, secret) if g != s]
+    white = 0
+    for g in rest_g:
+        if g in rest_s:
+            rest_s.remove(g)
+            white += 1
+    return black, white

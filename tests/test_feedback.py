@@ -13,20 +13,7 @@ from mm_logic.codespace import code_space
 from mm_logic.feedback import feedback, feedback_index, gives, index_feedback
 from mm_logic.rules import Rules
 
-from generators import code_for, small_rules
-
-
-def brute_feedback(guess, secret):
-    """Textbook definition: blacks, then whites matched greedily on the rest."""
-    black = sum(g == s for g, s in zip(guess, secret))
-    rest_g = [g for g, s in zip(guess, secret) if g != s]
-    rest_s = [s for g, s in zip(guess, secret) if g != s]
-    white = 0
-    for g in rest_g:
-        if g in rest_s:
-            rest_s.remove(g)
-            white += 1
-    return black, white
+from generators import brute_feedback, code_for, small_rules
 
 
 def test_known_values():

@@ -19,6 +19,8 @@ from mm_logic.rules import Rules
 from mm_logic.strategies import STRATEGIES, TREES, make_strategy, open_tree
 from mm_logic.strategies.tree import StrategyTree, TreeNode, to_dot, write_atomically
 
+from generators import brute_feedback
+
 PY = ["--backend", "python"]
 KNUTH = {"games": 1296, "total_guesses": 5801, "mean": 4.476, "max": 5,
          "histogram": {"1": 1, "2": 6, "3": 62, "4": 533, "5": 694}}
@@ -29,27 +31,22 @@ TREE_2X2 = {"format": "mmlogic-tree", "version": 1, "rules": {"pegs": 2, "colors
                                              "1,0": {"guess": "01", "next": {"0,2": {"guess": "10"}}}}}}
 
 
-def naive_feedback(guess, secret) -> tuple[int, int]:
-    """Black and white by the rule's definition, independent of the package's kernels."""
-    black = sum(g == s for g, s in zip(guess, secret))
-    return black, sum((Counter(guess) & Counter(secret)).values()) - black
-
-
 def naive_bench(pegs: int, colors: int, rank) -> tuple[int, dict[str, int]]:
-    """Total guesses and histogram of a scoring strategy over every secret, by brute force: every code a
-    guess, ranked by ``rank`` of its part sizes, ties to a consistent code, then the smallest."""
+    """Total guesses and histogram of a scoring strategy over every secret, by brute force (the feedback
+    rule's textbook definition, not the package's kernels): every code a guess, ranked by ``rank`` of its
+    part sizes, ties to a consistent code, then the smallest."""
     codes = list(itertools.product(range(colors), repeat=pegs))
 
     def key(guess, alive):
-        parts = Counter(naive_feedback(guess, code) for code in alive)
+        parts = Counter(brute_feedback(guess, code) for code in alive)
         return rank(parts.values()), guess not in alive, guess
 
     histogram = Counter()
     for secret in codes:
         alive, turns = codes, 1
         while (guess := min(codes, key=lambda code: key(code, alive))) != secret:
-            answer = naive_feedback(guess, secret)
-            alive, turns = [code for code in alive if naive_feedback(guess, code) == answer], turns + 1
+            answer = brute_feedback(guess, secret)
+            alive, turns = [code for code in alive if brute_feedback(guess, code) == answer], turns + 1
         histogram[str(turns)] += 1
     return sum(int(k) * v for k, v in histogram.items()), dict(sorted(histogram.items()))
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 import importlib.util
 import io
 import re
-from pathlib import Path
 
 import pytest
 
 from mm_logic.rules import Rules
 
+from conftest import ROOT
+
 PY = ["--backend", "python"]
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def one_line(result, code: int, message: str) -> None:
