@@ -9,6 +9,7 @@ contradictory, which every engine must answer with "no code").
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import product
 
 from hypothesis import strategies as st
@@ -99,3 +100,12 @@ def brute_feedback(guess, secret):
             rest_s.remove(g)
             white += 1
     return black, white
+
+
+def contract_pick(candidates, alive, rank):
+    """The contract's guess among ``candidates`` against the codes ``alive``, by brute force: the lowest
+    ``rank`` of its part sizes (``max``: Knuth's minimax), then a code of ``alive``, then the smallest."""
+    def key(guess):
+        parts = Counter(brute_feedback(guess, code) for code in alive)
+        return rank(parts.values()), guess not in alive, guess
+    return min(candidates, key=key)

@@ -19,6 +19,8 @@ from mm_logic.feedback import feedback
 from mm_logic.notation import parse_code, parse_entry
 from mm_logic.rules import Rules
 
+from generators import contract_pick
+
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
@@ -156,13 +158,7 @@ def minimax_by_hand(codes: list, history) -> tuple:
     largest part, then a code that may win, then the smallest code (the contract's tie-breaks)."""
     every = [tuple(int(c) for c in code) for code in ReferenceEngine(Rules(4, 6)).enumerate([])]
     left = [c for c in codes if all(feedback(g, c) == fb for g, fb in history)]
-
-    def largest(guess):
-        parts = {}
-        for code in left:
-            parts[feedback(guess, code)] = parts.get(feedback(guess, code), 0) + 1
-        return max(parts.values())
-    return min(every, key=lambda g: (largest(g), g not in left, g))
+    return contract_pick(every, left, max)
 
 
 @pytest.mark.parametrize("name", ["palindrome", "no_adjacent"])

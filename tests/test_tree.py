@@ -19,7 +19,7 @@ from mm_logic.rules import Rules
 from mm_logic.strategies import STRATEGIES, TREES, make_strategy, open_tree
 from mm_logic.strategies.tree import StrategyTree, TreeNode, to_dot, write_atomically
 
-from generators import brute_feedback
+from generators import brute_feedback, contract_pick
 
 PY = ["--backend", "python"]
 KNUTH = {"games": 1296, "total_guesses": 5801, "mean": 4.476, "max": 5,
@@ -36,15 +36,10 @@ def naive_bench(pegs: int, colors: int, rank) -> tuple[int, dict[str, int]]:
     rule's textbook definition, not the package's kernels): every code a guess, ranked by ``rank`` of its
     part sizes, ties to a consistent code, then the smallest."""
     codes = list(itertools.product(range(colors), repeat=pegs))
-
-    def key(guess, alive):
-        parts = Counter(brute_feedback(guess, code) for code in alive)
-        return rank(parts.values()), guess not in alive, guess
-
     histogram = Counter()
     for secret in codes:
         alive, turns = codes, 1
-        while (guess := min(codes, key=lambda code: key(code, alive))) != secret:
+        while (guess := contract_pick(codes, alive, rank)) != secret:
             answer = brute_feedback(guess, secret)
             alive, turns = [code for code in alive if brute_feedback(guess, code) == answer], turns + 1
         histogram[str(turns)] += 1
