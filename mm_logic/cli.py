@@ -544,8 +544,9 @@ def next_command(rules, engine, strategy, first_guess, seed, as_json, history):
     """Given what was played so far, the next guess.
 
     Each HISTORY item is GUESS:B,W (black, white). With no history, prints the
-    strategy's opening. Exits 3, naming the entries that contradict each
-    other, when no code fits the history.
+    strategy's opening; once an entry scored all black, that code, as solved.
+    Exits 3, naming the entries that contradict each other, when no code fits
+    the history.
 
     \b
     Examples:
