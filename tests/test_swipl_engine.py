@@ -313,6 +313,25 @@ def test_a_ctrl_c_read_late_stops_only_the_question_it_came_in(late):
         timer.cancel()
 
 
+def test_the_ctrl_c_watcher_starts_with_the_first_question_of_the_main_thread():
+    # Its sockets and thread were made with the runtime, also in processes whose questions all run in
+    # other threads (the server's), which never use them. A child process: this one's runtime has started.
+    child = textwrap.dedent("""
+        import threading
+        from mm_logic.engines.swipl import SwiplEngine
+        from mm_logic.rules import Rules
+        def watching():
+            return any(thread.name == "mmlogic-swipl-ctrl-c" for thread in threading.enumerate())
+        engine = SwiplEngine(Rules(4, 6))
+        worker = threading.Thread(target=lambda: print(engine.count([]), watching(), flush=True))
+        worker.start()
+        worker.join()
+        print(engine.count([((0, 0, 1, 1), (1, 0))]), watching(), flush=True)
+    """)
+    done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "1296 False\n256 True\n", "")
+
+
 def test_ctrl_c_stops_a_question():
     engine = SwiplEngine(Rules(8, 10), time_limit=60)  # the limit only guards against a lost signal
     timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))

@@ -236,14 +236,20 @@ class CtrlCWatch:
 
     def __init__(self, janus: ModuleType):
         self.janus = janus
+        self._readers: list[socket.socket] = []  # made, and the watcher started, by the first question
+        self._writers: list[socket.socket] = []
+        self._holders = [0] * self.SLOTS  # the question each socket was last lent to
+        self._forward = -1  # the wakeup descriptor ours replaced while a question runs
+        self._active = False
+
+    def _start(self) -> None:
+        """The sockets and the watcher, at the first question of the main thread: a process whose
+        questions all run in other threads (the server's) holds none of them."""
         pairs = [socket.socketpair() for _ in range(self.SLOTS)]
         self._readers = [reader for reader, _ in pairs]
         self._writers = [writer for _, writer in pairs]
         for writer in self._writers:
             writer.setblocking(False)  # set_wakeup_fd needs it
-        self._holders = [0] * self.SLOTS  # the question each socket was last lent to
-        self._forward = -1  # the wakeup descriptor ours replaced while a question runs
-        self._active = False
         threading.Thread(target=self._watch, name="mmlogic-swipl-ctrl-c", daemon=True).start()
 
     @contextlib.contextmanager
@@ -252,6 +258,8 @@ class CtrlCWatch:
         if self._active or threading.current_thread() is not threading.main_thread():
             yield
             return
+        if not self._writers:
+            self._start()
         slot = number % self.SLOTS
         self._holders[slot] = number
         previous = None
