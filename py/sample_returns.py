@@ -12,6 +12,11 @@ Usage::
     .venv/bin/python py/sample_returns.py --sizes 16x6 --games 100 --ks 1,10,30,100,300,1000
     .venv/bin/python py/sample_returns.py --plot docs/sample-returns.png --json out.json
     .venv/bin/python py/sample_returns.py --replot a.json,b.json --plot docs/sample-returns.png   # no games
+    .venv/bin/python py/sample_returns.py --sizes 20x20 --games 20 --ks 30 --then-any 4,7   # early guesses only
+
+``--then-any G`` adds players that let ``sample-entropy:K`` choose the first G
+guesses only (where its samples are good) and then play ``any``, named
+``sample-entropy:K (G), any`` (in the table and JSON, not in the chart).
 
 Prints a table (size, player, games, mean, max, s/game), optionally writes it
 as JSON and a chart (mean guesses against k, log scale, one line per size,
@@ -33,6 +38,7 @@ from mm_logic.errors import BackendUnavailable, BadInput
 from mm_logic.rules import Rules
 from mm_logic.scripting import count, natural, output_file, run
 from mm_logic.strategies import make_strategy
+from mm_logic.strategies.base import Strategy
 from mm_logic.sweep import parse_sizes
 
 #: Games per size when --games is not given (the larger game is much slower per game).
@@ -55,23 +61,50 @@ def _counter(label: str, total: int):
     return advance
 
 
+class ThenAny(Strategy):
+    """``inner`` chooses the first ``guesses`` guesses, then the engine's ``any()``."""
+
+    deterministic = False
+
+    def __init__(self, inner: Strategy, guesses: int):
+        super().__init__(inner.rules, inner.seed)
+        self.inner, self.guesses, self.k = inner, guesses, getattr(inner, "k", None)
+        self.name = f"{inner.name} ({guesses}), any"
+
+    def opening(self, session):
+        return self.inner.opening(session) if self.guesses else session.any()
+
+    def choose(self, session):
+        return self.inner.choose(session) if len(session.history) < self.guesses else session.any()
+
+
+def players(rules: Rules, ks: list[int], then_any: list[int], seed: int) -> list[Strategy]:
+    """``any``, then ``sample-entropy:K`` for each k, each also followed by ``any`` after G guesses."""
+    chosen = [make_strategy("any", rules, seed)]
+    for k in ks:
+        chosen.append(make_strategy(f"sample-entropy:{k}", rules, seed))
+        chosen += [ThenAny(make_strategy(f"sample-entropy:{k}", rules, seed), g) for g in then_any]
+    return chosen
+
+
 def play_size(rules: Rules, ks: list[int], games: int, seed: int, backend: str, rows: list[dict],
-              save: Path | None) -> None:
-    """Append one row per player to ``rows``: ``any`` first, then ``sample-entropy:K`` for
-    each k; the rows so far are written to ``save`` after each player."""
+              save: Path | None, then_any: list[int] = ()) -> None:
+    """Append one row per player (:func:`players`) to ``rows``; the rows so far are written
+    to ``save`` after each player."""
     size = f"{rules.pegs}x{rules.colors}"
     secrets = random_secrets(rules, games, seed)
     engine = make_engine(backend, rules)
-    for name in ["any", *(f"sample-entropy:{k}" for k in ks)]:
-        strategy = make_strategy(name, rules, seed)
+    for strategy in players(rules, ks, then_any, seed):
+        name = strategy.name
         result = bench_games(engine, strategy, secrets, progress=_counter(f"{size} {name}", len(secrets)))
         print(file=sys.stderr)
         row = {"size": size, "player": name, "k": getattr(strategy, "k", None),
+               "then_any": getattr(strategy, "guesses", None),
                "games": result.games, "mean": round(result.mean, 3), "max": result.max,
                "sem": round(_sem([a for _, a in result.games_played]), 3),
                "seconds_per_game": round(result.seconds / result.games, 3)}
         rows.append(row)
-        print(f"{size:<6} {name:<22} {row['games']:>5} {row['mean']:>7.3f} {row['max']:>4} "
+        print(f"{size:<6} {name:<28} {row['games']:>5} {row['mean']:>7.3f} {row['max']:>4} "
               f"{row['seconds_per_game']:>8.3f}", flush=True)
         if save:
             save.write_text(json.dumps(rows, indent=1) + "\n")
@@ -80,6 +113,11 @@ def play_size(rules: Rules, ks: list[int], games: int, seed: int, backend: str, 
 def sample_sizes(text: str) -> list[int]:
     """``--ks``: comma-separated counts, e.g. ``1,10,30``."""
     return [count(k.strip()) for k in text.split(",")]
+
+
+def then_any_guesses(text: str) -> list[int]:
+    """``--then-any``: comma-separated numbers of guesses, e.g. ``4,7``."""
+    return [natural(g.strip()) for g in text.split(",")]
 
 
 #: What a row of an earlier run's JSON must hold for the chart.
@@ -108,7 +146,7 @@ def plot(rows: list[dict], path: Path) -> None:
     sizes = list(dict.fromkeys(r["size"] for r in rows))
     fig, axes = plt.subplots(1, len(sizes), figsize=(5.5 * len(sizes), 4), squeeze=False)
     for ax, size in zip(axes[0], sizes):
-        mine = [r for r in rows if r["size"] == size and r["k"] is not None]
+        mine = [r for r in rows if r["size"] == size and r["k"] is not None and r.get("then_any") is None]
         anyrow = next(r for r in rows if r["size"] == size and r["k"] is None)
         ks = [r["k"] for r in mine]
         if all("sem" in r for r in mine):
@@ -137,6 +175,8 @@ def main() -> None:
                         help="sample sizes (default 1,10,30,100,300,1000)")
     parser.add_argument("--games", type=count, default=None, help="random secrets per size (default 100 on 16x6, "
                                                                   "10 on 20x20)")
+    parser.add_argument("--then-any", type=then_any_guesses, default=[], metavar="G[,G...]",
+                        help="also let each sample-entropy:K choose the first G guesses only, then play any")
     parser.add_argument("--seed", type=natural, default=1)
     parser.add_argument("--backend", default="clingo")
     parser.add_argument("--json", type=output_file, default=None, help="write the rows as JSON")
@@ -154,10 +194,10 @@ def main() -> None:
         # Every size is checked before the first game: a bad one would otherwise stop the run hours in.
         sizes = [Rules(pegs, colors) for pegs, colors in parse_sizes(args.sizes)]
         engine_class(args.backend)  # an unknown --backend is refused too
-        print(f"{'size':<6} {'player':<22} {'games':>5} {'mean':>7} {'max':>4} {'s/game':>8}")
+        print(f"{'size':<6} {'player':<28} {'games':>5} {'mean':>7} {'max':>4} {'s/game':>8}")
         for rules in sizes:
             games = DEFAULT_GAMES.get(f"{rules.pegs}x{rules.colors}", 10) if args.games is None else args.games
-            play_size(rules, args.ks, games, args.seed, args.backend, rows, args.json)
+            play_size(rules, args.ks, games, args.seed, args.backend, rows, args.json, args.then_any)
     if args.plot:
         plot(rows, args.plot)
 
