@@ -26,7 +26,7 @@ import click
 
 from . import __version__
 from .engines import BACKENDS, DEFAULT_BACKEND, make_engine
-from .errors import BackendUnavailable, BadInput, MMLogicError, cannot_listen
+from .errors import BackendUnavailable, BadInput, MMLogicError, cannot_listen, one_line
 from .notation import amount, parse_code, parse_entry
 from .rules import DEFAULT_ALPHABET, MAX_COLORS, MAX_PEGS, make_rules
 from .strategies import ALIASES, STRATEGIES, TreeStrategy, canonical_name, is_tree_name, make_strategy, open_tree
@@ -85,7 +85,8 @@ class MMLogicGroup(click.Group):
                 # A full disk (or quota, or a failing device) under stdout is the system's failure, not ours.
                 click.echo(f"error: cannot write the output: {(e.strerror or str(e)).lower()}", err=True)
             else:
-                click.echo(f"error: internal failure: {type(e).__name__}: {e} (set MMLOGIC_DEBUG=1 for details)",
+                click.echo(f"error: internal failure: {type(e).__name__}: {one_line(str(e))} (set MMLOGIC_DEBUG=1 "
+                           "for details)",
                            err=True)
             code = 1
         sys.exit(code)

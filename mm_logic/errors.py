@@ -11,6 +11,12 @@ import os
 import socket
 
 
+def one_line(text) -> str:
+    """A message on one line: a solver's message (clingo indents its continuation lines,
+    Prolog breaks long terms) joined with single spaces."""
+    return " ".join(part.strip() for part in str(text).strip().splitlines() if part.strip())
+
+
 class MMLogicError(Exception):
     """Base class: a failure the user should read as one line."""
 

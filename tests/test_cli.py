@@ -263,6 +263,9 @@ def test_a_full_disk_under_stdout_is_one_line_not_an_internal_failure():
     # Not about the output (workers that cannot start): named as what it is, not as a write.
     (OSError(errno.EMFILE, "Too many open files"),
      "internal failure: OSError: [Errno 24] Too many open files (set MMLOGIC_DEBUG=1 for details)"),
+    # A solver's message of several lines (clingo's end in a newline) is said on one.
+    (RuntimeError("x.lp:3:1-5: error: something\n  more\n"),
+     "internal failure: RuntimeError: x.lp:3:1-5: error: something more (set MMLOGIC_DEBUG=1 for details)"),
 ])
 def test_only_the_errors_of_writing_are_called_so(run, monkeypatch, error, message):
     def fail(*args, **kwargs):

@@ -224,6 +224,36 @@ def test_error_in_a_step_part_is_an_encoding_error(tmp_path):
     assert str(error.value).startswith(f"{bad}:3:")
 
 
+@pytest.mark.parametrize("entry, included", [(True, False), (False, True)])
+def test_a_byte_that_is_not_utf8_is_one_line_not_a_crash(tmp_path, entry, included):
+    # clingo's message quoting the byte could not be decoded by its Python logger, inside a call
+    # that may not raise: a traceback, then "PANIC: exception in nothrow scope". In a child process,
+    # so that a regression fails this test instead of ending the suite.
+    (tmp_path / "latin.lp").write_bytes(b"% fine\nx(\xe9).\n" if included else b"")
+    (tmp_path / "main.lp").write_bytes(b'#include "mastermind.lp".\n' + (b"y(\xe9).\n" if entry else b"")
+                                       + (b'#include "latin.lp".\n' if included else b""))
+    done = subprocess.run([sys.executable, "-m", "mm_logic", "solve", "--encoding", "main.lp", "--secret", "1221"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    file, line = ("main.lp", 2) if entry else ("latin.lp", 2)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", f"error: {file}:{line}: byte 0xe9 is not UTF-8 text, which clingo reads (save the file as UTF-8)\n")
+
+
+def test_a_byte_that_is_not_utf8_inside_a_comment_is_left_alone(tmp_path):
+    commented = tmp_path / "commented.lp"
+    commented.write_bytes(b'% caf\xe9\n%* \xe9t\xe9 *%\n#include "mastermind.lp".\n')
+    assert ClingoEngine(Rules(), encoding=commented).count([((0, 0, 1, 1), (1, 0))]) == 256
+
+
+def test_a_script_block_this_clingo_cannot_run_is_an_encoding_error(tmp_path):
+    # It was an internal failure, on two lines.
+    scripted = tmp_path / "scripted.lp"
+    scripted.write_text('#include "mastermind.lp".\n#script (python)\nprint("hi")\n#end.\n')
+    with pytest.raises(EncodingError) as error:
+        ClingoEngine(Rules(), encoding=scripted).count([])
+    assert str(error.value) == f"{scripted}:2:1-4:6: python support not available"
+
+
 def test_missing_encoding_file(tmp_path):
     with pytest.raises(EncodingError) as error:
         ClingoEngine(Rules(), encoding=tmp_path / "nope.lp").first([])

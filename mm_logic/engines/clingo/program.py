@@ -22,7 +22,7 @@ from clingo import Control
 from clingo.ast import ProgramBuilder, parse_files
 from clingo.core import MessageCode
 
-from ...errors import EncodingError, SolverTimeout
+from ...errors import EncodingError, SolverTimeout, one_line
 from ...interrupts import abandon
 from ...resources import encodings_dir
 from ...rules import Rules
@@ -41,11 +41,45 @@ CLINGO_ARGUMENTS = ("--heuristic=Domain", "--save-progress=1")
 LARGE_GAME_ARGUMENTS = ("--restarts=L,256",)
 LUBY_MIN_PAIRS = 401
 _LOCATION = re.compile(r"^.+?:\d+:\d+")
+_INCLUDE = re.compile(rb'#include\s*"([^"]*)"')
+#: Comments, replaced by their newlines before the UTF-8 check (line numbers stay right).
+_COMMENT = re.compile(rb"%\*.*?\*%|%[^\n]*", re.S)
 
 
-def one_line(message: str) -> str:
-    """A clingo message on one line (clingo indents continuation lines)."""
-    return " ".join(part.strip() for part in message.strip().splitlines() if part.strip())
+def check_utf8(entry: Path, search: list[Path]) -> None:
+    """Refuse (:class:`EncodingError`, ``file:line``) an encoding, or a file it includes, that
+    is not UTF-8 outside its comments.
+
+    clingo reads UTF-8, and a message of clingo's that quotes such a byte (``x(\\xe9)`` in an
+    error, or in a warning about an atom) ends the process: its Python logger cannot decode
+    the message, inside a call that may not raise ("PANIC: exception in nothrow scope").
+    A stray byte inside a comment reaches no message, and is left alone. Includes are
+    followed as clingo does: beside the including file first, then along ``search``.
+    """
+    seen: set[Path] = set()
+    todo = [(entry, entry)]
+    while todo:
+        file, shown = todo.pop()
+        if file.resolve() in seen:
+            continue
+        seen.add(file.resolve())
+        try:
+            data = file.read_bytes()
+        except OSError:
+            continue  # clingo says why it cannot read it
+        code = _COMMENT.sub(lambda comment: b"\n" * comment.group().count(b"\n"), data)
+        try:
+            code.decode("utf-8")
+        except UnicodeDecodeError as error:
+            line = code.count(b"\n", 0, error.start) + 1
+            raise EncodingError(f"{shown}:{line}: byte 0x{code[error.start]:02x} is not UTF-8 text, "
+                                "which clingo reads (save the file as UTF-8)") from None
+        for name in _INCLUDE.findall(code):
+            for folder in [file.parent, *search]:
+                included = folder / os.fsdecode(name)
+                if included.is_file():
+                    todo.append((included, included))
+                    break
 
 
 @contextmanager
@@ -138,6 +172,8 @@ class Program:
                 raise EncodingError(f"{self.entry}:1: no such encoding file")
             statements: list = []
             self._errors.clear()
+            check_utf8(self.entry, [Path(p) for p in os.environ.get("CLINGOPATH", "").split(os.pathsep) if p]
+                       + [encodings_dir()])
             try:
                 with _include_path(encodings_dir()):
                     parse_files([str(self.entry)], statements.append, logger=self._log, message_limit=100)
@@ -153,9 +189,13 @@ class Program:
         if self.rules.pegs * self.rules.colors >= LUBY_MIN_PAIRS:
             arguments += LARGE_GAME_ARGUMENTS
         ctl = Control(arguments, logger=self._log, message_limit=100)
-        with ProgramBuilder(ctl) as builder:
-            for statement in statements:
-                builder.add(statement)
+        self._errors.clear()
+        try:
+            with ProgramBuilder(ctl) as builder:
+                for statement in statements:
+                    builder.add(statement)
+        except RuntimeError as error:  # e.g. a #script block, where clingo was built without that language
+            raise self._encoding_error(error) from None
         r = self.rules
         facts = f"pegs({r.pegs}).colors({r.colors})."
         if r.restricted:
@@ -181,8 +221,9 @@ class Program:
 
     def _encoding_error(self, error: RuntimeError) -> EncodingError:
         """The first error clingo logged, on one line starting with ``file:line``."""
-        located = [line for line in self._errors if _LOCATION.match(line)]
+        located = [line for line in self._errors if _LOCATION.match(line)] or [
+            line for line in [one_line(str(error))] if _LOCATION.match(line)]
         if located:  # "file:3:5-9: error: syntax error, ..." -> "file:3:5-9: syntax error, ..."
             return EncodingError(located[0].replace(": error: ", ": ", 1))
-        detail = self._errors[0] if self._errors else str(error)
+        detail = self._errors[0] if self._errors else one_line(str(error))
         return EncodingError(f"{self.entry}:1: {detail}")

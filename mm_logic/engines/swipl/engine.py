@@ -6,10 +6,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ...errors import EncodingError, SolverTimeout
+from ...errors import EncodingError, SolverTimeout, one_line
 from ...notation import Code
 from ..base import Engine
-from .runtime import one_line, runtime
+from .runtime import runtime
 from .session import SwiplSession
 
 

@@ -46,7 +46,7 @@ import threading
 from pathlib import Path
 from types import ModuleType
 
-from ...errors import BackendUnavailable, EncodingError, SolverTimeout
+from ...errors import BackendUnavailable, EncodingError, SolverTimeout, one_line
 from ...interrupts import interrupts_held
 from ...resources import encoding_path, encodings_dir
 
@@ -205,11 +205,6 @@ SHIPPED_MODULE = "mastermind"
 #: janus' per-query-text cache never grows.
 QUERY = "mmlogic_swipl:asking(N, M, rules(P, K, R), H, Q, L, T, A)"
 _LOCATION = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?:\d+:)?\s*")
-
-
-def one_line(text) -> str:
-    """A Prolog message on one line."""
-    return " ".join(part.strip() for part in str(text).strip().splitlines() if part.strip())
 
 
 class CtrlCWatch:
