@@ -24,13 +24,14 @@ from .bench import (
     check_every_secret,
     game_secrets,
     random_secrets,
+    secret_indices,
     warm_up,
 )
-from .codespace import MAX_CODES
+from .codespace import MAX_CODES, code_space
 from .engines import BACKENDS, check_encoding, engine_class, make_engine
 from .errors import BadInput
 from .histogram import format_histogram
-from .notation import amount, format_code
+from .notation import Code, amount, format_code
 from .rules import Rules
 from .strategies import STRATEGIES, canonical_name, make_strategy
 
@@ -299,6 +300,7 @@ def compare(plan: ComparePlan, progress: Progress | None = None,
             for rules in study.rule_sets:
                 every = study.every_secret(rules)
                 secrets = None if every else random_secrets(rules, study.games, plan.seed)
+                edited = _edited_secrets(plan, study, rules, every)
                 for strategy_name in study.strategies:
                     per_backend: dict[str, dict] = {}
                     deterministic = True
@@ -311,24 +313,27 @@ def compare(plan: ComparePlan, progress: Progress | None = None,
                             outcome.studies[-1][1].append(done[key])
                             continue
                         warm_up(backend, strategy_name, rules.max_repeat)  # start-up is not the row's time
+                        reader = plan.encoding is not None and engine_class(backend).suffix is not None
                         engine = make_engine(backend, rules, time_limit=plan.time_limit,
-                                             encoding=plan.encoding if engine_class(backend).suffix else None)
+                                             encoding=plan.encoding if reader else None)
                         strategy = make_strategy(strategy_name, rules, plan.seed, plan.time_limit)
                         deterministic = strategy.deterministic
                         try:
-                            if every:
+                            if edited is not None and not reader:
+                                # The edited game's secrets, played without its constraints.
+                                row = bench_games(engine, strategy, edited, progress=progress, jobs=plan.jobs)
+                            elif every:
                                 row = bench_all(engine, strategy, progress=progress, jobs=plan.jobs)
                             else:
-                                # an edited encoding's secrets are its own codes
-                                drawn = (secrets if engine.encoding is None
-                                         else game_secrets(engine, study.games, plan.seed))
-                                row = bench_games(engine, strategy, drawn, progress=progress, jobs=plan.jobs)
+                                row = bench_games(engine, strategy, edited or secrets, progress=progress,
+                                                  jobs=plan.jobs)
                         finally:
                             engine.close()
                         outcome.rows.append(row)
                         outcome.studies[-1][1].append(row)
                         done[key] = row
-                        per_backend[backend] = row.by_secret()
+                        if not reader:  # the others play another game: no disagreement with them is a bug
+                            per_backend[backend] = row.by_secret()
                         if on_row:
                             on_row(row)
                     if deterministic and len(per_backend) > 1:
@@ -336,6 +341,23 @@ def compare(plan: ComparePlan, progress: Progress | None = None,
     except KeyboardInterrupt:
         outcome.complete = False
     return outcome
+
+
+def _edited_secrets(plan: ComparePlan, study, rules: Rules, every: bool) -> list[Code] | None:
+    """With ``--encoding``, the secrets every backend plays: the codes the edited encoding admits
+    (all of them, or ``study.games`` drawn among them), also for the backends that cannot read it
+    and play the rules' game on them. None without ``--encoding`` or its reader in the study."""
+    readers = [b for b in study.backends if engine_class(b).suffix is not None and study.plays(rules, b)]
+    if plan.encoding is None or not readers:
+        return None
+    engine = make_engine(readers[0], rules, time_limit=plan.time_limit, encoding=plan.encoding)
+    try:
+        if every:
+            space = code_space(rules)
+            return [space.code(int(i)) for i in secret_indices(engine)]
+        return game_secrets(engine, study.games, plan.seed)
+    finally:
+        engine.close()
 
 
 def _disagreements(rules: Rules, strategy: str, per_backend: dict[str, dict]) -> list[Disagreement]:

@@ -9,6 +9,8 @@ import pytest
 from mm_logic import engines
 from mm_logic.engines.reference import ReferenceEngine, ReferenceSession
 
+from conftest import ROOT
+
 
 class LastFirstSession(ReferenceSession):
     """A broken engine: its 'first' is the largest consistent code."""
@@ -95,6 +97,58 @@ def first_strategy_by_brute_force(pegs, colors):
             alive = [c for c in alive if feedback(guess, c) == fb]
         histogram[attempts] += 1
     return histogram
+
+
+PALINDROME = ROOT / "examples" / "palindrome.lp"
+
+
+def smallest_first_attempts(secret, colors: int = 6) -> int:
+    """Brute force: guesses taken by always playing the smallest consistent code (the rules' game)."""
+    from itertools import product
+
+    from mm_logic.feedback import feedback
+    alive = list(product(range(colors), repeat=len(secret)))
+    for attempt in range(1, len(alive) + 1):
+        guess = alive[0]
+        if guess == secret:
+            return attempt
+        alive = [c for c in alive if feedback(guess, c) == feedback(guess, secret)]
+
+
+def test_an_edited_encoding_is_compared_on_its_secrets_by_every_backend(run, run_json):
+    # With --games the other backends drew secrets of their own and the agreement check failed on a
+    # KeyError (internal failure); with --all they played all 1,296 codes against clingo's 36 and
+    # were reported as 21 disagreements (exit 1).
+    from itertools import product
+    result = run("compare", "--backend", "clingo,python,a2", "--strategy", "first", "--all",
+                 "--encoding", PALINDROME, "--json")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == ("note: clingo plays the game of palindrome.lp; python, a2 play the rules' game on "
+                             "its secrets, so no disagreement with clingo is checked\n")
+    data = json.loads(result.stdout)
+    palindromes = [c for c in product(range(6), repeat=4) if c == c[::-1]]
+    by_hand = sum(smallest_first_attempts(secret) for secret in palindromes)
+    edited = run_json("bench", "--strategy", "first", "--all", "--encoding", PALINDROME)["total_guesses"]
+    assert [(r["backend"], r["games"], r["total_guesses"]) for r in data["rows"]] == [
+        ("clingo", 36, edited), ("python", 36, by_hand), ("a2", 36, by_hand)]
+    assert data["disagreements"] == []
+    drawn = run("compare", "--backend", "clingo,python", "--strategy", "first", "--games", 5, "--seed", 1,
+                "--encoding", PALINDROME, "--json")
+    assert drawn.exit_code == 0, drawn.stderr
+    assert [r["games"] for r in json.loads(drawn.stdout)["rows"]] == [5, 5]
+
+
+def test_backends_playing_the_rules_game_beside_an_edited_encoding_are_still_checked(run, broken_backend):
+    result = run("compare", "--pegs", 2, "--colors", 3, "--backend", "clingo,python,lastfirst", "--strategy",
+                 "first", "--all", "--encoding", PALINDROME, "--json")
+    assert result.exit_code == 1
+    disagreements = json.loads(result.stdout)["disagreements"]
+    assert {tuple(d["attempts"]) for d in disagreements} == {("python", "lastfirst")}  # clingo plays another game
+    found = {(d["secret"], d["attempts"]["python"], d["attempts"]["lastfirst"]) for d in disagreements}
+    palindromes = [(0, 0), (1, 1), (2, 2)]
+    assert found == {(f"{a}{b}", smallest_first_attempts((a, b), 3), largest_first_attempts((a, b)))
+                     for a, b in palindromes
+                     if smallest_first_attempts((a, b), 3) != largest_first_attempts((a, b))}
 
 
 def test_text_tables(run):
