@@ -457,7 +457,14 @@ def secret_or_random(text: str | None, engine, seed: int | None):
     """The code the user gave, or a random one of the engine's game (an edited encoding's codes),
     reproducible with ``seed``."""
     from .bench import game_secrets
-    return parse_code(text, engine.rules) if text is not None else game_secrets(engine, 1, seed)[0]
+    if text is None:
+        return game_secrets(engine, 1, seed)[0]
+    secret = parse_code(text, engine.rules)
+    # A code the edited game excludes could never be found: said now, not after the guesses.
+    if engine.encoding is not None and engine.first([(secret, (engine.rules.pegs, 0))]) is None:
+        raise BadInput(f"--secret {text} is excluded by {engine.encoding.name} (the game's secrets are the "
+                       "codes it admits)")
+    return secret
 
 
 # -- commands ---------------------------------------------------------------------------

@@ -117,6 +117,18 @@ def test_secret_breaking_the_variant_rule_runs_out_of_codes():
     assert ClingoEngine(rules).count(history) == 8
 
 
+@pytest.mark.parametrize("backend, name, secret", [("clingo", "palindrome.lp", "0123"),
+                                                   ("swipl", "no_adjacent.pl", "0012")])
+@pytest.mark.parametrize("command", [["solve", "--strategy", "first"], ["play"]])
+def test_a_secret_the_encoding_excludes_is_refused_before_any_guess(run, backend, name, secret, command):
+    # solve played guesses, then failed on "the engine found no consistent code" (exit 1); play took
+    # the secret and then answered "0 codes still possible" to `?`.
+    result = run(*command, "--backend", backend, "--encoding", EXAMPLES / name, "--secret", secret, input="?\n")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (f"error: --secret {secret} is excluded by {name} (the game's secrets are the "
+                                  "codes it admits)\n")
+
+
 def shapiro_by_hand(codes: list, secret) -> int:
     """Guesses `first` takes when every guess is the smallest code of ``codes`` consistent so far."""
     history = []
