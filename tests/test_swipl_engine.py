@@ -7,6 +7,7 @@ janus these tests fail with BackendUnavailable.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -117,6 +118,35 @@ def variant(tmp_path: Path, name: str, secret_clause: str) -> Path:
                     ":- reexport(mmlogic(mastermind), except([secret/2])).\n"
                     f"{secret_clause}\n")
     return path
+
+
+def mmlogic(*args, cwd):
+    """The command line in a child process (an encoding that halts would end this one)."""
+    return subprocess.run([sys.executable, "-m", "mm_logic", *map(str, args)], cwd=cwd, capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_an_encoding_that_halts_is_refused_not_obeyed(tmp_path):
+    # `:- halt(3).` ended mmlogic with exit 3 ("no consistent code") and no word; `:- halt.` with exit 0.
+    _, line = edited(tmp_path, "halting.pl", ":- halt(3).\n")
+    done = mmlogic("solve", "--backend", "swipl", "--encoding", "halting.pl", "--secret", "0123", "--json",
+                   cwd=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", f"error: halting.pl:{line}: error: the encoding calls halt/1, which would end mmlogic\n")
+    variant(tmp_path, "asking.pl", "secret(_, _) :- halt(4).")
+    done = mmlogic("next", "--backend", "swipl", "--encoding", "asking.pl", cwd=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", "error: asking.pl:1: the encoding failed on question all: it called halt/1, which would end "
+               "mmlogic\n")
+
+
+def test_what_an_encoding_prints_goes_to_stderr(tmp_path):
+    # It went to stdout, before --json's one object.
+    edited(tmp_path, "talking.pl", ":- writeln(hello).\n")
+    done = mmlogic("solve", "--backend", "swipl", "--encoding", "talking.pl", "--secret", "0123", "--strategy",
+                   "first", "--json", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (0, "hello\n")
+    assert [g["guess"] for g in json.loads(done.stdout)["guesses"]] == ["0000", "0111", "0122", "0123"]
 
 
 def test_syntax_error_names_file_and_line(tmp_path, capfd):

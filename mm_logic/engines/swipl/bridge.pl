@@ -163,6 +163,10 @@ user:message_hook(Term, Kind, Lines) :-
     ),
     !.
 
+% A halt refused while an encoding runs is said by the adapter (refuse_halt/0),
+% not as Prolog's "% Halt cancelled".
+user:message_hook(cancel_halt(mmlogic_encoding), _, _).
+
 message_text(_Term, _Kind, Lines, Text) :-
     with_output_to(string(Text),
                    print_message_lines(current_output, '', Lines)).
@@ -208,12 +212,45 @@ asking(Number, Module, Rules, History, Question, Limit, Seconds, Answer) :-
     setup_call_cleanup(( nb_setval(mmlogic_question, Number),
                          asserta(asking_thread(Number, Me))
                        ),
-                       ask(Module, Rules, History, Question, Limit, Seconds, Answer),
+                       ask(Module, Rules, History, Question, Limit, Seconds, Answer0),
                        ( retractall(asking_thread(Number, _)),
                          nb_setval(mmlogic_question, 0)
-                       )).
+                       )),
+    (   retract(halted(Me, _, _))
+    ->  retractall(halted(Me, _, _)),
+        Answer = error-"it called halt/1, which would end mmlogic"
+    ;   Answer = Answer0
+    ).
 
-:- dynamic asking_thread/2.
+:- dynamic
+    asking_thread/2,             % Number, Thread: question Number runs in Thread
+    halted/3.                    % Thread, File, Line: an encoding called halt/1 there
+
+%   An encoding that calls halt/1, in a directive or in a question, would end
+%   the process, mmlogic with it, without a word and with an exit code the
+%   contract gives other meanings (`:- halt(3).` exited 3, "no consistent
+%   code"). While an encoding loads, or answers in this thread, halting is
+%   cancelled (halt/1 then fails) and said: as the load's first message, or
+%   as the question's error. At any other time the process halts as usual.
+
+:- at_halt(refuse_halt).
+
+refuse_halt :-
+    thread_self(Me),
+    (   loading(_, _)
+    ;   asking_thread(_, Me)
+    ),
+    !,
+    (   source_location(File, Line)
+    ->  true
+    ;   File = '', Line = 0
+    ),
+    (   loading(_, _)
+    ->  assertz(captured(File, Line, error, "the encoding calls halt/1, which would end mmlogic"))
+    ;   assertz(halted(Me, File, Line))
+    ),
+    cancel_halt(mmlogic_encoding).
+refuse_halt.
 
 %!  stop_question(+Number) is det.
 %

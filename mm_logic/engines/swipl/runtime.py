@@ -306,10 +306,13 @@ class PrologRuntime:
         self._questions = itertools.count(1)
         self._ctrl_c = CtrlCWatch(janus)
         janus.consult(str(BRIDGE))
+        # What an encoding prints (a directive's writeln/1, a trace) goes to stderr: stdout
+        # carries mmlogic's answers, and one JSON object with --json.
         janus.query_once(
             "( user:file_search_path(mmlogic, D) -> true"
             " ; assertz(user:file_search_path(mmlogic, D)) ),"
-            " set_prolog_flag(heartbeat, N)",
+            " set_prolog_flag(heartbeat, N),"
+            " set_stream(user_error, alias(user_output)), set_output(user_error)",
             {"D": str(encodings_dir()), "N": HEARTBEAT},
         )
 
