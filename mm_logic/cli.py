@@ -96,18 +96,27 @@ class MMLogicGroup(click.Group):
 RULE_OPTIONS = ("pegs", "colors", "no_repeat", "max_repeat", "alphabet")
 
 
-def rules_options(f):
-    """``--pegs --colors --no-repeat --max-repeat --alphabet``; passes ``rules``."""
+def rules_options(f=None, *, refuse_alphabet: str | None = None):
+    """``--pegs --colors --no-repeat --max-repeat --alphabet``; passes ``rules``.
+
+    ``refuse_alphabet``: the reason a command (``serve``) takes no ``--alphabet``; the
+    option is then left out of its help and refused with that reason.
+    """
+    if f is None:
+        return functools.partial(rules_options, refuse_alphabet=refuse_alphabet)
+
     @click.option("--pegs", type=click.IntRange(1, MAX_PEGS), default=4, show_default=True, help="Code length.")
     @click.option("--colors", type=click.IntRange(1, MAX_COLORS), default=6, show_default=True,
                   help="Number of colours (symbols).")
     @click.option("--no-repeat", is_flag=True, help="Every colour at most once (bulls and cows).")
     @click.option("--max-repeat", type=click.IntRange(1), default=None,
                   help="Every colour at most M times.  [default: unlimited]")
-    @click.option("--alphabet", default=DEFAULT_ALPHABET, show_default=True,
+    @click.option("--alphabet", default=DEFAULT_ALPHABET, show_default=True, hidden=refuse_alphabet is not None,
                   help="Symbols in order; the first K are used.")
     @functools.wraps(f)
     def wrapper(*args, pegs, colors, no_repeat, max_repeat, alphabet, **kwargs):
+        if refuse_alphabet is not None and alphabet != DEFAULT_ALPHABET:
+            raise BadInput(f"--alphabet does not apply to {click.get_current_context().info_name}: {refuse_alphabet}")
         rules = make_rules(pegs, colors, no_repeat, max_repeat, alphabet)
         if alphabet != DEFAULT_ALPHABET and not rules.symbolic:
             click.echo(f"note: --alphabet has {len(alphabet)} symbols for {colors} colours: codes are written "
@@ -1098,7 +1107,8 @@ def play_command(rules, engine, strategy, first_guess, seed, role, secret_text, 
 @click.option("--tcp-port", type=click.IntRange(0, 65535), default=None,
               help="Also listen on this TCP port for seed 003's line protocol (docs/line-protocol.md); "
                    "its games follow the rules options.  [default: off]")
-@rules_options
+@rules_options(refuse_alphabet="the line protocol writes letters from a, and an API game names its alphabet in "
+                               "its request")
 @click.option("--max-games", type=click.IntRange(1), default=1000, show_default=True,
               help="Games kept in memory at most; a new one beyond is refused (HTTP 429).")
 @click.option("--idle-seconds", type=Seconds(), default=1800, show_default=True,
@@ -1140,9 +1150,6 @@ def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit):
     from .server.store import GameStore
 
     ctx = click.get_current_context()
-    if ctx.get_parameter_source("alphabet") != click.core.ParameterSource.DEFAULT:
-        raise BadInput("--alphabet does not apply to serve: the line protocol writes letters from a, and an API "
-                       "game names its alphabet in its request")
     store = GameStore(max_games=max_games, idle_seconds=idle_seconds, time_limit=time_limit)
     if tcp_port is None:
         line_games = None

@@ -66,11 +66,19 @@ def one_line_error(result, code, message):
     (["serve", "--idle-seconds", "inf"], 2, "Invalid value for '--idle-seconds': 'inf' is not a number of seconds"),
     (["serve", "--tcp-port", 0, "--alphabet", "xyzuvw"], 2, "--alphabet does not apply to serve: the line protocol "
      "writes letters from a, and an API game names its alphabet in its request"),
+    # Without a "note: --alphabet has 3 symbols for 6 colours" first, about an option refused anyway.
+    (["serve", "--alphabet", "abc"], 2, "--alphabet does not apply to serve: the line protocol "
+     "writes letters from a, and an API game names its alphabet in its request"),
     # Spaces separate pegs: a symbol that is a space could not be read back.
     (["solve", *PY, "--alphabet", "ab cdef"], 2, "--alphabet must list distinct symbols, without ',', ':' or spaces"),
 ])
 def test_bad_input_is_one_line_exit_2(run, args, code, message):
     one_line_error(run(*args), code, message)
+
+
+def test_serve_help_does_not_offer_the_alphabet_it_refuses(run):
+    assert "--alphabet" not in run("serve", "--help").stdout
+    assert "--alphabet" in run("solve", "--help").stdout
 
 
 def test_click_usage_errors_are_one_line(run):
