@@ -26,7 +26,7 @@ import click
 
 from . import __version__
 from .engines import BACKENDS, DEFAULT_BACKEND, engine_class, make_engine
-from .errors import BackendUnavailable, BadInput, MMLogicError, cannot_listen, one_line
+from .errors import BackendUnavailable, BadInput, MMLogicError, WrongAnswer, cannot_listen, one_line
 from .notation import amount, parse_code, parse_entry
 from .rules import DEFAULT_ALPHABET, MAX_COLORS, MAX_PEGS, make_rules
 from .strategies import ALIASES, STRATEGIES, TreeStrategy, canonical_name, is_tree_name, make_strategy, open_tree
@@ -470,9 +470,14 @@ def secret_or_random(text: str | None, engine, seed: int | None):
         return game_secrets(engine, 1, seed)[0]
     secret = parse_code(text, engine.rules)
     # A code the edited game excludes could never be found: said now, not after the guesses.
-    if engine.encoding is not None and engine.first([(secret, (engine.rules.pegs, 0))]) is None:
-        raise BadInput(f"--secret {text} is excluded by {engine.encoding.name} (the game's secrets are the "
-                       "codes it admits)")
+    if engine.encoding is not None:
+        try:
+            admitted = engine.first([(secret, (engine.rules.pegs, 0))]) is not None
+        except WrongAnswer as error:  # the encoding is wrong, not the secret
+            raise WrongAnswer(f"{error} (asked whether it admits --secret {text})") from None
+        if not admitted:
+            raise BadInput(f"--secret {text} is excluded by {engine.encoding.name} (the game's secrets are the "
+                           "codes it admits)")
     return secret
 
 

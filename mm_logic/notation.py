@@ -97,9 +97,11 @@ def parse_code(text: str, rules: Rules, *, check_repeat: bool = True) -> Code:
         raise BadInput(f"code {shown(text)} is too long for {rules.pegs} pegs")
     if "," in text:
         parts = [p.strip() for p in text.split(",")]
+        if "" in parts:
+            raise BadInput(f"code {shown(text)} has an empty peg (a comma with no number before or after it)")
+        if not all(p.isascii() for p in parts):  # int() reads other scripts' digits: a code is written in ASCII
+            raise BadInput(f"code {shown(text)} writes colour numbers with digits other than 0-9")
         try:
-            if not all(p.isascii() for p in parts):
-                raise ValueError  # int() reads other scripts' digits: a code is written in ASCII
             code = tuple(int(p) for p in parts)
         except ValueError:
             raise BadInput(f"code {shown(text)} mixes commas with non-numbers") from None
@@ -152,6 +154,8 @@ def parse_feedback(text: str, rules: Rules, where: str = "") -> Feedback:
     """Read ``B,W`` and check that it can occur."""
     parts = text.strip().split(",")
     try:
+        if not all(p.isascii() for p in parts):
+            raise ValueError  # int() reads other scripts' digits, which codes refuse too
         black, white = (int(p) for p in parts)
     except ValueError:
         message = f"feedback {shown(text)} in {shown(where or text)} is not of the form B,W (e.g. 1,2)"

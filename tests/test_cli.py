@@ -69,6 +69,13 @@ def one_line_error(result, code, message):
     # Without a "note: --alphabet has 3 symbols for 6 colours" first, about an option refused anyway.
     (["serve", "--alphabet", "abc"], 2, "--alphabet does not apply to serve: the line protocol "
      "writes letters from a, and an API game names its alphabet in its request"),
+    # They said "mixes commas with non-numbers"; feedback in other scripts' digits was read.
+    (["solve", *PY, "--secret", "0,1,2,3,"], 2, "code '0,1,2,3,' has an empty peg (a comma with no number before "
+     "or after it)"),
+    (["solve", *PY, "--secret", "\u0660,\u0661,\u0662,\u0663"], 2,
+     "code '\u0660,\u0661,\u0662,\u0663' writes colour numbers with digits other than 0-9"),
+    (["solve", *PY, "--secret", "0,1,x,3"], 2, "code '0,1,x,3' mixes commas with non-numbers"),
+    (["next", *PY, "0011:\uff14,0"], 2, "feedback '\uff14,0' in '0011:\uff14,0' is not of the form B,W (e.g. 1,2)"),
     # Spaces separate pegs: a symbol that is a space could not be read back.
     (["solve", *PY, "--alphabet", "ab cdef"], 2, "--alphabet must list distinct symbols, without ',', ':' or spaces"),
 ])

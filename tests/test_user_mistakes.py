@@ -265,12 +265,17 @@ def test_an_encoding_that_admits_a_wrong_code_is_refused_naming_it(run, tmp_path
     one_line(result, 2, f"{path} admits 0000, which breaks history entry 1 (0011:1,0): it scores 2,0")
 
 
-def test_solve_with_a_wrong_encoding_stops_at_the_first_wrong_guess(run, tmp_path):
+def test_solve_with_a_wrong_encoding_stops_at_the_first_wrong_answer(run, tmp_path):
     path = wrong_encoding(tmp_path, ".lp")
-    result = run("solve", "--encoding", path, "--strategy", "first", "--secret", "0123")
+    result = run("solve", "--encoding", path, "--strategy", "first", "--seed", 1)
     assert result.exit_code == 2
     assert result.stdout == "1  0000  1,0\n"
     assert result.stderr == f"error: {path} admits 0000, which breaks history entry 1 (0000:1,0): it scores 4,0\n"
+    # With --secret, the check that the encoding admits it finds the mistake before any guess.
+    result = run("solve", "--encoding", path, "--strategy", "first", "--secret", "0123")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (f"error: {path} admits 0000, which breaks history entry 1 (0123:4,0): it scores 1,0 "
+                             "(asked whether it admits --secret 0123)\n")
 
 
 def test_both_terminal_games_show_the_engines_work_and_not_the_persons():
