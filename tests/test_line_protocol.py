@@ -96,6 +96,25 @@ def test_a_full_server_and_an_expired_game(games):
     assert answer_line("init_connexion", games) == "[4,[5,8,non]]"  # numbers are never reused
 
 
+def test_a_game_forgotten_to_make_room_is_named_so(games):
+    assert started(games) == 1
+    assert answer_line("[1,hadfb]", games) == "[-1,[5,0]]"  # won: the store may forget it for a new game
+    started(games)
+    started(games)
+    assert answer_line("init_connexion", games) == "[4,[5,8,non]]"
+    # It said "games are forgotten after 60 s unused", untrue a moment after the win; asked again, the same.
+    for _ in range(2):
+        assert answer_line("[1,abcde]", games) == ("[-2,'no game 1 (it was over, and forgotten to make room for new "
+                                                   "games)']")
+    assert answer_line("[2,abcde]", games) == "[-1,[0,3]]"
+
+
+def test_a_long_game_number_is_quoted_by_its_start(games):
+    digits = "9" * 1000
+    assert answer_line(f"[{digits},abcde]", games) == (
+        f"[-2,'no game {'9' * 40}... (1,000 characters) (games are forgotten after 60 s unused)']")
+
+
 def test_line_games_share_the_store_with_the_api(games):
     games.store.create({"rules": {"pegs": 4, "colors": 6}, "backend": "python"})
     started(games)

@@ -163,11 +163,132 @@ def test_bad_answers(client, body, status, message):
     ({"secret": "01234"}, 400, "code '01234' has 5 pegs, expected 4"),
     ({"secret": 123}, 400, 'a code must be a string, e.g. "0123"'),
     ({"first_guess": ["0", "0"]}, 400, 'a code must be a string, e.g. "0123"'),
+    # A first_guess given is a code: 0 and "" were taken for "none" (the opening played instead).
+    ({"first_guess": 0}, 400, 'a code must be a string, e.g. "0123"'),
+    ({"first_guess": ""}, 400, "code '' has 0 pegs, expected 4"),
+    ({"first_guess": None}, 400, 'a code must be a string, e.g. "0123"'),
+    # Names are strings: 5 was named as the unknown backend '5', null as the unknown role None.
+    ({"backend": 5}, 400, "backend must be a string"),
+    ({"strategy": ["minimax"]}, 400, "strategy must be a string"),
+    ({"role": None}, 400, "role must be a string"),
+    ({"backend": "b" * 100_000}, 400, f"unknown backend {'b' * 40!r}... (100,000 characters); choose from clingo, "
+                                      "swipl, python, a1, a2, a3, a4, a5"),
+    ({"role": "r" * 100_000}, 400, f"unknown role {'r' * 40!r}... (100,000 characters); choose from codebreaker, "
+                                   "codemaker"),
+    # human1..3 probe with 0000 and the like; the server, as codemaker, refuses such guesses.
+    ({"rules": {"pegs": 4, "colors": 6, "no_repeat": True}, "strategy": "human1"}, 400,
+     "--strategy human1 probes with codes that repeat colours beyond --no-repeat, which a codebreaker game refuses "
+     "as guesses: its hints could not be played; choose another strategy"),
+    ({"rules": {"pegs": 4, "colors": 6, "max_repeat": 2}, "strategy": "human3", "role": "codebreaker"}, 400,
+     "--strategy human3 probes with codes that repeat colours beyond --max-repeat 2, which a codebreaker game "
+     "refuses as guesses: its hints could not be played; choose another strategy"),
     ({"role": "codemaker", "secret": "0123"}, 400,
      "secret applies to role codebreaker: as codemaker you keep the code"),
 ])
-def test_bad_new_games(client, request_body, status, message):
+def test_bad_new_games(client, store, request_body, status, message):
     error(client.post("/api/games", json=request_body), status, message)
+    assert len(store) == 0
+
+
+def test_an_unknown_backend_is_bad_input_even_on_a_full_server(client):
+    for _ in range(5):
+        new_game(client)
+    error(client.post("/api/games", json={"backend": "prolog"}), 400,
+          "unknown backend 'prolog'; choose from clingo, swipl, python, a1, a2, a3, a4, a5")
+
+
+def test_a_first_guess_opens_the_hints(client):
+    game = new_game(client, secret="5432", first_guess="0123")
+    assert client.get(f"/api/games/{game['id']}/next").json() == {"guess": "0123", "consistent": 1296}
+
+
+def test_a_probing_strategy_plays_where_its_probes_are_not_refused(client):
+    # As codemaker the client answers any guess, 0000 too, as `solve` does in process.
+    game = new_game(client, rules={"pegs": 4, "colors": 6, "no_repeat": True}, role="codemaker", strategy="human2")
+    url = f"/api/games/{game['id']}"
+    rules, secret = Rules(4, 6, 1), (0, 1, 2, 3)
+    while True:
+        guess = client.get(f"{url}/next").json()["guess"]
+        black, white = feedback(parse_code(guess, rules, check_repeat=False), secret)
+        state = client.post(f"{url}/feedback", json={"black": black, "white": white}).json()
+        if state["won"]:
+            break
+    assert [e["guess"] for e in state["history"]] == ["0000", "0111", "0122", "0123"]
+    # Without a repetition rule its probes are codes like any other: the hint is played.
+    game = new_game(client, strategy="human1", secret="0123")
+    url = f"/api/games/{game['id']}"
+    assert client.get(f"{url}/next").json() == {"guess": "0000", "consistent": 1296}
+    assert client.post(f"{url}/guesses", json={"guess": "0000"}).json() == {
+        "guess": "0000", "black": 1, "white": 0, "won": False, "attempts": 1}
+
+
+@pytest.mark.parametrize("path", ["/api/games/", "/api/options/", "/api/races/", "/api/games/GAME/",
+                                  "/api/games/GAME/next/", "/static/"])
+def test_a_trailing_slash_is_no_route(client, path):
+    # It was a 307 without a body to the path without the slash.
+    path = path.replace("GAME", new_game(client)["id"])
+    error(client.get(path, follow_redirects=False), 404, f"no route {path}")
+    if path.startswith("/api/games/") and path.count("/") == 3:
+        error(client.post(path, json={"rules": RULES}, follow_redirects=False), 404, f"no route {path}")
+
+
+def test_long_paths_and_ids_are_quoted_by_their_start(client):
+    # A 70 KB path came back whole in the error line.
+    long = "x" * 10_000
+    error(client.get(f"/api/games/{long}"), 404,
+          f"no game {'x' * 40!r}... (10,000 characters) (games are forgotten after 60 s unused)")
+    error(client.get(f"/api/games/{long}/next"), 404,
+          f"no game {'x' * 40!r}... (10,000 characters) (games are forgotten after 60 s unused)")
+    error(client.get(f"/{long}"), 404, f"no route /{'x' * 39}... (10,001 characters)")
+    error(client.delete(f"/api/games/{long}"), 405,
+          f"DELETE is not allowed on /api/games/{'x' * 29}... (10,011 characters)")
+    # Up to 40 characters, whole.
+    error(client.get(f"/{'y' * 39}"), 404, f"no route /{'y' * 39}")
+
+
+def test_a_body_over_the_limit_is_refused_with_413(client):
+    from mm_logic.server.api import MAX_BODY
+
+    message = "the request body is over the limit of 1,048,576 bytes"
+    assert MAX_BODY == 1_048_576
+    body = json.dumps({"rules": RULES, "backend": "python", "x": " " * MAX_BODY}).encode()
+    error(client.post("/api/games", content=body), 413, message)
+    error(client.post("/api/races", content=body), 413, message)
+
+    def chunks():  # no Content-Length: the body is counted as it comes
+        for _ in range(40):
+            yield b" " * 65_536
+    error(client.post("/api/games", content=chunks()), 413, message)
+    game = new_game(client)
+    error(client.post(f"/api/games/{game['id']}/guesses", content=body), 413, message)
+    # A body of the limit's size is read; one byte more is not.
+    base = json.dumps({"rules": RULES, "backend": "python"}).encode()
+    assert client.post("/api/games", content=base + b" " * (MAX_BODY - len(base))).status_code == 201
+    error(client.post("/api/games", content=base + b" " * (MAX_BODY - len(base) + 1)), 413, message)
+
+
+def test_a_declared_length_over_the_limit_is_refused_before_the_body_is_read(store):
+    import asyncio
+
+    from mm_logic.server.api import create_app
+
+    app, sent, read = create_app(store), [], []
+
+    async def receive():
+        read.append(1)
+        return {"type": "http.request", "body": b"{}", "more_body": False}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+             "scheme": "http", "path": "/api/games", "raw_path": b"/api/games", "root_path": "", "query_string": b"",
+             "headers": [(b"content-length", b"20000000"), (b"content-type", b"application/json")],
+             "server": ("127.0.0.1", 18800), "client": ("127.0.0.1", 50000)}
+    asyncio.run(app(scope, receive, send))
+    assert (sent[0]["status"], json.loads(sent[1]["body"])) == (
+        413, {"error": "the request body is over the limit of 1,048,576 bytes"})
+    assert read == [] and len(store) == 0
 
 
 def test_bad_requests_of_any_kind(client):
@@ -224,11 +345,13 @@ def test_a_full_server_forgets_its_finished_games_first(client, store):
     client.post(f"/api/games/{games[1]['id']}/resign")
     client.get(f"/api/games/{games[3]['id']}")  # the won game was used last: the resigned one goes first
     new_game(client)
-    error(client.get(f"/api/games/{games[1]['id']}"), 404,
-          f"no game '{games[1]['id']}' (games are forgotten after 60 s unused)")
+    # Forgotten to make room, not for being idle: the message says so (it said "after 60 s unused").
+    evicted = "(it was over, and forgotten to make room for new games)"
+    error(client.get(f"/api/games/{games[1]['id']}"), 404, f"no game '{games[1]['id']}' {evicted}")
+    error(client.post(f"/api/games/{games[1]['id']}/resign"), 404, f"no game '{games[1]['id']}' {evicted}")
     assert client.get(f"/api/games/{games[3]['id']}").json()["won"] is True
     new_game(client)
-    assert client.get(f"/api/games/{games[3]['id']}").status_code == 404
+    error(client.get(f"/api/games/{games[3]['id']}"), 404, f"no game '{games[3]['id']}' {evicted}")
     assert len(store) == 5
     error(client.post("/api/games", json={"rules": RULES, "backend": "python"}), 429,
           "the server holds its maximum of 5 games and races; try again later")

@@ -211,10 +211,38 @@ def test_idle_races_expire_and_free_their_place(client, store):
     ({"secret": "01234", "entrants": [{}]}, "code '01234' has 5 pegs, expected 4"),
     ({"secret": 123, "entrants": [{}]}, 'a code must be a string, e.g. "0123"'),
     ({"first_guess": "0a12", "entrants": [{}]}, "symbol 'a' in code '0a12' is not one of the 6 colours 012345"),
+    # A first_guess given is a code: 0 and "" were taken for "none".
+    ({"first_guess": 0, "entrants": [{}]}, 'a code must be a string, e.g. "0123"'),
+    ({"first_guess": "", "entrants": [{}]}, "code '' has 0 pegs, expected 4"),
+    ({"entrants": [{"strategy": "s" * 100_000}]},
+     f"entrant 1: unknown strategy {'s' * 40!r}... (100,000 characters); choose from first, any, random, "
+     "any-random-opening, minimax, expected, entropy, parts, human1, human2, human3, ga001-random, ga001-similar, "
+     "ga001-dissimilar, ga001-reduction, ga004, sample-entropy"),
 ])
 def test_bad_new_races(client, store, body, message):
     error(client.post("/api/races", json=body), 400, message)
     assert len(store) == 0
+
+
+def test_a_probing_strategy_races_under_no_repeat_as_in_process(client):
+    # The server scores the probes (0000 under no_repeat) itself, as `solve` does: they are not refused.
+    rules = Rules(4, 6, 1)
+    race = new_race(client, [{"backend": "python", "strategy": "human2"}, {"backend": "python", "strategy": "first"}],
+                    rules={"pegs": 4, "colors": 6, "no_repeat": True}, secret="0123")
+    state, _ = run_to_the_end(client, race)
+    assert [e["history"] for e in state["entrants"]] == [in_process("python", s, "0123", rules)
+                                                         for s in ("human2", "first")]
+    assert [e["guess"] for e in state["entrants"][0]["history"]] == ["0000", "0111", "0122", "0123"]
+    assert [(e["won"], e["stopped"]) for e in state["entrants"]] == [(True, None), (True, None)]
+
+
+def test_a_race_forgotten_to_make_room_is_named_so(client):
+    race, _ = run_to_the_end(client, new_race(client, secret="0123"))
+    for _ in range(4):
+        assert client.post("/api/games", json={"rules": RULES, "backend": "python"}).status_code == 201
+    assert client.post("/api/games", json={"rules": RULES, "backend": "python"}).status_code == 201  # room made
+    error(client.get(f"/api/races/{race['id']}"), 404,
+          f"no race '{race['id']}' (it was over, and forgotten to make room for new games)")
 
 
 def test_bad_requests_of_any_kind(client):

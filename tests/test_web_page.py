@@ -394,3 +394,56 @@ def test_huge_counts_one_colour_and_a_click_during_a_request(driver, server):
                                                                    "downloadThroughput": -1, "uploadThroughput": -1})
     assert page.rows("play") == [] and page.message() == ""
     assert page.console_errors() == []
+
+
+def test_long_codes_wrap_rather_than_widen_the_page(driver, server):
+    # A 64-peg code as text (the hint, a status, the race's secret) is one unbreakable word: it
+    # widened the page to 1,365 px at 1,100 and gave it a horizontal scrollbar.
+    page = Page(driver, server)
+
+    def fits() -> bool:
+        return driver.execute_script("const d = document.documentElement; return d.scrollWidth <= d.clientWidth")
+
+    page.choose("clingo", "first", pegs=64, colors=10)
+    page.click("play-new")
+    page.click("hint")
+    assert page.text("hint-text") == f"Suggestion: {'0' * 64}; about 1.00 × 10^64 codes still possible."
+    assert fits()
+    page.choose("clingo", "first", pegs=64, colors=255)      # codes in numbers: 0,0,...: 127 characters
+    page.click("play-new")
+    page.click("hint")
+    zeros = ",".join(["0"] * 64)
+    assert page.attribute("hint-guess", "data-code") == zeros and fits()
+    page.click("play-resign")
+    assert re.fullmatch(r"The secret was \d+(,\d+){63} \(you gave up after 0 guesses\)\.", page.text("play-status"))
+    assert fits()
+    page.click("tab-race")
+    for number in (1, 2, 3):
+        page.select(f"race-backend-{number}").select_by_value("clingo")
+        page.select(f"race-strategy-{number}").select_by_value("first")
+    page.find("race-secret-input").send_keys(zeros)
+    page.click("race-start")
+    page.click("race-step")                       # first opens with 0,0,...,0: every entrant wins
+    assert [page.text(f"race-attempts-{n}") for n in (1, 2, 3)] == ["1 guess"] * 3
+    # The winner is the fastest of the three: the status names it after the secret.
+    assert page.text("race-status").startswith(f"Over: the secret was {zeros}. Winner") and fits()
+    assert page.message() == "" and page.console_errors() == []
+
+
+def test_a_probing_strategy_is_refused_for_play_under_no_repetition(driver, server):
+    # The assistant's hint (0000) would be refused as a guess by the same server: the game is refused
+    # at once, with the reason; as codemaker the computer plays its probes.
+    page = Page(driver, server)
+    page.choose("python", "human1")
+    page.find("no-repeat").click()
+    page.click("play-new")
+    assert page.message() == ("--strategy human1 probes with codes that repeat colours beyond --no-repeat, which a "
+                              "codebreaker game refuses as guesses: its hints could not be played; choose another "
+                              "strategy")
+    assert page.text("play-info") == "" and not page.find("hint").is_enabled()
+    page.click("tab-codemaker")
+    page.click("cm-new")
+    assert page.message() == ""
+    assert page.text("cm-info") == "4 pegs, 6 colours, no repetition; the computer plays human1 on python"
+    assert page.attribute("cm-guess", "data-code") == "0000"
+    assert page.console_errors() == []

@@ -24,8 +24,8 @@ Routes (bodies and answers are JSON; the whole reference is ``docs/server.md``):
 
 Every error is a 4xx with ``{"error": "one line"}`` in the command line's
 words: 400 bad input, 404 unknown game, race or route, 405 wrong method, 409 a
-request the game's state refuses, 422 a question too hard within the time
-limit, 429 the server is full.
+request the game's state refuses, 413 a body over :data:`MAX_BODY` bytes, 422 a
+question too hard within the time limit, 429 the server is full.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..engines import BACKENDS, DEFAULT_BACKEND
 from ..errors import BadInput, MMLogicError, NoConsistentCode
-from ..notation import check_feedback, format_code
+from ..notation import SHOWN, abridged, check_feedback, format_code
 from ..strategies import STRATEGIES
 from .race import DEFAULT_STRATEGY, MAX_ENTRANTS, Race, new_race
 from .store import Conflict, GameStore, HostedGame, TooManyGames, UnknownGame
@@ -52,22 +52,50 @@ from .store import Conflict, GameStore, HostedGame, TooManyGames, UnknownGame
 #: The web page: plain HTML, JavaScript and CSS shipped in the package, no build step.
 STATIC = Path(__file__).parent / "static"
 
+#: The largest request body read, in bytes. The largest useful body is a race of 8 entrants
+#: with a 64-peg secret in numbers (under 2 KB); 1 MiB leaves room for any client's layout.
+MAX_BODY = 1 << 20
+
+
+class TooLarge(MMLogicError):
+    """A request body over :data:`MAX_BODY` bytes."""
+
+
 #: Status of each error kind; any other MMLogicError (a time limit, ...) is 422.
-STATUS = ((UnknownGame, 404), (TooManyGames, 429), (Conflict, 409), (NoConsistentCode, 409), (BadInput, 400))
+STATUS = ((UnknownGame, 404), (TooManyGames, 429), (Conflict, 409), (NoConsistentCode, 409), (BadInput, 400),
+          (TooLarge, 413))
 
 
 def status_of(error: MMLogicError) -> int:
+    """The HTTP status of an error."""
     return next((status for kind, status in STATUS if isinstance(error, kind)), 422)
 
 
 def error_response(status: int, message: str) -> JSONResponse:
+    """``{"error": message}`` with ``status``."""
     return JSONResponse({"error": message}, status_code=status)
 
 
+async def read_body(request: Request) -> bytes:
+    """The request's body, refused (413) beyond :data:`MAX_BODY` bytes without reading more than that."""
+    too_large = TooLarge(f"the request body is over the limit of {MAX_BODY:,} bytes")
+    declared = request.headers.get("content-length", "")
+    # A Content-Length over the limit is refused before anything is read.
+    if declared.isdigit() and int(declared) > MAX_BODY:
+        raise too_large
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:  # no Content-Length (chunked), or one that understates the body
+            raise too_large
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 async def body_of(request: Request) -> dict:
-    """The request's JSON object (400 when it is not one)."""
+    """The request's JSON object (400 when it is not one, 413 when it is too large)."""
     try:
-        body = json.loads(await request.body() or b"{}")
+        body = json.loads(await read_body(request) or b"{}")
     except (ValueError, UnicodeDecodeError, RecursionError):
         # RecursionError: JSON nested deeper than the decoder goes is not a body we take either.
         raise BadInput("the request body is not JSON") from None
@@ -137,14 +165,13 @@ def create_app(store: GameStore | None = None) -> Starlette:
     async def page(request: Request):
         return FileResponse(STATIC / "index.html")
 
-    async def no_route(request: Request):
-        raise HTTPException(404)
-
     async def mmlogic_error(request: Request, error: MMLogicError):
         return error_response(status_of(error), str(error))
 
     async def http_error(request: Request, error: HTTPException):
-        messages = {404: f"no route {request.url.path}", 405: f"{request.method} is not allowed on {request.url.path}"}
+        # A path of 70 KB comes back as one short line.
+        path = abridged(request.url.path, SHOWN)
+        messages = {404: f"no route {path}", 405: f"{abridged(request.method, SHOWN)} is not allowed on {path}"}
         return error_response(error.status_code, messages.get(error.status_code, str(error.detail)))
 
     async def unexpected(request: Request, error: Exception):
@@ -164,9 +191,6 @@ def create_app(store: GameStore | None = None) -> Starlette:
         Route("/api/races/{race_id}/step", race_step, methods=["POST"]),
         Route("/api/options", options, methods=["GET"]),
         Route("/", page, methods=["GET"]),
-        # The folder itself is no file: a JSON 404 like any unknown path (the mount would redirect to
-        # /static/ with an empty body).
-        Route("/static", no_route, methods=["GET", "HEAD"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     @contextlib.asynccontextmanager
@@ -176,6 +200,8 @@ def create_app(store: GameStore | None = None) -> Starlette:
 
     app = Starlette(routes=routes, exception_handlers={MMLogicError: mmlogic_error, HTTPException: http_error,
                                                        Exception: unexpected}, lifespan=lifespan)
+    # /api/games/ is no route: a JSON 404 like any unknown path, not a bodyless 307 to /api/games.
+    app.router.redirect_slashes = False
     app.state.store = store
     return app
 

@@ -33,7 +33,7 @@ from collections.abc import Awaitable, Callable
 
 from ..codespace import MAX_CODES
 from ..errors import BadInput, MMLogicError, cannot_listen
-from ..notation import amount, parse_code
+from ..notation import SHOWN, abridged, amount, parse_code
 from ..rules import Rules
 from .store import Conflict, GameStore, HostedGame, UnknownGame
 
@@ -113,15 +113,20 @@ class LineGames:
         """The game ``number``, marked as used now."""
         with self._lock:
             hosted = self._games.get(number)
+        if hosted is None:
+            # A request line may hold a thousand digits: quoted by the first ones.
+            raise UnknownGame(f"no game {abridged(str(number), SHOWN)} (games are forgotten after "
+                              f"{self.store.idle_seconds:g} s unused)")
         try:
-            if hosted is None:
-                raise UnknownGame(str(number))
             return self.store.get(hosted.id)
         except UnknownGame:
-            with self._lock:
-                self._games.pop(number, None)
-            raise UnknownGame(f"no game {number} (games are forgotten after "
-                              f"{self.store.idle_seconds:g} s unused)") from None
+            reason = self.store.why_unknown(hosted.id)
+            if not self.store.evicted(hosted.id):
+                # Idle: its number goes too. One forgotten to make room keeps its number until
+                # it would have gone idle (new() prunes it), so asking again gets the same reason.
+                with self._lock:
+                    self._games.pop(number, None)
+            raise UnknownGame(f"no game {number} ({reason})") from None
 
 
 def answer_line(line: str, games: LineGames) -> str:

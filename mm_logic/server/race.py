@@ -27,7 +27,7 @@ from ..notation import Code, format_code
 from ..rules import Rules
 from ..sampling import random_code
 from ..strategies import make_strategy
-from .store import Conflict, code_of, rules_from
+from .store import Conflict, code_of, first_guess_of, quoting, rules_from
 
 #: How many entrants a race may have.
 MAX_ENTRANTS = 8
@@ -140,7 +140,7 @@ def _entrant_names(entrants) -> list[tuple[str, str]]:
         if not isinstance(backend, str) or not isinstance(strategy, str):
             raise BadInput(f"entrant {number}: backend and strategy must be strings")
         try:
-            engine_class(backend)
+            quoting(backend, engine_class, backend)
         except BadInput as error:
             raise BadInput(f"entrant {number}: {error}") from None
         names.append((backend, strategy))
@@ -166,10 +166,10 @@ def new_race(request: dict, time_limit: float | None):
     strategies = []
     for number, (_, strategy) in enumerate(names, 1):
         try:
-            strategies.append(make_strategy(strategy, rules, seed, time_limit))
+            strategies.append(quoting(strategy, make_strategy, strategy, rules, seed, time_limit))
         except BadInput as error:
             raise BadInput(f"entrant {number}: {error}") from None
-    first_guess = code_of(request["first_guess"], rules) if request.get("first_guess") else None
+    first_guess = first_guess_of(request, rules)
     if request.get("secret") is not None:
         secret = code_of(request["secret"], rules)
     else:

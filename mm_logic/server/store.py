@@ -16,21 +16,25 @@ from __future__ import annotations
 import secrets
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
 
-from ..engines import DEFAULT_BACKEND, make_engine
+from ..engines import DEFAULT_BACKEND, engine_class, make_engine
 from ..errors import BadInput, MMLogicError
 from ..game import Game
-from ..notation import Code, format_code, parse_code
+from ..notation import SHOWN, Code, format_code, parse_code, shown
 from ..rules import Rules, make_rules
 from ..sampling import random_code
 from ..strategies import make_strategy
+from ..strategies.base import Strategy
 
 ROLES = ("codebreaker", "codemaker")
+#: How many ids of games and races forgotten to make room the store remembers, to say so when asked.
+REMEMBERED_EVICTIONS = 10_000
 
 
 class Hosted(Protocol):
@@ -47,7 +51,7 @@ class Hosted(Protocol):
 
 
 class UnknownGame(MMLogicError):
-    """No game has this id (never created, or expired)."""
+    """No game has this id (never created, expired, or forgotten to make room)."""
 
 
 class TooManyGames(MMLogicError):
@@ -85,6 +89,46 @@ def code_of(text, rules: Rules) -> Code:
     if not isinstance(text, str):
         raise BadInput("a code must be a string, e.g. \"0123\"")
     return parse_code(text, rules)
+
+
+def first_guess_of(request: dict, rules: Rules) -> Code | None:
+    """A request's ``first_guess``: None when absent; when present, a code (an empty string or
+    ``0`` is refused, not taken for "no opening")."""
+    return code_of(request["first_guess"], rules) if "first_guess" in request else None
+
+
+def name_of(request: dict, field: str, default: str) -> str:
+    """A request's ``backend``, ``strategy`` or ``role``: a string (``default`` when absent)."""
+    value = request.get(field, default)
+    if not isinstance(value, str):
+        # Not str(value): 5 would then be named as the unknown backend '5'.
+        raise BadInput(f"{field} must be a string")
+    return value
+
+
+def quoting(name: str, call: Callable, *args):
+    """``call(*args)``; a BadInput naming ``name`` (an unknown backend or strategy) quotes only its
+    start when it is long: a megabyte's name comes back as one short line."""
+    try:
+        return call(*args)
+    except BadInput as error:
+        if len(name) <= SHOWN:
+            raise
+        raise BadInput(str(error).replace(repr(name), shown(name))) from None
+
+
+def check_probes(strategy: Strategy, rules: Rules) -> None:
+    """Refuse a strategy whose probes break the repetition rule in a game where the client guesses.
+
+    Such a game's codemaker (the server) checks every guess against the rules, so the
+    strategy's hints (``0000`` under ``no_repeat``) could not be played; ``solve --server``
+    refuses them for the same reason. As codemaker, or in a race, the server scores the
+    probes itself, as ``solve`` does in process, and they play.
+    """
+    if strategy.probes and rules.restricted:
+        raise BadInput(f"--strategy {strategy.name} probes with codes that repeat colours beyond "
+                       f"{rules.repeat_option}, which a codebreaker game refuses as guesses: its hints could "
+                       "not be played; choose another strategy")
 
 
 @dataclass
@@ -150,6 +194,9 @@ class GameStore:
         self.time_limit = time_limit
         self._games: dict[str, HostedGame] = {}
         self._races: dict[str, Hosted] = {}
+        #: Ids forgotten to make room (oldest first, at most REMEMBERED_EVICTIONS): a request for
+        #: one is told so, not that it was idle.
+        self._evicted: OrderedDict[str, None] = OrderedDict()
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -176,15 +223,19 @@ class GameStore:
         if unknown:
             raise BadInput(f"unknown field {sorted(unknown)[0]!r}")
         rules = rules_from(request.get("rules"))
-        role = request.get("role", "codebreaker")
+        role = name_of(request, "role", "codebreaker")
         if role not in ROLES:
-            raise BadInput(f"unknown role {role!r}; choose from {', '.join(ROLES)}")
+            raise BadInput(f"unknown role {shown(role)}; choose from {', '.join(ROLES)}")
         seed = request.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
             raise BadInput("seed must be an integer >= 0")
-        backend = str(request.get("backend", DEFAULT_BACKEND))
-        strategy = make_strategy(str(request.get("strategy", "minimax")), rules, seed, self.time_limit)
-        first_guess = code_of(request["first_guess"], rules) if request.get("first_guess") else None
+        backend = name_of(request, "backend", DEFAULT_BACKEND)
+        quoting(backend, engine_class, backend)  # an unknown backend is bad input even when full
+        name = name_of(request, "strategy", "minimax")
+        strategy = quoting(name, make_strategy, name, rules, seed, self.time_limit)
+        if role == "codebreaker":
+            check_probes(strategy, rules)
+        first_guess = first_guess_of(request, rules)
         if role == "codemaker":
             if request.get("secret") is not None:
                 raise BadInput("secret applies to role codebreaker: as codemaker you keep the code")
@@ -251,9 +302,28 @@ class GameStore:
                     (self._games if hosted.id in self._games else self._races).pop(hosted.id).close()
                 finally:
                     hosted.lock.release()
+                self._remember_eviction(hosted.id)
                 excess -= 1
         if excess > 0:
             raise TooManyGames(f"the server holds its maximum of {self.max_games} games and races; try again later")
+
+    def _remember_eviction(self, key: str) -> None:
+        """Note ``key`` as forgotten to make room (under the store's lock); the oldest notes go first."""
+        self._evicted[key] = None
+        while len(self._evicted) > REMEMBERED_EVICTIONS:
+            self._evicted.popitem(last=False)
+
+    def evicted(self, key: str) -> bool:
+        """Whether the game or race ``key`` was forgotten to make room (as far as the store remembers)."""
+        with self._lock:
+            return key in self._evicted
+
+    def why_unknown(self, key: str, kind: str = "game") -> str:
+        """Why no ``kind`` (game or race) has the id ``key``, for its 404: forgotten to make room
+        when the store remembers doing so, else the idle expiry (or it never was)."""
+        if self.evicted(key):
+            return "it was over, and forgotten to make room for new games"
+        return f"{kind}s are forgotten after {self.idle_seconds:g} s unused"
 
     def get(self, game_id: str) -> HostedGame:
         """The game ``game_id``, marked as used now."""
@@ -264,7 +334,8 @@ class GameStore:
         with self._lock:
             hosted = table.get(key)
         if hosted is None:
-            raise UnknownGame(f"no {kind} {key!r} ({kind}s are forgotten after {self.idle_seconds:g} s unused)")
+            # shown(): an id of 70,000 characters is quoted by its start and its length.
+            raise UnknownGame(f"no {kind} {shown(key)} ({self.why_unknown(key, kind)})")
         hosted.last_used = time.monotonic()
         return hosted
 
