@@ -34,6 +34,7 @@ from .histogram import format_histogram
 from .notation import Code, amount, format_code
 from .rules import Rules
 from .strategies import STRATEGIES, canonical_name, make_strategy
+from .strategies.sampled import is_sample_name
 
 
 @dataclass(frozen=True)
@@ -121,10 +122,19 @@ def names(kind: str, choices, text: str) -> list[str]:
     return list(dict.fromkeys(listed))
 
 
+class BuiltIn(list):
+    """The built-in strategies' names, which ``sample-entropy:K`` names too: what commands that
+    play several sizes or openings take (a ``tree:FILE`` plays the one size and opening it was
+    saved for). Listed, it shows the built-in names (error messages)."""
+
+    def __contains__(self, name) -> bool:
+        return super().__contains__(name) or is_sample_name(name)
+
+
 def strategy_names(text: str, choices=STRATEGIES) -> list[str]:
     """A comma-separated list of strategies, each one of ``choices`` once authors' names are resolved
     (``knuth`` is ``minimax``), without repeats. The default choices take the opened ``tree:FILE`` and
-    the ``sample-entropy:K`` names too; ``list(STRATEGIES)`` only the built-in ones.
+    the ``sample-entropy:K`` names too; :class:`BuiltIn` all but the trees.
 
     Examples
     --------

@@ -194,6 +194,22 @@ def test_a_failed_case_is_reported_not_written_and_the_others_go_on(tmp_path, mo
     assert len(calls) == 2
 
 
+def test_sample_entropy_k_sweeps_and_ranks_openings_as_the_other_strategies(run):
+    # It was "unknown strategy 'sample-entropy:5'" in sweep and openings, which compare and bench take.
+    # 3x3 is small: it plays the exact entropy strategy, whatever its sample size.
+    result = run("sweep", "--sizes", "3x3", "--strategy", "sample-entropy:5", "--first-guess", "012", "--json")
+    assert result.exit_code == 0, result.output
+    row = json.loads(result.stdout)["rows"][0]
+    expected = in_process(Rules(3, 3), "entropy", (0, 1, 2))
+    assert (row["strategy"], row["total_guesses"], row["max"]) == ("sample-entropy:5", expected["total_guesses"],
+                                                                  expected["max"])
+    ranked = json.loads(run("openings", "--pegs", 3, "--colors", 3, "--strategy", "sample-entropy:5",
+                            "--json").stdout)["rankings"]["sample-entropy:5"]
+    assert {r["opening"]: r["total_guesses"] for r in ranked} == {
+        format_code(code, Rules(3, 3)): in_process(Rules(3, 3), "entropy", code)["total_guesses"]
+        for code in canonical_openings(Rules(3, 3))}
+
+
 def test_openings_ranks_every_canonical_opening_of_4x6(run, tmp_path):
     out = tmp_path / "openings.jsonl"
     result = run("openings", "--strategy", "minimax,parts", "--jobs", 2, "--json", "--out", out)
