@@ -93,6 +93,13 @@ class MMLogicGroup(click.Group):
 
 
 # -- shared option groups --------------------------------------------------------------
+class Integer(click.IntRange):
+    """An integer option within bounds: ``'abc' is not a valid integer`` (click's own type says
+    "integer range", and shows INTEGER RANGE in --help)."""
+
+    name = "integer"
+
+
 RULE_OPTIONS = ("pegs", "colors", "no_repeat", "max_repeat", "alphabet")
 
 
@@ -105,11 +112,11 @@ def rules_options(f=None, *, refuse_alphabet: str | None = None):
     if f is None:
         return functools.partial(rules_options, refuse_alphabet=refuse_alphabet)
 
-    @click.option("--pegs", type=click.IntRange(1, MAX_PEGS), default=4, show_default=True, help="Code length.")
-    @click.option("--colors", type=click.IntRange(1, MAX_COLORS), default=6, show_default=True,
+    @click.option("--pegs", type=Integer(1, MAX_PEGS), default=4, show_default=True, help="Code length.")
+    @click.option("--colors", type=Integer(1, MAX_COLORS), default=6, show_default=True,
                   help="Number of colours (symbols).")
     @click.option("--no-repeat", is_flag=True, help="Every colour at most once (bulls and cows).")
-    @click.option("--max-repeat", type=click.IntRange(1), default=None,
+    @click.option("--max-repeat", type=Integer(1), default=None,
                   help="Every colour at most M times.  [default: unlimited]")
     @click.option("--alphabet", default=DEFAULT_ALPHABET, show_default=True, hidden=refuse_alphabet is not None,
                   help="Symbols in order; the first K are used.")
@@ -212,7 +219,7 @@ class FilePath(click.Path):
         return super().convert(value, param, ctx)
 
 
-seed_option = click.option("--seed", type=click.IntRange(0), default=None,
+seed_option = click.option("--seed", type=Integer(0), default=None,
                            help="Makes every random choice reproducible (a number >= 0).")
 encoding_option = click.option(
     "--encoding", type=FilePath(exists=True, dir_okay=False, path_type=Path), default=None,
@@ -226,10 +233,13 @@ class Seconds(click.FloatRange):
         super().__init__(0, min_open=True)
 
     def convert(self, value, param, ctx):
-        seconds = super().convert(value, param, ctx)
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
         if not math.isfinite(seconds):
             self.fail(f"{value!r} is not a number of seconds", param, ctx)
-        return seconds
+        return super().convert(value, param, ctx)
 
 
 time_limit_option = click.option(
@@ -356,7 +366,7 @@ def write_output(path: Path, write: Callable[[Path], None]) -> None:
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-jobs_option = click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
+jobs_option = click.option("--jobs", type=Integer(1), default=1, show_default=True,
                            help="Worker processes (at most the cores); the attempts are the same as with one.")
 
 
@@ -589,8 +599,8 @@ def next_command(rules, engine, strategy, first_guess, seed, as_json, history):
 @rules_options
 @engine_options()
 @click.option("--all", "all_secrets", is_flag=True, help="Play every secret of the code space once.")
-@click.option("--games", type=click.IntRange(1), default=None, help="Play N random secrets (see --seed).")
-@click.option("--spaced", type=click.IntRange(1), default=None, metavar="N",
+@click.option("--games", type=Integer(1), default=None, help="Play N random secrets (see --seed).")
+@click.option("--spaced", type=Integer(1), default=None, metavar="N",
               help="Play N secrets evenly spaced over the code space in lexicographic order "
                    "(code number i*(size//N)), as published large-game figures do.")
 @server_option("Play each game against a codemaker on this mmlogic server, which keeps the secret; "
@@ -687,7 +697,7 @@ def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced
 @backend_option(many=True)
 @strategy_option("first", many=True, trees=True)
 @click.option("--all", "all_secrets", is_flag=True, help="Play every secret of each code space once.")
-@click.option("--games", type=click.IntRange(1), default=None, help="Play N random secrets per rule set.")
+@click.option("--games", type=Integer(1), default=None, help="Play N random secrets per rule set.")
 @seed_option
 @encoding_option
 @time_limit_option
@@ -785,7 +795,7 @@ def sweep_options(f):
     """
     @output_file_option("--out", help="Append each finished case's row to FILE as one JSON line; "
                                       "a rerun skips the cases found there (resume).")
-    @click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
+    @click.option("--jobs", type=Integer(1), default=1, show_default=True,
                   help="Cases run at once on this machine (at most its cores), each in a fresh process "
                        "(--executor local); the rows are the same as with one.")
     @click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True,
@@ -845,7 +855,7 @@ def repeat_rule(no_repeat: bool, max_repeat: int | None) -> int | None:
               help="Rule sets: comma-separated PEGSxCOLORS, either side a number or a range A-B "
                    "(4x2-10,5x6-7,6-7x5).")
 @click.option("--no-repeat", is_flag=True, help="Every colour at most once, in every size.")
-@click.option("--max-repeat", type=click.IntRange(1), default=None, metavar="M",
+@click.option("--max-repeat", type=Integer(1), default=None, metavar="M",
               help="Every colour at most M times, in every size.  [default: unlimited]")
 @strategy_option("minimax,expected,entropy,parts", many=True)
 @click.option("--backend", "backends", default="python", show_default=True, metavar="A[,B...]",
@@ -892,11 +902,11 @@ def sweep(sizes, no_repeat, max_repeat, strategies, backends, first_guesses, all
 
 
 @cli.command()
-@click.option("--pegs", type=click.IntRange(1, MAX_PEGS), default=4, show_default=True, help="Code length.")
-@click.option("--colors", type=click.IntRange(1, MAX_COLORS), default=6, show_default=True,
+@click.option("--pegs", type=Integer(1, MAX_PEGS), default=4, show_default=True, help="Code length.")
+@click.option("--colors", type=Integer(1, MAX_COLORS), default=6, show_default=True,
               help="Number of colours (symbols).")
 @click.option("--no-repeat", is_flag=True, help="Every colour at most once (bulls and cows).")
-@click.option("--max-repeat", type=click.IntRange(1), default=None, metavar="M",
+@click.option("--max-repeat", type=Integer(1), default=None, metavar="M",
               help="Every colour at most M times.  [default: unlimited]")
 @strategy_option("minimax", many=True)
 @click.option("--backend", type=click.Choice(list(BACKENDS)), default="python", show_default=True,
@@ -964,7 +974,7 @@ def info(rules, backend, as_json):
 @click.argument("file", type=FilePath(dir_okay=False, path_type=Path))
 @click.option("--dot", "as_dot", is_flag=True, help="Print the tree in Graphviz's DOT language instead of the summary.")
 @output_file_option("--png", help="Also draw the tree into a PNG file (needs Graphviz's dot program).")
-@click.option("--max-depth", type=click.IntRange(1), default=None, metavar="N",
+@click.option("--max-depth", type=Integer(1), default=None, metavar="N",
               help="Draw the first N guesses of every game (--dot, --png); a deeper subtree is one dashed box "
                    "with its number of codes.  [default: all]")
 @json_option
@@ -1008,9 +1018,9 @@ def tree_command(file, as_dot, png, max_depth, as_json):
 @click.option("--objective", type=click.Choice(["expected", "worst"]), default="expected", show_default=True,
               help="expected: least total guesses over every secret (the mean); worst: least worst case, then least "
                    "total among the strategies with that worst case.")
-@click.option("--max-depth", type=click.IntRange(1), default=None, metavar="D",
+@click.option("--max-depth", type=Integer(1), default=None, metavar="D",
               help="With --objective expected: every game within D guesses.  [default: no limit]")
-@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
+@click.option("--jobs", type=Integer(1), default=1, show_default=True,
               help="Worker processes (at most the cores) over which the openings' parts are searched; "
                    "the result is the same.")
 @json_option
@@ -1063,7 +1073,7 @@ def optimal_command(rules, objective, max_depth, jobs, as_json, save_tree):
               help="codebreaker: you guess; codemaker: you keep a code in mind and the computer guesses it.")
 @click.option("--secret", "secret_text", metavar="CODE", default=None,
               help="The code to find (codebreaker; random by default).")
-@click.option("--max-guesses", type=click.IntRange(1), default=None, help="Give up after this many guesses.")
+@click.option("--max-guesses", type=Integer(1), default=None, help="Give up after this many guesses.")
 def play_command(rules, engine, strategy, first_guess, seed, role, secret_text, max_guesses):
     """Play in the terminal: you guess (codebreaker), or the computer guesses your code (codemaker).
 
@@ -1108,13 +1118,13 @@ def play_command(rules, engine, strategy, first_guess, seed, role, secret_text, 
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (127.0.0.1: this machine only; 0.0.0.0 exposes the server).")
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="TCP port of the API.")
-@click.option("--tcp-port", type=click.IntRange(0, 65535), default=None,
+@click.option("--port", type=Integer(0, 65535), default=8000, show_default=True, help="TCP port of the API.")
+@click.option("--tcp-port", type=Integer(0, 65535), default=None,
               help="Also listen on this TCP port for seed 003's line protocol (docs/line-protocol.md); "
                    "its games follow the rules options.  [default: off]")
 @rules_options(refuse_alphabet="the line protocol writes letters from a, and an API game names its alphabet in "
                                "its request")
-@click.option("--max-games", type=click.IntRange(1), default=1000, show_default=True,
+@click.option("--max-games", type=Integer(1), default=1000, show_default=True,
               help="Games kept in memory at most; a new one beyond is refused (HTTP 429).")
 @click.option("--idle-seconds", type=Seconds(), default=1800, show_default=True,
               help="A game unused this long is forgotten.")

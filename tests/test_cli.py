@@ -63,6 +63,11 @@ def one_line_error(result, code, message):
      "Invalid value for '--plot': an empty name is not a file or a folder"),
     (["tree", ""], 2, "Invalid value for 'FILE': an empty name is not a file or a folder"),
     (["solve", *PY, "--time-limit", "nan"], 2, "Invalid value for '--time-limit': 'nan' is not a number of seconds"),
+    # They said "'abc' is not a valid seconds." and "... a valid integer range.".
+    (["solve", *PY, "--time-limit", "abc"], 2, "Invalid value for '--time-limit': 'abc' is not a number of seconds"),
+    (["solve", *PY, "--pegs", "abc"], 2, "Invalid value for '--pegs': 'abc' is not a valid integer."),
+    # It said "got null", and a link to /dev/zero was "no such encoding file".
+    (["solve", "--encoding", "/dev/null"], 2, "--encoding for --backend clingo must be a .lp file, got /dev/null"),
     (["serve", "--idle-seconds", "inf"], 2, "Invalid value for '--idle-seconds': 'inf' is not a number of seconds"),
     (["serve", "--tcp-port", 0, "--alphabet", "xyzuvw"], 2, "--alphabet does not apply to serve: the line protocol "
      "writes letters from a, and an API game names its alphabet in its request"),
@@ -81,6 +86,12 @@ def one_line_error(result, code, message):
 ])
 def test_bad_input_is_one_line_exit_2(run, args, code, message):
     one_line_error(run(*args), code, message)
+
+
+def test_an_encoding_that_is_no_regular_file_is_said_so(run, tmp_path):
+    device = tmp_path / "zero.lp"
+    device.symlink_to("/dev/zero")
+    one_line_error(run("solve", "--encoding", device), 2, f"--encoding {device} is not a regular file")
 
 
 def test_serve_help_does_not_offer_the_alphabet_it_refuses(run):

@@ -47,7 +47,9 @@ def check_encoding(name: str, encoding: str | Path | None) -> None:
         readers = " or ".join(f"{n} ({engine_class(n).suffix})" for n in BACKENDS if engine_class(n).suffix)
         raise BadInput(f"--encoding applies to --backend {readers}, not {name}")
     if Path(encoding).suffix != cls.suffix:
-        raise BadInput(f"--encoding for --backend {name} must be a {cls.suffix} file, got {Path(encoding).name}")
+        raise BadInput(f"--encoding for --backend {name} must be a {cls.suffix} file, got {encoding}")
+    if Path(encoding).exists() and not Path(encoding).is_file():  # a device, a fifo (a link to /dev/zero)
+        raise BadInput(f"--encoding {encoding} is not a regular file")
 
 
 def make_engine(name: str, rules: Rules, *, encoding: str | Path | None = None,
