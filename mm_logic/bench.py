@@ -39,7 +39,7 @@ from .feedback import index_feedback, win_index
 from .game import EngineDisagreement, Game, NoProgress, attempts_limit, play
 from .histogram import format_histogram, histogram_figures
 from .notation import Code, Entry, amount, format_entry
-from .processes import worker_count
+from .processes import portable, worker_count
 from .rules import Rules
 from .sampling import random_code
 from .strategies import TREES, is_tree_name, make_strategy, open_tree
@@ -384,12 +384,16 @@ Task = GamesTask | TreeTask
 def _work(job: tuple[BenchSpec, Task, int]) -> tuple[int, BenchResult]:
     """A worker process: rebuild the engine and strategy, run one task; ``(its number, its games)``."""
     spec, task, number = job
-    engine, strategy = spec.build()
     try:
-        with _long_lived_objects_frozen():
-            return number, task.run(engine, strategy, spec.first_guess)
-    finally:
-        engine.close()
+        engine, strategy = spec.build()
+        try:
+            with _long_lived_objects_frozen():
+                return number, task.run(engine, strategy, spec.first_guess)
+        finally:
+            engine.close()
+    except Exception as error:
+        # Sent to the parent pickled: one that cannot be unpickled there would hang the bench.
+        raise portable(error) from None
 
 
 def run_in_processes(spec: BenchSpec, tasks: list[Task], jobs: int, into: BenchResult,

@@ -30,6 +30,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from .codespace import MAX_CODES
+from .engines import DEFAULT_BACKEND
 from .engines.base import Engine
 from .errors import BadInput, MMLogicError, NoConsistentCode
 from .game import GameRecord, play_against
@@ -49,6 +51,12 @@ class ServerRefused(MMLogicError):
         super().__init__(message)
         self.status = status
         self.exit_code = 2 if status == 400 else 1
+
+    def __reduce__(self):
+        # A bench worker's error is pickled to the parent process. The default rebuilds it
+        # as cls(*args), and args hold the message alone: unpickling raised a TypeError in
+        # the pool's result thread, which died there and left the bench waiting for ever.
+        return type(self), (self.args[0], self.status)
 
 
 def server_url(text: str) -> tuple[str, str, int]:
@@ -70,6 +78,30 @@ def server_url(text: str) -> tuple[str, str, int]:
     return parts.scheme, parts.hostname, port or (443 if parts.scheme == "https" else 80)
 
 
+def url_of(scheme: str, host: str, port: int) -> str:
+    """The URL of ``(scheme, host, port)``, an IPv6 address in brackets as URLs write it.
+
+    >>> url_of("http", "::1", 8000), url_of("http", "127.0.0.1", 8000)
+    ('http://[::1]:8000', 'http://127.0.0.1:8000')
+    """
+    # urlsplit's hostname drops the brackets; without them the port is not told from the address.
+    return f"{scheme}://[{host}]:{port}" if ":" in host else f"{scheme}://{host}:{port}"
+
+
+def server_backend(rules: Rules) -> str:
+    """The backend a server's codebreaker game under ``rules`` is asked for.
+
+    The game's engine on the server only serves hints, which the client never asks for, but
+    the server refuses a game whose code space it cannot hold: so the cheapest that holds it,
+    python up to the codes it enumerates (:data:`~mm_logic.codespace.MAX_CODES`), beyond it
+    the default backend (clingo), which holds any.
+
+    >>> server_backend(Rules(4, 6)), server_backend(Rules(10, 10))
+    ('python', 'clingo')
+    """
+    return "python" if rules.size <= MAX_CODES else DEFAULT_BACKEND
+
+
 @dataclass
 class RemoteServer:
     """A ``mmlogic serve`` server at ``url``; requests go over one kept-alive connection.
@@ -84,7 +116,7 @@ class RemoteServer:
 
     def __post_init__(self) -> None:
         self.scheme, self.host, self.port = server_url(self.url)
-        self.url = f"{self.scheme}://{self.host}:{self.port}"
+        self.url = url_of(self.scheme, self.host, self.port)
 
     def __getstate__(self) -> dict:
         return {"url": self.url, "timeout": self.timeout}
@@ -112,6 +144,13 @@ class RemoteServer:
                 self.close()
                 if not reused or attempt == 2:
                     raise ServerError(f"the server at {self.url} closed the connection: {error}") from None
+            except (http.client.BadStatusLine, http.client.LineTooLong, http.client.UnknownProtocol):
+                # Something listens there, but its answer is not HTTP (seed 003's line protocol on a
+                # `serve --tcp-port` port answers `[-2,'unreadable request: ...']`): the error holds
+                # that raw answer, newline and all, which is no reason to show.
+                self.close()
+                raise ServerError(f"{self.url} is not an mmlogic server: {method} {path} answered "
+                                  "something else than HTTP") from None
             except (OSError, http.client.HTTPException) as error:
                 self.close()
                 reason = error.strerror if isinstance(error, OSError) and error.strerror else error
@@ -134,7 +173,9 @@ class RemoteServer:
         wire_rules = rules.as_dict()
         if rules.alphabet != DEFAULT_ALPHABET:
             wire_rules["alphabet"] = rules.alphabet
-        body: dict = {"rules": wire_rules, "role": "codebreaker", "backend": "python", "strategy": "first"}
+        # The game's engine on the server must hold the code space, or the server refuses the game.
+        body: dict = {"rules": wire_rules, "role": "codebreaker", "backend": server_backend(rules),
+                      "strategy": "first"}
         if secret is not None:
             body["secret"] = format_code(secret, rules)
         if seed is not None:

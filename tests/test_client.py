@@ -5,11 +5,17 @@ from __future__ import annotations
 
 import json
 import pickle
+import socket
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
 from mm_logic.client import RemoteServer, ServerError, ServerRefused, play_remote
 from mm_logic.engines.reference import ReferenceEngine
+from mm_logic.errors import MMLogicError
 from mm_logic.game import play
 from mm_logic.notation import parse_code
 from mm_logic.rules import Rules
@@ -19,8 +25,14 @@ from mm_logic.strategies import make_strategy
 
 @pytest.fixture(scope="module")
 def server():
-    with ServerProcess("--max-games", "500") as live:
+    with ServerProcess("--max-games", "500", tcp=True) as live:
         yield live
+
+
+def mmlogic(*args: str) -> subprocess.CompletedProcess:
+    """``mmlogic ARGS`` in its own process, as a user runs it; a hang fails the test after 120 s."""
+    return subprocess.run([str(Path(sys.executable).parent / "mmlogic"), *args], capture_output=True, text=True,
+                          timeout=120)
 
 
 def test_solve_against_the_server_takes_the_guesses_it_takes_in_process(run_json, server):
@@ -196,3 +208,101 @@ def test_serve_on_an_address_that_does_not_resolve_is_one_line_exit_1(run):
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == ("error: cannot listen on 999.1.1.1:0: '999.1.1.1' is neither an IP address nor a "
                              "host name that resolves\n")
+
+
+@pytest.mark.parametrize("status, exit_code", [(400, 2), (429, 1)])
+def test_a_refusal_pickles_with_its_line_status_and_exit_code(status, exit_code):
+    # A bench worker's refusal reaches the parent pickled; it could not be unpickled.
+    copy = pickle.loads(pickle.dumps(ServerRefused("the server refused: no", status)))
+    assert (type(copy), str(copy), copy.status, copy.exit_code) == (ServerRefused, "the server refused: no", status,
+                                                                     exit_code)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_full_server_refuses_a_bench_with_its_line_whatever_the_jobs(jobs):
+    # With --jobs 2 the refusal came from a worker: the pool's result thread died unpickling it,
+    # with a traceback, and the bench spun for ever.
+    with ServerProcess("--max-games", "1") as live:
+        RemoteServer(live.url).new_game(Rules())  # fills it
+        result = mmlogic("bench", "--server", live.url, "--backend", "python", "--games", "4", "--jobs", jobs)
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == ("error: the server refused: the server holds its maximum of 1 games and races; "
+                             "try again later\n")
+
+
+class Unrebuildable(MMLogicError):
+    """An error whose ``__init__`` does not take its ``args``: it pickles, but does not unpickle."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, detail: str):
+        super().__init__(message)
+        self.detail = detail
+
+
+@dataclass(frozen=True)
+class FailingTask:
+    """A bench task that fails with an :class:`Unrebuildable` in its worker."""
+
+    size: int = 1
+
+    def run(self, engine, strategy, first_guess, progress=None):
+        raise Unrebuildable("the task's line", "detail")
+
+
+def test_a_worker_error_that_does_not_unpickle_reaches_the_bench_as_its_line():
+    # Run in a process of its own, since without the guard the pool hangs; its workers import
+    # this module (by the name pytest gives it) to unpickle FailingTask.
+    script = (
+        "import sys; sys.path.insert(0, sys.argv[1])\n"
+        "from test_client import FailingTask\n"
+        "from mm_logic.bench import BenchResult, BenchSpec, run_in_processes\n"
+        "from mm_logic.engines.reference import ReferenceEngine\n"
+        "from mm_logic.rules import Rules\n"
+        "from mm_logic.strategies import make_strategy\n"
+        "engine = ReferenceEngine(Rules())\n"
+        "strategy = make_strategy('first', Rules())\n"
+        "try:\n"
+        "    run_in_processes(BenchSpec.of(engine, strategy, None), [FailingTask(), FailingTask()], 2,\n"
+        "                     BenchResult(Rules(), 'python', 'first'))\n"
+        "except Exception as error:\n"
+        "    print(type(error).__name__, error, error.exit_code, sep='|')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(Path(__file__).parent)], capture_output=True,
+                          text=True, timeout=120)
+    assert (done.returncode, done.stdout) == (0, "MMLogicError|the task's line|2\n"), done.stderr
+
+
+def test_a_game_larger_than_the_python_engine_holds_plays_on_the_server(run_json, server):
+    # 10x10 has 10**10 codes: the client asked the server for a python game, which it refused.
+    options = ["--backend", "clingo", "--strategy", "first", "--pegs", "10", "--colors", "10"]
+    remote = run_json("solve", "--server", server.url, *options, "--secret", "4579018923")
+    local = run_json("solve", *options, "--secret", "4579018923")
+    assert remote.pop("seconds") > 0 and local.pop("seconds") > 0
+    assert remote == local and remote["attempts"] == 13
+    remote = run_json("bench", "--server", server.url, *options, "--games", "3", "--seed", "5")
+    local = run_json("bench", *options, "--games", "3", "--seed", "5")
+    assert remote.pop("seconds") > 0 and local.pop("seconds") > 0
+    assert remote == local and remote["games"] == 3
+
+
+def test_a_server_that_does_not_speak_http_is_one_line_exit_1(run, server):
+    # seed 003's line protocol answers the request with its own line, which the message showed.
+    url = f"http://127.0.0.1:{server.tcp_port}"
+    result = run("solve", "--server", url, "--backend", "python")
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (f"error: {url} is not an mmlogic server: POST /api/games answered something else "
+                             "than HTTP\n")
+
+
+def test_an_ipv6_server_keeps_its_brackets_in_messages(run):
+    try:
+        with socket.socket(socket.AF_INET6) as sock:
+            sock.bind(("::1", 0))
+            port = sock.getsockname()[1]
+    except OSError as error:
+        pytest.skip(f"no IPv6 loopback here: {error}")
+    assert RemoteServer(f"http://[::1]:{port}").url == f"http://[::1]:{port}"
+    result = run("solve", "--server", f"http://[::1]:{port}", "--backend", "python")
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == f"error: cannot reach the mmlogic server at http://[::1]:{port}: Connection refused\n"
