@@ -25,7 +25,8 @@ def test_encoding_syntax_error_is_one_line_with_file_and_line(run, tmp_path):
 def test_encoding_must_match_backend(run):
     result = run("next", "--backend", "clingo", "--encoding", ROOT / "encodings" / "mastermind.pl")
     assert result.exit_code == 2
-    assert result.stderr == "error: --encoding for --backend clingo must be a .lp file, got mastermind.pl\n"
+    assert result.stderr == (f"error: --encoding for --backend clingo must be a .lp file, got "
+                             f"{ROOT / 'encodings' / 'mastermind.pl'}\n")
 
 
 def test_time_limit_exceeded_exits_1(run):
