@@ -224,24 +224,35 @@ def test_error_in_a_step_part_is_an_encoding_error(tmp_path):
     assert str(error.value).startswith(f"{bad}:3:")
 
 
-@pytest.mark.parametrize("entry, included", [(True, False), (False, True)])
-def test_a_byte_that_is_not_utf8_is_one_line_not_a_crash(tmp_path, entry, included):
+@pytest.mark.parametrize("files, shown", [
+    ({"main.lp": b'#include "mastermind.lp".\ny(\xe9).\n'}, "main.lp:2"),
+    ({"main.lp": b'#include "mastermind.lp".\n#include "latin.lp".\n', "latin.lp": b"% fine\nx(\xe9).\n"},
+     "latin.lp:2"),
+    # A % inside a string starts no comment.
+    ({"main.lp": b'#include "mastermind.lp".\np("100%"). q(\xe9).\n'}, "main.lp:2"),
+    # clingo finds an include in the working folder too (here the test's folder, not main.lp's).
+    ({"enc/main.lp": b'#include "sub/x.lp".\n#include "mastermind.lp".\n', "sub/x.lp": b"x(\xe9).\n"},
+     "{cwd}/sub/x.lp:1"),
+])
+def test_a_byte_that_is_not_utf8_is_one_line_not_a_crash(tmp_path, files, shown):
     # clingo's message quoting the byte could not be decoded by its Python logger, inside a call
     # that may not raise: a traceback, then "PANIC: exception in nothrow scope". In a child process,
     # so that a regression fails this test instead of ending the suite.
-    (tmp_path / "latin.lp").write_bytes(b"% fine\nx(\xe9).\n" if included else b"")
-    (tmp_path / "main.lp").write_bytes(b'#include "mastermind.lp".\n' + (b"y(\xe9).\n" if entry else b"")
-                                       + (b'#include "latin.lp".\n' if included else b""))
-    done = subprocess.run([sys.executable, "-m", "mm_logic", "solve", "--encoding", "main.lp", "--secret", "1221"],
+    for name, data in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(data)
+    entry = next(iter(files))
+    done = subprocess.run([sys.executable, "-m", "mm_logic", "solve", "--encoding", entry, "--secret", "1221"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    file, line = ("main.lp", 2) if entry else ("latin.lp", 2)
+    where = shown.format(cwd=tmp_path)
     assert (done.returncode, done.stdout, done.stderr) == (
-        2, "", f"error: {file}:{line}: byte 0xe9 is not UTF-8 text, which clingo reads (save the file as UTF-8)\n")
+        2, "", f"error: {where}: byte 0xe9 is not UTF-8 text, which clingo reads (save the file as UTF-8)\n")
 
 
 def test_a_byte_that_is_not_utf8_inside_a_comment_is_left_alone(tmp_path):
     commented = tmp_path / "commented.lp"
-    commented.write_bytes(b'% caf\xe9\n%* \xe9t\xe9 *%\n#include "mastermind.lp".\n')
+    # Block comments nest: the byte after the inner one's end is still inside the outer one.
+    commented.write_bytes(b'% caf\xe9\n%* \xe9t\xe9 %* inner *% caf\xe9 *%\n#include "mastermind.lp".\n')
     assert ClingoEngine(Rules(), encoding=commented).count([((0, 0, 1, 1), (1, 0))]) == 256
 
 

@@ -42,11 +42,49 @@ LARGE_GAME_ARGUMENTS = ("--restarts=L,256",)
 LUBY_MIN_PAIRS = 401
 _LOCATION = re.compile(r"^.+?:\d+:\d+")
 _INCLUDE = re.compile(rb'#include\s*"([^"]*)"')
-#: Comments, replaced by their newlines before the UTF-8 check (line numbers stay right).
-_COMMENT = re.compile(rb"%\*.*?\*%|%[^\n]*", re.S)
 
 
-def check_utf8(entry: Path, search: list[Path]) -> None:
+def code_only(data: bytes) -> bytes:
+    """``data`` (an encoding's bytes) with its comments blanked, their newlines kept so that line
+    numbers stay right: ``% ...`` to the end of the line and ``%* ... *%``, which nest, outside
+    strings (a ``%`` inside ``"..."`` starts no comment).
+
+    >>> code_only(b'p("50%"). % one\\n%* a %* b *% c *%q.')
+    b'p("50%"). \\nq.'
+    """
+    out = bytearray()
+    i, size, depth, in_string = 0, len(data), 0, False
+    while i < size:
+        byte = data[i]
+        if depth:  # inside a block comment
+            if data.startswith(b"%*", i):
+                depth, i = depth + 1, i + 2
+            elif data.startswith(b"*%", i):
+                depth, i = depth - 1, i + 2
+            else:
+                if byte == 0x0A:
+                    out.append(byte)
+                i += 1
+        elif in_string:
+            end = i + 2 if byte == 0x5C else i + 1  # a backslash escapes the next byte
+            out += data[i:end]
+            in_string = byte != 0x22
+            i = end
+        elif byte == 0x22:
+            out.append(byte)
+            in_string, i = True, i + 1
+        elif data.startswith(b"%*", i):
+            depth, i = 1, i + 2
+        elif byte == 0x25:  # % to the end of the line
+            newline = data.find(b"\n", i)
+            i = size if newline < 0 else newline
+        else:
+            out.append(byte)
+            i += 1
+    return bytes(out)
+
+
+def check_utf8(entry: Path) -> None:
     """Refuse (:class:`EncodingError`, ``file:line``) an encoding, or a file it includes, that
     is not UTF-8 outside its comments.
 
@@ -54,12 +92,14 @@ def check_utf8(entry: Path, search: list[Path]) -> None:
     error, or in a warning about an atom) ends the process: its Python logger cannot decode
     the message, inside a call that may not raise ("PANIC: exception in nothrow scope").
     A stray byte inside a comment reaches no message, and is left alone. Includes are
-    followed as clingo does: beside the including file first, then along ``search``.
+    followed as clingo finds them: beside the including file, in the working folder, then
+    along ``CLINGOPATH`` (:func:`_include_path` has added the shipped parts' folder to it).
     """
+    search = [Path.cwd(), *(Path(p) for p in os.environ.get("CLINGOPATH", "").split(os.pathsep) if p)]
     seen: set[Path] = set()
-    todo = [(entry, entry)]
+    todo = [entry]
     while todo:
-        file, shown = todo.pop()
+        file = todo.pop()
         if file.resolve() in seen:
             continue
         seen.add(file.resolve())
@@ -67,18 +107,22 @@ def check_utf8(entry: Path, search: list[Path]) -> None:
             data = file.read_bytes()
         except OSError:
             continue  # clingo says why it cannot read it
-        code = _COMMENT.sub(lambda comment: b"\n" * comment.group().count(b"\n"), data)
         try:
-            code.decode("utf-8")
-        except UnicodeDecodeError as error:
-            line = code.count(b"\n", 0, error.start) + 1
-            raise EncodingError(f"{shown}:{line}: byte 0x{code[error.start]:02x} is not UTF-8 text, "
-                                "which clingo reads (save the file as UTF-8)") from None
-        for name in _INCLUDE.findall(code):
+            data.decode("utf-8")
+            code = data  # the common case: no scan needed but for includes
+        except UnicodeDecodeError:
+            code = code_only(data)
+            try:
+                code.decode("utf-8")
+            except UnicodeDecodeError as error:
+                line = code.count(b"\n", 0, error.start) + 1
+                raise EncodingError(f"{file}:{line}: byte 0x{code[error.start]:02x} is not UTF-8 text, "
+                                    "which clingo reads (save the file as UTF-8)") from None
+        for name in _INCLUDE.findall(code_only(code) if code is data else code):
             for folder in [file.parent, *search]:
                 included = folder / os.fsdecode(name)
                 if included.is_file():
-                    todo.append((included, included))
+                    todo.append(included)
                     break
 
 
@@ -86,9 +130,10 @@ def check_utf8(entry: Path, search: list[Path]) -> None:
 def _include_path(folder: Path):
     """Let ``#include "code.lp".`` in a user's entry file find the shipped parts.
 
-    clingo resolves an include relative to the including file first and then
-    along the ``CLINGOPATH`` environment variable, so a file beside the user's
-    encoding still wins over the shipped one of the same name.
+    clingo resolves an include relative to the including file first, then to
+    the working folder, then along the ``CLINGOPATH`` environment variable, so
+    a file beside the user's encoding still wins over the shipped one of the
+    same name.
     """
     old = os.environ.get("CLINGOPATH")
     os.environ["CLINGOPATH"] = str(folder) if not old else f"{old}{os.pathsep}{folder}"
@@ -172,10 +217,9 @@ class Program:
                 raise EncodingError(f"{self.entry}:1: no such encoding file")
             statements: list = []
             self._errors.clear()
-            check_utf8(self.entry, [Path(p) for p in os.environ.get("CLINGOPATH", "").split(os.pathsep) if p]
-                       + [encodings_dir()])
             try:
                 with _include_path(encodings_dir()):
+                    check_utf8(self.entry)
                     parse_files([str(self.entry)], statements.append, logger=self._log, message_limit=100)
             except RuntimeError as error:
                 raise self._encoding_error(error) from None
