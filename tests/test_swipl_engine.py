@@ -140,6 +140,34 @@ def test_an_encoding_that_halts_is_refused_not_obeyed(tmp_path):
                "mmlogic\n")
 
 
+def test_a_halt_in_one_thread_is_not_charged_to_a_load_in_another(tmp_path):
+    # A load that ran while another thread's question halted failed with "the encoding calls halt/1",
+    # and the question answered 0 codes (exit 3, "no consistent code").
+    halting = variant(tmp_path, "asking.pl", "secret(_, _) :- halt(4).")
+    slow, _ = edited(tmp_path, "slow.pl", ":- sleep(2).\n")
+    child = textwrap.dedent(f"""
+        import threading, time
+        from mm_logic.engines.swipl import SwiplEngine
+        from mm_logic.errors import EncodingError
+        from mm_logic.rules import Rules
+        asking = SwiplEngine(Rules(4, 6), encoding={str(halting)!r})
+        loaded = []
+        loader = threading.Thread(target=lambda: loaded.append(
+            SwiplEngine(Rules(4, 6), encoding={str(slow)!r}).count([])))
+        loader.start()
+        time.sleep(0.5)  # into the load's sleep
+        try:
+            asking.count([])
+        except EncodingError as error:
+            print(str(error).split(": ", 1)[1], flush=True)
+        loader.join()
+        print(loaded, flush=True)
+    """)
+    done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout) == (
+        0, "the encoding failed on question all: it called halt/1, which would end mmlogic\n[1296]\n"), done.stderr
+
+
 def test_what_an_encoding_prints_goes_to_stderr(tmp_path):
     # It went to stdout, before --json's one object.
     edited(tmp_path, "talking.pl", ":- writeln(hello).\n")

@@ -36,6 +36,7 @@ that did not finish.
 
 :- dynamic
     loading/2,                   % File, Module: load_encoding/4 is running
+    loading_in/1,                % Thread: the thread it runs in
     captured/4,                  % File, Line, Kind, Text: a message it saw
     template_key/2,              % Module, Key: nb_setval key of a template
     failed_load/1.               % File: its last load reported messages
@@ -79,8 +80,9 @@ load_encoding(File, Wanted, Seconds, Module, Messages) :-
     ->  If = true
     ;   If = changed
     ),
+    thread_self(Me),
     setup_call_cleanup(
-        asserta(loading(File, Wanted)),
+        ( asserta(loading(File, Wanted)), asserta(loading_in(Me)) ),
         catch(within(Seconds,
                      load_files(Wanted:File, [if(If), imports([])])),
               Error,
@@ -88,7 +90,7 @@ load_encoding(File, Wanted, Seconds, Module, Messages) :-
               ->  throw(Error)
               ;   print_message(error, Error)
               )),
-        retractall(loading(_, _))),
+        ( retractall(loading(_, _)), retractall(loading_in(Me)) )),
     findall([F, L, K, T], (captured(F, L, K, T), \+ memberchk(K, [interrupt, timeout])), Messages),
     (   source_file_property(File, module(Module))
     ->  true
@@ -216,39 +218,38 @@ asking(Number, Module, Rules, History, Question, Limit, Seconds, Answer) :-
                        ( retractall(asking_thread(Number, _)),
                          nb_setval(mmlogic_question, 0)
                        )),
-    (   retract(halted(Me, _, _))
-    ->  retractall(halted(Me, _, _)),
+    (   retract(halted(Me))
+    ->  retractall(halted(Me)),
         Answer = error-"it called halt/1, which would end mmlogic"
     ;   Answer = Answer0
     ).
 
 :- dynamic
     asking_thread/2,             % Number, Thread: question Number runs in Thread
-    halted/3.                    % Thread, File, Line: an encoding called halt/1 there
+    halted/1.                    % Thread: an encoding called halt/1 in its question there
 
 %   An encoding that calls halt/1, in a directive or in a question, would end
 %   the process, mmlogic with it, without a word and with an exit code the
 %   contract gives other meanings (`:- halt(3).` exited 3, "no consistent
-%   code"). While an encoding loads, or answers in this thread, halting is
-%   cancelled (halt/1 then fails) and said: as the load's first message, or
-%   as the question's error. At any other time the process halts as usual.
+%   code"). While an encoding loads or answers in the thread that calls
+%   halt/1, halting is cancelled (halt/1 then fails) and said: as the load's
+%   first message, or as the question's error. A halt from another thread,
+%   or at any other time, halts the process as usual.
 
 :- at_halt(refuse_halt).
 
 refuse_halt :-
     thread_self(Me),
-    (   loading(_, _)
+    (   loading_in(Me)
+    ->  (   source_location(File, Line)
+        ->  true
+        ;   File = '', Line = 0
+        ),
+        assertz(captured(File, Line, error, "the encoding calls halt/1, which would end mmlogic"))
     ;   asking_thread(_, Me)
+    ->  assertz(halted(Me))
     ),
     !,
-    (   source_location(File, Line)
-    ->  true
-    ;   File = '', Line = 0
-    ),
-    (   loading(_, _)
-    ->  assertz(captured(File, Line, error, "the encoding calls halt/1, which would end mmlogic"))
-    ;   assertz(halted(Me, File, Line))
-    ),
     cancel_halt(mmlogic_encoding).
 refuse_halt.
 
