@@ -58,7 +58,10 @@ def test_the_name_carries_the_sample_size():
 
 @pytest.mark.parametrize("name, shown", [("sample-entropy:0", "'0'"), ("sample-entropy:abc", "'abc'"),
                                          ("sample-entropy:20001", "'20001'"), ("sample-entropy:", "''"),
-                                         ("sample-entropy:-3", "'-3'")])
+                                         ("sample-entropy:-3", "'-3'"),
+                                         # Internal failures: int() refuses '²' and 5,000 digits.
+                                         ("sample-entropy:\u00b2", "'\u00b2'"),
+                                         ("sample-entropy:" + "9" * 5000, f"{'9' * 40!r}... (5,000 characters)")])
 def test_a_bad_sample_size_is_one_line(name, shown):
     message = f"sample-entropy:K needs a whole number 1 <= K <= 20,000, got {shown}"
     with pytest.raises(BadInput) as error:

@@ -60,7 +60,7 @@ import time
 import numpy as np
 
 from ..errors import BadInput
-from ..notation import Code
+from ..notation import Code, shown
 from ..sample_kernels import (
     climb,
     codes_with_counts,
@@ -377,8 +377,10 @@ def checked_size(k) -> int:
     """``k`` if it is a sample size (1 <= k <= :data:`MAX_SAMPLE_SIZE`); else :class:`BadInput`
     (one line), which shows ``k`` as it was written."""
     text = str(k)
-    if not text.isdigit() or not 1 <= int(text) <= MAX_SAMPLE_SIZE:
-        raise BadInput(f"sample-entropy:K needs a whole number 1 <= K <= {MAX_SAMPLE_SIZE:,}, got {k!r}")
+    # ASCII digits only (int() refuses '²', which isdigit() takes), and few of them: int() refuses
+    # more than 4,300 digits, and a long K is quoted by its start.
+    if not (text.isascii() and text.isdigit() and len(text) <= 9 and 1 <= int(text) <= MAX_SAMPLE_SIZE):
+        raise BadInput(f"sample-entropy:K needs a whole number 1 <= K <= {MAX_SAMPLE_SIZE:,}, got {shown(text)}")
     return int(text)
 
 
