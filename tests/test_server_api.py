@@ -162,11 +162,10 @@ def test_bad_answers(client, body, status, message):
      "10x10 has 10,000,000,000 codes, more than the python engine enumerates (20,000,000); use --backend clingo"),
     ({"secret": "01234"}, 400, "code '01234' has 5 pegs, expected 4"),
     ({"secret": 123}, 400, 'a code must be a string, e.g. "0123"'),
-    ({"first_guess": ["0", "0"]}, 400, 'a code must be a string, e.g. "0123"'),
+    ({"first_guess": ["0", "0"]}, 400, 'first_guess: a code must be a string, e.g. "0123"'),
     # A first_guess given is a code: 0 and "" were taken for "none" (the opening played instead).
-    ({"first_guess": 0}, 400, 'a code must be a string, e.g. "0123"'),
-    ({"first_guess": ""}, 400, "code '' has 0 pegs, expected 4"),
-    ({"first_guess": None}, 400, 'a code must be a string, e.g. "0123"'),
+    ({"first_guess": 0}, 400, 'first_guess: a code must be a string, e.g. "0123"'),
+    ({"first_guess": ""}, 400, "first_guess: code '' has 0 pegs, expected 4"),
     # Names are strings: 5 was named as the unknown backend '5', null as the unknown role None.
     ({"backend": 5}, 400, "backend must be a string"),
     ({"strategy": ["minimax"]}, 400, "strategy must be a string"),
@@ -200,6 +199,9 @@ def test_an_unknown_backend_is_bad_input_even_on_a_full_server(client):
 def test_a_first_guess_opens_the_hints(client):
     game = new_game(client, secret="5432", first_guess="0123")
     assert client.get(f"/api/games/{game['id']}/next").json() == {"guess": "0123", "consistent": 1296}
+    # null is no first guess, as a null secret is no secret: minimax opens with 0011.
+    game = new_game(client, secret="5432", first_guess=None)
+    assert client.get(f"/api/games/{game['id']}/next").json() == {"guess": "0011", "consistent": 1296}
 
 
 def test_a_probing_strategy_plays_where_its_probes_are_not_refused(client):

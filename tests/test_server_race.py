@@ -210,10 +210,11 @@ def test_idle_races_expire_and_free_their_place(client, store):
     ({"seed": -1, "entrants": [{}]}, "seed must be an integer >= 0"),
     ({"secret": "01234", "entrants": [{}]}, "code '01234' has 5 pegs, expected 4"),
     ({"secret": 123, "entrants": [{}]}, 'a code must be a string, e.g. "0123"'),
-    ({"first_guess": "0a12", "entrants": [{}]}, "symbol 'a' in code '0a12' is not one of the 6 colours 012345"),
+    ({"first_guess": "0a12", "entrants": [{}]},
+     "first_guess: symbol 'a' in code '0a12' is not one of the 6 colours 012345"),
     # A first_guess given is a code: 0 and "" were taken for "none".
-    ({"first_guess": 0, "entrants": [{}]}, 'a code must be a string, e.g. "0123"'),
-    ({"first_guess": "", "entrants": [{}]}, "code '' has 0 pegs, expected 4"),
+    ({"first_guess": 0, "entrants": [{}]}, 'first_guess: a code must be a string, e.g. "0123"'),
+    ({"first_guess": "", "entrants": [{}]}, "first_guess: code '' has 0 pegs, expected 4"),
     ({"entrants": [{"strategy": "s" * 100_000}]},
      f"entrant 1: unknown strategy {'s' * 40!r}... (100,000 characters); choose from first, any, random, "
      "any-random-opening, minimax, expected, entropy, parts, human1, human2, human3, ga001-random, ga001-similar, "

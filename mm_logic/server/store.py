@@ -92,9 +92,14 @@ def code_of(text, rules: Rules) -> Code:
 
 
 def first_guess_of(request: dict, rules: Rules) -> Code | None:
-    """A request's ``first_guess``: None when absent; when present, a code (an empty string or
-    ``0`` is refused, not taken for "no opening")."""
-    return code_of(request["first_guess"], rules) if "first_guess" in request else None
+    """A request's ``first_guess``: None when absent or null (as ``secret``); else a code, and
+    an error names the field (an empty string or ``0`` is refused, not taken for "no opening")."""
+    if request.get("first_guess") is None:
+        return None
+    try:
+        return code_of(request["first_guess"], rules)
+    except BadInput as error:
+        raise BadInput(f"first_guess: {error}") from None
 
 
 def name_of(request: dict, field: str, default: str) -> str:
