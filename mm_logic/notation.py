@@ -99,9 +99,11 @@ def parse_code(text: str, rules: Rules, *, check_repeat: bool = True) -> Code:
         parts = [p.strip() for p in text.split(",")]
         if "" in parts:
             raise BadInput(f"code {shown(text)} has an empty peg (a comma with no number before or after it)")
-        if not all(p.isascii() for p in parts):  # int() reads other scripts' digits: a code is written in ASCII
+        if any(p.isdecimal() and not p.isascii() for p in parts):  # int() reads them: codes are ASCII
             raise BadInput(f"code {shown(text)} writes colour numbers with digits other than 0-9")
         try:
+            if not all(p.isascii() for p in parts):
+                raise ValueError  # '²' and the like, which int() reads in part or not at all
             code = tuple(int(p) for p in parts)
         except ValueError:
             raise BadInput(f"code {shown(text)} mixes commas with non-numbers") from None

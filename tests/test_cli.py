@@ -80,6 +80,7 @@ def one_line_error(result, code, message):
     (["solve", *PY, "--secret", "\u0660,\u0661,\u0662,\u0663"], 2,
      "code '\u0660,\u0661,\u0662,\u0663' writes colour numbers with digits other than 0-9"),
     (["solve", *PY, "--secret", "0,1,x,3"], 2, "code '0,1,x,3' mixes commas with non-numbers"),
+    (["solve", *PY, "--secret", "0,1,\u00e9,3"], 2, "code '0,1,\u00e9,3' mixes commas with non-numbers"),
     (["next", *PY, "0011:\uff14,0"], 2, "feedback '\uff14,0' in '0011:\uff14,0' is not of the form B,W (e.g. 1,2)"),
     # Spaces separate pegs: a symbol that is a space could not be read back.
     (["solve", *PY, "--alphabet", "ab cdef"], 2, "--alphabet must list distinct symbols, without ',', ':' or spaces"),
