@@ -752,8 +752,8 @@ def compare(ctx, preset, rules, backends, strategies, all_secrets, games, seed, 
         if others:
             reader = next(b for study in plan.studies for b in study.backends if engine_class(b).suffix)
             click.echo(f"note: {reader} plays the game of {encoding.name}; {', '.join(others)} "
-                       f"{'plays' if len(others) == 1 else 'play'} the rules' game on its secrets, "
-                       f"so no disagreement with {reader} is checked", err=True)
+                       f"{'plays' if len(others) == 1 else 'play'} the rules' game, on its secrets where "
+                       f"{reader} plays too, so no disagreement with {reader} is checked", err=True)
     printed: list = []
     widths = column_widths(plan)
 
@@ -1161,6 +1161,7 @@ def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit):
         from .server.api import create_app
     except ImportError:
         raise BackendUnavailable("mmlogic serve needs Starlette and uvicorn: pip install 'mmlogic[serve]'") from None
+    from .client import url_of
     from .server.line_protocol import LineGames, doubles, serve_beside
     from .server.store import GameStore
 
@@ -1176,7 +1177,8 @@ def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit):
     server = uvicorn.Server(uvicorn.Config(create_app(store), host=host, port=port, log_level="warning"))
     try:
         # Bound here, not by uvicorn: a port in use is then one line and exit 1 (uvicorn would exit 3).
-        sock = socket.create_server((host, port))
+        # An IPv6 address (::1) needs its family: create_server's default, IPv4, cannot resolve it.
+        sock = socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET)
     except OSError as error:
         raise cannot_listen(host, port, error) from None
     port = sock.getsockname()[1]
@@ -1185,8 +1187,8 @@ def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit):
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def listening(line_port: int | None = None) -> None:
-        click.echo(f"mmlogic serve: http://{host}:{port}/ (the web page; the API under /api) (Ctrl-C stops)",
-                   err=True)
+        click.echo(f"mmlogic serve: {url_of('http', host, port)}/ (the web page; the API under /api) "
+                   "(Ctrl-C stops)", err=True)
         if line_port is not None:
             r = line_games.rules
             click.echo(f"mmlogic serve: line protocol on {host}:{line_port} ({r.pegs} letters from a to "

@@ -295,13 +295,36 @@ def test_a_server_that_does_not_speak_http_is_one_line_exit_1(run, server):
                              "than HTTP\n")
 
 
-def test_an_ipv6_server_keeps_its_brackets_in_messages(run):
+def ipv6_port() -> int:
+    """A free port of the IPv6 loopback (the test is skipped where there is none)."""
     try:
         with socket.socket(socket.AF_INET6) as sock:
             sock.bind(("::1", 0))
-            port = sock.getsockname()[1]
+            return sock.getsockname()[1]
     except OSError as error:
         pytest.skip(f"no IPv6 loopback here: {error}")
+
+
+def test_serve_listens_on_an_ipv6_address_and_the_client_plays_there():
+    # It said "cannot listen on ::1:PORT: '::1' is neither an IP address nor a host name that resolves".
+    port = ipv6_port()
+    server = subprocess.Popen([str(Path(sys.executable).parent / "mmlogic"), "serve", "--host", "::1", "--port",
+                               str(port)], stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stderr.readline() == (f"mmlogic serve: http://[::1]:{port}/ (the web page; the API under /api) "
+                                            "(Ctrl-C stops)\n")
+        done = subprocess.run([str(Path(sys.executable).parent / "mmlogic"), "solve", "--server",
+                               f"http://[::1]:{port}", "--backend", "python", "--strategy", "first", "--secret",
+                               "0123", "--json"], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert [g["guess"] for g in json.loads(done.stdout)["guesses"]] == ["0000", "0111", "0122", "0123"]
+    finally:
+        server.kill()
+        server.communicate(timeout=10)
+
+
+def test_an_ipv6_server_keeps_its_brackets_in_messages(run):
+    port = ipv6_port()
     assert RemoteServer(f"http://[::1]:{port}").url == f"http://[::1]:{port}"
     result = run("solve", "--server", f"http://[::1]:{port}", "--backend", "python")
     assert (result.exit_code, result.stdout) == (1, "")
