@@ -1,9 +1,12 @@
-"""Shared fixtures: the CLI runner. Hypothesis strategies are in ``generators.py``."""
+"""Shared fixtures: the CLI runner, in process and as a child process. Hypothesis strategies are in
+``generators.py``."""
 
 from __future__ import annotations
 
 import json
 import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +15,14 @@ from click.testing import CliRunner
 from mm_logic.cli import cli
 
 ROOT = Path(__file__).resolve().parent.parent
+#: The console script beside this Python, as a user runs it.
+MMLOGIC = str(Path(sys.executable).parent / "mmlogic")
+
+
+def mmlogic(*args, cwd=None, timeout: float = 120) -> subprocess.CompletedProcess:
+    """``mmlogic ARGS`` in its own process: what would end or hang this one (a crash in a solver,
+    an encoding that halts, a pool that waits for ever) fails the test instead, after ``timeout``."""
+    return subprocess.run([MMLOGIC, *map(str, args)], cwd=cwd, capture_output=True, text=True, timeout=timeout)
 
 
 @pytest.fixture(autouse=True, scope="session")

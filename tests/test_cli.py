@@ -5,14 +5,14 @@ from __future__ import annotations
 import errno
 import json
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from mm_logic.bench import spaced_secrets
 from mm_logic.cli import cli
 from mm_logic.rules import Rules
+
+from conftest import MMLOGIC
 
 PY = ["--backend", "python"]
 
@@ -278,9 +278,8 @@ def test_two_options_naming_one_file_are_refused_before_any_game(run, tmp_path):
 
 def test_a_full_disk_under_stdout_is_one_line_not_an_internal_failure():
     # It said "internal failure: OSError: [Errno 28] ... (set MMLOGIC_DEBUG=1 for details)".
-    mmlogic = str(Path(sys.executable).with_name("mmlogic"))
     with open("/dev/full", "w") as full:
-        done = subprocess.run([mmlogic, "solve", "--backend", "python", "--secret", "0123"], stdout=full,
+        done = subprocess.run([MMLOGIC, "solve", "--backend", "python", "--secret", "0123"], stdout=full,
                               stderr=subprocess.PIPE, text=True, timeout=60)
     assert (done.returncode, done.stderr) == (1, "error: cannot write the output: no space left on device\n")
 

@@ -22,17 +22,13 @@ from mm_logic.rules import Rules
 from mm_logic.server.process import ServerProcess, free_port
 from mm_logic.strategies import make_strategy
 
+from conftest import MMLOGIC, mmlogic
+
 
 @pytest.fixture(scope="module")
 def server():
     with ServerProcess("--max-games", "500", tcp=True) as live:
         yield live
-
-
-def mmlogic(*args: str) -> subprocess.CompletedProcess:
-    """``mmlogic ARGS`` in its own process, as a user runs it; a hang fails the test after 120 s."""
-    return subprocess.run([str(Path(sys.executable).parent / "mmlogic"), *args], capture_output=True, text=True,
-                          timeout=120)
 
 
 def test_solve_against_the_server_takes_the_guesses_it_takes_in_process(run_json, server):
@@ -308,14 +304,13 @@ def ipv6_port() -> int:
 def test_serve_listens_on_an_ipv6_address_and_the_client_plays_there():
     # It said "cannot listen on ::1:PORT: '::1' is neither an IP address nor a host name that resolves".
     port = ipv6_port()
-    server = subprocess.Popen([str(Path(sys.executable).parent / "mmlogic"), "serve", "--host", "::1", "--port",
-                               str(port)], stderr=subprocess.PIPE, text=True)
+    server = subprocess.Popen([MMLOGIC, "serve", "--host", "::1", "--port", str(port)], stderr=subprocess.PIPE,
+                              text=True)
     try:
         assert server.stderr.readline() == (f"mmlogic serve: http://[::1]:{port}/ (the web page; the API under /api) "
                                             "(Ctrl-C stops)\n")
-        done = subprocess.run([str(Path(sys.executable).parent / "mmlogic"), "solve", "--server",
-                               f"http://[::1]:{port}", "--backend", "python", "--strategy", "first", "--secret",
-                               "0123", "--json"], capture_output=True, text=True, timeout=60)
+        done = mmlogic("solve", "--server", f"http://[::1]:{port}", "--backend", "python", "--strategy", "first",
+                       "--secret", "0123", "--json")
         assert done.returncode == 0, done.stderr
         assert [g["guess"] for g in json.loads(done.stdout)["guesses"]] == ["0000", "0111", "0122", "0123"]
     finally:

@@ -13,7 +13,6 @@ import textwrap
 import threading
 import time
 from functools import cache
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -26,6 +25,8 @@ from mm_logic.feedback import feedback
 from mm_logic.resources import encoding_path
 from mm_logic.rules import Rules
 from mm_logic.sampling import history_rng, random_code
+
+from conftest import MMLOGIC, mmlogic
 
 
 @cache
@@ -242,8 +243,7 @@ def test_a_byte_that_is_not_utf8_is_one_line_not_a_crash(tmp_path, files, shown)
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_bytes(data)
     entry = next(iter(files))
-    done = subprocess.run([sys.executable, "-m", "mm_logic", "solve", "--encoding", entry, "--secret", "1221"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    done = mmlogic("solve", "--encoding", entry, "--secret", "1221", cwd=tmp_path)
     where = shown.format(cwd=tmp_path)
     assert (done.returncode, done.stdout, done.stderr) == (
         2, "", f"error: {where}: byte 0xe9 is not UTF-8 text, which clingo reads (save the file as UTF-8)\n")
@@ -396,14 +396,13 @@ def _capped():
 
 def test_an_encoding_that_grounds_for_ever_stops_at_the_time_limit_and_on_ctrl_c(tmp_path):
     # clingo cannot interrupt grounding: n(X+1) :- n(X) grew to 22 GB, deaf to both.
-    mmlogic = str(Path(sys.executable).with_name("mmlogic"))
     path = _grounding_for_ever(tmp_path)
-    done = subprocess.run([mmlogic, "next", "--encoding", str(path), "--time-limit", "1", "0011:1,0"],
+    done = subprocess.run([MMLOGIC, "next", "--encoding", str(path), "--time-limit", "1", "0011:1,0"],
                           capture_output=True, text=True, timeout=60, preexec_fn=_capped)
     assert (done.returncode, done.stdout) == (1, "")
     assert done.stderr == (f"error: clingo did not ground {path} within the time limit of 1 s; raise --time-limit, "
                            "or look for a rule that grounds without end\n")
-    child = subprocess.Popen([mmlogic, "next", "--encoding", str(path), "0011:1,0"], stdout=subprocess.PIPE,
+    child = subprocess.Popen([MMLOGIC, "next", "--encoding", str(path), "0011:1,0"], stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True, preexec_fn=_capped)
     time.sleep(2)  # started, and grounding
     child.send_signal(signal.SIGINT)

@@ -7,13 +7,10 @@ is known in advance: 0011 (1234 gives 0,1), then the strategy's answer to each f
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pexpect
 import pytest
 
-MMLOGIC = str(Path(sys.executable).with_name("mmlogic"))
+from conftest import MMLOGIC
 
 
 @pytest.fixture

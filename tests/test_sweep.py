@@ -14,7 +14,6 @@ import socket
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -29,7 +28,7 @@ from mm_logic.strategies import STRATEGIES, make_strategy
 from mm_logic.sweep import CASE_FIELDS, RESULT_FIELDS, Case, parse_sizes, run_sweep
 from mm_logic.symmetry import canonical_openings
 
-from conftest import ROOT
+from conftest import MMLOGIC, ROOT
 
 #: Four cases: two sizes x two strategies.
 SMALL = ["--sizes", "3x3,3x4", "--strategy", "minimax,parts"]
@@ -331,7 +330,7 @@ def test_a_scheduler_answering_garbage_is_one_line_and_no_traceback(tmp_path):
 
     threading.Thread(target=answer_garbage, daemon=True).start()
     try:
-        result = subprocess.run([str(Path(sys.executable).with_name("mmlogic")), "sweep", "--sizes", "2x2",
+        result = subprocess.run([MMLOGIC, "sweep", "--sizes", "2x2",
                                  "--executor", "dask", "--scheduler", f"tcp://127.0.0.1:{port}"],
                                 capture_output=True, text=True, timeout=120, cwd=tmp_path)
     finally:

@@ -29,6 +29,8 @@ from mm_logic.feedback import feedback
 from mm_logic.resources import encoding_path
 from mm_logic.rules import Rules
 
+from conftest import mmlogic
+
 SHIPPED = encoding_path("mastermind.pl")
 
 
@@ -118,12 +120,6 @@ def variant(tmp_path: Path, name: str, secret_clause: str) -> Path:
                     ":- reexport(mmlogic(mastermind), except([secret/2])).\n"
                     f"{secret_clause}\n")
     return path
-
-
-def mmlogic(*args, cwd):
-    """The command line in a child process (an encoding that halts would end this one)."""
-    return subprocess.run([sys.executable, "-m", "mm_logic", *map(str, args)], cwd=cwd, capture_output=True,
-                          text=True, timeout=120)
 
 
 def test_an_encoding_that_halts_is_refused_not_obeyed(tmp_path):

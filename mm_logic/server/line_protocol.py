@@ -115,8 +115,7 @@ class LineGames:
             hosted = self._games.get(number)
         if hosted is None:
             # A request line may hold a thousand digits: quoted by the first ones.
-            raise UnknownGame(f"no game {abridged(str(number), SHOWN)} (games are forgotten after "
-                              f"{self.store.idle_seconds:g} s unused)")
+            raise UnknownGame(f"no game {abridged(str(number), SHOWN)} ({self.store.idle_text()})")
         try:
             return self.store.get(hosted.id)
         except UnknownGame:

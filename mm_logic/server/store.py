@@ -328,6 +328,10 @@ class GameStore:
         when the store remembers doing so, else the idle expiry (or it never was)."""
         if self.evicted(key):
             return "it was over, and forgotten to make room for new games"
+        return self.idle_text(kind)
+
+    def idle_text(self, kind: str = "game") -> str:
+        """How long an unused game (or race) is kept, as a 404 says it."""
         return f"{kind}s are forgotten after {self.idle_seconds:g} s unused"
 
     def get(self, game_id: str) -> HostedGame:
