@@ -27,6 +27,7 @@ import click
 from . import __version__
 from .engines import BACKENDS, DEFAULT_BACKEND, engine_class, make_engine
 from .errors import BackendUnavailable, BadInput, MMLogicError, WrongAnswer, cannot_listen, one_line
+from .interrupts import wrapped_interrupt
 from .notation import amount, parse_code, parse_entry
 from .rules import DEFAULT_ALPHABET, MAX_COLORS, MAX_PEGS, make_rules
 from .strategies import ALIASES, STRATEGIES, TreeStrategy, canonical_name, is_tree_name, make_strategy, open_tree
@@ -53,6 +54,10 @@ class MMLogicGroup(click.Group):
             return super().invoke(ctx)
         except KeyboardInterrupt:
             raise Interrupted from None
+        except SystemError as error:
+            if wrapped_interrupt(error):  # Ctrl-C in a numba kernel called outside a game
+                raise Interrupted from None
+            raise
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         if not standalone_mode:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from .engines.base import Engine, Session
 from .errors import BadInput, MMLogicError, NoConsistentCode
 from .feedback import feedback
+from .interrupts import kernel_interrupts
 from .notation import Code, Entry, Feedback, check_feedback, format_code, format_feedback, plural
 from .rules import Rules
 from .strategies.base import Strategy
@@ -137,7 +138,8 @@ class Game:
         played = session.history
         if not played and self.first_guess is not None:
             return self.first_guess
-        guess = self.strategy.choose(session) if played else self.strategy.opening(session)
+        with kernel_interrupts():  # the strategies' numba kernels
+            guess = self.strategy.choose(session) if played else self.strategy.opening(session)
         if guess is None:
             raise self.engine.no_solution(played)
         return guess

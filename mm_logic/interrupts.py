@@ -50,6 +50,29 @@ def interrupts_held() -> Iterator[None]:
             raise KeyboardInterrupt
 
 
+def wrapped_interrupt(error: BaseException) -> bool:
+    """Whether ``error`` is Ctrl-C that a numba kernel wrapped.
+
+    A kernel calls back into Python for some of its constants (numba unpickles them there);
+    Ctrl-C landing in that call came out of the kernel as ``SystemError: CPUDispatcher(<function
+    repair ...>) returned a result with an exception set``, caused by the KeyboardInterrupt:
+    ``bench --strategy sample-entropy`` on 30x30 ended so on most Ctrl-Cs (exit 1).
+    """
+    return isinstance(error, SystemError) and isinstance(error.__cause__, KeyboardInterrupt)
+
+
+@contextmanager
+def kernel_interrupts() -> Iterator[None]:
+    """Ctrl-C inside the block's numba kernels raised as the KeyboardInterrupt it is
+    (:func:`wrapped_interrupt`), so that callers that keep finished work on Ctrl-C see it."""
+    try:
+        yield
+    except SystemError as error:
+        if wrapped_interrupt(error):
+            raise KeyboardInterrupt from None
+        raise
+
+
 #: Threads left running in native code that cannot be stopped (a grounding past its time limit).
 _abandoned: list[threading.Thread] = []
 

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from .errors import MMLogicError
+from .interrupts import wrapped_interrupt
 
 EXIT_FAILURE = 1
 EXIT_INTERRUPTED = 130
@@ -167,6 +168,11 @@ def run(main: Callable[[], int | None]) -> NoReturn:
     except MMLogicError as error:
         fail(str(error), error.exit_code)
     except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        sys.exit(EXIT_INTERRUPTED)
+    except SystemError as error:
+        if not wrapped_interrupt(error):  # Ctrl-C in a numba kernel the script calls itself
+            raise
         print("interrupted", file=sys.stderr)
         sys.exit(EXIT_INTERRUPTED)
     except BrokenPipeError:

@@ -229,3 +229,27 @@ def test_the_cli_says_when_the_exact_scorer_plays():
                              "entropy scorer\n")
     exact = CliRunner().invoke(cli, ["solve", "--backend", "python", "--strategy", "entropy", "--secret", "5501"])
     assert result.stdout == exact.stdout
+
+
+def test_ctrl_c_inside_a_kernel_is_ctrl_c_not_an_internal_failure(monkeypatch):
+    # A kernel calls back into Python to unpickle a constant; Ctrl-C landing there came out as
+    # "SystemError: CPUDispatcher(<function repair ...>) returned a result with an exception set"
+    # (exit 1, "internal failure") on most Ctrl-Cs of a 30x30 bench. Here Ctrl-C lands there always.
+    import numba.core.serialize
+
+    from mm_logic.sample_kernels import repair
+    from mm_logic.scripting import run as run_script
+
+    def ctrl_c(*args):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(numba.core.serialize, "_numba_unpickle", ctrl_c)
+    history = (np.array([[0, 0, 1, 1]]), np.array([1]), np.array([2]))
+    with pytest.raises(SystemError) as raw:
+        repair(np.array([0, 1, 2, 3]), *history, 6, 4, 100, 0.1, 1)
+    assert isinstance(raw.value.__cause__, KeyboardInterrupt)  # what numba makes of it
+    result = CliRunner().invoke(cli, ["bench", "--strategy", "sample-entropy:10", "--pegs", "8", "--colors", "8",
+                                      "--games", "1", "--seed", "1"])
+    assert (result.exit_code, result.stdout, result.stderr) == (130, "", "interrupted\n")
+    with pytest.raises(SystemExit) as ended:  # the py/ scripts' runner
+        run_script(lambda: repair(np.array([0, 1, 2, 3]), *history, 6, 4, 100, 0.1, 1))
+    assert ended.value.code == 130
