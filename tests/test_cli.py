@@ -300,6 +300,19 @@ def test_only_the_errors_of_writing_are_called_so(run, monkeypatch, error, messa
     one_line_error(run("next", *PY), 1, message)
 
 
+def test_ctrl_c_that_a_numba_kernel_wrapped_is_interrupted(run, monkeypatch):
+    # What numba makes of Ctrl-C in its call back into Python (tests/test_sampled.py): it was
+    # "internal failure: SystemError: CPUDispatcher(...) returned a result with an exception set".
+    def kernel(*args, **kwargs):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as ctrl_c:
+            raise SystemError("CPUDispatcher(<function repair>) returned a result with an exception set") from ctrl_c
+    monkeypatch.setattr("mm_logic.game.advise", kernel)
+    result = run("next", *PY)
+    assert (result.exit_code, result.stdout, result.stderr) == (130, "", "interrupted\n")
+
+
 def test_a_second_ctrl_c_while_interrupted_is_said_is_no_traceback(run, monkeypatch):
     import click
 
