@@ -70,9 +70,12 @@ def _symbol_value(symbol: str, rules: Rules, text: str) -> int:
 
 def _token_value(token: str, rules: Rules, text: str) -> int:
     """One space-separated peg: a symbol when the alphabet writes codes, else a colour number."""
-    if rules.symbolic and len(token) == 1:
+    # A colour number only where no symbol of the alphabet reads the token (with the alphabet
+    # abcdefgh, "0 1 2 3" is colours 0..3; with the default one "0" is both, alike).
+    number = token.isascii() and token.isdigit() and int(token) < rules.colors
+    if rules.symbolic and len(token) == 1 and not (number and token not in rules.alphabet[: rules.colors]):
         return _symbol_value(token, rules, text)
-    if token.isascii() and token.isdigit() and int(token) < rules.colors:
+    if number:
         return int(token)
     raise BadInput(f"peg {token!r} in code {shown(text)} is not one of the {rules.colors} colours "
                    + (rules.alphabet[: rules.colors] if rules.symbolic else f"0..{rules.colors - 1}"))

@@ -95,6 +95,14 @@ def test_an_encoding_that_is_no_regular_file_is_said_so(run, tmp_path):
     one_line_error(run("solve", "--encoding", device), 2, f"--encoding {device} is not a regular file")
 
 
+def test_spaced_colour_numbers_are_read_with_a_letter_alphabet(run):
+    # "0 1 2 3" was "symbol '0' ... is not one of the 8 colours abcdefgh"; the docs say a spaced peg is a
+    # symbol or a colour number.
+    letters = ["--alphabet", "abcdefgh", "--colors", 8, *PY]
+    assert run("next", *letters, "0 1 2 3:0,2").stdout == run("next", *letters, "a b c d:0,2").stdout \
+        == "bcae  (936 codes still possible)\n"
+
+
 def test_serve_help_does_not_offer_the_alphabet_it_refuses(run):
     assert "--alphabet" not in run("serve", "--help").stdout
     assert "--alphabet" in run("solve", "--help").stdout
