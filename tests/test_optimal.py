@@ -274,6 +274,13 @@ def test_cli_json(run):
     assert data["rules"] == {"pegs": 3, "colors": 3, "max_repeat": None}
 
 
+def test_the_openings_are_listed_best_first(run):
+    # They came in search order after the winner: 0012 905, 0011 >=905, 0001 >=907, 0123 >=905, ...
+    data = json.loads(run("optimal", "--pegs", "4", "--colors", "4", "--jobs", "1", "--json").stdout)
+    assert [(o["opening"], o["cost"], o["exact"]) for o in data["openings"]] == [
+        ("0012", 905, True), ("0011", 905, False), ("0123", 905, False), ("0001", 907, False), ("0000", 963, False)]
+
+
 def test_cli_text_and_worst(run):
     result = run("optimal", "--pegs", "3", "--colors", "4", "--no-repeat", "--objective", "worst")
     assert result.exit_code == 0, result.stderr
