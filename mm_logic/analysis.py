@@ -25,12 +25,14 @@ Beside the bounds, the optimal values where they are known: published ones
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from .codespace import code_space
 from .engines.base import Engine
+from .errors import SolverTimeout
 from .feedback import feedback_slots, win_index
 from .notation import Feedback, amount
 from .rules import Rules
@@ -38,6 +40,9 @@ from .symmetry import canonical_openings, opening_count
 
 #: Beyond this many (opening, feedback) questions the feedback set is not computed.
 MAX_QUESTIONS = 20_000
+#: Seconds the questions may take together: proving a feedback impossible can take a solver
+#: minutes (20x30 without repetition asked 231 questions for over 100 s).
+FEEDBACK_SECONDS = 10.0
 #: Largest code space whose openings' partitions are computed (a second or so at most).
 MAX_PARTITION_CODES = 1_000_000
 
@@ -51,15 +56,33 @@ def possible_feedbacks(engine: Engine) -> list[Feedback] | None:
     """The feedbacks some guess and secret produce under the engine's rules.
 
     Asks the engine, for each opening up to symmetry and each candidate
-    feedback, whether some secret gives it; None when that is too many questions.
+    feedback, whether some secret gives it; None when that is too many questions,
+    or when they take more than :data:`FEEDBACK_SECONDS` together (each question is
+    bounded by what is left, within the engine's own ``time_limit``).
     """
     rules = engine.rules
     candidates = candidate_feedbacks(rules.pegs)
     if opening_count(rules) * len(candidates) > MAX_QUESTIONS:
         return None
     openings = canonical_openings(rules)
-    return [fb for fb in candidates
-            if any(engine.satisfiable([(g, fb)]) for g in openings)]
+    deadline = time.monotonic() + FEEDBACK_SECONDS
+    own = engine.time_limit
+    found = []
+    try:
+        for fb in candidates:
+            for g in openings:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                engine.time_limit = left if own is None else min(own, left)
+                if engine.satisfiable([(g, fb)]):
+                    found.append(fb)
+                    break
+    except SolverTimeout:
+        return None
+    finally:
+        engine.time_limit = own
+    return found
 
 
 # -- bounds ------------------------------------------------------------------------------
@@ -266,7 +289,7 @@ class Study:
         """The human output of ``info``."""
         feedbacks = (f"{len(self.feedbacks)} of {self.naive_feedbacks} pairs b+w<=pegs "
                      f"({' '.join(f'{b},{w}' for b, w in self.feedbacks)})" if self.feedbacks is not None
-                     else f"at most {self.naive_feedbacks - 1} (too many to check)")
+                     else f"at most {self.naive_feedbacks - 1} (too many to check, or over {FEEDBACK_SECONDS:g} s)")
         f = len(self.feedbacks) if self.feedbacks is not None else self.naive_feedbacks - 1
         rows = [("seed 000's bound", f"ceil(log N / log F), F = {self.naive_feedbacks - 1}: every pair "
                                      f"but {self.rules.pegs - 1},1",

@@ -97,6 +97,22 @@ def test_huge_games_have_the_feedback_bounds_only(run_json):
                              "partitions": None, "optimal": []}
 
 
+@pytest.mark.parametrize("own", [None, 7.0])
+def test_the_feedback_questions_stop_at_their_budget(monkeypatch, own):
+    # 20x30 without repetition asked its 231 questions for over 100 s: a feedback that cannot occur
+    # takes clingo long to prove so. Past the budget the set is not computed (null), at once.
+    import time
+
+    import mm_logic.analysis as analysis
+    monkeypatch.setattr(analysis, "FEEDBACK_SECONDS", 0.5)
+    engine = make_engine("clingo", Rules(20, 30, max_repeat=1), time_limit=own)
+    start = time.monotonic()
+    assert analysis.possible_feedbacks(engine) is None
+    assert time.monotonic() - start < 5 and engine.time_limit == own  # the engine's own limit is back
+    # Within the budget the set is exact: 4x6 has 14 of the 15 pairs (not 3,1).
+    assert len(analysis.possible_feedbacks(make_engine("clingo", Rules(4, 6), time_limit=own))) == 14
+
+
 def test_huge_counts_are_printed_as_mantissa_and_exponent_and_stay_exact_in_json(run, run_json):
     # 64x255 printed 155-digit numbers, which made the table 250 columns wide.
     lines = run("info", "--backend", "clingo", "--pegs", 64, "--colors", 255).stdout.splitlines()
