@@ -271,10 +271,13 @@ def show_encoding_notes(engine) -> None:
         click.echo(f"note: and {len(notes) - MAX_NOTES} more", err=True)
 
 
-def engine_options(default_strategy: str = "minimax"):
+def engine_options(default_strategy: str = "minimax", beyond: str | None = None):
     """``--backend --strategy --first-guess --seed --encoding --time-limit``.
 
     Passes ``engine``, ``strategy``, ``first_guess`` (a code or None) and ``seed``.
+    ``beyond``: the strategy played, with a note, where the default one cannot play the
+    size and ``--strategy`` was not given (``play``: a game is not refused for its hints);
+    without it such a size is refused, naming the strategies that can.
     """
     def decorate(f):
         @backend_option()
@@ -293,6 +296,12 @@ def engine_options(default_strategy: str = "minimax"):
             engine = make_engine(backend, rules, encoding=encoding, time_limit=time_limit, labeling=labeling)
             if encoding is not None:
                 click.get_current_context().call_on_close(lambda: show_encoding_notes(engine))
+            limit = STRATEGIES[strategy].max_codes if strategy in STRATEGIES else None
+            default = click.get_current_context().get_parameter_source("strategy") == click.core.ParameterSource.DEFAULT
+            if beyond is not None and default and limit is not None and rules.size > limit:
+                click.echo(f"note: {rules.describe()} has {amount(rules.size)} codes, more than {strategy} scores "
+                           f"({amount(limit)}): {beyond} instead (choose another with --strategy)", err=True)
+                strategy = beyond
             chosen = make_strategy(strategy, rules, seed, time_limit)
             first_guess = parse_code(first_guess_text, rules) if first_guess_text is not None else None
             if isinstance(chosen, TreeStrategy):
@@ -1073,7 +1082,7 @@ def optimal_command(rules, objective, max_depth, jobs, as_json, save_tree):
 
 @cli.command(name="play")
 @rules_options
-@engine_options()
+@engine_options(beyond="any")
 @click.option("--role", type=click.Choice(["codebreaker", "codemaker"]), default="codebreaker", show_default=True,
               help="codebreaker: you guess; codemaker: you keep a code in mind and the computer guesses it.")
 @click.option("--secret", "secret_text", metavar="CODE", default=None,

@@ -67,6 +67,20 @@ def test_a_scoring_strategy_refuses_a_space_it_cannot_score_at_once(run, backend
              "12x12 has 8,916,100,448,256: use --strategy first, any, random, any-random-opening or sample-entropy")
 
 
+def test_play_is_not_refused_for_the_hints_of_its_default_strategy(run):
+    # `play --pegs 8 --colors 10` was refused: minimax, the default, gives the hints and scores at most
+    # 20,000,000 codes. A strategy typed is still refused where it cannot play.
+    result = run("play", "--pegs", 8, "--colors", 10, "--seed", 1, input="hint\nq\n")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[1:] == ["try 99424054 (100,000,000 codes still possible)",
+                                              "the secret was 45790189"]
+    assert result.stderr.startswith("note: 8x10 has 100,000,000 codes, more than minimax scores (20,000,000): any "
+                                    "instead (choose another with --strategy)\n")
+    one_line(run("play", "--pegs", 8, "--colors", 10, "--strategy", "minimax", input="q\n"), 2,
+             "--strategy minimax scores guesses against every code and plays at most 20,000,000 codes; "
+             "8x10 has 100,000,000: use --strategy first, any, random, any-random-opening or sample-entropy")
+
+
 def test_one_guess_is_singular(run):
     result = run("solve", *PY, "--secret", "0000", "--strategy", "first")
     assert result.stdout == "1  0000  4,0\n1 guess\n"
