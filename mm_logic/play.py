@@ -105,6 +105,8 @@ def play_codebreaker(game: Game, ask: Callable[[str], str | None], say: Callable
         if game.won:
             say(f"found in {plural(len(game.history), 'guess')}")
             return 0
+    if max_guesses is not None and len(game.history) >= max_guesses:
+        say(f"out of guesses (--max-guesses {max_guesses})")
     say(f"the secret was {format_code(game.secret, rules)}")
     return 0
 
@@ -187,6 +189,8 @@ def play_codemaker(game: Game, ask: Callable[[str], str | None], say: Callable[[
         if game.won:
             say(f"found your code in {plural(len(game.history), 'guess')}")
             return 0
+    if max_guesses is not None and len(game.history) >= max_guesses:
+        say(f"out of guesses (--max-guesses {max_guesses})")
     while True:  # a typo in the code is explained and asked again, as every other line is
         text = ask("what was your code? (Enter to skip)")
         if text is None or not text.strip():

@@ -94,8 +94,12 @@ def test_play_quit_and_end_of_input_exit_0_with_the_secret_on_its_own_line(run, 
 
 
 def test_play_reaching_the_guess_limit_shows_the_secret_and_exits_0(run):
+    # It went from the last feedback to the secret without a word.
     result = run("play", *PY, "--secret", "0123", "--max-guesses", 1, input="0011\n")
-    assert (result.exit_code, result.stdout.splitlines()[1:]) == (0, ["0011  1,1", "the secret was 0123"])
+    assert (result.exit_code, result.stdout.splitlines()[1:]) == (0, ["0011  1,1", "out of guesses (--max-guesses 1)",
+                                                                      "the secret was 0123"])
+    result = run("play", "--role", "codemaker", *PY, "--strategy", "first", "--max-guesses", 1, input="1,0\n\n")
+    assert (result.exit_code, result.stdout.splitlines()[1:]) == (0, ["out of guesses (--max-guesses 1)"])
 
 
 def test_play_help_hint_and_spaced_codes(run):
@@ -328,7 +332,7 @@ def test_both_terminal_games_show_the_engines_work_and_not_the_persons():
     assert log[1:] == ["[thinking", "]", "guess 1: 0011  black,white", "'x' is not an answer: type black and white, "
                        "e.g. 1,2 or 1 2; try again (help for help)",
                        "[thinking", "]", "guess 1: 0011  black,white", "[checking the answers", "]",
-                       "what was your code? (Enter to skip)"]
+                       "out of guesses (--max-guesses 1)", "what was your code? (Enter to skip)"]
 
 
 def test_ctrl_c_held_during_native_code_is_raised_after_it_and_replaces_its_failure():
