@@ -34,7 +34,7 @@ from .codespace import code_space
 from .engines.base import Engine
 from .errors import SolverTimeout
 from .feedback import feedback_slots, win_index
-from .notation import Feedback, amount
+from .notation import Feedback, amount, plural
 from .rules import Rules
 from .symmetry import canonical_openings, opening_count
 
@@ -296,24 +296,25 @@ class Study:
                  f">= {self.seed_bound}", "")]
         if self.feedback_bound:
             by_feedbacks = self.feedback_bound
-            rows.append(("feedbacks", f"{f} feedbacks: 1, {f - 1}, {f - 1}^2... codes found at guess 1, 2, 3...",
+            counted = f"{f} feedback{'s' * (f != 1)}"  # plain numbers, as in the powers that follow
+            rows.append(("feedbacks", f"{counted}: 1, {f - 1}, {f - 1}^2... codes found at guess 1, 2, 3...",
                          f">= {by_feedbacks.worst_case}", f">= {self._total(by_feedbacks.total_guesses)}"))
         if self.partitions:
             p = self.partitions
             rows.append(("partitions", f"the best opening's partition (of {p.openings} canonical), at most "
-                                       f"{p.max_parts} classes a guess", f">= {p.worst_case}",
+                                       f"{plural(p.max_parts, 'class')} a guess", f">= {p.worst_case}",
                          f">= {self._total(p.total_guesses)}"))
         for o in self.optima:
-            limit = f", within {o.max_guesses} guesses" if o.max_guesses else ""
+            limit = f", within {plural(o.max_guesses, 'guess')}" if o.max_guesses else ""
             worst, total = (str(o.value), "") if o.measure == "worst_case" else ("", self._total(o.value))
             rows.append((f"optimal ({o.status})", f"{o.source}{limit}", worst, total))
         rows.insert(0, ("", "how", "worst", "total (mean)"))
         wide = max(len(total) for _, _, _, total in rows)
         # The headline is the strongest proved bound (the JSON's lower_bound stays the feedbacks'; its key is stable).
         if self.partitions and self.partitions.worst_case > self.lower_bound:
-            needs = f"{self.partitions.worst_case} guesses (the partitions bound below)"
+            needs = f"{plural(self.partitions.worst_case, 'guess')} (the partitions bound below)"
         else:
-            needs = f"{self.lower_bound} guesses"
+            needs = plural(self.lower_bound, "guess")
         table = "\n".join(f"  {name:<20} {worst:<6} {total:<{wide}}  {how}" for name, how, worst, total in rows)
         return (f"rules                  {self.rules.describe()}\n"
                 f"codes                  {amount(self.codes)}\n"

@@ -16,8 +16,8 @@ from contextlib import AbstractContextManager, nullcontext
 
 from .errors import BadInput, MMLogicError, NoConsistentCode
 from .feedback import feedback
-from .game import Game, codes_text, plural
-from .notation import Code, Entry, check_feedback, format_code, format_feedback, parse_code, shown
+from .game import Game, codes_text
+from .notation import Code, Entry, check_feedback, format_code, format_feedback, parse_code, plural, shown
 from .rules import Rules
 
 #: Words that end the game.
@@ -30,7 +30,7 @@ def help_text(game: Game) -> str:
     rules = game.rules
     example = tuple(c % rules.colors for c in range(rules.pegs))
     spaced = " ".join(format_code((c,), rules) for c in example)
-    return (f"type a code of {rules.pegs} pegs, e.g. {format_code(example, rules)} or {spaced}; "
+    return (f"type a code of {plural(rules.pegs, 'peg')}, e.g. {format_code(example, rules)} or {spaced}; "
             "? how many codes are still possible; hint the computer's guess; quit (or q) to give up; "
             "a line that is a code is played as a guess, even one that spells a command")
 
@@ -70,7 +70,7 @@ def play_codebreaker(game: Game, ask: Callable[[str], str | None], say: Callable
     """
     rules = game.rules
     alphabet = rules.alphabet[: rules.colors] if rules.symbolic else f"0..{rules.colors - 1}"
-    say(f"Find the code of {rules.pegs} pegs over {alphabet} ({rules.describe()}). Type help for help.")
+    say(f"Find the code of {plural(rules.pegs, 'peg')} over {alphabet} ({rules.describe()}). Type help for help.")
     while max_guesses is None or len(game.history) < max_guesses:
         text = ask(f"guess {len(game.history) + 1}")
         if text is None:
@@ -154,7 +154,7 @@ def play_codemaker(game: Game, ask: Callable[[str], str | None], say: Callable[[
     """
     rules = game.rules
     alphabet = rules.alphabet[: rules.colors] if rules.symbolic else f"0..{rules.colors - 1}"
-    say(f"Think of a code of {rules.pegs} pegs over {alphabet} ({rules.describe()}); I guess it. "
+    say(f"Think of a code of {plural(rules.pegs, 'peg')} over {alphabet} ({rules.describe()}); I guess it. "
         "Answer each guess with black,white (e.g. 1,2); undo takes your last answer back; help for help.")
     while max_guesses is None or len(game.history) < max_guesses:
         with busy("thinking"):

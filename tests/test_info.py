@@ -113,6 +113,16 @@ def test_the_feedback_questions_stop_at_their_budget(monkeypatch, own):
     assert len(analysis.possible_feedbacks(make_engine("clingo", Rules(4, 6), time_limit=own))) == 14
 
 
+def test_one_is_singular(run):
+    # It said "1 guesses", "1 feedbacks", "1 classes", and play "1 pegs".
+    text = run("info", "--pegs", 1, "--colors", 1, *PY).stdout
+    assert "worst case needs >=    1 guess\n" in text
+    assert "  1 feedback: 1, 0, 0^2... codes found at guess 1, 2, 3...\n" in text
+    assert "at most 1 class a guess\n" in text
+    assert run("play", "--pegs", 1, "--colors", 2, *PY, input="q\n").stdout.startswith(
+        "Find the code of 1 peg over 01 (1x2).")
+
+
 def test_huge_counts_are_printed_as_mantissa_and_exponent_and_stay_exact_in_json(run, run_json):
     # 64x255 printed 155-digit numbers, which made the table 250 columns wide.
     lines = run("info", "--backend", "clingo", "--pegs", 64, "--colors", 255).stdout.splitlines()
