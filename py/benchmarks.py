@@ -126,8 +126,9 @@ def main() -> int:
             then = subprocess.run([*earlier, *command.split(), "--json"],
                                   capture_output=True, text=True, env=env)
             if then.returncode == 0:
-                earlier = json.loads(then.stdout)["seconds"]
-                other = f" {earlier:.2f} s (x{out['seconds'] / max(earlier, 1e-9):.2f}) |"
+                # Its own name: `earlier` is the checkout's command, run again for every row.
+                then_seconds = json.loads(then.stdout)["seconds"]
+                other = f" {then_seconds:.2f} s (x{out['seconds'] / max(then_seconds, 1e-9):.2f}) |"
             else:
                 other = " failed |"
         print(f"| {label} | {goal} | {out['games']} | {out['mean']:.3f} | {out['max']} | "

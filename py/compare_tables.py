@@ -5,7 +5,9 @@ Runs ``mmlogic compare --preset NAME`` for each preset (each report's
 experiments: rule sets, backends, strategies and games), writes the charts into
 ``docs/charts/<preset>/`` (``--charts DIR``: ``DIR/<preset>/``) and prints Markdown tables (one row per rule set,
 backend and strategy, with seed 001's search effort) with the agreement check's
-result. Every figure comes from this run.
+result. Every figure comes from this run. Ctrl-C stops the run: the
+interrupted preset's finished rows are printed, said to be so, and no chart of
+it is written (exit 130).
 
 Usage:  python py/compare_tables.py [--preset NAME ...] [--jobs N] [--seed N] [--charts DIR]
 """
@@ -23,6 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def markdown(outcome) -> str:
+    """The rows as a Markdown table, then the agreement check's result (only when every row was played)."""
     lines = ["| rules | codes | backend | strategy | games | mean | max | ms/game | nodes/game |",
              "|---|---|---|---|---|---|---|---|---|"]
     for row in outcome.rows:
@@ -30,6 +33,8 @@ def markdown(outcome) -> str:
         nodes = f"{row.search['nodes'] / row.games:,.0f}" if row.search else ""
         lines.append(f"| {row.rules.describe()} | {row.rules.size:,} | {row.backend} | {row.strategy} | "
                      f"{d['games']} | {d['mean']:.3f} | {d['max']} | {d['ms_per_game']:.3f} | {nodes} |")
+    if not outcome.complete:  # the check saw only the rows played: it is no verdict on the preset
+        return "\n".join(lines) + "\n\nInterrupted: the rows above are the finished ones; no agreement check.\n"
     verdict = ("every backend gave the same attempts for every secret (deterministic strategies)"
                if not outcome.disagreements else f"{len(outcome.disagreements)} DISAGREEMENTS")
     return "\n".join(lines) + f"\n\nAgreement: {verdict}.\n"
@@ -46,9 +51,15 @@ def main() -> int:
     for preset in args.preset or list(PRESETS):
         plan = ComparePlan.make(preset=preset, rules=None, explicit_rules=[], backends=None, strategies=None,
                                 all_secrets=False, games=None, seed=args.seed, jobs=args.jobs)
-        outcome = compare(plan)
+        print(f"### {preset} (`mmlogic compare --preset {preset} --seed {args.seed}`)\n", flush=True)
+        outcome = compare(plan)  # Ctrl-C in it returns the rows finished so far, complete False
+        if not outcome.complete:
+            # The finished rows, said to be so; no charts (they would replace the README's with part of the
+            # data), no further preset, and the run ends as interrupted (run(): "interrupted", exit 130).
+            if outcome.rows:
+                print(markdown(outcome), flush=True)
+            raise KeyboardInterrupt
         charts = plot_comparison(outcome, args.charts / preset)
-        print(f"### {preset} (`mmlogic compare --preset {preset} --seed {args.seed}`)\n")
         print(markdown(outcome))
         # Links relative to the repository, as the README has them, when the charts are in it.
         links = [c.resolve().relative_to(ROOT) if c.resolve().is_relative_to(ROOT) else c for c in charts]

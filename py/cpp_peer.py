@@ -70,6 +70,39 @@ def case_constants(pegs: int, colors: int, algo: str) -> list[tuple[str, str]]:
     ]
 
 
+def wrong_version(source: Path, name: str, old: str) -> str:
+    return (f"--source {source}: its {name} does not contain the recipe's {old.splitlines()[0]!r} once: "
+            "not the version of mikemag/Mastermind the recipe was written for")
+
+
+def no_constant(source: Path, pattern: str) -> str:
+    return (f"--source {source}: its main.cpp has no {pattern!r}: "
+            "not the version of mikemag/Mastermind the recipe was written for")
+
+
+def check_checkout(source: Path) -> None:
+    """Refuse (:class:`BadInput`, exit 2) a folder without the files the recipe edits."""
+    missing = [name for name in ("main.cpp", *dict.fromkeys(name for name, _, _ in RECIPE))
+               if not (source / name).is_file()]
+    if missing:
+        raise BadInput(f"--source {source} is not a checkout of mikemag/Mastermind (no {', '.join(missing)})")
+
+
+def check_version(source: Path) -> None:
+    """Refuse (:class:`BadInput`, exit 2) a checkout the recipe's edits and the case constants do not fit.
+
+    A checkout of another version of mikemag/Mastermind is bad input as much as a folder that is
+    not a checkout at all, and is refused as early: before anything is built or printed.
+    """
+    for name, old, _ in RECIPE:
+        if (source / name).read_text(errors="replace").count(old) != 1:
+            raise BadInput(wrong_version(source, name, old))
+    text = (source / "main.cpp").read_text(errors="replace")
+    for pattern, _ in case_constants(4, 6, ALGOS["knuth"][1]):
+        if re.search(pattern, text) is None:
+            raise BadInput(no_constant(source, pattern))
+
+
 def build(source: Path, folder: Path, pegs: int, colors: int, algo: str) -> Path:
     """The peer's binary for one case, built in ``folder`` (reused when already built)."""
     binary = folder / "build" / "mastermind"
@@ -81,16 +114,15 @@ def build(source: Path, folder: Path, pegs: int, colors: int, algo: str) -> Path
     for name, old, new in RECIPE:
         path = folder / name
         text = path.read_text()
-        if text.count(old) != 1:
-            raise SystemExit(f"error: {name} of {source} does not contain the recipe's {old.splitlines()[0]!r} "
-                             "once: not the source the recipe was written for")
+        if text.count(old) != 1:  # check_version found it once in the source; it may have changed since
+            raise BadInput(wrong_version(source, name, old))
         path.write_text(text.replace(old, new))
     main = folder / "main.cpp"
     text = main.read_text()
     for pattern, value in case_constants(pegs, colors, algo):
         text, n = re.subn(pattern, value, text, count=1)
         if n != 1:
-            raise SystemExit(f"error: main.cpp of {source} has no {pattern!r}")
+            raise BadInput(no_constant(source, pattern))
     main.write_text(text)
     (folder / "build").mkdir()
     for command in (["cmake", "-DCMAKE_BUILD_TYPE=Release", "-DCMAKE_CUDA_COMPILER=NOTFOUND", ".."],
@@ -143,19 +175,18 @@ def main() -> int:
                              f"{' '.join(DEFAULT_CASES)}")
     parser.add_argument("--repeat", type=count, default=1, help="runs of each side; the fastest is kept")
     args = parser.parse_args()
-    # Every file the recipe edits, checked before anything is built or printed.
-    missing = [name for name in ("main.cpp", *dict.fromkeys(name for name, _, _ in RECIPE))
-               if not (args.source / name).is_file()]
-    if missing:
-        raise BadInput(f"--source {args.source} is not a checkout of mikemag/Mastermind (no {', '.join(missing)})")
-    if shutil.which("cmake") is None or shutil.which("make") is None:
-        raise BackendUnavailable(f"building the C++ peer needs cmake and make: {INSTALL} make")
+    # Checked before anything is built or printed: the files the recipe edits are there (else --source
+    # is not a checkout), the cases, and the files' text fits the recipe (else it is another version).
+    check_checkout(args.source)
     cases = []
     for case in args.case or DEFAULT_CASES:
         match = re.fullmatch(r"(\d+)x(\d+):(\w+)", case)
         if not match or match.group(3) not in ALGOS:
             raise BadInput(f"--case {case!r}: expected PxC:ALGO with ALGO one of {', '.join(ALGOS)}")
         cases.append((case, int(match.group(1)), int(match.group(2)), match.group(3)))
+    check_version(args.source)
+    if shutil.which("cmake") is None or shutil.which("make") is None:
+        raise BackendUnavailable(f"building the C++ peer needs cmake and make: {INSTALL} make")
     rows = []
     print("| case | C++ total | C++ max | C++ s | mmlogic total | mmlogic max | mmlogic s | ratio |")
     print("|---|---|---|---|---|---|---|---|")

@@ -21,8 +21,10 @@ janus bridge to SWI-Prolog:
 
 A game's time is the wall time of its moves (not loading either program).
 Goal (issue 4): mmlogic at least 10 times faster per game than the seed's
-program (159 ms per game on this project's machine, the README's figure),
-with no more attempts on average.
+program, timed in the same run, with no more attempts on average. The
+README's Seed 003 figures are one run's (the seed's program 192 ms per game
+on this project's machine, mmlogic 24x faster); the times move with the
+machine's load (an earlier run: 159 ms, 31x), the attempts do not.
 
 **The report's own client** (``--client N``, and ``tests/test_seed003_client.py``):
 :func:`play_client` runs the report's console client ``mastermind-client.pl``
@@ -73,7 +75,7 @@ from pathlib import Path
 from mm_logic.bench import random_secrets
 from mm_logic.codespace import code_space
 from mm_logic.engines.swipl import SwiplEngine
-from mm_logic.engines.swipl.runtime import find_swipl, load_janus
+from mm_logic.engines.swipl.runtime import find_swipl, runtime
 from mm_logic.errors import BackendUnavailable
 from mm_logic.feedback import feedback
 from mm_logic.game import play
@@ -183,33 +185,48 @@ def write_client(folder: Path, port: int, document: Path = SEED_DOC) -> Path:
     return folder / CLIENT_FILE
 
 
+def query_once(janus, goal: str, inputs: dict | None = None) -> dict:
+    """``janus.query_once`` for this script's own questions: Ctrl-C during one is :class:`KeyboardInterrupt`.
+
+    Python raises it in a callback Prolog makes (janus's heartbeat), and janus hands it back as a
+    ``PrologError`` (``Python 'KeyboardInterrupt'``), which :func:`~mm_logic.scripting.run` would show as a
+    traceback, exit 1; :meth:`PrologRuntime.interrupted` tells it from Prolog's own errors.
+    """
+    try:
+        return janus.query_once(goal, inputs or {})
+    except janus.PrologError as error:
+        if runtime().interrupted(error):
+            raise KeyboardInterrupt from None
+        raise
+
+
 def load_seed(janus, seed: int, document: Path = SEED_DOC) -> None:
     """Consult the seed's guesser, read from its report, and seed Prolog's random generator."""
     with tempfile.NamedTemporaryFile("w", suffix=".pl", encoding="utf-8", delete=False) as file:
         file.write(seed_program(document))
     try:
-        janus.query_once("load_files(F, [])", {"F": file.name})
+        query_once(janus, "load_files(F, [])", {"F": file.name})
     finally:
         Path(file.name).unlink()
-    janus.query_once("set_random(seed(S))", {"S": seed})
+    query_once(janus, "set_random(seed(S))", {"S": seed})
 
 
 def play_seed(janus, secret: tuple[int, ...]) -> tuple[int, float]:
     """One game of the seed's guesser; attempts and seconds."""
     start = time.perf_counter()
-    janus.query_once(f"retractall({SEED_MODULE}:guess(_, _)), retractall({SEED_MODULE}:parametres(_, _, _)),"
-                     f" assertz({SEED_MODULE}:parametres(P, K, non))",
-                     {"P": RULES.pegs, "K": RULES.colors})
+    query_once(janus, f"retractall({SEED_MODULE}:guess(_, _)), retractall({SEED_MODULE}:parametres(_, _, _)),"
+               f" assertz({SEED_MODULE}:parametres(P, K, non))",
+               {"P": RULES.pegs, "K": RULES.colors})
     attempts = 0
     while True:
-        guess = janus.query_once(f"{SEED_MODULE}:bulls_and_cows(G)")["G"]
+        guess = query_once(janus, f"{SEED_MODULE}:bulls_and_cows(G)")["G"]
         if not isinstance(guess, list):  # the seed's "no solution" message
             raise RuntimeError(f"seed 003 found no code for secret {secret}: {guess}")
         attempts += 1
         black, white = feedback(tuple(guess), secret)
         if black == RULES.pegs:
             return attempts, time.perf_counter() - start
-        janus.query_once(f"assertz({SEED_MODULE}:guess(G, [B, W]))", {"G": guess, "B": black, "W": white})
+        query_once(janus, f"assertz({SEED_MODULE}:guess(G, [B, W]))", {"G": guess, "B": black, "W": white})
 
 
 def run_client(client: Path, games: int, seed: int, timeout: float = 120.0) -> str:
@@ -302,7 +319,8 @@ def main() -> None:
         main_client(args.client, args.seed, args.seed_doc)
         return
     # Without SWI-Prolog or janus: one line saying how to install them, before any line is printed.
-    janus = load_janus()
+    # The runtime (the engine's too) tells Ctrl-C from Prolog's errors in the script's own questions.
+    janus = runtime().janus
 
     if args.all:
         secrets = [code_space(RULES).code(i) for i in range(RULES.size)]

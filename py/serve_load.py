@@ -78,7 +78,7 @@ def loopback(url: str) -> str:
     except OSError:  # socket.gaierror: the name does not resolve, so it cannot be shown to be this machine
         raise BadInput(f"--url {url!r}: its host {host!r} does not resolve (use 127.0.0.1, ::1 or localhost)") from None
     if not addresses or not all(ipaddress.ip_address(a.split("%")[0]).is_loopback for a in addresses):
-        raise SystemExit(f"error: --url must be a loopback address (127.0.0.1, ::1, localhost), not {url!r}")
+        raise BadInput(f"--url must be a loopback address (127.0.0.1, ::1, localhost), not {url!r}")
     return url
 
 

@@ -24,28 +24,71 @@ mmlogic; install the published version next to it first::
     .venv/bin/python py/z3_baseline.py --spaced 1000 --every 10    # the published secrets 0, 10, 20, ...
     .venv/bin/python py/z3_baseline.py --games 60 --strategies any,sample-entropy
 
-A game's time is the wall time of its guesses.
+A game's time is the wall time of its guesses. The table is printed when every
+game is played: Ctrl-C prints no row (``interrupted``, exit 130).
 """
 
 from __future__ import annotations
 
 import argparse
+import signal
 import time
+from collections.abc import Callable
 from itertools import permutations
 
 from mm_logic.bench import random_secrets, spaced_secrets
 from mm_logic.engines.clingo import ClingoEngine
-from mm_logic.errors import BackendUnavailable, BadInput
+from mm_logic.errors import BackendUnavailable, BadInput, MMLogicError
 from mm_logic.feedback import feedback
 from mm_logic.game import play
-from mm_logic.notation import Code
+from mm_logic.notation import Code, format_code
 from mm_logic.rules import Rules
 from mm_logic.scripting import count, natural, run
 from mm_logic.strategies import make_strategy
 
+#: What ``Solver.reason_unknown()`` says when Ctrl-C stopped ``check()``: Z3 takes SIGINT itself while it
+#: searches, so Python never sees it, and ``check()`` returns ``unknown``.
+Z3_CTRL_C = "interrupted from keyboard"
 
-def play_z3(z3, rules: Rules, secret: Code) -> tuple[int, float]:
-    """One game of the Z3 player: attempts and seconds."""
+
+class HeldCtrlC:
+    """While the Z3 games run, Ctrl-C is noted, and raised as :class:`KeyboardInterrupt` at the next
+    safe point (:meth:`check`, between guesses; or when the block ends).
+
+    Python raises Ctrl-C in whatever Python code runs when the signal comes; in z3's
+    ``AstRef.__del__`` it is printed ("Exception ignored in ...") and lost, and the run went on to
+    print a row; in z3's ctypes calls it came out as ``ctypes.ArgumentError``. Noted here, it
+    interrupts no z3 call. The previous handler is put back after.
+    """
+
+    def __init__(self):
+        self.pressed = False
+        self._previous = None
+
+    def _note(self, signum, frame) -> None:
+        self.pressed = True
+
+    def __enter__(self) -> HeldCtrlC:
+        previous = signal.getsignal(signal.SIGINT)
+        if previous is not signal.SIG_IGN and previous is not None:  # Ctrl-C ignored stays ignored
+            self._previous = signal.signal(signal.SIGINT, self._note)
+        return self
+
+    def check(self) -> None:
+        if self.pressed:
+            raise KeyboardInterrupt
+
+    def __exit__(self, kind, value, traceback) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+            self._previous = None
+        if kind is None:
+            self.check()
+
+
+def play_z3(z3, rules: Rules, secret: Code, between: Callable[[], None] = lambda: None) -> tuple[int, float]:
+    """One game of the Z3 player: attempts and seconds. ``between`` is called before each guess
+    (:meth:`HeldCtrlC.check`)."""
     start = time.perf_counter()
     pegs, colors = rules.pegs, rules.colors
     solver = z3.SolverFor("QF_FD")
@@ -54,7 +97,16 @@ def play_z3(z3, rules: Rules, secret: Code) -> tuple[int, float]:
         solver.add(z3.PbEq([(v, 1) for v in row], 1))
     attempts = 0
     while True:
-        if solver.check() != z3.sat:
+        between()
+        verdict = solver.check()
+        if verdict == z3.unknown:
+            # Not "no code": Z3 stopped searching. Ctrl-C while it searches is Z3's, which stops; say it as Ctrl-C.
+            reason = solver.reason_unknown()
+            if reason == Z3_CTRL_C:
+                raise KeyboardInterrupt
+            raise MMLogicError(f"Z3 gave up on secret {format_code(secret, rules)} after {attempts} guesses "
+                               f"(check() returned unknown: {reason})")
+        if verdict != z3.sat:
             raise RuntimeError(f"Z3 found no consistent code for secret {secret}")
         model = solver.model()
         guess = tuple(next(c for c in range(colors) if z3.is_true(model.eval(s[p][c])))
@@ -120,14 +172,16 @@ def main() -> None:
     engine = ClingoEngine(rules)
     # Every name is checked before the first game.
     strategies = [(name, make_strategy(name, rules, seed=args.seed)) for name in args.strategies.split(",")]
+    print(f"{rules.describe()}, {label}", flush=True)  # the table follows when every game is played
     rows = []
     for name, strategy in strategies:
         ours = [(r.attempts, r.seconds) for r in (play(engine, strategy, secret) for secret in secrets)]
         rows.append((f"mmlogic clingo {name}", ours))
     if z3 is not None:
-        rows.append((f"Z3 {z3.get_version_string()}", [play_z3(z3, rules, secret) for secret in secrets]))
+        with HeldCtrlC() as ctrl_c:
+            games = [play_z3(z3, rules, secret, ctrl_c.check) for secret in secrets]
+        rows.append((f"Z3 {z3.get_version_string()}", games))
 
-    print(f"{rules.describe()}, {label}")
     width = max(len(name) for name, _ in rows)
     print(f"{'player':<{width}} {'games':>5} {'mean':>7} {'max':>4} {'s/game':>8}")
     for name, games in rows:

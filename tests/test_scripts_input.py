@@ -10,6 +10,7 @@ tested on their own below.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import subprocess
 import sys
 
@@ -52,6 +53,8 @@ def script(name: str, *args: str, cwd=None) -> subprocess.CompletedProcess:
                                                   "from 0 to 30", 2),
     ("serve_load.py", ["--url", "ftp://127.0.0.1:8000"],
      "error: --url must be a server's address such as http://127.0.0.1:8000, not 'ftp://127.0.0.1:8000'", 2),
+    ("serve_load.py", ["--url", "http://8.8.8.8:80"],
+     "error: --url must be a loopback address (127.0.0.1, ::1, localhost), not 'http://8.8.8.8:80'", 2),
     ("serve_load.py", ["--url", "http://127.0.0.1:9"],
      "error: cannot reach the mmlogic server at http://127.0.0.1:9: Connection refused", 1),
     ("benchmarks.py", ["--beside", "/nonexistent"],
@@ -77,6 +80,37 @@ def test_a_bad_case_is_refused_before_the_table(tmp_path):
     assert (result.returncode, result.stdout) == (2, "")
     assert result.stderr == "error: --case '4x6:bogus': expected PxC:ALGO with ALGO one of knuth, parts, expected, " \
                             "entropy\n"
+    assert not (tmp_path / "b").exists()
+
+
+
+def mastermind_source(folder, main_cpp: str):
+    """A stand-in checkout of mikemag/Mastermind: the text the recipe edits, and ``main_cpp``."""
+    folder.mkdir()
+    (folder / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.25.2)\n"
+        "FetchContent_Declare(json URL https://github.com/nlohmann/json/releases/download/v3.10.5/json.tar.xz)\n"
+        "FetchContent_MakeAvailable(json)\n")
+    (folder / "utils.cpp").write_text("#if __linux__\n#include <libcpuid.h>\n#endif\n"
+                                      "#if __linux__\n  struct cpu_raw_data_t raw {};\n#endif\n")
+    (folder / "main.cpp").write_text(main_cpp)
+    return folder
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    # Another version: a file the recipe edits lacks the recipe's text (it said so with exit 1, after the table's
+    # header and with the first case's build folder made).
+    (lambda source: (source / "CMakeLists.txt").write_text("cmake_minimum_required(VERSION 3.10)\n"),
+     "its CMakeLists.txt does not contain the recipe's 'cmake_minimum_required(VERSION 3.25.2)' once"),
+    (lambda source: None, "its main.cpp has no 'using SingleGameAlgo = [\\\\w:]+;'"),
+])
+def test_a_checkout_of_another_version_is_bad_input_before_the_table(tmp_path, edit, message):
+    source = mastermind_source(tmp_path / "Mastermind", "int main() {}\n")
+    edit(source)
+    result = script("cpp_peer.py", "--source", str(source), "--case", "4x6:knuth", "--build", str(tmp_path / "b"))
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == f"error: --source {source}: {message}: not the version of mikemag/Mastermind the " \
+                            "recipe was written for\n"
     assert not (tmp_path / "b").exists()
 
 
@@ -193,3 +227,34 @@ def test_benchmarks_beside_refuses_a_checkout_that_names_no_command_before_the_t
     assert (result.returncode, result.stdout) == (2, "")
     assert result.stderr == (f"error: --beside {checkout}: its pyproject.toml names no mmlogic command "
                              "([project.scripts] mmlogic = \"module:function\"): 'scripts'\n")
+
+
+def test_benchmarks_beside_runs_the_checkout_for_every_row(tmp_path, monkeypatch, capsys):
+    # The checkout's command is used for each row: after the first it was overwritten with that row's
+    # seconds (TypeError: Value after * must be an iterable, not float, on the second row).
+    checkout = tmp_path / "earlier"
+    (checkout / "mm_logic").mkdir(parents=True)
+    (checkout / "pyproject.toml").write_text('[project]\nname = "mmlogic"\n\n'
+                                             '[project.scripts]\nmmlogic = "mm_logic.old_cli:main"\n')
+    (checkout / "mm_logic" / "__init__.py").write_text("")
+    (checkout / "mm_logic" / "old_cli.py").write_text(
+        "import json\n"
+        "def main():\n"
+        "    print(json.dumps({'games': 10, 'mean': 2.5, 'max': 3, 'seconds': 4.0}))\n"
+        "    return 0\n")
+    # Today's mmlogic too is a stand-in, so that the three python rows take no time.
+    today = tmp_path / "mmlogic"
+    today.write_text(f"#!{sys.executable}\n"
+                     "import json\n"
+                     "print(json.dumps({'games': 10, 'mean': 2.0, 'max': 3, 'seconds': 2.0}))\n")
+    today.chmod(0o755)
+    spec = importlib.util.spec_from_file_location("benchmarks", ROOT / "py" / "benchmarks.py")
+    benchmarks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(benchmarks)
+    monkeypatch.setattr(benchmarks, "mmlogic", lambda: str(today))
+    monkeypatch.setattr(sys, "argv", ["benchmarks.py", "--beside", str(checkout), "--only", "--backend python"])
+    assert benchmarks.main() == 0
+    rows = capsys.readouterr().out.splitlines()[2:]
+    assert [row.split(" | ")[0] for row in rows] == ["| Knuth 4x6, every secret", "| Kooi 4x8, every secret",
+                                                     "| Knuth 5x8, every secret"]
+    assert [row.split(" | ")[2:8] for row in rows] == [["10", "2.000", "3", "2.00", "200.00 ms", "4.00 s (x0.50)"]] * 3
