@@ -198,19 +198,23 @@ def test_run_leaves_a_bug_its_traceback():
         run(failing(ZeroDivisionError("a bug")))
 
 
-def test_benchmarks_beside_runs_the_checkouts_own_code_by_its_own_entry_point(tmp_path):
-    # The installed console script imports today's entry point (mm_logic.__main__), which older checkouts
-    # lack; and `python -c` puts the working directory (today's checkout) first on sys.path.
+def earlier_checkout(tmp_path, report: dict):
+    """A stand-in checkout of an earlier commit whose pyproject.toml names an entry point
+    (``mm_logic.old_cli:main``) that prints ``report`` as a bench's JSON."""
     checkout = tmp_path / "earlier"
     (checkout / "mm_logic").mkdir(parents=True)
     (checkout / "pyproject.toml").write_text('[project]\nname = "mmlogic"\n\n'
                                              '[project.scripts]\nmmlogic = "mm_logic.old_cli:main"\n')
     (checkout / "mm_logic" / "__init__.py").write_text("")
     (checkout / "mm_logic" / "old_cli.py").write_text(
-        "import json, sys\n"
-        "def main():\n"
-        "    print(json.dumps({'games': 2, 'mean': 1.5, 'max': 2, 'seconds': 4.0}))\n"
-        "    return 0\n")
+        f"import json\ndef main():\n    print(json.dumps({report!r}))\n    return 0\n")
+    return checkout
+
+
+def test_benchmarks_beside_runs_the_checkouts_own_code_by_its_own_entry_point(tmp_path):
+    # The installed console script imports today's entry point (mm_logic.__main__), which older checkouts
+    # lack; and `python -c` puts the working directory (today's checkout) first on sys.path.
+    checkout = earlier_checkout(tmp_path, {'games': 2, 'mean': 1.5, 'max': 2, 'seconds': 4.0})
     result = script("benchmarks.py", "--beside", str(checkout), "--only", "parts --colors 8 --all", cwd=ROOT)
     assert result.returncode == 0, result.stderr
     row = result.stdout.splitlines()[2].split(" | ")
@@ -232,16 +236,7 @@ def test_benchmarks_beside_refuses_a_checkout_that_names_no_command_before_the_t
 def test_benchmarks_beside_runs_the_checkout_for_every_row(tmp_path, monkeypatch, capsys):
     # The checkout's command is used for each row: after the first it was overwritten with that row's
     # seconds (TypeError: Value after * must be an iterable, not float, on the second row).
-    checkout = tmp_path / "earlier"
-    (checkout / "mm_logic").mkdir(parents=True)
-    (checkout / "pyproject.toml").write_text('[project]\nname = "mmlogic"\n\n'
-                                             '[project.scripts]\nmmlogic = "mm_logic.old_cli:main"\n')
-    (checkout / "mm_logic" / "__init__.py").write_text("")
-    (checkout / "mm_logic" / "old_cli.py").write_text(
-        "import json\n"
-        "def main():\n"
-        "    print(json.dumps({'games': 10, 'mean': 2.5, 'max': 3, 'seconds': 4.0}))\n"
-        "    return 0\n")
+    checkout = earlier_checkout(tmp_path, {'games': 10, 'mean': 2.5, 'max': 3, 'seconds': 4.0})
     # Today's mmlogic too is a stand-in, so that the three python rows take no time.
     today = tmp_path / "mmlogic"
     today.write_text(f"#!{sys.executable}\n"
