@@ -68,15 +68,33 @@ def _symbol_value(symbol: str, rules: Rules, text: str) -> int:
     return index
 
 
-def _token_value(token: str, rules: Rules, text: str) -> int:
-    """One space-separated peg: a symbol when the alphabet writes codes, else a colour number."""
-    # A colour number only where no symbol of the alphabet reads the token (with the alphabet
-    # abcdefgh, "0 1 2 3" is colours 0..3; with the default one "0" is both, alike).
-    number = token.isascii() and token.isdigit() and int(token) < rules.colors
-    if rules.symbolic and len(token) == 1 and not (number and token not in rules.alphabet[: rules.colors]):
-        return _symbol_value(token, rules, text)
-    if number:
-        return int(token)
+def _is_symbol(token: str, rules: Rules) -> bool:
+    """Whether ``token`` reads as one symbol of the alphabet (either case of a letter, when that
+    is unambiguous, as :func:`_symbol_value` takes it)."""
+    if not rules.symbolic or len(token) != 1:
+        return False
+    try:
+        _symbol_value(token, rules, token)
+    except BadInput:
+        return False
+    return True
+
+
+def _spaced_code(tokens: list[str], rules: Rules, text: str) -> Code:
+    """Pegs separated by spaces, read one way for the whole code: symbols of the alphabet where
+    every token is one, else colour numbers where every token is one (with the alphabet abcdefgh,
+    "0 1 2 3" is colours 0..3). A code is never read half one way and half the other: with the
+    alphabet ab0123, "2 3 4 5" is colours 2..5, not 4, 5, 4, 5."""
+    if all(_is_symbol(token, rules) for token in tokens):
+        return tuple(_symbol_value(token, rules, text) for token in tokens)
+    if all(token.isascii() and token.isdigit() and int(token) < rules.colors for token in tokens):
+        return tuple(int(token) for token in tokens)
+    neither = [t for t in tokens if not _is_symbol(t, rules)
+               and not (t.isascii() and t.isdigit() and int(t) < rules.colors)]
+    if not neither:
+        raise BadInput(f"code {shown(text)} mixes symbols of the alphabet {rules.alphabet[: rules.colors]} "
+                       f"with colour numbers (write every peg one way)")
+    token = neither[0]
     raise BadInput(f"peg {token!r} in code {shown(text)} is not one of the {rules.colors} colours "
                    + (rules.alphabet[: rules.colors] if rules.symbolic else f"0..{rules.colors - 1}"))
 
@@ -116,7 +134,7 @@ def parse_code(text: str, rules: Rules, *, check_repeat: bool = True) -> Code:
     elif len(text.split()) > 1 or (rules.pegs == 1 and not rules.symbolic):
         # Spaces separate pegs: each is a symbol of the alphabet or a colour number (a code of
         # one peg written as a number, e.g. 17 of 40 colours, has neither comma nor space).
-        code = tuple(_token_value(token, rules, text) for token in text.split())
+        code = _spaced_code(text.split(), rules, text)
     elif not rules.symbolic:
         raise BadInput(
             f"code {shown(text)}: with {rules.colors} colours (more than the alphabet's "
