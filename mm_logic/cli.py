@@ -547,7 +547,8 @@ def solve(rules, engine, strategy, first_guess, seed, secret_text, server, as_js
 
     Prints one line per guess with its feedback (black,white), then the number
     of guesses. With --server the secret is a remote codemaker's (seed 003's
-    client and server): the strategy runs here and sees only its answers.
+    client and server): the strategy runs here and sees only its answers
+    (with --encoding, the secret sent there is one of the encoding's codes).
 
     \b
     Examples:
@@ -560,7 +561,9 @@ def solve(rules, engine, strategy, first_guess, seed, secret_text, server, as_js
     from .game import play, turn_line
     from .terminal import Spinner
 
-    if server is None:
+    if server is None or engine.encoding is not None:
+        # With an edited encoding the server, which plays the rules' game, is given one of the
+        # encoding's codes, checked or drawn here (as bench --server gives it its secrets).
         secret = secret_or_random(secret_text, engine, seed)
     else:
         secret = parse_code(secret_text, rules) if secret_text is not None else None

@@ -22,7 +22,7 @@ from mm_logic.rules import Rules
 from mm_logic.server.process import ServerProcess, free_port
 from mm_logic.strategies import make_strategy
 
-from conftest import MMLOGIC, mmlogic
+from conftest import MMLOGIC, ROOT, mmlogic
 
 
 @pytest.fixture(scope="module")
@@ -52,6 +52,21 @@ def test_solve_with_a_random_secret_on_the_server_and_its_text(run, server):
         [f"{''.join(map(str, g))}:{b},{w}" for g, (b, w) in local.guesses]
     text = run("solve", "--server", server.url, "--backend", "python", "--secret", "0123")
     assert text.stdout == "1  0011  1,1\n2  0023  3,0\n3  0123  4,0\n3 guesses\n"
+
+
+def test_solve_against_the_server_with_an_edited_encoding_plays_its_secrets(run, run_json, server):
+    # The server plays the rules' game: a --secret the encoding excludes was sent there and the game
+    # failed after a guess, blaming the server (exit 1); a random secret was the server's, any code.
+    palindrome = ["--encoding", str(ROOT / "examples" / "palindrome.lp"), "--strategy", "first"]
+    refused = run("solve", "--server", server.url, *palindrome, "--secret", "0123")
+    assert (refused.exit_code, refused.stdout) == (2, "")
+    assert refused.stderr == ("error: --secret 0123 is excluded by palindrome.lp (the game's secrets are "
+                                     "the codes it admits)\n")
+    for seed in ("3", "4", "5"):
+        remote = run_json("solve", "--server", server.url, *palindrome, "--seed", seed)
+        local = run_json("solve", *palindrome, "--seed", seed)
+        assert remote.pop("seconds") > 0 and local.pop("seconds") > 0
+        assert remote == local and remote["secret"] == remote["secret"][::-1]
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
