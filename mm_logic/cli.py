@@ -1178,7 +1178,7 @@ def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit):
         from .server.api import create_app
     except ImportError:
         raise BackendUnavailable("mmlogic serve needs Starlette and uvicorn: pip install 'mmlogic[serve]'") from None
-    from .client import url_of
+    from .client import host_port, url_of
     from .server.line_protocol import LineGames, doubles, serve_beside
     from .server.store import GameStore
 
@@ -1208,7 +1208,7 @@ def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit):
                    "(Ctrl-C stops)", err=True)
         if line_port is not None:
             r = line_games.rules
-            click.echo(f"mmlogic serve: line protocol on {host}:{line_port} ({r.pegs} letters from a to "
+            click.echo(f"mmlogic serve: line protocol on {host_port(host, line_port)} ({r.pegs} letters from a to "
                        f"{chr(ord('a') + r.colors - 1)}, doubles {doubles(r)})", err=True)
 
     try:

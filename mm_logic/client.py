@@ -78,14 +78,23 @@ def server_url(text: str) -> tuple[str, str, int]:
     return parts.scheme, parts.hostname, port or (443 if parts.scheme == "https" else 80)
 
 
+def host_port(host: str, port: int) -> str:
+    """``host:port``, an IPv6 address in brackets (without them the port is not told from the address).
+
+    >>> host_port("::1", 8000), host_port("127.0.0.1", 8000)
+    ('[::1]:8000', '127.0.0.1:8000')
+    """
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
 def url_of(scheme: str, host: str, port: int) -> str:
     """The URL of ``(scheme, host, port)``, an IPv6 address in brackets as URLs write it.
 
     >>> url_of("http", "::1", 8000), url_of("http", "127.0.0.1", 8000)
     ('http://[::1]:8000', 'http://127.0.0.1:8000')
     """
-    # urlsplit's hostname drops the brackets; without them the port is not told from the address.
-    return f"{scheme}://[{host}]:{port}" if ":" in host else f"{scheme}://{host}:{port}"
+    # urlsplit's hostname drops the brackets: they are put back here.
+    return f"{scheme}://{host_port(host, port)}"
 
 
 def server_backend(rules: Rules) -> str:

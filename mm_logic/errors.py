@@ -83,4 +83,5 @@ def cannot_listen(host: str, port: int, error: OSError, what: str = "") -> MMLog
         reason = os.strerror(error.errno).lower()
     else:
         reason = str(error)
-    return MMLogicError(f"cannot listen on {host}:{port}{what}: {reason}")
+    from .client import host_port
+    return MMLogicError(f"cannot listen on {host_port(host, port)}{what}: {reason}")

@@ -339,3 +339,21 @@ def test_an_ipv6_server_keeps_its_brackets_in_messages(run):
     result = run("solve", "--server", f"http://[::1]:{port}", "--backend", "python")
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == f"error: cannot reach the mmlogic server at http://[::1]:{port}: Connection refused\n"
+
+
+def test_serve_writes_an_ipv6_address_in_brackets_in_every_line():
+    # The line protocol's line and a port in use said "::1:PORT", where the port is not told from the address.
+    port, line_port = ipv6_port(), ipv6_port()
+    server = subprocess.Popen([MMLOGIC, "serve", "--host", "::1", "--port", str(port), "--tcp-port", str(line_port)],
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stderr.readline().startswith(f"mmlogic serve: http://[::1]:{port}/ ")
+        assert server.stderr.readline() == (f"mmlogic serve: line protocol on [::1]:{line_port} (4 letters from a "
+                                            "to f, doubles oui)\n")
+        taken = mmlogic("serve", "--host", "::1", "--port", str(port))
+        assert (taken.returncode, taken.stdout) == (1, "")
+        assert taken.stderr == f"error: cannot listen on [::1]:{port}: address already in use\n"
+    finally:
+        server.kill()
+        server.communicate(timeout=10)
+
