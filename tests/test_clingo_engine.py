@@ -6,6 +6,7 @@ Agreement with the brute-force filter on random histories is
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -247,6 +248,17 @@ def test_a_byte_that_is_not_utf8_is_one_line_not_a_crash(tmp_path, files, shown)
     where = shown.format(cwd=tmp_path)
     assert (done.returncode, done.stdout, done.stderr) == (
         2, "", f"error: {where}: byte 0xe9 is not UTF-8 text, which clingo reads (save the file as UTF-8)\n")
+
+
+def test_an_include_that_names_no_regular_file_is_refused_at_its_line(tmp_path):
+    # A FIFO: clingo opened it and waited for ever, deaf to Ctrl-C and to --time-limit.
+    os.mkfifo(tmp_path / "pipe.lp")
+    (tmp_path / "folder.lp").mkdir()
+    for name in ("pipe.lp", "folder.lp"):
+        (tmp_path / "main.lp").write_text(f'#include "mastermind.lp".\n% {name} follows\n#include "{name}".\n')
+        done = mmlogic("solve", "--encoding", "main.lp", "--secret", "1221", cwd=tmp_path, timeout=30)
+        assert (done.returncode, done.stdout, done.stderr) == (
+            2, "", f"error: main.lp:3: the included {name} is not a regular file\n")
 
 
 def test_a_byte_that_is_not_utf8_inside_a_comment_is_left_alone(tmp_path):

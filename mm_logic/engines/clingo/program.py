@@ -86,7 +86,7 @@ def code_only(data: bytes) -> bytes:
 
 def check_utf8(entry: Path) -> None:
     """Refuse (:class:`EncodingError`, ``file:line``) an encoding, or a file it includes, that
-    is not UTF-8 outside its comments.
+    is not UTF-8 outside its comments, and an include that names no regular file (a FIFO).
 
     clingo reads UTF-8, and a message of clingo's that quotes such a byte (``x(\\xe9)`` in an
     error, or in a warning about an atom) ends the process: its Python logger cannot decode
@@ -118,12 +118,17 @@ def check_utf8(entry: Path) -> None:
                 line = code.count(b"\n", 0, error.start) + 1
                 raise EncodingError(f"{file}:{line}: byte 0x{code[error.start]:02x} is not UTF-8 text, "
                                     "which clingo reads (save the file as UTF-8)") from None
-        for name in _INCLUDE.findall(code_only(code) if code is data else code):
+        code = code_only(code) if code is data else code
+        for include in _INCLUDE.finditer(code):
             for folder in [file.parent, *search]:
-                included = folder / os.fsdecode(name)
+                included = folder / os.fsdecode(include[1])
                 if included.is_file():
                     todo.append(included)
                     break
+                if included.exists():
+                    # clingo would open it and wait for ever (a FIFO), deaf to Ctrl-C.
+                    line = code.count(b"\n", 0, include.start()) + 1
+                    raise EncodingError(f"{file}:{line}: the included {included} is not a regular file")
 
 
 @contextmanager
