@@ -21,33 +21,50 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 
 
+class Held:
+    """Ctrl-C taken aside by :func:`interrupts_held`: :meth:`check` raises it at a safe point
+    inside the block (between two native calls), as the block's end would."""
+
+    def __init__(self, previous=signal.SIG_DFL):
+        #: The signals taken aside so far.
+        self.caught: list[int] = []
+        self._previous = previous
+
+    def check(self) -> None:
+        """Raise the held Ctrl-C, if any, as the handler it replaced would (KeyboardInterrupt;
+        nothing where Ctrl-C was ignored)."""
+        if not self.caught:
+            return
+        if callable(self._previous):
+            self._previous(signal.SIGINT, None)  # Python's own handler raises KeyboardInterrupt
+        elif self._previous == signal.SIG_DFL:
+            raise KeyboardInterrupt
+
+
 @contextmanager
-def interrupts_held() -> Iterator[None]:
-    """Hold Ctrl-C while the block runs in the main thread, and raise it when the block ends.
+def interrupts_held() -> Iterator[Held]:
+    """Hold Ctrl-C while the block runs in the main thread, and raise it when the block ends
+    (or where the block calls the yielded :meth:`Held.check`).
 
     An exception the block raises after a held Ctrl-C is taken for its
     consequence: KeyboardInterrupt is raised instead. Only quick calls should
-    be held (milliseconds, or a one-off start-up of about a second): Ctrl-C
-    waits for them. In other threads the block runs as it is (signals reach
-    the main thread only).
+    be held (milliseconds, or a one-off start-up of about a second), unless the
+    block checks between them: Ctrl-C waits for them. In other threads the
+    block runs as it is (signals reach the main thread only).
     """
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield Held()
         return
-    caught: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
+    held = Held(signal.getsignal(signal.SIGINT))
+    signal.signal(signal.SIGINT, lambda number, frame: held.caught.append(number))
     try:
-        yield
+        yield held
     except Exception:
-        if not caught:
+        if not held.caught:
             raise
     finally:
-        signal.signal(signal.SIGINT, previous)
-    if caught:
-        if callable(previous):
-            previous(signal.SIGINT, None)  # Python's own handler raises KeyboardInterrupt
-        elif previous == signal.SIG_DFL:
-            raise KeyboardInterrupt
+        signal.signal(signal.SIGINT, held._previous)
+    held.check()
 
 
 def wrapped_interrupt(error: BaseException) -> bool:

@@ -31,7 +31,6 @@ game is played: Ctrl-C prints no row (``interrupted``, exit 130).
 from __future__ import annotations
 
 import argparse
-import signal
 import time
 from collections.abc import Callable
 from itertools import permutations
@@ -41,6 +40,7 @@ from mm_logic.engines.clingo import ClingoEngine
 from mm_logic.errors import BackendUnavailable, BadInput, MMLogicError
 from mm_logic.feedback import feedback
 from mm_logic.game import play
+from mm_logic.interrupts import interrupts_held
 from mm_logic.notation import Code, format_code
 from mm_logic.rules import Rules
 from mm_logic.scripting import count, natural, run
@@ -51,44 +51,9 @@ from mm_logic.strategies import make_strategy
 Z3_CTRL_C = "interrupted from keyboard"
 
 
-class HeldCtrlC:
-    """While the Z3 games run, Ctrl-C is noted, and raised as :class:`KeyboardInterrupt` at the next
-    safe point (:meth:`check`, between guesses; or when the block ends).
-
-    Python raises Ctrl-C in whatever Python code runs when the signal comes; in z3's
-    ``AstRef.__del__`` it is printed ("Exception ignored in ...") and lost, and the run went on to
-    print a row; in z3's ctypes calls it came out as ``ctypes.ArgumentError``. Noted here, it
-    interrupts no z3 call. The previous handler is put back after.
-    """
-
-    def __init__(self):
-        self.pressed = False
-        self._previous = None
-
-    def _note(self, signum, frame) -> None:
-        self.pressed = True
-
-    def __enter__(self) -> HeldCtrlC:
-        previous = signal.getsignal(signal.SIGINT)
-        if previous is not signal.SIG_IGN and previous is not None:  # Ctrl-C ignored stays ignored
-            self._previous = signal.signal(signal.SIGINT, self._note)
-        return self
-
-    def check(self) -> None:
-        if self.pressed:
-            raise KeyboardInterrupt
-
-    def __exit__(self, kind, value, traceback) -> None:
-        if self._previous is not None:
-            signal.signal(signal.SIGINT, self._previous)
-            self._previous = None
-        if kind is None:
-            self.check()
-
-
 def play_z3(z3, rules: Rules, secret: Code, between: Callable[[], None] = lambda: None) -> tuple[int, float]:
     """One game of the Z3 player: attempts and seconds. ``between`` is called before each guess
-    (:meth:`HeldCtrlC.check`)."""
+    (:meth:`mm_logic.interrupts.Held.check`)."""
     start = time.perf_counter()
     pegs, colors = rules.pegs, rules.colors
     solver = z3.SolverFor("QF_FD")
@@ -178,7 +143,11 @@ def main() -> None:
         ours = [(r.attempts, r.seconds) for r in (play(engine, strategy, secret) for secret in secrets)]
         rows.append((f"mmlogic clingo {name}", ours))
     if z3 is not None:
-        with HeldCtrlC() as ctrl_c:
+        # Ctrl-C is held while the Z3 games run and raised between guesses: Python raises it in
+        # whatever Python code runs when the signal comes; in z3's AstRef.__del__ it was printed
+        # ("Exception ignored in ...") and lost, and the run went on to print a row; in z3's ctypes
+        # calls it came out as ctypes.ArgumentError.
+        with interrupts_held() as ctrl_c:
             games = [play_z3(z3, rules, secret, ctrl_c.check) for secret in secrets]
         rows.append((f"Z3 {z3.get_version_string()}", games))
 

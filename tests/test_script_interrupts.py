@@ -119,20 +119,40 @@ def test_z3_unknown_is_ctrl_c_or_said_as_giving_up_never_no_consistent_code():
     assert str(error.value) == "Z3 gave up on secret 0123 after 0 guesses (check() returned unknown: timeout)"
 
 
-def test_z3_ctrl_c_in_a_destructor_still_stops_the_games():
-    # Python raised Ctrl-C in z3's AstRef.__del__, where it is printed and lost: the run went on and printed a row.
-    script = z3_baseline()
+def test_ctrl_c_in_a_destructor_is_held_and_raised_at_the_next_check():
+    # Python raised Ctrl-C in z3's AstRef.__del__, where it is printed and lost: the Z3 games of
+    # py/z3_baseline.py went on and printed a row. They run under interrupts_held and check between guesses.
+    from mm_logic.interrupts import interrupts_held
     before = signal.getsignal(signal.SIGINT)
 
     class Dropped:
         def __del__(self):
             os.kill(os.getpid(), signal.SIGINT)  # the handler runs here, in the destructor
 
-    with pytest.raises(KeyboardInterrupt), script.HeldCtrlC() as ctrl_c:
-        Dropped()
-        assert ctrl_c.pressed
+    checks = []
+    with pytest.raises(KeyboardInterrupt), interrupts_held() as ctrl_c:
         ctrl_c.check()
+        checks.append("no Ctrl-C yet: the check lets the block go on")
+        Dropped()
+        assert ctrl_c.caught == [signal.SIGINT]
+        ctrl_c.check()
+        checks.append("not reached")
+    assert checks == ["no Ctrl-C yet: the check lets the block go on"]
     assert signal.getsignal(signal.SIGINT) is before
-    with pytest.raises(KeyboardInterrupt), script.HeldCtrlC():
+    with pytest.raises(KeyboardInterrupt), interrupts_held():
         os.kill(os.getpid(), signal.SIGINT)  # after the last check: raised as the block ends
     assert signal.getsignal(signal.SIGINT) is before
+
+
+def test_z3_games_check_for_ctrl_c_before_each_guess():
+    # The Z3 player calls between() (the held Ctrl-C's check) before each guess: a Ctrl-C held there stops
+    # the game before Z3 is asked (the stand-in's check() would give up: MMLogicError).
+    script = z3_baseline()
+    calls = []
+
+    def between():
+        calls.append("checked")
+        raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        script.play_z3(unknown_z3("timeout"), Rules(4, 6), (0, 1, 2, 3), between)
+    assert calls == ["checked"]
