@@ -34,7 +34,6 @@ from .histogram import format_histogram
 from .notation import Code, amount, format_code
 from .rules import Rules
 from .strategies import STRATEGIES, canonical_name, make_strategy
-from .strategies.sampled import is_sample_name
 
 
 @dataclass(frozen=True)
@@ -122,19 +121,10 @@ def names(kind: str, choices, text: str) -> list[str]:
     return list(dict.fromkeys(listed))
 
 
-class BuiltIn(list):
-    """The built-in strategies' names, which ``sample-entropy:K`` names too: what commands that
-    play several sizes or openings take (a ``tree:FILE`` plays the one size and opening it was
-    saved for). Listed, it shows the built-in names (error messages)."""
-
-    def __contains__(self, name) -> bool:
-        return super().__contains__(name) or is_sample_name(name)
-
-
 def strategy_names(text: str, choices=STRATEGIES) -> list[str]:
     """A comma-separated list of strategies, each one of ``choices`` once authors' names are resolved
     (``knuth`` is ``minimax``), without repeats. The default choices take the opened ``tree:FILE`` and
-    the ``sample-entropy:K`` names too; :class:`BuiltIn` all but the trees.
+    the ``sample-entropy:K`` names too; ``STRATEGIES.built_in()`` all but the trees.
 
     Examples
     --------
@@ -356,9 +346,11 @@ def compare(plan: ComparePlan, progress: Progress | None = None,
 def _edited_secrets(plan: ComparePlan, study, rules: Rules, every: bool) -> list[Code] | None:
     """With ``--encoding``, the secrets every backend plays: the codes the edited encoding admits
     (all of them, or ``study.games`` drawn among them), also for the backends that cannot read it
-    and play the rules' game on them. None without ``--encoding`` or its reader in the study."""
-    readers = [b for b in study.backends if engine_class(b).suffix is not None and study.plays(rules, b)]
-    if plan.encoding is None or not readers:
+    and play the rules' game on them. None without ``--encoding`` or its reader in the study, and
+    where every secret is played by readers only (each lists them itself)."""
+    playing = [b for b in study.backends if study.plays(rules, b)]
+    readers = [b for b in playing if engine_class(b).suffix is not None]
+    if plan.encoding is None or not readers or (every and readers == playing):
         return None
     engine = make_engine(readers[0], rules, time_limit=plan.time_limit, encoding=plan.encoding)
     try:

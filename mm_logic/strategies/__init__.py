@@ -32,12 +32,23 @@ TREES: dict[str, StrategyTree] = {}
 
 
 class StrategyTable(dict):
-    """Strategy classes by name. An opened ``tree:FILE`` name is one too: ``name in
-    STRATEGIES`` holds and ``STRATEGIES[name]`` is :class:`TreeStrategy`, while
-    iterating lists the built-in names only (help texts, error messages)."""
+    """Strategy classes by name. ``sample-entropy:K`` names are in it, and so is an opened
+    ``tree:FILE`` name (unless ``trees`` is False): ``name in STRATEGIES`` holds and
+    ``STRATEGIES[name]`` is :class:`TreeStrategy`, while iterating lists the built-in names only
+    (help texts, error messages)."""
+
+    def __init__(self, classes, trees: bool = True):
+        super().__init__(classes)
+        #: Whether the opened trees' names are in it.
+        self.trees = trees
 
     def __contains__(self, name) -> bool:
-        return super().__contains__(name) or name in TREES or is_sample_name(name)
+        return super().__contains__(name) or (self.trees and name in TREES) or is_sample_name(name)
+
+    def built_in(self) -> StrategyTable:
+        """The table without the trees' names: what commands that play several sizes or openings
+        take (a ``tree:FILE`` plays the one size and opening it was saved for)."""
+        return StrategyTable(self, trees=False)
 
     def __getitem__(self, name) -> type[Strategy]:
         if not super().__contains__(name) and name in TREES:
