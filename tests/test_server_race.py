@@ -192,7 +192,8 @@ def test_idle_races_expire_and_free_their_place(client, store):
     ({"entrants": [{}, "python"]}, 'entrant 2 must be an object such as {"backend": "python", "strategy": '
                                    '"minimax"}'),
     ({"entrants": [{"backend": "python", "color": 1}]}, "entrant 1: unknown field 'color'"),
-    ({"entrants": [{"backend": 3}]}, "entrant 1: backend and strategy must be strings"),
+    ({"entrants": [{"backend": 3}]}, "entrant 1: backend must be a string"),
+    ({"entrants": [{}, {"strategy": None}]}, "entrant 2: strategy must be a string"),
     ({"entrants": [{"backend": "prolog"}]},
      "entrant 1: unknown backend 'prolog'; choose from clingo, swipl, python, a1, a2, a3, a4, a5"),
     ({"entrants": [{}, {"strategy": "best"}]},

@@ -27,7 +27,7 @@ from ..notation import Code, format_code
 from ..rules import Rules
 from ..sampling import random_code
 from ..strategies import make_strategy
-from .store import Conflict, code_of, first_guess_of, quoting, rules_from
+from .store import Conflict, code_of, first_guess_of, name_of, quoting, rules_from
 
 #: How many entrants a race may have.
 MAX_ENTRANTS = 8
@@ -135,11 +135,9 @@ def _entrant_names(entrants) -> list[tuple[str, str]]:
         unknown = set(entrant) - {"backend", "strategy"}
         if unknown:
             raise BadInput(f"entrant {number}: unknown field {sorted(unknown)[0]!r}")
-        backend = entrant.get("backend", DEFAULT_BACKEND)
-        strategy = entrant.get("strategy", DEFAULT_STRATEGY)
-        if not isinstance(backend, str) or not isinstance(strategy, str):
-            raise BadInput(f"entrant {number}: backend and strategy must be strings")
         try:
+            backend = name_of(entrant, "backend", DEFAULT_BACKEND)
+            strategy = name_of(entrant, "strategy", DEFAULT_STRATEGY)
             quoting(backend, engine_class, backend)
         except BadInput as error:
             raise BadInput(f"entrant {number}: {error}") from None
