@@ -25,7 +25,7 @@ from typing import TextIO
 import click
 
 from . import __version__
-from .engines import BACKENDS, DEFAULT_BACKEND, engine_class, make_engine
+from .engines import BACKENDS, DEFAULT_BACKEND, make_engine
 from .errors import BackendUnavailable, BadInput, MMLogicError, WrongAnswer, cannot_listen, one_line
 from .interrupts import wrapped_interrupt
 from .notation import amount, parse_code, parse_entry
@@ -763,14 +763,12 @@ def compare(ctx, preset, rules, backends, strategies, all_secrets, games, seed, 
     plan = ComparePlan.make(preset=preset, rules=rules, explicit_rules=typed, backends=backends,
                             strategies=strategies, all_secrets=all_secrets, games=games, seed=seed, jobs=jobs,
                             encoding=encoding, time_limit=time_limit)
-    if encoding is not None:
-        others = list(dict.fromkeys(b for study in plan.studies for b in study.backends
-                                    if engine_class(b).suffix is None))
-        if others:
-            reader = next(b for study in plan.studies for b in study.backends if engine_class(b).suffix)
-            click.echo(f"note: {reader} plays the game of {encoding.name}; {', '.join(others)} "
-                       f"{'plays' if len(others) == 1 else 'play'} the rules' game, on its secrets where "
-                       f"{reader} plays too, so no disagreement with {reader} is checked", err=True)
+    others = [b for b in plan.backends if not plan.reads(b)]
+    if encoding is not None and others:
+        reader = next(b for b in plan.backends if plan.reads(b))
+        click.echo(f"note: {reader} plays the game of {encoding.name}; {', '.join(others)} "
+                   f"{'plays' if len(others) == 1 else 'play'} the rules' game, on its secrets where "
+                   f"{reader} plays too, so no disagreement with {reader} is checked", err=True)
     printed: list = []
     widths = column_widths(plan)
 

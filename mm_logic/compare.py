@@ -190,6 +190,16 @@ class ComparePlan:
                     check_every_secret(r)
         return plan
 
+    def reads(self, backend: str) -> bool:
+        """Whether ``backend`` plays the game of ``--encoding`` (it reads such files); the others
+        play the rules' game."""
+        return self.encoding is not None and engine_class(backend).suffix is not None
+
+    @property
+    def backends(self) -> list[str]:
+        """Every backend of the plan, once, in the order of its studies."""
+        return list(dict.fromkeys(b for study in self.studies for b in study.backends))
+
     @property
     def total_games(self) -> int:
         """Games the whole plan plays (for a progress bar)."""
@@ -313,7 +323,7 @@ def compare(plan: ComparePlan, progress: Progress | None = None,
                             outcome.studies[-1][1].append(done[key])
                             continue
                         warm_up(backend, strategy_name, rules.max_repeat)  # start-up is not the row's time
-                        reader = plan.encoding is not None and engine_class(backend).suffix is not None
+                        reader = plan.reads(backend)
                         engine = make_engine(backend, rules, time_limit=plan.time_limit,
                                              encoding=plan.encoding if reader else None)
                         strategy = make_strategy(strategy_name, rules, plan.seed, plan.time_limit)
@@ -349,8 +359,8 @@ def _edited_secrets(plan: ComparePlan, study, rules: Rules, every: bool) -> list
     and play the rules' game on them. None without ``--encoding`` or its reader in the study, and
     where every secret is played by readers only (each lists them itself)."""
     playing = [b for b in study.backends if study.plays(rules, b)]
-    readers = [b for b in playing if engine_class(b).suffix is not None]
-    if plan.encoding is None or not readers or (every and readers == playing):
+    readers = [b for b in playing if plan.reads(b)]
+    if not readers or (every and readers == playing):
         return None
     engine = make_engine(readers[0], rules, time_limit=plan.time_limit, encoding=plan.encoding)
     try:
