@@ -26,6 +26,11 @@ docs/sample-returns.png``)::
 ``--then-any G`` adds players that let ``sample-entropy:K`` choose the first G
 guesses only (where its samples are good) and then play ``any``, named
 ``sample-entropy:K (G), any`` (in the table and JSON, not in the chart).
+``--engine-sample`` adds, for each k, ``engine-sample-entropy:K``: the same
+player with its sample drawn by the engine instead of the sampler's kernels
+(K solver calls a guess, each aimed at a uniform random code; also left out
+of the chart), to tell what the sample's quality buys from what the scoring
+does.
 
 Prints a table (size, player, games, mean, max, s/game), optionally writes it
 as JSON and a chart (mean guesses against k, log scale, one line per size,
@@ -41,13 +46,17 @@ import statistics
 import sys
 from pathlib import Path
 
+import numpy as np
+
 from mm_logic.bench import bench_games, random_secrets
 from mm_logic.engines import engine_class, make_engine
 from mm_logic.errors import BackendUnavailable, BadInput
 from mm_logic.rules import Rules
+from mm_logic.sampling import random_code
 from mm_logic.scripting import count, natural, output_file, run
 from mm_logic.strategies import make_strategy
 from mm_logic.strategies.base import Strategy
+from mm_logic.strategies.sampled import SampleEntropy
 from mm_logic.sweep import parse_sizes
 
 #: Games per size when --games is not given (the larger game is much slower per game).
@@ -87,28 +96,56 @@ class ThenAny(Strategy):
         return self.inner.choose(session) if len(session.history) < self.guesses else session.any()
 
 
-def players(rules: Rules, ks: list[int], then_any: list[int], seed: int) -> list[Strategy]:
-    """``any``, then ``sample-entropy:K`` for each k, each also followed by ``any`` after G guesses."""
+class EngineSample(SampleEntropy):
+    """``sample-entropy:K`` whose sample is K consistent codes the engine finds, each nearest a
+    uniform random code (``near()``; the sampler's kernels are not used): clingo aims its search
+    at that code (an engine that cannot aim answers ``any()`` every time). The candidates, the
+    climb and the guess are ``sample-entropy``'s."""
+
+    def __init__(self, rules: Rules, seed: int, k: int):
+        super().__init__(rules, seed, k)
+        self.name = f"engine-sample-entropy:{k}"
+
+    def sample(self, session, rng):
+        if not session.history:
+            return super().sample(session, rng)  # k uniform codes, as sample-entropy opens
+        codes = []
+        for _ in range(self.k):
+            code = session.near(random_code(self.rules, rng))
+            if code is None:
+                return None, False
+            codes.append(code)
+        self.last = {"source": "engine", "codes": self.k}
+        return np.asarray(codes, dtype=np.int64), False
+
+
+def players(rules: Rules, ks: list[int], then_any: list[int], seed: int, engine_sample: bool = False
+            ) -> list[Strategy]:
+    """``any``, then ``sample-entropy:K`` for each k, each also followed by ``any`` after G guesses,
+    and with ``engine_sample`` each also drawing its sample from the engine (:class:`EngineSample`)."""
     chosen = [make_strategy("any", rules, seed)]
     for k in ks:
         chosen.append(make_strategy(f"sample-entropy:{k}", rules, seed))
         chosen += [ThenAny(make_strategy(f"sample-entropy:{k}", rules, seed), g) for g in then_any]
+        if engine_sample:
+            chosen.append(EngineSample(rules, seed, k))
     return chosen
 
 
 def play_size(rules: Rules, ks: list[int], games: int, seed: int, backend: str, rows: list[dict],
-              save: Path | None, then_any: list[int] = ()) -> None:
+              save: Path | None, then_any: list[int] = (), engine_sample: bool = False) -> None:
     """Append one row per player (:func:`players`) to ``rows``; the rows so far are written
     to ``save`` after each player."""
     size = f"{rules.pegs}x{rules.colors}"
     secrets = random_secrets(rules, games, seed)
     engine = make_engine(backend, rules)
-    for strategy in players(rules, ks, then_any, seed):
+    for strategy in players(rules, ks, then_any, seed, engine_sample):
         name = strategy.name
         result = bench_games(engine, strategy, secrets, progress=_counter(f"{size} {name}", len(secrets)))
         print(file=sys.stderr)
         row = {"size": size, "player": name, "k": getattr(strategy, "k", None),
                "then_any": getattr(strategy, "guesses", None),
+               "engine_sample": isinstance(strategy, EngineSample),
                "games": result.games, "mean": round(result.mean, 3), "max": result.max,
                "sem": round(_sem([a for _, a in result.games_played]), 3),
                "seconds_per_game": round(result.seconds / result.games, 3)}
@@ -155,7 +192,8 @@ def plot(rows: list[dict], path: Path) -> None:
     sizes = list(dict.fromkeys(r["size"] for r in rows))
     fig, axes = plt.subplots(1, len(sizes), figsize=(5.5 * len(sizes), 4), squeeze=False)
     for ax, size in zip(axes[0], sizes):
-        mine = [r for r in rows if r["size"] == size and r["k"] is not None and r.get("then_any") is None]
+        mine = [r for r in rows if r["size"] == size and r["k"] is not None and r.get("then_any") is None
+                and not r.get("engine_sample")]
         anyrow = next(r for r in rows if r["size"] == size and r["k"] is None)
         ks = [r["k"] for r in mine]
         if all("sem" in r for r in mine):
@@ -186,6 +224,9 @@ def main() -> None:
                                                                   "10 on 20x20)")
     parser.add_argument("--then-any", type=then_any_guesses, default=[], metavar="G[,G...]",
                         help="also let each sample-entropy:K choose the first G guesses only, then play any")
+    parser.add_argument("--engine-sample", action="store_true",
+                        help="also play each k with its sample drawn by the engine, K codes each nearest "
+                             "a uniform code (engine-sample-entropy:K; slow: K solver calls a guess)")
     parser.add_argument("--seed", type=natural, default=1)
     parser.add_argument("--backend", default="clingo")
     parser.add_argument("--json", type=output_file, default=None, help="write the rows as JSON")
@@ -206,7 +247,8 @@ def main() -> None:
         print(f"{'size':<6} {'player':<28} {'games':>5} {'mean':>7} {'max':>4} {'s/game':>8}")
         for rules in sizes:
             games = DEFAULT_GAMES.get(f"{rules.pegs}x{rules.colors}", 10) if args.games is None else args.games
-            play_size(rules, args.ks, games, args.seed, args.backend, rows, args.json, args.then_any)
+            play_size(rules, args.ks, games, args.seed, args.backend, rows, args.json, args.then_any,
+                      args.engine_sample)
     if args.plot:
         plot(rows, args.plot)
 

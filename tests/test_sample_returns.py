@@ -6,8 +6,10 @@ import subprocess
 import sys
 
 from mm_logic.engines import make_engine
+from mm_logic.feedback import feedback
 from mm_logic.game import play
 from mm_logic.rules import Rules
+from mm_logic.sampling import history_rng
 from mm_logic.strategies import make_strategy
 
 from conftest import ROOT
@@ -48,3 +50,23 @@ def test_the_rows_name_the_players_and_the_guesses_sample_entropy_chose(tmp_path
         ("sample-entropy:5 (0), any", 5, 0, 3), ("sample-entropy:5 (2), any", 5, 2, 3)]
     # G = 0 is any from the first guess on: the same games as any.
     assert rows[2]["mean"] == rows[0]["mean"]
+
+
+def test_engine_sample_draws_its_sample_from_the_engine_and_scores_it_as_sample_entropy():
+    # 7x6 (279,936 codes) is above the exact scorer's 50,000: the sample is what the player says it is.
+    rules = Rules(7, 6)
+    engine = make_engine("clingo", rules)
+    player = script().EngineSample(rules, seed=1, k=20)
+    assert player.name == "engine-sample-entropy:20"
+    record = play(engine, player, (5, 4, 3, 1, 0, 0, 2))
+    assert record.guesses[-1][0] == (5, 4, 3, 1, 0, 0, 2)
+    # Replayed turn by turn: every sample code is the engine's, consistent with the history.
+    history = record.guesses[:2]
+    with engine.session(history) as session:
+        rng = history_rng(player.seed, session.history)
+        sample, exact = player.sample(session, rng)
+        assert (len(sample), exact, player.last["source"]) == (20, False, "engine")
+        assert all(feedback(guess, tuple(code)) == fb for code in sample for guess, fb in history)
+    # The opening is sample-entropy's (k uniform codes, the same generator).
+    assert record.guesses[0][0] == play(engine, make_strategy("sample-entropy:20", rules, seed=1),
+                                        (5, 4, 3, 1, 0, 0, 2)).guesses[0][0]
