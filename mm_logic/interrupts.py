@@ -28,16 +28,17 @@ class Held:
     def __init__(self, previous=signal.SIG_DFL):
         #: The signals taken aside so far.
         self.caught: list[int] = []
-        self._previous = previous
+        #: The handler held Ctrl-C is raised as (put back when the block ends).
+        self.previous = previous
 
     def check(self) -> None:
         """Raise the held Ctrl-C, if any, as the handler it replaced would (KeyboardInterrupt;
         nothing where Ctrl-C was ignored)."""
         if not self.caught:
             return
-        if callable(self._previous):
-            self._previous(signal.SIGINT, None)  # Python's own handler raises KeyboardInterrupt
-        elif self._previous == signal.SIG_DFL:
+        if callable(self.previous):
+            self.previous(signal.SIGINT, None)  # Python's own handler raises KeyboardInterrupt
+        elif self.previous == signal.SIG_DFL:
             raise KeyboardInterrupt
 
 
@@ -63,7 +64,7 @@ def interrupts_held() -> Iterator[Held]:
         if not held.caught:
             raise
     finally:
-        signal.signal(signal.SIGINT, held._previous)
+        signal.signal(signal.SIGINT, held.previous)
     held.check()
 
 
