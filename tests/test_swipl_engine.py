@@ -136,6 +136,17 @@ def test_an_encoding_that_halts_is_refused_not_obeyed(tmp_path):
                "mmlogic\n")
 
 
+def test_a_file_the_encoding_includes_that_is_no_regular_file_is_refused_at_its_directive(tmp_path):
+    # A FIFO: Prolog opened it and waited for ever, deaf to --time-limit.
+    os.mkfifo(tmp_path / "pipe.pl")
+    for directive in (":- include(pipe).", ":- consult(pipe)."):
+        (tmp_path / "main.pl").write_text(f"% the pipe follows\n{directive}\n")
+        done = mmlogic("solve", "--backend", "swipl", "--encoding", "main.pl", "--secret", "0123",
+                       "--time-limit", "5", cwd=tmp_path, timeout=60)
+        assert (done.returncode, done.stdout, done.stderr) == (
+            2, "", f"error: main.pl:2: error: the included {tmp_path / 'pipe.pl'} is not a regular file\n")
+
+
 def test_a_halt_in_one_thread_is_not_charged_to_a_load_in_another(tmp_path):
     # A load that ran while another thread's question halted failed with "the encoding calls halt/1",
     # and the question answered 0 codes (exit 3, "no consistent code").

@@ -165,6 +165,23 @@ user:message_hook(Term, Kind, Lines) :-
     ),
     !.
 
+% A file an encoding includes or loads that is no regular file (a FIFO) would
+% be opened and waited on for ever, deaf to the time limit: refused, at the
+% directive that names it. (The encoding's own file is checked by the adapter.)
+:- multifile prolog:open_source_hook/3.
+prolog:open_source_hook(Path, _Stream, _Options) :-
+    thread_self(Me),
+    loading_in(Me),
+    access_file(Path, exist),
+    \+ exists_file(Path),
+    (   source_location(File, Line)
+    ->  true
+    ;   File = '', Line = 0
+    ),
+    format(string(Text), "the included ~w is not a regular file", [Path]),
+    assertz(captured(File, Line, error, Text)),
+    throw(error(permission_error(open, source_sink, Path), _)).
+
 % A halt refused while an encoding runs is said by the adapter (refuse_halt/0),
 % not as Prolog's "% Halt cancelled".
 user:message_hook(cancel_halt(mmlogic_encoding), _, _).
