@@ -85,12 +85,14 @@ def _spaced_code(tokens: list[str], rules: Rules, text: str) -> Code:
     every token is one, else colour numbers where every token is one (with the alphabet abcdefgh,
     "0 1 2 3" is colours 0..3). A code is never read half one way and half the other: with the
     alphabet ab0123, "2 3 4 5" is colours 2..5, not 4, 5, 4, 5."""
+    def number(token: str) -> bool:
+        return token.isascii() and token.isdigit() and int(token) < rules.colors
+
     if all(_is_symbol(token, rules) for token in tokens):
         return tuple(_symbol_value(token, rules, text) for token in tokens)
-    if all(token.isascii() and token.isdigit() and int(token) < rules.colors for token in tokens):
+    if all(number(token) for token in tokens):
         return tuple(int(token) for token in tokens)
-    neither = [t for t in tokens if not _is_symbol(t, rules)
-               and not (t.isascii() and t.isdigit() and int(t) < rules.colors)]
+    neither = [t for t in tokens if not _is_symbol(t, rules) and not number(t)]
     if not neither:
         raise BadInput(f"code {shown(text)} mixes symbols of the alphabet {rules.alphabet[: rules.colors]} "
                        f"with colour numbers (write every peg one way)")
@@ -132,7 +134,7 @@ def parse_code(text: str, rules: Rules, *, check_repeat: bool = True) -> Code:
         if bad:
             raise BadInput(f"colour {bad[0]} in code {shown(text)} is outside 0..{rules.colors - 1}")
     elif len(text.split()) > 1 or (rules.pegs == 1 and not rules.symbolic):
-        # Spaces separate pegs: each is a symbol of the alphabet or a colour number (a code of
+        # Spaces separate pegs: all symbols of the alphabet or all colour numbers (a code of
         # one peg written as a number, e.g. 17 of 40 colours, has neither comma nor space).
         code = _spaced_code(text.split(), rules, text)
     elif not rules.symbolic:
