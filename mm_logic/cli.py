@@ -26,7 +26,7 @@ import click
 
 from . import __version__
 from .engines import BACKENDS, DEFAULT_BACKEND, make_engine
-from .errors import BackendUnavailable, BadInput, MMLogicError, WrongAnswer, cannot_listen, one_line
+from .errors import BackendUnavailable, BadInput, MMLogicError, WrongAnswer, cannot_listen, host_port, one_line
 from .interrupts import wrapped_interrupt
 from .notation import amount, parse_code, parse_entry
 from .rules import DEFAULT_ALPHABET, MAX_COLORS, MAX_PEGS, make_rules
@@ -1176,7 +1176,7 @@ def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit):
         from .server.api import create_app
     except ImportError:
         raise BackendUnavailable("mmlogic serve needs Starlette and uvicorn: pip install 'mmlogic[serve]'") from None
-    from .client import host_port, url_of
+    from .client import url_of
     from .server.line_protocol import LineGames, doubles, serve_beside
     from .server.store import GameStore
 

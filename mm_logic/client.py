@@ -33,7 +33,7 @@ from urllib.parse import urlsplit
 from .codespace import MAX_CODES
 from .engines import DEFAULT_BACKEND
 from .engines.base import Engine
-from .errors import BadInput, MMLogicError, NoConsistentCode
+from .errors import BadInput, MMLogicError, NoConsistentCode, host_port
 from .game import GameRecord, play_against
 from .notation import Code, Entry, Feedback, abridged, check_feedback, format_code, parse_code
 from .rules import DEFAULT_ALPHABET, Rules
@@ -76,15 +76,6 @@ def server_url(text: str) -> tuple[str, str, int]:
     if parts is None or parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/"):
         raise BadInput(f"--server must be a server's address such as http://127.0.0.1:8000, not {text!r}")
     return parts.scheme, parts.hostname, port or (443 if parts.scheme == "https" else 80)
-
-
-def host_port(host: str, port: int) -> str:
-    """``host:port``, an IPv6 address in brackets (without them the port is not told from the address).
-
-    >>> host_port("::1", 8000), host_port("127.0.0.1", 8000)
-    ('[::1]:8000', '127.0.0.1:8000')
-    """
-    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 def url_of(scheme: str, host: str, port: int) -> str:

@@ -73,6 +73,15 @@ class EncodingError(BadInput):
     """
 
 
+def host_port(host: str, port: int) -> str:
+    """``host:port``, an IPv6 address in brackets (without them the port is not told from the address).
+
+    >>> host_port("::1", 8000), host_port("127.0.0.1", 8000)
+    ('[::1]:8000', '127.0.0.1:8000')
+    """
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
 def cannot_listen(host: str, port: int, error: OSError, what: str = "") -> MMLogicError:
     """The one line for a server that cannot listen on ``host:port`` (a port in use, an address
     that is not this machine's, a name that does not resolve)."""
@@ -83,5 +92,4 @@ def cannot_listen(host: str, port: int, error: OSError, what: str = "") -> MMLog
         reason = os.strerror(error.errno).lower()
     else:
         reason = str(error)
-    from .client import host_port
     return MMLogicError(f"cannot listen on {host_port(host, port)}{what}: {reason}")
