@@ -10,6 +10,7 @@ pegs separated by spaces (``0 1 2 3``, ``10 0 3 17``). Feedback is
 from __future__ import annotations
 
 from collections import Counter
+from contextlib import suppress
 from decimal import Decimal
 
 from .errors import BadInput
@@ -68,37 +69,35 @@ def _symbol_value(symbol: str, rules: Rules, text: str) -> int:
     return index
 
 
-def _is_symbol(token: str, rules: Rules) -> bool:
-    """Whether ``token`` reads as one symbol of the alphabet (either case of a letter, when that
-    is unambiguous, as :func:`_symbol_value` takes it)."""
-    if not rules.symbolic or len(token) != 1:
-        return False
-    try:
-        _symbol_value(token, rules, token)
-    except BadInput:
-        return False
-    return True
+def _readings(token: str, rules: Rules, text: str) -> tuple[int | None, int | None]:
+    """(as a symbol, as a colour number) of one space-separated peg: None where it is not one."""
+    symbol = None
+    if rules.symbolic and len(token) == 1:
+        with suppress(BadInput):
+            symbol = _symbol_value(token, rules, text)
+    number = int(token) if token.isascii() and token.isdigit() and int(token) < rules.colors else None
+    return symbol, number
 
 
 def _spaced_code(tokens: list[str], rules: Rules, text: str) -> Code:
-    """Pegs separated by spaces, read one way for the whole code: symbols of the alphabet where
-    every token is one, else colour numbers where every token is one (with the alphabet abcdefgh,
-    "0 1 2 3" is colours 0..3). A code is never read half one way and half the other: with the
-    alphabet ab0123, "2 3 4 5" is colours 2..5, not 4, 5, 4, 5."""
-    def number(token: str) -> bool:
-        return token.isascii() and token.isdigit() and int(token) < rules.colors
-
-    if all(_is_symbol(token, rules) for token in tokens):
-        return tuple(_symbol_value(token, rules, text) for token in tokens)
-    if all(number(token) for token in tokens):
-        return tuple(int(token) for token in tokens)
-    neither = [t for t in tokens if not _is_symbol(t, rules) and not number(t)]
-    if not neither:
+    """Pegs separated by spaces: symbols of the alphabet where every token is one, else colour
+    numbers where every token is one (with the alphabet abcdefgh, "0 1 2 3" is colours 0..3),
+    else each token as the one thing it can be. A token whose two readings differ is never read
+    beside tokens of the other kind: with the alphabet ab0123, "2 3 4 5" is colours 2..5, not
+    4, 5, 4, 5, and "a 2 5 b" is refused ("2" is colour 4 as a symbol, 2 as a number)."""
+    readings = [_readings(token, rules, text) for token in tokens]
+    if all(symbol is not None for symbol, _ in readings):
+        return tuple(symbol for symbol, _ in readings)
+    if all(number is not None for _, number in readings):
+        return tuple(number for _, number in readings)
+    for token, (symbol, number) in zip(tokens, readings):
+        if symbol is None and number is None:
+            raise BadInput(f"peg {token!r} in code {shown(text)} is not one of the {rules.colors} colours "
+                           + (rules.alphabet[: rules.colors] if rules.symbolic else f"0..{rules.colors - 1}"))
+    if any(symbol is not None and number is not None and symbol != number for symbol, number in readings):
         raise BadInput(f"code {shown(text)} mixes symbols of the alphabet {rules.alphabet[: rules.colors]} "
                        f"with colour numbers (write every peg one way)")
-    token = neither[0]
-    raise BadInput(f"peg {token!r} in code {shown(text)} is not one of the {rules.colors} colours "
-                   + (rules.alphabet[: rules.colors] if rules.symbolic else f"0..{rules.colors - 1}"))
+    return tuple(number if symbol is None else symbol for symbol, number in readings)
 
 
 def parse_code(text: str, rules: Rules, *, check_repeat: bool = True) -> Code:
@@ -134,8 +133,8 @@ def parse_code(text: str, rules: Rules, *, check_repeat: bool = True) -> Code:
         if bad:
             raise BadInput(f"colour {bad[0]} in code {shown(text)} is outside 0..{rules.colors - 1}")
     elif len(text.split()) > 1 or (rules.pegs == 1 and not rules.symbolic):
-        # Spaces separate pegs: all symbols of the alphabet or all colour numbers (a code of
-        # one peg written as a number, e.g. 17 of 40 colours, has neither comma nor space).
+        # Spaces separate pegs: symbols of the alphabet or colour numbers (a code of one peg
+        # written as a number, e.g. 17 of 40 colours, has neither comma nor space).
         code = _spaced_code(text.split(), rules, text)
     elif not rules.symbolic:
         raise BadInput(

@@ -103,17 +103,21 @@ def test_spaced_colour_numbers_are_read_with_a_letter_alphabet(run):
         == "bcae  (936 codes still possible)\n"
 
 
-def test_a_spaced_code_is_read_one_way_whole(run, run_json):
+def test_a_spaced_code_is_never_read_half_one_way_and_half_the_other(run, run_json):
     # With an alphabet holding digits, "2 3 4 5" was read half as symbols (2, 3: colours 4, 5) and half as
     # numbers (4, 5), and solved a secret nobody typed: 2323.
     digits = ["--alphabet", "ab0123", "--colors", 6, *PY]
     assert run_json("solve", *digits, "--secret", "2 3 4 5")["secret"] == "0123"
     assert run_json("solve", *digits, "--secret", "2 3 2 3")["secret"] == "2323"
-    one_line_error(run("solve", *PY, "--alphabet", "abcdefgh", "--colors", 8, "--secret", "a 0 1 2"), 2,
-                   "code 'a 0 1 2' mixes symbols of the alphabet abcdefgh with colour numbers "
+    one_line_error(run("solve", *digits, "--secret", "a 2 5 b"), 2,
+                   "code 'a 2 5 b' mixes symbols of the alphabet ab0123 with colour numbers "
                    "(write every peg one way)")
     one_line_error(run("solve", *digits, "--secret", "a b x 2"), 2,
                    "peg 'x' in code 'a b x 2' is not one of the 6 colours ab0123")
+    # Where every peg has one meaning, a mix is read: a digit is the same colour either way in the
+    # default alphabet, and abcdefgh has no digits.
+    assert run_json("solve", *PY, "--colors", 12, "--secret", "10 A 3 B")["secret"] == "AA3B"
+    assert run_json("solve", *PY, "--alphabet", "abcdefgh", "--colors", 8, "--secret", "a 0 1 2")["secret"] == "aabc"
 
 
 def test_serve_help_does_not_offer_the_alphabet_it_refuses(run):
