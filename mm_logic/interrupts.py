@@ -50,13 +50,16 @@ def interrupts_held() -> Iterator[Held]:
     An exception the block raises after a held Ctrl-C is taken for its
     consequence: KeyboardInterrupt is raised instead. Only quick calls should
     be held (milliseconds, or a one-off start-up of about a second), unless the
-    block checks between them: Ctrl-C waits for them. In other threads the
-    block runs as it is (signals reach the main thread only).
+    block checks between them: Ctrl-C waits for them. In other threads, and
+    where Ctrl-C is ignored, the block runs as it is.
     """
-    if threading.current_thread() is not threading.main_thread():
-        yield Held()
+    previous = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or previous in (signal.SIG_IGN, None):
+        # Another thread (signals reach the main thread only), or Ctrl-C ignored (a job started
+        # with `&`) or not Python's to handle: nothing to hold, and the block's errors are its own.
+        yield Held(signal.SIG_IGN)
         return
-    held = Held(signal.getsignal(signal.SIGINT))
+    held = Held(previous)
     signal.signal(signal.SIGINT, lambda number, frame: held.caught.append(number))
     try:
         yield held

@@ -269,6 +269,11 @@ def test_only_the_command_line_opens_tree_files(tmp_path):
     try:
         assert name in STRATEGIES and list(STRATEGIES)[-1] == "sample-entropy"
         assert make_strategy(name, Rules(2, 2)).choose(make_engine("python", Rules(2, 2)).session()) == (0, 0)
+        # The built-in table (sweep, openings) holds no tree, by name or by index.
+        built_in = STRATEGIES.built_in()
+        assert name not in built_in and "sample-entropy:5" in built_in and list(built_in) == list(STRATEGIES)
+        with pytest.raises(KeyError):
+            built_in[name]
     finally:
         del TREES[name]
 

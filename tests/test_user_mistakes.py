@@ -351,6 +351,17 @@ def test_ctrl_c_held_during_native_code_is_raised_after_it_and_replaces_its_fail
     with pytest.raises(SystemError, match="no Ctrl-C: the error is the error"), interrupts_held():
         raise SystemError("no Ctrl-C: the error is the error")
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    # Ctrl-C ignored (a job started with &) stays ignored, and the block's error stays its own: it was
+    # swallowed after an ignored SIGINT, and the block went on as if it had ended well.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with pytest.raises(SystemError, match="the error is the error"), interrupts_held() as held:
+            os.kill(os.getpid(), signal.SIGINT)
+            held.check()
+            raise SystemError("the error is the error")
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.mark.parametrize("backend, text", [

@@ -51,7 +51,7 @@ class StrategyTable(dict):
         return StrategyTable(self, trees=False)
 
     def __getitem__(self, name) -> type[Strategy]:
-        if not super().__contains__(name) and name in TREES:
+        if self.trees and not super().__contains__(name) and name in TREES:
             return TreeStrategy
         return super().__getitem__(name)
 
