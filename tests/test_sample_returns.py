@@ -9,7 +9,7 @@ from mm_logic.engines import make_engine
 from mm_logic.feedback import feedback
 from mm_logic.game import play
 from mm_logic.rules import Rules
-from mm_logic.sampling import history_rng
+from mm_logic.sampling import history_rng, random_code
 from mm_logic.strategies import make_strategy
 
 from conftest import ROOT
@@ -63,10 +63,13 @@ def test_engine_sample_draws_its_sample_from_the_engine_and_scores_it_as_sample_
     # Replayed turn by turn: every sample code is the engine's, consistent with the history.
     history = record.guesses[:2]
     with engine.session(history) as session:
-        rng = history_rng(player.seed, session.history)
-        sample, exact = player.sample(session, rng)
+        sample, exact = player.sample(session, history_rng(player.seed, history))
         assert (len(sample), exact, player.last["source"]) == (20, False, "engine")
         assert all(feedback(guess, tuple(code)) == fb for code in sample for guess, fb in history)
+    # ... the codes clingo finds nearest the uniform codes of the same generator, asked in a fresh session.
+    rng = history_rng(player.seed, history)
+    with engine.session(history) as session:
+        assert sample.tolist() == [list(session.near(random_code(rules, rng))) for _ in range(20)]
     # The opening is sample-entropy's (k uniform codes, the same generator).
     assert record.guesses[0][0] == play(engine, make_strategy("sample-entropy:20", rules, seed=1),
                                         (5, 4, 3, 1, 0, 0, 2)).guesses[0][0]

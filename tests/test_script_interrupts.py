@@ -144,15 +144,33 @@ def test_ctrl_c_in_a_destructor_is_held_and_raised_at_the_next_check():
     assert signal.getsignal(signal.SIGINT) is before
 
 
+def scripted_z3(guesses):
+    """A stand-in for z3 whose solver answers ``guesses`` in turn (each check() is sat, its model
+    the next guess); the constraints are taken and ignored."""
+    turn = []
+
+    def is_true(var):  # var is (peg, colour), as Bool names it
+        return guesses[len(turn) - 1][var[0]] == var[1]
+    solver = SimpleNamespace(add=lambda *_: None, check=lambda: turn.append(1) or "sat",
+                             model=lambda: SimpleNamespace(eval=lambda var: var))
+    return SimpleNamespace(SolverFor=lambda logic: solver, sat="sat", unknown="unknown", is_true=is_true,
+                           Bool=lambda name: tuple(int(n) for n in name.split("_")[1:]),
+                           FreshBool=object, PbEq=lambda *_: None, Not=lambda v: v, And=lambda *v: v), turn
+
+
 def test_z3_games_check_for_ctrl_c_before_each_guess():
-    # The Z3 player calls between() (the held Ctrl-C's check) before each guess: a Ctrl-C held there stops
-    # the game before Z3 is asked (the stand-in's check() would give up: MMLogicError).
+    # The Z3 player calls between() (the held Ctrl-C's check) before each guess: a Ctrl-C held during the
+    # third guess's turn stops the game before Z3 is asked for that guess.
     script = z3_baseline()
+    z3, asked = scripted_z3([(0, 0, 0, 0), (1, 1, 1, 1), (2, 2, 2, 2), (5, 4, 3, 1)])
+    assert script.play_z3(z3, Rules(4, 6), (5, 4, 3, 1))[0] == 4  # the stand-in plays a whole game
+    z3, asked = scripted_z3([(0, 0, 0, 0), (1, 1, 1, 1), (2, 2, 2, 2), (5, 4, 3, 1)])
     calls = []
 
     def between():
         calls.append("checked")
-        raise KeyboardInterrupt
+        if len(calls) == 3:
+            raise KeyboardInterrupt
     with pytest.raises(KeyboardInterrupt):
-        script.play_z3(unknown_z3("timeout"), Rules(4, 6), (0, 1, 2, 3), between)
-    assert calls == ["checked"]
+        script.play_z3(z3, Rules(4, 6), (5, 4, 3, 1), between)
+    assert (len(calls), len(asked)) == (3, 2)
