@@ -174,3 +174,10 @@ def test_z3_games_check_for_ctrl_c_before_each_guess():
     with pytest.raises(KeyboardInterrupt):
         script.play_z3(z3, Rules(4, 6), (5, 4, 3, 1), between)
     assert (len(calls), len(asked)) == (3, 2)
+
+
+def test_seed003_openings_ctrl_c_prints_no_row_of_an_unfinished_bench():
+    result = interrupt("seed003_openings.py", "--backend", "swipl", after=2)
+    assert_interrupted(result)
+    assert result.stdout == ("5x8 no-repeat, every secret (6,720), swipl, then first\n"
+                             "opening                            games    mean  max   report  histogram\n")

@@ -47,6 +47,10 @@ def script(name: str, *args: str, cwd=None) -> subprocess.CompletedProcess:
     ("sample_returns.py", ["--replot", str(ROOT / "pyproject.toml")],
      f"error: --replot: {ROOT / 'pyproject.toml'} is not the JSON rows of an earlier run (--json)", 2),
     ("greedy_ceiling.py", ["--pegs", "0"], "error: --pegs must be between 1 and 64, got 0", 2),
+    ("seed003_openings.py", ["--backend", "nope"],
+     "error: unknown backend 'nope'; choose from clingo, swipl, python, a1, a2, a3, a4, a5", 2),
+    ("seed003_openings.py", ["--seed", "-1"], "seed003_openings.py: error: argument --seed: '-1' is not a natural "
+                                              "number (an integer >= 0)", 2),
     ("z3_baseline.py", ["--spaced", "10", "--offset", "20", "--skip-z3"],
      "error: --offset 20 leaves none of the 10 spaced secrets (it must be below --spaced)", 2),
     ("endgame_30x30.py", ["--player", "drift:x"], "error: --player 'drift:x': drift:R needs R a number of pegs "
