@@ -77,6 +77,16 @@ def client(store):
         yield client
 
 
+def py_script(name: str):
+    """The script ``py/NAME.py`` as a module (the scripts are no package: loaded from their file)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, ROOT / "py" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def load_seed003_script():
     """``py/seed003_vs_swipl.py`` as a module; the report it reads must be there.
 
@@ -84,12 +94,9 @@ def load_seed003_script():
     where its absence fails the tests that need it. In a lone clone elsewhere
     (no shared/ beside it) they are skipped, saying why.
     """
-    import importlib.util
     import os
 
-    spec = importlib.util.spec_from_file_location("seed003_vs_swipl", ROOT / "py" / "seed003_vs_swipl.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = py_script("seed003_vs_swipl")
     if not module.SEED_DOC.is_file() and not os.environ.get("CI"):
         pytest.skip(f"seed 003's report is not beside the repository ({module.SEED_DOC})")
     return module

@@ -1,6 +1,5 @@
 """``py/sample_returns.py --then-any G``: ``sample-entropy`` chooses the first G guesses, then ``any``."""
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -12,22 +11,15 @@ from mm_logic.rules import Rules
 from mm_logic.sampling import history_rng, random_code
 from mm_logic.strategies import make_strategy
 
-from conftest import ROOT
+from conftest import ROOT, py_script
 
 SCRIPT = ROOT / "py" / "sample_returns.py"
-
-
-def script():
-    spec = importlib.util.spec_from_file_location("sample_returns", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_then_any_plays_the_inner_strategys_first_guesses_then_the_engines_any():
     rules, secret = Rules(4, 6), (5, 4, 3, 1)
     engine = make_engine("python", rules)
-    player = script().ThenAny(make_strategy("sample-entropy", rules, seed=1), 2)
+    player = py_script("sample_returns").ThenAny(make_strategy("sample-entropy", rules, seed=1), 2)
     guesses = [guess for guess, _ in play(engine, player, secret).guesses]
     alone = [guess for guess, _ in play(engine, make_strategy("sample-entropy", rules, seed=1), secret).guesses]
     # 4x6 is small: sample-entropy plays the exact entropy strategy, which opens with 0123.
@@ -56,7 +48,7 @@ def test_engine_sample_draws_its_sample_from_the_engine_and_scores_it_as_sample_
     # 7x6 (279,936 codes) is above the exact scorer's 50,000: the sample is what the player says it is.
     rules = Rules(7, 6)
     engine = make_engine("clingo", rules)
-    player = script().EngineSample(rules, seed=1, k=20)
+    player = py_script("sample_returns").EngineSample(rules, seed=1, k=20)
     assert player.name == "engine-sample-entropy:20"
     record = play(engine, player, (5, 4, 3, 1, 0, 0, 2))
     assert record.guesses[-1][0] == (5, 4, 3, 1, 0, 0, 2)

@@ -8,7 +8,6 @@ at work), waits a little more, sends SIGINT and reads what the script printed un
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import os
 import queue
 import signal
@@ -24,7 +23,7 @@ import pytest
 from mm_logic.errors import MMLogicError
 from mm_logic.rules import Rules
 
-from conftest import ROOT, load_seed003_script
+from conftest import ROOT, load_seed003_script, py_script
 
 
 @dataclass
@@ -95,13 +94,6 @@ def test_seed003_vs_swipl_ctrl_c_in_the_seeds_game_is_interrupted():
 
 # -- z3_baseline.py ----------------------------------------------------------------------------------------
 
-def z3_baseline():
-    spec = importlib.util.spec_from_file_location("z3_baseline", ROOT / "py" / "z3_baseline.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def unknown_z3(reason: str):
     """A stand-in for z3 whose ``check()`` returns ``unknown`` for ``reason``."""
     solver = SimpleNamespace(add=lambda *_: None, check=lambda: "unknown", reason_unknown=lambda: reason)
@@ -111,7 +103,7 @@ def unknown_z3(reason: str):
 
 def test_z3_unknown_is_ctrl_c_or_said_as_giving_up_never_no_consistent_code():
     # Z3 takes SIGINT itself while it searches: check() returns unknown, which was "Z3 found no consistent code".
-    script = z3_baseline()
+    script = py_script("z3_baseline")
     with pytest.raises(KeyboardInterrupt):
         script.play_z3(unknown_z3("interrupted from keyboard"), Rules(4, 6), (0, 1, 2, 3))
     with pytest.raises(MMLogicError) as error:
@@ -161,7 +153,7 @@ def scripted_z3(guesses):
 def test_z3_games_check_for_ctrl_c_before_each_guess():
     # The Z3 player calls between() (the held Ctrl-C's check) before each guess: a Ctrl-C held during the
     # third guess's turn stops the game before Z3 is asked for that guess.
-    script = z3_baseline()
+    script = py_script("z3_baseline")
     z3, asked = scripted_z3([(0, 0, 0, 0), (1, 1, 1, 1), (2, 2, 2, 2), (5, 4, 3, 1)])
     assert script.play_z3(z3, Rules(4, 6), (5, 4, 3, 1))[0] == 4  # the stand-in plays a whole game
     z3, asked = scripted_z3([(0, 0, 0, 0), (1, 1, 1, 1), (2, 2, 2, 2), (5, 4, 3, 1)])

@@ -10,7 +10,6 @@ tested on their own below.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import subprocess
 import sys
 
@@ -19,7 +18,7 @@ import pytest
 from mm_logic.errors import BadInput, MMLogicError, NoConsistentCode
 from mm_logic.scripting import count, natural, output_file, output_folder, positive_seconds, run
 
-from conftest import ROOT
+from conftest import ROOT, py_script
 
 
 def script(name: str, *args: str, cwd=None) -> subprocess.CompletedProcess:
@@ -247,9 +246,7 @@ def test_benchmarks_beside_runs_the_checkout_for_every_row(tmp_path, monkeypatch
                      "import json\n"
                      "print(json.dumps({'games': 10, 'mean': 2.0, 'max': 3, 'seconds': 2.0}))\n")
     today.chmod(0o755)
-    spec = importlib.util.spec_from_file_location("benchmarks", ROOT / "py" / "benchmarks.py")
-    benchmarks = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(benchmarks)
+    benchmarks = py_script("benchmarks")
     monkeypatch.setattr(benchmarks, "mmlogic", lambda: str(today))
     monkeypatch.setattr(sys, "argv", ["benchmarks.py", "--beside", str(checkout), "--only", "--backend python"])
     assert benchmarks.main() == 0

@@ -1,6 +1,5 @@
 """``py/seed003_openings.py``: seed 003's opening experiments, each followed by ``first``."""
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -12,20 +11,13 @@ from mm_logic.game import play
 from mm_logic.rules import Rules
 from mm_logic.strategies import make_strategy
 
-from conftest import ROOT, mmlogic
+from conftest import ROOT, mmlogic, py_script
 
 SCRIPT = ROOT / "py" / "seed003_openings.py"
 
 
-def script():
-    spec = importlib.util.spec_from_file_location("seed003_openings", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_fixed_codes_are_played_whatever_the_answers_then_first():
-    module = script()
+    module = py_script("seed003_openings")
     rules = Rules(4, 6, 1)
     engine = make_engine("python", rules)
     player = module.Opened(make_strategy("first", rules), [(0, 1, 2, 3), (2, 3, 4, 5)], seed=1)
@@ -43,7 +35,7 @@ def test_fixed_codes_are_played_whatever_the_answers_then_first():
 
 
 def test_a_random_code_is_drawn_afresh_for_each_game():
-    module = script()
+    module = py_script("seed003_openings")
     rules = Rules(5, 8, 1)
     engine = make_engine("python", rules)
     player = module.Opened(make_strategy("first", rules), [module.RANDOM], seed=3)
