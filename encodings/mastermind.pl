@@ -6,6 +6,7 @@
             any/2,               % +Secret, -Code
             labeled/3,           % +Secret, +Options, -Code
             all/3,               % +Secret, +Limit, -Codes
+            code/2,              % +Secret, -Code
             count/2              % +Secret, -Count
           ]).
 :- use_module(library(clpfd)).
@@ -224,6 +225,22 @@ all(secret(Pegs, _Marks, _Counts), Limit, Codes) :-
     ;   findall(Pegs, limit(Limit, labeling([leftmost, up, step], Pegs)), Codes)
     ).
 
+%!  code(+Secret, -Code) is nondet.
+%
+%   Code is a code Secret may be, one at a time on backtracking, in the
+%   order count/2 finds them (labeling min). The swipl engine counts with it
+%   a few codes at a time, to give a lower bound on huge games.
+%
+%   ```
+%   ?- secret(rules(3, 2, 3), S), feedback(S, guess([0,0,1], 1, 2)),
+%      code(S, Code).
+%   Code = [0,1,0] ;
+%   Code = [1,0,0].
+%   ```
+
+code(secret(Pegs, _Marks, _Counts), Pegs) :-
+    labeling([min], Pegs).
+
 %!  count(+Secret, -Count) is det.
 %
 %   Count is the number of codes Secret may be (labeling as all/3 does
@@ -235,5 +252,5 @@ all(secret(Pegs, _Marks, _Counts), Limit, Codes) :-
 %   N = 360.
 %   ```
 
-count(secret(Pegs, _Marks, _Counts), Count) :-
-    aggregate_all(count, labeling([min], Pegs), Count).
+count(Secret, Count) :-
+    aggregate_all(count, code(Secret, _), Count).

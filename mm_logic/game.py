@@ -346,11 +346,15 @@ def advise(engine: Engine, strategy: Strategy, history: list[Entry],
     bound, so huge games answer at once.
     """
     with Game(engine, strategy, first_guess=first_guess, history=history) as game:
+        # The game is won once an entry scored all black: the code is that guess, whatever the
+        # strategy would play next (if the history allows it).
+        won = [number for number, (_, (black, _)) in enumerate(history, 1) if black == engine.rules.pegs]
+        # The guess first, as `solve` would play it: on huge games the count that follows stops
+        # after a while, and the solver's state with it.
+        guess = None if won else game.suggest()
         count, exact = game.remaining_within(budget)
         if count == 0:
             raise engine.no_solution(history)
-        for number, (guess, (black, _)) in enumerate(history, 1):
-            # The game is won: the code is that guess, whatever the strategy would play next.
-            if black == engine.rules.pegs:
-                return Suggestion(engine.rules, guess, 1, True, solved_by=number)
-        return Suggestion(engine.rules, game.suggest(), count, exact)
+        if won:
+            return Suggestion(engine.rules, history[won[0] - 1][0], 1, True, solved_by=won[0])
+        return Suggestion(engine.rules, guess, count, exact)

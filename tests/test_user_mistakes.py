@@ -148,8 +148,9 @@ def test_play_hint_on_a_huge_game_answers_with_a_bound(run):
     result = run("play", "--backend", "clingo", "--pegs", 5, "--colors", 36, "--strategy", "any", "--seed", 1,
                  input="01234\n?\n")
     assert result.exit_code == 0
-    # Counted up to 10, 100, 1000, ... for about a second: the bound is the last step counted.
-    assert re.fullmatch(r"at least (1,001|10,001|100,001) codes still possible", result.stdout.splitlines()[2])
+    # Counted for about a second, up to 100,001 codes: the bound is the codes found by then.
+    found = re.fullmatch(r"at least ([\d,]+) codes still possible", result.stdout.splitlines()[2])
+    assert found and 1 <= int(found[1].replace(",", "")) <= 100_001
 
 
 def test_play_advice_names_an_option_play_has(run):
@@ -250,15 +251,15 @@ def test_next_on_a_huge_game_answers_with_a_lower_bound(run_json, backend):
     guess = parse_code(out["guess"], Rules(16, 6))
     assert feedback((0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3), guess) == (3, 5)
     assert out["consistent"] is None and list(out) == ["guess", "consistent", "consistent_at_least"]
-    # Counting stops after the power of ten (plus one) it can reach in about a second.
-    assert out["consistent_at_least"] in (11, 101, 1001, 10001, 100001)
+    # Counting stops after about a second, or at 100,001 codes: the codes found by then.
+    assert 1 <= out["consistent_at_least"] <= 100_001
 
 
 def test_next_says_at_least_in_words(run):
     result = run("next", "--pegs", 16, "--colors", 6, "--strategy", "any", "0000111122223333:3,5")
     assert result.exit_code == 0
-    left = r"at least (11|101|1,001|10,001|100,001) codes still possible"
-    assert re.fullmatch(rf"[0-5]{{16}}  \({left}\)\n", result.stdout), result.stdout
+    found = re.fullmatch(r"[0-5]{16}  \(at least ([\d,]+) codes still possible\)\n", result.stdout)
+    assert found and 1 <= int(found[1].replace(",", "")) <= 100_001, result.stdout
 
 
 def wrong_encoding(tmp_path, suffix: str):

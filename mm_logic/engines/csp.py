@@ -283,8 +283,8 @@ class CSPSession(Session):
     def _count(self) -> int:
         return len(self._collect(None))
 
-    def _count_up_to(self, bound: int) -> int:
-        return len(self._collect(bound + 1))
+    def _count_up_to(self, bound: int, deadline: float | None) -> tuple[int, bool]:
+        return len(self._collect(bound + 1)), True  # seed 001's searches run to their end
 
 
 class CSPEngine(Engine):

@@ -36,6 +36,11 @@ ask46(History, Question, Answer) :-
     load_encoding(File, mastermind, Module, []),
     ask(Module, rules(4, 6, 4), History, Question, inf, 0, Answer).
 
+ask46(History, Question, Limit, Answer) :-
+    shipped(File),
+    load_encoding(File, mastermind, Module, []),
+    ask(Module, rules(4, 6, 4), History, Question, Limit, 0, Answer).
+
 :- begin_tests(load_encoding).
 
 test(shipped, [Module, Messages] == [mastermind, []]) :-
@@ -112,6 +117,20 @@ test(kept_prefix_answers_like_a_fresh_question, Counts == [256, 55, 256, 1296]) 
                             []]),
                  ask46(H, count, N) ),
             Counts).
+
+% counted: up to a bound (then the bound, finished), or all of them; a contradiction counts none.
+test(counted_up_to_a_bound, Answers == [10-true, 256-true, 0-true]) :-
+    ask46([[0,0,1,1]-1-0], counted, 10-0, A1),
+    ask46([[0,0,1,1]-1-0], counted, 1000-0, A2),
+    ask46([[0,1,2,3]-2-0, [0,1,2,3]-1-0], counted, 10-0, A3),
+    Answers = [A1, A2, A3].
+
+% A count whose time runs out gives the codes found by then, a lower bound, not finished.
+test(counted_until_its_time_runs_out, [Finished, true] == [false, Low]) :-
+    shipped(File),
+    load_encoding(File, mastermind, Module, []),
+    ask(Module, rules(30, 30, 30), [], counted, 1000000-0.2, 0, N-Finished),
+    ( N >= 0, N < 1000000 -> Low = true ; Low = N ).
 
 % A question the encoding cannot answer (a black count that is no number) reports the error.
 test(an_encoding_that_throws_answers_an_error, Kind == error) :-

@@ -133,6 +133,14 @@ test(any_is_consistent, true(memberchk(Code, Codes))) :-
     feedback(Secret, guess([0,1,2,3], 0, 4)),
     any(Secret, Code),
     all(Secret, inf, Codes).
+% code/2 gives every code all/3 lists, one at a time, and leaves the secret unbound.
+test(code_one_at_a_time, [Sorted, N] == [Codes, 256]) :-
+    secret(rules(4, 6, 4), Secret),
+    feedback(Secret, guess([0,0,1,1], 1, 0)),
+    findall(Code, code(Secret, Code), Found),
+    msort(Found, Sorted),
+    all(Secret, inf, Codes),
+    count(Secret, N).
 test(all_limited, Codes == [[0,2,2,2],[0,2,2,3],[0,2,2,4]]) :-
     secret(rules(4, 6, 4), Secret),
     feedback(Secret, guess([0,0,1,1], 1, 0)),

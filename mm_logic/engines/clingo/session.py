@@ -158,13 +158,19 @@ class ClingoSession(Session):
             self._codes = reader.codes
         return reader.count
 
-    def _count_up_to(self, bound: int) -> int:
+    def _count_up_to(self, bound: int, deadline: float | None) -> tuple[int, bool]:
         if self._known is not None:
-            return self._known[0]
-        # In first's order, like count: the model read and checked is the smallest.
-        reader = self._ask("count", models=bound + 1, lexicographic=self._control.lexicographic is not None,
-                           collect=False, check=True)
-        return reader.count
+            return min(self._known[0], bound + 1), True
+        # Every model read is checked. Without a deadline (spaces the python engine enumerates) in
+        # first's order, so a wrong code an edited encoding admits is named as the smallest; with
+        # one (huge games) in clasp's own order: the lexicographic one must find the smallest code
+        # first, which can take for ever (30x30: no eleventh model in 100 s; this order: at once).
+        lexicographic = deadline is None and self._control.lexicographic is not None
+        reader = self._ask("count", models=bound + 1, lexicographic=lexicographic, collect=False, check=True,
+                           stop_at=deadline)
+        if reader.stopped:
+            return reader.count, False
+        return reader.count, True
 
     def _random(self, rng: np.random.Generator) -> Code | None:
         """A consistent code drawn with ``rng`` (see the module's notes)."""
@@ -206,11 +212,13 @@ class ClingoSession(Session):
         return array
 
     def _ask(self, question: str, models: int, lexicographic: bool = False, collect: bool = True,
-             budget: int | None = None, check: bool = False) -> CodeReader | None:
+             budget: int | None = None, check: bool = False, stop_at: float | None = None) -> CodeReader | None:
         """One solver call for up to ``models`` models (0: all): the reader holding them.
 
         With a ``budget`` of conflicts, None if the search needed more. With
         ``check``, every model is checked against the history as it is read.
+        A search still running at ``stop_at`` (``time.monotonic``) stops: the
+        reader holds the models found, and says ``stopped``.
         """
         control = self._control
         reader = CodeReader(self.rules, self._where, collect, self._checked if check else None)
@@ -219,8 +227,10 @@ class ClingoSession(Session):
         engine = self._engine
         what = f"{self.rules.describe()}, {question}, {engine.entry.name}"
         if not solve(control.ctl, reader, assumptions, models, budget=budget, time_limit=engine.time_limit,
-                     what=what):
-            return None
+                     stop_at=stop_at, what=what):
+            if budget is not None:
+                return None
+            reader.stopped = True
         if reader.misfit is not None:
             raise engine.program.misfit(
                 f"the encoding's models must show one secret(P,C) per peg P = 1..{self.rules.pegs} "

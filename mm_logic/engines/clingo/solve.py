@@ -55,6 +55,7 @@ class CodeReader:
         self.count = 0
         self.misfit: str | None = None
         self.wrong: Exception | None = None  # what the check raised, raised again after the solve
+        self.stopped = False  # set by the caller: a deadline ended the search before it was done
         self._batch: list[list[int]] = []
 
     def finish(self) -> None:
@@ -117,11 +118,13 @@ def wait_for(finished: threading.Event, deadline: float | None) -> bool:
 
 
 def solve(ctl: Control, reader: CodeReader, assumptions, models: int, *, budget: int | None = None,
-          time_limit: float | None = None, what: str = "") -> bool:
+          time_limit: float | None = None, stop_at: float | None = None, what: str = "") -> bool:
     """Search for up to ``models`` models (0: all) and hand each to ``reader``.
 
     With a ``budget`` of conflicts, returns False if the search needed more
-    (``reader`` then holds a partial answer); otherwise True once done.
+    (``reader`` then holds a partial answer); likewise once ``stop_at`` (on
+    ``time.monotonic``'s clock) has passed, the models found so far in
+    ``reader``; otherwise True once done.
     ``time_limit`` raises :class:`SolverTimeout` (``what`` says which
     question, for the message); Ctrl-C cancels the search and propagates.
 
@@ -135,6 +138,7 @@ def solve(ctl: Control, reader: CodeReader, assumptions, models: int, *, budget:
     to wake than clingo's timed wait), in slices so that Ctrl-C gets through.
     """
     deadline = None if time_limit is None else time.monotonic() + time_limit
+    stopping = stop_at is not None and (deadline is None or stop_at < deadline)
     limits = ctl.configuration.solve
     bounded = 0 < models <= QUICK_MODELS
     limits.solve_limit = str(QUICK_CONFLICTS if budget is None else budget)
@@ -157,8 +161,10 @@ def solve(ctl: Control, reader: CodeReader, assumptions, models: int, *, budget:
     with ctl.solve(on_model=reader, on_finish=lambda _: finished.set(), assumptions=assumptions,
                    async_=True) as handle:
         try:
-            if not wait_for(finished, deadline):
+            if not wait_for(finished, stop_at if stopping else deadline):
                 handle.cancel()
+                if stopping:
+                    return False
                 raise SolverTimeout(f"clingo did not answer within the time limit of {time_limit:g} s "
                                     f"({what}); raise --time-limit")
         except KeyboardInterrupt:

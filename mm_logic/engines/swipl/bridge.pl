@@ -311,6 +311,35 @@ question(all, M, Secret, Limit, Codes) :-
     M:all(Secret, Limit, Codes).
 question(count, M, Secret, _, Count) :-
     M:count(Secret, Count).
+question(counted, M, Secret, Bound-Seconds, Count-Finished) :-
+    counted(M, Secret, Bound, Seconds, Count, Finished).
+
+%   counted(+Module, +Secret, +Bound, +Seconds, -Count, -Finished)
+%
+%   Count the codes Secret may be, up to Bound of them, for at most Seconds
+%   (0: no limit): Finished is false when time ran out first, and Count the
+%   codes found by then, a lower bound. Codes come from the encoding's
+%   code/2 where it has one, else from all/3 (all at once: nothing is
+%   counted until it answers).
+
+counted(M, Secret, Bound, Seconds, Count, Finished) :-
+    State = found(0),
+    (   catch(within(Seconds, ignore(\+ \+ counting(M, Secret, Bound, State))), time_limit_exceeded, fail)
+    ->  Finished = true
+    ;   Finished = false
+    ),
+    arg(1, State, Count).
+
+counting(M, Secret, Bound, State) :-
+    (   predicate_property(M:code(_, _), defined)
+    ->  M:code(Secret, _)
+    ;   M:all(Secret, Bound, Codes),
+        member(_, Codes)
+    ),
+    arg(1, State, Found0),
+    Found is Found0 + 1,
+    nb_setarg(1, State, Found),
+    Found >= Bound.
 
 % Ctrl-C, as the heartbeat's call into Python reports it.
 interrupt(error(python_error('KeyboardInterrupt', _), _)).
@@ -322,6 +351,7 @@ nothing(any, none).
 nothing(labeled, none).
 nothing(all, []).
 nothing(count, 0).
+nothing(counted, 0-true).
 
 % How a question that did not finish is reported.
 failed(time_limit_exceeded, timeout) :- !.

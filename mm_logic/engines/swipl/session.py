@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from ...notation import Code, Entry
@@ -89,3 +91,14 @@ class SwiplSession(Session):
                 raise self._engine.misfit(f"count/2 gave {count!r}, not a number of codes")
             known["count"] = count
         return known["count"]
+
+    def _count_up_to(self, bound: int, deadline: float | None) -> tuple[int, bool]:
+        known = self._known[-1]
+        if "all" in known or "count" in known:
+            return min(self._count(), bound + 1), True
+        if deadline is None:  # the engine's time limit bounds the count
+            count, finished = self._engine.ask("counted", self._entries, (bound + 1, 0))
+        else:  # a deadline of its own, which ends the count with the codes found so far
+            seconds = max(deadline - time.monotonic(), 0.001)
+            count, finished = self._engine.ask("counted", self._entries, (bound + 1, seconds), timed=False)
+        return int(count), finished in (True, "true")

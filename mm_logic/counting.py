@@ -1,0 +1,96 @@
+"""How many codes of the rules a history leaves, counted without listing them.
+
+The count behind ``next``, play's ``?`` and every hint is a question about the
+rules: wherever the python engine could enumerate the space (at most
+:data:`~mm_logic.codespace.MAX_CODES` codes) it is answered here, exactly and
+at once, whichever engine plays (an edited encoding, whose codes are its own,
+is counted by its engine). A compiled depth-first search sets the pegs in
+order and keeps, for every history entry, the black pegs and the common
+colours so far: a branch is cut as soon as an entry's count has overshot, or
+can no longer be reached with the pegs left (each peg adds at most one of
+each). So it visits little more than the consistent codes and their
+prefixes, in constant memory: 8x8 after one guess (2.6 million codes) in a
+tenth of a second, where listing the space took 9 s and 1 GB.
+
+The search runs one first colour at a time, so that Ctrl-C gets through
+between two calls of the kernel.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from .codespace import MAX_CODES
+from .notation import Entry
+from .numba_cache import CACHE
+from .rules import Rules
+
+
+def countable(rules: Rules) -> bool:
+    """Whether :func:`count_consistent` answers for these rules (the python engine's spaces)."""
+    return rules.size <= MAX_CODES
+
+
+def count_consistent(rules: Rules, history: list[Entry]) -> int:
+    """The number of valid codes of ``rules`` that give every entry of ``history`` its feedback.
+
+    >>> count_consistent(Rules(4, 6), [((0, 0, 1, 1), (1, 0)), ((2, 3, 4, 5), (0, 2))])
+    60
+    """
+    if not history:
+        return rules.size
+    guesses = np.array([guess for guess, _ in history], dtype=np.int64).reshape(len(history), rules.pegs)
+    offered = np.zeros((len(history), rules.colors), dtype=np.int64)
+    for row, guess in enumerate(guesses):
+        np.add.at(offered[row], guess, 1)
+    blacks = np.array([black for _, (black, _) in history], dtype=np.int64)
+    common = np.array([black + white for _, (black, white) in history], dtype=np.int64)
+    return sum(_count_from(first, rules.pegs, rules.colors, rules.repeat_limit, guesses, offered, blacks, common)
+               for first in range(rules.colors))
+
+
+@nb.njit(cache=CACHE, nogil=True)
+def _count_from(first, pegs, colors, repeat, guesses, offered, blacks, common):  # pragma: no cover - compiled
+    """Consistent codes whose first peg has colour ``first`` (see the module's notes)."""
+    entries = guesses.shape[0]
+    code = np.full(pegs, -1, dtype=np.int64)
+    held = np.zeros(colors, dtype=np.int64)  # pegs of each colour so far
+    # Row d: each entry's black pegs and common colours over the first d pegs.
+    black = np.zeros((pegs + 1, entries), dtype=np.int64)
+    shared = np.zeros((pegs + 1, entries), dtype=np.int64)
+    total = 0
+    depth = 0
+    while depth >= 0:
+        previous = code[depth]
+        if previous >= 0:
+            held[previous] -= 1
+        colour = previous + 1 if previous >= 0 else (first if depth == 0 else 0)
+        last = first if depth == 0 else colors - 1
+        rest = pegs - depth - 1
+        found = False
+        while colour <= last and not found:
+            if held[colour] < repeat:
+                found = True
+                for e in range(entries):
+                    b = black[depth, e] + (1 if guesses[e, depth] == colour else 0)
+                    s = shared[depth, e] + (1 if held[colour] < offered[e, colour] else 0)
+                    if b > blacks[e] or b + rest < blacks[e] or s > common[e] or s + rest < common[e]:
+                        found = False
+                        break
+            if not found:
+                colour += 1
+        if not found:
+            code[depth] = -1
+            depth -= 1
+            continue
+        code[depth] = colour
+        for e in range(entries):
+            black[depth + 1, e] = black[depth, e] + (1 if guesses[e, depth] == colour else 0)
+            shared[depth + 1, e] = shared[depth, e] + (1 if held[colour] < offered[e, colour] else 0)
+        held[colour] += 1
+        if rest == 0:
+            total += 1  # every entry's counts are exactly reached: the bounds above left no slack
+        else:
+            depth += 1
+    return total
