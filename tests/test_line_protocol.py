@@ -164,6 +164,13 @@ def test_serve_refuses_such_rules_at_start_up(run, options, message):
     assert (result.exit_code, result.stdout, result.stderr) == (2, "", message)
 
 
+def test_one_port_for_both_servers_is_a_usage_error(run):
+    # Both would bind it, the second failing: it said "address already in use", exit 1.
+    result = run("serve", "--port", "8123", "--tcp-port", "8123")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2, "", "error: --tcp-port 8123 is the API's --port too: the line protocol needs a port of its own\n")
+
+
 # -- through real sockets ---------------------------------------------------------------------
 async def exchange(port: int, data: bytes, *, close_write: bool = False) -> bytes:
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
@@ -244,7 +251,8 @@ def test_mmlogic_serve_listens_for_both_and_ctrl_c_stops_it():
         assert ask(server.tcp_port, "[1,abcdf]").startswith("[-1,[")
         # The API's games and the line protocol's share the cap.
         request = urllib.request.Request(f"{server.url}/api/games", method="POST",
-                                         data=b'{"rules": {"pegs": 4, "colors": 6}, "backend": "python"}')
+                                         data=b'{"rules": {"pegs": 4, "colors": 6}, "backend": "python"}',
+                                         headers={"Content-Type": "application/json"})
         with urllib.request.urlopen(request, timeout=10) as response:
             assert response.status == 201
         assert ask(server.tcp_port, "init_connexion") == \

@@ -280,7 +280,8 @@ def test_a_race_forgotten_to_make_room_is_named_so(client):
 def test_bad_requests_of_any_kind(client):
     race = new_race(client)
     url = f"/api/races/{race['id']}"
-    error(client.post("/api/races", content=b"{not json"), 400, "the request body is not JSON")
+    error(client.post("/api/races", content=b"{not json", headers={"content-type": "application/json"}), 400,
+          "the request body is not JSON")
     error(client.post("/api/races", json=[1]), 400, "the request body must be a JSON object")
     error(client.get("/api/races/nope"), 404, "no race 'nope' (races are forgotten after 60 s unused)")
     error(client.post("/api/races/nope/step"), 404, "no race 'nope' (races are forgotten after 60 s unused)")

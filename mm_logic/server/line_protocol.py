@@ -201,14 +201,15 @@ def listening_port(server: asyncio.Server) -> int:
 
 
 async def serve_beside(main: Callable[[], Awaitable[None]], games: LineGames, host: str, port: int,
-                       on_listen: Callable[[int], None] = lambda port: None) -> None:
+                       on_listen: Callable[[int], None] = lambda port: None, *,
+                       read_timeout: float = READ_TIMEOUT) -> None:
     """Run ``main()`` (the HTTP server) with the line server open beside it, closed when it ends.
 
     A port that cannot be listened on is one line (MMLogicError, exit 1)
     before ``main`` starts; ``on_listen`` gets the port listened on.
     """
     try:
-        server = await start_line_server(games, host, port)
+        server = await start_line_server(games, host, port, read_timeout=read_timeout)
     except OSError as error:
         raise cannot_listen(host, port, error, " for the line protocol") from None
     try:
