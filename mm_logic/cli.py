@@ -1148,7 +1148,7 @@ def play_command(rules, engine, strategy, first_guess, seed, role, secret_text, 
 @click.option("--read-timeout", type=Seconds(), default=10, show_default=True, metavar="SECONDS",
               help="Time a request may take to come in whole, on both ports (HTTP 408 beyond, and the "
                    "connection closed).")
-@click.option("--max-connections", type=Integer(1), default=100, show_default=True,
+@click.option("--max-connections", type=Integer(1), default=500, show_default=True,
               help="HTTP connections open at once at the most; one beyond is closed at once (HTTP 503).")
 def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit, read_timeout, max_connections):
     """The codemaker server: a web page and a JSON API, games kept in memory (docs/server.md).

@@ -28,7 +28,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 #: Seconds a request may take to come in whole (``serve --read-timeout``).
 READ_TIMEOUT = 10.0
 #: HTTP connections open at once at the most (``serve --max-connections``).
-MAX_CONNECTIONS = 100
+MAX_CONNECTIONS = 500
 
 
 def raw_error(status: int, message: str) -> bytes:

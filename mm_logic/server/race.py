@@ -17,7 +17,6 @@ Like :mod:`~mm_logic.server.store`, nothing here knows HTTP.
 
 from __future__ import annotations
 
-import secrets
 import threading
 import time
 from dataclasses import dataclass, field
@@ -157,7 +156,8 @@ def _entrant_names(entrants) -> list[tuple[str, str]]:
 
 
 def new_race(request: dict, time_limit: float | None):
-    """Check a race request; returns a function building the race (its engines), called once there is room.
+    """Check a race request; returns a function building the race (its engines) under an id, called once
+    there is room.
 
     ``request``: ``rules``, ``entrants`` (1 to 8 ``{"backend", "strategy"}``), optional ``secret``,
     ``seed`` (the random secret's and the strategies'), ``first_guess`` (every entrant's opening).
@@ -184,7 +184,7 @@ def new_race(request: dict, time_limit: float | None):
     else:
         secret = random_code(rules, np.random.default_rng(seed))
 
-    def build() -> Race:
+    def build(key: str) -> Race:
         entrants: list[Entrant] = []
         try:
             for number, ((backend, _), strategy) in enumerate(zip(names, strategies), 1):
@@ -202,6 +202,6 @@ def new_race(request: dict, time_limit: float | None):
             for entrant in entrants:
                 entrant.close()
             raise
-        return Race(secrets.token_urlsafe(9), rules, secret, entrants)
+        return Race(key, rules, secret, entrants)
 
     return build
