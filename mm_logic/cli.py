@@ -26,7 +26,16 @@ import click
 
 from . import __version__
 from .engines import BACKENDS, DEFAULT_BACKEND, make_engine
-from .errors import BackendUnavailable, BadInput, MMLogicError, WrongAnswer, cannot_listen, host_port, one_line
+from .errors import (
+    BackendUnavailable,
+    BadInput,
+    MMLogicError,
+    WrongAnswer,
+    cannot_listen,
+    host_port,
+    install_hint,
+    one_line,
+)
 from .interrupts import wrapped_interrupt
 from .notation import amount, parse_code, parse_entry
 from .rules import DEFAULT_ALPHABET, MAX_COLORS, MAX_PEGS, make_rules
@@ -336,7 +345,7 @@ def _chart_folder(ctx, param, path: Path | None) -> Path | None:
         return None
     import importlib.util
     if importlib.util.find_spec("matplotlib") is None:
-        raise click.BadParameter("charts need matplotlib: pip install 'mmlogic[plot]'")
+        raise click.BadParameter(f"charts need matplotlib: {install_hint('plot')}")
     made = [p for p in (path, *path.parents) if not p.exists()]
     try:
         path.mkdir(parents=True, exist_ok=True)
@@ -1181,7 +1190,7 @@ def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit, read
 
         from .server.api import create_app
     except ImportError:
-        raise BackendUnavailable("mmlogic serve needs Starlette and uvicorn: pip install 'mmlogic[serve]'") from None
+        raise BackendUnavailable(f"mmlogic serve needs Starlette and uvicorn: {install_hint('serve')}") from None
     from .client import url_of
     from .server.api import served_hosts
     from .server.connections import bounded_protocol

@@ -369,7 +369,7 @@ def test_idle_games_expire_and_free_their_place(client, store):
     assert new_game(client)["over"] is False
 
 
-def test_serve_without_the_server_packages_says_how_to_install(run, monkeypatch):
+def test_serve_without_the_server_packages_says_how_to_install(run, monkeypatch, index_install):
     import builtins
     real = builtins.__import__
 
@@ -381,6 +381,65 @@ def test_serve_without_the_server_packages_says_how_to_install(run, monkeypatch)
     result = run("serve")
     assert result.exit_code == 2
     assert result.stderr == "error: mmlogic serve needs Starlette and uvicorn: pip install 'mmlogic[serve]'\n"
+
+
+def test_an_extras_hint_is_the_command_that_works_where_the_user_is(run, monkeypatch, tmp_path):
+    # From a checkout, 'mmlogic[serve]' asks an index for a package it may not hold: the hint said it anyway.
+    import builtins
+    import sys
+
+    from mm_logic import errors
+
+    checkout, elsewhere = tmp_path / "mmlogic", tmp_path / "elsewhere"
+    (checkout / ".venv" / "bin").mkdir(parents=True)
+    (checkout / "pyproject.toml").write_text('[project]\nname = "mmlogic"\n')
+    elsewhere.mkdir()
+    monkeypatch.setattr(sys, "executable", str(checkout / ".venv" / "bin" / "python"))
+    monkeypatch.setattr(sys, "prefix", str(checkout / ".venv"))
+    monkeypatch.setattr(errors, "installed_from", lambda: (checkout, False))
+    monkeypatch.chdir(checkout)
+    assert errors.install_hint("serve") == ".venv/bin/pip install '.[serve]'"  # the README's install, then this
+    monkeypatch.setattr(errors, "installed_from", lambda: (checkout, True))
+    assert errors.install_hint("plot") == ".venv/bin/pip install -e '.[plot]'"
+    monkeypatch.chdir(elsewhere)
+    assert errors.install_hint("dask") == f"{checkout}/.venv/bin/pip install -e '{checkout}[dask]'"
+    monkeypatch.setattr(errors, "installed_from", lambda: None)
+    assert errors.install_hint("serve") == f"{checkout}/.venv/bin/pip install 'mmlogic[serve]'"
+    # The command's own line.
+    monkeypatch.setattr(errors, "installed_from", lambda: (checkout, False))
+    monkeypatch.chdir(checkout)
+    real = builtins.__import__
+    monkeypatch.setattr(builtins, "__import__", lambda name, *a, **k: (_ for _ in ()).throw(ImportError(name))
+                        if name == "uvicorn" else real(name, *a, **k))
+    result = run("serve")
+    assert (result.exit_code, result.stderr) == (
+        2, "error: mmlogic serve needs Starlette and uvicorn: .venv/bin/pip install '.[serve]'\n")
+
+
+def test_the_install_is_read_from_what_pip_recorded(monkeypatch, tmp_path):
+    import json as json_module
+    from importlib import metadata
+
+    from mm_logic import errors
+
+    class Recorded:
+        def __init__(self, text):
+            self.text = text
+
+        def read_text(self, name):
+            return self.text if name == "direct_url.json" else None
+
+    (tmp_path / "pyproject.toml").write_text("")
+    for record, expected in [
+        ({"url": tmp_path.as_uri(), "dir_info": {"editable": True}}, (tmp_path, True)),
+        ({"url": tmp_path.as_uri(), "dir_info": {}}, (tmp_path, False)),
+        ({"url": (tmp_path / "gone").as_uri(), "dir_info": {}}, None),  # the checkout was moved
+        ({"url": "https://example.org/mmlogic-1.0.whl", "archive_info": {}}, None),
+    ]:
+        monkeypatch.setattr(metadata, "distribution", lambda name, r=record: Recorded(json_module.dumps(r)))
+        assert errors.installed_from() == expected
+    monkeypatch.setattr(metadata, "distribution", lambda name: Recorded(None))  # from an index: no record
+    assert errors.installed_from() is None
 
 
 def test_a_body_is_read_only_when_sent_as_json(client, store):
