@@ -533,6 +533,30 @@ def test_a_half_sent_request_is_cut_after_the_read_timeout():
     assert server.output[1].splitlines()[1:] == []  # nothing logged
 
 
+def test_serve_answers_only_its_own_names_and_site():
+    from mm_logic.server.process import ServerProcess
+
+    with ServerProcess() as server:
+        own = f"Host: 127.0.0.1:{server.port}\r\n"
+        body = b'{"rules": {"pegs": 4, "colors": 6}, "backend": "python"}'
+        for head, expected in [
+            # DNS rebinding: evil.example made to resolve to 127.0.0.1.
+            (f"Host: evil.example:{server.port}\r\nOrigin: http://evil.example:{server.port}\r\n",
+             (403, {"error": f"the Host header 'evil.example:{server.port}' names no address of this server "
+                             f"(127.0.0.1:{server.port}, localhost:{server.port}): refused"})),
+            (own + "Origin: http://evil.example\r\n",
+             (403, {"error": "a request from another site ('http://evil.example') is refused"})),
+        ]:
+            request = (f"POST /api/games HTTP/1.1\r\n{head}Content-Type: application/json\r\n"
+                       f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode() + body
+            assert json_answer(raw_exchange(server.port, request)[0]) == expected
+        # The page's own request, and a name of the machine.
+        for head in (own + f"Origin: http://127.0.0.1:{server.port}\r\n", f"Host: localhost:{server.port}\r\n"):
+            request = (f"POST /api/games HTTP/1.1\r\n{head}Content-Type: application/json\r\n"
+                       f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode() + body
+            assert json_answer(raw_exchange(server.port, request)[0])[0] == 201
+
+
 def test_connections_beyond_the_limit_are_refused():
     import socket
 
