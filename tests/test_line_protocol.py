@@ -304,3 +304,11 @@ def test_numbers_and_ids_of_an_earlier_run_are_told_so_after_a_restart():
         # It said "games are forgotten after 1800 s unused", which they had not been.
         assert (answer.value.code, json.loads(answer.value.read())) == (
             404, {"error": f"no game '{old_id}' ({earlier})"})
+
+
+def test_read_timeout_bounds_the_line_protocol_too():
+    with ServerProcess("--read-timeout", "0.5", tcp=True) as server, \
+            socket.create_connection(("127.0.0.1", server.tcp_port), timeout=5) as silent:
+        start = time.monotonic()
+        assert silent.makefile(encoding="utf-8").readline() == "[-2,'no request within 0.5 s']\n"
+        assert 0.5 <= time.monotonic() - start < 2.5
