@@ -529,6 +529,26 @@ def test_a_half_sent_request_is_cut_after_the_read_timeout():
         answer, seconds = raw_exchange(server.port, b"GET /api/options HTTP/1.1\r\n" + host + b"\r\n" + headers_half)
         assert answer.startswith(b"HTTP/1.1 200 OK") and answer.endswith(
             b'{"error": "no complete request within 0.5 s"}') and 0.5 <= seconds < 2.5
+        # A slow loris: a byte every 0.1 s is no new start; the clock runs from the first.
+        import socket
+
+        with socket.create_connection(("127.0.0.1", server.port), timeout=0.1) as sock:
+            start, answer = time.monotonic(), b""
+            for byte in headers_half * 3:  # 3 s of bytes at most
+                sock.sendall(bytes([byte]))
+                try:
+                    answer = sock.recv(65536)  # waits 0.1 s: the pace of the bytes
+                    break
+                except TimeoutError:
+                    continue
+            sock.settimeout(5)
+            for _ in range(100):  # the rest of the answer, up to the close
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                answer += chunk
+            assert json_answer(answer) == (408, {"error": "no complete request within 0.5 s"})
+            assert 0.5 <= time.monotonic() - start < 1.5
     assert server.stop() == 0
     assert server.output[1].splitlines()[1:] == []  # nothing logged
 
