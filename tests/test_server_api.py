@@ -577,6 +577,17 @@ def test_serve_answers_only_its_own_names_and_site():
             assert json_answer(raw_exchange(server.port, request)[0])[0] == 201
 
 
+def test_a_request_that_is_not_http_is_one_json_line():
+    from mm_logic.server.process import ServerProcess
+
+    with ServerProcess() as server:
+        for request in (b"NONSENSE\r\n\r\n", b"GET / HTTP/1.1\r\nX: " + b"a" * 20_000 + b"\r\n\r\n"):
+            # It was a 400 in plain text, with no body.
+            answer, _ = raw_exchange(server.port, request)
+            assert json_answer(answer) == (400, {"error": "the request is not valid HTTP/1.1"})
+    assert server.output[1].splitlines()[1:] == ["WARNING:  Invalid HTTP request received."] * 2
+
+
 def test_connections_beyond_the_limit_are_refused():
     import socket
 

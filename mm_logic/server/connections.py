@@ -13,7 +13,10 @@ only once a whole request has come, leaving such connections open.
 * closes a connection beyond :data:`MAX_CONNECTIONS` open at once at its
   start, with a 503 (one JSON line);
 * logs one line, not a traceback, when a client closes before the end of its
-  request body.
+  request body;
+* answers a request that is not HTTP/1.1 (or whose headers are over h11's
+  16 KiB) with a one-line JSON 400, as the API's other errors, where uvicorn
+  wrote a plain-text one.
 """
 
 from __future__ import annotations
@@ -90,6 +93,12 @@ def bounded_protocol(read_timeout: float = READ_TIMEOUT, max_connections: int = 
             # The answer is written unless the application has begun its own (a 413 before the body).
             if self.cycle is None or self.conn.their_state is h11.IDLE or not self.cycle.response_started:
                 self.transport.write(raw_error(408, f"no complete request within {read_timeout:g} s"))
+            self.transport.close()
+
+        def send_400_response(self, msg: str) -> None:
+            # uvicorn's own is text/plain; the log keeps its line ("Invalid HTTP request received.").
+            self._stop_clock()
+            self.transport.write(raw_error(400, "the request is not valid HTTP/1.1"))
             self.transport.close()
 
         def connection_lost(self, exc: Exception | None) -> None:
