@@ -6,14 +6,14 @@ import textwrap
 from pathlib import Path
 
 from .compare import Comparison
-from .errors import BackendUnavailable
+from .errors import BackendUnavailable, install_hint
 
 
 def _pyplot():
     try:
         import matplotlib
     except ImportError:
-        raise BackendUnavailable("--plot needs matplotlib: pip install 'mmlogic[plot]'") from None
+        raise BackendUnavailable(f"--plot needs matplotlib: {install_hint('plot')}") from None
     matplotlib.use("Agg")  # files only, no display
     import matplotlib.pyplot as plt
     return plt

@@ -26,7 +26,16 @@ import click
 
 from . import __version__
 from .engines import BACKENDS, DEFAULT_BACKEND, make_engine
-from .errors import BackendUnavailable, BadInput, MMLogicError, WrongAnswer, cannot_listen, host_port, one_line
+from .errors import (
+    BackendUnavailable,
+    BadInput,
+    MMLogicError,
+    WrongAnswer,
+    cannot_listen,
+    host_port,
+    install_hint,
+    one_line,
+)
 from .interrupts import wrapped_interrupt
 from .notation import amount, parse_code, parse_entry
 from .rules import DEFAULT_ALPHABET, MAX_COLORS, MAX_PEGS, make_rules
@@ -336,7 +345,7 @@ def _chart_folder(ctx, param, path: Path | None) -> Path | None:
         return None
     import importlib.util
     if importlib.util.find_spec("matplotlib") is None:
-        raise click.BadParameter("charts need matplotlib: pip install 'mmlogic[plot]'")
+        raise click.BadParameter(f"charts need matplotlib: {install_hint('plot')}")
     made = [p for p in (path, *path.parents) if not p.exists()]
     try:
         path.mkdir(parents=True, exist_ok=True)
@@ -1145,7 +1154,12 @@ def play_command(rules, engine, strategy, first_guess, seed, role, secret_text, 
               help="A game unused this long is forgotten.")
 @click.option("--time-limit", type=Seconds(), default=10, show_default=True,
               metavar="SECONDS", help="Bound on one solver call of a request (HTTP 422 beyond).")
-def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit):
+@click.option("--read-timeout", type=Seconds(), default=10, show_default=True, metavar="SECONDS",
+              help="Time a request may take to come in whole, on both ports (HTTP 408 beyond, and the "
+                   "connection closed).")
+@click.option("--max-connections", type=Integer(1), default=500, show_default=True,
+              help="HTTP connections open at once at the most; one beyond is closed at once (HTTP 503).")
+def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit, read_timeout, max_connections):
     """The codemaker server: a web page and a JSON API, games kept in memory (docs/server.md).
 
     The page at http://HOST:PORT/ plays in a browser: you guess (with an
@@ -1165,7 +1179,8 @@ def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit):
       mmlogic serve
       mmlogic serve --port 8080 --max-games 200 --idle-seconds 600
       mmlogic serve --tcp-port 5000 --pegs 5 --colors 8 --no-repeat
-      curl -s -X POST localhost:8000/api/games -d '{"rules": {"pegs": 4, "colors": 6}}'
+      curl -s -X POST localhost:8000/api/games -H 'Content-Type: application/json' \\
+        -d '{"rules": {"pegs": 4, "colors": 6}}'
     """
     import asyncio
     import socket
@@ -1175,11 +1190,16 @@ def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit):
 
         from .server.api import create_app
     except ImportError:
-        raise BackendUnavailable("mmlogic serve needs Starlette and uvicorn: pip install 'mmlogic[serve]'") from None
+        raise BackendUnavailable(f"mmlogic serve needs Starlette and uvicorn: {install_hint('serve')}") from None
     from .client import url_of
+    from .server.api import served_hosts
+    from .server.connections import bounded_protocol
     from .server.line_protocol import LineGames, doubles, serve_beside
     from .server.store import GameStore
 
+    if tcp_port is not None and tcp_port == port != 0:
+        # Both servers would bind it: the second would fail as "address already in use".
+        raise BadInput(f"--tcp-port {tcp_port} is the API's --port too: the line protocol needs a port of its own")
     ctx = click.get_current_context()
     store = GameStore(max_games=max_games, idle_seconds=idle_seconds, time_limit=time_limit)
     if tcp_port is None:
@@ -1189,7 +1209,6 @@ def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit):
                        "an API game names its rules in its request", err=True)
     else:
         line_games = LineGames(store, rules)  # BadInput (exit 2) for rules the protocol cannot state
-    server = uvicorn.Server(uvicorn.Config(create_app(store), host=host, port=port, log_level="warning"))
     try:
         # Bound here, not by uvicorn: a port in use is then one line and exit 1 (uvicorn would exit 3).
         # An IPv6 address (::1) needs its family: create_server's default, IPv4, cannot resolve it.
@@ -1200,6 +1219,9 @@ def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit):
     # Accepted connections inherit it. uvicorn sets it only on sockets it creates: without it, a
     # response's headers and body wait on the client's delayed ACK, 40 ms a request.
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    # The Host headers are those of the port bound (port 0 chooses one).
+    server = uvicorn.Server(uvicorn.Config(create_app(store, served_hosts(host, port)), host=host, port=port,
+                                           log_level="warning", http=bounded_protocol(read_timeout, max_connections)))
 
     def listening(line_port: int | None = None) -> None:
         click.echo(f"mmlogic serve: {url_of('http', host, port)}/ (the web page; the API under /api) "
@@ -1214,7 +1236,8 @@ def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit):
             listening()
             asyncio.run(server.serve(sockets=[sock]))
         else:
-            asyncio.run(serve_beside(lambda: server.serve(sockets=[sock]), line_games, host, tcp_port, listening))
+            asyncio.run(serve_beside(lambda: server.serve(sockets=[sock]), line_games, host, tcp_port, listening,
+                                     read_timeout=read_timeout))
     except KeyboardInterrupt:
         pass  # Ctrl-C: uvicorn has shut down (and the line server is closed); exit 0, as uvicorn.run does
     return 0

@@ -7,8 +7,13 @@ Every error a user can cause derives from :class:`MMLogicError`; the CLI prints
 
 from __future__ import annotations
 
+import json
 import os
 import socket
+import sys
+from importlib import metadata
+from pathlib import Path
+from urllib.parse import unquote, urlparse
 
 
 def one_line(text) -> str:
@@ -93,3 +98,48 @@ def cannot_listen(host: str, port: int, error: OSError, what: str = "") -> MMLog
     else:
         reason = str(error)
     return MMLogicError(f"cannot listen on {host_port(host, port)}{what}: {reason}")
+
+
+def installed_from() -> tuple[Path, bool] | None:
+    """The folder mmlogic was installed from (a checkout: it holds pyproject.toml) and whether
+    the install is editable, as pip recorded it (``direct_url.json``); None when it came from an
+    index, a wheel file, or its folder is gone."""
+    try:
+        text = metadata.distribution("mmlogic").read_text("direct_url.json")
+    except metadata.PackageNotFoundError:
+        return None
+    try:
+        record = json.loads(text or "{}")
+    except ValueError:
+        return None
+    url = urlparse(record.get("url", ""))
+    folder = Path(unquote(url.path))
+    if url.scheme != "file" or not (folder / "pyproject.toml").is_file():
+        return None
+    return folder, bool(record.get("dir_info", {}).get("editable", False))
+
+
+def _as_typed(path: Path) -> str:
+    """``path`` as the user would type it here: relative below the current folder, else absolute."""
+    try:
+        relative = path.resolve().relative_to(Path.cwd().resolve())
+    except ValueError:
+        return str(path)
+    return relative.as_posix()
+
+
+def install_hint(extra: str) -> str:
+    """The command that adds mmlogic's extra ``extra`` (serve, plot, dask...) to this Python, where
+    the user is: this environment's pip (``.venv/bin/pip`` in a virtual environment), and from a
+    checkout the checkout (``'.[serve]'``, ``-e`` for an editable install) where
+    ``'mmlogic[serve]'`` would ask an index for a package it may not hold.
+    """
+    in_venv = sys.prefix != sys.base_prefix
+    pip = _as_typed(Path(sys.executable).parent / "pip") if in_venv else "pip"
+    if "/" not in pip and pip != "pip":  # a program in the current folder is not found without ./
+        pip = f"./{pip}"
+    source = installed_from()
+    if source is None:
+        return f"{pip} install 'mmlogic[{extra}]'"
+    folder, editable = source
+    return f"{pip} install {'-e ' if editable else ''}'{_as_typed(folder)}[{extra}]'"

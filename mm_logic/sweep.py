@@ -51,7 +51,7 @@ from pathlib import Path
 from .bench import bench_all, warm_up
 from .codespace import MAX_CODES
 from .engines import make_engine
-from .errors import BackendUnavailable, BadInput, MMLogicError
+from .errors import BackendUnavailable, BadInput, MMLogicError, install_hint
 from .game import Game
 from .histogram import format_histogram
 from .notation import Code, amount, format_code, parse_code, plural
@@ -71,7 +71,6 @@ SCORING = ("minimax", "expected", "entropy", "parts")
 EXECUTORS = ("local", "dask")
 #: Schemes of a scheduler's address (tcp:// when none is written).
 SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
-DASK_MISSING = "--executor dask needs dask.distributed: pip install 'mmlogic[dask]'"
 
 #: Called in the main thread as each case ends: the case, and its row or ``{"error": message}``.
 OnResult = Callable[["Case", dict], None]
@@ -332,7 +331,7 @@ def check_dask() -> None:
     except (ImportError, ValueError):
         found = False
     if not found:
-        raise BackendUnavailable(DASK_MISSING)
+        raise BackendUnavailable(f"--executor dask needs dask.distributed: {install_hint('dask')}")
 
 
 def check_scheduler(address: str) -> None:

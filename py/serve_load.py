@@ -130,7 +130,9 @@ def main() -> int:
     engine = make_engine(args.backend, rules)
     strategy = make_strategy(args.strategy, rules, args.seed)
     expected = [play(engine, strategy, secret).attempts for secret in secrets]
-    server = None if args.url else ServerProcess("--max-games", str(max(1000, args.concurrency)))
+    # One connection a game in flight: the server must hold them all (its default is 500).
+    server = None if args.url else ServerProcess("--max-games", str(max(1000, args.concurrency)),
+                                                 "--max-connections", str(max(500, args.concurrency + 10)))
     if server is not None:
         url = server.url
     request = {"rules": rules.as_dict(), "backend": args.backend, "strategy": args.strategy, "seed": args.seed}

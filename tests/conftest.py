@@ -61,6 +61,16 @@ def run_json(run):
 
 
 @pytest.fixture
+def index_install(monkeypatch):
+    """mmlogic as installed from a package index into no virtual environment: an extra's hint is then
+    ``pip install 'mmlogic[EXTRA]'`` (:func:`mm_logic.errors.install_hint`), whatever this checkout's install."""
+    from mm_logic import errors
+
+    monkeypatch.setattr(errors, "installed_from", lambda: None)
+    monkeypatch.setattr(sys, "prefix", sys.base_prefix)
+
+
+@pytest.fixture
 def store():
     """The server's game store, small: five games, a minute's idle expiry."""
     from mm_logic.server.store import GameStore

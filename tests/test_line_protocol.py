@@ -4,6 +4,8 @@ exactly, the asyncio server through real sockets, and the ``serve`` command's wi
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 import socket
 import time
 import urllib.error
@@ -32,7 +34,7 @@ SECRET = (7, 0, 3, 5, 1)
 
 @pytest.fixture
 def games():
-    return LineGames(GameStore(max_games=3, idle_seconds=60), SEED003)
+    return LineGames(GameStore(max_games=3, idle_seconds=60), SEED003, first=1)
 
 
 FULL_3 = "[-2,'the server holds its maximum of 3 games and races; try again later']"
@@ -50,7 +52,7 @@ def test_init_answers_the_game_number_and_the_rules(games):
     assert answer_line("  init_connexion \r\n", games) == "[2,[5,8,non]]"
     assert answer_line("init_connexion.", games) == "[3,[5,8,non]]"
     assert games.get(2).rules == Rules(5, 8, 1, "abcdefghijklmnopqrstuvwxyz")
-    repeating = LineGames(GameStore(), Rules(4, 6))
+    repeating = LineGames(GameStore(), Rules(4, 6), first=1)
     assert answer_line("init_connexion", repeating) == "[1,[4,6,oui]]"
 
 
@@ -75,9 +77,10 @@ def test_guesses_are_scored_to_the_win_then_the_game_is_over(games):
     ("[1,'ab1de']", r"[-2,'symbol \'1\' in code \'ab1de\' is not one of the 8 colours abcdefgh']"),
     ("[1,aabcd]", r"[-2,'code \'aabcd\' uses colour a 2 times, which --no-repeat forbids']"),
     ("[1,'']", r"[-2,'code \'\' has 0 pegs, expected 5']"),
-    ("[7,abcde]", "[-2,'no game 7 (games are forgotten after 60 s unused)']"),
-    ("[0,abcde]", "[-2,'no game 0 (games are forgotten after 60 s unused)']"),
-    ("[-1,abcde]", "[-2,'no game -1 (games are forgotten after 60 s unused)']"),
+    ("[7,abcde]", "[-2,'no game 7 (no game has that number yet)']"),
+    ("[0,abcde]", "[-2,'no game 0 (it is of an earlier run of the server, whose games were lost when it stopped)']"),
+    ("[-1,abcde]", "[-2,'no game -1 (it is of an earlier run of the server, whose games were lost when it stopped)']"),
+    ("[\u0661,abcde]", "[-2,'unreadable request: send init_connexion or [GAME,GUESS], e.g. [1,abcde]']"),  # ١: 1
     *[(line, "[-2,'unreadable request: send init_connexion or [GAME,GUESS], e.g. [1,abcde]']")
       for line in ["", "hello", "init", "[1,abcde", "[1,abc de]", "[1,'abc de']", "[1,]", "[x,abcde]",
                    "[1,abcde,2]", "[1,'ab\\'cde']", "[1,[a,b]]", "1,abcde"]],
@@ -112,7 +115,7 @@ def test_a_game_forgotten_to_make_room_is_named_so(games):
 def test_a_long_game_number_is_quoted_by_its_start(games):
     digits = "9" * 1000
     assert answer_line(f"[{digits},abcde]", games) == (
-        f"[-2,'no game {'9' * 40}... (1,000 characters) (games are forgotten after 60 s unused)']")
+        f"[-2,'no game {'9' * 40}... (1,000 characters) (no game has that number yet)']")
 
 
 def test_line_games_share_the_store_with_the_api(games):
@@ -149,7 +152,7 @@ def test_rules_the_protocol_cannot_state_are_refused(rules, message):
 
 
 def test_a_max_repeat_that_allows_any_code_is_doubles_oui():
-    games = LineGames(GameStore(), Rules(4, 6, 4))
+    games = LineGames(GameStore(), Rules(4, 6, 4), first=1)
     assert answer_line("init_connexion", games) == "[1,[4,6,oui]]"
 
 
@@ -162,6 +165,13 @@ def test_a_max_repeat_that_allows_any_code_is_doubles_oui():
 def test_serve_refuses_such_rules_at_start_up(run, options, message):
     result = run("serve", "--port", "0", "--tcp-port", "0", *options)
     assert (result.exit_code, result.stdout, result.stderr) == (2, "", message)
+
+
+def test_one_port_for_both_servers_is_a_usage_error(run):
+    # Both would bind it, the second failing: it said "address already in use", exit 1.
+    result = run("serve", "--port", "8123", "--tcp-port", "8123")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2, "", "error: --tcp-port 8123 is the API's --port too: the line protocol needs a port of its own\n")
 
 
 # -- through real sockets ---------------------------------------------------------------------
@@ -178,7 +188,7 @@ async def exchange(port: int, data: bytes, *, close_write: bool = False) -> byte
 
 
 def test_the_server_answers_one_line_per_connection():
-    games = LineGames(GameStore(max_games=10, idle_seconds=60), SEED003)
+    games = LineGames(GameStore(max_games=10, idle_seconds=60), SEED003, first=1)
 
     async def scenario():
         server = await start_line_server(games, "127.0.0.1", 0, read_timeout=0.5, max_line=64)
@@ -207,7 +217,7 @@ def test_the_server_answers_one_line_per_connection():
 
 
 def test_serve_beside_runs_the_line_server_while_main_runs_and_closes_it_after():
-    games = LineGames(GameStore(), SEED003)
+    games = LineGames(GameStore(), SEED003, first=1)
     ports = []
 
     async def main():
@@ -238,13 +248,21 @@ def ask(port: int, line: str) -> str:
         return sock.makefile(encoding="utf-8").readline()
 
 
+def new_game_number(port: int) -> int:
+    """``init_connexion``'s game number; the rules must be seed 003's."""
+    answer = ask(port, "init_connexion")
+    assert re.fullmatch(r"\[[0-9]+,\[5,8,non\]\]\n", answer), answer
+    return int(answer[1:].split(",")[0])
+
+
 def test_mmlogic_serve_listens_for_both_and_ctrl_c_stops_it():
     with ServerProcess("--pegs", "5", "--colors", "8", "--no-repeat", "--max-games", "2", tcp=True) as server:
-        assert ask(server.tcp_port, "init_connexion") == "[1,[5,8,non]]\n"
-        assert ask(server.tcp_port, "[1,abcdf]").startswith("[-1,[")
+        number = new_game_number(server.tcp_port)
+        assert ask(server.tcp_port, f"[{number},abcdf]").startswith("[-1,[")
         # The API's games and the line protocol's share the cap.
         request = urllib.request.Request(f"{server.url}/api/games", method="POST",
-                                         data=b'{"rules": {"pegs": 4, "colors": 6}, "backend": "python"}')
+                                         data=b'{"rules": {"pegs": 4, "colors": 6}, "backend": "python"}',
+                                         headers={"Content-Type": "application/json"})
         with urllib.request.urlopen(request, timeout=10) as response:
             assert response.status == 201
         assert ask(server.tcp_port, "init_connexion") == \
@@ -260,3 +278,37 @@ def test_mmlogic_serve_listens_for_both_and_ctrl_c_stops_it():
                               "(Ctrl-C stops)\n"
                               f"mmlogic serve: line protocol on 127.0.0.1:{tcp_port} "
                               "(5 letters from a to h, doubles non)\n")
+
+
+def test_numbers_and_ids_of_an_earlier_run_are_told_so_after_a_restart():
+    seed003 = ("--pegs", "5", "--colors", "8", "--no-repeat")
+    api = {"Content-Type": "application/json"}
+    with ServerProcess(*seed003, tcp=True) as server:
+        before = time.time()
+        old_numbers = [new_game_number(server.tcp_port) for _ in range(3)]
+        request = urllib.request.Request(f"{server.url}/api/games", method="POST", data=b"{}", headers=api)
+        with urllib.request.urlopen(request, timeout=10) as response:
+            old_id = json.loads(response.read())["id"]
+    # Numbered from the server's start in microseconds, one by one (they were 1, 2, 3 at every start).
+    assert old_numbers == list(range(old_numbers[0], old_numbers[0] + 3))
+    assert old_numbers[0] / 1e6 < before
+    with ServerProcess(*seed003, tcp=True) as server:
+        number = new_game_number(server.tcp_port)
+        assert number > max(old_numbers)
+        earlier = "it is of an earlier run of the server, whose games were lost when it stopped"
+        assert ask(server.tcp_port, f"[{old_numbers[0]},abcde]") == f"[-2,'no game {old_numbers[0]} ({earlier})']\n"
+        assert ask(server.tcp_port, f"[{number + 1},abcde]") == \
+            f"[-2,'no game {number + 1} (no game has that number yet)']\n"
+        with pytest.raises(urllib.error.HTTPError) as answer:
+            urllib.request.urlopen(f"{server.url}/api/games/{old_id}", timeout=10)
+        # It said "games are forgotten after 1800 s unused", which they had not been.
+        assert (answer.value.code, json.loads(answer.value.read())) == (
+            404, {"error": f"no game '{old_id}' ({earlier})"})
+
+
+def test_read_timeout_bounds_the_line_protocol_too():
+    with ServerProcess("--read-timeout", "0.5", tcp=True) as server, \
+            socket.create_connection(("127.0.0.1", server.tcp_port), timeout=5) as silent:
+        start = time.monotonic()
+        assert silent.makefile(encoding="utf-8").readline() == "[-2,'no request within 0.5 s']\n"
+        assert 0.5 <= time.monotonic() - start < 2.5

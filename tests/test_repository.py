@@ -24,6 +24,17 @@ def test_readme_gives_two_setup_commands_and_ci_runs_the_test_one():
     assert commands == [tests]
 
 
+def test_readme_set_up_names_every_extra_and_how_to_add_it():
+    # Right after the README's install, `mmlogic serve` failed for want of an extra it did not name.
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    set_up = (ROOT / "README.md").read_text().split("## Set-up", 1)[1].split("\n## ", 1)[0]
+    assert sorted(re.findall(r"^- `(\w+)`:", set_up, re.MULTILINE)) == sorted(extras) == [
+        "dask", "plot", "serve", "swipl", "test"]
+    assert ".venv/bin/pip install '.[NAME]'" in set_up and "pip install 'mmlogic[NAME]'" in set_up
+
+
 def test_wheel_ships_the_encodings(tmp_path):
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
                     "-w", str(tmp_path), str(ROOT)], check=True, capture_output=True)

@@ -16,6 +16,8 @@ from mm_logic.rules import Rules
 from mm_logic.strategies import make_strategy
 
 RULES = {"pegs": 4, "colors": 6}
+#: A body the API reads is sent as JSON (the test client's json= says so itself).
+JSON = {"content-type": "application/json"}
 
 
 def new_game(client, **request):
@@ -265,8 +267,8 @@ def test_a_body_over_the_limit_is_refused_with_413(client):
     error(client.post(f"/api/games/{game['id']}/guesses", content=body), 413, message)
     # A body of the limit's size is read; one byte more is not.
     base = json.dumps({"rules": RULES, "backend": "python"}).encode()
-    assert client.post("/api/games", content=base + b" " * (MAX_BODY - len(base))).status_code == 201
-    error(client.post("/api/games", content=base + b" " * (MAX_BODY - len(base) + 1)), 413, message)
+    assert client.post("/api/games", content=base + b" " * (MAX_BODY - len(base)), headers=JSON).status_code == 201
+    error(client.post("/api/games", content=base + b" " * (MAX_BODY - len(base) + 1), headers=JSON), 413, message)
 
 
 def test_a_declared_length_over_the_limit_is_refused_before_the_body_is_read(store):
@@ -296,7 +298,7 @@ def test_a_declared_length_over_the_limit_is_refused_before_the_body_is_read(sto
 def test_bad_requests_of_any_kind(client):
     game = new_game(client)
     url = f"/api/games/{game['id']}"
-    error(client.post("/api/games", content=b"{not json"), 400, "the request body is not JSON")
+    error(client.post("/api/games", content=b"{not json", headers=JSON), 400, "the request body is not JSON")
     error(client.post("/api/games", json=[1, 2]), 400, "the request body must be a JSON object")
     error(client.get("/api/games/nope"), 404, "no game 'nope' (games are forgotten after 60 s unused)")
     error(client.get("/nowhere"), 404, "no route /nowhere")
@@ -308,8 +310,8 @@ def test_bad_requests_of_any_kind(client):
           f"game {game['id']} is a codebreaker game: this request is for a codemaker game")
     error(client.post(f"{url}/undo"), 409, "nothing to undo")
     deep = b"[" * 100_000 + b"]" * 100_000  # deeper than the JSON decoder recurses
-    error(client.post("/api/games", content=deep), 400, "the request body is not JSON")
-    error(client.post(f"{url}/guesses", content=deep), 400, "the request body is not JSON")
+    error(client.post("/api/games", content=deep, headers=JSON), 400, "the request body is not JSON")
+    error(client.post(f"{url}/guesses", content=deep, headers=JSON), 400, "the request body is not JSON")
     # A huge code is refused before it is read, and the error quotes its start only.
     error(client.post(f"{url}/guesses", json={"guess": "0" * 1_000_000}), 400,
           f"code {'0' * 40!r}... (1,000,000 characters) is too long for 4 pegs")
@@ -367,7 +369,7 @@ def test_idle_games_expire_and_free_their_place(client, store):
     assert new_game(client)["over"] is False
 
 
-def test_serve_without_the_server_packages_says_how_to_install(run, monkeypatch):
+def test_serve_without_the_server_packages_says_how_to_install(run, monkeypatch, index_install):
     import builtins
     real = builtins.__import__
 
@@ -379,3 +381,243 @@ def test_serve_without_the_server_packages_says_how_to_install(run, monkeypatch)
     result = run("serve")
     assert result.exit_code == 2
     assert result.stderr == "error: mmlogic serve needs Starlette and uvicorn: pip install 'mmlogic[serve]'\n"
+
+
+def test_an_extras_hint_is_the_command_that_works_where_the_user_is(run, monkeypatch, tmp_path):
+    # From a checkout, 'mmlogic[serve]' asks an index for a package it may not hold: the hint said it anyway.
+    import builtins
+    import sys
+
+    from mm_logic import errors
+
+    checkout, elsewhere = tmp_path / "mmlogic", tmp_path / "elsewhere"
+    (checkout / ".venv" / "bin").mkdir(parents=True)
+    (checkout / "pyproject.toml").write_text('[project]\nname = "mmlogic"\n')
+    elsewhere.mkdir()
+    monkeypatch.setattr(sys, "executable", str(checkout / ".venv" / "bin" / "python"))
+    monkeypatch.setattr(sys, "prefix", str(checkout / ".venv"))
+    monkeypatch.setattr(errors, "installed_from", lambda: (checkout, False))
+    monkeypatch.chdir(checkout)
+    assert errors.install_hint("serve") == ".venv/bin/pip install '.[serve]'"  # the README's install, then this
+    monkeypatch.setattr(errors, "installed_from", lambda: (checkout, True))
+    assert errors.install_hint("plot") == ".venv/bin/pip install -e '.[plot]'"
+    monkeypatch.chdir(elsewhere)
+    assert errors.install_hint("dask") == f"{checkout}/.venv/bin/pip install -e '{checkout}[dask]'"
+    monkeypatch.setattr(errors, "installed_from", lambda: None)
+    assert errors.install_hint("serve") == f"{checkout}/.venv/bin/pip install 'mmlogic[serve]'"
+    # The command's own line.
+    monkeypatch.setattr(errors, "installed_from", lambda: (checkout, False))
+    monkeypatch.chdir(checkout)
+    real = builtins.__import__
+    monkeypatch.setattr(builtins, "__import__", lambda name, *a, **k: (_ for _ in ()).throw(ImportError(name))
+                        if name == "uvicorn" else real(name, *a, **k))
+    result = run("serve")
+    assert (result.exit_code, result.stderr) == (
+        2, "error: mmlogic serve needs Starlette and uvicorn: .venv/bin/pip install '.[serve]'\n")
+
+
+def test_the_install_is_read_from_what_pip_recorded(monkeypatch, tmp_path):
+    import json as json_module
+    from importlib import metadata
+
+    from mm_logic import errors
+
+    class Recorded:
+        def __init__(self, text):
+            self.text = text
+
+        def read_text(self, name):
+            return self.text if name == "direct_url.json" else None
+
+    (tmp_path / "pyproject.toml").write_text("")
+    for record, expected in [
+        ({"url": tmp_path.as_uri(), "dir_info": {"editable": True}}, (tmp_path, True)),
+        ({"url": tmp_path.as_uri(), "dir_info": {}}, (tmp_path, False)),
+        ({"url": (tmp_path / "gone").as_uri(), "dir_info": {}}, None),  # the checkout was moved
+        ({"url": "https://example.org/mmlogic-1.0.whl", "archive_info": {}}, None),
+    ]:
+        monkeypatch.setattr(metadata, "distribution", lambda name, r=record: Recorded(json_module.dumps(r)))
+        assert errors.installed_from() == expected
+    monkeypatch.setattr(metadata, "distribution", lambda name: Recorded(None))  # from an index: no record
+    assert errors.installed_from() is None
+
+
+def test_a_body_is_read_only_when_sent_as_json(client, store):
+    body = json.dumps({"rules": RULES, "backend": "python"})
+    # What a page of another site may send without asking the browser first: text/plain, a form.
+    for kind in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"):
+        error(client.post("/api/games", content=body, headers={"content-type": kind}), 415,
+              f"the request body must be sent as Content-Type: application/json, not {kind.split(';')[0]!r}")
+    error(client.post("/api/races", content=body), 415,
+          "the request body must be sent as Content-Type: application/json")
+    assert len(store) == 0
+    assert client.post("/api/games", content=body, headers={"content-type": "Application/JSON; charset=utf-8"}
+                       ).status_code == 201
+    assert client.post("/api/games").status_code == 201  # no body: the default game, as before
+
+
+def test_a_request_from_another_site_is_refused(store):
+    from starlette.testclient import TestClient
+
+    from mm_logic.server.api import create_app, served_hosts
+
+    hosts = served_hosts("127.0.0.1", 8000)
+    assert hosts == {"127.0.0.1:8000", "localhost:8000"}
+    assert served_hosts("::1", 80) == {"[::1]:80", "localhost:80", "[::1]", "localhost"}
+    assert served_hosts("0.0.0.0", 8000) is None
+    body = {"rules": RULES, "backend": "python"}
+    with TestClient(create_app(store, hosts), base_url="http://127.0.0.1:8000") as client:
+        foreign = {"origin": "http://evil.example"}
+        error(client.post("/api/games", json=body, headers=foreign), 403,
+              "a request from another site ('http://evil.example') is refused")
+        error(client.get("/api/options", headers={"origin": "null"}), 403,
+              "a request from another site ('null') is refused")
+        # DNS rebinding: the other site's name resolves to 127.0.0.1, its page is "same origin".
+        rebound = {"host": "evil.example:8000", "origin": "http://evil.example:8000"}
+        error(client.post("/api/games", json=body, headers=rebound), 403,
+              "the Host header 'evil.example:8000' names no address of this server "
+              "(127.0.0.1:8000, localhost:8000): refused")
+        error(client.get("/", headers={"host": "evil.example:8000"}), 403,
+              "the Host header 'evil.example:8000' names no address of this server "
+              "(127.0.0.1:8000, localhost:8000): refused")
+        assert len(store) == 0
+        # The page's own requests: its origin, or none (curl, mmlogic's client).
+        assert client.post("/api/games", json=body, headers={"origin": "http://127.0.0.1:8000"}).status_code == 201
+        assert client.post("/api/games", json=body, headers={"host": "localhost:8000",
+                                                             "origin": "http://localhost:8000"}).status_code == 201
+        assert client.post("/api/games", json=body).status_code == 201
+        assert client.get("/").status_code == 200
+
+
+# -- a real `mmlogic serve`: its connections ------------------------------------------------------
+def raw_exchange(port: int, data: bytes, wait: float = 5.0) -> tuple[bytes, float]:
+    """Send ``data`` on a new connection to 127.0.0.1:port, read until the server closes; the bytes
+    read and the seconds it took (at most ``wait``: then the socket's timeout fails the test)."""
+    import socket
+
+    start = time.monotonic()
+    with socket.create_connection(("127.0.0.1", port), timeout=wait) as sock:
+        sock.sendall(data)
+        answer = b""
+        for _ in range(1000):  # bounded: the server closes after one answer
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            answer += chunk
+    return answer, time.monotonic() - start
+
+
+def json_answer(raw: bytes) -> tuple[int, dict]:
+    """The status and the JSON body of a raw HTTP/1.1 answer."""
+    head, _, body = raw.partition(b"\r\n\r\n")
+    return int(head.split()[1]), json.loads(body)
+
+
+def test_a_half_sent_request_is_cut_after_the_read_timeout():
+    from mm_logic.server.process import ServerProcess
+
+    with ServerProcess("--read-timeout", "0.5") as server:
+        host = f"Host: 127.0.0.1:{server.port}\r\n".encode()
+        headers_half = b"GET /api/options HTTP/1.1\r\n" + host  # no blank line: the headers never end
+        body_half = (b"POST /api/games HTTP/1.1\r\n" + host +
+                     b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"rules\":")
+        for request in (b"", headers_half, body_half):
+            answer, seconds = raw_exchange(server.port, request)
+            assert json_answer(answer) == (408, {"error": "no complete request within 0.5 s"})
+            assert 0.5 <= seconds < 2.5
+        # A second request on a kept-alive connection is timed from its own start.
+        answer, seconds = raw_exchange(server.port, b"GET /api/options HTTP/1.1\r\n" + host + b"\r\n" + headers_half)
+        assert answer.startswith(b"HTTP/1.1 200 OK") and answer.endswith(
+            b'{"error": "no complete request within 0.5 s"}') and 0.5 <= seconds < 2.5
+        # A slow loris: a byte every 0.1 s is no new start; the clock runs from the first.
+        import socket
+
+        with socket.create_connection(("127.0.0.1", server.port), timeout=0.1) as sock:
+            start, answer = time.monotonic(), b""
+            for byte in headers_half * 3:  # 3 s of bytes at most
+                sock.sendall(bytes([byte]))
+                try:
+                    answer = sock.recv(65536)  # waits 0.1 s: the pace of the bytes
+                    break
+                except TimeoutError:
+                    continue
+            sock.settimeout(5)
+            for _ in range(100):  # the rest of the answer, up to the close
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                answer += chunk
+            assert json_answer(answer) == (408, {"error": "no complete request within 0.5 s"})
+            assert 0.5 <= time.monotonic() - start < 1.5
+    assert server.stop() == 0
+    assert server.output[1].splitlines()[1:] == []  # nothing logged
+
+
+def test_serve_answers_only_its_own_names_and_site():
+    from mm_logic.server.process import ServerProcess
+
+    with ServerProcess() as server:
+        own = f"Host: 127.0.0.1:{server.port}\r\n"
+        body = b'{"rules": {"pegs": 4, "colors": 6}, "backend": "python"}'
+        for head, expected in [
+            # DNS rebinding: evil.example made to resolve to 127.0.0.1.
+            (f"Host: evil.example:{server.port}\r\nOrigin: http://evil.example:{server.port}\r\n",
+             (403, {"error": f"the Host header 'evil.example:{server.port}' names no address of this server "
+                             f"(127.0.0.1:{server.port}, localhost:{server.port}): refused"})),
+            (own + "Origin: http://evil.example\r\n",
+             (403, {"error": "a request from another site ('http://evil.example') is refused"})),
+        ]:
+            request = (f"POST /api/games HTTP/1.1\r\n{head}Content-Type: application/json\r\n"
+                       f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode() + body
+            assert json_answer(raw_exchange(server.port, request)[0]) == expected
+        # The page's own request, and a name of the machine.
+        for head in (own + f"Origin: http://127.0.0.1:{server.port}\r\n", f"Host: localhost:{server.port}\r\n"):
+            request = (f"POST /api/games HTTP/1.1\r\n{head}Content-Type: application/json\r\n"
+                       f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode() + body
+            assert json_answer(raw_exchange(server.port, request)[0])[0] == 201
+
+
+def test_a_request_that_is_not_http_is_one_json_line():
+    from mm_logic.server.process import ServerProcess
+
+    with ServerProcess() as server:
+        for request in (b"NONSENSE\r\n\r\n", b"GET / HTTP/1.1\r\nX: " + b"a" * 20_000 + b"\r\n\r\n"):
+            # It was a 400 in plain text, with no body.
+            answer, _ = raw_exchange(server.port, request)
+            assert json_answer(answer) == (400, {"error": "the request is not valid HTTP/1.1"})
+    assert server.output[1].splitlines()[1:] == ["WARNING:  Invalid HTTP request received."] * 2
+
+
+def test_connections_beyond_the_limit_are_refused():
+    import socket
+
+    from mm_logic.server.process import ServerProcess
+
+    with ServerProcess("--max-connections", "3") as server:
+        held = [socket.create_connection(("127.0.0.1", server.port), timeout=5) for _ in range(3)]
+        try:
+            # The fourth is answered at once (the three say nothing), and closed.
+            answer, seconds = raw_exchange(server.port, b"")
+            assert json_answer(answer) == (503, {"error": "the server has its maximum of 3 connections open; "
+                                                          "try again later"})
+            assert seconds < 2
+        finally:
+            for sock in held:
+                sock.close()
+
+
+def test_a_client_that_closes_in_the_middle_of_its_body_is_one_line_in_the_log():
+    import socket
+
+    from mm_logic.server.process import ServerProcess
+
+    with ServerProcess() as server, socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
+        sock.sendall(f"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+                     "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{".encode())
+        # The request has reached the application once a second one on another connection is answered.
+        assert raw_exchange(server.port, f"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+                                         "Connection: close\r\n\r\n".encode())[0].startswith(b"HTTP/1.1 200")
+    # Stopping waits for the request's task: its line is written by then (it was a 40-line traceback).
+    assert server.stop() == 0
+    assert server.output[1].splitlines()[1:] == [
+        "WARNING:  POST /api/games: the client closed its connection before the end of its request body"]

@@ -68,24 +68,51 @@ def test_a_new_race_shows_its_entrants_and_no_secret(client):
     assert client.get(f"/api/races/{race['id']}").json() == race
 
 
-def test_entrants_play_as_in_process_and_the_fewest_attempts_win(client):
+def test_entrants_play_as_in_process_and_the_first_to_win_ends_the_race(client):
     race = new_race(client, secret="0123")
     state, texts = run_to_the_end(client, race)
-    expected = [in_process(e["backend"], e["strategy"], "0123") for e in ENTRANTS]
+    # In process minimax wins in 3, the two firsts in 4: the race ends after the third step.
+    expected = [in_process(e["backend"], e["strategy"], "0123")[:3] for e in ENTRANTS]
     assert [e["history"] for e in state["entrants"]] == expected
-    assert [e["attempts"] for e in state["entrants"]] == [3, 4, 4]
-    assert all(e["won"] and e["stopped"] is None and e["seconds"] > 0 for e in state["entrants"])
+    assert [(e["attempts"], e["won"], e["stopped"]) for e in state["entrants"]] == [
+        (3, True, None), (3, False, "another entrant found the secret first"),
+        (3, False, "another entrant found the secret first")]
+    assert all(e["seconds"] > 0 for e in state["entrants"])
     assert (state["over"], state["winners"], state["secret"]) == (True, [0], "0123")
     # Before the last step nobody could read the secret, nor a winner.
     assert all('"secret"' not in text for text in texts[:-2])
     assert all(json.loads(text)["winners"] == [] for text in texts[:-2])
 
 
-def test_every_step_is_one_turn_of_each_entrant_still_running(client):
+def test_no_winning_entry_is_shown_while_the_race_is_on(client):
+    # A 4,0 entry is the secret: the state that shows one is the race's last (it was shown with over false).
+    race = new_race(client, secret="0123")
+    url = f"/api/races/{race['id']}"
+    for _ in range(10):
+        state = client.post(f"{url}/step").json()
+        won = [e["won"] for e in state["entrants"]]
+        assert any(won) == state["over"] == client.get(url).json()["over"]
+        if state["over"]:
+            break
+    assert won == [True, False, False]
+    assert state["entrants"][0]["history"][-1] == {"guess": "0123", "black": 4, "white": 0}
+
+
+def test_every_step_is_one_turn_of_each_entrant_still_running(client, monkeypatch):
+    from mm_logic.errors import SolverTimeout
+    from mm_logic.game import Game
+
+    real = Game.play_turn
+
+    def second_fails(game):  # entrant 2 stops at its second turn; the others play on
+        if game.strategy.name == "first" and game.engine.name == "python" and len(game.history) == 1:
+            raise SolverTimeout("no answer within --time-limit 10 s")
+        return real(game)
+    monkeypatch.setattr(Game, "play_turn", second_fails)
     race = new_race(client, secret="0123")
     url = f"/api/races/{race['id']}/step"
-    attempts = [[e["attempts"] for e in client.post(url).json()["entrants"]] for _ in range(4)]
-    assert attempts == [[1, 1, 1], [2, 2, 2], [3, 3, 3], [3, 4, 4]]
+    attempts = [[e["attempts"] for e in client.post(url).json()["entrants"]] for _ in range(3)]
+    assert attempts == [[1, 1, 1], [2, 1, 2], [3, 1, 3]]
     error(client.post(url), 409, f"race {race['id']} is over")
 
 
@@ -96,10 +123,11 @@ def test_a_random_secret_from_the_seed_and_a_first_guess_for_every_entrant(clien
     secret = state["secret"]
     assert all(secret not in text for text in texts[:-2])
     assert secret == format_code(random_code(CLASSIC, np.random.default_rng(4)), CLASSIC)  # as games draw it
+    turns = max(e["attempts"] for e in state["entrants"])
     assert [e["history"] for e in state["entrants"]] == [in_process(e["backend"], e["strategy"], secret,
-                                                                    first_guess="0123") for e in entrants]
+                                                                    first_guess="0123")[:turns] for e in entrants]
     assert all(e["history"][0]["guess"] == "0123" for e in state["entrants"])
-    assert all(e["history"][-1] == {"guess": secret, "black": 4, "white": 0} for e in state["entrants"])
+    assert any(e["history"][-1] == {"guess": secret, "black": 4, "white": 0} for e in state["entrants"])
 
 
 def test_defaults_and_other_rules(client):
@@ -110,18 +138,19 @@ def test_defaults_and_other_rules(client):
     state, _ = run_to_the_end(client, race)
     rules = Rules(3, 5, 1, "abcdefg")
     assert [(e["backend"], e["strategy"]) for e in state["entrants"]] == [("clingo", "minimax"), ("python", "first")]
-    assert [e["history"] for e in state["entrants"]] == [in_process("clingo", "minimax", "cab", rules),
-                                                         in_process("python", "first", "cab", rules)]
+    turns = max(e["attempts"] for e in state["entrants"])
+    assert [e["history"] for e in state["entrants"]] == [in_process("clingo", "minimax", "cab", rules)[:turns],
+                                                         in_process("python", "first", "cab", rules)[:turns]]
 
 
 def test_a_game_that_makes_no_progress_stops_and_the_race_ends(client, monkeypatch):
-    # With a limit of 3 guesses, `first` (4 guesses on 0123) is stopped; minimax wins in 3.
-    monkeypatch.setattr(race_module, "attempts_limit", lambda rules: 3)
+    # With a limit of 2 guesses, minimax (3 guesses on 0123) and `first` (4) are stopped.
+    monkeypatch.setattr(race_module, "attempts_limit", lambda rules: 2)
     race = new_race(client, ENTRANTS[:2], secret="0123")
     state, _ = run_to_the_end(client, race)
     assert [(e["attempts"], e["won"], e["stopped"]) for e in state["entrants"]] == [
-        (3, True, None), (3, False, "no win after 3 guesses; the strategy is not making progress")]
-    assert (state["over"], state["winners"], state["secret"]) == (True, [0], "0123")
+        (2, False, "no win after 2 guesses; the strategy is not making progress")] * 2
+    assert (state["over"], state["winners"], state["secret"]) == (True, [], "0123")
 
 
 def test_an_engine_error_stops_that_entrant_only(client, monkeypatch):
@@ -230,12 +259,13 @@ def test_a_probing_strategy_races_under_no_repeat_as_in_process(client):
     # The server scores the probes (0000 under no_repeat) itself, as `solve` does: they are not refused.
     rules = Rules(4, 6, 1)
     race = new_race(client, [{"backend": "python", "strategy": "human2"}, {"backend": "python", "strategy": "first"}],
-                    rules={"pegs": 4, "colors": 6, "no_repeat": True}, secret="0123")
+                    rules={"pegs": 4, "colors": 6, "no_repeat": True}, secret="0245")
     state, _ = run_to_the_end(client, race)
-    assert [e["history"] for e in state["entrants"]] == [in_process("python", s, "0123", rules)
+    assert [e["history"] for e in state["entrants"]] == [in_process("python", s, "0245", rules)[:2]
                                                          for s in ("human2", "first")]
-    assert [e["guess"] for e in state["entrants"][0]["history"]] == ["0000", "0111", "0122", "0123"]
-    assert [(e["won"], e["stopped"]) for e in state["entrants"]] == [(True, None), (True, None)]
+    assert [e["guess"] for e in state["entrants"][0]["history"]] == ["0000", "0111"]
+    assert [(e["won"], e["stopped"]) for e in state["entrants"]] == [
+        (False, "another entrant found the secret first"), (True, None)]
 
 
 def test_a_race_forgotten_to_make_room_is_named_so(client):
@@ -250,7 +280,8 @@ def test_a_race_forgotten_to_make_room_is_named_so(client):
 def test_bad_requests_of_any_kind(client):
     race = new_race(client)
     url = f"/api/races/{race['id']}"
-    error(client.post("/api/races", content=b"{not json"), 400, "the request body is not JSON")
+    error(client.post("/api/races", content=b"{not json", headers={"content-type": "application/json"}), 400,
+          "the request body is not JSON")
     error(client.post("/api/races", json=[1]), 400, "the request body must be a JSON object")
     error(client.get("/api/races/nope"), 404, "no race 'nope' (races are forgotten after 60 s unused)")
     error(client.post("/api/races/nope/step"), 404, "no race 'nope' (races are forgotten after 60 s unused)")

@@ -292,7 +292,7 @@ def test_bad_input_is_one_line_exit_2(run, args, code, message):
     assert result.stdout == ""
 
 
-def test_dask_missing_says_how_to_install_it(run, monkeypatch):
+def test_dask_missing_says_how_to_install_it(run, monkeypatch, index_install):
     import importlib.util
     find_spec = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "distributed"

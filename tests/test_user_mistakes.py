@@ -44,7 +44,7 @@ def test_a_result_file_is_not_left_behind_by_the_check(run, tmp_path):
     assert not target.exists()
 
 
-def test_plot_without_matplotlib_is_refused_before_the_games(run, monkeypatch, tmp_path):
+def test_plot_without_matplotlib_is_refused_before_the_games(run, monkeypatch, tmp_path, index_install):
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name, *a))
     one_line(run("compare", *PY, "--games", 2, "--plot", tmp_path / "charts"), 2,

@@ -280,10 +280,14 @@ def test_a_race_of_three_entrants_to_the_end(driver, server, tmp_path):
     page.settle()
     expected = [in_process(backend, strategy, "2540") for backend, strategy in entrants]
     assert [len(e) for e in expected] == [5, 4, 7]
+    # Parts wins at the fourth step, which ends the race for all: the others stop there.
     for number, history in enumerate(expected, 1):
-        assert page.rows(f"race-{number}") == shown(history)
-        assert page.text(f"race-attempts-{number}") == plural(len(history), "guess")
+        assert page.rows(f"race-{number}") == shown(history[:4])
+        assert page.text(f"race-attempts-{number}") == "4 guesses"
         assert re.fullmatch(r"\d+\.\d{3} ms", page.text(f"race-seconds-{number}"))
+    assert [len(page.all(f'[data-testid="race-column-{n}"] .stopped')) for n in (1, 2, 3)] == [1, 0, 1]
+    assert page.all('[data-testid="race-column-1"] .stopped')[0].text == \
+        "stopped: another entrant found the secret first"
     assert [page.attribute(f"race-column-{n}", "data-winner") for n in (1, 2, 3)] == ["false", "true", "false"]
     assert [len(page.all(f'[data-testid="race-winner-{n}"]')) for n in (1, 2, 3)] == [0, 1, 0]
     assert page.text("race-winner-2") == "winner"
@@ -297,11 +301,11 @@ def test_an_api_error_is_shown_in_the_message_area(driver, server):
     page = Page(driver, server)
     page.choose("python", "minimax", pegs=0)
     page.click("play-new")
-    assert page.message() == "--pegs must be between 1 and 64, got 0"
+    assert page.message() == "Pegs must be between 1 and 64, got 0"
     page.click("tab-race")
     page.find("race-secret-input").send_keys("01234")
     page.click("race-start")
-    assert page.message() == "--pegs must be between 1 and 64, got 0"
+    assert page.message() == "Pegs must be between 1 and 64, got 0"
     page.choose("python", "minimax")
     page.click("race-start")
     assert page.message() == "code '01234' has 5 pegs, expected 4"
@@ -437,9 +441,9 @@ def test_a_probing_strategy_is_refused_for_play_under_no_repetition(driver, serv
     page.choose("python", "human1")
     page.find("no-repeat").click()
     page.click("play-new")
-    assert page.message() == ("--strategy human1 probes with codes that repeat colours beyond --no-repeat, which a "
-                              "codebreaker game refuses as guesses: its hints could not be played; choose another "
-                              "strategy")
+    assert page.message() == ("The strategy human1 probes with codes that repeat colours beyond what \u201cNo "
+                              "repetition\u201d allows, which a codebreaker game refuses as guesses: its hints could "
+                              "not be played; choose another strategy")
     assert page.text("play-info") == "" and not page.find("hint").is_enabled()
     page.click("tab-codemaker")
     page.click("cm-new")
@@ -447,3 +451,53 @@ def test_a_probing_strategy_is_refused_for_play_under_no_repetition(driver, serv
     assert page.text("cm-info") == "4 pegs, 6 colours, no repetition; the computer plays human1 on python"
     assert page.attribute("cm-guess", "data-code") == "0000"
     assert page.console_errors() == []
+
+
+def test_errors_are_in_the_pages_words(driver, server):
+    # The API's message names the command line's options (--pegs, --strategy): the page's fields here.
+    page = Page(driver, server)
+    page.choose("python", "minimax", pegs=65)
+    page.click("play-new")
+    assert page.message() == "Pegs must be between 1 and 64, got 65"
+    page.choose("python", "minimax", pegs=4, colors=300)
+    page.click("play-new")
+    assert page.message() == "Colours must be between 1 and 255, got 300"
+    page.choose("python", "minimax", pegs=30, colors=30)
+    page.click("play-new")
+    assert page.message() == ("The strategy minimax scores guesses against every code and plays at most 20,000,000 "
+                              "codes; 30x30 has about 2.059e+44: choose the strategy first, any, random, "
+                              "any-random-opening or sample-entropy")
+    assert "--" not in page.message() and page.console_errors() == []
+
+
+def test_the_page_at_420_px(driver, server):
+    # At 420 px the tabs broke inside their words (Pla|y, Ra|ce) and an empty pill stood beside Clear.
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 420, "height": 900,
+                                                                 "deviceScaleFactor": 1, "mobile": False})
+    try:
+        page = Page(driver, server)
+        assert driver.execute_script("return window.innerWidth") == 420
+        split = driver.execute_script("""
+            const split = [];
+            for (const tab of document.querySelectorAll("[role=tab]")) {
+              const node = tab.firstChild, text = node.textContent;
+              let at = 0;
+              for (const word of text.split(" ")) {
+                const start = text.indexOf(word, at), range = document.createRange();
+                range.setStart(node, start);
+                range.setEnd(node, start + word.length);
+                if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) split.push(word);
+                at = start + word.length;
+              }
+            }
+            return split;""")
+        assert split == []
+        assert [page.find(f"tab-{t}").is_displayed() for t in ("play", "codemaker", "race", "rules")] == [True] * 4
+        assert not page.find("play-guess").is_displayed()     # no game: no row
+        page.choose("python", "minimax")
+        page.click("play-new")
+        assert page.find("play-guess").is_displayed()         # its four empty slots
+        assert len(page.all('[data-testid^="guess-slot-"]')) == 4
+        assert driver.execute_script("const d = document.documentElement; return d.scrollWidth <= d.clientWidth")
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

@@ -1,5 +1,6 @@
 """``mmlogic serve``: games kept on a server (``store``) and its JSON API (``api``, Starlette).
 
 ``store`` needs nothing beyond mmlogic; ``api`` needs the ``serve`` extra
-(``pip install 'mmlogic[serve]'``: Starlette and uvicorn).
+(Starlette and uvicorn: ``pip install '.[serve]'`` from a checkout, else
+``pip install 'mmlogic[serve]'``).
 """

@@ -23,9 +23,11 @@ Routes (bodies and answers are JSON; the whole reference is ``docs/server.md``):
 * ``GET /`` the web page (``static/index.html``), its scripts and styles under ``/static/``.
 
 Every error is a 4xx with ``{"error": "one line"}`` in the command line's
-words: 400 bad input, 404 unknown game, race or route, 405 wrong method, 409 a
-request the game's state refuses, 413 a body over :data:`MAX_BODY` bytes, 422 a
-question too hard within the time limit, 429 the server is full.
+words: 400 bad input, 403 a request from another site (:class:`SameOrigin`),
+404 unknown game, race or route, 405 wrong method, 409 a request the game's
+state refuses, 413 a body over :data:`MAX_BODY` bytes, 415 a body not sent as
+``application/json``, 422 a question too hard within the time limit, 429 the
+server is full.
 """
 
 from __future__ import annotations
@@ -36,15 +38,17 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.middleware import Middleware
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..engines import BACKENDS, DEFAULT_BACKEND
-from ..errors import BadInput, MMLogicError, NoConsistentCode
-from ..notation import SHOWN, abridged, check_feedback, format_code
+from ..errors import BadInput, MMLogicError, NoConsistentCode, host_port
+from ..notation import SHOWN, abridged, check_feedback, format_code, shown
 from ..strategies import STRATEGIES
 from .race import DEFAULT_STRATEGY, MAX_ENTRANTS, Race, new_race
 from .store import Conflict, GameStore, HostedGame, TooManyGames, UnknownGame
@@ -61,9 +65,17 @@ class TooLarge(MMLogicError):
     """A request body over :data:`MAX_BODY` bytes."""
 
 
+class NotJson(MMLogicError):
+    """A request body sent under another Content-Type than ``application/json``."""
+
+
+class ClientGone(MMLogicError):
+    """The client closed its connection before the end of its request body: nobody reads the answer."""
+
+
 #: Status of each error kind; any other MMLogicError (a time limit, ...) is 422.
 STATUS = ((UnknownGame, 404), (TooManyGames, 429), (Conflict, 409), (NoConsistentCode, 409), (BadInput, 400),
-          (TooLarge, 413))
+          (TooLarge, 413), (NotJson, 415), (ClientGone, 400))
 
 
 def status_of(error: MMLogicError) -> int:
@@ -76,20 +88,93 @@ def error_response(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
+def media_type(headers: Headers) -> str | None:
+    """The request's Content-Type without its parameters (``; charset=utf-8``), lower case; None without one."""
+    value = headers.get("content-type")
+    return None if value is None else value.split(";")[0].strip().lower()
+
+
 async def read_body(request: Request) -> bytes:
-    """The request's body, refused (413) beyond :data:`MAX_BODY` bytes without reading more than that."""
+    """The request's body, refused (413) beyond :data:`MAX_BODY` bytes without reading more than that,
+    and (415) when it is not sent as ``application/json``."""
     too_large = TooLarge(f"the request body is over the limit of {MAX_BODY:,} bytes")
     declared = request.headers.get("content-length", "")
     # A Content-Length over the limit is refused before anything is read.
     if declared.isdigit() and int(declared) > MAX_BODY:
         raise too_large
+    kind = media_type(request.headers)
+    # A page of another site may post text/plain or a form without asking the browser first (no
+    # preflight); application/json it may not. So a body under any other type is refused unread.
+    not_json = NotJson(f"the request body must be sent as Content-Type: application/json, not {shown(kind)}"
+                       if kind is not None else "the request body must be sent as Content-Type: application/json")
+    if kind is not None and kind != "application/json":
+        raise not_json
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:  # no Content-Length (chunked), or one that understates the body
-            raise too_large
-        chunks.append(chunk)
-    return b"".join(chunks)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY:  # no Content-Length (chunked), or one that understates the body
+                raise too_large
+            chunks.append(chunk)
+    except ClientDisconnect:
+        # Not a bug of the server: its traceback would fill the log (the protocol logs one line).
+        raise ClientGone("the client closed its connection before the end of its request body") from None
+    body = b"".join(chunks)
+    if body and kind is None:
+        raise not_json
+    return body
+
+
+def served_hosts(host: str, port: int) -> frozenset[str] | None:
+    """The ``Host`` headers a request to a server on ``host:port`` may carry (lower case), or None
+    on a wildcard address (``0.0.0.0``, ``::``), whose names the server cannot know.
+
+    ``localhost`` is one of a loopback server's names. A page of another site that a DNS
+    rebinding points at the server names its own host: refused.
+    """
+    if host in ("", "0.0.0.0", "::"):
+        return None
+    names = {host.lower()}
+    if host in ("127.0.0.1", "::1", "localhost"):
+        names |= {"localhost", "127.0.0.1", "::1"} if host == "localhost" else {"localhost"}
+    hosts = {host_port(name, port) for name in names}
+    if port == 80:  # a browser leaves the default port out
+        hosts |= {f"[{name}]" if ":" in name else name for name in names}
+    return frozenset(hosts)
+
+
+class SameOrigin:
+    """ASGI middleware: a request from another site is refused (403, one JSON line).
+
+    Any page in the user's browser may send requests to 127.0.0.1; the browser
+    names the page's site in ``Origin`` (refused unless it is this server), and
+    a name made to resolve to 127.0.0.1 (DNS rebinding) in ``Host`` (refused
+    unless it is one of ``hosts``; None takes any). A request without
+    ``Origin`` (curl, mmlogic's client, the page's own GETs) passes.
+    """
+
+    def __init__(self, app, hosts: frozenset[str] | None):
+        self.app = app
+        self.hosts = hosts
+
+    def refusal(self, headers: Headers) -> str | None:
+        """Why a request with these headers is refused; None if it is not."""
+        host = headers.get("host")
+        if host is not None and self.hosts is not None and host.lower() not in self.hosts:
+            return (f"the Host header {shown(host)} names no address of this server "
+                    f"({', '.join(sorted(self.hosts))}): refused")
+        origin = headers.get("origin")
+        if origin is not None and (host is None or origin.lower() != f"http://{host.lower()}"):
+            return f"a request from another site ({shown(origin)}) is refused"
+        return None
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http":
+            message = self.refusal(Headers(scope=scope))
+            if message is not None:
+                await error_response(403, message)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 async def body_of(request: Request) -> dict:
@@ -104,8 +189,9 @@ async def body_of(request: Request) -> dict:
     return body
 
 
-def create_app(store: GameStore | None = None) -> Starlette:
-    """The application, over ``store`` (a new default one if not given)."""
+def create_app(store: GameStore | None = None, hosts: frozenset[str] | None = None) -> Starlette:
+    """The application, over ``store`` (a new default one if not given); ``hosts``, the ``Host``
+    headers it answers (:func:`served_hosts`; None: any)."""
     store = GameStore() if store is None else store
 
     async def under_lock(hosted, action, *args):
@@ -199,7 +285,8 @@ def create_app(store: GameStore | None = None) -> Starlette:
         store.close()  # the engines' solver state
 
     app = Starlette(routes=routes, exception_handlers={MMLogicError: mmlogic_error, HTTPException: http_error,
-                                                       Exception: unexpected}, lifespan=lifespan)
+                                                       Exception: unexpected}, lifespan=lifespan,
+                    middleware=[Middleware(SameOrigin, hosts=hosts)])
     # /api/games/ is no route: a JSON 404 like any unknown path, not a bodyless 307 to /api/games.
     app.router.redirect_slashes = False
     app.state.store = store

@@ -5,8 +5,8 @@ not give; its clients (``mastermind-client.pl``) show the protocol, which
 ``mmlogic serve --tcp-port N`` speaks beside the JSON API (``docs/line-protocol.md``):
 
 * ``init_connexion`` starts a game and answers ``[GameNo,[Pegs,Letters,Doubles]]``,
-  e.g. ``[1,[5,8,non]]``: game 1, codes of 5 letters from ``a`` to ``h``,
-  ``Doubles`` ``oui`` (a letter may repeat) or ``non`` (it may not);
+  e.g. ``[1764138671000000,[5,8,non]]``: game 1764138671000000, codes of 5
+  letters from ``a`` to ``h``, ``Doubles`` ``oui`` (a letter may repeat) or ``non`` (it may not);
 * ``[GameNo,abcde]`` (or ``[GameNo,'abcde']``, spaces allowed) scores a guess
   against the game's secret: ``[-1,[Bulls,Cows]]`` (black, white);
 * anything wrong answers ``[-2,'message']``: the message is one line in the
@@ -14,11 +14,12 @@ not give; its clients (``mastermind-client.pl``) show the protocol, which
 
 Colour ``i`` is the letter ``chr(97 + i)`` whatever the HTTP API's alphabet.
 The games live in the same :class:`~mm_logic.server.store.GameStore` as the
-API's (so ``--max-games`` and ``--idle-seconds`` count them too), numbered 1,
-2, ... per server. :func:`answer_line` answers one line; :func:`start_line_server`
-serves it on asyncio, reading at most :data:`MAX_LINE` bytes and waiting at
-most :data:`READ_TIMEOUT` seconds for them, so a silent client cannot hold
-its connection.
+API's (so ``--max-games`` and ``--idle-seconds`` count them too), numbered
+from the server's start in microseconds, so never again after a restart.
+:func:`answer_line` answers one line; :func:`start_line_server` serves it
+on asyncio, reading at most :data:`MAX_LINE` bytes and waiting at most
+:data:`READ_TIMEOUT` seconds for them, so a silent client cannot hold its
+connection.
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ MAX_LINE = 1024
 #: Seconds a connection may take to send its line.
 READ_TIMEOUT = 10.0
 #: ``[GameNo,guess]`` or ``[GameNo,'guess']``; a final ``.`` is tolerated, as after a Prolog term.
-REQUEST = re.compile(r"\[\s*(-?\d+)\s*,\s*(?:'([^'\\\s,]*)'|([^'\\\s,\[\]]+))\s*\]\s*\.?")
+# [0-9], not \d: int() reads any script's digits (١ is 1), and the client meant no game of those.
+REQUEST = re.compile(r"\[\s*(-?[0-9]+)\s*,\s*(?:'([^'\\\s,]*)'|([^'\\\s,\[\]]+))\s*\]\s*\.?")
 INIT = re.compile(r"init_connexion\s*\.?")
 UNREADABLE = "unreadable request: send init_connexion or [GAME,GUESS], e.g. [1,abcde]"
 
@@ -80,17 +82,22 @@ def error_line(message: str) -> str:
 
 
 class LineGames:
-    """The line protocol's games: numbers 1, 2, ... mapped to games hosted in ``store``.
+    """The line protocol's games: numbers ``first``, ``first + 1``, ... mapped to games hosted in ``store``.
 
     ``rules`` are the server's (the ``serve`` command's rules options); every
-    game of the protocol follows them.
+    game of the protocol follows them. ``first`` is by default the store's
+    start in microseconds since 1970: a run of the server makes fewer games
+    than microseconds pass, so the next run's numbers are all above this one's,
+    and a client still holding a number of an earlier run is told so, rather
+    than playing a stranger's game of the same number.
     """
 
-    def __init__(self, store: GameStore, rules: Rules):
+    def __init__(self, store: GameStore, rules: Rules, first: int | None = None):
         self.store = store
         self.rules = protocol_rules(rules)
         self._games: dict[int, HostedGame] = {}
-        self._next = 1
+        self.first = int(store.started * 1_000_000) if first is None else first
+        self._next = self.first
         self._lock = threading.Lock()
 
     def new(self) -> int:
@@ -113,9 +120,12 @@ class LineGames:
         """The game ``number``, marked as used now."""
         with self._lock:
             hosted = self._games.get(number)
+            issued = self.first <= number < self._next
         if hosted is None:
             # A request line may hold a thousand digits: quoted by the first ones.
-            raise UnknownGame(f"no game {abridged(str(number), SHOWN)} ({self.store.idle_text()})")
+            reason = (self.store.idle_text() if issued else self.store.earlier_text() if number < self.first
+                      else "no game has that number yet")
+            raise UnknownGame(f"no game {abridged(str(number), SHOWN)} ({reason})")
         try:
             return self.store.get(hosted.id)
         except UnknownGame:
@@ -201,14 +211,15 @@ def listening_port(server: asyncio.Server) -> int:
 
 
 async def serve_beside(main: Callable[[], Awaitable[None]], games: LineGames, host: str, port: int,
-                       on_listen: Callable[[int], None] = lambda port: None) -> None:
+                       on_listen: Callable[[int], None] = lambda port: None, *,
+                       read_timeout: float = READ_TIMEOUT) -> None:
     """Run ``main()`` (the HTTP server) with the line server open beside it, closed when it ends.
 
     A port that cannot be listened on is one line (MMLogicError, exit 1)
     before ``main`` starts; ``on_listen`` gets the port listened on.
     """
     try:
-        server = await start_line_server(games, host, port)
+        server = await start_line_server(games, host, port, read_timeout=read_timeout)
     except OSError as error:
         raise cannot_listen(host, port, error, " for the line protocol") from None
     try:

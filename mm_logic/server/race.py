@@ -3,17 +3,20 @@
 A :class:`Race` holds one :class:`~mm_logic.game.Game` per entrant, each on
 its own engine, all against one secret that the server keeps. Every
 :meth:`Race.step` plays one turn of every entrant still running and times
-it. The race is over when every entrant has won, or stopped: a game that has
-not won after :func:`~mm_logic.game.attempts_limit` guesses, or whose engine
-failed (a time limit), stops with its reason, so a race always ends. The
-winners are the entrants that won with the fewest attempts, ties broken by
-the least total time; the secret is in the state only once the race is over.
+it. The race is over for all at the end of the step in which an entrant
+wins: its winning guess is the secret, which anyone reading the state would
+then know, so nobody plays on (the others stop with :data:`BEATEN`). It is
+over too when every entrant has stopped: a game that has not won after
+:func:`~mm_logic.game.attempts_limit` guesses, or whose engine failed (a time
+limit), stops with its reason, so a race always ends. The winners are the
+entrants that won with the fewest attempts (those that won in the last step),
+ties broken by the least total time; the secret is in the state only once the
+race is over.
 Like :mod:`~mm_logic.server.store`, nothing here knows HTTP.
 """
 
 from __future__ import annotations
 
-import secrets
 import threading
 import time
 from dataclasses import dataclass, field
@@ -32,6 +35,8 @@ from .store import Conflict, code_of, first_guess_of, name_of, quoting, rules_fr
 #: How many entrants a race may have.
 MAX_ENTRANTS = 8
 DEFAULT_STRATEGY = "minimax"
+#: Why an entrant still playing stops when another wins.
+BEATEN = "another entrant found the secret first"
 
 
 @dataclass
@@ -100,6 +105,11 @@ class Race:
         for entrant in self.entrants:
             if entrant.running:
                 entrant.turn()
+        if any(e.game.won for e in self.entrants):
+            # A winning entry shows the secret: playing on would be playing a known code.
+            for entrant in self.entrants:
+                if entrant.running:
+                    entrant.stopped = BEATEN
 
     @staticmethod
     def winners(states: list[dict]) -> list[int]:
@@ -146,7 +156,8 @@ def _entrant_names(entrants) -> list[tuple[str, str]]:
 
 
 def new_race(request: dict, time_limit: float | None):
-    """Check a race request; returns a function building the race (its engines), called once there is room.
+    """Check a race request; returns a function building the race (its engines) under an id, called once
+    there is room.
 
     ``request``: ``rules``, ``entrants`` (1 to 8 ``{"backend", "strategy"}``), optional ``secret``,
     ``seed`` (the random secret's and the strategies'), ``first_guess`` (every entrant's opening).
@@ -173,7 +184,7 @@ def new_race(request: dict, time_limit: float | None):
     else:
         secret = random_code(rules, np.random.default_rng(seed))
 
-    def build() -> Race:
+    def build(key: str) -> Race:
         entrants: list[Entrant] = []
         try:
             for number, ((backend, _), strategy) in enumerate(zip(names, strategies), 1):
@@ -191,6 +202,6 @@ def new_race(request: dict, time_limit: float | None):
             for entrant in entrants:
                 entrant.close()
             raise
-        return Race(secrets.token_urlsafe(9), rules, secret, entrants)
+        return Race(key, rules, secret, entrants)
 
     return build

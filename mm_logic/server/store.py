@@ -13,6 +13,7 @@ statuses.
 
 from __future__ import annotations
 
+import re
 import secrets
 import threading
 import time
@@ -33,6 +34,9 @@ from ..strategies import make_strategy
 from ..strategies.base import Strategy
 
 ROLES = ("codebreaker", "codemaker")
+#: A game's or a race's id: the store's start (:attr:`GameStore.run`, milliseconds since 1970 in hex),
+#: then a random part. An id of an earlier run is told from one never issued after a restart.
+ID = re.compile(r"([0-9a-f]{11})[A-Za-z0-9_-]{12}")
 #: How many ids of games and races forgotten to make room the store remembers, to say so when asked.
 REMEMBERED_EVICTIONS = 10_000
 
@@ -194,6 +198,10 @@ class GameStore:
     """
 
     def __init__(self, max_games: int = 1000, idle_seconds: float = 1800.0, time_limit: float | None = 10.0):
+        #: When the store was made (time.time()): ids and the line protocol's numbers start from it,
+        #: so those of an earlier run of the server are never issued again, and are told apart.
+        self.started = time.time()
+        self.run = f"{int(self.started * 1000):011x}"
         self.max_games = max_games
         self.idle_seconds = idle_seconds
         self.time_limit = time_limit
@@ -250,25 +258,24 @@ class GameStore:
         else:
             secret = random_code(rules, np.random.default_rng(seed))
 
-        def build() -> HostedGame:
+        def build(key: str) -> HostedGame:
             engine = make_engine(backend, rules, time_limit=self.time_limit)
-            return HostedGame(secrets.token_urlsafe(9), role, Game(engine, strategy, secret=secret,
-                                                                  first_guess=first_guess), backend)
+            return HostedGame(key, role, Game(engine, strategy, secret=secret, first_guess=first_guess), backend)
         return self._admit(self._games, build)
 
-    def add_race(self, build: Callable[[], Hosted]) -> Hosted:
-        """Host the race ``build()`` makes (a checked request's engines), if there is room."""
+    def add_race(self, build: Callable[[str], Hosted]) -> Hosted:
+        """Host the race ``build(id)`` makes (a checked request's engines), if there is room."""
         return self._admit(self._races, build)
 
-    def _admit(self, table: dict, build: Callable[[], Hosted]) -> Hosted:
-        """Host what ``build()`` makes, if there is room before and after building it.
+    def _admit(self, table: dict, build: Callable[[str], Hosted]) -> Hosted:
+        """Host what ``build(id)`` makes (a new :data:`ID`), if there is room before and after building it.
 
         Building (the engines) comes last, once the request is known valid and
         there was room a moment ago; it is released if the room went meanwhile.
         """
         self.expire()
         self._check_room()
-        hosted = build()
+        hosted = build(self.run + secrets.token_urlsafe(9))
         with self._lock:
             try:
                 self._check_room(evict=True)
@@ -328,7 +335,14 @@ class GameStore:
         when the store remembers doing so, else the idle expiry (or it never was)."""
         if self.evicted(key):
             return "it was over, and forgotten to make room for new games"
+        issued = ID.fullmatch(key)
+        if issued and issued[1] < self.run:
+            return self.earlier_text()
         return self.idle_text(kind)
+
+    def earlier_text(self) -> str:
+        """What a 404 says of a game of an earlier run of the server."""
+        return "it is of an earlier run of the server, whose games were lost when it stopped"
 
     def idle_text(self, kind: str = "game") -> str:
         """How long an unused game (or race) is kept, as a 404 says it."""

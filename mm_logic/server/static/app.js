@@ -12,7 +12,26 @@ class ApiError extends Error {}
 /** A field of the page that cannot be sent as it is; its message is shown as the API's are. */
 class InputError extends Error {}
 
-/** Call the API; the answer's JSON, or an ApiError carrying the server's one-line message. */
+/** The API's messages are in the command line's words (`--pegs`, `--strategy minimax`, `--no-repeat`),
+ *  which the command line's users read; the page says the same in its own words, those of its fields. */
+const PAGE_WORDS = [
+  [/\buse --strategy /g, "choose the strategy "],
+  [/^--strategy /, "The strategy "],
+  [/--strategy /g, "the strategy "],
+  [/--backend /g, "the backend "],
+  [/beyond --no-repeat\b/g, "beyond what \u201cNo repetition\u201d allows"],
+  [/--no-repeat\b/g, "\u201cNo repetition\u201d"],
+  [/--pegs\b/g, "Pegs"],
+  [/--colors\b/g, "Colours"],
+  [/--time-limit (\S+) s\b/g, "the server's time limit of $1 s"],
+];
+
+/** ``text``, an API message, in the page's words. */
+function inPageWords(text) {
+  return PAGE_WORDS.reduce((line, [pattern, words]) => line.replace(pattern, words), text);
+}
+
+/** Call the API; the answer's JSON, or an ApiError carrying the server's one-line message (in the page's words). */
 async function api(method, path, body) {
   const pending = document.body.dataset;
   pending.pending = String(Number(pending.pending) + 1);
@@ -35,7 +54,7 @@ async function api(method, path, body) {
       throw new ApiError(`the server answered ${response.status} without JSON`);
     }
     if (!response.ok) {
-      throw new ApiError(data.error || `the server answered ${response.status}`);
+      throw new ApiError(data.error ? inPageWords(data.error) : `the server answered ${response.status}`);
     }
     return data;
   } finally {
@@ -560,7 +579,9 @@ const race = {
         text: plural(entrant.attempts, "guess")}),
       // Milliseconds to the microsecond: ties on guesses go to the least time, which must show.
       element("span", {"data-testid": `race-seconds-${i + 1}`, text: `${(entrant.seconds * 1000).toFixed(3)} ms`})];
-      if (entrant.stopped) foot.push(element("span", {class: "stopped", text: `stopped: ${entrant.stopped}`}));
+      if (entrant.stopped) {
+        foot.push(element("span", {class: "stopped", text: `stopped: ${inPageWords(entrant.stopped)}`}));
+      }
       return element("div", {class: `race-column${winner ? " winner" : ""}${entrant.won ? " won" : ""}`,
         "data-testid": `race-column-${i + 1}`, "data-attempts": entrant.attempts, "data-won": entrant.won,
         "data-winner": winner},
