@@ -27,6 +27,7 @@ import click
 from . import __version__
 from .engines import BACKENDS, DEFAULT_BACKEND, make_engine
 from .errors import BackendUnavailable, BadInput, MMLogicError, WrongAnswer, cannot_listen, host_port, one_line
+from .files import check_output, not_regular
 from .interrupts import wrapped_interrupt
 from .notation import amount, parse_code, parse_entry
 from .rules import DEFAULT_ALPHABET, MAX_COLORS, MAX_PEGS, make_rules
@@ -316,17 +317,14 @@ def engine_options(default_strategy: str = "minimax", beyond: str | None = None)
 
 
 def _writable_file(ctx, param, path: Path | None) -> Path | None:
-    """Check, before any game runs, that a result file can be written (a probe, removed again)."""
+    """Check, before any game runs, that a result file can be written: a new path or a regular
+    file (a link, its target), never a device or a FIFO (:func:`mm_logic.files.check_output`)."""
     if path is None:
         return None
-    existed = path.exists()
     try:
-        with path.open("a"):
-            pass
+        check_output(path)
     except OSError as error:
         raise click.BadParameter(f"cannot write {path} ({error.strerror})") from None
-    if not existed:
-        path.unlink()
     return path
 
 
@@ -337,6 +335,13 @@ def _chart_folder(ctx, param, path: Path | None) -> Path | None:
     import importlib.util
     if importlib.util.find_spec("matplotlib") is None:
         raise click.BadParameter("charts need matplotlib: pip install 'mmlogic[plot]'")
+    kind = not_regular(path)
+    if kind not in (None, "a folder") or path.is_file():
+        raise click.BadParameter(f"cannot write into folder {path} ({kind or 'a file'}, not a folder)")
+    # Every chart is a .png: one that stands there as a FIFO or a device would be waited on, or replaced.
+    for chart in sorted(path.glob("*.png")) if path.is_dir() else []:
+        if not_regular(chart) is not None:
+            raise click.BadParameter(f"cannot write {chart} ({not_regular(chart)}, not a regular file)")
     made = [p for p in (path, *path.parents) if not p.exists()]
     try:
         path.mkdir(parents=True, exist_ok=True)

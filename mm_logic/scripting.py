@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from .errors import MMLogicError
+from .files import not_regular
 from .interrupts import wrapped_interrupt
 
 EXIT_FAILURE = 1
@@ -110,11 +111,16 @@ def output_file(text: str) -> Path:
 
     Its folder must exist and be writable, and it must not be a folder: the
     scripts write their results after minutes of games, too late to find out.
+    An existing file must be a regular file, or a link to one (written through):
+    a FIFO or a device is refused (:func:`mm_logic.files.not_regular`).
     The file itself is neither created nor truncated here.
     """
     path = Path(text)
     if not text or path.is_dir():
         raise argparse.ArgumentTypeError(f"{text!r} is a folder, not a file name" if text else "an empty file name")
+    kind = not_regular(path)
+    if kind is not None:  # written in place, a FIFO would be waited on for ever
+        raise argparse.ArgumentTypeError(f"cannot write {text}: {kind}, not a regular file")
     folder = path.parent
     if not folder.is_dir():
         raise argparse.ArgumentTypeError(f"cannot write {text}: no folder {str(folder)!r}")

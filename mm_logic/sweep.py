@@ -52,6 +52,7 @@ from .bench import bench_all, warm_up
 from .codespace import MAX_CODES
 from .engines import make_engine
 from .errors import BackendUnavailable, BadInput, MMLogicError
+from .files import read_text, target_of
 from .game import Game
 from .histogram import format_histogram
 from .notation import Code, amount, format_code, parse_code, plural
@@ -436,7 +437,7 @@ def load_rows(path: Path) -> tuple[dict[str, dict], int]:
     rows: dict[str, dict] = {}
     kept: list[str] = []
     try:
-        text = path.read_text()
+        text = read_text(path, "--out")
     except (OSError, UnicodeDecodeError) as error:
         raise BadInput(f"--out {path} cannot be read as a sweep's output: {error}") from None
     lines = text.splitlines()
@@ -458,10 +459,11 @@ def load_rows(path: Path) -> tuple[dict[str, dict], int]:
         rows.setdefault(key, row)
         kept.append(line)
     if bad or (text and not text.endswith("\n")):
-        with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, prefix=f".{path.name}.") as f:
+        target = target_of(path)  # a link stays a link: its target is rewritten
+        with tempfile.NamedTemporaryFile("w", dir=target.parent, delete=False, prefix=f".{target.name}.") as f:
             f.write("".join(line + "\n" for line in kept))
-        shutil.copymode(path, f.name)  # the file keeps its permissions
-        os.replace(f.name, path)
+        shutil.copymode(target, f.name)  # the file keeps its permissions
+        os.replace(f.name, target)
     return rows, bad
 
 
