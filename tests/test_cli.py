@@ -92,7 +92,8 @@ def test_bad_input_is_one_line_exit_2(run, args, code, message):
 def test_an_encoding_that_is_no_regular_file_is_said_so(run, tmp_path):
     device = tmp_path / "zero.lp"
     device.symlink_to("/dev/zero")
-    one_line_error(run("solve", "--encoding", device), 2, f"--encoding {device} is not a regular file")
+    one_line_error(run("solve", "--encoding", device), 2,
+                   f"--encoding {device} is a character device, not a regular file")
 
 
 def test_spaced_colour_numbers_are_read_with_a_letter_alphabet(run):
