@@ -5,11 +5,13 @@ from __future__ import annotations
 import errno
 import json
 import subprocess
+from pathlib import Path
 
 import pytest
 
 from mm_logic.bench import spaced_secrets
 from mm_logic.cli import cli
+from mm_logic.game import GameRecord
 from mm_logic.rules import Rules
 
 from conftest import MMLOGIC
@@ -163,6 +165,15 @@ def test_next_after_the_winning_guess_says_the_game_is_solved(run, run_json, bac
     result = run("next", "--backend", backend, "0132:4,0", "0011:1,0")
     one_line_error(result, 3, "no code is consistent with the history: entries 1, 2 "
                               "(0132:4,0 0011:1,0) contradict each other")
+
+
+def test_solve_json_seconds_are_rounded_to_milliseconds_as_the_docs_show(run):
+    # They had six decimals (0.004123) where docs/cli.md and the contract show three (0.004).
+    record = GameRecord(Rules(), (0, 1, 2, 3), [((0, 1, 2, 3), (4, 0))], 0.0041234, "python", "first")
+    assert record.as_dict()["seconds"] == 0.004
+    result = run("solve", *PY, "--secret", "0123", "--json")
+    seconds = json.loads(result.stdout)["seconds"]
+    assert f'"seconds": {seconds},' in result.stdout and seconds == round(seconds, 3)
 
 
 def test_solve_json_shape_and_text(run, run_json):
@@ -355,9 +366,17 @@ def test_a_second_ctrl_c_while_interrupted_is_said_is_no_traceback(run, monkeypa
     assert (result.exit_code, said, result.stderr) == (130, ["interrupted"], "")
 
 
-def test_a_file_that_cannot_be_written_after_the_games_keeps_the_results_printed(run):
-    result = run("bench", *PY, "--strategy", "first", "--games", 3, "--seed", 1, "--json", "--out", "/dev/full")
-    assert result.exit_code == 1 and result.stderr == "error: cannot write /dev/full: no space left on device\n"
+def test_a_file_that_cannot_be_written_after_the_games_keeps_the_results_printed(run, tmp_path, monkeypatch):
+    # A disk that fills during the games (/dev/full did it, until devices were refused before them).
+    def full(self, *args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    out = tmp_path / "out.json"
+    monkeypatch.setattr(Path, "write_text", full)
+    result = run("bench", *PY, "--strategy", "first", "--games", 3, "--seed", 1, "--json", "--out", out)
+    monkeypatch.undo()
+    assert result.exit_code == 1 and result.stderr == f"error: cannot write {out}: no space left on device\n"
+    assert not out.exists()
     alone = run("bench", *PY, "--strategy", "first", "--games", 3, "--seed", 1, "--json")
     printed, expected = json.loads(result.stdout), json.loads(alone.stdout)
     assert (printed["total_guesses"], printed["histogram"]) == (expected["total_guesses"], expected["histogram"])
