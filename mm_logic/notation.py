@@ -174,21 +174,33 @@ def check_feedback(feedback: Feedback, rules: Rules, where: str = "") -> Feedbac
     return feedback
 
 
+def black_white(text: str) -> Feedback | None:
+    """The two numbers of feedback as people type it, ``B,W`` or ``B W`` (black, white), unchecked;
+    None when ``text`` is not of that form. The one reader of ``next``'s history and ``play``'s
+    answers.
+
+    >>> black_white("1,2"), black_white(" 1 2 "), black_white("1 , 2"), black_white("1,,2"), black_white("12")
+    ((1, 2), (1, 2), (1, 2), None, None)
+    """
+    parts = text.split(",") if "," in text else text.split()
+    # ASCII digits only: int() reads other scripts' digits ("\uff14"), which codes refuse too.
+    if len(parts) != 2 or not all(p.strip().removeprefix("-").isascii() and p.strip().removeprefix("-").isdigit()
+                                  for p in parts):
+        return None
+    return int(parts[0]), int(parts[1])
+
+
 def parse_feedback(text: str, rules: Rules, where: str = "") -> Feedback:
-    """Read ``B,W`` and check that it can occur."""
-    parts = text.strip().split(",")
-    try:
-        if not all(p.isascii() for p in parts):
-            raise ValueError  # int() reads other scripts' digits, which codes refuse too
-        black, white = (int(p) for p in parts)
-    except ValueError:
+    """Read ``B,W`` (or ``B W``) and check that it can occur."""
+    feedback = black_white(text)
+    if feedback is None:
         message = f"feedback {shown(text)} in {shown(where or text)} is not of the form B,W (e.g. 1,2)"
-        raise BadInput(message) from None
-    return check_feedback((black, white), rules, where)
+        raise BadInput(message)
+    return check_feedback(feedback, rules, where)
 
 
 def parse_entry(text: str, rules: Rules, *, check_repeat: bool = True) -> Entry:
-    """Read a history entry ``GUESS:B,W``.
+    """Read a history entry ``GUESS:B,W`` (or ``GUESS:B W``, as ``play`` reads an answer).
 
     ``check_repeat=False`` accepts a guess that breaks the repetition rule
     (the probes of strategies that ask with one-colour codes, such as

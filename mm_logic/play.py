@@ -17,7 +17,7 @@ from contextlib import AbstractContextManager, nullcontext
 from .errors import BadInput, MMLogicError, NoConsistentCode
 from .feedback import feedback
 from .game import Game, codes_text
-from .notation import Code, Entry, check_feedback, format_code, format_feedback, parse_code, plural, shown
+from .notation import Code, Entry, black_white, check_feedback, format_code, format_feedback, parse_code, plural, shown
 from .rules import Rules
 
 #: Words that end the game.
@@ -118,11 +118,10 @@ def parse_answer(text: str, rules) -> tuple[int, int]:
     >>> parse_answer("1 2", Rules()), parse_answer(" 0,0 ", Rules())
     ((1, 2), (0, 0))
     """
-    parts = text.replace(",", " ").split()
-    # ASCII digits only: "²".isdigit() is true, but int() refuses it.
-    if len(parts) != 2 or not all(p.isascii() and p.isdigit() for p in parts):
+    answer = black_white(text)  # the reader of next's GUESS:B,W too
+    if answer is None:
         raise BadInput(f"{shown(text.strip())} is not an answer: type black and white, e.g. 1,2 or 1 2")
-    return check_feedback((int(parts[0]), int(parts[1])), rules)
+    return check_feedback(answer, rules)
 
 
 def wrong_answers(history: list[Entry], secret: Code, rules: Rules) -> list[str]:

@@ -11,6 +11,7 @@ import pytest
 
 from mm_logic.bench import spaced_secrets
 from mm_logic.cli import cli
+from mm_logic.errors import BadInput
 from mm_logic.game import GameRecord
 from mm_logic.rules import Rules
 
@@ -165,6 +166,22 @@ def test_next_after_the_winning_guess_says_the_game_is_solved(run, run_json, bac
     result = run("next", "--backend", backend, "0132:4,0", "0011:1,0")
     one_line_error(result, 3, "no code is consistent with the history: entries 1, 2 "
                               "(0132:4,0 0011:1,0) contradict each other")
+
+
+def test_next_reads_feedback_as_play_does_b_w_or_b_space_w(run, run_json):
+    # next refused 0011:1 0, which play accepts as an answer: one reader for both.
+    from mm_logic.play import parse_answer
+
+    expected = run_json("next", *PY, "0011:1,0", "2345:0,2")
+    for history in (["0011:1 0", "2345:0 2"], ["0011: 1 , 0", "2345:0  2"]):
+        assert run_json("next", *PY, *history) == expected
+    assert parse_answer("1 0", Rules()) == parse_answer("1,0", Rules()) == (1, 0)
+    # What one refuses the other refuses too ("1,,0" was an answer to play).
+    for text in ("1,,0", "1 0 0", "10"):
+        one_line_error(run("next", *PY, f"0011:{text}"), 2,
+                       f"feedback {text!r} in '0011:{text}' is not of the form B,W (e.g. 1,2)")
+        with pytest.raises(BadInput):
+            parse_answer(text, Rules())
 
 
 def test_solve_json_seconds_are_rounded_to_milliseconds_as_the_docs_show(run):
