@@ -9,6 +9,7 @@ pegs separated by spaces (``0 1 2 3``, ``10 0 3 17``). Feedback is
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from contextlib import suppress
 from decimal import Decimal
@@ -30,12 +31,27 @@ def abridged(text: str, limit: int) -> str:
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
 
+#: In repr()'s text: an escaped backslash, or a byte that was not UTF-8 (Python reads it as a
+#: surrogate, U+DC80..U+DCFF, which repr() writes \udcff).
+_NOT_UTF8 = re.compile(r"\\\\|\\udc([89a-f][0-9a-f])")
+
+
+def quoted(text: str) -> str:
+    r"""``repr(text)``, with a byte that was not UTF-8 (typed, or in an argument) written as the
+    byte it was, ``\xff``, not as the surrogate Python reads it as (``\udcff``).
+
+    >>> print(quoted("ab" + b"\xff".decode("utf-8", "surrogateescape")), quoted("a\\udcff"))
+    'ab\xff' 'a\\udcff'
+    """
+    return _NOT_UTF8.sub(lambda m: m[0] if m[1] is None else f"\\x{m[1]}", repr(text))
+
+
 def shown(text: str) -> str:
-    """``text`` as an error message quotes it: whole when short, else its start and its length
-    (a pasted megabyte comes back as one readable line)."""
+    """``text`` as an error message quotes it (:func:`quoted`): whole when short, else its start
+    and its length (a pasted megabyte comes back as one readable line)."""
     if len(text) <= SHOWN:
-        return repr(text)
-    return f"{text[:SHOWN]!r}... ({len(text):,} characters)"
+        return quoted(text)
+    return f"{quoted(text[:SHOWN])}... ({len(text):,} characters)"
 
 
 def format_code(code: Code, rules: Rules) -> str:
@@ -64,7 +80,7 @@ def _symbol_value(symbol: str, rules: Rules, text: str) -> int:
         index = folded[0] if len(folded) == 1 else -1
     if index < 0:
         raise BadInput(
-            f"symbol {symbol!r} in code {shown(text)} is not one of the {rules.colors} colours {alphabet}"
+            f"symbol {quoted(symbol)} in code {shown(text)} is not one of the {rules.colors} colours {alphabet}"
         )
     return index
 
@@ -92,7 +108,7 @@ def _spaced_code(tokens: list[str], rules: Rules, text: str) -> Code:
         return tuple(number for _, number in readings)
     for token, (symbol, number) in zip(tokens, readings):
         if symbol is None and number is None:
-            raise BadInput(f"peg {token!r} in code {shown(text)} is not one of the {rules.colors} colours "
+            raise BadInput(f"peg {quoted(token)} in code {shown(text)} is not one of the {rules.colors} colours "
                            + (rules.alphabet[: rules.colors] if rules.symbolic else f"0..{rules.colors - 1}"))
     if any(symbol is not None and number is not None and symbol != number for symbol, number in readings):
         raise BadInput(f"code {shown(text)} mixes symbols of the alphabet {rules.alphabet[: rules.colors]} "

@@ -5,12 +5,13 @@ from __future__ import annotations
 import importlib.util
 import io
 import re
+import subprocess
 
 import pytest
 
 from mm_logic.rules import Rules
 
-from conftest import ROOT
+from conftest import MMLOGIC, ROOT
 
 PY = ["--backend", "python"]
 
@@ -141,6 +142,22 @@ def test_play_codemaker_answers_in_other_scripts_are_a_typo_quoted_short(run):
         "'\u00b2,0' is not an answer: type black and white, e.g. 1,2 or 1 2; try again (help for help)",
         f"{'1,' * 20!r}... (200 characters) is not an answer: type black and white, e.g. 1,2 or 1 2; try again "
         "(help for help)"]
+
+
+def test_bytes_that_are_not_utf8_are_quoted_as_the_bytes_typed():
+    # They were quoted as the surrogates Python reads them as: 'ab\udcffc', '\udcff\udcfe'.
+    done = subprocess.run([MMLOGIC, "play", *PY, "--secret", "0123"], input=b"ab\xffc\n\xff\n0123\n",
+                          capture_output=True, timeout=60)
+    assert done.stdout.decode().splitlines()[1:3] == [
+        r"symbol 'a' in code 'ab\xffc' is not one of the 6 colours 012345; try again (help for help)",
+        r"symbol '\xff' in code '\xff' is not one of the 6 colours 012345; try again (help for help)"]
+    done = subprocess.run([MMLOGIC, "play", "--role", "codemaker", *PY], input=b"\xff\xfe\nquit\n\n",
+                          capture_output=True, timeout=60)
+    assert done.stdout.decode().splitlines()[1] == (
+        r"'\xff\xfe' is not an answer: type black and white, e.g. 1,2 or 1 2; try again (help for help)")
+    done = subprocess.run([MMLOGIC, "next", *PY, b"0011:\xff,0"], capture_output=True, timeout=60)
+    assert (done.returncode, done.stderr.decode()) == (
+        2, "error: feedback '\\xff,0' in '0011:\\xff,0' is not of the form B,W (e.g. 1,2)\n")
 
 
 def test_play_hint_on_a_huge_game_answers_with_a_bound(run):
