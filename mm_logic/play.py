@@ -31,7 +31,8 @@ def help_text(game: Game) -> str:
     example = tuple(c % rules.colors for c in range(rules.pegs))
     spaced = " ".join(format_code((c,), rules) for c in example)
     return (f"type a code of {plural(rules.pegs, 'peg')}, e.g. {format_code(example, rules)} or {spaced}; "
-            "? how many codes are still possible; hint the computer's guess; quit (or q) to give up; "
+            "? how many codes are still possible; hint the computer's guess; undo takes your last guess back; "
+            "quit (or q) to give up; "
             "a line that is a code is played as a guess, even one that spells a command")
 
 
@@ -64,8 +65,9 @@ def play_codebreaker(game: Game, ask: Callable[[str], str | None], say: Callable
 
     ``ask(prompt)`` returns the line typed, or None at the end of input
     (Ctrl-D); ``say(text)`` prints one line of the game. ``?`` says how many
-    codes are still possible, ``hint`` what the strategy would play, ``help``
-    what can be typed, ``quit`` gives up. ``busy(label)`` is entered around
+    codes are still possible, ``hint`` what the strategy would play, ``undo``
+    takes the last guess back (it counts no more), ``help`` what can be typed,
+    ``quit`` gives up. ``busy(label)`` is entered around
     the engine's work (the command line's spinner).
     """
     rules = game.rules
@@ -83,6 +85,13 @@ def play_codebreaker(game: Game, ask: Callable[[str], str | None], say: Callable
             break
         if command in HELP:
             say(help_text(game))
+            continue
+        if command == "undo":  # as the codemaker's undo: a mistyped guess need not stand
+            if not game.history:
+                say("nothing to undo")
+            else:
+                played, given = game.undo()
+                say(f"took back {format_code(played, rules)} {format_feedback(given)}")
             continue
         if command in ("?", "hint"):
             try:

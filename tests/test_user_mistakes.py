@@ -103,13 +103,31 @@ def test_play_reaching_the_guess_limit_shows_the_secret_and_exits_0(run):
     assert (result.exit_code, result.stdout.splitlines()[1:]) == (0, ["out of guesses (--max-guesses 1)"])
 
 
+def test_play_undo_takes_the_guessers_last_guess_back(run):
+    # It was "symbol 'u' in code 'undo' is not one of the 6 colours 012345".
+    result = run("play", *PY, "--secret", "0123", input="undo\n0011\n0 0 2 2\nundo\n?\n0123\n")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[1:] == [
+        "nothing to undo",
+        "0011  1,1",
+        "0022  2,0",
+        "took back 0022 2,0",
+        "208 codes still possible",  # as after 0011 alone: the guess taken back counts no more
+        "0123  4,0",
+        "found in 2 guesses",
+    ]
+    # On 36 colours UNDO is a code: played, as QUIT is.
+    result = run("play", *PY, "--pegs", 4, "--colors", 36, "--secret", "UNDO", input="undo\n")
+    assert result.stdout.splitlines()[1:] == ["UNDO  4,0", "found in 1 guess"]
+
+
 def test_play_help_hint_and_spaced_codes(run):
     result = run("play", *PY, "--secret", "0123", "--strategy", "first", input="help\nhint\n0 0 1 1\n0,1,2,3\n")
     assert result.exit_code == 0
     assert result.stdout.splitlines()[1:] == [
         "type a code of 4 pegs, e.g. 0123 or 0 1 2 3; ? how many codes are still possible; "
-        "hint the computer's guess; quit (or q) to give up; a line that is a code is played as a guess, even "
-        "one that spells a command",
+        "hint the computer's guess; undo takes your last guess back; quit (or q) to give up; a line that is a "
+        "code is played as a guess, even one that spells a command",
         "try 0000 (1,296 codes still possible)",
         "0011  1,1",
         "0123  4,0",
