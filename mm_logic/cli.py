@@ -144,8 +144,9 @@ _ALIAS_HELP = ("Authors' names work too: " + ", ".join(f"{alias} ({name})" for a
 
 
 def _strategy_help() -> str:
-    lines = "; ".join(f"{name}: {cls.summary}" for name, cls in [*STRATEGIES.items(), ("tree:FILE", TreeStrategy)])
-    return f"Guess selection.  {lines}.  {_ALIAS_HELP}"
+    # A line, not each strategy's summary: those made a 40-line paragraph of every command's --help.
+    return ("How the next guess is chosen (each strategy and its opening: docs/cli.md, "
+            f"\"Engine and strategy options\").  {_ALIAS_HELP}")
 
 
 class StrategyChoice(click.Choice):

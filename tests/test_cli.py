@@ -15,7 +15,7 @@ from mm_logic.errors import BadInput
 from mm_logic.game import GameRecord
 from mm_logic.rules import Rules
 
-from conftest import MMLOGIC
+from conftest import MMLOGIC, ROOT
 
 PY = ["--backend", "python"]
 
@@ -182,6 +182,18 @@ def test_next_reads_feedback_as_play_does_b_w_or_b_space_w(run, run_json):
                        f"feedback {text!r} in '0011:{text}' is not of the form B,W (e.g. 1,2)")
         with pytest.raises(BadInput):
             parse_answer(text, Rules())
+
+
+@pytest.mark.parametrize("command", ["solve", "next", "bench", "play"])
+def test_strategy_help_is_short_and_points_to_the_docs(run, command):
+    # It was a 40-line paragraph, every strategy's summary; the docs describe them (a section this checks).
+    lines = run(command, "--help").stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.lstrip().startswith("--strategy"))
+    block = lines[start + 1:next(i for i in range(start + 1, len(lines)) if lines[i].lstrip().startswith("-"))]
+    text = " ".join(line.strip() for line in block)
+    assert len(block) <= 6 and text.startswith(
+        'How the next guess is chosen (each strategy and its opening: docs/cli.md, "Engine and strategy options").')
+    assert "\n## Engine and strategy options\n" in (ROOT / "docs" / "cli.md").read_text()
 
 
 def test_solve_json_seconds_are_rounded_to_milliseconds_as_the_docs_show(run):
