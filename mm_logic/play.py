@@ -59,6 +59,16 @@ def quiet(_label: str) -> AbstractContextManager:
     return nullcontext()
 
 
+def take_back(game: Game, say: Callable[[str], None]) -> None:
+    """``undo`` in either role: the last entry of the history taken back (a guess and its
+    feedback, or an answer), and said; ``nothing to undo`` before the first."""
+    if not game.history:
+        say("nothing to undo")
+        return
+    played, given = game.undo()
+    say(f"took back {format_code(played, game.rules)} {format_feedback(given)}")
+
+
 def play_codebreaker(game: Game, ask: Callable[[str], str | None], say: Callable[[str], None],
                      max_guesses: int | None = None, busy: Busy = quiet) -> int:
     """Let a person find the game's secret; returns the exit code (0: the game ended).
@@ -87,11 +97,7 @@ def play_codebreaker(game: Game, ask: Callable[[str], str | None], say: Callable
             say(help_text(game))
             continue
         if command == "undo":  # as the codemaker's undo: a mistyped guess need not stand
-            if not game.history:
-                say("nothing to undo")
-            else:
-                played, given = game.undo()
-                say(f"took back {format_code(played, rules)} {format_feedback(given)}")
+            take_back(game, say)
             continue
         if command in ("?", "hint"):
             try:
@@ -178,11 +184,7 @@ def play_codemaker(game: Game, ask: Callable[[str], str | None], say: Callable[[
                 "colour wrong place); undo takes your last answer back; quit to stop")
             continue
         if text.lower() == "undo":
-            if not game.history:
-                say("nothing to undo")
-            else:
-                played, given = game.undo()
-                say(f"took back {format_code(played, rules)} {format_feedback(given)}")
+            take_back(game, say)
             continue
         try:
             answer = parse_answer(text, rules)

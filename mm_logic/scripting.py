@@ -139,8 +139,9 @@ def output_folder(text: str) -> Path:
     if not text:
         raise argparse.ArgumentTypeError("an empty folder name")
     existing = next(p for p in (path.absolute(), *path.absolute().parents) if p.exists())
-    if not existing.is_dir():
-        raise argparse.ArgumentTypeError(f"cannot write into {text}: {str(existing)!r} is a file")
+    if not existing.is_dir():  # a FIFO or a device is said as what it is
+        raise argparse.ArgumentTypeError(f"cannot write into {text}: {str(existing)!r} is "
+                                         f"{not_regular(existing) or 'a file'}")
     if not _writable_folder(existing):
         raise argparse.ArgumentTypeError(f"cannot write into {text}: permission denied")
     return path

@@ -21,7 +21,7 @@ import sys
 import pytest
 
 from mm_logic.files import MAX_READ_BYTES
-from mm_logic.scripting import output_file
+from mm_logic.scripting import output_file, output_folder
 
 from conftest import ROOT, mmlogic
 
@@ -165,6 +165,9 @@ def test_the_scripts_refuse_a_fifo_to_write_or_to_read(tmp_path):
     with pytest.raises(argparse.ArgumentTypeError) as error:
         output_file(str(fifo))
     assert str(error.value) == f"cannot write {fifo}: a FIFO, not a regular file"
+    with pytest.raises(argparse.ArgumentTypeError) as error:
+        output_folder(str(fifo))
+    assert str(error.value) == f"cannot write into {fifo}: '{fifo}' is a FIFO"
     done = subprocess.run([sys.executable, str(ROOT / "py" / "sample_returns.py"), "--replot", str(fifo)],
                           capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (
