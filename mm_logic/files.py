@@ -26,9 +26,18 @@ from pathlib import Path
 
 from .errors import BadInput
 
-#: The most a file named by a user is read (64 MiB): far above any tree file or sweep output
-#: mmlogic writes (the 5-peg, 8-colour tree of every secret is under 2 MB).
-MAX_READ_BYTES = 64 * 1024 * 1024
+#: The most a file named by a user is read (1 GiB; docs/cli.md, "Files"): every tree file
+#: ``bench --all --save-tree`` can write, which holds at most 20,000,000 codes at 30 to 55 bytes
+#: each (5 pegs of 8 colours with ``first``: 32,768 codes, 1.0 MB).
+MAX_READ_BYTES = 1024 * 1024 * 1024
+
+
+def _bytes(n: int) -> str:
+    """A size as the messages and the docs say it: ``1 GiB``, ``64 MiB``, ``1,000 bytes``."""
+    for unit, name in ((2**30, "GiB"), (2**20, "MiB")):
+        if n % unit == 0:
+            return f"{n // unit} {name}"
+    return f"{n:,} bytes"
 
 
 def _kind(mode: int) -> str:
@@ -61,7 +70,10 @@ def read_bytes(path: Path, what: str) -> bytes:
     :data:`MAX_READ_BYTES`; a file that cannot be opened or read raises its
     :class:`OSError`, for the caller to word as it words a missing file.
     """
-    # O_NONBLOCK: a FIFO opens at once (and is refused below) instead of waiting for a writer.
+    kind = not_regular(path)
+    if kind is not None:  # not even opened: opening a device may act (a tape rewinds)
+        raise BadInput(f"{what} {path} is {kind}, not a regular file")
+    # O_NONBLOCK: a FIFO made meanwhile opens at once (and is refused below) instead of waiting.
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     with os.fdopen(fd, "rb") as file:
         mode = os.fstat(fd).st_mode
@@ -69,7 +81,7 @@ def read_bytes(path: Path, what: str) -> bytes:
             raise BadInput(f"{what} {path} is {_kind(mode)}, not a regular file")
         data = file.read(MAX_READ_BYTES + 1)  # not st_size: /proc's files say 0
     if len(data) > MAX_READ_BYTES:
-        raise BadInput(f"{what} {path} is larger than {MAX_READ_BYTES // 2**20} MiB, more than mmlogic reads")
+        raise BadInput(f"{what} {path} is larger than {_bytes(MAX_READ_BYTES)}, more than mmlogic reads")
     return data
 
 

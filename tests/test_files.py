@@ -20,7 +20,7 @@ import sys
 
 import pytest
 
-from mm_logic.files import MAX_READ_BYTES
+from mm_logic import files
 from mm_logic.scripting import output_file, output_folder
 
 from conftest import ROOT, mmlogic
@@ -138,25 +138,29 @@ def test_dev_zero_as_a_tree_file_is_refused_at_once(tmp_path):
                                                  "not a regular file\n")
 
 
-def test_files_read_are_bounded(run, tmp_path):
+def test_files_read_are_bounded(run, tmp_path, monkeypatch):
+    # The bound (1 GiB) made small: a file one byte over it is refused, one of its size is read.
+    monkeypatch.setattr(files, "MAX_READ_BYTES", 1000)
     big = tmp_path / "big.json"
-    with big.open("wb") as file:
-        file.truncate(MAX_READ_BYTES + 1)  # sparse: no disk used
-    one = "is larger than 64 MiB, more than mmlogic reads"
+    big.write_text(" " * 1001)
     result = run("tree", big)
-    assert (result.exit_code, result.stderr) == (2, f"error: tree file {big} {one}\n")
+    assert (result.exit_code, result.stderr) == (
+        2, f"error: tree file {big} is larger than 1,000 bytes, more than mmlogic reads\n")
     result = run("sweep", "--sizes", "2x2", "--out", big)
-    assert (result.exit_code, result.stdout, result.stderr) == (2, "", f"error: --out {big} {one}\n")
-    assert big.stat().st_size == MAX_READ_BYTES + 1  # left as it was
-
-
-def test_a_file_of_the_bound_exactly_is_read(run, tmp_path):
-    path = tmp_path / "t.json"
-    path.write_text('{"format": "mmlogic-tree"' + " " * (MAX_READ_BYTES - 27) + "}\n")
-    assert path.stat().st_size == MAX_READ_BYTES
-    result = run("tree", path)
-    assert (result.exit_code, result.stderr) == (2, f"error: {path} is tree format version null; "
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2, "", f"error: --out {big} is larger than 1,000 bytes, more than mmlogic reads\n")
+    assert big.read_text() == " " * 1001  # left as it was
+    big.write_text('{"format": "mmlogic-tree"' + " " * (1000 - 27) + "}\n")
+    assert big.stat().st_size == 1000
+    result = run("tree", big)
+    assert (result.exit_code, result.stderr) == (2, f"error: {big} is tree format version null; "
                                                     "this mmlogic reads version 1\n")
+
+
+def test_the_bound_is_1_gib_here_in_the_prolog_bridge_and_in_the_docs():
+    assert files.MAX_READ_BYTES == 2**30
+    assert "max_read_bytes(1073741824)." in (ROOT / "mm_logic" / "engines" / "swipl" / "bridge.pl").read_text()
+    assert "is read up to **1 GiB**" in (ROOT / "docs" / "cli.md").read_text()
 
 
 def test_the_scripts_refuse_a_fifo_to_write_or_to_read(tmp_path):

@@ -184,7 +184,7 @@ prolog:open_source_hook(Path, _Stream, _Options) :-
 
 % A regular file it includes or loads that cannot be read (an I/O error: Prolog's
 % message named a stream, not the file) or that is larger than mmlogic reads
-% (mm_logic.files.MAX_READ_BYTES, 64 MiB): refused, naming it, at its directive.
+% (mm_logic.files.MAX_READ_BYTES, 1 GiB): refused, naming it, at its directive.
 prolog:open_source_hook(Path, _Stream, _Options) :-
     thread_self(Me),
     loading_in(Me),
@@ -199,7 +199,8 @@ prolog:open_source_hook(Path, _Stream, _Options) :-
     throw(error(permission_error(open, source_sink, Path), _)).
 
 unreadable(Path, Why) :-
-    Limit is 64*1024*1024 + 1,
+    max_read_bytes(Max),
+    Limit is Max + 1,
     catch(setup_call_cleanup(open(Path, read, In, [type(binary)]),
                              read_string(In, Limit, Data),
                              close(In)),
@@ -212,8 +213,10 @@ unreadable(Path, Why) :-
         )
     ;   string_length(Data, Length),
         Length >= Limit,
-        Why = "larger than 64 MiB, more than mmlogic reads"
+        Why = "larger than 1 GiB, more than mmlogic reads"
     ).
+
+max_read_bytes(1073741824).             % mm_logic.files.MAX_READ_BYTES (a test keeps them equal)
 
 % A halt refused while an encoding runs is said by the adapter (refuse_halt/0),
 % not as Prolog's "% Halt cancelled".
