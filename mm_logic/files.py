@@ -26,9 +26,9 @@ from pathlib import Path
 
 from .errors import BadInput
 
-#: The most a file named by a user is read (1 GiB; docs/cli.md, "Files"): every tree file
-#: ``bench --all --save-tree`` can write, which holds at most 20,000,000 codes at 30 to 55 bytes
-#: each (5 pegs of 8 colours with ``first``: 32,768 codes, 1.0 MB).
+#: The most a file named by a user is read (1 GiB; docs/cli.md, "Files"): a tree file takes some
+#: 32 bytes a code (5 pegs of 8 colours with ``first``: 32,768 codes, 1.0 MB), so the trees of the
+#: largest ``bench --all --save-tree`` (20,000,000 codes) read back.
 MAX_READ_BYTES = 1024 * 1024 * 1024
 
 
