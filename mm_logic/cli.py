@@ -29,7 +29,7 @@ from .engines import BACKENDS, DEFAULT_BACKEND, make_engine
 from .errors import BackendUnavailable, BadInput, MMLogicError, WrongAnswer, cannot_listen, host_port, one_line
 from .files import check_output, not_regular
 from .interrupts import wrapped_interrupt
-from .notation import amount, parse_code, parse_entry
+from .notation import amount, bytes_as_typed, parse_code, parse_entry, quoted
 from .rules import DEFAULT_ALPHABET, MAX_COLORS, MAX_PEGS, make_rules
 from .strategies import ALIASES, STRATEGIES, TreeStrategy, canonical_name, is_tree_name, make_strategy, open_tree
 from .strategies.sampled import EXACT_SPACE, SampleEntropy, is_sample_name, sample_size
@@ -70,10 +70,10 @@ class MMLogicGroup(click.Group):
             click.echo(e.ctx.get_help() if e.ctx else str(e))
             code = 2
         except click.ClickException as e:
-            click.echo(f"error: {e.format_message()}", err=True)
+            click.echo(f"error: {bytes_as_typed(e.format_message())}", err=True)  # click quotes with repr()
             code = e.exit_code
         except MMLogicError as e:
-            click.echo(f"error: {e}", err=True)
+            click.echo(f"error: {bytes_as_typed(str(e))}", err=True)
             code = e.exit_code
         except (Interrupted, KeyboardInterrupt, click.Abort):
             code = EXIT_INTERRUPTED
@@ -243,9 +243,9 @@ class Seconds(click.FloatRange):
         try:
             seconds = float(value)
         except (TypeError, ValueError):
-            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+            self.fail(f"{quoted(value)} is not a number of seconds", param, ctx)
         if not math.isfinite(seconds):
-            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+            self.fail(f"{quoted(value)} is not a number of seconds", param, ctx)
         return super().convert(value, param, ctx)
 
 

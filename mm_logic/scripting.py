@@ -36,6 +36,7 @@ from typing import NoReturn
 from .errors import MMLogicError
 from .files import not_regular
 from .interrupts import wrapped_interrupt
+from .notation import quoted
 
 EXIT_FAILURE = 1
 EXIT_INTERRUPTED = 130
@@ -45,7 +46,7 @@ def _integer(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not an integer") from None
 
 
 def count(text: str) -> int:
@@ -60,7 +61,7 @@ def count(text: str) -> int:
     """
     value = _integer(text)
     if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a count (an integer >= 1)")
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a count (an integer >= 1)")
     return value
 
 
@@ -76,7 +77,7 @@ def natural(text: str) -> int:
     """
     value = _integer(text)
     if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a natural number (an integer >= 0)")
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a natural number (an integer >= 0)")
     return value
 
 
@@ -98,7 +99,7 @@ def positive_seconds(text: str) -> float:
     except ValueError:
         value = math.nan
     if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (finite, > 0)")
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a number of seconds (finite, > 0)")
     return value
 
 
@@ -117,7 +118,8 @@ def output_file(text: str) -> Path:
     """
     path = Path(text)
     if not text or path.is_dir():
-        raise argparse.ArgumentTypeError(f"{text!r} is a folder, not a file name" if text else "an empty file name")
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is a folder, not a file name" if text
+                                         else "an empty file name")
     kind = not_regular(path)
     if kind is not None:  # written in place, a FIFO would be waited on for ever
         raise argparse.ArgumentTypeError(f"cannot write {text}: {kind}, not a regular file")

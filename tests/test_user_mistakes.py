@@ -173,9 +173,15 @@ def test_bytes_that_are_not_utf8_are_quoted_as_the_bytes_typed():
                           capture_output=True, timeout=60)
     assert done.stdout.decode().splitlines()[1] == (
         r"'\xff\xfe' is not an answer: type black and white, e.g. 1,2 or 1 2; try again (help for help)")
-    done = subprocess.run([MMLOGIC, "next", *PY, b"0011:\xff,0"], capture_output=True, timeout=60)
-    assert (done.returncode, done.stderr.decode()) == (
-        2, "error: feedback '\\xff,0' in '0011:\\xff,0' is not of the form B,W (e.g. 1,2)\n")
+    for args, message in [
+            ([b"next", *PY, b"0011:\xff,0"], r"feedback '\xff,0' in '0011:\xff,0' is not of the form B,W (e.g. 1,2)"),
+            # click's own message, and a file name as it came
+            ([b"solve", b"--backend", b"\xff"],
+             r"Invalid value for '--backend': '\xff' is not one of 'clingo', 'swipl', 'python', 'a1', 'a2', 'a3', "
+             r"'a4', 'a5'."),
+            ([b"tree", b"/nonexistent/\xff"], r"cannot read tree file /nonexistent/\xff: No such file or directory")]:
+        done = subprocess.run([MMLOGIC, *args], capture_output=True, timeout=60)
+        assert (done.returncode, done.stderr.decode()) == (2, f"error: {message}\n")
 
 
 def test_play_hint_on_a_huge_game_answers_with_a_bound(run):

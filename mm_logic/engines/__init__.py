@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..errors import BadInput
 from ..files import read_bytes
+from ..notation import quoted
 from ..rules import Rules
 from .base import Engine, Session
 
@@ -35,7 +36,7 @@ def engine_class(name: str) -> type[Engine]:
     try:
         module, cls = BACKENDS[name].split(":")
     except KeyError:
-        raise BadInput(f"unknown backend {name!r}; choose from {', '.join(BACKENDS)}") from None
+        raise BadInput(f"unknown backend {quoted(name)}; choose from {', '.join(BACKENDS)}") from None
     return getattr(import_module(module), cls)
 
 
