@@ -7,6 +7,7 @@ from pathlib import Path
 
 from .compare import Comparison
 from .errors import BackendUnavailable, install_hint
+from .files import check_output
 
 
 def _pyplot():
@@ -56,6 +57,7 @@ def _finish(plt, fig, ax, ylabel: str, title: str, path: Path, log: bool) -> Non
         ax.set_yscale("log")
     ax.legend(fontsize="small")
     fig.tight_layout()
+    check_output(path)  # a FIFO put there during the games would be waited on for ever
     fig.savefig(path, dpi=110)
     plt.close(fig)
 

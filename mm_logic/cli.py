@@ -36,8 +36,9 @@ from .errors import (
     install_hint,
     one_line,
 )
+from .files import check_output, not_regular
 from .interrupts import wrapped_interrupt
-from .notation import amount, parse_code, parse_entry
+from .notation import amount, bytes_as_typed, parse_code, parse_entry, quoted
 from .rules import DEFAULT_ALPHABET, MAX_COLORS, MAX_PEGS, make_rules
 from .strategies import ALIASES, STRATEGIES, TreeStrategy, canonical_name, is_tree_name, make_strategy, open_tree
 from .strategies.sampled import EXACT_SPACE, SampleEntropy, is_sample_name, sample_size
@@ -78,10 +79,10 @@ class MMLogicGroup(click.Group):
             click.echo(e.ctx.get_help() if e.ctx else str(e))
             code = 2
         except click.ClickException as e:
-            click.echo(f"error: {e.format_message()}", err=True)
+            click.echo(f"error: {bytes_as_typed(e.format_message())}", err=True)  # click quotes with repr()
             code = e.exit_code
         except MMLogicError as e:
-            click.echo(f"error: {e}", err=True)
+            click.echo(f"error: {bytes_as_typed(str(e))}", err=True)
             code = e.exit_code
         except (Interrupted, KeyboardInterrupt, click.Abort):
             code = EXIT_INTERRUPTED
@@ -152,8 +153,9 @@ _ALIAS_HELP = ("Authors' names work too: " + ", ".join(f"{alias} ({name})" for a
 
 
 def _strategy_help() -> str:
-    lines = "; ".join(f"{name}: {cls.summary}" for name, cls in [*STRATEGIES.items(), ("tree:FILE", TreeStrategy)])
-    return f"Guess selection.  {lines}.  {_ALIAS_HELP}"
+    # A line, not each strategy's summary: those made a 40-line paragraph of every command's --help.
+    return ("How the next guess is chosen (each strategy and its opening: docs/cli.md, "
+            f"\"Engine and strategy options\").  {_ALIAS_HELP}")
 
 
 class StrategyChoice(click.Choice):
@@ -250,9 +252,9 @@ class Seconds(click.FloatRange):
         try:
             seconds = float(value)
         except (TypeError, ValueError):
-            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+            self.fail(f"{quoted(value)} is not a number of seconds", param, ctx)
         if not math.isfinite(seconds):
-            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+            self.fail(f"{quoted(value)} is not a number of seconds", param, ctx)
         return super().convert(value, param, ctx)
 
 
@@ -325,17 +327,14 @@ def engine_options(default_strategy: str = "minimax", beyond: str | None = None)
 
 
 def _writable_file(ctx, param, path: Path | None) -> Path | None:
-    """Check, before any game runs, that a result file can be written (a probe, removed again)."""
+    """Check, before any game runs, that a result file can be written: a new path or a regular
+    file (a link, its target), never a device or a FIFO (:func:`mm_logic.files.check_output`)."""
     if path is None:
         return None
-    existed = path.exists()
     try:
-        with path.open("a"):
-            pass
+        check_output(path)
     except OSError as error:
         raise click.BadParameter(f"cannot write {path} ({error.strerror})") from None
-    if not existed:
-        path.unlink()
     return path
 
 
@@ -346,6 +345,13 @@ def _chart_folder(ctx, param, path: Path | None) -> Path | None:
     import importlib.util
     if importlib.util.find_spec("matplotlib") is None:
         raise click.BadParameter(f"charts need matplotlib: {install_hint('plot')}")
+    kind = not_regular(path)
+    if kind not in (None, "a folder") or path.is_file():
+        raise click.BadParameter(f"cannot write into folder {path} ({kind or 'a file'}, not a folder)")
+    # Every chart is a .png: one that stands there as a FIFO or a device would be waited on, or replaced.
+    for chart in sorted(path.glob("*.png")) if path.is_dir() else []:
+        if not_regular(chart) is not None:
+            raise click.BadParameter(f"cannot write {chart} ({not_regular(chart)}, not a regular file)")
     made = [p for p in (path, *path.parents) if not p.exists()]
     try:
         path.mkdir(parents=True, exist_ok=True)

@@ -35,7 +35,7 @@ from .engines import DEFAULT_BACKEND
 from .engines.base import Engine
 from .errors import BadInput, MMLogicError, NoConsistentCode, host_port
 from .game import GameRecord, play_against
-from .notation import Code, Entry, Feedback, abridged, check_feedback, format_code, parse_code
+from .notation import Code, Entry, Feedback, abridged, check_feedback, format_code, parse_code, quoted
 from .rules import DEFAULT_ALPHABET, Rules
 from .strategies.base import Strategy
 
@@ -74,7 +74,7 @@ def server_url(text: str) -> tuple[str, str, int]:
     except ValueError:
         parts, port = None, None
     if parts is None or parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/"):
-        raise BadInput(f"--server must be a server's address such as http://127.0.0.1:8000, not {text!r}")
+        raise BadInput(f"--server must be a server's address such as http://127.0.0.1:8000, not {quoted(text)}")
     return parts.scheme, parts.hostname, port or (443 if parts.scheme == "https" else 80)
 
 

@@ -31,7 +31,7 @@ from .codespace import MAX_CODES, code_space
 from .engines import BACKENDS, check_encoding, engine_class, make_engine
 from .errors import BadInput
 from .histogram import format_histogram
-from .notation import Code, amount, format_code
+from .notation import Code, amount, format_code, quoted
 from .rules import Rules
 from .strategies import STRATEGIES, canonical_name, make_strategy
 
@@ -117,7 +117,7 @@ def names(kind: str, choices, text: str) -> list[str]:
     listed = [n.strip() for n in text.split(",") if n.strip()]
     unknown = [n for n in listed if n not in choices]
     if unknown or not listed:
-        raise BadInput(f"unknown {kind} {unknown[0] if unknown else text!r}; choose from {', '.join(choices)}")
+        raise BadInput(f"unknown {kind} {quoted(unknown[0] if unknown else text)}; choose from {', '.join(choices)}")
     return list(dict.fromkeys(listed))
 
 
@@ -162,7 +162,7 @@ class ComparePlan:
         if preset and explicit_rules:
             raise BadInput(f"give --preset or rules options, not both ({explicit_rules[0]})")
         if preset is not None and preset not in PRESETS:
-            raise BadInput(f"unknown preset {preset!r}; choose from {', '.join(PRESETS)}")
+            raise BadInput(f"unknown preset {quoted(preset)}; choose from {', '.join(PRESETS)}")
         if preset is None:
             if not all_secrets and games is None:
                 raise BadInput("give exactly one of --all or --games N")

@@ -240,7 +240,7 @@ class GameRecord:
             "guesses": [{"guess": format_code(g, self.rules), "black": b, "white": w}
                         for g, (b, w) in self.guesses],
             "attempts": self.attempts,
-            "seconds": round(self.seconds, 6),
+            "seconds": round(self.seconds, 3),  # milliseconds, as bench and the docs show
             "backend": self.backend,
             "strategy": self.strategy,
         }

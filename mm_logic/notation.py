@@ -9,6 +9,7 @@ pegs separated by spaces (``0 1 2 3``, ``10 0 3 17``). Feedback is
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from contextlib import suppress
 from decimal import Decimal
@@ -30,12 +31,41 @@ def abridged(text: str, limit: int) -> str:
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
 
+#: In repr()'s text: an escaped backslash, or a byte that was not UTF-8 (Python reads it as a
+#: surrogate, U+DC80..U+DCFF, which repr() writes \udcff).
+_NOT_UTF8 = re.compile(r"\\\\|\\udc([89a-f][0-9a-f])")
+#: Such a byte itself, as Python reads it (``os.fsdecode``, ``surrogateescape``).
+_SURROGATE = re.compile("[\udc80-\udcff]")
+
+
+def quoted(text: str) -> str:
+    r"""``repr(text)``, with a byte that was not UTF-8 (typed, or in an argument) written as the
+    byte it was, ``\xff``, not as the surrogate Python reads it as (``\udcff``).
+
+    >>> print(quoted("ab" + b"\xff".decode("utf-8", "surrogateescape")), quoted("a\\udcff"))
+    'ab\xff' 'a\\udcff'
+    """
+    return bytes_as_typed(repr(text))
+
+
+def bytes_as_typed(message: str) -> str:
+    r"""``message`` with each byte that was not UTF-8 written ``\xff``, as :func:`quoted` writes
+    it: where ``repr()`` quoted it (click's own messages quote so), not ``\udcff``; where it
+    stands as it came (a file name), not as the surrogate stderr would print as ``\udcff``.
+
+    >>> print(bytes_as_typed("cannot read " + b"/a\xff".decode("utf-8", "surrogateescape")))
+    cannot read /a\xff
+    """
+    message = _NOT_UTF8.sub(lambda m: m[0] if m[1] is None else f"\\x{m[1]}", message)
+    return _SURROGATE.sub(lambda m: f"\\x{ord(m[0]) - 0xDC00:02x}", message)
+
+
 def shown(text: str) -> str:
-    """``text`` as an error message quotes it: whole when short, else its start and its length
-    (a pasted megabyte comes back as one readable line)."""
+    """``text`` as an error message quotes it (:func:`quoted`): whole when short, else its start
+    and its length (a pasted megabyte comes back as one readable line)."""
     if len(text) <= SHOWN:
-        return repr(text)
-    return f"{text[:SHOWN]!r}... ({len(text):,} characters)"
+        return quoted(text)
+    return f"{quoted(text[:SHOWN])}... ({len(text):,} characters)"
 
 
 def format_code(code: Code, rules: Rules) -> str:
@@ -64,7 +94,7 @@ def _symbol_value(symbol: str, rules: Rules, text: str) -> int:
         index = folded[0] if len(folded) == 1 else -1
     if index < 0:
         raise BadInput(
-            f"symbol {symbol!r} in code {shown(text)} is not one of the {rules.colors} colours {alphabet}"
+            f"symbol {quoted(symbol)} in code {shown(text)} is not one of the {rules.colors} colours {alphabet}"
         )
     return index
 
@@ -92,7 +122,7 @@ def _spaced_code(tokens: list[str], rules: Rules, text: str) -> Code:
         return tuple(number for _, number in readings)
     for token, (symbol, number) in zip(tokens, readings):
         if symbol is None and number is None:
-            raise BadInput(f"peg {token!r} in code {shown(text)} is not one of the {rules.colors} colours "
+            raise BadInput(f"peg {quoted(token)} in code {shown(text)} is not one of the {rules.colors} colours "
                            + (rules.alphabet[: rules.colors] if rules.symbolic else f"0..{rules.colors - 1}"))
     if any(symbol is not None and number is not None and symbol != number for symbol, number in readings):
         raise BadInput(f"code {shown(text)} mixes symbols of the alphabet {rules.alphabet[: rules.colors]} "
@@ -174,21 +204,33 @@ def check_feedback(feedback: Feedback, rules: Rules, where: str = "") -> Feedbac
     return feedback
 
 
+def black_white(text: str) -> Feedback | None:
+    """The two numbers of feedback as people type it, ``B,W`` or ``B W`` (black, white), unchecked;
+    None when ``text`` is not of that form. The one reader of ``next``'s history and ``play``'s
+    answers.
+
+    >>> black_white("1,2"), black_white(" 1 2 "), black_white("1 , 2"), black_white("1,,2"), black_white("12")
+    ((1, 2), (1, 2), (1, 2), None, None)
+    """
+    parts = text.split(",") if "," in text else text.split()
+    # ASCII digits only: int() reads other scripts' digits ("\uff14"), which codes refuse too.
+    if len(parts) != 2 or not all(p.strip().removeprefix("-").isascii() and p.strip().removeprefix("-").isdigit()
+                                  for p in parts):
+        return None
+    return int(parts[0]), int(parts[1])
+
+
 def parse_feedback(text: str, rules: Rules, where: str = "") -> Feedback:
-    """Read ``B,W`` and check that it can occur."""
-    parts = text.strip().split(",")
-    try:
-        if not all(p.isascii() for p in parts):
-            raise ValueError  # int() reads other scripts' digits, which codes refuse too
-        black, white = (int(p) for p in parts)
-    except ValueError:
+    """Read ``B,W`` (or ``B W``) and check that it can occur."""
+    feedback = black_white(text)
+    if feedback is None:
         message = f"feedback {shown(text)} in {shown(where or text)} is not of the form B,W (e.g. 1,2)"
-        raise BadInput(message) from None
-    return check_feedback((black, white), rules, where)
+        raise BadInput(message)
+    return check_feedback(feedback, rules, where)
 
 
 def parse_entry(text: str, rules: Rules, *, check_repeat: bool = True) -> Entry:
-    """Read a history entry ``GUESS:B,W``.
+    """Read a history entry ``GUESS:B,W`` (or ``GUESS:B W``, as ``play`` reads an answer).
 
     ``check_repeat=False`` accepts a guess that breaks the repetition rule
     (the probes of strategies that ask with one-colour codes, such as

@@ -40,7 +40,7 @@ from .codespace import code_space
 from .errors import BadInput
 from .feedback import feedback_index, index_feedback
 from .histogram import format_histogram, histogram_figures
-from .notation import Code, amount, format_code
+from .notation import Code, amount, format_code, quoted
 from .processes import worker_count
 from .rules import Rules
 from .strategies.tree import TreeNode
@@ -405,7 +405,7 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
         worst objective, or a depth within which no strategy finishes.
     """
     if objective not in OBJECTIVES:
-        raise BadInput(f"unknown objective {objective!r}; choose from {', '.join(OBJECTIVES)}")
+        raise BadInput(f"unknown objective {quoted(objective)}; choose from {', '.join(OBJECTIVES)}")
     if max_depth is not None and objective == "worst":
         raise BadInput("--max-depth applies to --objective expected (--objective worst minimises the depth itself)")
     if max_depth is not None and max_depth < 1:

@@ -17,7 +17,7 @@ from contextlib import AbstractContextManager, nullcontext
 from .errors import BadInput, MMLogicError, NoConsistentCode
 from .feedback import feedback
 from .game import Game, codes_text
-from .notation import Code, Entry, check_feedback, format_code, format_feedback, parse_code, plural, shown
+from .notation import Code, Entry, black_white, check_feedback, format_code, format_feedback, parse_code, plural, shown
 from .rules import Rules
 
 #: Words that end the game.
@@ -31,7 +31,8 @@ def help_text(game: Game) -> str:
     example = tuple(c % rules.colors for c in range(rules.pegs))
     spaced = " ".join(format_code((c,), rules) for c in example)
     return (f"type a code of {plural(rules.pegs, 'peg')}, e.g. {format_code(example, rules)} or {spaced}; "
-            "? how many codes are still possible; hint the computer's guess; quit (or q) to give up; "
+            "? how many codes are still possible; hint the computer's guess; undo takes your last guess back; "
+            "quit (or q) to give up; "
             "a line that is a code is played as a guess, even one that spells a command")
 
 
@@ -58,14 +59,25 @@ def quiet(_label: str) -> AbstractContextManager:
     return nullcontext()
 
 
+def take_back(game: Game, say: Callable[[str], None]) -> None:
+    """``undo`` in either role: the last entry of the history taken back (a guess and its
+    feedback, or an answer), and said; ``nothing to undo`` before the first."""
+    if not game.history:
+        say("nothing to undo")
+        return
+    played, given = game.undo()
+    say(f"took back {format_code(played, game.rules)} {format_feedback(given)}")
+
+
 def play_codebreaker(game: Game, ask: Callable[[str], str | None], say: Callable[[str], None],
                      max_guesses: int | None = None, busy: Busy = quiet) -> int:
     """Let a person find the game's secret; returns the exit code (0: the game ended).
 
     ``ask(prompt)`` returns the line typed, or None at the end of input
     (Ctrl-D); ``say(text)`` prints one line of the game. ``?`` says how many
-    codes are still possible, ``hint`` what the strategy would play, ``help``
-    what can be typed, ``quit`` gives up. ``busy(label)`` is entered around
+    codes are still possible, ``hint`` what the strategy would play, ``undo``
+    takes the last guess back (it counts no more), ``help`` what can be typed,
+    ``quit`` gives up. ``busy(label)`` is entered around
     the engine's work (the command line's spinner).
     """
     rules = game.rules
@@ -83,6 +95,9 @@ def play_codebreaker(game: Game, ask: Callable[[str], str | None], say: Callable
             break
         if command in HELP:
             say(help_text(game))
+            continue
+        if command == "undo":  # as the codemaker's undo: a mistyped guess need not stand
+            take_back(game, say)
             continue
         if command in ("?", "hint"):
             try:
@@ -118,11 +133,10 @@ def parse_answer(text: str, rules) -> tuple[int, int]:
     >>> parse_answer("1 2", Rules()), parse_answer(" 0,0 ", Rules())
     ((1, 2), (0, 0))
     """
-    parts = text.replace(",", " ").split()
-    # ASCII digits only: "²".isdigit() is true, but int() refuses it.
-    if len(parts) != 2 or not all(p.isascii() and p.isdigit() for p in parts):
+    answer = black_white(text)  # the reader of next's GUESS:B,W too
+    if answer is None:
         raise BadInput(f"{shown(text.strip())} is not an answer: type black and white, e.g. 1,2 or 1 2")
-    return check_feedback((int(parts[0]), int(parts[1])), rules)
+    return check_feedback(answer, rules)
 
 
 def wrong_answers(history: list[Entry], secret: Code, rules: Rules) -> list[str]:
@@ -170,11 +184,7 @@ def play_codemaker(game: Game, ask: Callable[[str], str | None], say: Callable[[
                 "colour wrong place); undo takes your last answer back; quit to stop")
             continue
         if text.lower() == "undo":
-            if not game.history:
-                say("nothing to undo")
-            else:
-                played, given = game.undo()
-                say(f"took back {format_code(played, rules)} {format_feedback(given)}")
+            take_back(game, say)
             continue
         try:
             answer = parse_answer(text, rules)

@@ -34,7 +34,9 @@ from pathlib import Path
 from typing import NoReturn
 
 from .errors import MMLogicError
+from .files import not_regular
 from .interrupts import wrapped_interrupt
+from .notation import quoted
 
 EXIT_FAILURE = 1
 EXIT_INTERRUPTED = 130
@@ -44,7 +46,7 @@ def _integer(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not an integer") from None
 
 
 def count(text: str) -> int:
@@ -59,7 +61,7 @@ def count(text: str) -> int:
     """
     value = _integer(text)
     if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a count (an integer >= 1)")
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a count (an integer >= 1)")
     return value
 
 
@@ -75,7 +77,7 @@ def natural(text: str) -> int:
     """
     value = _integer(text)
     if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a natural number (an integer >= 0)")
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a natural number (an integer >= 0)")
     return value
 
 
@@ -97,7 +99,7 @@ def positive_seconds(text: str) -> float:
     except ValueError:
         value = math.nan
     if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (finite, > 0)")
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a number of seconds (finite, > 0)")
     return value
 
 
@@ -110,11 +112,17 @@ def output_file(text: str) -> Path:
 
     Its folder must exist and be writable, and it must not be a folder: the
     scripts write their results after minutes of games, too late to find out.
+    An existing file must be a regular file, or a link to one (written through):
+    a FIFO or a device is refused (:func:`mm_logic.files.not_regular`).
     The file itself is neither created nor truncated here.
     """
     path = Path(text)
     if not text or path.is_dir():
-        raise argparse.ArgumentTypeError(f"{text!r} is a folder, not a file name" if text else "an empty file name")
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is a folder, not a file name" if text
+                                         else "an empty file name")
+    kind = not_regular(path)
+    if kind is not None:  # written in place, a FIFO would be waited on for ever
+        raise argparse.ArgumentTypeError(f"cannot write {text}: {kind}, not a regular file")
     folder = path.parent
     if not folder.is_dir():
         raise argparse.ArgumentTypeError(f"cannot write {text}: no folder {str(folder)!r}")
@@ -133,8 +141,9 @@ def output_folder(text: str) -> Path:
     if not text:
         raise argparse.ArgumentTypeError("an empty folder name")
     existing = next(p for p in (path.absolute(), *path.absolute().parents) if p.exists())
-    if not existing.is_dir():
-        raise argparse.ArgumentTypeError(f"cannot write into {text}: {str(existing)!r} is a file")
+    if not existing.is_dir():  # a FIFO or a device is said as what it is
+        raise argparse.ArgumentTypeError(f"cannot write into {text}: {str(existing)!r} is "
+                                         f"{not_regular(existing) or 'a file'}")
     if not _writable_folder(existing):
         raise argparse.ArgumentTypeError(f"cannot write into {text}: permission denied")
     return path

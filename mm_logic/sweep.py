@@ -52,9 +52,10 @@ from .bench import bench_all, warm_up
 from .codespace import MAX_CODES
 from .engines import make_engine
 from .errors import BackendUnavailable, BadInput, MMLogicError, install_hint
+from .files import read_text, target_of
 from .game import Game
 from .histogram import format_histogram
-from .notation import Code, amount, format_code, parse_code, plural
+from .notation import Code, amount, format_code, parse_code, plural, quoted
 from .processes import worker_count
 from .rules import MAX_COLORS, MAX_PEGS, Rules
 from .strategies import STRATEGIES, make_strategy
@@ -135,19 +136,19 @@ def parse_sizes(text: str) -> list[tuple[int, int]]:
     sizes: list[tuple[int, int]] = []
     items = [item.strip() for item in text.split(",") if item.strip()]
     if not items:
-        raise BadInput(f"--sizes {text!r} names no size; write PEGSxCOLORS items, e.g. 4x6,4x2-10,5-6x6")
+        raise BadInput(f"--sizes {quoted(text)} names no size; write PEGSxCOLORS items, e.g. 4x6,4x2-10,5-6x6")
     for item in items:
         m = SIZE.fullmatch(item.lower())
         if not m:
-            raise BadInput(f"--sizes: {item!r} is not PEGSxCOLORS (e.g. 4x6, 4x2-10, 5-6x6)")
+            raise BadInput(f"--sizes: {quoted(item)} is not PEGSxCOLORS (e.g. 4x6, 4x2-10, 5-6x6)")
         p1, p2, c1, c2 = (int(g) if g else None for g in m.groups())
         pegs, colors = range(p1, (p2 or p1) + 1), range(c1, (c2 or c1) + 1)
         if not pegs or not colors:
-            raise BadInput(f"--sizes: {item!r} has an empty range")
+            raise BadInput(f"--sizes: {quoted(item)} has an empty range")
         # Checked before the range is listed: 4x1-100000000 is refused at once.
         for kind, values, most in (("pegs", pegs, MAX_PEGS), ("colours", colors, MAX_COLORS)):
             if values[0] < 1 or values[-1] > most:
-                raise BadInput(f"--sizes: {item!r}: {kind} must be between 1 and {most}")
+                raise BadInput(f"--sizes: {quoted(item)}: {kind} must be between 1 and {most}")
         sizes += [(p, c) for p in pegs for c in colors]
     return list(dict.fromkeys(sizes))
 
@@ -352,7 +353,7 @@ def check_scheduler(address: str) -> None:
             raise ValueError(f"port {port} is not between 1 and 65535")
     except ValueError as error:
         reason = str(error)
-        raise BadInput(f"--scheduler {address!r} is not a scheduler address ({reason}); "
+        raise BadInput(f"--scheduler {quoted(address)} is not a scheduler address ({reason}); "
                        "write tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786") from None
 
 
@@ -435,7 +436,7 @@ def load_rows(path: Path) -> tuple[dict[str, dict], int]:
     rows: dict[str, dict] = {}
     kept: list[str] = []
     try:
-        text = path.read_text()
+        text = read_text(path, "--out")
     except (OSError, UnicodeDecodeError) as error:
         raise BadInput(f"--out {path} cannot be read as a sweep's output: {error}") from None
     lines = text.splitlines()
@@ -457,10 +458,11 @@ def load_rows(path: Path) -> tuple[dict[str, dict], int]:
         rows.setdefault(key, row)
         kept.append(line)
     if bad or (text and not text.endswith("\n")):
-        with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, prefix=f".{path.name}.") as f:
+        target = target_of(path)  # a link stays a link: its target is rewritten
+        with tempfile.NamedTemporaryFile("w", dir=target.parent, delete=False, prefix=f".{target.name}.") as f:
             f.write("".join(line + "\n" for line in kept))
-        shutil.copymode(path, f.name)  # the file keeps its permissions
-        os.replace(f.name, path)
+        shutil.copymode(target, f.name)  # the file keeps its permissions
+        os.replace(f.name, target)
     return rows, bad
 
 

@@ -51,6 +51,7 @@ import numpy as np
 from mm_logic.bench import bench_games, random_secrets
 from mm_logic.engines import engine_class, make_engine
 from mm_logic.errors import BackendUnavailable, BadInput
+from mm_logic.files import read_text
 from mm_logic.rules import Rules
 from mm_logic.sampling import random_code
 from mm_logic.scripting import count, natural, output_file, run
@@ -173,7 +174,7 @@ ROW_KEYS = {"size", "player", "k", "games", "mean", "seconds_per_game"}
 def read_rows(name: str) -> list[dict]:
     """The rows of an earlier run's ``--json`` file (bad input, exit 2, when it is not one)."""
     try:
-        rows = json.loads(Path(name).read_text())
+        rows = json.loads(read_text(Path(name), "--replot"))
     except OSError as error:
         raise BadInput(f"--replot: cannot read {name}: {(error.strerror or str(error)).lower()}") from None
     except ValueError:  # not JSON, or not UTF-8

@@ -78,6 +78,7 @@ from mm_logic.engines.swipl import SwiplEngine
 from mm_logic.engines.swipl.runtime import find_swipl, runtime
 from mm_logic.errors import BackendUnavailable
 from mm_logic.feedback import feedback
+from mm_logic.files import read_text
 from mm_logic.game import play
 from mm_logic.rules import Rules
 from mm_logic.scripting import count, natural, run
@@ -134,7 +135,7 @@ def report_file(document: Path, name: str, start_text: str, end_text: str,
     if not document.is_file():
         raise MissingReport(f"seed 003's report is not at {document}: give its path with --seed-doc PATH "
                             "(it is shared/seeds/003_fbc1ce64130a1d6a.txt beside the repository)")
-    text = document.read_text(encoding="utf-8")
+    text = read_text(document, "--seed-doc")  # bounded, as every file a user names
     start = text.find(start_text)
     end = text.find(end_text, start) if start >= 0 else -1
     if start < 0 or end < 0:

@@ -5,14 +5,17 @@ from __future__ import annotations
 import errno
 import json
 import subprocess
+from pathlib import Path
 
 import pytest
 
 from mm_logic.bench import spaced_secrets
 from mm_logic.cli import cli
+from mm_logic.errors import BadInput
+from mm_logic.game import GameRecord
 from mm_logic.rules import Rules
 
-from conftest import MMLOGIC
+from conftest import MMLOGIC, ROOT
 
 PY = ["--backend", "python"]
 
@@ -92,7 +95,8 @@ def test_bad_input_is_one_line_exit_2(run, args, code, message):
 def test_an_encoding_that_is_no_regular_file_is_said_so(run, tmp_path):
     device = tmp_path / "zero.lp"
     device.symlink_to("/dev/zero")
-    one_line_error(run("solve", "--encoding", device), 2, f"--encoding {device} is not a regular file")
+    one_line_error(run("solve", "--encoding", device), 2,
+                   f"--encoding {device} is a character device, not a regular file")
 
 
 def test_spaced_colour_numbers_are_read_with_a_letter_alphabet(run):
@@ -162,6 +166,43 @@ def test_next_after_the_winning_guess_says_the_game_is_solved(run, run_json, bac
     result = run("next", "--backend", backend, "0132:4,0", "0011:1,0")
     one_line_error(result, 3, "no code is consistent with the history: entries 1, 2 "
                               "(0132:4,0 0011:1,0) contradict each other")
+
+
+def test_next_reads_feedback_as_play_does_b_w_or_b_space_w(run, run_json):
+    # next refused 0011:1 0, which play accepts as an answer: one reader for both.
+    from mm_logic.play import parse_answer
+
+    expected = run_json("next", *PY, "0011:1,0", "2345:0,2")
+    for history in (["0011:1 0", "2345:0 2"], ["0011: 1 , 0", "2345:0  2"]):
+        assert run_json("next", *PY, *history) == expected
+    assert parse_answer("1 0", Rules()) == parse_answer("1,0", Rules()) == (1, 0)
+    # What one refuses the other refuses too ("1,,0" was an answer to play).
+    for text in ("1,,0", "1 0 0", "10"):
+        one_line_error(run("next", *PY, f"0011:{text}"), 2,
+                       f"feedback {text!r} in '0011:{text}' is not of the form B,W (e.g. 1,2)")
+        with pytest.raises(BadInput):
+            parse_answer(text, Rules())
+
+
+@pytest.mark.parametrize("command", ["solve", "next", "bench", "play"])
+def test_strategy_help_is_short_and_points_to_the_docs(run, command):
+    # It was a 40-line paragraph, every strategy's summary; the docs describe them (a section this checks).
+    lines = run(command, "--help").stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.lstrip().startswith("--strategy"))
+    block = lines[start + 1:next(i for i in range(start + 1, len(lines)) if lines[i].lstrip().startswith("-"))]
+    text = " ".join(line.strip() for line in block)
+    assert len(block) <= 6 and text.startswith(
+        'How the next guess is chosen (each strategy and its opening: docs/cli.md, "Engine and strategy options").')
+    assert "\n## Engine and strategy options\n" in (ROOT / "docs" / "cli.md").read_text()
+
+
+def test_solve_json_seconds_are_rounded_to_milliseconds_as_the_docs_show(run):
+    # They had six decimals (0.004123) where docs/cli.md and the contract show three (0.004).
+    record = GameRecord(Rules(), (0, 1, 2, 3), [((0, 1, 2, 3), (4, 0))], 0.0041234, "python", "first")
+    assert record.as_dict()["seconds"] == 0.004
+    result = run("solve", *PY, "--secret", "0123", "--json")
+    seconds = json.loads(result.stdout)["seconds"]
+    assert f'"seconds": {seconds},' in result.stdout and seconds == round(seconds, 3)
 
 
 def test_solve_json_shape_and_text(run, run_json):
@@ -354,9 +395,17 @@ def test_a_second_ctrl_c_while_interrupted_is_said_is_no_traceback(run, monkeypa
     assert (result.exit_code, said, result.stderr) == (130, ["interrupted"], "")
 
 
-def test_a_file_that_cannot_be_written_after_the_games_keeps_the_results_printed(run):
-    result = run("bench", *PY, "--strategy", "first", "--games", 3, "--seed", 1, "--json", "--out", "/dev/full")
-    assert result.exit_code == 1 and result.stderr == "error: cannot write /dev/full: no space left on device\n"
+def test_a_file_that_cannot_be_written_after_the_games_keeps_the_results_printed(run, tmp_path, monkeypatch):
+    # A disk that fills during the games (/dev/full did it, until devices were refused before them).
+    def full(self, *args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    out = tmp_path / "out.json"
+    monkeypatch.setattr(Path, "write_text", full)
+    result = run("bench", *PY, "--strategy", "first", "--games", 3, "--seed", 1, "--json", "--out", out)
+    monkeypatch.undo()
+    assert result.exit_code == 1 and result.stderr == f"error: cannot write {out}: no space left on device\n"
+    assert not out.exists()
     alone = run("bench", *PY, "--strategy", "first", "--games", 3, "--seed", 1, "--json")
     printed, expected = json.loads(result.stdout), json.loads(alone.stdout)
     assert (printed["total_guesses"], printed["histogram"]) == (expected["total_guesses"], expected["histogram"])

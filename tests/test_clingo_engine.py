@@ -261,6 +261,19 @@ def test_an_include_that_names_no_regular_file_is_refused_at_its_line(tmp_path):
             2, "", f"error: main.lp:3: the included {name} is not a regular file\n")
 
 
+def test_an_include_or_an_encoding_that_cannot_be_read_is_an_error_naming_it(tmp_path):
+    # /proc/self/mem is a regular file whose read fails (EIO at address 0): clingo read it as an
+    # empty part, and the game went on without it.
+    (tmp_path / "main.lp").write_text('#include "mastermind.lp".\n#include "/proc/self/mem".\n')
+    done = mmlogic("solve", "--encoding", "main.lp", "--secret", "1221", cwd=tmp_path, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", "error: main.lp:2: cannot read the included /proc/self/mem: Input/output error\n")
+    (tmp_path / "mem.lp").symlink_to("/proc/self/mem")
+    done = mmlogic("solve", "--encoding", "mem.lp", "--secret", "1221", cwd=tmp_path, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", "error: cannot read --encoding mem.lp: Input/output error\n")
+
+
 def test_a_byte_that_is_not_utf8_inside_a_comment_is_left_alone(tmp_path):
     commented = tmp_path / "commented.lp"
     # Block comments nest: the byte after the inner one's end is still inside the outer one.

@@ -147,6 +147,15 @@ def test_a_file_the_encoding_includes_that_is_no_regular_file_is_refused_at_its_
             2, "", f"error: main.pl:2: error: the included {tmp_path / 'pipe.pl'} is not a regular file\n")
 
 
+def test_a_file_the_encoding_includes_that_cannot_be_read_is_an_error_naming_it(tmp_path):
+    # /proc/self/mem is a regular file whose read fails (EIO at address 0): the error named a stream.
+    (tmp_path / "main.pl").write_text("% the unreadable file follows\n:- include('/proc/self/mem').\n")
+    done = mmlogic("solve", "--backend", "swipl", "--encoding", "main.pl", "--secret", "0123", cwd=tmp_path,
+                   timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", "error: main.pl:2: error: cannot read the included /proc/self/mem: Input/output error\n")
+
+
 def test_a_halt_in_one_thread_is_not_charged_to_a_load_in_another(tmp_path):
     # A load that ran while another thread's question halted failed with "the encoding calls halt/1",
     # and the question answered 0 codes (exit 3, "no consistent code").

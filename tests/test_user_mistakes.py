@@ -5,12 +5,13 @@ from __future__ import annotations
 import importlib.util
 import io
 import re
+import subprocess
 
 import pytest
 
 from mm_logic.rules import Rules
 
-from conftest import ROOT
+from conftest import MMLOGIC, ROOT
 
 PY = ["--backend", "python"]
 
@@ -102,13 +103,31 @@ def test_play_reaching_the_guess_limit_shows_the_secret_and_exits_0(run):
     assert (result.exit_code, result.stdout.splitlines()[1:]) == (0, ["out of guesses (--max-guesses 1)"])
 
 
+def test_play_undo_takes_the_guessers_last_guess_back(run):
+    # It was "symbol 'u' in code 'undo' is not one of the 6 colours 012345".
+    result = run("play", *PY, "--secret", "0123", input="undo\n0011\n0 0 2 2\nundo\n?\n0123\n")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[1:] == [
+        "nothing to undo",
+        "0011  1,1",
+        "0022  2,0",
+        "took back 0022 2,0",
+        "208 codes still possible",  # as after 0011 alone: the guess taken back counts no more
+        "0123  4,0",
+        "found in 2 guesses",
+    ]
+    # On 36 colours UNDO is a code: played, as QUIT is.
+    result = run("play", *PY, "--pegs", 4, "--colors", 36, "--secret", "UNDO", input="undo\n")
+    assert result.stdout.splitlines()[1:] == ["UNDO  4,0", "found in 1 guess"]
+
+
 def test_play_help_hint_and_spaced_codes(run):
     result = run("play", *PY, "--secret", "0123", "--strategy", "first", input="help\nhint\n0 0 1 1\n0,1,2,3\n")
     assert result.exit_code == 0
     assert result.stdout.splitlines()[1:] == [
         "type a code of 4 pegs, e.g. 0123 or 0 1 2 3; ? how many codes are still possible; "
-        "hint the computer's guess; quit (or q) to give up; a line that is a code is played as a guess, even "
-        "one that spells a command",
+        "hint the computer's guess; undo takes your last guess back; quit (or q) to give up; a line that is a "
+        "code is played as a guess, even one that spells a command",
         "try 0000 (1,296 codes still possible)",
         "0011  1,1",
         "0123  4,0",
@@ -141,6 +160,28 @@ def test_play_codemaker_answers_in_other_scripts_are_a_typo_quoted_short(run):
         "'\u00b2,0' is not an answer: type black and white, e.g. 1,2 or 1 2; try again (help for help)",
         f"{'1,' * 20!r}... (200 characters) is not an answer: type black and white, e.g. 1,2 or 1 2; try again "
         "(help for help)"]
+
+
+def test_bytes_that_are_not_utf8_are_quoted_as_the_bytes_typed():
+    # They were quoted as the surrogates Python reads them as: 'ab\udcffc', '\udcff\udcfe'.
+    done = subprocess.run([MMLOGIC, "play", *PY, "--secret", "0123"], input=b"ab\xffc\n\xff\n0123\n",
+                          capture_output=True, timeout=60)
+    assert done.stdout.decode().splitlines()[1:3] == [
+        r"symbol 'a' in code 'ab\xffc' is not one of the 6 colours 012345; try again (help for help)",
+        r"symbol '\xff' in code '\xff' is not one of the 6 colours 012345; try again (help for help)"]
+    done = subprocess.run([MMLOGIC, "play", "--role", "codemaker", *PY], input=b"\xff\xfe\nquit\n\n",
+                          capture_output=True, timeout=60)
+    assert done.stdout.decode().splitlines()[1] == (
+        r"'\xff\xfe' is not an answer: type black and white, e.g. 1,2 or 1 2; try again (help for help)")
+    for args, message in [
+            ([b"next", *PY, b"0011:\xff,0"], r"feedback '\xff,0' in '0011:\xff,0' is not of the form B,W (e.g. 1,2)"),
+            # click's own message, and a file name as it came
+            ([b"solve", b"--backend", b"\xff"],
+             r"Invalid value for '--backend': '\xff' is not one of 'clingo', 'swipl', 'python', 'a1', 'a2', 'a3', "
+             r"'a4', 'a5'."),
+            ([b"tree", b"/nonexistent/\xff"], r"cannot read tree file /nonexistent/\xff: No such file or directory")]:
+        done = subprocess.run([MMLOGIC, *args], capture_output=True, timeout=60)
+        assert (done.returncode, done.stderr.decode()) == (2, f"error: {message}\n")
 
 
 def test_play_hint_on_a_huge_game_answers_with_a_bound(run):

@@ -15,6 +15,8 @@ from importlib import import_module
 from pathlib import Path
 
 from ..errors import BadInput
+from ..files import read_bytes
+from ..notation import quoted
 from ..rules import Rules
 from .base import Engine, Session
 
@@ -34,7 +36,7 @@ def engine_class(name: str) -> type[Engine]:
     try:
         module, cls = BACKENDS[name].split(":")
     except KeyError:
-        raise BadInput(f"unknown backend {name!r}; choose from {', '.join(BACKENDS)}") from None
+        raise BadInput(f"unknown backend {quoted(name)}; choose from {', '.join(BACKENDS)}") from None
     return getattr(import_module(module), cls)
 
 
@@ -48,8 +50,13 @@ def check_encoding(name: str, encoding: str | Path | None) -> None:
         raise BadInput(f"--encoding applies to --backend {readers}, not {name}")
     if Path(encoding).suffix != cls.suffix:
         raise BadInput(f"--encoding for --backend {name} must be a {cls.suffix} file, got {encoding}")
-    if Path(encoding).exists() and not Path(encoding).is_file():  # a device, a fifo (a link to /dev/zero)
-        raise BadInput(f"--encoding {encoding} is not a regular file")
+    try:
+        # Read whole once, bounded: a device, a FIFO (a link to /dev/zero), a file whose read fails.
+        read_bytes(Path(encoding), "--encoding")
+    except FileNotFoundError:
+        return  # the engine names the missing file
+    except OSError as error:
+        raise BadInput(f"cannot read --encoding {encoding}: {error.strerror or error}") from None
 
 
 def make_engine(name: str, rules: Rules, *, encoding: str | Path | None = None,

@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import BadInput
-from ..notation import amount
+from ..notation import amount, quoted
 from ..rules import Rules
 from .base import Strategy
 from .genetic import Ga001Dissimilar, Ga001Random, Ga001Reduction, Ga001Similar, Ga004
@@ -107,7 +107,7 @@ def make_strategy(name: str, rules: Rules, seed: int | None = None, time_limit: 
     try:
         cls = STRATEGIES[name]
     except KeyError:
-        raise BadInput(f"unknown strategy {name!r}; choose from {', '.join(STRATEGIES)}") from None
+        raise BadInput(f"unknown strategy {quoted(name)}; choose from {', '.join(STRATEGIES)}") from None
     if cls.max_codes is not None and rules.size > cls.max_codes:
         # Refused at once, on every backend, before anything is computed.
         fit = [n for n, c in STRATEGIES.items() if c.for_any_size]

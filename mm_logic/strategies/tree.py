@@ -36,6 +36,7 @@ import numpy as np
 from ..codespace import code_space
 from ..errors import BackendUnavailable, BadInput, MMLogicError
 from ..feedback import feedback_index, win_index
+from ..files import read_text, target_of
 from ..histogram import format_histogram, histogram_figures
 from ..notation import (
     Code,
@@ -129,7 +130,7 @@ class StrategyTree:
         """Read a tree file; anything wrong with it is one :class:`BadInput` line."""
         path = Path(path)
         try:
-            data = json.loads(path.read_text())
+            data = json.loads(read_text(path, "tree file"))
         except OSError as error:
             raise BadInput(f"cannot read tree file {path}: {error.strerror or error}") from None
         except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
@@ -412,7 +413,7 @@ def check_graphviz() -> str:
 def write_png(dot: str, path: Path) -> None:
     """Draw DOT text into a PNG file with Graphviz's ``dot``, whole or not at all."""
     program = check_graphviz()
-    path = Path(path)
+    path = target_of(path)  # a link is written through, and stays
     temporary = _temporary_name(path)
     try:
         done = subprocess.run([program, "-Tpng", "-o", str(temporary)], input=dot, text=True,
@@ -434,8 +435,10 @@ def _temporary_name(path: Path) -> Path:
 def write_atomically(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file renamed over it.
 
-    Ctrl-C or a full disk leaves the old file (or none), never half of the new one.
+    Ctrl-C or a full disk leaves the old file (or none), never half of the new one. A link
+    is written through: its target is replaced, the link stays.
     """
+    path = target_of(path)
     temporary = _temporary_name(path)
     try:
         with temporary.open("w") as out:

@@ -23,6 +23,7 @@ from clingo.ast import ProgramBuilder, parse_files
 from clingo.core import MessageCode
 
 from ...errors import EncodingError, SolverTimeout, one_line
+from ...files import read_bytes
 from ...interrupts import abandon
 from ...resources import encodings_dir
 from ...rules import Rules
@@ -86,7 +87,9 @@ def code_only(data: bytes) -> bytes:
 
 def check_utf8(entry: Path) -> None:
     """Refuse (:class:`EncodingError`, ``file:line``) an encoding, or a file it includes, that
-    is not UTF-8 outside its comments, and an include that names no regular file (a FIFO).
+    is not UTF-8 outside its comments, an include that names no regular file (a FIFO), and one
+    that cannot be read (an I/O error: clingo read it as an empty part) or is larger than
+    :data:`mm_logic.files.MAX_READ_BYTES`.
 
     clingo reads UTF-8, and a message of clingo's that quotes such a byte (``x(\\xe9)`` in an
     error, or in a warning about an atom) ends the process: its Python logger cannot decode
@@ -97,16 +100,18 @@ def check_utf8(entry: Path) -> None:
     """
     search = [Path.cwd(), *(Path(p) for p in os.environ.get("CLINGOPATH", "").split(os.pathsep) if p)]
     seen: set[Path] = set()
-    todo = [entry]
+    todo: list[tuple[Path, str | None]] = [(entry, None)]  # a file, and the file:line that includes it
     while todo:
-        file = todo.pop()
+        file, origin = todo.pop()
         if file.resolve() in seen:
             continue
         seen.add(file.resolve())
         try:
-            data = file.read_bytes()
-        except OSError:
-            continue  # clingo says why it cannot read it
+            data = read_bytes(file, f"{origin}: the included" if origin else "--encoding")
+        except OSError as error:
+            # clingo would read a file whose read fails (an I/O error) as an empty part, silently.
+            name = f"{origin}: cannot read the included {file}" if origin else f"cannot read {file}"
+            raise EncodingError(f"{name}: {error.strerror or error}") from None
         try:
             data.decode("utf-8")
             code = data  # the common case: no scan needed but for includes
@@ -122,12 +127,12 @@ def check_utf8(entry: Path) -> None:
         for include in _INCLUDE.finditer(code):
             for folder in [file.parent, *search]:
                 included = folder / os.fsdecode(include[1])
+                line = code.count(b"\n", 0, include.start()) + 1
                 if included.is_file():
-                    todo.append(included)
+                    todo.append((included, f"{file}:{line}"))
                     break
                 if included.exists():
                     # clingo would open it and wait for ever (a FIFO), deaf to Ctrl-C.
-                    line = code.count(b"\n", 0, include.start()) + 1
                     raise EncodingError(f"{file}:{line}: the included {included} is not a regular file")
 
 

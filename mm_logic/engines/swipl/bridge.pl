@@ -182,6 +182,42 @@ prolog:open_source_hook(Path, _Stream, _Options) :-
     assertz(captured(File, Line, error, Text)),
     throw(error(permission_error(open, source_sink, Path), _)).
 
+% A regular file it includes or loads that cannot be read (an I/O error: Prolog's
+% message named a stream, not the file) or that is larger than mmlogic reads
+% (mm_logic.files.MAX_READ_BYTES, 1 GiB): refused, naming it, at its directive.
+prolog:open_source_hook(Path, _Stream, _Options) :-
+    thread_self(Me),
+    loading_in(Me),
+    exists_file(Path),
+    unreadable(Path, Why),
+    (   source_location(File, Line)
+    ->  true
+    ;   File = '', Line = 0
+    ),
+    format(string(Text), "cannot read the included ~w: ~w", [Path, Why]),
+    assertz(captured(File, Line, error, Text)),
+    throw(error(permission_error(open, source_sink, Path), _)).
+
+unreadable(Path, Why) :-
+    max_read_bytes(Max),
+    Limit is Max + 1,
+    catch(setup_call_cleanup(open(Path, read, In, [type(binary)]),
+                             read_string(In, Limit, Data),
+                             close(In)),
+          error(Error, Context),
+          true),
+    (   nonvar(Error)
+    ->  (   Context = context(_, Message), atomic(Message)
+        ->  Why = Message
+        ;   term_string(Error, Why)
+        )
+    ;   string_length(Data, Length),
+        Length >= Limit,
+        Why = "larger than 1 GiB, more than mmlogic reads"
+    ).
+
+max_read_bytes(1073741824).             % mm_logic.files.MAX_READ_BYTES (a test keeps them equal)
+
 % A halt refused while an encoding runs is said by the adapter (refuse_halt/0),
 % not as Prolog's "% Halt cancelled".
 user:message_hook(cancel_halt(mmlogic_encoding), _, _).

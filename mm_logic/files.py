@@ -1,0 +1,120 @@
+"""Files a user names: read and written as they are found.
+
+One place decides, for every command and script, what a user's path may be:
+
+* a file read (a tree file, a sweep's ``--out`` read back, an encoding, a
+  script's earlier rows) must be a regular file, or a link to one, and is read
+  with a bound, :data:`MAX_READ_BYTES`: a device such as ``/dev/zero`` would
+  be read until memory ran out, and a FIFO would be waited on for ever;
+* a file written (``--out``, ``--csv``, ``--save-tree``, ``--png``, a
+  script's ``--json``) must be a new path or a regular file. A symbolic link
+  is written through: its target is what is written (and replaced, for files
+  written whole), the link stays. A device node or a FIFO is refused: the
+  rename that writes a file whole would have put a regular file in its place,
+  and a FIFO would have blocked.
+
+Neither check ever opens a FIFO in a way that waits (:data:`os.O_NONBLOCK`),
+and a refusal changes nothing on disk.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+
+from .errors import BadInput
+
+#: The most a file named by a user is read (1 GiB; docs/cli.md, "Files"): a tree file takes some
+#: 32 bytes a code (5 pegs of 8 colours with ``first``: 32,768 codes, 1.0 MB), so the trees of the
+#: largest ``bench --all --save-tree`` (20,000,000 codes) read back.
+MAX_READ_BYTES = 1024 * 1024 * 1024
+
+
+def _bytes(n: int) -> str:
+    """A size as the messages and the docs say it: ``1 GiB``, ``64 MiB``, ``1,000 bytes``."""
+    for unit, name in ((2**30, "GiB"), (2**20, "MiB")):
+        if n % unit == 0:
+            return f"{n // unit} {name}"
+    return f"{n:,} bytes"
+
+
+def _kind(mode: int) -> str:
+    """What a file that is not a regular file is, in a user's words."""
+    for test, name in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "a special file"
+
+
+def not_regular(path: Path) -> str | None:
+    """What ``path`` (a link followed) is when it is no regular file (``"a FIFO"``, ``"a
+    character device"``, ...); None for a regular file, or a path that does not exist or
+    cannot be looked at (opening it says why).
+
+    Nothing is opened: :func:`os.stat` only.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    return None if stat.S_ISREG(mode) else _kind(mode)
+
+
+def read_bytes(path: Path, what: str) -> bytes:
+    """The bytes of the file a user named, as ``what`` (``"tree file"``, ``"--out"``).
+
+    One :class:`BadInput` line when it is not a regular file or is larger than
+    :data:`MAX_READ_BYTES`; a file that cannot be opened or read raises its
+    :class:`OSError`, for the caller to word as it words a missing file.
+    """
+    kind = not_regular(path)
+    if kind is not None:  # not even opened: opening a device may act (a tape rewinds)
+        raise BadInput(f"{what} {path} is {kind}, not a regular file")
+    # O_NONBLOCK: a FIFO made meanwhile opens at once (and is refused below) instead of waiting.
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as file:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise BadInput(f"{what} {path} is {_kind(mode)}, not a regular file")
+        data = file.read(MAX_READ_BYTES + 1)  # not st_size: /proc's files say 0
+    if len(data) > MAX_READ_BYTES:
+        raise BadInput(f"{what} {path} is larger than {_bytes(MAX_READ_BYTES)}, more than mmlogic reads")
+    return data
+
+
+def read_text(path: Path, what: str) -> str:
+    """:func:`read_bytes` decoded as UTF-8 (:class:`UnicodeDecodeError` is the caller's to word)."""
+    return read_bytes(path, what).decode("utf-8")
+
+
+def check_output(path: Path) -> None:
+    """Refuse (:class:`OSError`, with ``strerror`` a user reads) an output path that is not a new
+    path or a regular file, and one that cannot be written; create nothing, change nothing.
+
+    A link is followed: its target is checked (a dangling link names a new file). The probe
+    opens for appending without waiting, so that a FIFO made meanwhile is refused too.
+    """
+    kind = not_regular(path)
+    if kind is not None:
+        raise OSError(errno.EINVAL, f"{kind}, not a regular file")
+    target = target_of(path)
+    existed = target.exists()
+    fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0),
+                 0o666)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, f"{_kind(os.fstat(fd).st_mode)}, not a regular file")
+    finally:
+        os.close(fd)
+        if not existed:
+            target.unlink(missing_ok=True)
+
+
+def target_of(path: Path) -> Path:
+    """The file writing ``path`` writes: ``path`` itself, or the target of the link it is (the
+    link is kept; a rename over ``path`` would have replaced the link by a file)."""
+    path = Path(path)
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
