@@ -132,7 +132,7 @@ def test_an_encoding_that_halts_is_refused_not_obeyed(tmp_path):
     variant(tmp_path, "asking.pl", "secret(_, _) :- halt(4).")
     done = mmlogic("next", "--backend", "swipl", "--encoding", "asking.pl", cwd=tmp_path)
     assert (done.returncode, done.stdout, done.stderr) == (
-        2, "", "error: asking.pl:1: the encoding failed on question count: it called halt/1, which would end "
+        2, "", "error: asking.pl:1: the encoding failed on question all: it called halt/1, which would end "
                "mmlogic\n")
 
 
