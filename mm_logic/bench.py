@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
-import signal
+import os
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -39,7 +39,7 @@ from .feedback import index_feedback, win_index
 from .game import EngineDisagreement, Game, NoProgress, attempts_limit, play
 from .histogram import format_histogram, histogram_figures
 from .notation import Code, Entry, amount, format_entry
-from .processes import portable, worker_count
+from .processes import portable, start_worker, worker_count
 from .rules import Rules
 from .sampling import random_code
 from .strategies import TREES, is_tree_name, make_strategy, open_tree
@@ -401,9 +401,10 @@ def run_in_processes(spec: BenchSpec, tasks: list[Task], jobs: int, into: BenchR
     """Run ``tasks`` in ``jobs`` worker processes, merging their games into ``into``."""
     # "spawn": solvers embedded in this process (clingo, SWI-Prolog) must not be forked. Ctrl-C in a
     # terminal reaches the whole process group: the workers ignore it (each printed a
-    # KeyboardInterrupt traceback) and this process terminates them, as optimal's workers.
-    pool = multiprocessing.get_context("spawn").Pool(worker_count(jobs, len(tasks)), initializer=signal.signal,
-                                                     initargs=(signal.SIGINT, signal.SIG_IGN))
+    # KeyboardInterrupt traceback) and this process terminates them, as optimal's workers; they
+    # end with it if it is killed outright.
+    pool = multiprocessing.get_context("spawn").Pool(worker_count(jobs, len(tasks)), initializer=start_worker,
+                                                     initargs=(os.getpid(),))
     try:
         for number, result in pool.imap_unordered(_work, [(spec, task, i) for i, task in enumerate(tasks)]):
             into.merge(result)

@@ -4,7 +4,8 @@ Each command parses its options (shared groups are the decorators below),
 calls one library function and prints the result object it gets back, as
 text or as the JSON the contract fixes (``docs/cli.md``). Every user error
 becomes one line on stderr and the contract's exit code: 2 bad usage or
-input, 3 no consistent code, 1 any other failure, 130 interrupted.
+input, 3 no consistent code, 1 any other failure, 130 interrupted (143 after
+SIGTERM, 129 after SIGHUP: they stop a command as Ctrl-C does).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import click
 from . import __version__
 from .engines import BACKENDS, DEFAULT_BACKEND, make_engine
 from .errors import BackendUnavailable, BadInput, MMLogicError, WrongAnswer, cannot_listen, host_port, one_line
-from .interrupts import wrapped_interrupt
+from .interrupts import endings_as_interrupts, interrupted_code, wrapped_interrupt
 from .notation import amount, parse_code, parse_entry
 from .rules import DEFAULT_ALPHABET, MAX_COLORS, MAX_PEGS, make_rules
 from .strategies import ALIASES, STRATEGIES, TreeStrategy, canonical_name, is_tree_name, make_strategy, open_tree
@@ -62,6 +63,11 @@ class MMLogicGroup(click.Group):
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        with endings_as_interrupts():  # SIGTERM, SIGHUP: the clean path of Ctrl-C, their own exit code
+            sys.exit(self._run(args, prog_name, complete_var, **extra))
+
+    def _run(self, args, prog_name, complete_var, **extra) -> int:
+        """Run the command: its exit code, every error said in one line."""
         try:
             rv = super().main(args, prog_name or "mmlogic", complete_var, standalone_mode=False, **extra)
             code = rv if isinstance(rv, int) else 0
@@ -75,7 +81,7 @@ class MMLogicGroup(click.Group):
             click.echo(f"error: {e}", err=True)
             code = e.exit_code
         except (Interrupted, KeyboardInterrupt, click.Abort):
-            code = EXIT_INTERRUPTED
+            code = interrupted_code()
             # A second Ctrl-C while this is said (one sent to the process and to its parent, as
             # `timeout` forwards it) printed a traceback.
             with contextlib.suppress(KeyboardInterrupt):
@@ -94,7 +100,7 @@ class MMLogicGroup(click.Group):
                            "for details)",
                            err=True)
             code = 1
-        sys.exit(code)
+        return code
 
 
 # -- shared option groups --------------------------------------------------------------
@@ -795,7 +801,7 @@ def compare(ctx, preset, rules, backends, strategies, all_secrets, games, seed, 
             click.echo(disagreement.text())
     if not outcome.complete:
         click.echo("interrupted: the rows above are the finished ones", err=True)
-        return EXIT_INTERRUPTED
+        return interrupted_code()
     if outcome.disagreements:
         click.echo(f"error: {len(outcome.disagreements)} disagreement(s) between backends", err=True)
         return 1
@@ -851,7 +857,7 @@ def sweep_exit(sweep, out: Path | None) -> int:
     kept = f"; their rows are in {out}, and the same command runs the rest" if out else ""
     if not sweep.complete:
         click.echo(f"interrupted: {len(sweep.rows)} of {len(sweep.cases)} cases finished{kept}", err=True)
-        return EXIT_INTERRUPTED
+        return interrupted_code()
     if sweep.failures:
         retry = f" (not written to {out}: a rerun tries them again)" if out else ""
         click.echo(f"error: {len(sweep.failures)} of {len(sweep.cases)} cases failed{retry}", err=True)

@@ -9,6 +9,10 @@ lost it (a bench then ran on); janus, starting SWI-Prolog, turned it into
 "SystemError: <built-in function initialize> returned a result with an
 exception set". :func:`interrupts_held` takes Ctrl-C aside and raises it
 once the native call has returned.
+
+SIGTERM and SIGHUP (``timeout``, ``kill``, a terminal closed) end a command
+the same way (:func:`endings_as_interrupts`): its workers stopped, its
+finished work kept, and the exit code of the signal (:func:`interrupted_code`).
 """
 
 from __future__ import annotations
@@ -92,6 +96,56 @@ def kernel_interrupts() -> Iterator[None]:
         if wrapped_interrupt(error):
             raise KeyboardInterrupt from None
         raise
+
+
+#: Signals that end a command as Ctrl-C does, and the exit code of each: 128 + its number, as a shell
+#: reports a process the signal killed (Ctrl-C's 130 is the contract's own).
+ENDINGS = {signal.SIGINT: 130, signal.SIGTERM: 143, **({signal.SIGHUP: 129} if hasattr(signal, "SIGHUP") else {})}
+#: The signals received by :func:`endings_as_interrupts`'s handler, first first.
+_endings: list[int] = []
+
+
+def _as_ctrl_c(number: int, frame) -> None:
+    """SIGTERM or SIGHUP: recorded, then handed to whatever takes Ctrl-C at this moment, so that
+    it goes where Ctrl-C goes (held by :func:`interrupts_held` inside native calls, or raised as
+    KeyboardInterrupt)."""
+    _endings.append(number)
+    handler = signal.getsignal(signal.SIGINT)
+    if callable(handler):
+        handler(signal.SIGINT, frame)
+    else:  # Ctrl-C ignored (a job started with `&`): this signal was not, so the command ends
+        raise KeyboardInterrupt
+
+
+@contextmanager
+def endings_as_interrupts() -> Iterator[None]:
+    """Inside the block, SIGTERM and SIGHUP end the work as Ctrl-C does (KeyboardInterrupt), in
+    the main thread; their previous handlers come back when it ends.
+
+    Killed by them outright, a command left its worker processes running under init, its
+    semaphores leaked (Python's resource_tracker warned of them) and its finished rows unsaid.
+    A signal that was ignored (``nohup``) or that someone else handles stays as it was.
+    """
+    _endings.clear()
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {number: signal.getsignal(number) for number in ENDINGS if number != signal.SIGINT}
+    for number, handler in previous.items():
+        if handler == signal.SIG_DFL:
+            signal.signal(number, _as_ctrl_c)
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            if handler == signal.SIG_DFL:
+                signal.signal(number, handler)
+
+
+def interrupted_code() -> int:
+    """The exit code of a command interrupted: 130 for Ctrl-C, 143 after SIGTERM, 129 after SIGHUP
+    (the first of them received, :func:`endings_as_interrupts`)."""
+    return ENDINGS[_endings[0]] if _endings else ENDINGS[signal.SIGINT]
 
 
 #: Threads left running in native code that cannot be stopped (a grounding past its time limit).

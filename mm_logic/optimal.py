@@ -26,8 +26,8 @@ its own transposition table).
 from __future__ import annotations
 
 import multiprocessing
+import os
 import queue
-import signal
 import threading
 import time
 from collections import Counter, deque
@@ -41,7 +41,7 @@ from .errors import BadInput
 from .feedback import feedback_index, index_feedback
 from .histogram import format_histogram, histogram_figures
 from .notation import Code, amount, format_code
-from .processes import worker_count
+from .processes import start_worker, worker_count
 from .rules import Rules
 from .strategies.tree import TreeNode
 from .symmetry import canonical_openings, position_symmetries
@@ -676,9 +676,10 @@ class _Workers:
 
     def __init__(self, jobs: int, rules: Rules, max_depth: int | None, progress: Progress | None):
         # "spawn", as bench's workers: nothing of this process's state is inherited. Ctrl-C reaches
-        # the whole process group: the workers leave it to this process, which terminates them.
-        self.pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=signal.signal,
-                                                              initargs=(signal.SIGINT, signal.SIG_IGN))
+        # the whole process group: the workers leave it to this process, which terminates them; they
+        # end with it if it is killed outright.
+        self.pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=start_worker,
+                                                              initargs=(os.getpid(),))
         self.jobs = jobs
         self.rules = rules
         self.max_depth = max_depth

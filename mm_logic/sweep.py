@@ -55,7 +55,7 @@ from .errors import BackendUnavailable, BadInput, MMLogicError
 from .game import Game
 from .histogram import format_histogram
 from .notation import Code, amount, format_code, parse_code, plural
-from .processes import worker_count
+from .processes import die_with_parent, worker_count
 from .rules import MAX_COLORS, MAX_PEGS, Rules
 from .strategies import STRATEGIES, make_strategy
 from .strategies.base import SeededStrategy
@@ -266,7 +266,7 @@ def run_isolated(case: dict, stop: _Children | None = None) -> dict:
     one failed case is reported and the others go on.
     """
     stop = stop or _children
-    command = [sys.executable, "-m", "mm_logic.sweep", json.dumps(case)]
+    command = [sys.executable, "-m", "mm_logic.sweep", json.dumps(case), str(os.getpid())]
     with stop.lock:
         if stop.stopped:
             return {"error": "interrupted"}
@@ -296,7 +296,10 @@ def run_isolated(case: dict, stop: _Children | None = None) -> dict:
 
 
 def _case_process(argv: list[str]) -> int:
-    """``python -m mm_logic.sweep CASE``: run one case, print its row (or ``{"error": ...}``) as JSON."""
+    """``python -m mm_logic.sweep CASE [PARENT]``: run one case, print its row (or ``{"error": ...}``) as
+    JSON; it ends with the process ``PARENT`` (the sweep's), even one killed outright."""
+    if len(argv) > 1:
+        die_with_parent(int(argv[1]))
     try:
         row = run_case(Case.from_dict(json.loads(argv[0])))
         code = 0
