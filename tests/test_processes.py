@@ -199,3 +199,22 @@ def test_workers_end_with_a_parent_killed_outright(start):
     code, _, stderr = bench.end(signal.SIGKILL)
     assert code == -signal.SIGKILL
     assert [p for p in bench.left() if "resource_tracker" not in p] == []
+
+
+@pytest.mark.slow
+def test_a_second_sweep_on_the_same_out_refuses_in_one_line(start, tmp_path, run):
+    out = tmp_path / "shared.jsonl"
+    args = ("sweep", "--sizes", "5x7", "--strategy", "random", "--backend", "clingo", "--seed", 1, "--out", out)
+    first = start(*args)
+    wait_for(lambda: workers(first.pid, "mm_logic.sweep"), "the first sweep's case")
+    second = run(*args)
+    assert second.exit_code == 2
+    assert second.stderr == (f"error: --out {out} is being written by another sweep, still running; wait for it to "
+                             "end (the same command then runs what it left), or name another file\n")
+    assert second.stdout == ""
+    code, _, stderr = first.end(signal.SIGTERM)
+    assert code == 143 and stderr.startswith("interrupted: 0 of 1 cases finished")
+    # Once the first has ended, the file is free again.
+    free = run("sweep", "--sizes", "2x2", "--strategy", "minimax", "--backend", "python", "--out", out)
+    assert free.exit_code == 0, free.stderr
+    assert len(out.read_text().splitlines()) == 1
