@@ -38,6 +38,9 @@ from .terminal import clock
 EXIT_INTERRUPTED = 130
 #: The errors of writing to a full or failing device: said as such, not as an internal failure.
 OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+#: Said when ``optimal`` compiles its kernels (once: numba caches them).
+COMPILING_OPTIMAL = "compiling the optimal search's kernels (once: they are cached for later runs, which start at once)"
+COMPILING_UNCACHED = "compiling the optimal search's kernels (at every run: no folder for numba's cache can be written)"
 #: ``compare --preset`` names (``mm_logic.compare.PRESETS``, not imported at start-up; a test keeps them equal).
 PRESET_NAMES = ["seed000", "seed001", "seed003", "seed004"]
 
@@ -1078,7 +1081,15 @@ def optimal_command(rules, objective, max_depth, jobs, as_json, save_tree):
         def progress(text: str) -> None:
             spinner.label = text  # where the search is, drawn with the seconds spent
 
-        result = optimal(rules, objective, max_depth, jobs, progress=progress)
+        def compiling() -> None:
+            # A first run: 25-45 s before the search starts, which were silent.
+            from .numba_cache import CACHE
+
+            spinner.tick()
+            click.echo(f"note: {COMPILING_OPTIMAL if CACHE else COMPILING_UNCACHED}", err=True)
+            spinner.label = "compiling"
+
+        result = optimal(rules, objective, max_depth, jobs, progress=progress, on_compile=compiling)
     if save_tree is not None:
         from .strategies.tree import StrategyTree
 
