@@ -1233,7 +1233,9 @@ def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit):
         else:
             asyncio.run(serve_beside(lambda: server.serve(sockets=[sock]), line_games, host, tcp_port, listening))
     except KeyboardInterrupt:
-        pass  # Ctrl-C: uvicorn has shut down (and the line server is closed); exit 0, as uvicorn.run does
+        # Ctrl-C: uvicorn has shut down (and the line server is closed); exit 0, as uvicorn.run does.
+        # SIGTERM, SIGHUP: the same shut-down, and their exit code, 143 or 129, as when they killed it.
+        return 0 if interrupted_code() == EXIT_INTERRUPTED else interrupted_code()
     return 0
 
 

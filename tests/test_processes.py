@@ -218,3 +218,13 @@ def test_a_second_sweep_on_the_same_out_refuses_in_one_line(start, tmp_path, run
     free = run("sweep", "--sizes", "2x2", "--strategy", "minimax", "--backend", "python", "--out", out)
     assert free.exit_code == 0, free.stderr
     assert len(out.read_text().splitlines()) == 1
+
+
+def test_sigterm_shuts_serve_down_with_143(start):
+    # uvicorn shuts down on SIGTERM, then raises it again: handled as Ctrl-C, it ended with exit 0.
+    serve = start("serve", "--port", 0)
+    wait_for(lambda: serve.errors, "the line saying where it serves")
+    code, stdout, stderr = serve.end(signal.SIGTERM)
+    assert code == 143, stderr
+    assert stdout == "" and stderr.startswith("mmlogic serve: http://127.0.0.1:") and stderr.count("\n") == 1
+    assert serve.left() == []
