@@ -39,7 +39,7 @@ from .feedback import index_feedback, win_index
 from .game import EngineDisagreement, Game, NoProgress, attempts_limit, play
 from .histogram import format_histogram, histogram_figures
 from .notation import Code, Entry, amount, format_entry
-from .processes import portable, start_worker, worker_count
+from .processes import portable, start_pool, start_worker, worker_count
 from .rules import Rules
 from .sampling import random_code
 from .strategies import TREES, is_tree_name, make_strategy, open_tree
@@ -428,7 +428,7 @@ def run_in_processes(spec: BenchSpec, tasks: list[Task], jobs: int, into: BenchR
     shown = [0] * len(tasks)
     # The workers leave Ctrl-C (which reaches the whole process group) to this process, which
     # terminates them, as optimal's workers; they end with it if it is killed outright.
-    pool = context.Pool(worker_count(jobs, len(tasks)), initializer=_start_worker, initargs=(os.getpid(), counts))
+    pool = start_pool(context, worker_count(jobs, len(tasks)), _start_worker, (os.getpid(), counts))
 
     def show(number: int, done: int) -> None:
         if done > shown[number]:

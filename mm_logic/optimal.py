@@ -41,7 +41,7 @@ from .errors import BadInput
 from .feedback import feedback_index, index_feedback
 from .histogram import format_histogram, histogram_figures
 from .notation import Code, amount, format_code
-from .processes import start_worker, worker_count
+from .processes import start_pool, start_worker, worker_count
 from .rules import Rules
 from .strategies.tree import TreeNode
 from .symmetry import canonical_openings, position_symmetries
@@ -705,8 +705,7 @@ class _Workers:
         # "spawn", as bench's workers: nothing of this process's state is inherited. Ctrl-C reaches
         # the whole process group: the workers leave it to this process, which terminates them; they
         # end with it if it is killed outright.
-        self.pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=start_worker,
-                                                              initargs=(os.getpid(),))
+        self.pool = start_pool(multiprocessing.get_context("spawn"), jobs, start_worker, (os.getpid(),))
         self.jobs = jobs
         self.rules = rules
         self.max_depth = max_depth

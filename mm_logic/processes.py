@@ -19,6 +19,7 @@ import signal
 import sys
 
 from .errors import MMLogicError
+from .interrupts import interrupts_held
 
 
 def cores() -> int:
@@ -69,6 +70,22 @@ def start_worker(parent: int) -> None:
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent(parent)
+
+
+def start_pool(context, count: int, initializer, initargs: tuple):
+    """``context.Pool(count, initializer, initargs)``, with Ctrl-C (SIGTERM, SIGHUP) held while it starts.
+
+    A pool writes each worker its start-up data through a pipe as it starts it: stopped in the
+    middle, this process left a worker reading a cut-off pickle, which printed a traceback
+    ("EOFError: Ran out of input"). Held until the workers have theirs, the interruption then
+    terminates them and goes on.
+    """
+    with interrupts_held() as held:
+        pool = context.Pool(count, initializer=initializer, initargs=initargs)
+        if held.caught:
+            pool.terminate()
+            pool.join()
+    return pool
 
 
 def portable(error: BaseException) -> BaseException:

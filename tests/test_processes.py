@@ -152,14 +152,24 @@ def test_sighup_stops_openings_with_129(start, tmp_path):
     assert stdout == "" and out.read_text() == ""
 
 
+#: 8x8 games of the python engine's any: about 0.8 s each.
+BENCH = ("bench", "--backend", "python", "--strategy", "any", "--pegs", 8, "--colors", 8, "--seed", 1, "--jobs", 2)
+
+
+def with_workers(command: Command) -> Command:
+    """``command`` once its two pool workers run."""
+    wait_for(lambda: len(workers(command.pid, "spawn_main")) == 2, "two workers")
+    return command
+
+
 @pytest.mark.slow
-def test_sigterm_stops_bench_jobs_and_its_workers(start):
-    bench = start("bench", "--backend", "python", "--strategy", "any", "--pegs", 8, "--colors", 8, "--games", 60,
-                  "--seed", 1, "--jobs", 2)
-    wait_for(lambda: len(workers(bench.pid, "spawn_main")) == 2, "two workers")
-    code, stdout, stderr = bench.end(signal.SIGTERM)
+@pytest.mark.parametrize("args", [(*BENCH, "--games", 60), ("optimal", "--pegs", 4, "--colors", 7, "--jobs", 2)],
+                         ids=["bench", "optimal"])  # optimal 4x7: about 16 s in 2 processes
+def test_sigterm_stops_bench_and_optimal_jobs_and_their_workers(start, args):
+    command = with_workers(start(*args))
+    code, stdout, stderr = command.end(signal.SIGTERM)
     assert (code, stdout, stderr) == (143, "", "interrupted\n")
-    assert bench.left() == []
+    assert command.left() == []
 
 
 @pytest.mark.slow
@@ -167,6 +177,7 @@ def test_sigterm_stops_compare_jobs_and_keeps_the_finished_rows(start):
     # clingo's row (a second) is printed; python's (about 17 s in 2 workers) is stopped.
     compare = start("compare", "--backend", "clingo,python", "--strategy", "any", "--pegs", 8, "--colors", 8,
                     "--games", 60, "--seed", 1, "--jobs", 2)
+
     def clingo_row() -> bool:
         return any(line.split()[:1] == ["clingo"] for line in compare.lines)
 
@@ -182,20 +193,9 @@ def test_sigterm_stops_compare_jobs_and_keeps_the_finished_rows(start):
 
 
 @pytest.mark.slow
-def test_sigterm_stops_optimal_jobs(start):
-    optimal = start("optimal", "--pegs", 4, "--colors", 7, "--jobs", 2)  # about 16 s in 2 processes
-    wait_for(lambda: len(workers(optimal.pid, "spawn_main")) == 2, "two workers")
-    code, stdout, stderr = optimal.end(signal.SIGTERM)
-    assert (code, stdout, stderr) == (143, "", "interrupted\n")
-    assert optimal.left() == []
-
-
-@pytest.mark.slow
 def test_workers_end_with_a_parent_killed_outright(start):
     # Each worker's share takes over a minute: orphaned, it would still be playing when looked for.
-    bench = start("bench", "--backend", "python", "--strategy", "any", "--pegs", 8, "--colors", 8, "--games", 200,
-                  "--seed", 1, "--jobs", 2)
-    wait_for(lambda: len(workers(bench.pid, "spawn_main")) == 2, "two workers")
+    bench = with_workers(start(*BENCH, "--games", 200))
     code, _, stderr = bench.end(signal.SIGKILL)
     assert code == -signal.SIGKILL
     assert [p for p in bench.left() if "resource_tracker" not in p] == []
