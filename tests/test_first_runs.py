@@ -18,7 +18,6 @@ from mm_logic.strategies import make_strategy
 from conftest import MMLOGIC
 
 
-@pytest.mark.slow
 def test_bench_jobs_progress_moves_with_each_game_not_each_workers_share(monkeypatch):
     # 7x7 random games on the python engine take about 30 ms each: 5 in each of 2 workers.
     monkeypatch.setattr(bench_module, "PROGRESS_EVERY", 0.005, raising=False)

@@ -119,7 +119,6 @@ def assert_no_warning(stderr: str) -> None:
     assert "resource_tracker" not in stderr and "semaphore" not in stderr and "Traceback" not in stderr
 
 
-@pytest.mark.slow
 def test_sigterm_stops_a_sweep_keeps_its_rows_and_the_rerun_runs_the_rest(start, tmp_path):
     out = tmp_path / "table.jsonl"
     # The long case (5x7, every secret, about a minute) starts first; the two small ones end beside it.
@@ -138,7 +137,6 @@ def test_sigterm_stops_a_sweep_keeps_its_rows_and_the_rerun_runs_the_rest(start,
     assert len(stdout.splitlines()) == 1 + 2  # the table of the finished rows
 
 
-@pytest.mark.slow
 def test_sighup_stops_openings_with_129(start, tmp_path):
     out = tmp_path / "openings.jsonl"
     ranking = start("openings", "--pegs", 5, "--colors", 7, "--strategy", "random", "--backend", "clingo",
@@ -162,7 +160,6 @@ def with_workers(command: Command) -> Command:
     return command
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("args", [(*BENCH, "--games", 60), ("optimal", "--pegs", 4, "--colors", 7, "--jobs", 2)],
                          ids=["bench", "optimal"])  # optimal 4x7: about 16 s in 2 processes
 def test_sigterm_stops_bench_and_optimal_jobs_and_their_workers(start, args):
@@ -172,7 +169,6 @@ def test_sigterm_stops_bench_and_optimal_jobs_and_their_workers(start, args):
     assert command.left() == []
 
 
-@pytest.mark.slow
 def test_sigterm_stops_compare_jobs_and_keeps_the_finished_rows(start):
     # clingo's row (a second) is printed; python's (about 17 s in 2 workers) is stopped.
     compare = start("compare", "--backend", "clingo,python", "--strategy", "any", "--pegs", 8, "--colors", 8,
@@ -192,7 +188,6 @@ def test_sigterm_stops_compare_jobs_and_keeps_the_finished_rows(start):
                                                                   ["clingo", "any"]]
 
 
-@pytest.mark.slow
 def test_workers_end_with_a_parent_killed_outright(start):
     # Each worker's share takes over a minute: orphaned, it would still be playing when looked for.
     bench = with_workers(start(*BENCH, "--games", 200))
@@ -201,7 +196,6 @@ def test_workers_end_with_a_parent_killed_outright(start):
     assert [p for p in bench.left() if "resource_tracker" not in p] == []
 
 
-@pytest.mark.slow
 def test_a_second_sweep_on_the_same_out_refuses_in_one_line(start, tmp_path, run):
     out = tmp_path / "shared.jsonl"
     args = ("sweep", "--sizes", "5x7", "--strategy", "random", "--backend", "clingo", "--seed", 1, "--out", out)
