@@ -222,3 +222,22 @@ def test_sigterm_shuts_serve_down_with_143(start):
     assert code == 143, stderr
     assert stdout == "" and stderr.startswith("mmlogic serve: http://127.0.0.1:") and stderr.count("\n") == 1
     assert serve.left() == []
+
+
+@pytest.mark.parametrize("ctrl_c", [signal.default_int_handler, signal.SIG_IGN], ids=["ctrl-c-taken", "ctrl-c-ignored"])
+def test_sigterm_inside_native_code_is_held_as_ctrl_c_is(ctrl_c):
+    """A solver's callback is no place for KeyboardInterrupt (clingo: "going to terminate", exit 1):
+    SIGTERM waits for the held block's end, also in a job started with `&`, where Ctrl-C is ignored."""
+    from mm_logic.interrupts import endings_as_interrupts, interrupted_code, interrupts_held
+
+    signal.signal(signal.SIGINT, ctrl_c)
+    try:
+        with endings_as_interrupts():
+            with pytest.raises(KeyboardInterrupt), interrupts_held():
+                os.kill(os.getpid(), signal.SIGTERM)
+                reached = "the block runs on"  # the signal was only taken aside
+            assert reached == "the block runs on"
+            assert interrupted_code() == 143
+        assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL and signal.getsignal(signal.SIGINT) is ctrl_c
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
