@@ -452,10 +452,13 @@ class OutputLock:
                 return cls(path, None)  # not even readable: load_rows says so in its own line
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
+            except BlockingIOError:
                 os.close(fd)
                 raise BadInput(f"--out {path} is being written by another sweep, still running; wait for it to "
                                "end (the same command then runs what it left), or name another file") from None
+            except OSError:  # a file system without locks (ENOLCK): written as before, unguarded
+                os.close(fd)
+                return cls(path, None)
             # The holder may have replaced the file (load_rows) between our open and our lock: the
             # file we hold must be the one the name gives.
             try:

@@ -241,3 +241,21 @@ def test_sigterm_inside_native_code_is_held_as_ctrl_c_is(ctrl_c):
         assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL and signal.getsignal(signal.SIGINT) is ctrl_c
     finally:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def test_the_lock_on_out_follows_the_file_load_rows_rewrites(tmp_path):
+    from mm_logic.errors import BadInput
+    from mm_logic.sweep import OutputLock, load_rows
+
+    out = tmp_path / "cut.jsonl"
+    out.write_text('{"rules": {"pegs"')  # a row cut off by a kill: load_rows writes the file anew
+    lock = OutputLock.take(out)
+    try:
+        before = out.stat().st_ino
+        assert load_rows(out, lock) == ({}, 1)
+        assert out.stat().st_ino != before and out.read_text() == ""
+        with pytest.raises(BadInput, match="is being written by another sweep"):
+            OutputLock.take(out).release()
+    finally:
+        lock.release()
+    OutputLock.take(out).release()  # free once released
