@@ -1082,7 +1082,7 @@ def optimal_command(rules, objective, max_depth, jobs, as_json, save_tree):
             spinner.label = text  # where the search is, drawn with the seconds spent
 
         def compiling() -> None:
-            # A first run: 25-45 s before the search starts, which were silent.
+            # A first run: 15-45 s before the search starts, which were silent.
             from .numba_cache import CACHE
 
             spinner.tick()

@@ -47,8 +47,9 @@ def die_with_parent(parent: int) -> None:
 
     A parent stopped by a signal stops its workers itself; one killed outright (SIGKILL, the
     out-of-memory killer) cannot, and its workers went on under init for as long as their
-    task took, then waited for ever for the next. On Linux the kernel sends the signal
-    (``PR_SET_PDEATHSIG``); if ``parent`` has already gone, this process ends at once.
+    task took. On Linux the kernel sends the signal (``PR_SET_PDEATHSIG``) when the thread
+    that started this process ends: a pool's, or a sweep's thread waiting for its case,
+    outlives its workers. If ``parent`` has already gone, this process ends at once.
     Elsewhere it does nothing.
     """
     if not sys.platform.startswith("linux"):
