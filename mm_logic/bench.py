@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
-import signal
+import os
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -39,7 +39,7 @@ from .feedback import index_feedback, win_index
 from .game import EngineDisagreement, Game, NoProgress, attempts_limit, play
 from .histogram import format_histogram, histogram_figures
 from .notation import Code, Entry, amount, format_entry
-from .processes import portable, worker_count
+from .processes import portable, start_pool, start_worker, worker_count
 from .rules import Rules
 from .sampling import random_code
 from .strategies import TREES, is_tree_name, make_strategy, open_tree
@@ -381,14 +381,30 @@ class TreeTask:
 Task = GamesTask | TreeTask
 
 
+#: In a worker process: games finished per task, which the parent reads for its progress bar.
+_games_done = None
+
+
+def _start_worker(parent: int, games_done) -> None:
+    """A worker's initializer (:func:`~mm_logic.processes.start_worker`), keeping where it counts its games."""
+    global _games_done
+    start_worker(parent)
+    _games_done = games_done
+
+
 def _work(job: tuple[BenchSpec, Task, int]) -> tuple[int, BenchResult]:
     """A worker process: rebuild the engine and strategy, run one task; ``(its number, its games)``."""
     spec, task, number = job
+    counts = _games_done
+
+    def count(n: int) -> None:
+        counts[number] += n  # this task's slot: written by this process alone
+
     try:
         engine, strategy = spec.build()
         try:
             with _long_lived_objects_frozen():
-                return number, task.run(engine, strategy, spec.first_guess)
+                return number, task.run(engine, strategy, spec.first_guess, None if counts is None else count)
         finally:
             engine.close()
     except Exception as error:
@@ -396,19 +412,44 @@ def _work(job: tuple[BenchSpec, Task, int]) -> tuple[int, BenchResult]:
         raise portable(error) from None
 
 
+#: Seconds between two looks at the workers' game counts.
+PROGRESS_EVERY = 0.1
+
+
 def run_in_processes(spec: BenchSpec, tasks: list[Task], jobs: int, into: BenchResult,
                      progress: Progress | None = None) -> None:
-    """Run ``tasks`` in ``jobs`` worker processes, merging their games into ``into``."""
-    # "spawn": solvers embedded in this process (clingo, SWI-Prolog) must not be forked. Ctrl-C in a
-    # terminal reaches the whole process group: the workers ignore it (each printed a
-    # KeyboardInterrupt traceback) and this process terminates them, as optimal's workers.
-    pool = multiprocessing.get_context("spawn").Pool(worker_count(jobs, len(tasks)), initializer=signal.signal,
-                                                     initargs=(signal.SIGINT, signal.SIG_IGN))
+    """Run ``tasks`` in ``jobs`` worker processes, merging their games into ``into``.
+
+    ``progress`` hears of each game as the workers finish it (a task is a worker's whole share
+    with --games: the bar sat at 0% until one ended), from a count per task in shared memory.
+    """
+    context = multiprocessing.get_context("spawn")  # solvers embedded in this process must not be forked
+    counts = context.RawArray("q", len(tasks)) if progress else None
+    shown = [0] * len(tasks)
+    # The workers leave Ctrl-C (which reaches the whole process group) to this process, which
+    # terminates them, as optimal's workers; they end with it if it is killed outright.
+    pool = start_pool(context, worker_count(jobs, len(tasks)), _start_worker, (os.getpid(), counts))
+
+    def show(number: int, done: int) -> None:
+        if done > shown[number]:
+            progress(done - shown[number])
+            shown[number] = done
+
     try:
-        for number, result in pool.imap_unordered(_work, [(spec, task, i) for i, task in enumerate(tasks)]):
+        results = pool.imap_unordered(_work, [(spec, task, i) for i, task in enumerate(tasks)])
+        left = set(range(len(tasks)))
+        while left:
+            try:
+                number, result = results.next(timeout=PROGRESS_EVERY)
+            except multiprocessing.TimeoutError:
+                if progress:
+                    for running in left:
+                        show(running, counts[running])
+                continue
+            left.discard(number)
             into.merge(result)
             if progress:
-                progress(tasks[number].size)
+                show(number, tasks[number].size)
         pool.close()
     except BaseException:
         pool.terminate()  # a task may take minutes: nothing of it is kept

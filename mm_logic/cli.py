@@ -4,7 +4,8 @@ Each command parses its options (shared groups are the decorators below),
 calls one library function and prints the result object it gets back, as
 text or as the JSON the contract fixes (``docs/cli.md``). Every user error
 becomes one line on stderr and the contract's exit code: 2 bad usage or
-input, 3 no consistent code, 1 any other failure, 130 interrupted.
+input, 3 no consistent code, 1 any other failure, 130 interrupted (143 after
+SIGTERM, 129 after SIGHUP: they stop a command as Ctrl-C does).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from .errors import (
     one_line,
 )
 from .files import check_output, not_regular
-from .interrupts import wrapped_interrupt
+from .interrupts import endings_as_interrupts, interrupted_code, wrapped_interrupt
 from .notation import amount, bytes_as_typed, parse_code, parse_entry, quoted
 from .rules import DEFAULT_ALPHABET, MAX_COLORS, MAX_PEGS, make_rules
 from .strategies import ALIASES, STRATEGIES, TreeStrategy, canonical_name, is_tree_name, make_strategy, open_tree
@@ -47,6 +48,9 @@ from .terminal import clock
 EXIT_INTERRUPTED = 130
 #: The errors of writing to a full or failing device: said as such, not as an internal failure.
 OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+#: Said when ``optimal`` compiles its kernels (once: numba caches them).
+COMPILING_OPTIMAL = "compiling the optimal search's kernels (once: they are cached for later runs, which start at once)"
+COMPILING_UNCACHED = "compiling the optimal search's kernels (at every run: no folder for numba's cache can be written)"
 #: ``compare --preset`` names (``mm_logic.compare.PRESETS``, not imported at start-up; a test keeps them equal).
 PRESET_NAMES = ["seed000", "seed001", "seed003", "seed004"]
 
@@ -72,6 +76,11 @@ class MMLogicGroup(click.Group):
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        with endings_as_interrupts():  # SIGTERM, SIGHUP: the clean path of Ctrl-C, their own exit code
+            sys.exit(self._run(args, prog_name, complete_var, **extra))
+
+    def _run(self, args, prog_name, complete_var, **extra) -> int:
+        """Run the command: its exit code, every error said in one line."""
         try:
             rv = super().main(args, prog_name or "mmlogic", complete_var, standalone_mode=False, **extra)
             code = rv if isinstance(rv, int) else 0
@@ -85,7 +94,7 @@ class MMLogicGroup(click.Group):
             click.echo(f"error: {bytes_as_typed(str(e))}", err=True)
             code = e.exit_code
         except (Interrupted, KeyboardInterrupt, click.Abort):
-            code = EXIT_INTERRUPTED
+            code = interrupted_code()
             # A second Ctrl-C while this is said (one sent to the process and to its parent, as
             # `timeout` forwards it) printed a traceback.
             with contextlib.suppress(KeyboardInterrupt):
@@ -104,7 +113,7 @@ class MMLogicGroup(click.Group):
                            "for details)",
                            err=True)
             code = 1
-        sys.exit(code)
+        return code
 
 
 # -- shared option groups --------------------------------------------------------------
@@ -810,7 +819,7 @@ def compare(ctx, preset, rules, backends, strategies, all_secrets, games, seed, 
             click.echo(disagreement.text())
     if not outcome.complete:
         click.echo("interrupted: the rows above are the finished ones", err=True)
-        return EXIT_INTERRUPTED
+        return interrupted_code()
     if outcome.disagreements:
         click.echo(f"error: {len(outcome.disagreements)} disagreement(s) between backends", err=True)
         return 1
@@ -866,7 +875,7 @@ def sweep_exit(sweep, out: Path | None) -> int:
     kept = f"; their rows are in {out}, and the same command runs the rest" if out else ""
     if not sweep.complete:
         click.echo(f"interrupted: {len(sweep.rows)} of {len(sweep.cases)} cases finished{kept}", err=True)
-        return EXIT_INTERRUPTED
+        return interrupted_code()
     if sweep.failures:
         retry = f" (not written to {out}: a rerun tries them again)" if out else ""
         click.echo(f"error: {len(sweep.failures)} of {len(sweep.cases)} cases failed{retry}", err=True)
@@ -1087,7 +1096,15 @@ def optimal_command(rules, objective, max_depth, jobs, as_json, save_tree):
         def progress(text: str) -> None:
             spinner.label = text  # where the search is, drawn with the seconds spent
 
-        result = optimal(rules, objective, max_depth, jobs, progress=progress)
+        def compiling() -> None:
+            # A first run: 15-45 s before the search starts, which were silent.
+            from .numba_cache import CACHE
+
+            spinner.tick()
+            click.echo(f"note: {COMPILING_OPTIMAL if CACHE else COMPILING_UNCACHED}", err=True)
+            spinner.label = "compiling"
+
+        result = optimal(rules, objective, max_depth, jobs, progress=progress, on_compile=compiling)
     if save_tree is not None:
         from .strategies.tree import StrategyTree
 
@@ -1245,7 +1262,9 @@ def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit, read
             asyncio.run(serve_beside(lambda: server.serve(sockets=[sock]), line_games, host, tcp_port, listening,
                                      read_timeout=read_timeout))
     except KeyboardInterrupt:
-        pass  # Ctrl-C: uvicorn has shut down (and the line server is closed); exit 0, as uvicorn.run does
+        # Ctrl-C: uvicorn has shut down (and the line server is closed); exit 0, as uvicorn.run does.
+        # SIGTERM, SIGHUP: the same shut-down, and their exit code, 143 or 129, as when they killed it.
+        return 0 if interrupted_code() == EXIT_INTERRUPTED else interrupted_code()
     return 0
 
 

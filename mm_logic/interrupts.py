@@ -9,6 +9,10 @@ lost it (a bench then ran on); janus, starting SWI-Prolog, turned it into
 "SystemError: <built-in function initialize> returned a result with an
 exception set". :func:`interrupts_held` takes Ctrl-C aside and raises it
 once the native call has returned.
+
+SIGTERM and SIGHUP (``timeout``, ``kill``, a terminal closed) end a command
+the same way (:func:`endings_as_interrupts`): its workers stopped, its
+finished work kept, and the exit code of the signal (:func:`interrupted_code`).
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ class Held:
     def __init__(self, previous=signal.SIG_DFL):
         #: The signals taken aside so far.
         self.caught: list[int] = []
-        #: The handler held Ctrl-C is raised as (put back when the block ends).
+        #: The handler held Ctrl-C is raised as (put back when the block ends, where it took Ctrl-C).
         self.previous = previous
 
     def check(self) -> None:
@@ -42,6 +46,10 @@ class Held:
             raise KeyboardInterrupt
 
 
+#: The blocks of :func:`interrupts_held` running, innermost last: where SIGTERM and SIGHUP are held.
+_holding: list[Held] = []
+
+
 @contextmanager
 def interrupts_held() -> Iterator[Held]:
     """Hold Ctrl-C while the block runs in the main thread, and raise it when the block ends
@@ -51,23 +59,31 @@ def interrupts_held() -> Iterator[Held]:
     consequence: KeyboardInterrupt is raised instead. Only quick calls should
     be held (milliseconds, or a one-off start-up of about a second), unless the
     block checks between them: Ctrl-C waits for them. In other threads, and
-    where Ctrl-C is ignored, the block runs as it is.
+    where Ctrl-C is ignored, the block runs as it is. SIGTERM and SIGHUP, where
+    :func:`endings_as_interrupts` takes them, are held alike, also where Ctrl-C
+    is ignored (``mmlogic ... &`` then ``kill``: clingo ended on "going to
+    terminate", exit 1).
     """
     previous = signal.getsignal(signal.SIGINT)
-    if threading.current_thread() is not threading.main_thread() or previous in (signal.SIG_IGN, None):
+    takes_ctrl_c = previous not in (signal.SIG_IGN, None)
+    if threading.current_thread() is not threading.main_thread() or not (takes_ctrl_c or _endings_taken()):
         # Another thread (signals reach the main thread only), or Ctrl-C ignored (a job started
         # with `&`) or not Python's to handle: nothing to hold, and the block's errors are its own.
         yield Held(signal.SIG_IGN)
         return
-    held = Held(previous)
-    signal.signal(signal.SIGINT, lambda number, frame: held.caught.append(number))
+    held = Held(previous if takes_ctrl_c else signal.SIG_DFL)
+    if takes_ctrl_c:
+        signal.signal(signal.SIGINT, lambda number, frame: held.caught.append(number))
+    _holding.append(held)
     try:
         yield held
     except Exception:
         if not held.caught:
             raise
     finally:
-        signal.signal(signal.SIGINT, held.previous)
+        _holding.remove(held)
+        if takes_ctrl_c:
+            signal.signal(signal.SIGINT, held.previous)
     held.check()
 
 
@@ -92,6 +108,63 @@ def kernel_interrupts() -> Iterator[None]:
         if wrapped_interrupt(error):
             raise KeyboardInterrupt from None
         raise
+
+
+#: Signals that end a command as Ctrl-C does, and the exit code of each: 128 + its number, as a shell
+#: reports a process the signal killed (Ctrl-C's 130 is the contract's own).
+ENDINGS = {signal.SIGINT: 130, signal.SIGTERM: 143, **({signal.SIGHUP: 129} if hasattr(signal, "SIGHUP") else {})}
+#: The signals received by :func:`endings_as_interrupts`'s handler, first first.
+_endings: list[int] = []
+
+
+def _as_ctrl_c(number: int, frame) -> None:
+    """SIGTERM or SIGHUP: recorded, then held where Ctrl-C is (:func:`interrupts_held`, inside
+    native calls), or handed to whatever takes Ctrl-C at this moment (KeyboardInterrupt)."""
+    _endings.append(number)
+    if _holding:
+        _holding[-1].caught.append(number)  # raised where the block ends or checks
+        return
+    handler = signal.getsignal(signal.SIGINT)
+    if callable(handler):
+        handler(signal.SIGINT, frame)
+    else:  # Ctrl-C ignored (a job started with `&`): this signal was not, so the command ends
+        raise KeyboardInterrupt
+
+
+@contextmanager
+def endings_as_interrupts() -> Iterator[None]:
+    """Inside the block, SIGTERM and SIGHUP end the work as Ctrl-C does (KeyboardInterrupt), in
+    the main thread; their previous handlers come back when it ends.
+
+    Killed by them outright, a command left its worker processes running under init, its
+    semaphores leaked (Python's resource_tracker warned of them) and its finished rows unsaid.
+    A signal that was ignored (``nohup``) or that someone else handles stays as it was.
+    """
+    _endings.clear()
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {number: signal.getsignal(number) for number in ENDINGS if number != signal.SIGINT}
+    for number, handler in previous.items():
+        if handler == signal.SIG_DFL:
+            signal.signal(number, _as_ctrl_c)
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            if handler == signal.SIG_DFL:
+                signal.signal(number, handler)
+
+
+def _endings_taken() -> bool:
+    """Whether SIGTERM or SIGHUP is taken as Ctrl-C here (:func:`endings_as_interrupts`)."""
+    return any(signal.getsignal(number) is _as_ctrl_c for number in ENDINGS if number != signal.SIGINT)
+
+
+def interrupted_code() -> int:
+    """The exit code of a command interrupted: 130 for Ctrl-C, 143 after SIGTERM, 129 after SIGHUP
+    (the first of them received, :func:`endings_as_interrupts`)."""
+    return ENDINGS[_endings[0]] if _endings else ENDINGS[signal.SIGINT]
 
 
 #: Threads left running in native code that cannot be stopped (a grounding past its time limit).

@@ -26,8 +26,8 @@ its own transposition table).
 from __future__ import annotations
 
 import multiprocessing
+import os
 import queue
-import signal
 import threading
 import time
 from collections import Counter, deque
@@ -41,7 +41,7 @@ from .errors import BadInput
 from .feedback import feedback_index, index_feedback
 from .histogram import format_histogram, histogram_figures
 from .notation import Code, amount, format_code, quoted
-from .processes import worker_count
+from .processes import start_pool, start_worker, worker_count
 from .rules import Rules
 from .strategies.tree import TreeNode
 from .symmetry import canonical_openings, position_symmetries
@@ -372,8 +372,31 @@ def check_size(rules: Rules) -> None:
                        f"(4x10 --no-repeat has 5,040); {rules.describe()} has {amount(rules.size)}")
 
 
+#: The game the kernels are made ready on before a search: its arguments have every game's types.
+WARM_UP = Rules(2, 3)
+
+
+def compile_kernels(on_compile: Callable[[], None] | None = None, worst: bool = False) -> None:
+    """Load the search's kernels from numba's cache, or compile them (15-45 s, a first run's).
+
+    Done before the clock starts, so that ``seconds`` is the search's own (4x6 reported 14-23 s
+    cold for a search of 0.6 s). ``worst``: also the kernel of the worst objective. ``on_compile``
+    is called when compilation actually starts (:func:`mm_logic.numba_cache.compilation_said`);
+    a warm cache loads them silently.
+    """
+    from .numba_cache import compilation_said
+
+    with compilation_said(on_compile):
+        searcher = Searcher(WARM_UP, max_depth=None)
+        every = np.arange(searcher.size, dtype=np.int32)
+        searcher.cost(every, [], None, searcher.k.INF)  # search
+        searcher.subtree(every, [], None)  # probe
+        if worst:
+            searcher.can_solve(every, [], 3)  # feasible
+
+
 def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = None, jobs: int = 1,
-            progress: Progress | None = None) -> OptimalResult:
+            progress: Progress | None = None, on_compile: Callable[[], None] | None = None) -> OptimalResult:
     """An optimal strategy of ``rules`` for ``objective``, by exact search.
 
     Parameters
@@ -391,6 +414,9 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
         Worker processes over which the openings' parts are searched.
     progress:
         Called a few times a second with a one-line status.
+    on_compile:
+        Called if the search's kernels are compiled (a first run), before the search and its
+        clock start (:func:`compile_kernels`).
 
     Returns
     -------
@@ -411,6 +437,7 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
     if max_depth is not None and max_depth < 1:
         raise BadInput(f"--max-depth must be at least 1, got {max_depth}")
     check_size(rules)
+    compile_kernels(on_compile, worst=objective == "worst")
     started = time.perf_counter()
     # A limit of at least every code cannot bind: an optimal strategy's guesses each shrink the set (a
     # guess that splits nothing only adds one), so no game is longer. Searching without it spares
@@ -676,9 +703,9 @@ class _Workers:
 
     def __init__(self, jobs: int, rules: Rules, max_depth: int | None, progress: Progress | None):
         # "spawn", as bench's workers: nothing of this process's state is inherited. Ctrl-C reaches
-        # the whole process group: the workers leave it to this process, which terminates them.
-        self.pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=signal.signal,
-                                                              initargs=(signal.SIGINT, signal.SIG_IGN))
+        # the whole process group: the workers leave it to this process, which terminates them; they
+        # end with it if it is killed outright.
+        self.pool = start_pool(multiprocessing.get_context("spawn"), jobs, start_worker, (os.getpid(),))
         self.jobs = jobs
         self.rules = rules
         self.max_depth = max_depth

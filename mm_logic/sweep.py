@@ -24,7 +24,7 @@ memory and host aside).
 **Resuming.** With an output file, each row is appended as one JSON line as
 soon as its case finishes (flushed to disk); on a rerun, cases whose row is
 in the file are not run again. A line cut off by a kill is dropped (its case
-runs again).
+runs again). One sweep at a time writes a file (:class:`OutputLock`).
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ from .files import read_text, target_of
 from .game import Game
 from .histogram import format_histogram
 from .notation import Code, amount, format_code, parse_code, plural, quoted
-from .processes import worker_count
+from .processes import die_with_parent, worker_count
 from .rules import MAX_COLORS, MAX_PEGS, Rules
 from .strategies import STRATEGIES, make_strategy
 from .strategies.base import SeededStrategy
@@ -266,7 +266,7 @@ def run_isolated(case: dict, stop: _Children | None = None) -> dict:
     one failed case is reported and the others go on.
     """
     stop = stop or _children
-    command = [sys.executable, "-m", "mm_logic.sweep", json.dumps(case)]
+    command = [sys.executable, "-m", "mm_logic.sweep", json.dumps(case), str(os.getpid())]
     with stop.lock:
         if stop.stopped:
             return {"error": "interrupted"}
@@ -296,7 +296,10 @@ def run_isolated(case: dict, stop: _Children | None = None) -> dict:
 
 
 def _case_process(argv: list[str]) -> int:
-    """``python -m mm_logic.sweep CASE``: run one case, print its row (or ``{"error": ...}``) as JSON."""
+    """``python -m mm_logic.sweep CASE [PARENT]``: run one case, print its row (or ``{"error": ...}``) as
+    JSON; it ends with the process ``PARENT`` (the sweep's), even one killed outright."""
+    if len(argv) > 1:
+        die_with_parent(int(argv[1]))
     try:
         row = run_case(Case.from_dict(json.loads(argv[0])))
         code = 0
@@ -422,14 +425,77 @@ def is_row(row: dict) -> bool:
             and isinstance(row.get("host"), str))
 
 
-def load_rows(path: Path) -> tuple[dict[str, dict], int]:
+class OutputLock:
+    """An output file held by one sweep at a time: an advisory lock (``flock``) on the file.
+
+    Two sweeps on one ``--out`` each read it before the other wrote a row, and both ran every
+    case: 12 rows for 6. The second now refuses at once (:meth:`take`). The lock follows the
+    file when :func:`load_rows` replaces it (:meth:`replace`), and goes with the process, however
+    it ends. Where there is no ``flock`` (Windows) nothing is held.
+    """
+
+    def __init__(self, path: Path, fd: int | None):
+        self.path = path
+        self.fd = fd
+
+    @classmethod
+    def take(cls, path: Path) -> OutputLock:
+        """Hold ``path`` (made if missing), or refuse in one line (exit 2) where another process holds it."""
+        try:
+            import fcntl
+        except ImportError:
+            return cls(path, None)
+        while True:
+            try:
+                fd = os.open(path, os.O_RDONLY | os.O_CREAT, 0o666)
+            except OSError:
+                return cls(path, None)  # not even readable: load_rows says so in its own line
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                raise BadInput(f"--out {path} is being written by another sweep, still running; wait for it to "
+                               "end (the same command then runs what it left), or name another file") from None
+            except OSError:  # a file system without locks (ENOLCK): written as before, unguarded
+                os.close(fd)
+                return cls(path, None)
+            # The holder may have replaced the file (load_rows) between our open and our lock: the
+            # file we hold must be the one the name gives.
+            try:
+                held, named = os.fstat(fd), os.stat(path)
+                if (held.st_dev, held.st_ino) == (named.st_dev, named.st_ino):
+                    return cls(path, fd)
+            except OSError:
+                pass
+            os.close(fd)
+
+    def replace(self, source: str) -> None:
+        """``os.replace(source, path)``, the lock moved to the new file before its name is."""
+        if self.fd is None:
+            os.replace(source, self.path)
+            return
+        import fcntl
+        fd = os.open(source, os.O_RDONLY)
+        fcntl.flock(fd, fcntl.LOCK_EX)  # a file nobody else knows yet: taken at once
+        os.replace(source, self.path)
+        os.close(self.fd)
+        self.fd = fd
+
+    def release(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
+def load_rows(path: Path, lock: OutputLock | None = None) -> tuple[dict[str, dict], int]:
     """The rows of an output file by case key, and how many unreadable lines were dropped from it.
 
     The last line, when it does not read as a row and has no end of line (a
     writer killed mid-line), is removed from the file, so that new rows start
     on a line of their own; the other rows, of this grid or not, are kept. Any
     other line that is not a row means the file is not a sweep's output: it is
-    refused (:class:`~mm_logic.errors.BadInput`), and left as it is.
+    refused (:class:`~mm_logic.errors.BadInput`), and left as it is. ``lock``: the sweep's hold
+    on the file, moved to the file that replaces it.
     """
     if not path.exists():
         return {}, 0
@@ -462,7 +528,10 @@ def load_rows(path: Path) -> tuple[dict[str, dict], int]:
         with tempfile.NamedTemporaryFile("w", dir=target.parent, delete=False, prefix=f".{target.name}.") as f:
             f.write("".join(line + "\n" for line in kept))
         shutil.copymode(target, f.name)  # the file keeps its permissions
-        os.replace(f.name, target)
+        if lock is not None:  # held on the target (sweep): the lock moves with the file
+            lock.replace(f.name)
+        else:
+            os.replace(f.name, target)
     return rows, bad
 
 
@@ -516,11 +585,25 @@ def run_sweep(cases: list[Case], *, out: Path | None = None, executor: str = "lo
     ``progress(n)`` makes a progress bar for the n cases to run (its
     ``update(1)`` is called as each ends); ``note`` gets one-line notes (cases
     skipped, lines dropped). On Dask the scheduler is reached before any case
-    runs (one line, exit 1, when it cannot be).
+    runs (one line, exit 1, when it cannot be). ``out`` is held by this sweep alone while it runs
+    (:class:`OutputLock`: another on it refuses, exit 2).
     """
     sweep = Sweep(cases)
+    # On the file written: a link's target, which load_rows rewrites (the link stays).
+    lock = OutputLock.take(target_of(out)) if out is not None else None
+    try:
+        _run_sweep(sweep, out, lock, executor, jobs, scheduler, progress, note)
+    finally:
+        if lock is not None:
+            lock.release()
+    return sweep
+
+
+def _run_sweep(sweep: Sweep, out: Path | None, lock: OutputLock | None, executor: str, jobs: int,
+               scheduler: str | None, progress, note) -> None:
+    cases = sweep.cases
     if out is not None:
-        found, dropped = load_rows(out)
+        found, dropped = load_rows(out, lock)
         if dropped and note:
             note(f"dropped {dropped} unreadable line(s) of {out} (cut off by a kill); their cases run again")
         sweep.rows = {c.key: found[c.key] for c in cases if c.key in found}
@@ -533,7 +616,7 @@ def run_sweep(cases: list[Case], *, out: Path | None = None, executor: str = "lo
     # Biggest spaces first: the long cases start at once and the short ones fill in at the end.
     todo.sort(key=lambda c: -c.rules.size)
     if not todo:
-        return sweep
+        return
     client = dask_client(scheduler) if executor == "dask" else None
     writer = RowWriter(out)
     try:
@@ -557,13 +640,12 @@ def run_sweep(cases: list[Case], *, out: Path | None = None, executor: str = "lo
             # A Ctrl-C between a row's write and its count leaves the file a row ahead of
             # sweep.rows; the file, which the message names and a rerun reads, is what counts.
             writer.close()
-            found, _ = load_rows(out)
+            found, _ = load_rows(out, lock)
             sweep.rows = {c.key: found[c.key] for c in cases if c.key in found}
     finally:
         writer.close()
         if client is not None:
             client.close()
-    return sweep
 
 
 # -- tables ---------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from collections import Counter
 import pytest
 
 from mm_logic.errors import BadInput
-from mm_logic.optimal import MAX_OPTIMAL_CODES, optimal, perfect_split_bound
+from mm_logic.optimal import MAX_OPTIMAL_CODES, compile_kernels, optimal, perfect_split_bound
 from mm_logic.rules import Rules
 
 
@@ -298,6 +298,8 @@ def test_cli_text_and_worst(run):
     (["--pegs", "3", "--colors", "3", "--max-depth", "2"], "no strategy finds every code of 3x3 within 2 guesses"),
 ])
 def test_cli_refusals_are_one_line(run, args, message):
+    # Compiled first: a run that compiles says so in a line of its own (test_first_runs.py).
+    compile_kernels()
     result = run("optimal", *args)
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1 and message in result.stderr

@@ -47,7 +47,7 @@ from pathlib import Path
 from types import ModuleType
 
 from ...errors import BackendUnavailable, EncodingError, SolverTimeout, one_line
-from ...interrupts import interrupts_held
+from ...interrupts import ENDINGS, interrupts_held
 from ...resources import encoding_path, encodings_dir
 
 #: Oldest SWI-Prolog janus-swi accepts (its build refuses anything older).
@@ -284,7 +284,8 @@ class CtrlCWatch:
                     with contextlib.suppress(OSError):
                         os.write(forward, received)
                 # Once per question: a second Ctrl-C (or one sent to a process group twice) finds it stopping.
-                if number != stopped and signal.SIGINT in received:
+                # SIGTERM and SIGHUP, where the command takes them as Ctrl-C (interrupts.ENDINGS), stop it too.
+                if number != stopped and any(ending in received for ending in ENDINGS):
                     stopped = number
                     # Run by the question's thread at its next call port; a no-op once the question ended.
                     with contextlib.suppress(Exception):
