@@ -82,7 +82,7 @@ HUGE = {
     "40x40": (40, 40, huge_history(40, 40)),
 }
 # Each engine on the sizes it plays: swipl's any, and seed 001's searches, do not answer 20x20 in
-# 100 s (the README, "Huge games"); python and a1 enumerate every code, refused there.
+# 40 s (docs/cli.md, "How the codes still possible are counted"); python and a1 enumerate every code, refused there.
 PLAYERS = [("clingo", size) for size in HUGE] + [(backend, "16x6") for backend in ("swipl", "a2", "a3", "a4", "a5")]
 
 

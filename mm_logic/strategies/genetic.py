@@ -21,7 +21,7 @@ through the game, and each turn plays the fittest code not yet played. A turn
 evolves at most 10 generations and stops once that code is consistent: the
 report's loop plays when its test "Solution trouvée ?" succeeds and states no
 cap; the 10 is ours (with one generation a turn, 4x8 games took 13.2
-guesses instead of 7.1; see the README). Fitness is Σ |3p + m − (3P + M)| over the history
+guesses instead of 7.1; see docs/results/seed001.md). Fitness is Σ |3p + m − (3P + M)| over the history
 (ratio 3); selection keeps the best and draws half the rest by a roulette
 biased towards low fitness; children come from the report's three
 crossovers (cut after all pegs but one, after half, after one); each code

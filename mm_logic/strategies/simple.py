@@ -56,7 +56,7 @@ class AnyRandomOpening(SeededStrategy):
     one by one. One random opening spreads the colours at once: 30x30 games
     take about 10% fewer guesses. Only one: with two random guesses the later
     questions get much harder (30x30: 38.4 guesses at 23 s a game, against 39.8
-    at 2.8 s with one; README, "Large games").
+    at 2.8 s with one; docs/results/large-games.md).
     """
 
     name = "any-random-opening"

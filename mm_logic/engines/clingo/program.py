@@ -37,7 +37,7 @@ CLINGO_ARGUMENTS = ("--heuristic=Domain", "--save-progress=1")
 #: here (``l,60``). Their hard calls are the last few of a game (near-unique codes under
 #: many "exactly B of n" constraints), where the shorter runs kept restarting too soon:
 #: 30x30, 20 games side by side, 0.87 s a game against 1.23 s, the same guesses (45.15 /
-#: 45.20); 40x40 in the README. On 16x6 they change the guesses (12.35 against 12.0 on 20
+#: 45.20); 40x40 in docs/results/large-games.md. On 16x6 they change the guesses (12.35 against 12.0 on 20
 #: games), so smaller games keep the default.
 LARGE_GAME_ARGUMENTS = ("--restarts=L,256",)
 LUBY_MIN_PAIRS = 401

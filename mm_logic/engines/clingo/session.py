@@ -12,7 +12,7 @@
   :data:`TARGET_CONFLICTS` conflicts. A random code made consistent tells as
   much as a uniformly random consistent one: 16x6 games take 11.7 guesses
   instead of 13.2 with clasp's plain order, whose guesses stay near the
-  previous ones; a Z3 player takes 11.8 on the same secrets (README). If the
+  previous ones; a Z3 player takes 11.8 on the same secrets (docs/results/large-games.md). If the
   budget runs out, and in games of more than :data:`AIM_MAX_PAIRS` (peg,
   colour) pairs, the plain order answers: clasp decides the colour counts
   first, then prefers giving pegs colours, and ``--save-progress=1`` keeps

@@ -69,7 +69,7 @@ def _unavailable(what: str) -> BackendUnavailable:
     message = (
         f"the swipl backend needs SWI-Prolog >= {'.'.join(map(str, MIN_VERSION))} "
         f"and janus-swi, but {what}: run `bash scripts/install-swipl.sh {_venv_hint()}` "
-        "from the mmlogic checkout (see README)"
+        "from the mmlogic checkout (see docs/install.md)"
     )
     # The CLI prints str(error) as one line: fold any newline from a cause.
     return BackendUnavailable(" ".join(message.split()))
