@@ -20,7 +20,7 @@ path(Relative, File) :-
     here(Dir),
     absolute_file_name(Relative, File, [relative_to(Dir)]).
 
-shipped(File) :- path('../../encodings/mastermind.pl', File).
+shipped(File) :- path('../../mm_logic/encodings/mastermind.pl', File).
 
 % A copy of the shipped encoding with Extra appended, in a temporary file.
 edited(Extra, File) :-

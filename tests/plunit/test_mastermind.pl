@@ -1,4 +1,4 @@
-/*  plunit tests of encodings/mastermind.pl, the CLP(FD) encoding.
+/*  plunit tests of mm_logic/encodings/mastermind.pl, the CLP(FD) encoding.
 
     Run from pytest (tests/test_swipl_plunit.py runs each unit in its own
     swipl and fails when it does), or by hand from the repository root:
@@ -9,7 +9,7 @@
     reference engine (mm_logic.engines.reference).
 */
 
-:- use_module('../../encodings/mastermind').
+:- use_module('../../mm_logic/encodings/mastermind').
 :- use_module(library(plunit)).
 :- use_module(library(clpfd)).
 :- use_module(library(lists)).

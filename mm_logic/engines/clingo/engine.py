@@ -1,4 +1,4 @@
-"""The clingo engine: the ASP encodings in ``encodings/*.lp`` answer the questions."""
+"""The clingo engine: the ASP encodings in ``mm_logic/encodings/*.lp`` answer the questions."""
 
 from __future__ import annotations
 

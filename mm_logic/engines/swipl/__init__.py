@@ -1,4 +1,4 @@
-"""The swipl engine: the CLP(FD) encoding in ``encodings/mastermind.pl`` answers the questions.
+"""The swipl engine: the CLP(FD) encoding in ``mm_logic/encodings/mastermind.pl`` answers the questions.
 
 This package is only an adapter. SWI-Prolog runs in-process through janus
 (:mod:`.runtime`); the history goes to
