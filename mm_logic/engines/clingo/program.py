@@ -3,7 +3,7 @@
 A :class:`Program` reads the entry file (the shipped ``mastermind.lp`` or a
 user's ``--encoding``) into clingo AST statements once per engine, then
 builds as many Controls as the sessions need: each gets the statements, the
-rules as facts (``pegs/1``, ``colors/1``, ``max_repeat/1``) and its ``base``
+rules as facts (``pegs/1``, ``colours/1``, ``max_repeat/1``) and its ``base``
 part grounded. Whatever clingo reports as an error, while parsing or
 grounding, becomes one :class:`~mm_logic.errors.EncodingError` line that
 starts with ``file:line``.
@@ -43,6 +43,8 @@ LARGE_GAME_ARGUMENTS = ("--restarts=L,256",)
 LUBY_MIN_PAIRS = 401
 _LOCATION = re.compile(r"^.+?:\d+:\d+")
 _INCLUDE = re.compile(rb'#include\s*"([^"]*)"')
+#: clingo's note on an atom of the old spelling: the number of colours was colors(K) before it was colours(K).
+_OLD_SPELLING = re.compile(r"^(?P<where>.+?:\d+:\d+(?:-\d+)?): info: atom does not occur in any rule head:\s*colors\(")
 
 
 def code_only(data: bytes) -> bytes:
@@ -208,13 +210,18 @@ class Program:
         #: clingo's warnings about the encoding (not shown to the user).
         self.warnings: list[str] = []
         self._errors: list[str] = []
+        #: Where the encoding asks for colors(K), which no rule derives: the fact is colours(K).
+        self._old_spelling: str | None = None
         self._statements: list | None = None
 
     def _log(self, code: MessageCode, message: str) -> None:
         # clingo writes errors as "file:line:col: error: ..." and everything
         # else (undefined atoms, included files) as info or warning.
         line = one_line(message)
-        if ": error:" in line:
+        old = _OLD_SPELLING.match(line)
+        if old:  # said by the error ground() raises, not as a note
+            self._old_spelling = self._old_spelling or old["where"]
+        elif ": error:" in line:
             self._errors.append(line)
         elif line not in self.warnings and len(self.warnings) < 100:
             self.warnings.append(line)  # every Control grounds again: keep each once
@@ -251,7 +258,7 @@ class Program:
         except RuntimeError as error:  # e.g. a #script block, where clingo was built without that language
             raise self._encoding_error(error) from None
         r = self.rules
-        facts = f"pegs({r.pegs}).colors({r.colors})."
+        facts = f"pegs({r.pegs}).colours({r.colors})."
         if r.restricted:
             facts += f"max_repeat({r.repeat_limit})."
         ctl.add("base", [], facts)
@@ -268,6 +275,11 @@ class Program:
                 ctl.ground(parts)
         except RuntimeError as error:
             raise self._encoding_error(error) from None
+        if self._old_spelling:
+            # Left alone, the rule would never fire: an edited copy of code.lp admitted no code,
+            # one of search.lp answered `first` with a code that was not the smallest.
+            raise EncodingError(f"{self._old_spelling}: colors(K) never holds: the engine gives the number of "
+                                "colours as colours(K) (rename colors to colours)")
 
     def misfit(self, detail: str) -> EncodingError:
         """An answer of the encoding that breaks the engine's expectations, as one line."""
