@@ -235,6 +235,9 @@ def test_error_in_a_step_part_is_an_encoding_error(tmp_path):
     # clingo finds an include in the working folder too (here the test's folder, not main.lp's).
     ({"enc/main.lp": b'#include "sub/x.lp".\n#include "mastermind.lp".\n', "sub/x.lp": b"x(\xe9).\n"},
      "{cwd}/sub/x.lp:1"),
+    # ... and there first: a clean x.lp beside main.lp is not the one clingo reads.
+    ({"enc/main.lp": b'#include "x.lp".\n#include "mastermind.lp".\n', "enc/x.lp": b"x(1).\n", "x.lp": b"x(\xe9).\n"},
+     "{cwd}/x.lp:1"),
 ])
 def test_a_byte_that_is_not_utf8_is_one_line_not_a_crash(tmp_path, files, shown):
     # clingo's message quoting the byte could not be decoded by its Python logger, inside a call

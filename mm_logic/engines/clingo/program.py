@@ -97,10 +97,10 @@ def check_utf8(entry: Path) -> None:
     error, or in a warning about an atom) ends the process: its Python logger cannot decode
     the message, inside a call that may not raise ("PANIC: exception in nothrow scope").
     A stray byte inside a comment reaches no message, and is left alone. Includes are
-    followed as clingo finds them: beside the including file, in the working folder, then
+    followed as clingo finds them: in the working folder, beside the including file, then
     along ``CLINGOPATH`` (:func:`_include_path` has added the shipped parts' folder to it).
     """
-    search = [Path.cwd(), *(Path(p) for p in os.environ.get("CLINGOPATH", "").split(os.pathsep) if p)]
+    search = [Path.cwd().resolve(), *(Path(p) for p in os.environ.get("CLINGOPATH", "").split(os.pathsep) if p)]
     seen: set[Path] = set()
     todo: list[tuple[Path, str | None]] = [(entry, None)]  # a file, and the file:line that includes it
     while todo:
@@ -126,8 +126,10 @@ def check_utf8(entry: Path) -> None:
                 raise EncodingError(f"{file}:{line}: byte 0x{code[error.start]:02x} is not UTF-8 text, "
                                     "which clingo reads (save the file as UTF-8)") from None
         code = code_only(code) if code is data else code
+        # the working folder first (named as the including file names it when that is its folder)
+        first = [file.parent] if file.parent.resolve() == search[0] else [search[0], file.parent]
         for include in _INCLUDE.finditer(code):
-            for folder in [file.parent, *search]:
+            for folder in [*first, *search[1:]]:
                 included = folder / os.fsdecode(include[1])
                 line = code.count(b"\n", 0, include.start()) + 1
                 if included.is_file():
@@ -140,10 +142,10 @@ def check_utf8(entry: Path) -> None:
 
 @contextmanager
 def _include_path(folder: Path):
-    """Let ``#include "code.lp".`` in a user's entry file find the shipped parts.
+    """Let ``#include "mastermind.lp".`` in a user's entry file find the shipped game.
 
-    clingo resolves an include relative to the including file first, then to
-    the working folder, then along the ``CLINGOPATH`` environment variable, so
+    clingo resolves an include relative to the working folder first, then to
+    the including file, then along the ``CLINGOPATH`` environment variable, so
     a file beside the user's encoding still wins over the shipped one of the
     same name.
     """
