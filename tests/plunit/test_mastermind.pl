@@ -3,7 +3,7 @@
     Run from pytest (tests/test_swipl_plunit.py runs each unit in its own
     swipl and fails when it does), or by hand from the repository root:
 
-        swipl -g run_tests -t halt tests/plunit/test_mastermind.pl
+        swipl -p mmlogic=mm_logic/encodings -g run_tests -t halt tests/plunit/test_mastermind.pl
 
     Expected values are exact; they were computed independently with the
     reference engine (mm_logic.engines.reference).
