@@ -22,7 +22,8 @@ class ClingoEngine(Engine):
     def __init__(self, rules, **options):
         super().__init__(rules, **options)
         self.entry = Path(self.encoding) if self.encoding else encoding_path(ENTRY)
-        self.program = Program(self.entry, rules, self.time_limit, watched=bool(self.encoding))
+        self.program = Program(self.entry, rules, self.time_limit, watched=bool(self.encoding),
+                               shipped=not self.encoding)
 
     @property
     def source(self) -> str:

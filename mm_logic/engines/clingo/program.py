@@ -43,6 +43,7 @@ LARGE_GAME_ARGUMENTS = ("--restarts=L,256",)
 LUBY_MIN_PAIRS = 401
 _LOCATION = re.compile(r"^.+?:\d+:\d+")
 _INCLUDE = re.compile(rb'#include\s*"([^"]*)"')
+_INCLUDE_STATEMENT = re.compile(rb'#include\s*"[^"]*"\s*\.')
 #: clingo's note on an atom of the old spelling: the number of colours was colors(K) before it was colours(K).
 _OLD_SPELLING = re.compile(r"^(?P<where>.+?:\d+:\d+(?:-\d+)?): info: atom does not occur in any rule head:\s*colors\(")
 
@@ -140,6 +141,18 @@ def check_utf8(entry: Path) -> None:
                     raise EncodingError(f"{file}:{line}: the included {included} is not a regular file")
 
 
+def shipped_parts(entry: Path) -> list[Path]:
+    """The files the shipped entry file includes, by absolute path, if it says nothing else.
+
+    clingo looks an include up in the working folder first: a ``code.lp`` of the user's
+    there replaced a part of the shipped game itself, with no ``--encoding`` given.
+    Parsed by absolute path, the shipped game is the same from any folder.
+    """
+    code = code_only(entry.read_bytes())
+    parts = [entry.parent / os.fsdecode(include[1]) for include in _INCLUDE.finditer(code)]
+    return parts if parts and not _INCLUDE_STATEMENT.sub(b"", code).strip() else [entry]
+
+
 @contextmanager
 def _include_path(folder: Path):
     """Let ``#include "mastermind.lp".`` in a user's entry file find the shipped game.
@@ -204,8 +217,11 @@ class Program:
     limit). See :func:`ground_watched`.
     """
 
-    def __init__(self, entry: Path, rules: Rules, time_limit: float | None = None, watched: bool = False):
+    def __init__(self, entry: Path, rules: Rules, time_limit: float | None = None, watched: bool = False,
+                 shipped: bool = False):
         self.entry = entry
+        #: The shipped entry file: its parts are parsed by absolute path (:func:`shipped_parts`).
+        self.shipped = shipped
         self.rules = rules
         self.time_limit = time_limit
         self.watched = watched
@@ -237,9 +253,13 @@ class Program:
             statements: list = []
             self._errors.clear()
             try:
-                with _include_path(encodings_dir()):
+                if self.shipped:
+                    files = shipped_parts(self.entry)
+                else:
                     check_utf8(self.entry)
-                    parse_files([str(self.entry)], statements.append, logger=self._log, message_limit=100)
+                    files = [self.entry]
+                with _include_path(encodings_dir()):
+                    parse_files([str(f) for f in files], statements.append, logger=self._log, message_limit=100)
             except RuntimeError as error:
                 raise self._encoding_error(error) from None
             self._statements = statements
