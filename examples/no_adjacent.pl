@@ -7,7 +7,7 @@
 
 /** <module> Mastermind where no colour sits on two adjacent pegs
 
-A variant of the shipped encodings/mastermind.pl: the secret never puts the
+A variant of the shipped mm_logic/encodings/mastermind.pl: the secret never puts the
 same colour on two neighbouring pegs (0101 is a valid secret, 0011 is not).
 Everything else, the feedback constraints and the questions, is the shipped
 encoding's, reexported: only secret/2 is wrapped.
@@ -20,7 +20,7 @@ mmlogic solve --backend swipl --encoding examples/no_adjacent.pl --secret 0101
 
 `mmlogic(mastermind)` names the shipped encoding: mmlogic defines that
 file search path when it loads an encoding. To load this file in a plain
-swipl, define it yourself: `swipl -p mmlogic=encodings examples/no_adjacent.pl`.
+swipl, define it yourself: `swipl -p mmlogic=mm_logic/encodings examples/no_adjacent.pl`.
 */
 
 %!  secret(+Rules, -Secret) is det.

@@ -1,27 +1,23 @@
-"""Where the shipped encodings live, installed or in a checkout.
+"""Where the shipped encodings live: the ``mm_logic/encodings`` folder of the package.
 
 One helper resolves encoding paths for the package, the ``py/`` scripts and the
-tests alike. In an installed wheel the top-level ``encodings/`` folder is
-shipped as ``mm_logic/encodings``; in a checkout (or an editable install) it is
-the ``encodings/`` folder beside the package.
+tests alike. The encodings are package data: a checkout, an editable install
+and a wheel all hold them beside this module.
 """
 
 from __future__ import annotations
 
-from functools import cache
-from importlib.resources import files
 from pathlib import Path
 
+#: The folder of the shipped ``.lp`` and ``.pl`` encodings.
+ENCODINGS = Path(__file__).resolve().parent / "encodings"
 
-@cache
+
 def encodings_dir() -> Path:
     """The folder holding the shipped ``.lp`` and ``.pl`` encodings."""
-    installed = Path(str(files("mm_logic").joinpath("encodings")))
-    if installed.is_dir():
-        return installed
-    return Path(__file__).resolve().parent.parent / "encodings"
+    return ENCODINGS
 
 
 def encoding_path(name: str) -> Path:
     """Path of a shipped encoding file, e.g. ``encoding_path("mastermind.lp")``."""
-    return encodings_dir() / name
+    return ENCODINGS / name

@@ -23,10 +23,10 @@ def test_encoding_syntax_error_is_one_line_with_file_and_line(run, tmp_path):
 
 
 def test_encoding_must_match_backend(run):
-    result = run("next", "--backend", "clingo", "--encoding", ROOT / "encodings" / "mastermind.pl")
+    result = run("next", "--backend", "clingo", "--encoding", ROOT / "mm_logic" / "encodings" / "mastermind.pl")
     assert result.exit_code == 2
     assert result.stderr == (f"error: --encoding for --backend clingo must be a .lp file, got "
-                             f"{ROOT / 'encodings' / 'mastermind.pl'}\n")
+                             f"{ROOT / 'mm_logic' / 'encodings' / 'mastermind.pl'}\n")
 
 
 def test_time_limit_exceeded_exits_1(run):

@@ -18,7 +18,7 @@ from functools import cache
 import numpy as np
 import pytest
 
-from mm_logic.engines.clingo import ClingoEngine, control, session
+from mm_logic.engines.clingo import ClingoEngine, control, program, session
 from mm_logic.engines.clingo.solve import CodeReader
 from mm_logic.engines.reference import ReferenceEngine
 from mm_logic.errors import EncodingError, SolverTimeout
@@ -235,6 +235,9 @@ def test_error_in_a_step_part_is_an_encoding_error(tmp_path):
     # clingo finds an include in the working folder too (here the test's folder, not main.lp's).
     ({"enc/main.lp": b'#include "sub/x.lp".\n#include "mastermind.lp".\n', "sub/x.lp": b"x(\xe9).\n"},
      "{cwd}/sub/x.lp:1"),
+    # ... and there first: a clean x.lp beside main.lp is not the one clingo reads.
+    ({"enc/main.lp": b'#include "x.lp".\n#include "mastermind.lp".\n', "enc/x.lp": b"x(1).\n", "x.lp": b"x(\xe9).\n"},
+     "{cwd}/x.lp:1"),
 ])
 def test_a_byte_that_is_not_utf8_is_one_line_not_a_crash(tmp_path, files, shown):
     # clingo's message quoting the byte could not be decoded by its Python logger, inside a call
@@ -272,6 +275,18 @@ def test_an_include_or_an_encoding_that_cannot_be_read_is_an_error_naming_it(tmp
     done = mmlogic("solve", "--encoding", "mem.lp", "--secret", "1221", cwd=tmp_path, timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (
         2, "", "error: cannot read --encoding mem.lp: Input/output error\n")
+
+
+def test_the_shipped_game_reads_its_own_parts_from_any_working_folder(tmp_path):
+    # clingo looks an include up in the working folder first: a code.lp there (a copy being edited)
+    # replaced the shipped part, and a plain `mmlogic next` there said no code exists (exit 3).
+    (tmp_path / "code.lp").write_text("peg(1..N) :- pegs(N).\n")
+    (tmp_path / "feedback.lp").write_text("broken(\n")
+    done = mmlogic("next", "--backend", "clingo", "--strategy", "first", "--json", "0000:0,0", cwd=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (0, '{"guess": "1111", "consistent": 625}\n', "")
+    # The engine parses the parts mastermind.lp includes, and mastermind.lp says nothing else.
+    assert program.shipped_parts(encoding_path("mastermind.lp")) == [encoding_path(name) for name in (
+        "code.lp", "counts.lp", "repetition.lp", "feedback.lp", "search.lp", "show.lp")]
 
 
 def test_a_byte_that_is_not_utf8_inside_a_comment_is_left_alone(tmp_path):

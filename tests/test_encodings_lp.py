@@ -1,7 +1,7 @@
 """The shipped ASP encodings, tested as data: facts -> the exact set of secrets.
 
 Every feature has a satisfiable case (its exact models) and an unsatisfiable
-one. The facts are what the clingo engine would add: ``pegs/1``, ``colors/1``,
+one. The facts are what the clingo engine would add: ``pegs/1``, ``colours/1``,
 ``max_repeat/1`` for the rules and ``guess/3``, ``black/2``, ``white/2`` for
 each step, whose ``step(t)`` part is grounded and whose ``active(t)`` is set
 true, as a game does. Codes are written as strings of colour digits.
@@ -21,43 +21,43 @@ UNSAT = frozenset()
 # name -> (facts, exact set of secrets); UNSAT is the empty set.
 CASES = {
     # the code space: one colour per peg
-    "space 2x2": ("pegs(2). colors(2).", {"00", "01", "10", "11"}),
-    "space 1x3": ("pegs(1). colors(3).", {"0", "1", "2"}),
-    "space without colours": ("pegs(2). colors(0).", UNSAT),
+    "space 2x2": ("pegs(2). colours(2).", {"00", "01", "10", "11"}),
+    "space 1x3": ("pegs(1). colours(3).", {"0", "1", "2"}),
+    "space without colours": ("pegs(2). colours(0).", UNSAT),
     # no-repeat
-    "no-repeat 2x3": ("pegs(2). colors(3). max_repeat(1).", {"01", "02", "10", "12", "20", "21"}),
-    "no-repeat too few colours": ("pegs(3). colors(2). max_repeat(1).", UNSAT),
+    "no-repeat 2x3": ("pegs(2). colours(3). max_repeat(1).", {"01", "02", "10", "12", "20", "21"}),
+    "no-repeat too few colours": ("pegs(3). colours(2). max_repeat(1).", UNSAT),
     # at most M of a colour
-    "max-repeat 2, 3x2": ("pegs(3). colors(2). max_repeat(2).",
+    "max-repeat 2, 3x2": ("pegs(3). colours(2). max_repeat(2).",
                           {"001", "010", "011", "100", "101", "110"}),
-    "max-repeat 2 too few colours": ("pegs(5). colors(2). max_repeat(2).", UNSAT),
-    "max-repeat beyond the pegs": ("pegs(2). colors(2). max_repeat(3).", {"00", "01", "10", "11"}),
+    "max-repeat 2 too few colours": ("pegs(5). colours(2). max_repeat(2).", UNSAT),
+    "max-repeat beyond the pegs": ("pegs(2). colours(2). max_repeat(3).", {"00", "01", "10", "11"}),
     # black pegs
-    "black 2 of 2": ("pegs(2). colors(3). guess(1,1,0). guess(1,2,1). black(1,2). white(1,0).", {"01"}),
-    "black 1": ("pegs(2). colors(2). guess(1,1,0). guess(1,2,0). black(1,1). white(1,0).", {"01", "10"}),
-    "black contradiction": ("pegs(2). colors(3). guess(1,1,0). guess(1,2,1). black(1,2). white(1,0). "
+    "black 2 of 2": ("pegs(2). colours(3). guess(1,1,0). guess(1,2,1). black(1,2). white(1,0).", {"01"}),
+    "black 1": ("pegs(2). colours(2). guess(1,1,0). guess(1,2,0). black(1,1). white(1,0).", {"01", "10"}),
+    "black contradiction": ("pegs(2). colours(3). guess(1,1,0). guess(1,2,1). black(1,2). white(1,0). "
                             "guess(2,1,0). guess(2,2,1). black(2,0). white(2,0).", UNSAT),
     # white pegs, duplicates counted once per pair
-    "white swap": ("pegs(2). colors(3). guess(1,1,0). guess(1,2,1). black(1,0). white(1,2).", {"10"}),
-    "white duplicates 0,4": ("pegs(4). colors(2). guess(1,1,0). guess(1,2,0). guess(1,3,1). guess(1,4,1). "
+    "white swap": ("pegs(2). colours(3). guess(1,1,0). guess(1,2,1). black(1,0). white(1,2).", {"10"}),
+    "white duplicates 0,4": ("pegs(4). colours(2). guess(1,1,0). guess(1,2,0). guess(1,3,1). guess(1,4,1). "
                              "black(1,0). white(1,4).", {"1100"}),
-    "white duplicates 2,2": ("pegs(4). colors(2). guess(1,1,0). guess(1,2,0). guess(1,3,1). guess(1,4,1). "
+    "white duplicates 2,2": ("pegs(4). colours(2). guess(1,1,0). guess(1,2,0). guess(1,3,1). guess(1,4,1). "
                              "black(1,2). white(1,2).", {"0101", "0110", "1001", "1010"}),
-    "white duplicates 0,3 impossible": ("pegs(4). colors(2). guess(1,1,0). guess(1,2,0). guess(1,3,1). "
+    "white duplicates 0,3 impossible": ("pegs(4). colours(2). guess(1,1,0). guess(1,2,0). guess(1,3,1). "
                                         "guess(1,4,1). black(1,0). white(1,3).", UNSAT),
     # a guess with a repeated colour against a secret holding it once: one white, not two
-    "white one pair for a double": ("pegs(3). colors(3). guess(1,1,0). guess(1,2,0). guess(1,3,1). "
+    "white one pair for a double": ("pegs(3). colours(3). guess(1,1,0). guess(1,2,0). guess(1,3,1). "
                                     "black(1,0). white(1,1).", {"112", "122", "212", "220"}),
-    "white three pairs for a double impossible": ("pegs(3). colors(3). guess(1,1,0). guess(1,2,0). "
+    "white three pairs for a double impossible": ("pegs(3). colours(3). guess(1,1,0). guess(1,2,0). "
                                                   "guess(1,3,1). black(1,0). white(1,3).", UNSAT),
-    "white double against no-repeat": ("pegs(3). colors(3). max_repeat(1). guess(1,1,0). guess(1,2,0). "
+    "white double against no-repeat": ("pegs(3). colours(3). max_repeat(1). guess(1,1,0). guess(1,2,0). "
                                        "guess(1,3,1). black(1,0). white(1,2).", {"120", "210"}),
-    "white all wrong": ("pegs(2). colors(3). guess(1,1,0). guess(1,2,1). black(1,0). white(1,0).", {"22"}),
-    "white contradiction": ("pegs(2). colors(2). guess(1,1,0). guess(1,2,1). black(1,0). white(1,0).", UNSAT),
+    "white all wrong": ("pegs(2). colours(3). guess(1,1,0). guess(1,2,1). black(1,0). white(1,0).", {"22"}),
+    "white contradiction": ("pegs(2). colours(2). guess(1,1,0). guess(1,2,1). black(1,0). white(1,0).", UNSAT),
     # several steps together
-    "two steps": ("pegs(3). colors(3). guess(1,1,0). guess(1,2,1). guess(1,3,2). black(1,1). white(1,2). "
+    "two steps": ("pegs(3). colours(3). guess(1,1,0). guess(1,2,1). guess(1,3,2). black(1,1). white(1,2). "
                   "guess(2,1,0). guess(2,2,2). guess(2,3,1). black(2,3). white(2,0).", {"021"}),
-    "two steps no-repeat contradiction": ("pegs(3). colors(3). max_repeat(1). guess(1,1,0). guess(1,2,1). "
+    "two steps no-repeat contradiction": ("pegs(3). colours(3). max_repeat(1). guess(1,1,0). guess(1,2,1). "
                                           "guess(1,3,2). black(1,0). white(1,2).", UNSAT),
 }
 
@@ -106,7 +106,7 @@ def test_retracted_step_no_longer_constrains():
     """A step whose active(t) is false (a popped guess) excludes nothing."""
     ctl = Control(["--models=0"], logger=lambda code, message: None)
     ctl.load(str(encoding_path("mastermind.lp")))
-    ctl.add("base", [], "pegs(2). colors(2). guess(1,1,0). guess(1,2,0). black(1,2). white(1,0).")
+    ctl.add("base", [], "pegs(2). colours(2). guess(1,1,0). guess(1,2,0). black(1,2). white(1,0).")
     ctl.ground([("base", []), ("step", [Number(1)])])
     assert ctl.solve(on_model=lambda m: None).satisfiable  # active(1) defaults to false
     counted = []
@@ -119,9 +119,9 @@ def test_retracted_step_no_longer_constrains():
 
 
 @pytest.mark.parametrize("facts, smallest", [
-    ("pegs(3). colors(3).", "000"),
-    ("pegs(3). colors(3). max_repeat(1).", "012"),
-    ("pegs(3). colors(3). guess(1,1,0). guess(1,2,1). guess(1,3,2). black(1,0). white(1,2).", "100"),
+    ("pegs(3). colours(3).", "000"),
+    ("pegs(3). colours(3). max_repeat(1).", "012"),
+    ("pegs(3). colours(3). guess(1,1,0). guess(1,2,1). guess(1,3,2). black(1,0). white(1,2).", "100"),
 ])
 def test_lexicographic_search_finds_the_smallest_first(facts, smallest):
     ctl = grounded(facts, 1)

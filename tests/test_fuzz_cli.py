@@ -26,7 +26,7 @@ BAD_FEEDBACK = ["3,1", "-1,0", "5,0", "x", "1", "1,0,0", ""]
 NUMBERS = ["1", "2", "3"]
 BAD_NUMBERS = ["-1", "0", "x", "1.5", "99999"]
 PATHS = ["/proc/x/out.json", "pyproject.toml", "missing.lp", str(ROOT / "examples" / "palindrome.lp"),
-         str(ROOT / "examples" / "no_adjacent.pl"), str(ROOT / "encodings" / "mastermind.pl")]
+         str(ROOT / "examples" / "no_adjacent.pl"), str(ROOT / "mm_logic" / "encodings" / "mastermind.pl")]
 
 
 def option(name: str, values, invalid=()) -> st.SearchStrategy[list[str]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -35,20 +36,34 @@ def test_readme_set_up_names_every_extra_and_how_to_add_it():
     assert ".venv/bin/pip install '.[NAME]'" in set_up and "pip install 'mmlogic[NAME]'" in set_up
 
 
+#: Files an editor or a patch leaves beside an encoding, planted in the copy the wheel is built from.
+BACKUPS = ["code.lp~", "#code.lp#", ".#code.lp", ".mastermind.pl.swp", "mastermind.pl.bak", "feedback.lp.orig"]
+
+
 def test_wheel_ships_the_encodings(tmp_path):
+    # Built from a copy of the project with an editor's backups planted among the encodings:
+    # the wheel holds every encoding, inside the package, and none of the backups.
+    project = tmp_path / "project"
+    project.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, project / name)
+    shutil.copytree(ROOT / "mm_logic", project / "mm_logic", ignore=shutil.ignore_patterns("__pycache__"))
+    for name in BACKUPS:
+        (project / "mm_logic" / "encodings" / name).write_text("% a backup\n")
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-                    "-w", str(tmp_path), str(ROOT)], check=True, capture_output=True)
+                    "-w", str(tmp_path), str(project)], check=True, capture_output=True)
     (wheel,) = tmp_path.glob("mmlogic-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    shipped = {p.name for p in (ROOT / "encodings").iterdir() if p.suffix in (".lp", ".pl")}
-    assert shipped, "no encodings in the repository"
-    # exactly the encodings: pyproject lists them one by one, so an editor's backup never ships
+    shipped = {p.name for p in (ROOT / "mm_logic" / "encodings").iterdir() if p.suffix in (".lp", ".pl")}
+    assert {"mastermind.lp", "mastermind.pl", "code.lp", "feedback.lp"} <= shipped
+    # exactly the encodings: every one of them, and no backup
     assert {name for name in names if name.startswith("mm_logic/encodings/")} == {
         f"mm_logic/encodings/{name}" for name in shipped}
     assert "mm_logic/cli.py" in names
     assert "mm_logic/engines/swipl/bridge.pl" in names  # the Prolog half of the swipl adapter
     # The web page of `mmlogic serve`: plain files, no build step.
     assert {f"mm_logic/server/static/{name}" for name in ("index.html", "app.js", "style.css")} <= names
+    assert not [name for name in names if "#" in name or name.endswith(("~", ".swp", ".bak", ".orig"))]
 
 
 def test_console_script_runs():

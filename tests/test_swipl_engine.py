@@ -262,7 +262,7 @@ def test_labeling_needs_labeled_and_says_so_when_the_encoding_loads(tmp_path):
     with pytest.raises(EncodingError) as error:
         SwiplEngine(Rules(4, 6), encoding=path, labeling="ff")
     assert str(error.value) == (f"{path}:1: --labeling needs labeled/3, which the encoding does not define "
-                                "(see the shipped encodings/mastermind.pl)")
+                                "(see the shipped mm_logic/encodings/questions.pl)")
     with SwiplEngine(Rules(4, 6), labeling="ff").session([((0, 0, 1, 1), (1, 0))]) as session:
         found = session.any()  # the shipped labeled/3, first-fail
     assert feedback((0, 0, 1, 1), found) == (1, 0)

@@ -325,6 +325,32 @@ def test_an_encoding_that_admits_a_wrong_code_is_refused_naming_it(run, tmp_path
     one_line(result, 2, f"{path} admits 0000, which breaks history entry 1 (0011:1,0): it scores 2,0")
 
 
+# An encoding edited before the number of colours was spelled colours(K): its colors(K) never holds.
+OLD_CODE_LP = "peg(1..N) :- pegs(N).\ncolour(0..K-1) :- colors(K).\n1 { secret(P,C) : colour(C) } 1 :- peg(P).\n"
+OLD_SEARCH_LP = ("#external lexicographic. [free]\n#heuristic secret(P,C) : lexicographic, pegs(N), colors(K), "
+                 "peg(P), colour(C). [(N-P)*K+K-C+1, true]\n")
+ENTRY_WITH = "".join(f'#include "{name}".\n'
+                     for name in ("{part}", "counts.lp", "repetition.lp", "feedback.lp", "show.lp"))
+
+
+@pytest.mark.parametrize("files, where", [
+    # a copy of code.lp beside the entry file: it admitted no code ("no code of 4x6 exists")
+    ({"old.lp": ENTRY_WITH.format(part="code_old.lp"), "code_old.lp": OLD_CODE_LP}, "code_old.lp:2:19-28"),
+    # a rule of the user's: it never fired, every code passed it
+    ({"old.lp": '#include "mastermind.lp".\n:- secret(P,C), colors(K), C = K-1.\n'}, "old.lp:2:17-26"),
+    # a copy of search.lp: `first` answered 2013, not the smallest code
+    ({"old.lp": ENTRY_WITH.format(part="code.lp") + '#include "search_old.lp".\n', "search_old.lp": OLD_SEARCH_LP},
+     "search_old.lp:2:50-59"),
+], ids=["code.lp", "a rule", "search.lp"])
+def test_an_encoding_that_still_says_colors_is_refused_in_one_line(run, tmp_path, files, where):
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    for command in (["next", "--strategy", "first"], ["solve", "--secret", "1234"]):
+        result = run(*command, "--backend", "clingo", "--encoding", tmp_path / "old.lp")
+        one_line(result, 2, f"{tmp_path / where}: colors(K) never holds: the engine gives the number of colours "
+                            "as colours(K) (rename colors to colours)")
+
+
 def test_solve_with_a_wrong_encoding_stops_at_the_first_wrong_answer(run, tmp_path):
     path = wrong_encoding(tmp_path, ".lp")
     result = run("solve", "--encoding", path, "--strategy", "first", "--seed", 1)

@@ -1,8 +1,8 @@
 """Engines: who finds the codes consistent with a history.
 
 ``python`` is the numpy reference engine, ``clingo`` solves the ASP encodings
-in ``encodings/*.lp`` and ``swipl`` the CLP(FD) encodings in
-``encodings/*.pl``; ``a1`` .. ``a5`` are seed 001's constraint-satisfaction
+in ``mm_logic/encodings/*.lp`` and ``swipl`` the CLP(FD) encodings in
+``mm_logic/encodings/*.pl``; ``a1`` .. ``a5`` are seed 001's constraint-satisfaction
 algorithms (:mod:`mm_logic.engines.csp`). All implement :class:`mm_logic.engines.base.Engine`.
 Backends are imported only when asked for, so a missing solver breaks only
 its own backend.

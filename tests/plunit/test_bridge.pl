@@ -3,7 +3,7 @@
     Run from pytest (tests/test_swipl_plunit.py runs each unit in its own
     swipl and fails when it does), or by hand from the repository root:
 
-        swipl -g run_tests -t halt tests/plunit/test_bridge.pl
+        swipl -p mmlogic=mm_logic/encodings -g run_tests -t halt tests/plunit/test_bridge.pl
 
     Counts and codes are exact; they were computed independently with the
     reference engine (mm_logic.engines.reference).
@@ -20,7 +20,7 @@ path(Relative, File) :-
     here(Dir),
     absolute_file_name(Relative, File, [relative_to(Dir)]).
 
-shipped(File) :- path('../../encodings/mastermind.pl', File).
+shipped(File) :- path('../../mm_logic/encodings/mastermind.pl', File).
 
 % A copy of the shipped encoding with Extra appended, in a temporary file.
 edited(Extra, File) :-

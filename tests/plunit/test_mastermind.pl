@@ -1,15 +1,15 @@
-/*  plunit tests of encodings/mastermind.pl, the CLP(FD) encoding.
+/*  plunit tests of mm_logic/encodings/mastermind.pl, the CLP(FD) encoding.
 
     Run from pytest (tests/test_swipl_plunit.py runs each unit in its own
     swipl and fails when it does), or by hand from the repository root:
 
-        swipl -g run_tests -t halt tests/plunit/test_mastermind.pl
+        swipl -p mmlogic=mm_logic/encodings -g run_tests -t halt tests/plunit/test_mastermind.pl
 
     Expected values are exact; they were computed independently with the
     reference engine (mm_logic.engines.reference).
 */
 
-:- use_module('../../encodings/mastermind').
+:- use_module('../../mm_logic/encodings/mastermind').
 :- use_module(library(plunit)).
 :- use_module(library(clpfd)).
 :- use_module(library(lists)).

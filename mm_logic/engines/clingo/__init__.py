@@ -1,10 +1,10 @@
-"""The clingo engine: the ASP encodings in ``encodings/*.lp`` answer the questions.
+"""The clingo engine: the ASP encodings in ``mm_logic/encodings/*.lp`` answer the questions.
 
 This package is only an adapter. It turns the rules into facts (``pegs/1``,
-``colors/1``, ``max_repeat/1``) and each history entry into facts of one step
+``colours/1``, ``max_repeat/1``) and each history entry into facts of one step
 (``guess/3``, ``black/2``, ``white/2``), asks clingo, and reads codes back from
 the shown ``secret/2`` atoms. What a consistent code is lives in the
-encodings alone; how the solver searches is in ``encodings/search.lp`` and
+encodings alone; how the solver searches is in ``mm_logic/encodings/search.lp`` and
 :data:`~mm_logic.engines.clingo.program.CLINGO_ARGUMENTS`. By concern:
 
 * :mod:`.program`: the encoding parsed once, Controls built from it, errors

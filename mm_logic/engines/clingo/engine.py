@@ -1,4 +1,4 @@
-"""The clingo engine: the ASP encodings in ``encodings/*.lp`` answer the questions."""
+"""The clingo engine: the ASP encodings in ``mm_logic/encodings/*.lp`` answer the questions."""
 
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ class ClingoEngine(Engine):
     def __init__(self, rules, **options):
         super().__init__(rules, **options)
         self.entry = Path(self.encoding) if self.encoding else encoding_path(ENTRY)
-        self.program = Program(self.entry, rules, self.time_limit, watched=bool(self.encoding))
+        self.program = Program(self.entry, rules, self.time_limit, watched=bool(self.encoding),
+                               shipped=not self.encoding)
 
     @property
     def source(self) -> str:

@@ -3,7 +3,7 @@
 A :class:`Program` reads the entry file (the shipped ``mastermind.lp`` or a
 user's ``--encoding``) into clingo AST statements once per engine, then
 builds as many Controls as the sessions need: each gets the statements, the
-rules as facts (``pegs/1``, ``colors/1``, ``max_repeat/1``) and its ``base``
+rules as facts (``pegs/1``, ``colours/1``, ``max_repeat/1``) and its ``base``
 part grounded. Whatever clingo reports as an error, while parsing or
 grounding, becomes one :class:`~mm_logic.errors.EncodingError` line that
 starts with ``file:line``.
@@ -43,6 +43,9 @@ LARGE_GAME_ARGUMENTS = ("--restarts=L,256",)
 LUBY_MIN_PAIRS = 401
 _LOCATION = re.compile(r"^.+?:\d+:\d+")
 _INCLUDE = re.compile(rb'#include\s*"([^"]*)"')
+_INCLUDE_STATEMENT = re.compile(rb'#include\s*"[^"]*"\s*\.')
+#: clingo's note on an atom of the old spelling: the number of colours was colors(K) before it was colours(K).
+_OLD_SPELLING = re.compile(r"^(?P<where>.+?:\d+:\d+(?:-\d+)?): info: atom does not occur in any rule head:\s*colors\(")
 
 
 def code_only(data: bytes) -> bytes:
@@ -95,10 +98,10 @@ def check_utf8(entry: Path) -> None:
     error, or in a warning about an atom) ends the process: its Python logger cannot decode
     the message, inside a call that may not raise ("PANIC: exception in nothrow scope").
     A stray byte inside a comment reaches no message, and is left alone. Includes are
-    followed as clingo finds them: beside the including file, in the working folder, then
+    followed as clingo finds them: in the working folder, beside the including file, then
     along ``CLINGOPATH`` (:func:`_include_path` has added the shipped parts' folder to it).
     """
-    search = [Path.cwd(), *(Path(p) for p in os.environ.get("CLINGOPATH", "").split(os.pathsep) if p)]
+    search = [Path.cwd().resolve(), *(Path(p) for p in os.environ.get("CLINGOPATH", "").split(os.pathsep) if p)]
     seen: set[Path] = set()
     todo: list[tuple[Path, str | None]] = [(entry, None)]  # a file, and the file:line that includes it
     while todo:
@@ -124,8 +127,10 @@ def check_utf8(entry: Path) -> None:
                 raise EncodingError(f"{file}:{line}: byte 0x{code[error.start]:02x} is not UTF-8 text, "
                                     "which clingo reads (save the file as UTF-8)") from None
         code = code_only(code) if code is data else code
+        # the working folder first (named as the including file names it when that is its folder)
+        first = [file.parent] if file.parent.resolve() == search[0] else [search[0], file.parent]
         for include in _INCLUDE.finditer(code):
-            for folder in [file.parent, *search]:
+            for folder in [*first, *search[1:]]:
                 included = folder / os.fsdecode(include[1])
                 line = code.count(b"\n", 0, include.start()) + 1
                 if included.is_file():
@@ -136,12 +141,24 @@ def check_utf8(entry: Path) -> None:
                     raise EncodingError(f"{file}:{line}: the included {included} is not a regular file")
 
 
+def shipped_parts(entry: Path) -> list[Path]:
+    """The files the shipped entry file includes, by absolute path, if it says nothing else.
+
+    clingo looks an include up in the working folder first: a ``code.lp`` of the user's
+    there replaced a part of the shipped game itself, with no ``--encoding`` given.
+    Parsed by absolute path, the shipped game is the same from any folder.
+    """
+    code = code_only(entry.read_bytes())
+    parts = [entry.parent / os.fsdecode(include[1]) for include in _INCLUDE.finditer(code)]
+    return parts if parts and not _INCLUDE_STATEMENT.sub(b"", code).strip() else [entry]
+
+
 @contextmanager
 def _include_path(folder: Path):
-    """Let ``#include "code.lp".`` in a user's entry file find the shipped parts.
+    """Let ``#include "mastermind.lp".`` in a user's entry file find the shipped game.
 
-    clingo resolves an include relative to the including file first, then to
-    the working folder, then along the ``CLINGOPATH`` environment variable, so
+    clingo resolves an include relative to the working folder first, then to
+    the including file, then along the ``CLINGOPATH`` environment variable, so
     a file beside the user's encoding still wins over the shipped one of the
     same name.
     """
@@ -200,21 +217,29 @@ class Program:
     limit). See :func:`ground_watched`.
     """
 
-    def __init__(self, entry: Path, rules: Rules, time_limit: float | None = None, watched: bool = False):
+    def __init__(self, entry: Path, rules: Rules, time_limit: float | None = None, watched: bool = False,
+                 shipped: bool = False):
         self.entry = entry
+        #: The shipped entry file: its parts are parsed by absolute path (:func:`shipped_parts`).
+        self.shipped = shipped
         self.rules = rules
         self.time_limit = time_limit
         self.watched = watched
         #: clingo's warnings about the encoding (not shown to the user).
         self.warnings: list[str] = []
         self._errors: list[str] = []
+        #: Where the encoding asks for colors(K), which no rule derives: the fact is colours(K).
+        self._old_spelling: str | None = None
         self._statements: list | None = None
 
     def _log(self, code: MessageCode, message: str) -> None:
         # clingo writes errors as "file:line:col: error: ..." and everything
         # else (undefined atoms, included files) as info or warning.
         line = one_line(message)
-        if ": error:" in line:
+        old = _OLD_SPELLING.match(line)
+        if old:  # said by the error ground() raises, not as a note
+            self._old_spelling = self._old_spelling or old["where"]
+        elif ": error:" in line:
             self._errors.append(line)
         elif line not in self.warnings and len(self.warnings) < 100:
             self.warnings.append(line)  # every Control grounds again: keep each once
@@ -228,9 +253,13 @@ class Program:
             statements: list = []
             self._errors.clear()
             try:
-                with _include_path(encodings_dir()):
+                if self.shipped:
+                    files = shipped_parts(self.entry)
+                else:
                     check_utf8(self.entry)
-                    parse_files([str(self.entry)], statements.append, logger=self._log, message_limit=100)
+                    files = [self.entry]
+                with _include_path(encodings_dir()):
+                    parse_files([str(f) for f in files], statements.append, logger=self._log, message_limit=100)
             except RuntimeError as error:
                 raise self._encoding_error(error) from None
             self._statements = statements
@@ -251,7 +280,7 @@ class Program:
         except RuntimeError as error:  # e.g. a #script block, where clingo was built without that language
             raise self._encoding_error(error) from None
         r = self.rules
-        facts = f"pegs({r.pegs}).colors({r.colors})."
+        facts = f"pegs({r.pegs}).colours({r.colors})."
         if r.restricted:
             facts += f"max_repeat({r.repeat_limit})."
         ctl.add("base", [], facts)
@@ -268,6 +297,11 @@ class Program:
                 ctl.ground(parts)
         except RuntimeError as error:
             raise self._encoding_error(error) from None
+        if self._old_spelling:
+            # Left alone, the rule would never fire: an edited copy of code.lp admitted no code,
+            # one of search.lp answered `first` with a code that was not the smallest.
+            raise EncodingError(f"{self._old_spelling}: colors(K) never holds: the engine gives the number of "
+                                "colours as colours(K) (rename colors to colours)")
 
     def misfit(self, detail: str) -> EncodingError:
         """An answer of the encoding that breaks the engine's expectations, as one line."""

@@ -1,4 +1,4 @@
-"""The swipl engine: the CLP(FD) encoding in ``encodings/mastermind.pl`` answers the questions.
+"""The swipl engine: the CLP(FD) encoding ``mm_logic/encodings/mastermind.pl`` answers the questions.
 
 This package is only an adapter. SWI-Prolog runs in-process through janus
 (:mod:`.runtime`); the history goes to
@@ -6,7 +6,8 @@ Prolog as a list of ``Guess-Black-White`` terms and codes come back as lists
 of integers. What a consistent code is lives in the encoding alone: its
 ``secret/2`` posts the code space of the rules, ``feedback/2`` the constraint
 of one history entry, and ``first/2``, ``any/2``, ``all/3``, ``count/2``
-label the pegs (see the encoding's module documentation). By concern:
+label the pegs (the shipped ones in ``questions.pl``, which ``mastermind.pl``
+reexports; see the two modules' documentation). By concern:
 
 * ``bridge.pl``: the Prolog half, module ``mmlogic_swipl`` (loading
   encodings with their messages captured, asking questions within a time

@@ -12,7 +12,7 @@
 /** <module> mmlogic's swipl adapter, Prolog side
 
 Glue, not game logic: what a consistent code is lives in the encoding
-(encodings/mastermind.pl or a user's edited copy). This module
+(mm_logic/encodings/mastermind.pl or a user's edited copy). This module
 
   - loads an encoding with every error and warning Prolog reports captured
     instead of printed, each with its file:line, and the file's `:- module`
@@ -55,7 +55,7 @@ that did not finish.
 %   reports the same messages.
 %
 %   ```
-%   ?- load_encoding('encodings/mastermind.pl', mastermind, M, Msgs).
+%   ?- load_encoding('mm_logic/encodings/mastermind.pl', mastermind, M, Msgs).
 %   M = mastermind, Msgs = [].
 %   ```
 
@@ -68,7 +68,7 @@ load_encoding(File, Wanted, Module, Messages) :-
 %   running then (a user's loop) ends the load with time_limit_exceeded.
 %
 %   ```
-%   ?- load_encoding('encodings/mastermind.pl', mastermind, 5, M, Msgs).
+%   ?- load_encoding('mm_logic/encodings/mastermind.pl', mastermind, 5, M, Msgs).
 %   M = mastermind, Msgs = [].
 %   ```
 

@@ -365,7 +365,7 @@ class PrologRuntime:
                 raise EncodingError(
                     f"{shown}:1: the encoding does not define {', '.join(missing)}; a swipl encoding "
                     "defines secret/2, feedback/2, first/2, any/2, all/3 and count/2 "
-                    "(see the shipped encodings/mastermind.pl)"
+                    "(see the shipped mm_logic/encodings/mastermind.pl, which reexports its questions.pl)"
                 )
             self._modules[file] = module
             return file, module
@@ -377,7 +377,7 @@ class PrologRuntime:
         if self.janus.query_once("mmlogic_swipl:undefined(M, [N/A], Missing)",
                                  {"M": module, "N": name, "A": int(arity)})["Missing"]:
             raise EncodingError(f"{shown}:1: {option} needs {predicate}, which the encoding does not define "
-                                "(see the shipped encodings/mastermind.pl)")
+                                "(see the shipped mm_logic/encodings/questions.pl)")
 
     def ask(self, module: str, rules, entries: list, question: str, limit: int | str | None,
             seconds: float | None):

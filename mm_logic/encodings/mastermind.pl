@@ -1,27 +1,24 @@
 :- module(mastermind,
           [ secret/2,            % +Rules, -Secret
             pegs/2,              % +Secret, -Pegs
-            feedback/2,          % +Secret, +Entry
-            first/2,             % +Secret, -Code
-            any/2,               % +Secret, -Code
-            labeled/3,           % +Secret, +Options, -Code
-            all/3,               % +Secret, +Limit, -Codes
-            code/2,              % +Secret, -Code
-            count/2              % +Secret, -Count
+            feedback/2           % +Secret, +Entry
           ]).
+% The questions mmlogic asks (first/2, any/2, labeled/3, all/3, code/2,
+% count/2) are in questions.pl beside this file, and are this module's too.
+:- reexport(mmlogic(questions)).
 :- use_module(library(clpfd)).
 :- use_module(library(apply), [foldl/5, maplist/3]).
 :- use_module(library(lists), [clumped/2, nth0/3, nth1/3, numlist/3]).
-:- use_module(library(aggregate), [aggregate_all/3]).
-:- use_module(library(solution_sequences), [limit/2]).
 
-/** <module> Mastermind and bulls and cows in CLP(FD)
+/** <module> Mastermind and bulls and cows in CLP(FD): the game's rules
 
 The secret codes consistent with a history of guesses, as constraints over
 finite domains. A *secret* is posted once for the rules (secret/2); every
-played guess adds the constraint of its feedback (feedback/2); the questions
-(first/2, any/2, all/3, count/2) label the pegs without binding the secret,
-so one secret can be asked several questions.
+played guess adds the constraint of its feedback (feedback/2). This file
+holds the game's rules and nothing else: the questions that label the pegs
+(first/2, any/2, labeled/3, all/3, code/2, count/2) are in questions.pl, in
+the same folder, reexported from here, so loading this module gives all of
+them, and one secret can be asked several questions.
 
 Terms:
 
@@ -38,11 +35,16 @@ Terms:
 
 mmlogic's swipl engine calls secret/2 once per rules and copies the result
 for every question (so secret/2 must be pure and deterministic), then calls
-feedback/2 for each entry not posted yet, and one question. To play a variant, copy this file or
-reexport it and wrap secret/2 (examples/no_adjacent.pl): the engine loads
-an edited file under a module name of its own, and `mmlogic(mastermind)`
-names this file there.
+feedback/2 for each entry not posted yet, and one question. To play a
+variant, reexport this file and wrap secret/2 (examples/no_adjacent.pl), or
+copy this file and edit its rules: the engine loads an edited file under a
+module name of its own, and `mmlogic(File)` names this folder there, so a
+copy's reexport of mmlogic(questions) still finds the questions. The
+questions label the first argument of a secret(Pegs, Marks, Counts) term:
+keep that shape, or define questions of your own. In a plain swipl, give
+the folder yourself: `swipl -p mmlogic=mm_logic/encodings`.
 
+@see questions.pl (in this folder): the questions.
 @see mastermind.lp (in this folder): the same game in ASP, for clingo.
 */
 
@@ -149,108 +151,3 @@ paired(Counts, C-Offer, Paired) :-
     ->  Paired = Count
     ;   Paired #= min(Offer, Count)
     ).
-
-
-                 /*******************************
-                 *           QUESTIONS          *
-                 *******************************/
-
-%!  first(+Secret, -Code) is semidet.
-%
-%   Code is the lexicographically smallest code Secret may be: the pegs
-%   are labelled first to last, each with its smallest colour first. Fails
-%   if there is none. Secret stays unbound.
-%
-%   ```
-%   ?- secret(rules(4, 6, 4), S), feedback(S, guess([0,0,1,1], 1, 0)),
-%      first(S, Code).
-%   Code = [0,2,2,2].
-%   ```
-
-first(secret(Pegs, _Marks, _Counts), First) :-
-    findall(Pegs, once(labeling([leftmost, up, step], Pegs)), [First]).
-
-%!  any(+Secret, -Code) is semidet.
-%
-%   Code is some code Secret may be: the first one found when labeling
-%   first the peg whose smallest possible colour is smallest (min). Much
-%   faster than first/2 on long codes, where labeling in order (or
-%   first-fail) can thrash. Fails if there is none. Secret stays unbound.
-%
-%   ```
-%   ?- secret(rules(4, 6, 1), S), feedback(S, guess([0,1,2,3], 0, 4)),
-%      any(S, Code).
-%   Code = [1,0,3,2].
-%   ```
-
-any(secret(Pegs, _Marks, _Counts), Any) :-
-    findall(Pegs, once(labeling([min], Pegs)), [Any]).
-
-%!  labeled(+Secret, +Options, -Code) is semidet.
-%
-%   Code is the first code Secret may be that labeling(Options) finds,
-%   e.g. [ff] (first-fail: the peg with the fewest colours left first, the
-%   option seed 003's guesser labels with; its answers differ, as its
-%   clause order tries keeping a letter in place before labeling). The
-%   swipl engine answers `any` with it under --labeling. Fails if there is
-%   none. Secret stays unbound.
-%
-%   ```
-%   ?- secret(rules(4, 6, 1), S), feedback(S, guess([0,1,2,3], 0, 4)),
-%      labeled(S, [ff], Code).
-%   Code = [1,3,0,2].
-%   ```
-
-labeled(secret(Pegs, _Marks, _Counts), Options, Code) :-
-    findall(Pegs, once(labeling(Options, Pegs)), [Code]).
-
-%!  all(+Secret, +Limit, -Codes) is det.
-%
-%   Codes are the codes Secret may be, in lexicographic order, at most
-%   Limit of them (Limit = inf: all). Secret stays unbound. All of them are
-%   found labeling first the peg whose smallest colour is smallest (min),
-%   which searches less than labeling in order, and then sorted; a finite
-%   Limit labels in lexicographic order and stops early.
-%
-%   ```
-%   ?- secret(rules(3, 2, 3), S), feedback(S, guess([0,0,1], 1, 2)),
-%      all(S, inf, Codes).
-%   Codes = [[0,1,0],[1,0,0]].
-%   ```
-
-all(secret(Pegs, _Marks, _Counts), Limit, Codes) :-
-    (   Limit == inf
-    ->  findall(Pegs, labeling([min], Pegs), Found),
-        msort(Found, Codes)
-    ;   findall(Pegs, limit(Limit, labeling([leftmost, up, step], Pegs)), Codes)
-    ).
-
-%!  code(+Secret, -Code) is nondet.
-%
-%   Code is a code Secret may be, one at a time on backtracking, in the
-%   order count/2 finds them (labeling min). The swipl engine counts with it
-%   a few codes at a time, to give a lower bound on huge games.
-%
-%   ```
-%   ?- secret(rules(3, 2, 3), S), feedback(S, guess([0,0,1], 1, 2)),
-%      code(S, Code).
-%   Code = [0,1,0] ;
-%   Code = [1,0,0].
-%   ```
-
-code(secret(Pegs, _Marks, _Counts), Pegs) :-
-    labeling([min], Pegs).
-
-%!  count(+Secret, -Count) is det.
-%
-%   Count is the number of codes Secret may be (labeling as all/3 does
-%   for all codes). Secret stays unbound.
-%
-%   ```
-%   ?- secret(rules(4, 10, 1), S), feedback(S, guess([0,1,2,3], 0, 0)),
-%      count(S, N).
-%   N = 360.
-%   ```
-
-count(Secret, Count) :-
-    aggregate_all(count, code(Secret, _), Count).
