@@ -1,7 +1,7 @@
 """Benches: many games of one (rules, engine, strategy), and their summary.
 
-Secrets come from :func:`random_secrets`, :func:`spaced_secrets` or the
-whole code space. Work is cut into tasks that do not depend on each other:
+Secrets come from :mod:`mm_logic.codemaker` (random, evenly spaced, or the
+whole code space). Work is cut into tasks that do not depend on each other:
 
 * a :class:`GamesTask` plays one game per secret (:func:`play_games`);
 * a :class:`TreeTask` plays every secret consistent with a history as one
@@ -31,17 +31,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .client import RemoteServer, play_remote
-from .codespace import MAX_CODES, code_space
+from .codemaker import check_every_secret, secret_indices
+from .codespace import code_space
 from .engines import EngineSpec, make_engine
 from .engines.base import Engine
 from .errors import BadInput
 from .feedback import index_feedback, win_index
 from .game import EngineDisagreement, Game, NoProgress, attempts_limit, play
 from .histogram import format_histogram, histogram_figures
-from .notation import Code, Entry, amount, format_entry
+from .notation import Code, Entry, format_entry
 from .processes import portable, start_pool, start_worker, worker_count
 from .rules import Rules
-from .sampling import random_code
 from .strategies import TREES, is_tree_name, make_strategy, open_tree
 from .strategies.base import Strategy
 from .strategies.tree import StrategyTree, TreeNode, TreeStrategy
@@ -150,82 +150,6 @@ class BenchResult:
                 f"seconds    {self.seconds:.3f}"
                 + "".join(f"\n{k:<10} {n:,} ({n / max(self.games, 1):,.0f} per game)"
                           for k, n in (self.search or {}).items()))
-
-
-# -- secrets ---------------------------------------------------------------------------
-def random_secrets(rules: Rules, games: int, seed: int | None) -> list[Code]:
-    """``games`` uniformly random secrets, reproducible with ``seed``."""
-    rng = np.random.default_rng(seed)
-    return [random_code(rules, rng) for _ in range(games)]
-
-
-def secret_indices(engine: Engine) -> np.ndarray:
-    """Positions in the code space of every secret of the engine's game, increasing: every code,
-    or only those an edited encoding admits (``examples/palindrome.lp``: 36 of 1,296). Raises
-    :class:`~mm_logic.errors.NoConsistentCode` when it admits none."""
-    space = code_space(engine.rules)
-    if engine.encoding is None:
-        return np.arange(space.size)
-    indices = space.index_of(engine.enumerate([]))
-    if indices.size == 0:
-        raise engine.no_solution([])
-    return indices
-
-
-#: Largest space whose edited encoding's codes are listed to draw secrets from (uniform); beyond,
-#: each secret is the engine's random consistent code (listing millions of codes through a solver
-#: would take minutes).
-LISTED_SECRETS = 100_000
-
-
-def game_secrets(engine: Engine, games: int, seed: int | None) -> list[Code]:
-    """``games`` uniformly random secrets of the engine's game, reproducible with ``seed``: as
-    :func:`random_secrets`, or drawn among the codes an edited encoding admits (a secret it
-    excludes could never be found; beyond :data:`LISTED_SECRETS` codes, as the engine's
-    ``random`` draws them)."""
-    rules = engine.rules
-    if engine.encoding is None:
-        return random_secrets(rules, games, seed)
-    rng = np.random.default_rng(seed)
-    if rules.size <= LISTED_SECRETS:
-        indices = secret_indices(engine)
-        space = code_space(rules)
-        return [space.code(int(i)) for i in rng.choice(indices, size=games)]
-    with engine.session() as session:
-        drawn = [session.random(rng) for _ in range(games)]
-    if drawn and drawn[0] is None:
-        raise engine.no_solution([])
-    return drawn
-
-
-def spaced_secrets(rules: Rules, games: int) -> list[Code]:
-    """``games`` secrets evenly spaced over the code space in lexicographic order.
-
-    Secret ``i`` is the code of index ``i * (size // games)`` (peg 1 most
-    significant), the protocol of published large-game figures (e.g. 1000
-    secrets of 16x6). Colours must be allowed to repeat, so that an index is
-    just a number in base ``colors``.
-
-    Examples
-    --------
-    >>> spaced_secrets(Rules(2, 3), 3)
-    [(0, 0), (1, 0), (2, 0)]
-    """
-    if rules.restricted:
-        raise BadInput("evenly spaced secrets need colours that may repeat (no --no-repeat, --max-repeat)")
-    step = rules.size // games
-    if step == 0:
-        raise BadInput(f"{games} evenly spaced secrets need a code space of at least {games} codes, "
-                       f"{rules.describe()} has {rules.size}")
-    pegs, colors = rules.pegs, rules.colors
-    return [tuple((i * step // colors ** (pegs - 1 - p)) % colors for p in range(pegs))
-            for i in range(games)]
-
-
-def check_every_secret(rules: Rules) -> None:
-    """Refuse to play every secret of a space no engine lists code by code (before any game)."""
-    if rules.size > MAX_CODES:
-        raise BadInput(f"--all: {rules.describe()} has {amount(rules.size)} codes; use --games N")
 
 
 # -- playing ---------------------------------------------------------------------------

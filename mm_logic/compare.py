@@ -16,17 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .bench import (
-    BenchResult,
-    Progress,
-    bench_all,
-    bench_games,
-    check_every_secret,
-    game_secrets,
-    random_secrets,
-    secret_indices,
-    warm_up,
-)
+from .bench import BenchResult, Progress, bench_all, bench_games, warm_up
+from .codemaker import check_every_secret, game_secrets, random_secrets, secret_indices
 from .codespace import MAX_CODES, code_space
 from .engines import BACKENDS, check_encoding, engine_class, make_engine
 from .errors import BadInput

@@ -36,7 +36,7 @@ import time
 import numpy as np
 from clingo import Function, Number
 
-from mm_logic.bench import random_secrets
+from mm_logic.codemaker import random_secrets
 from mm_logic.engines import make_engine
 from mm_logic.engines.clingo import program
 from mm_logic.errors import BadInput

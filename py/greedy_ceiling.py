@@ -32,7 +32,7 @@ import sys
 
 import numpy as np
 
-from mm_logic.bench import random_secrets
+from mm_logic.codemaker import random_secrets
 from mm_logic.engines import make_engine
 from mm_logic.game import Game
 from mm_logic.rules import Rules
