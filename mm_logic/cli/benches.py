@@ -40,7 +40,7 @@ from .options import (
                     help="With --all and a deterministic strategy: also write the strategy's tree (every guess "
                          "after every history) to FILE as JSON; --strategy tree:FILE plays it back, "
                          "mmlogic tree FILE sums it up and draws it.")
-@jobs_option
+@jobs_option()
 def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced, server, as_json, out, save_tree,
           jobs):
     """Play many games and summarise the attempts.

@@ -42,12 +42,12 @@ PRESET_NAMES = ["seed000", "seed001", "seed003", "seed004"]
 @click.option("--games", type=Integer(1), default=None, help="Play N random secrets per rule set.")
 @seed_option
 @encoding_option
-@time_limit_option
+@time_limit_option()
 @json_option
 @output_file_option("--csv", "csv_file", help="Also write the rows to a CSV file.")
 @click.option("--plot", "plot_dir", type=FilePath(file_okay=False, path_type=Path), default=None,
               callback=chart_folder, help="Write PNG charts into DIR (needs matplotlib).")
-@jobs_option
+@jobs_option()
 @click.pass_context
 def compare(ctx, preset, rules, backends, strategies, all_secrets, games, seed, encoding, time_limit,
             as_json, csv_file, plot_dir, jobs):

@@ -34,6 +34,21 @@ class Integer(click.IntRange):
 
 RULE_OPTIONS = ("pegs", "colors", "no_repeat", "max_repeat", "alphabet")
 
+pegs_option = click.option("--pegs", type=Integer(1, MAX_PEGS), default=4, show_default=True, help="Code length.")
+colors_option = click.option("--colors", type=Integer(1, MAX_COLORS), default=6, show_default=True,
+                             help="Number of colours (symbols).")
+
+
+def repeat_options(metavar: str | None = None, where: str = ""):
+    """``--no-repeat --max-repeat``: how often a colour may occur (``where``, e.g. ", in every size",
+    ends their help)."""
+    def decorate(f):
+        f = click.option("--max-repeat", type=Integer(1), default=None, metavar=metavar,
+                         help=f"Every colour at most M times{where}.  [default: unlimited]")(f)
+        return click.option("--no-repeat", is_flag=True,
+                            help=f"Every colour at most once{where or ' (bulls and cows)'}.")(f)
+    return decorate
+
 
 def rules_options(f=None, *, refuse_alphabet: str | None = None):
     """``--pegs --colors --no-repeat --max-repeat --alphabet``; passes ``rules``.
@@ -44,12 +59,9 @@ def rules_options(f=None, *, refuse_alphabet: str | None = None):
     if f is None:
         return functools.partial(rules_options, refuse_alphabet=refuse_alphabet)
 
-    @click.option("--pegs", type=Integer(1, MAX_PEGS), default=4, show_default=True, help="Code length.")
-    @click.option("--colors", type=Integer(1, MAX_COLORS), default=6, show_default=True,
-                  help="Number of colours (symbols).")
-    @click.option("--no-repeat", is_flag=True, help="Every colour at most once (bulls and cows).")
-    @click.option("--max-repeat", type=Integer(1), default=None,
-                  help="Every colour at most M times.  [default: unlimited]")
+    @pegs_option
+    @colors_option
+    @repeat_options()
     @click.option("--alphabet", default=DEFAULT_ALPHABET, show_default=True, hidden=refuse_alphabet is not None,
                   help="Symbols in order; the first K are used.")
     @functools.wraps(f)
@@ -118,14 +130,15 @@ def _open_trees(ctx, param, text: str | None) -> str | None:
     return text
 
 
-def backend_option(many: bool = False):
-    """``--backend``: one engine, or (``many``) a comma-separated list of them."""
+def backend_option(many: bool = False, default: str = DEFAULT_BACKEND, help: str | None = None):
+    """``--backend``: one engine, or (``many``) a comma-separated list of them; ``help`` says what
+    the engine does in the command."""
     if many:
-        return click.option("--backend", "backends", default=DEFAULT_BACKEND, show_default=True,
+        return click.option("--backend", "backends", default=default, show_default=True,
                             metavar="A[,B...]",
-                            help=f"Engines to compare, comma-separated ({', '.join(BACKENDS)}).")
-    return click.option("--backend", type=click.Choice(list(BACKENDS)), default=DEFAULT_BACKEND,
-                        show_default=True, help="Engine that finds consistent codes.")
+                            help=f"{help or 'Engines to compare'}, comma-separated ({', '.join(BACKENDS)}).")
+    return click.option("--backend", type=click.Choice(list(BACKENDS)), default=default,
+                        show_default=True, help=help or "Engine that finds consistent codes.")
 
 
 def strategy_option(default: str, many: bool = False, trees: bool = False):
@@ -175,10 +188,16 @@ class Seconds(click.FloatRange):
         return super().convert(value, param, ctx)
 
 
-time_limit_option = click.option(
-    "--time-limit", type=Seconds(), default=None, metavar="SECONDS",
-    help="Bound on one solver call, and on a genetic strategy's search for a consistent code "
-         "(ga001-*: 300 s when not given); exceeding it exits 1.")
+TIME_LIMIT_HELP = ("Bound on one solver call, and on a genetic strategy's search for a consistent code "
+                   "(ga001-*: 300 s when not given); exceeding it exits 1.")
+
+
+def time_limit_option(default: float | None = None, help: str | None = None):
+    """``--time-limit SECONDS``: a bound on one solver call (``help`` says where else it applies)."""
+    return click.option("--time-limit", type=Seconds(), default=default, show_default=default is not None,
+                        metavar="SECONDS", help=help or TIME_LIMIT_HELP)
+
+
 
 
 #: Solver messages about an edited encoding shown at most (the rest are counted).
@@ -214,7 +233,7 @@ def engine_options(default_strategy: str = "minimax", beyond: str | None = None)
                       help="Opening guess (default: the strategy's own, see --strategy).")
         @seed_option
         @encoding_option
-        @time_limit_option
+        @time_limit_option()
         @click.option("--labeling", type=click.Choice(["leftmost", "ff", "ffc", "min", "max"]), default=None,
                       help="swipl only: the order in which `any` labels the pegs (ff: first-fail, the "
                            "option seed 003's guesser labels with).  [default: the encoding's own]")
@@ -312,8 +331,11 @@ def write_output(path: Path, write: Callable[[Path], None]) -> None:
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-jobs_option = click.option("--jobs", type=Integer(1), default=1, show_default=True,
-                           help="Worker processes (at most the cores); the attempts are the same as with one.")
+
+
+def jobs_option(help: str = "Worker processes (at most the cores); the attempts are the same as with one."):
+    """``--jobs N``: worker processes (``help``: what they share, and what stays the same)."""
+    return click.option("--jobs", type=Integer(1), default=1, show_default=True, help=help)
 
 
 def server_option(help: str):

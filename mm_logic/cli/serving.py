@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..errors import BadInput
-from .options import RULE_OPTIONS, Integer, Seconds, rules_options
+from .options import RULE_OPTIONS, Integer, Seconds, rules_options, time_limit_option
 
 
 @click.command(name="serve")
@@ -21,8 +21,7 @@ from .options import RULE_OPTIONS, Integer, Seconds, rules_options
               help="Games kept in memory at most; a new one beyond is refused (HTTP 429).")
 @click.option("--idle-seconds", type=Seconds(), default=1800, show_default=True,
               help="A game unused this long is forgotten.")
-@click.option("--time-limit", type=Seconds(), default=10, show_default=True,
-              metavar="SECONDS", help="Bound on one solver call of a request (HTTP 422 beyond).")
+@time_limit_option(default=10, help="Bound on one solver call of a request (HTTP 422 beyond).")
 @click.option("--read-timeout", type=Seconds(), default=10, show_default=True, metavar="SECONDS",
               help="Time a request may take to come in whole, on both ports (HTTP 408 beyond, and the "
                    "connection closed).")

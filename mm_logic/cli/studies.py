@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from ..engines import BACKENDS, DEFAULT_BACKEND, make_engine
-from .options import Integer, emit, json_option, output_file_option, rules_options
+from ..engines import make_engine
+from .options import Integer, backend_option, emit, jobs_option, json_option, output_file_option, rules_options
 
 #: Said when ``optimal`` compiles its kernels (once: numba caches them).
 COMPILING_OPTIMAL = "compiling the optimal search's kernels (once: they are cached for later runs, which start at once)"
@@ -14,8 +14,7 @@ COMPILING_UNCACHED = "compiling the optimal search's kernels (at every run: no f
 
 @click.command(name="info")
 @rules_options
-@click.option("--backend", type=click.Choice(list(BACKENDS)), default=DEFAULT_BACKEND, show_default=True,
-              help="Engine that decides which feedbacks can occur.")
+@backend_option(help="Engine that decides which feedbacks can occur.")
 @json_option
 def info(rules, backend, as_json):
     """How many codes and feedbacks, and how many guesses at least.
@@ -44,9 +43,8 @@ def info(rules, backend, as_json):
                    "total among the strategies with that worst case.")
 @click.option("--max-depth", type=Integer(1), default=None, metavar="D",
               help="With --objective expected: every game within D guesses.  [default: no limit]")
-@click.option("--jobs", type=Integer(1), default=1, show_default=True,
-              help="Worker processes (at most the cores) over which the openings' parts are searched; "
-                   "the result is the same.")
+@jobs_option(help="Worker processes (at most the cores) over which the openings' parts are searched; "
+                  "the result is the same.")
 @json_option
 @output_file_option("--save-tree", "save_tree",
                     help="Also write the optimal strategy's tree to FILE as JSON (--strategy tree:FILE plays it, "

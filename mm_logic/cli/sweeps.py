@@ -11,10 +11,20 @@ import click
 from ..engines import BACKENDS
 from ..errors import BadInput
 from ..interrupts import interrupted_code
-from ..rules import MAX_COLORS, MAX_PEGS, make_rules
+from ..rules import make_rules
 from ..strategies import STRATEGIES
 from ..terminal import progress_bar
-from .options import Integer, json_option, output_file_option, seed_option, strategy_option
+from .options import (
+    backend_option,
+    colors_option,
+    jobs_option,
+    json_option,
+    output_file_option,
+    pegs_option,
+    repeat_options,
+    seed_option,
+    strategy_option,
+)
 
 
 # -- sweeps ---------------------------------------------------------------------------------
@@ -25,9 +35,8 @@ def sweep_options(f):
     """
     @output_file_option("--out", help="Append each finished case's row to FILE as one JSON line; "
                                       "a rerun skips the cases found there (resume).")
-    @click.option("--jobs", type=Integer(1), default=1, show_default=True,
-                  help="Cases run at once on this machine (at most its cores), each in a fresh process "
-                       "(--executor local); the rows are the same as with one.")
+    @jobs_option(help="Cases run at once on this machine (at most its cores), each in a fresh process "
+                      "(--executor local); the rows are the same as with one.")
     @click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True,
                   help="local: processes on this machine; dask: the workers of a Dask cluster (see --scheduler).")
     @click.option("--scheduler", metavar="ADDRESS", default=None,
@@ -84,12 +93,9 @@ def repeat_rule(no_repeat: bool, max_repeat: int | None) -> int | None:
 @click.option("--sizes", default="4x6", show_default=True, metavar="PxC[,...]",
               help="Rule sets: comma-separated PEGSxCOLORS, either side a number or a range A-B "
                    "(4x2-10,5x6-7,6-7x5).")
-@click.option("--no-repeat", is_flag=True, help="Every colour at most once, in every size.")
-@click.option("--max-repeat", type=Integer(1), default=None, metavar="M",
-              help="Every colour at most M times, in every size.  [default: unlimited]")
+@repeat_options(metavar="M", where=", in every size")
 @strategy_option("minimax,expected,entropy,parts", many=True)
-@click.option("--backend", "backends", default="python", show_default=True, metavar="A[,B...]",
-              help=f"Engines, comma-separated ({', '.join(BACKENDS)}).")
+@backend_option(many=True, default="python", help="Engines")
 @click.option("--first-guess", "first_guesses", metavar="CODE", multiple=True,
               help="Opening to play in every size; repeat the option for several.  [default: each strategy's own]")
 @click.option("--all-openings", is_flag=True, help="Play every canonical opening of each size (see mmlogic openings).")
@@ -132,15 +138,11 @@ def sweep(sizes, no_repeat, max_repeat, strategies, backends, first_guesses, all
 
 
 @click.command(name="openings")
-@click.option("--pegs", type=Integer(1, MAX_PEGS), default=4, show_default=True, help="Code length.")
-@click.option("--colors", type=Integer(1, MAX_COLORS), default=6, show_default=True,
-              help="Number of colours (symbols).")
-@click.option("--no-repeat", is_flag=True, help="Every colour at most once (bulls and cows).")
-@click.option("--max-repeat", type=Integer(1), default=None, metavar="M",
-              help="Every colour at most M times.  [default: unlimited]")
+@pegs_option
+@colors_option
+@repeat_options(metavar="M")
 @strategy_option("minimax", many=True)
-@click.option("--backend", type=click.Choice(list(BACKENDS)), default="python", show_default=True,
-              help="Engine that finds consistent codes.")
+@backend_option(default="python")
 @seed_option
 @sweep_options
 def openings(pegs, colors, no_repeat, max_repeat, strategies, backend, seed, run, out, as_json):
