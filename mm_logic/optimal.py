@@ -11,7 +11,7 @@ The search is exact. The openings tried are one per class of codes that
 colour and position symmetry tell apart (:func:`mm_logic.symmetry.canonical_openings`:
 0000 0001 0011 0012 0123 for 4x6); each splits the codes into parts, and
 each part is searched by the compiled branch and bound of
-:mod:`mm_logic.optimal_kernels`, which proves its cost, or that it cannot
+:mod:`mm_logic.kernels.optimal`, which proves its cost, or that it cannot
 let its opening beat the best one found. What the search proves is kept:
 every opening with its exact cost or a lower bound no smaller than the
 optimum (:attr:`OptimalResult.openings`), so the result says why it is
@@ -203,7 +203,7 @@ class Searcher:
     """
 
     def __init__(self, rules: Rules, max_depth: int | None = None):
-        from . import optimal_kernels as kernels
+        from .kernels import optimal as kernels
         self.k = kernels
         self.rules = rules
         self.max_depth = max_depth
@@ -381,10 +381,10 @@ def compile_kernels(on_compile: Callable[[], None] | None = None, worst: bool = 
 
     Done before the clock starts, so that ``seconds`` is the search's own (4x6 reported 14-23 s
     cold for a search of 0.6 s). ``worst``: also the kernel of the worst objective. ``on_compile``
-    is called when compilation actually starts (:func:`mm_logic.numba_cache.compilation_said`);
+    is called when compilation actually starts (:func:`mm_logic.kernels.numba_cache.compilation_said`);
     a warm cache loads them silently.
     """
-    from .numba_cache import compilation_said
+    from .kernels.numba_cache import compilation_said
 
     with compilation_said(on_compile):
         searcher = Searcher(WARM_UP, max_depth=None)

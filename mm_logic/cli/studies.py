@@ -81,7 +81,7 @@ def optimal_command(rules, objective, max_depth, jobs, as_json, save_tree):
 
         def compiling() -> None:
             # A first run: 15-45 s before the search starts, which were silent.
-            from ..numba_cache import CACHE
+            from ..kernels.numba_cache import CACHE
 
             spinner.tick()
             click.echo(f"note: {COMPILING_OPTIMAL if CACHE else COMPILING_UNCACHED}", err=True)

@@ -47,8 +47,8 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from .kernels import _is_representative
 from .numba_cache import CACHE
+from .orbits import _is_representative
 
 #: A cost no strategy reaches: a part too large for the guesses left.
 INF = 1 << 30
