@@ -35,7 +35,7 @@ import numpy as np
 from mm_logic.codemaker import random_secrets
 from mm_logic.engines import make_engine
 from mm_logic.game import Game
-from mm_logic.kernels.sample import climb, partition_entropies
+from mm_logic.kernels.entropies import climb, partition_entropies
 from mm_logic.rules import Rules
 from mm_logic.sampling import random_code
 from mm_logic.scripting import count, natural, output_file, run

@@ -157,6 +157,17 @@ def test_no_import_cycle_in_the_package():
     assert real == []
 
 
+#: Most lines a module of the package may have: past it, a module holds more than one concern.
+MAX_MODULE_LINES = 700
+
+
+def test_no_module_of_the_package_is_over_700_lines():
+    sizes = {p.relative_to(PACKAGE.parent).as_posix(): len(p.read_text().splitlines()) for p in PACKAGE.rglob("*.py")}
+    assert "mm_logic/game.py" in sizes
+    over = {name: lines for name, lines in sizes.items() if lines > MAX_MODULE_LINES}
+    assert over == {}, f"modules over {MAX_MODULE_LINES} lines (split them by concern): {over}"
+
+
 def test_nothing_below_the_front_ends_knows_click():
     # The command line (a package of commands) and the terminal's spinner and progress bar.
     front_ends = {"mm_logic.cli", "mm_logic.terminal"}

@@ -13,15 +13,14 @@ from hypothesis import strategies as st
 
 from mm_logic.engines.reference import ReferenceEngine
 from mm_logic.feedback import feedback
+from mm_logic.kernels.entropies import climb, partition_entropies
 from mm_logic.kernels.sample import (
-    climb,
     codes_with_counts,
     colour_counts,
     consistent_rows,
     count_vectors,
     feedback_distance,
     metropolis,
-    partition_entropies,
     repair,
 )
 from mm_logic.rules import Rules

@@ -163,7 +163,7 @@ def openings(pegs, colors, no_repeat, max_repeat, strategies, backend, seed, run
       mmlogic openings --pegs 6 --colors 6 --out 6x6.jsonl --executor dask --scheduler tcp://10.0.0.5:8786
     """
     from ..compare import strategy_names
-    from ..sweep import OpeningRanking, opening_cases
+    from ..openings import OpeningRanking, opening_cases
 
     rules = make_rules(pegs, colors, max_repeat=repeat_rule(no_repeat, max_repeat))
     chosen = strategy_names(strategies, STRATEGIES.built_in())

@@ -33,7 +33,7 @@ Per guess:
    repair failed at the history before, they do less (they fail again there).
 2. The candidates: up to :data:`CANDIDATES` distinct sample codes, the best
    :data:`CLIMBS` of them improved one peg at a time on the entropy
-   (:func:`~mm_logic.kernels.sample.climb`, which may leave the consistent
+   (:func:`~mm_logic.kernels.entropies.climb`, which may leave the consistent
    set), and as many uniform codes climbed the same way.
 3. The guess: the largest entropy; where the sample is exact, a candidate
    that may win gets ``1 / |set|`` more (its chance to end the game); ties:
@@ -60,15 +60,14 @@ import time
 import numpy as np
 
 from ..errors import BadInput
+from ..kernels.entropies import climb, partition_entropies
 from ..kernels.sample import (
-    climb,
     codes_with_counts,
     colour_counts,
     count_vectors,
     descend,
     feedback_distance,
     metropolis,
-    partition_entropies,
     repair,
 )
 from ..notation import Code, shown
