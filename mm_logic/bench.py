@@ -30,14 +30,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .client import RemoteServer, play_remote
 from .codemaker import check_every_secret, secret_indices
 from .codespace import code_space
 from .engines import EngineSpec, make_engine
 from .engines.base import Engine
 from .errors import BadInput
 from .feedback import index_feedback, win_index
-from .game import EngineDisagreement, Game, NoProgress, attempts_limit, play
+from .game import EngineDisagreement, Game, GameRecord, NoProgress, attempts_limit, play
 from .histogram import format_histogram, histogram_figures
 from .notation import Code, Entry, format_entry
 from .processes import portable, start_pool, start_worker, worker_count
@@ -48,6 +47,11 @@ from .strategies.tree import StrategyTree, TreeNode, TreeStrategy
 
 #: Called with the number of games just finished (a progress bar's ``update``).
 Progress = Callable[[int], None]
+#: Plays one game of a bench: ``codemaker(engine, strategy, secret, first_guess)``, the game's record. The
+#: default plays against the secret here (:func:`mm_logic.game.play`); a front end may hand another, e.g. a
+#: server's codemaker that keeps the secret (:class:`mm_logic.client.RemoteCodemaker`). With ``jobs > 1``
+#: it is sent to the workers: a module-level function or a picklable object.
+Codemaker = Callable[[Engine, Strategy, Code, Code | None], GameRecord]
 
 
 # -- results -------------------------------------------------------------------------
@@ -164,14 +168,14 @@ def _effort_since(engine: Engine, before: dict[str, int] | None) -> dict[str, in
 
 
 def play_games(engine: Engine, strategy: Strategy, secrets: list[Code], first_guess: Code | None = None,
-               progress: Progress | None = None, server: RemoteServer | None = None) -> BenchResult:
-    """Play one game per secret: against the secret here, or against a codemaker on ``server``
-    that keeps it (the strategy sees only the server's answers; the attempts are the same)."""
+               progress: Progress | None = None, codemaker: Codemaker | None = None) -> BenchResult:
+    """Play one game per secret: against the secret here, or through ``codemaker`` (e.g. a server's,
+    which keeps it: the strategy sees only its answers; the attempts are the same)."""
     result = _empty(engine, strategy)
     before = engine.search_stats()
     for secret in secrets:
-        record = (play(engine, strategy, secret, first_guess) if server is None
-                  else play_remote(engine, strategy, server, secret, first_guess=first_guess))
+        record = (play(engine, strategy, secret, first_guess) if codemaker is None
+                  else codemaker(engine, strategy, secret, first_guess))
         result.games_played.append((secret, record.attempts))
         if progress:
             progress(1)
@@ -270,10 +274,10 @@ class BenchSpec:
 
 @dataclass(frozen=True)
 class GamesTask:
-    """Play one game per secret (against a server's codemaker when ``server`` is set)."""
+    """Play one game per secret (through ``codemaker`` when it is set, e.g. a server's)."""
 
     secrets: list[Code]
-    server: RemoteServer | None = None
+    codemaker: Codemaker | None = None
 
     @property
     def size(self) -> int:
@@ -281,7 +285,7 @@ class GamesTask:
 
     def run(self, engine: Engine, strategy: Strategy, first_guess: Code | None,
             progress: Progress | None = None) -> BenchResult:
-        return play_games(engine, strategy, self.secrets, first_guess, progress, self.server)
+        return play_games(engine, strategy, self.secrets, first_guess, progress, self.codemaker)
 
 
 @dataclass(frozen=True)
@@ -445,23 +449,24 @@ def _long_lived_objects_frozen():
 
 
 def bench_games(engine: Engine, strategy: Strategy, secrets: list[Code], first_guess: Code | None = None,
-                progress: Progress | None = None, jobs: int = 1, server: RemoteServer | None = None) -> BenchResult:
+                progress: Progress | None = None, jobs: int = 1, codemaker: Codemaker | None = None) -> BenchResult:
     """Play one game per secret; ``seconds`` is the wall time of the games.
 
-    With ``server``, a codemaker there keeps each secret (``bench --server``).
+    With ``codemaker``, each game is played through it (``bench --server``: a codemaker on the
+    server keeps each secret; see :data:`Codemaker`).
     """
     with _long_lived_objects_frozen():
-        return _bench_games(engine, strategy, secrets, first_guess, progress, jobs, server)
+        return _bench_games(engine, strategy, secrets, first_guess, progress, jobs, codemaker)
 
 
-def _bench_games(engine, strategy, secrets, first_guess, progress, jobs, server) -> BenchResult:
+def _bench_games(engine, strategy, secrets, first_guess, progress, jobs, codemaker) -> BenchResult:
     start = time.perf_counter()
     if jobs > 1:
         result = _empty(engine, strategy)
-        tasks = [GamesTask(secrets[i::jobs], server) for i in range(jobs)]
+        tasks = [GamesTask(secrets[i::jobs], codemaker) for i in range(jobs)]
         run_in_processes(BenchSpec.of(engine, strategy, first_guess), tasks, jobs, result, progress)
     else:
-        result = play_games(engine, strategy, secrets, first_guess, progress, server)
+        result = play_games(engine, strategy, secrets, first_guess, progress, codemaker)
     result.seconds = time.perf_counter() - start
     return result
 

@@ -157,6 +157,17 @@ def test_no_import_cycle_in_the_package():
     assert real == []
 
 
+def test_the_bench_never_imports_the_http_client():
+    # A front end hands the bench a codemaker function (bench --server: mm_logic.client.RemoteCodemaker).
+    graph = _graph()
+    reached, todo = set(), ["mm_logic.bench"]
+    while todo:
+        for name in graph[todo.pop()] - reached:
+            reached.add(name)
+            todo.append(name)
+    assert "mm_logic.client" not in reached
+
+
 #: Most lines a module of the package may have: past it, a module holds more than one concern.
 MAX_MODULE_LINES = 700
 

@@ -64,6 +64,7 @@ def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced
       mmlogic bench --backend clingo --strategy tree:knuth.json --all
     """
     from ..bench import bench_all, bench_games, check_tree_recordable, warm_up
+    from ..client import RemoteCodemaker
     from ..codemaker import bench_secrets
 
     if all_secrets + (games is not None) + (spaced is not None) != 1:
@@ -92,8 +93,9 @@ def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced
             result = bench_all(engine, strategy, first_guess, progress=bar.update, jobs=jobs,
                                record_tree=save_tree is not None, secrets=every)
         else:
+            codemaker = None if server is None else RemoteCodemaker(server)
             result = bench_games(engine, strategy, secrets, first_guess, progress=bar.update, jobs=jobs,
-                                 server=server)
+                                 codemaker=codemaker)
     emit(result, as_json)  # first: a file that cannot be written loses nothing printed
     if out:
         write_output(out, lambda path: path.write_text(json.dumps(result.as_dict()) + "\n"))
