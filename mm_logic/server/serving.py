@@ -13,7 +13,6 @@ import signal
 import socket
 from collections.abc import Callable
 
-from ..client import url_of
 from ..errors import BackendUnavailable, cannot_listen, host_port, install_hint
 from ..interrupts import ENDINGS, interrupted_code
 from .connections import bounded_protocol
@@ -63,7 +62,7 @@ def run_server(store: GameStore, host: str, port: int, line_games: LineGames | N
                                            log_level="warning", http=bounded_protocol(read_timeout, max_connections)))
 
     def listening(line_port: int | None = None) -> None:
-        say(f"mmlogic serve: {url_of('http', host, port)}/ (the web page; the API under /api) (Ctrl-C stops)")
+        say(f"mmlogic serve: http://{host_port(host, port)}/ (the web page; the API under /api) (Ctrl-C stops)")
         if line_port is not None:
             r = line_games.rules
             say(f"mmlogic serve: line protocol on {host_port(host, line_port)} ({r.pegs} letters from a to "
