@@ -186,6 +186,17 @@ class ComparePlan:
         play the rules' game."""
         return self.encoding is not None and engine_class(backend).suffix is not None
 
+    def unchecked(self) -> str | None:
+        """With ``--encoding``: which backends play the rules' game, so that no disagreement with the
+        encoding's reader is checked (None when every backend reads it, or without an encoding)."""
+        others = [b for b in self.backends if not self.reads(b)] if self.encoding is not None else []
+        if not others:
+            return None
+        reader = next(b for b in self.backends if self.reads(b))
+        return (f"{reader} plays the game of {self.encoding.name}; {', '.join(others)} "
+                f"{'plays' if len(others) == 1 else 'play'} the rules' game, on its secrets where "
+                f"{reader} plays too, so no disagreement with {reader} is checked")
+
     @property
     def backends(self) -> list[str]:
         """Every backend of the plan, once, in the order of its studies."""

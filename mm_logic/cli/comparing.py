@@ -88,12 +88,8 @@ def compare(ctx, preset, rules, backends, strategies, all_secrets, games, seed, 
     plan = ComparePlan.make(preset=preset, rules=rules, explicit_rules=typed, backends=backends,
                             strategies=strategies, all_secrets=all_secrets, games=games, seed=seed, jobs=jobs,
                             encoding=encoding, time_limit=time_limit)
-    others = [b for b in plan.backends if not plan.reads(b)] if encoding is not None else []
-    if others:
-        reader = next(b for b in plan.backends if plan.reads(b))
-        click.echo(f"note: {reader} plays the game of {encoding.name}; {', '.join(others)} "
-                   f"{'plays' if len(others) == 1 else 'play'} the rules' game, on its secrets where "
-                   f"{reader} plays too, so no disagreement with {reader} is checked", err=True)
+    if (unchecked := plan.unchecked()) is not None:
+        click.echo(f"note: {unchecked}", err=True)
     printed: list = []
     widths = column_widths(plan)
 
