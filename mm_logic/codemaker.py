@@ -92,9 +92,17 @@ def check_every_secret(rules: Rules) -> None:
         raise BadInput(f"--all: {rules.describe()} has {amount(rules.size)} codes; use --games N")
 
 
-def chosen_secret(text: str | None, engine: Engine, seed: int | None) -> Code:
+def chosen_secret(text: str | None, engine: Engine, seed: int | None, remote: bool = False) -> Code | None:
     """The code the user gave (``text``), or a random one of the engine's game (an edited encoding's
-    codes), reproducible with ``seed``."""
+    codes), reproducible with ``seed``.
+
+    For a game against a server (``remote``) that plays the rules' game, the code given or None: the
+    server draws it (from ``seed``). With an edited encoding the server, which plays the rules' game,
+    is given one of the encoding's codes, checked or drawn here (as ``bench --server`` gives it its
+    secrets).
+    """
+    if remote and engine.encoding is None:
+        return parse_code(text, engine.rules) if text is not None else None
     if text is None:
         return game_secrets(engine, 1, seed)[0]
     secret = parse_code(text, engine.rules)

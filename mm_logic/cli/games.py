@@ -8,7 +8,7 @@ import click
 
 from ..codemaker import chosen_secret
 from ..errors import BadInput
-from ..notation import parse_code, parse_entry
+from ..notation import parse_entry
 from .options import Integer, emit, engine_options, json_option, rules_options, server_option
 
 
@@ -39,12 +39,7 @@ def solve(rules, engine, strategy, first_guess, seed, secret_text, server, as_js
     from ..game import play, turn_line
     from ..terminal import Spinner
 
-    if server is None or engine.encoding is not None:
-        # With an edited encoding the server, which plays the rules' game, is given one of the
-        # encoding's codes, checked or drawn here (as bench --server gives it its secrets).
-        secret = chosen_secret(secret_text, engine, seed)
-    else:
-        secret = parse_code(secret_text, rules) if secret_text is not None else None
+    secret = chosen_secret(secret_text, engine, seed, remote=server is not None)
     warm_up(engine.name, strategy.name, rules.max_repeat)  # `seconds` leaves start-up out
     with Spinner("thinking") as spinner:
         def show(number, entry):
