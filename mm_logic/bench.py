@@ -1,7 +1,7 @@
 """Benches: many games of one (rules, engine, strategy), and their summary.
 
-Secrets come from :func:`random_secrets`, :func:`spaced_secrets` or the
-whole code space. Work is cut into tasks that do not depend on each other:
+Secrets come from :mod:`mm_logic.codemaker` (random, evenly spaced, or the
+whole code space). Work is cut into tasks that do not depend on each other:
 
 * a :class:`GamesTask` plays one game per secret (:func:`play_games`);
 * a :class:`TreeTask` plays every secret consistent with a history as one
@@ -30,24 +30,28 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .client import RemoteServer, play_remote
-from .codespace import MAX_CODES, code_space
+from .codemaker import check_every_secret, secret_indices
+from .codespace import code_space
 from .engines import EngineSpec, make_engine
 from .engines.base import Engine
 from .errors import BadInput
 from .feedback import index_feedback, win_index
-from .game import EngineDisagreement, Game, NoProgress, attempts_limit, play
+from .game import EngineDisagreement, Game, GameRecord, NoProgress, attempts_limit, play
 from .histogram import format_histogram, histogram_figures
-from .notation import Code, Entry, amount, format_entry
+from .notation import Code, Entry, format_entry
 from .processes import portable, start_pool, start_worker, worker_count
 from .rules import Rules
-from .sampling import random_code
 from .strategies import TREES, is_tree_name, make_strategy, open_tree
 from .strategies.base import Strategy
 from .strategies.tree import StrategyTree, TreeNode, TreeStrategy
 
 #: Called with the number of games just finished (a progress bar's ``update``).
 Progress = Callable[[int], None]
+#: Plays one game of a bench: ``codemaker(engine, strategy, secret, first_guess)``, the game's record. The
+#: default plays against the secret here (:func:`mm_logic.game.play`); a front end may hand another, e.g. a
+#: server's codemaker that keeps the secret (:class:`mm_logic.client.RemoteCodemaker`). With ``jobs > 1``
+#: it is sent to the workers: a module-level function or a picklable object.
+Codemaker = Callable[[Engine, Strategy, Code, Code | None], GameRecord]
 
 
 # -- results -------------------------------------------------------------------------
@@ -152,82 +156,6 @@ class BenchResult:
                           for k, n in (self.search or {}).items()))
 
 
-# -- secrets ---------------------------------------------------------------------------
-def random_secrets(rules: Rules, games: int, seed: int | None) -> list[Code]:
-    """``games`` uniformly random secrets, reproducible with ``seed``."""
-    rng = np.random.default_rng(seed)
-    return [random_code(rules, rng) for _ in range(games)]
-
-
-def secret_indices(engine: Engine) -> np.ndarray:
-    """Positions in the code space of every secret of the engine's game, increasing: every code,
-    or only those an edited encoding admits (``examples/palindrome.lp``: 36 of 1,296). Raises
-    :class:`~mm_logic.errors.NoConsistentCode` when it admits none."""
-    space = code_space(engine.rules)
-    if engine.encoding is None:
-        return np.arange(space.size)
-    indices = space.index_of(engine.enumerate([]))
-    if indices.size == 0:
-        raise engine.no_solution([])
-    return indices
-
-
-#: Largest space whose edited encoding's codes are listed to draw secrets from (uniform); beyond,
-#: each secret is the engine's random consistent code (listing millions of codes through a solver
-#: would take minutes).
-LISTED_SECRETS = 100_000
-
-
-def game_secrets(engine: Engine, games: int, seed: int | None) -> list[Code]:
-    """``games`` uniformly random secrets of the engine's game, reproducible with ``seed``: as
-    :func:`random_secrets`, or drawn among the codes an edited encoding admits (a secret it
-    excludes could never be found; beyond :data:`LISTED_SECRETS` codes, as the engine's
-    ``random`` draws them)."""
-    rules = engine.rules
-    if engine.encoding is None:
-        return random_secrets(rules, games, seed)
-    rng = np.random.default_rng(seed)
-    if rules.size <= LISTED_SECRETS:
-        indices = secret_indices(engine)
-        space = code_space(rules)
-        return [space.code(int(i)) for i in rng.choice(indices, size=games)]
-    with engine.session() as session:
-        drawn = [session.random(rng) for _ in range(games)]
-    if drawn and drawn[0] is None:
-        raise engine.no_solution([])
-    return drawn
-
-
-def spaced_secrets(rules: Rules, games: int) -> list[Code]:
-    """``games`` secrets evenly spaced over the code space in lexicographic order.
-
-    Secret ``i`` is the code of index ``i * (size // games)`` (peg 1 most
-    significant), the protocol of published large-game figures (e.g. 1000
-    secrets of 16x6). Colours must be allowed to repeat, so that an index is
-    just a number in base ``colors``.
-
-    Examples
-    --------
-    >>> spaced_secrets(Rules(2, 3), 3)
-    [(0, 0), (1, 0), (2, 0)]
-    """
-    if rules.restricted:
-        raise BadInput("evenly spaced secrets need colours that may repeat (no --no-repeat, --max-repeat)")
-    step = rules.size // games
-    if step == 0:
-        raise BadInput(f"{games} evenly spaced secrets need a code space of at least {games} codes, "
-                       f"{rules.describe()} has {rules.size}")
-    pegs, colors = rules.pegs, rules.colors
-    return [tuple((i * step // colors ** (pegs - 1 - p)) % colors for p in range(pegs))
-            for i in range(games)]
-
-
-def check_every_secret(rules: Rules) -> None:
-    """Refuse to play every secret of a space no engine lists code by code (before any game)."""
-    if rules.size > MAX_CODES:
-        raise BadInput(f"--all: {rules.describe()} has {amount(rules.size)} codes; use --games N")
-
-
 # -- playing ---------------------------------------------------------------------------
 def _empty(engine: Engine, strategy: Strategy) -> BenchResult:
     return BenchResult(engine.rules, engine.name, strategy.name)
@@ -240,14 +168,14 @@ def _effort_since(engine: Engine, before: dict[str, int] | None) -> dict[str, in
 
 
 def play_games(engine: Engine, strategy: Strategy, secrets: list[Code], first_guess: Code | None = None,
-               progress: Progress | None = None, server: RemoteServer | None = None) -> BenchResult:
-    """Play one game per secret: against the secret here, or against a codemaker on ``server``
-    that keeps it (the strategy sees only the server's answers; the attempts are the same)."""
+               progress: Progress | None = None, codemaker: Codemaker | None = None) -> BenchResult:
+    """Play one game per secret: against the secret here, or through ``codemaker`` (e.g. a server's,
+    which keeps it: the strategy sees only its answers; the attempts are the same)."""
     result = _empty(engine, strategy)
     before = engine.search_stats()
     for secret in secrets:
-        record = (play(engine, strategy, secret, first_guess) if server is None
-                  else play_remote(engine, strategy, server, secret, first_guess=first_guess))
+        record = (play(engine, strategy, secret, first_guess) if codemaker is None
+                  else codemaker(engine, strategy, secret, first_guess))
         result.games_played.append((secret, record.attempts))
         if progress:
             progress(1)
@@ -346,10 +274,10 @@ class BenchSpec:
 
 @dataclass(frozen=True)
 class GamesTask:
-    """Play one game per secret (against a server's codemaker when ``server`` is set)."""
+    """Play one game per secret (through ``codemaker`` when it is set, e.g. a server's)."""
 
     secrets: list[Code]
-    server: RemoteServer | None = None
+    codemaker: Codemaker | None = None
 
     @property
     def size(self) -> int:
@@ -357,7 +285,7 @@ class GamesTask:
 
     def run(self, engine: Engine, strategy: Strategy, first_guess: Code | None,
             progress: Progress | None = None) -> BenchResult:
-        return play_games(engine, strategy, self.secrets, first_guess, progress, self.server)
+        return play_games(engine, strategy, self.secrets, first_guess, progress, self.codemaker)
 
 
 @dataclass(frozen=True)
@@ -521,23 +449,24 @@ def _long_lived_objects_frozen():
 
 
 def bench_games(engine: Engine, strategy: Strategy, secrets: list[Code], first_guess: Code | None = None,
-                progress: Progress | None = None, jobs: int = 1, server: RemoteServer | None = None) -> BenchResult:
+                progress: Progress | None = None, jobs: int = 1, codemaker: Codemaker | None = None) -> BenchResult:
     """Play one game per secret; ``seconds`` is the wall time of the games.
 
-    With ``server``, a codemaker there keeps each secret (``bench --server``).
+    With ``codemaker``, each game is played through it (``bench --server``: a codemaker on the
+    server keeps each secret; see :data:`Codemaker`).
     """
     with _long_lived_objects_frozen():
-        return _bench_games(engine, strategy, secrets, first_guess, progress, jobs, server)
+        return _bench_games(engine, strategy, secrets, first_guess, progress, jobs, codemaker)
 
 
-def _bench_games(engine, strategy, secrets, first_guess, progress, jobs, server) -> BenchResult:
+def _bench_games(engine, strategy, secrets, first_guess, progress, jobs, codemaker) -> BenchResult:
     start = time.perf_counter()
     if jobs > 1:
         result = _empty(engine, strategy)
-        tasks = [GamesTask(secrets[i::jobs], server) for i in range(jobs)]
+        tasks = [GamesTask(secrets[i::jobs], codemaker) for i in range(jobs)]
         run_in_processes(BenchSpec.of(engine, strategy, first_guess), tasks, jobs, result, progress)
     else:
-        result = play_games(engine, strategy, secrets, first_guess, progress, server)
+        result = play_games(engine, strategy, secrets, first_guess, progress, codemaker)
     result.seconds = time.perf_counter() - start
     return result
 

@@ -243,3 +243,15 @@ def play_remote(engine: Engine, strategy: Strategy, server: RemoteServer, secret
     except NoConsistentCode as error:
         raise ServerError(f"the answers of the server at {server.url} contradict each other: {error}") from None
     return GameRecord(engine.rules, game.secret, guesses, time.perf_counter() - start, engine.name, strategy.name)
+
+
+@dataclass(frozen=True)
+class RemoteCodemaker:
+    """A bench's codemaker on ``server`` (:data:`mm_logic.bench.Codemaker`): each game is opened there
+    with its secret, which the server keeps; picklable, so a bench's workers play through it too."""
+
+    server: RemoteServer
+
+    def __call__(self, engine: Engine, strategy: Strategy, secret: Code, first_guess: Code | None = None
+                 ) -> GameRecord:
+        return play_remote(engine, strategy, self.server, secret, first_guess=first_guess)

@@ -98,7 +98,7 @@ class CodeSpace:
 
     @cached_property
     def _marks_kernels(self):
-        from .kernels import pack_code, packed_marks
+        from .kernels.packed import pack_code, packed_marks
         return pack_code, packed_marks
 
     @cached_property
@@ -134,8 +134,8 @@ class CodeSpace:
 
     @cached_property
     def packed(self) -> tuple[np.ndarray, np.ndarray] | None:
-        """The codes as packed words (:func:`mm_logic.kernels.pack`), None when they do not fit."""
-        from .kernels import pack, packable
+        """The codes as packed words (:func:`mm_logic.kernels.packed.pack`), None when they do not fit."""
+        from .kernels.packed import pack, packable
         if not packable(self.rules.pegs, self.rules.colors):
             return None
         return pack(self.codes, self.counts)

@@ -16,17 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .bench import (
-    BenchResult,
-    Progress,
-    bench_all,
-    bench_games,
-    check_every_secret,
-    game_secrets,
-    random_secrets,
-    secret_indices,
-    warm_up,
-)
+from .bench import BenchResult, Progress, bench_all, bench_games, warm_up
+from .codemaker import check_every_secret, game_secrets, random_secrets, secret_indices
 from .codespace import MAX_CODES, code_space
 from .engines import BACKENDS, check_encoding, engine_class, make_engine
 from .errors import BadInput
@@ -194,6 +185,17 @@ class ComparePlan:
         """Whether ``backend`` plays the game of ``--encoding`` (it reads such files); the others
         play the rules' game."""
         return self.encoding is not None and engine_class(backend).suffix is not None
+
+    def unchecked(self) -> str | None:
+        """With ``--encoding``: which backends play the rules' game, so that no disagreement with the
+        encoding's reader is checked (None when every backend reads it, or without an encoding)."""
+        others = [b for b in self.backends if not self.reads(b)] if self.encoding is not None else []
+        if not others:
+            return None
+        reader = next(b for b in self.backends if self.reads(b))
+        return (f"{reader} plays the game of {self.encoding.name}; {', '.join(others)} "
+                f"{'plays' if len(others) == 1 else 'play'} the rules' game, on its secrets where "
+                f"{reader} plays too, so no disagreement with {reader} is checked")
 
     @property
     def backends(self) -> list[str]:

@@ -13,17 +13,16 @@ prefixes, in constant memory: 8x8 after one guess (2.6 million codes) in a
 tenth of a second, where listing the space took 9 s and 1 GB.
 
 The search runs one first colour at a time, so that Ctrl-C gets through
-between two calls of the kernel.
+between two calls of the kernel (:func:`mm_logic.kernels.counting.count_from`).
 """
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from .codespace import MAX_CODES
+from .kernels.counting import count_from
 from .notation import Entry
-from .numba_cache import CACHE
 from .rules import Rules
 
 
@@ -46,51 +45,5 @@ def count_consistent(rules: Rules, history: list[Entry]) -> int:
         np.add.at(offered[row], guess, 1)
     blacks = np.array([black for _, (black, _) in history], dtype=np.int64)
     common = np.array([black + white for _, (black, white) in history], dtype=np.int64)
-    return sum(_count_from(first, rules.pegs, rules.colors, rules.repeat_limit, guesses, offered, blacks, common)
+    return sum(count_from(first, rules.pegs, rules.colors, rules.repeat_limit, guesses, offered, blacks, common)
                for first in range(rules.colors))
-
-
-@nb.njit(cache=CACHE, nogil=True)
-def _count_from(first, pegs, colors, repeat, guesses, offered, blacks, common):  # pragma: no cover - compiled
-    """Consistent codes whose first peg has colour ``first`` (see the module's notes)."""
-    entries = guesses.shape[0]
-    code = np.full(pegs, -1, dtype=np.int64)
-    held = np.zeros(colors, dtype=np.int64)  # pegs of each colour so far
-    # Row d: each entry's black pegs and common colours over the first d pegs.
-    black = np.zeros((pegs + 1, entries), dtype=np.int64)
-    shared = np.zeros((pegs + 1, entries), dtype=np.int64)
-    total = 0
-    depth = 0
-    while depth >= 0:
-        previous = code[depth]
-        if previous >= 0:
-            held[previous] -= 1
-        colour = previous + 1 if previous >= 0 else (first if depth == 0 else 0)
-        last = first if depth == 0 else colors - 1
-        rest = pegs - depth - 1
-        found = False
-        while colour <= last and not found:
-            if held[colour] < repeat:
-                found = True
-                for e in range(entries):
-                    b = black[depth, e] + (1 if guesses[e, depth] == colour else 0)
-                    s = shared[depth, e] + (1 if held[colour] < offered[e, colour] else 0)
-                    if b > blacks[e] or b + rest < blacks[e] or s > common[e] or s + rest < common[e]:
-                        found = False
-                        break
-            if not found:
-                colour += 1
-        if not found:
-            code[depth] = -1
-            depth -= 1
-            continue
-        code[depth] = colour
-        for e in range(entries):
-            black[depth + 1, e] = black[depth, e] + (1 if guesses[e, depth] == colour else 0)
-            shared[depth + 1, e] = shared[depth, e] + (1 if held[colour] < offered[e, colour] else 0)
-        held[colour] += 1
-        if rest == 0:
-            total += 1  # every entry's counts are exactly reached: the bounds above left no slack
-        else:
-            depth += 1
-    return total

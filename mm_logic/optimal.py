@@ -11,10 +11,10 @@ The search is exact. The openings tried are one per class of codes that
 colour and position symmetry tell apart (:func:`mm_logic.symmetry.canonical_openings`:
 0000 0001 0011 0012 0123 for 4x6); each splits the codes into parts, and
 each part is searched by the compiled branch and bound of
-:mod:`mm_logic.optimal_kernels`, which proves its cost, or that it cannot
+:mod:`mm_logic.kernels.optimal`, which proves its cost, or that it cannot
 let its opening beat the best one found. What the search proves is kept:
 every opening with its exact cost or a lower bound no smaller than the
-optimum (:attr:`OptimalResult.openings`), so the result says why it is
+optimum (:attr:`mm_logic.optimal_result.OptimalResult.openings`), so the result says why it is
 optimal.
 
 The openings' parts are independent problems: with ``jobs > 1`` they are
@@ -32,15 +32,15 @@ import threading
 import time
 from collections import Counter, deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from .codespace import code_space
 from .errors import BadInput
 from .feedback import feedback_index, index_feedback
-from .histogram import format_histogram, histogram_figures
 from .notation import Code, amount, format_code, quoted
+from .optimal_result import OpeningBound, OptimalResult
 from .processes import start_pool, start_worker, worker_count
 from .rules import Rules
 from .strategies.tree import TreeNode
@@ -52,116 +52,6 @@ MAX_OPTIMAL_CODES = 5040
 OBJECTIVES = ("expected", "worst")
 #: Called a few times a second with a one-line status of the search.
 Progress = Callable[[str], None]
-
-
-# -- the result -----------------------------------------------------------------------------
-@dataclass
-class OpeningBound:
-    """What the search proved about one opening: its exact cost, or a lower bound (``exact`` False)."""
-
-    opening: Code
-    #: Exact total, or a lower bound of it; None: it cannot finish every game within the depth limit.
-    cost: int | None
-    exact: bool
-
-
-@dataclass
-class OptimalResult:
-    """An optimal strategy, its figures over every secret, and what proves it optimal."""
-
-    rules: Rules
-    objective: str
-    max_depth: int | None
-    #: The strategy: the guess at each history and the subtree after each non-winning feedback.
-    tree: TreeNode
-    #: Guesses taken (the winning one included) -> number of secrets.
-    histogram: Counter
-    #: Every canonical opening with what the search proved about its total (worst objective: within the
-    #: least worst case), the best first.
-    openings: list[OpeningBound] = field(default_factory=list)
-    #: Worst objective: the most guesses within which no strategy finishes every game.
-    impossible_depth: int | None = None
-    seconds: float = 0.0
-    #: Sets of codes searched, summed over every process.
-    positions: int = 0
-    jobs: int = 1
-
-    @property
-    def games(self) -> int:
-        return sum(self.histogram.values())
-
-    @property
-    def total(self) -> int:
-        """Sum over all secrets of the guesses the strategy takes."""
-        return sum(k * n for k, n in self.histogram.items())
-
-    @property
-    def mean(self) -> float:
-        return self.total / self.games
-
-    @property
-    def worst(self) -> int:
-        return max(self.histogram)
-
-    @property
-    def opening(self) -> Code:
-        return self.tree.guess
-
-    @property
-    def optimal_figure(self) -> str:
-        """Which figure is proved optimal: ``total_guesses`` or ``max``."""
-        return "total_guesses" if self.objective == "expected" else "max"
-
-    def proof(self) -> str:
-        """One sentence: what is optimal and the bound that proves it."""
-        others = ("; every other opening proved to cost at least as much" if len(self.openings) > 1
-                  else "; every opening is this one up to symmetry")
-        if self.objective == "worst":
-            return (f"worst case {self.worst} is optimal: no strategy finds every code within "
-                    f"{self.impossible_depth} guesses; total {self.total} is the least among strategies within "
-                    f"{self.worst} guesses: lower bound {self.total} met{others}")
-        within = f" among strategies within {self.max_depth} guesses" if self.max_depth else ""
-        return f"total {self.total} is optimal{within}: lower bound {self.total} met{others}"
-
-    def as_dict(self) -> dict:
-        """The ``optimal --json`` object."""
-        rules = self.rules
-        return {
-            "rules": rules.as_dict(), "objective": self.objective, "max_depth": self.max_depth,
-            "optimal": self.optimal_figure,
-            "lower_bound": self.total if self.objective == "expected" else self.worst,
-            **histogram_figures(self.histogram),
-            "opening": format_code(self.opening, rules),
-            "openings": [{"opening": format_code(b.opening, rules), "cost": b.cost, "exact": b.exact}
-                         for b in self.openings],
-            "impossible_depth": self.impossible_depth,
-            "seconds": round(self.seconds, 3), "positions": self.positions, "jobs": self.jobs,
-        }
-
-    def text(self) -> str:
-        """The human summary of ``mmlogic optimal``."""
-        rules = self.rules
-        histogram = format_histogram(self.histogram)
-        goal = "least total guesses" if self.objective == "expected" else "least worst case, then least total guesses"
-        if self.max_depth:
-            goal += f", every game within {self.max_depth} guesses"
-        lines = [f"rules      {rules.describe()}",
-                 f"objective  {goal}",
-                 f"opening    {format_code(self.opening, rules)}",
-                 f"games      {self.games}",
-                 f"total      {self.total}",
-                 f"mean       {self.mean:.3f}",
-                 f"max        {self.worst}",
-                 f"histogram  {histogram}",
-                 f"optimal    {self.proof()}"]
-        if len(self.openings) > 1:
-            shown = [f"{format_code(b.opening, rules)} "
-                     + ("impossible" if b.cost is None else f"{'' if b.exact else '>='}{b.cost}")
-                     for b in self.openings]
-            lines.append(f"openings   {', '.join(shown)}")
-        lines.append(f"seconds    {self.seconds:.3f}")
-        lines.append(f"positions  {self.positions:,}" + (f" ({self.jobs} processes)" if self.jobs > 1 else ""))
-        return "\n".join(lines)
 
 
 # -- bounds ------------------------------------------------------------------------------------
@@ -203,8 +93,10 @@ class Searcher:
     """
 
     def __init__(self, rules: Rules, max_depth: int | None = None):
-        from . import optimal_kernels as kernels
+        from .kernels import optimal as kernels
+        from .kernels import table
         self.k = kernels
+        self.transpositions = table
         self.rules = rules
         self.max_depth = max_depth
         space = code_space(rules)
@@ -244,7 +136,7 @@ class Searcher:
         self.scratch = kernels.new_scratch(self.size, self.win + 1)
         # Entries of 33 bytes: 0.5 MB for the smallest spaces, 280 MB for bulls and cows.
         bits = 14 if self.size <= 256 else 18 if self.size < 1000 else 22 if self.size < 2000 else 23
-        self.tt = kernels.new_table(bits)
+        self.tt = table.new_table(bits)
         self.control = np.zeros(kernels.CONTROL_SLOTS, dtype=np.int64)
         self.hist = np.zeros((self.size + 2, rules.pegs), dtype=np.int64)
         self.on_tick: Callable[[np.ndarray], None] | None = None
@@ -325,12 +217,12 @@ class Searcher:
                 fb = int(self.table[indices[0], indices[1]])
                 node.children[index_feedback(fb, self.rules.pegs)] = TreeNode(self.code(indices[1]))
             return node
-        salt = self.k.depth_salt(depth)
-        found, exact, _, guess = self.k.probe(indices, salt, self.game[2], self.game[3], self.tt)
+        salt = self.transpositions.depth_salt(depth)
+        found, exact, _, guess = self.transpositions.probe(indices, salt, self.game[2], self.game[3], self.tt)
         if not (found and exact and guess >= 0):
             # Replaced in the table by other sets since: search it again.
             self.cost(indices, history, depth, self.k.INF)
-            found, exact, _, guess = self.k.probe(indices, salt, self.game[2], self.game[3], self.tt)
+            found, exact, _, guess = self.transpositions.probe(indices, salt, self.game[2], self.game[3], self.tt)
         guess = int(guess)
         node = TreeNode(self.code(guess))
         below = None if depth is None else depth - 1
@@ -381,10 +273,10 @@ def compile_kernels(on_compile: Callable[[], None] | None = None, worst: bool = 
 
     Done before the clock starts, so that ``seconds`` is the search's own (4x6 reported 14-23 s
     cold for a search of 0.6 s). ``worst``: also the kernel of the worst objective. ``on_compile``
-    is called when compilation actually starts (:func:`mm_logic.numba_cache.compilation_said`);
+    is called when compilation actually starts (:func:`mm_logic.kernels.numba_cache.compilation_said`);
     a warm cache loads them silently.
     """
-    from .numba_cache import compilation_said
+    from .kernels.numba_cache import compilation_said
 
     with compilation_said(on_compile):
         searcher = Searcher(WARM_UP, max_depth=None)

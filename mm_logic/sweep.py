@@ -55,7 +55,7 @@ from .errors import BackendUnavailable, BadInput, MMLogicError, install_hint
 from .files import read_text, target_of
 from .game import Game
 from .histogram import format_histogram
-from .notation import Code, amount, format_code, parse_code, plural, quoted
+from .notation import Code, amount, format_code, parse_code, quoted
 from .processes import die_with_parent, worker_count
 from .rules import MAX_COLORS, MAX_PEGS, Rules
 from .strategies import STRATEGIES, make_strategy
@@ -672,68 +672,8 @@ def sweep_table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-# -- best openings ----------------------------------------------------------------------
-def rank_openings(rows: list[dict]) -> list[dict]:
-    """Rows of one strategy, best first: fewest total guesses, then smallest max.
-
-    Equal (total, max) share a rank (1, 2, 2, 4); the order among them is the
-    canonical openings' own.
-    """
-    ordered = sorted(rows, key=lambda r: (r["total_guesses"], r["max"]))
-    ranked = []
-    for i, row in enumerate(ordered):
-        same = i and (row["total_guesses"], row["max"]) == (ordered[i - 1]["total_guesses"], ordered[i - 1]["max"])
-        ranked.append({"rank": ranked[-1]["rank"] if same else i + 1, **row})
-    return ranked
-
-
-@dataclass
-class OpeningRanking:
-    """``mmlogic openings``: every canonical opening of one rule set, ranked per strategy."""
-
-    rules: Rules
-    backend: str
-    strategies: list[str]
-    sweep: Sweep
-
-    def rankings(self) -> dict[str, list[dict]]:
-        rows = self.sweep.finished()
-        return {s: rank_openings([r for r in rows if r["strategy"] == s]) for s in self.strategies}
-
-    def as_dict(self) -> dict:
-        keep = ("rank", "opening", "games", "total_guesses", "mean", "max", "histogram", "seconds", "peak_rss_mb")
-        return {"rules": self.rules.as_dict(), "backend": self.backend,
-                "openings": len(canonical_openings(self.rules)),
-                "rankings": {s: [{k: r[k] for k in keep} for r in ranked]
-                             for s, ranked in self.rankings().items()},
-                "failures": self.sweep.as_dict()["failures"]}
-
-    def text(self) -> str:
-        blocks = []
-        count = len(canonical_openings(self.rules))
-        for strategy, ranked in self.rankings().items():
-            lines = [f"{self.rules.describe()} {strategy} ({plural(self.rules.size, 'code')}, "
-                     f"{plural(count, 'canonical opening')}, best first: fewest guesses in "
-                     "total, then smallest max)",
-                     f"  {'rank':>4}  {'opening':<{max(7, self.rules.pegs)}}  {'total':>9} {'mean':>6} {'max':>4} "
-                     f"{'seconds':>9} {'peak MB':>8}  histogram"]
-            for r in ranked:
-                lines.append(f"  {r['rank']:>4}  {r['opening']:<{max(7, self.rules.pegs)}}  {r['total_guesses']:>9} "
-                             f"{r['mean']:>6.3f} {r['max']:>4} {r['seconds']:>9.3f} {r['peak_rss_mb']:>8.0f}  "
-                             f"{_histogram(r)}")
-            blocks.append("\n".join(lines))
-        return "\n\n".join(blocks)
-
-
-def opening_cases(rules: Rules, strategies: list[str], backend: str, seed: int | None) -> list[Case]:
-    """Every canonical opening of ``rules`` for each strategy (the cases ``openings`` runs)."""
-    return plan([(rules.pegs, rules.colors)], max_repeat=rules.max_repeat, strategies=strategies, first_guesses=[],
-                all_openings=True, backends=[backend], seed=seed, where="", player="openings")
-
-
-__all__ = ["CASE_FIELDS", "Case", "OpeningRanking", "RESULT_FIELDS", "SCORING", "Sweep", "case_key",
-           "load_rows", "opening_cases", "parse_sizes", "plan", "rank_openings", "run_case", "run_isolated",
-           "run_sweep", "sweep_table"]
+__all__ = ["CASE_FIELDS", "Case", "RESULT_FIELDS", "SCORING", "Sweep", "case_key", "load_rows", "parse_sizes",
+           "plan", "run_case", "run_isolated", "run_sweep", "sweep_table"]
 
 
 if __name__ == "__main__":

@@ -48,7 +48,7 @@ MAX_MOVES = 2000
 
 @dataclass(frozen=True)
 class Symmetries:
-    """The symmetries of a consistent set, as arrays for :func:`mm_logic.kernels.best_guess`.
+    """The symmetries of a consistent set, as arrays for :func:`mm_logic.kernels.scoring.best_guess`.
 
     ``blocks``: the free colour blocks; ``sigmas`` ``(h, pegs)`` and ``pis``
     ``(h, colors)``: the moves (the identity left out); ``block_of[c]``: the
@@ -197,7 +197,7 @@ def block_pool(space: CodeSpace, blocks: tuple[tuple[int, ...], ...]) -> np.ndar
         pools[blocks] = pools.pop(blocks)  # most recently used last
         return pools[blocks]
     if blocks:
-        from .kernels import representatives
+        from .kernels.orbits import representatives
         sym = Symmetries.of(space.rules, [list(b) for b in blocks], [])
         pool = np.flatnonzero(representatives(space.codes, sym.sigmas, sym.pis, sym.block_of, sym.block_colors,
                                               sym.block_start)).astype(np.int32)
@@ -220,7 +220,7 @@ def orbit_representatives(space: CodeSpace, history: list[Entry],
     ``alive`` (indices of the consistent codes) allows the swaps of colours
     they do not contain.
     """
-    from .kernels import representatives
+    from .kernels.orbits import representatives
     sym = symmetries(space, history, alive)
     return np.flatnonzero(representatives(space.codes, sym.sigmas, sym.pis, sym.block_of,
                                           sym.block_colors, sym.block_start))

@@ -1,14 +1,16 @@
-"""What the command line shows while it works: a spinner for slow solver calls.
+"""What the command line shows while it works: a spinner for slow solver calls, a progress bar for many games.
 
 Nothing should run silently for more than a few seconds. A :class:`Spinner`
 draws, on a terminal's stderr only, a turning wheel with the seconds spent
 once a step has taken longer than a second, and wipes it when the step ends
 (:meth:`Spinner.tick`), so quick steps print nothing and piped output stays
-clean.
+clean. :func:`progress_bar` draws click's bar, redrawn every second with the
+time spent (:class:`TickingBar`), on a terminal's stderr only.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import shutil
@@ -16,6 +18,8 @@ import sys
 import threading
 import time
 from typing import TextIO
+
+import click
 
 #: Seconds a step may take before the spinner shows.
 SHOW_AFTER = 1.0
@@ -114,3 +118,85 @@ def clock(seconds: float) -> str:
     seconds = int(seconds)
     hours, minutes = divmod(seconds // 60, 60)
     return f"{hours}:{minutes:02d}:{seconds % 60:02d}" if hours else f"{minutes}:{seconds % 60:02d}"
+
+
+def progress_bar(length: int, label: str):
+    """A progress bar on stderr for a terminal (with --json too: stdout stays the JSON alone); a no-op
+    context otherwise."""
+    return TickingBar(length, label) if interactive(sys.stderr) else _NoProgress()
+
+
+class TickingBar:
+    """click's progress bar, on a terminal's stderr, redrawn every second with the time spent.
+
+    The bar itself moves only when a step ends: a 20x20 game on swipl takes
+    minutes, and a bar frozen at 0% looked hung. A background thread redraws
+    it with the minutes and seconds spent (the steps' own redraws take the
+    same lock). Use it as click's bar: a context manager with
+    :meth:`update`.
+    """
+
+    def __init__(self, length: int, label: str, stream: TextIO | None = None, every: float = 1.0):
+        self._started = time.monotonic()
+        self._every = every
+        self._bar = click.progressbar(length=length, label=label, file=stream or sys.stderr,
+                                      show_eta=False, item_show_func=self._times)
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def _times(self, _item) -> str:
+        """"1:05 spent", then ", about 2:10 left" once a step has ended (at the steps' mean pace)."""
+        spent = time.monotonic() - self._started
+        done, length = self._bar.pos, self._bar.length
+        text = f"{clock(spent)} spent"
+        if 0 < done < length:
+            text += f", about {clock(spent / done * (length - done))} left"
+        return text
+
+    def __enter__(self) -> TickingBar:
+        self._started = time.monotonic()
+        self._bar.__enter__()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        with self._lock:
+            self._bar.__exit__(*exc)
+
+    def update(self, n: int) -> None:
+        """``n`` more steps are done."""
+        with self._lock:
+            self._bar.update(n)
+
+    @contextlib.contextmanager
+    def above(self):
+        """Print lines above the bar: its line is wiped, the caller prints (to stdout or stderr), and the
+        next redraw, within a second, draws the bar below them."""
+        with self._lock:
+            self._bar.file.write("\r\033[K")
+            self._bar.file.flush()
+            yield
+
+    def _run(self) -> None:
+        while not self._stop.wait(self._every):
+            with self._lock:
+                self._bar.render_progress()
+
+
+class _NoProgress:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def update(self, n):
+        pass
+
+    def above(self):
+        return contextlib.nullcontext()

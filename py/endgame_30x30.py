@@ -36,13 +36,13 @@ import time
 import numpy as np
 from clingo import Function, Number
 
-from mm_logic.bench import random_secrets
+from mm_logic.codemaker import random_secrets
 from mm_logic.engines import make_engine
 from mm_logic.engines.clingo import program
 from mm_logic.errors import BadInput
 from mm_logic.game import Game
+from mm_logic.kernels.sample import colour_counts, count_vectors, repair
 from mm_logic.rules import Rules
-from mm_logic.sample_kernels import colour_counts, count_vectors, repair
 from mm_logic.sampling import history_rng
 from mm_logic.scripting import count, natural, positive_seconds, run
 from mm_logic.strategies import make_strategy

@@ -32,11 +32,11 @@ import sys
 
 import numpy as np
 
-from mm_logic.bench import random_secrets
+from mm_logic.codemaker import random_secrets
 from mm_logic.engines import make_engine
 from mm_logic.game import Game
+from mm_logic.kernels.entropies import climb, partition_entropies
 from mm_logic.rules import Rules
-from mm_logic.sample_kernels import climb, partition_entropies
 from mm_logic.sampling import random_code
 from mm_logic.scripting import count, natural, output_file, run
 from mm_logic.strategies import make_strategy

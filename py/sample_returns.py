@@ -48,7 +48,8 @@ from pathlib import Path
 
 import numpy as np
 
-from mm_logic.bench import bench_games, random_secrets
+from mm_logic.bench import bench_games
+from mm_logic.codemaker import random_secrets
 from mm_logic.engines import engine_class, make_engine
 from mm_logic.errors import BackendUnavailable, BadInput
 from mm_logic.files import read_text

@@ -72,7 +72,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from mm_logic.bench import random_secrets
+from mm_logic.codemaker import random_secrets
 from mm_logic.codespace import code_space
 from mm_logic.engines.swipl import SwiplEngine
 from mm_logic.engines.swipl.runtime import find_swipl, runtime

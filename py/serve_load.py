@@ -36,8 +36,8 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
-from mm_logic.bench import random_secrets
 from mm_logic.client import RemoteServer, play_remote, server_url
+from mm_logic.codemaker import random_secrets
 from mm_logic.engines import make_engine
 from mm_logic.errors import BadInput
 from mm_logic.feedback import feedback

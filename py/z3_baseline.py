@@ -35,7 +35,7 @@ import time
 from collections.abc import Callable
 from itertools import permutations
 
-from mm_logic.bench import random_secrets, spaced_secrets
+from mm_logic.codemaker import random_secrets, spaced_secrets
 from mm_logic.engines.clingo import ClingoEngine
 from mm_logic.errors import BackendUnavailable, BadInput, MMLogicError
 from mm_logic.feedback import feedback

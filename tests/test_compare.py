@@ -220,7 +220,7 @@ def test_csv_has_the_search_columns_when_an_engine_counts_its_search(run, tmp_pa
 
 
 def test_preset_names_are_the_presets():
-    from mm_logic.cli import PRESET_NAMES
+    from mm_logic.cli.comparing import PRESET_NAMES
     from mm_logic.compare import PRESET_HELP, PRESETS
     assert PRESET_NAMES == list(PRESETS) == list(PRESET_HELP)
 

@@ -2,7 +2,7 @@
 
 The scoring strategies rank candidates in a compiled kernel that drops a
 candidate as soon as it cannot win, stops at lower bounds, and scores one
-code per orbit of the history's symmetries (``mm_logic.kernels``,
+code per orbit of the history's symmetries (``mm_logic.kernels.scoring``,
 ``mm_logic.symmetry``). None of that may change a pick: on random histories
 of small spaces, each strategy must pick what ranking every code from the
 feedback table picks (``table_guess``: lowest rank, then consistent, then
@@ -26,7 +26,7 @@ from mm_logic.bench import bench_all
 from mm_logic.codespace import code_space
 from mm_logic.engines.reference import ReferenceEngine
 from mm_logic.feedback import feedback, feedback_index, feedback_indices
-from mm_logic.kernels import group_bound
+from mm_logic.kernels.scoring import group_bound
 from mm_logic.rules import Rules
 from mm_logic.strategies import make_strategy
 from mm_logic.strategies.scoring import table_guess

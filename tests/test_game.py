@@ -157,10 +157,33 @@ def test_no_import_cycle_in_the_package():
     assert real == []
 
 
+def test_the_bench_never_imports_the_http_client():
+    # A front end hands the bench a codemaker function (bench --server: mm_logic.client.RemoteCodemaker).
+    graph = _graph()
+    reached, todo = set(), ["mm_logic.bench"]
+    while todo:
+        for name in graph[todo.pop()] - reached:
+            reached.add(name)
+            todo.append(name)
+    assert "mm_logic.client" not in reached
+
+
+#: Most lines a module of the package may have: past it, a module holds more than one concern.
+MAX_MODULE_LINES = 700
+
+
+def test_no_module_of_the_package_is_over_700_lines():
+    sizes = {p.relative_to(PACKAGE.parent).as_posix(): len(p.read_text().splitlines()) for p in PACKAGE.rglob("*.py")}
+    assert "mm_logic/game.py" in sizes
+    over = {name: lines for name, lines in sizes.items() if lines > MAX_MODULE_LINES}
+    assert over == {}, f"modules over {MAX_MODULE_LINES} lines (split them by concern): {over}"
+
+
 def test_nothing_below_the_front_ends_knows_click():
-    front_ends = {"mm_logic.cli"}
+    # The command line (a package of commands) and the terminal's spinner and progress bar.
+    front_ends = {"mm_logic.cli", "mm_logic.terminal"}
     users = {name for name, path in
-             ((".".join(p.relative_to(PACKAGE.parent).with_suffix("").parts), p) for p in PACKAGE.rglob("*.py"))
+             ((".".join(p.relative_to(PACKAGE.parent).with_suffix("").parts[:2]), p) for p in PACKAGE.rglob("*.py"))
              if "click" in {n.split(".")[0] for n in _raw_imports(path)}}
     assert users == front_ends
 

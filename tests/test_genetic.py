@@ -7,7 +7,8 @@ import json
 import numpy as np
 import pytest
 
-from mm_logic.bench import bench_games, random_secrets
+from mm_logic.bench import bench_games
+from mm_logic.codemaker import random_secrets
 from mm_logic.engines.reference import ReferenceEngine
 from mm_logic.errors import SolverTimeout
 from mm_logic.game import play

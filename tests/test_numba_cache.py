@@ -1,4 +1,4 @@
-"""Where the compiled kernels are cached when numba has no place of its own (mm_logic/numba_cache.py).
+"""Where the compiled kernels are cached when numba has no place of its own (mm_logic/kernels/numba_cache.py).
 
 A system-wide install run by an account whose home is read-only ended every
 command on numba's RuntimeError ("cannot cache function ...: no locator
@@ -16,7 +16,7 @@ import tempfile
 import numba
 import pytest
 
-from mm_logic import numba_cache
+from mm_logic.kernels import numba_cache
 
 ORIGINAL_ENV, ORIGINAL_CONFIG = os.environ.get("NUMBA_CACHE_DIR"), numba.config.CACHE_DIR
 

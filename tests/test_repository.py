@@ -59,7 +59,7 @@ def test_wheel_ships_the_encodings(tmp_path):
     # exactly the encodings: every one of them, and no backup
     assert {name for name in names if name.startswith("mm_logic/encodings/")} == {
         f"mm_logic/encodings/{name}" for name in shipped}
-    assert "mm_logic/cli.py" in names
+    assert "mm_logic/cli/__init__.py" in names
     assert "mm_logic/engines/swipl/bridge.pl" in names  # the Prolog half of the swipl adapter
     # The web page of `mmlogic serve`: plain files, no build step.
     assert {f"mm_logic/server/static/{name}" for name in ("index.html", "app.js", "style.css")} <= names

@@ -1,4 +1,4 @@
-"""The sample kernels (mm_logic.sample_kernels) against feedback() and the reference engine."""
+"""The sample kernels (mm_logic.kernels.sample) against feedback() and the reference engine."""
 
 from __future__ import annotations
 
@@ -13,18 +13,17 @@ from hypothesis import strategies as st
 
 from mm_logic.engines.reference import ReferenceEngine
 from mm_logic.feedback import feedback
-from mm_logic.rules import Rules
-from mm_logic.sample_kernels import (
-    climb,
+from mm_logic.kernels.entropies import climb, partition_entropies
+from mm_logic.kernels.sample import (
     codes_with_counts,
     colour_counts,
     consistent_rows,
     count_vectors,
     feedback_distance,
     metropolis,
-    partition_entropies,
     repair,
 )
+from mm_logic.rules import Rules
 
 from generators import code_for, entry_for, small_rules
 

@@ -244,7 +244,7 @@ def test_ctrl_c_inside_a_kernel_is_ctrl_c_not_an_internal_failure(caller):
         import sys
         import numba.core.serialize
         import numpy as np
-        from mm_logic.sample_kernels import repair
+        from mm_logic.kernels.sample import repair
 
         def ctrl_c(*args):
             raise KeyboardInterrupt

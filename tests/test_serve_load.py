@@ -6,7 +6,7 @@ import re
 import subprocess
 import sys
 
-from mm_logic.bench import random_secrets
+from mm_logic.codemaker import random_secrets
 from mm_logic.engines.reference import ReferenceEngine
 from mm_logic.game import play
 from mm_logic.rules import Rules

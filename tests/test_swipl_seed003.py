@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from mm_logic.bench import random_secrets
+from mm_logic.codemaker import random_secrets
 from mm_logic.engines.reference import ReferenceEngine
 from mm_logic.engines.swipl.runtime import load_janus
 from mm_logic.feedback import feedback

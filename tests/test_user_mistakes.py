@@ -264,7 +264,7 @@ class _Terminal(io.StringIO):
 def test_the_progress_bar_shows_time_spent_while_no_game_ends():
     import time
 
-    from mm_logic.cli import TickingBar
+    from mm_logic.terminal import TickingBar
     stream = _Terminal()
     with TickingBar(4, "games", stream, every=0.01) as bar:
         bar._started -= 65  # a game that has taken 65 s so far

@@ -11,21 +11,21 @@ Per guess:
 
 1. The sample, ``k`` consistent codes. Before the first guess: ``k``
    uniform codes. Then, once the history leaves at most :data:`VECTORS`
-   colour-count vectors (:func:`~mm_logic.sample_kernels.count_vectors`;
+   colour-count vectors (:func:`~mm_logic.kernels.sample.count_vectors`;
    on 16x6 from the second guess on), a sequential importance sampler
-   (:func:`~mm_logic.sample_kernels.descend`) draws ``3 k`` weighted codes
+   (:func:`~mm_logic.kernels.sample.descend`) draws ``3 k`` weighted codes
    and ``k`` are drawn from them by weight: nearly uniform over the
    consistent set. A few hundred of its tries first estimate the set's size;
    a set of at most :data:`EXACT_CODES` codes is listed whole
-   (:func:`~mm_logic.sample_kernels.codes_with_counts`) and is the sample
+   (:func:`~mm_logic.kernels.sample.codes_with_counts`) and is the sample
    (``k`` codes of it drawn uniformly when larger), marked *exact*. With more
    vectors than that (large games, early), or when the sampler draws too few
    codes, a Metropolis walk over all codes
-   (:func:`~mm_logic.sample_kernels.metropolis`) collects ``k`` codes (a code
+   (:func:`~mm_logic.kernels.sample.metropolis`) collects ``k`` codes (a code
    may come twice). It starts at a code the sampler drew, else at the code of
    the previous guess's sample nearest to consistent (a uniform code when the
    strategy did not choose the previous guess). When it meets no consistent
-   code, a focused local search (:func:`~mm_logic.sample_kernels.repair`)
+   code, a focused local search (:func:`~mm_logic.kernels.sample.repair`)
    starts from the walk's nearest miss; only when that fails too is the
    engine asked (``near()``, aimed at that miss: it also says when nothing is
    consistent, and the strategy then returns None like the others). The walk
@@ -33,7 +33,7 @@ Per guess:
    repair failed at the history before, they do less (they fail again there).
 2. The candidates: up to :data:`CANDIDATES` distinct sample codes, the best
    :data:`CLIMBS` of them improved one peg at a time on the entropy
-   (:func:`~mm_logic.sample_kernels.climb`, which may leave the consistent
+   (:func:`~mm_logic.kernels.entropies.climb`, which may leave the consistent
    set), and as many uniform codes climbed the same way.
 3. The guess: the largest entropy; where the sample is exact, a candidate
    that may win gets ``1 / |set|`` more (its chance to end the game); ties:
@@ -60,18 +60,17 @@ import time
 import numpy as np
 
 from ..errors import BadInput
-from ..notation import Code, shown
-from ..sample_kernels import (
-    climb,
+from ..kernels.entropies import climb, partition_entropies
+from ..kernels.sample import (
     codes_with_counts,
     colour_counts,
     count_vectors,
     descend,
     feedback_distance,
     metropolis,
-    partition_entropies,
     repair,
 )
+from ..notation import Code, shown
 from ..sampling import history_rng, random_code
 from .base import SeededStrategy
 from .scoring import Entropy

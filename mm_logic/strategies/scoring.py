@@ -9,7 +9,7 @@ consistent, then the smallest code in lexicographic order.
 
 Every valid code is a candidate guess, in every space the reference engine
 enumerates (:data:`mm_logic.codespace.MAX_CODES`). No feedback table is
-kept: :func:`mm_logic.kernels.best_guess` scores each candidate on the fly
+kept: :func:`mm_logic.kernels.scoring.best_guess` scores each candidate on the fly
 against the consistent codes, drops it as soon as it cannot win, and stops
 at the lower bound of the ranks. Only the smallest code of each orbit under
 the symmetries of the history is a candidate (:mod:`mm_logic.symmetry`),
@@ -71,7 +71,7 @@ class ScoringStrategy(Strategy):
 
     def __init__(self, rules, seed=None):
         super().__init__(rules, seed)
-        from .. import kernels
+        from ..kernels import scoring as kernels
         kernels.load()  # start-up, before any game's clock
         self._kernels = kernels
         #: Searches, candidates scored and feedbacks computed so far (what the searches cost).

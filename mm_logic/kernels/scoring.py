@@ -15,147 +15,25 @@ the consistent set that the caller passes (:mod:`mm_logic.symmetry`):
 colours permuted freely within blocks, and pairs ``(sigma, pi)`` acting as
 ``y[p] = pi[x[sigma[p]]]``. A code is skipped when one of these maps it to a
 smaller code; the orbit's smallest code is never skipped, so the result is
-the same as scoring every code.
+the same as scoring every code (:mod:`mm_logic.kernels.orbits`).
 
-Feedback of a pair of codes of at most 8 pegs and 16 colours comes from
-words (:func:`pack`): one byte per peg, one byte per colour count, so black
-pegs are the zero bytes of an exclusive or and common colours a sum of
-byte-wise minima. Larger codes take the plain loop.
+Feedback comes from packed words where the codes fit them, else from the
+plain loop (:mod:`mm_logic.kernels.packed`).
 """
 
 from __future__ import annotations
-
-from functools import lru_cache
 
 import numba as nb
 import numpy as np
 
 from .numba_cache import CACHE
+from .orbits import _compare_canonical, _is_representative, representatives
+from .packed import _packed_feedback, _plain_feedback, pack, pack_code, packed_marks
 
-#: Largest pegs and colours of the packed words.
-PACKED_PEGS = 8
-PACKED_COLORS = 16
-
-_LOW = np.uint64(0x0101010101010101)
-_HIGH = np.uint64(0x8080808080808080)
-_ONE = np.uint64(1)
-_TWO = np.uint64(2)
-_FOUR = np.uint64(4)
-_SEVEN = np.uint64(7)
-_BYTE = np.uint64(0xFF)
-_TOP = np.uint64(56)
 #: Feedbacks computed at once for one candidate before they are counted.
 _CHUNK = 64
 #: Ranks never reached (the search's starting best).
 NO_RANK = np.iinfo(np.int64).max
-
-
-def packable(pegs: int, colors: int) -> bool:
-    """Whether codes of these rules fit the packed words."""
-    return pegs <= PACKED_PEGS and colors <= PACKED_COLORS
-
-
-def pack(codes: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Packed words of codes: ``(n,)`` peg words and ``(n, 2)`` colour-count words (``uint64``)."""
-    n, pegs = codes.shape
-    words = np.zeros(n, dtype=np.uint64)
-    for p in range(pegs):
-        words |= codes[:, p].astype(np.uint64) << np.uint64(8 * p)
-    colours = counts.shape[1]
-    count_words = np.zeros((n, 2), dtype=np.uint64)
-    for c in range(colours):
-        count_words[:, c // 8] |= counts[:, c].astype(np.uint64) << np.uint64(8 * (c % 8))
-    return words, count_words
-
-
-@nb.njit(cache=CACHE, inline="always")
-def _byte_sum(v):
-    return (v * _LOW) >> _TOP
-
-
-@nb.njit(cache=CACHE, inline="always")
-def _byte_min(a, b):
-    ge = ((((a | _HIGH) - b) & _HIGH) >> _SEVEN) * _BYTE  # 0xFF where a >= b
-    return (b & ge) | (a & ~ge)
-
-
-@nb.njit(cache=CACHE)
-def _packed_feedback(out, gw, g0, g1, words, counts0, counts1, start, stop, pegs):
-    """``black * (pegs + 1) + common`` of one guess against secrets ``start:stop`` (vectorised)."""
-    width = pegs + 1
-    words = words[start:stop]
-    counts0 = counts0[start:stop]
-    counts1 = counts1[start:stop]
-    for j in range(words.shape[0]):
-        x = gw ^ words[j]
-        x |= x >> _FOUR
-        x |= x >> _TWO
-        x |= x >> _ONE
-        black = pegs - np.int64(_byte_sum(x & _LOW))
-        common = np.int64(_byte_sum(_byte_min(g0, counts0[j]) + _byte_min(g1, counts1[j])))
-        out[j] = black * width + common
-
-
-@nb.njit(cache=CACHE)
-def _plain_feedback(out, guess, gcol, gcnt, ncol, codes, counts, start, stop):
-    pegs = codes.shape[1]
-    width = pegs + 1
-    for j in range(start, stop):
-        black = 0
-        for p in range(pegs):
-            if codes[j, p] == guess[p]:
-                black += 1
-        common = 0
-        for k in range(ncol):
-            a = gcnt[k]
-            b = counts[j, gcol[k]]
-            common += a if a < b else b
-        out[j - start] = black * width + common
-
-
-@nb.njit(cache=CACHE)
-def _compare_canonical(x, sigma, pi, moved, block_of, block_colors, block_start, rename, stamp, tick, used):
-    """Sign of canon(h·x) - x in lexicographic order: -1, 0 or 1.
-
-    ``h·x`` is ``x`` itself when ``moved`` is False, else ``pi[x[sigma[p]]]``;
-    canon renames the colours of each block in order of first appearance to the
-    block's colours in increasing order (the smallest code of its block orbit).
-    """
-    pegs = x.shape[0]
-    for b in range(used.shape[0]):
-        used[b] = 0
-    for p in range(pegs):
-        c = np.int64(x[sigma[p]]) if moved else np.int64(x[p])
-        if moved:
-            c = pi[c]
-        b = block_of[c]
-        if b >= 0:
-            if stamp[c] != tick:
-                stamp[c] = tick
-                rename[c] = block_colors[block_start[b] + used[b]]
-                used[b] += 1
-            c = rename[c]
-        xp = np.int64(x[p])
-        if c < xp:
-            return -1
-        if c > xp:
-            return 1
-    return 0
-
-
-@nb.njit(cache=CACHE)
-def _is_representative(x, sigmas, pis, block_of, block_colors, block_start, rename, stamp, tick, used):
-    """Whether no symmetry maps ``x`` to a smaller code; returns it and the last stamp used."""
-    tick += 1
-    if _compare_canonical(x, block_of, block_of, False, block_of, block_colors, block_start,
-                          rename, stamp, tick, used) < 0:
-        return False, tick
-    for h in range(sigmas.shape[0]):
-        tick += 1
-        if _compare_canonical(x, sigmas[h], pis[h], True, block_of, block_colors, block_start,
-                              rename, stamp, tick, used) < 0:
-            return False, tick
-    return True, tick
 
 
 @nb.njit(cache=CACHE)
@@ -359,50 +237,6 @@ def best_guess(codes, words, count_words, counts, alive, pool, pool_canonical, p
                 if best <= bound:
                     return best_index, best, scored, pairs
     return best_index, best, scored, pairs
-
-
-@nb.njit(cache=CACHE)
-def representatives(codes, sigmas, pis, block_of, block_colors, block_start):
-    """Mask of the codes that no symmetry maps to a smaller code (the orbits' smallest codes)."""
-    n = codes.shape[0]
-    mask = np.zeros(n, dtype=np.bool_)
-    colours = block_of.shape[0]
-    rename = np.zeros(colours, dtype=np.int64)
-    stamp = np.zeros(colours, dtype=np.int64)
-    used = np.zeros(block_start.shape[0], dtype=np.int64)
-    tick = 0
-    for i in range(n):
-        mask[i], tick = _is_representative(codes[i], sigmas, pis, block_of, block_colors, block_start,
-                                           rename, stamp, tick, used)
-    return mask
-
-
-@lru_cache(maxsize=4096)
-def pack_code(code: tuple[int, ...]) -> tuple[np.uint64, np.uint64, np.uint64]:
-    """One code's packed words: peg word, two colour-count words (kept for the codes met last)."""
-    word = 0
-    counts = [0, 0]
-    for p, c in enumerate(code):
-        word |= int(c) << (8 * p)
-        counts[c // 8] += 1 << (8 * (c % 8))
-    return np.uint64(word), np.uint64(counts[0]), np.uint64(counts[1])
-
-
-@nb.njit(cache=CACHE)
-def packed_marks(gw, g0, g1, words, count_words, indices, pegs, lut):
-    """Feedback indices (``lut[black * pegs + common]``) of one packed guess against codes ``indices``."""
-    out = np.empty(indices.shape[0], dtype=lut.dtype)
-    for k in range(indices.shape[0]):
-        i = indices[k]
-        x = gw ^ words[i]
-        x |= x >> _FOUR
-        x |= x >> _TWO
-        x |= x >> _ONE
-        black = pegs - np.int64(_byte_sum(x & _LOW))
-        common = np.int64(_byte_sum(_byte_min(g0, count_words[i, 0]) + _byte_min(g1, count_words[i, 1])))
-        out[k] = lut[black * pegs + common]
-    return out
-
 
 _loaded = False
 

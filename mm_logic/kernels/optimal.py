@@ -47,8 +47,9 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from .kernels import _is_representative
 from .numba_cache import CACHE
+from .orbits import _is_representative
+from .table import DEPTH_SALT, FEASIBLE_SALT, set_key, tt_find, tt_store
 
 #: A cost no strategy reaches: a part too large for the guesses left.
 INF = 1 << 30
@@ -60,77 +61,6 @@ STOP, NODES, TRIED, TRIED_BELOW = range(4)
 CONTROL_SLOTS = 8
 #: Sets of at most this many codes score their consistent guesses first.
 SMALL_SET = 40
-#: Ways of the transposition table's buckets.
-WAYS = 4
-#: Mixed into the second hash: the depth left (depth-limited searches) and the feasibility table.
-_DEPTH_SALT = np.uint64(0x9E3779B97F4A7C15)
-_FEASIBLE_SALT = np.uint64(0xC2B2AE3D27D4EB4F)
-
-
-# -- the transposition table ---------------------------------------------------------------
-def new_table(bits: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """An empty transposition table of ``2**bits`` entries: keys, values, guesses, set sizes, exact flags."""
-    size = 1 << bits
-    return (np.zeros((size, 2), dtype=np.uint64), np.zeros(size, dtype=np.int64), np.full(size, -1, dtype=np.int32),
-            np.zeros(size, dtype=np.int32), np.zeros(size, dtype=np.bool_))
-
-
-@nb.njit(cache=CACHE, nogil=True)
-def set_key(S, z1, z2, salt):
-    """The two hashes of a set of codes (xor of per-code random words), ``salt`` mixed into the second."""
-    k1 = np.uint64(1)  # never (0, 0): that marks an empty entry
-    k2 = salt
-    for j in range(S.shape[0]):
-        k1 ^= z1[S[j]]
-        k2 ^= z2[S[j]]
-    return k1 | np.uint64(1), k2
-
-
-@nb.njit(cache=CACHE, nogil=True)
-def tt_find(tt, k1, k2):
-    """The entry of a key, or -1."""
-    keys = tt[0]
-    base = np.int64((k1 >> np.uint64(1)) % np.uint64(keys.shape[0] // WAYS)) * WAYS
-    for w in range(WAYS):
-        i = base + w
-        if keys[i, 0] == k1 and keys[i, 1] == k2:
-            return i
-    return -1
-
-
-@nb.njit(cache=CACHE, nogil=True)
-def tt_store(tt, k1, k2, value, guess, size, exact):
-    """Record a set's exact cost (and best guess) or a lower bound, replacing its smallest neighbour when full."""
-    keys, values, guesses, sizes, exacts = tt
-    base = np.int64((k1 >> np.uint64(1)) % np.uint64(keys.shape[0] // WAYS)) * WAYS
-    target = -1
-    for w in range(WAYS):
-        i = base + w
-        if keys[i, 0] == k1 and keys[i, 1] == k2:
-            if exacts[i] and not exact:
-                return  # an exact cost is never replaced by a bound
-            if not exact and values[i] >= value:
-                return
-            target = i
-            break
-    if target < 0:
-        for w in range(WAYS):
-            i = base + w
-            if keys[i, 0] == 0 and keys[i, 1] == 0:
-                target = i
-                break
-    if target < 0:
-        # Full: the smallest set is the cheapest to search again.
-        target = base
-        for w in range(1, WAYS):
-            if sizes[base + w] < sizes[target]:
-                target = base + w
-    keys[target, 0] = k1
-    keys[target, 1] = k2
-    values[target] = value
-    guesses[target] = guess
-    sizes[target] = size
-    exacts[target] = exact
 
 
 # -- symmetry of a node -------------------------------------------------------------------------
@@ -572,7 +502,7 @@ def search(S, hist, hlen, sigmas, pis, depth, budget, level, game, bounds, outsi
         return STOPPED
     control[NODES] += 1
     table, codes, z1, z2 = game
-    k1, k2 = set_key(S, z1, z2, _DEPTH_SALT * np.uint64(depth + 1) if limited else np.uint64(0))
+    k1, k2 = set_key(S, z1, z2, DEPTH_SALT * np.uint64(depth + 1) if limited else np.uint64(0))
     lower = here[n]
     entry = tt_find(tt, k1, k2)
     if entry >= 0:
@@ -581,7 +511,7 @@ def search(S, hist, hlen, sigmas, pis, depth, budget, level, game, bounds, outsi
         lower = max(lower, tt[1][entry])
     outside = outsides[depth if limited else 0][n]
     below = bounds[depth - 1 if limited else 0]
-    child_salt = _DEPTH_SALT * np.uint64(depth) if limited else np.uint64(0)
+    child_salt = DEPTH_SALT * np.uint64(depth) if limited else np.uint64(0)
     win = np.int64(table[0, 0])
     blocks = _symmetry(S, codes, hist, hlen, pis.shape[1])
     best = budget
@@ -684,7 +614,7 @@ def feasible(S, hist, hlen, sigmas, pis, depth, level, game, bound, capacity, sc
         return STOPPED
     control[NODES] += 1
     table, codes, z1, z2 = game
-    k1, k2 = set_key(S, z1, z2, _FEASIBLE_SALT * np.uint64(depth + 1))
+    k1, k2 = set_key(S, z1, z2, FEASIBLE_SALT * np.uint64(depth + 1))
     entry = tt_find(tt, k1, k2)
     if entry >= 0:
         return tt[1][entry]
@@ -723,19 +653,3 @@ def feasible(S, hist, hlen, sigmas, pis, depth, level, game, bound, capacity, sc
         i = j
     tt_store(tt, k1, k2, 1 if found >= 0 else 0, found, n, True)
     return 1 if found >= 0 else 0
-
-
-@nb.njit(cache=CACHE, nogil=True)
-def probe(S, salt, z1, z2, tt):
-    """``(found, exact, value, guess)`` of a set's entry in the transposition table."""
-    k1, k2 = set_key(S, z1, z2, salt)
-    entry = tt_find(tt, k1, k2)
-    if entry < 0:
-        return False, False, 0, -1
-    return True, tt[4][entry], tt[1][entry], np.int64(tt[2][entry])
-
-
-def depth_salt(depth: int | None) -> np.uint64:
-    """The salt of :func:`search`'s entries for ``depth`` guesses left (None: unlimited)."""
-    return np.uint64(0) if depth is None else np.uint64(int(_DEPTH_SALT) * (depth + 1) % 2**64)
-

@@ -1,0 +1,145 @@
+"""``bench`` and ``tree``: many games and their summary, and the strategy tree a bench saved."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from ..errors import BadInput
+from ..terminal import progress_bar
+from .options import (
+    FilePath,
+    Integer,
+    distinct_outputs,
+    emit,
+    engine_options,
+    jobs_option,
+    json_option,
+    output_file_option,
+    rules_options,
+    server_option,
+    write_output,
+)
+
+
+@click.command(name="bench")
+@rules_options
+@engine_options()
+@click.option("--all", "all_secrets", is_flag=True, help="Play every secret of the code space once.")
+@click.option("--games", type=Integer(1), default=None, help="Play N random secrets (see --seed).")
+@click.option("--spaced", type=Integer(1), default=None, metavar="N",
+              help="Play N secrets evenly spaced over the code space in lexicographic order "
+                   "(code number i*(size//N)), as published large-game figures do.")
+@server_option("Play each game against a codemaker on this mmlogic server, which keeps the secret; "
+               "the secrets are the bench's own, so the attempts compare with a bench in process.")
+@json_option
+@output_file_option("--out", help="Also write the JSON object to FILE.")
+@output_file_option("--save-tree", "save_tree",
+                    help="With --all and a deterministic strategy: also write the strategy's tree (every guess "
+                         "after every history) to FILE as JSON; --strategy tree:FILE plays it back, "
+                         "mmlogic tree FILE sums it up and draws it.")
+@jobs_option()
+def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced, server, as_json, out, save_tree,
+          jobs):
+    """Play many games and summarise the attempts.
+
+    --all plays every secret exactly once (deterministic strategies are
+    evaluated as one tree, which gives the same totals as playing each game,
+    and checks the engine's count of consistent codes at every node); --games
+    N plays N random secrets; --spaced N plays N secrets evenly spaced in
+    lexicographic order. `seconds` is the wall time of the games alone.
+    --save-tree FILE (with --all) writes the tree the strategy played.
+
+    \b
+    Examples:
+      mmlogic bench --backend python --strategy minimax --first-guess 0011 --all
+      mmlogic bench --strategy first --pegs 5 --colors 8 --no-repeat --games 1000 --seed 1
+      mmlogic bench --strategy any --pegs 16 --games 20 --seed 1 --json
+      mmlogic bench --backend python --strategy expected --colors 8 --all --jobs 2
+      mmlogic bench --strategy any --pegs 16 --colors 6 --spaced 1000
+      mmlogic bench --server http://127.0.0.1:8000 --strategy minimax --games 100 --seed 1
+      mmlogic bench --backend python --strategy minimax --all --save-tree knuth.json
+      mmlogic bench --backend clingo --strategy tree:knuth.json --all
+    """
+    from ..bench import bench_all, bench_games, check_tree_recordable, warm_up
+    from ..client import RemoteCodemaker
+    from ..codemaker import bench_secrets
+
+    if all_secrets + (games is not None) + (spaced is not None) != 1:
+        raise BadInput("give exactly one of --all, --games N or --spaced N")
+    distinct_outputs(out=out, save_tree=save_tree)
+    if save_tree is not None:
+        # Refused before any game: a tree covers every secret, played here.
+        if not all_secrets:
+            raise BadInput("--save-tree needs --all: a strategy's tree covers every secret")
+        if server is not None:
+            raise BadInput("--save-tree does not apply with --server (each game is played against the server)")
+        check_tree_recordable(strategy)
+    if spaced is not None and engine.encoding is not None:
+        raise BadInput("--spaced plays evenly spaced codes of the rules, not an edited encoding's: "
+                       "use --games N or --all")
+    try:
+        # Every secret is listed once (the bar's length, then the games); as codes against a server.
+        secrets, every = bench_secrets(engine, games, spaced, seed, remote=server is not None)
+    except BadInput as error:
+        if spaced is None:
+            raise
+        raise click.BadParameter(str(error), param_hint="'--spaced'") from None
+    warm_up(engine.name, strategy.name, rules.max_repeat)  # `seconds` leaves start-up out
+    with progress_bar(len(every) if secrets is None else len(secrets), "games") as bar:
+        if secrets is None:
+            result = bench_all(engine, strategy, first_guess, progress=bar.update, jobs=jobs,
+                               record_tree=save_tree is not None, secrets=every)
+        else:
+            codemaker = None if server is None else RemoteCodemaker(server)
+            result = bench_games(engine, strategy, secrets, first_guess, progress=bar.update, jobs=jobs,
+                                 codemaker=codemaker)
+    emit(result, as_json)  # first: a file that cannot be written loses nothing printed
+    if out:
+        write_output(out, lambda path: path.write_text(json.dumps(result.as_dict()) + "\n"))
+    if save_tree:
+        write_output(save_tree, result.strategy_tree(strategy, first_guess).save)
+
+@click.command(name="tree")
+@click.argument("file", type=FilePath(dir_okay=False, path_type=Path))
+@click.option("--dot", "as_dot", is_flag=True, help="Print the tree in Graphviz's DOT language instead of the summary.")
+@output_file_option("--png", help="Also draw the tree into a PNG file (needs Graphviz's dot program).")
+@click.option("--max-depth", type=Integer(1), default=None, metavar="N",
+              help="Draw the first N guesses of every game (--dot, --png); a deeper subtree is one dashed box "
+                   "with its number of codes.  [default: all]")
+@json_option
+def tree_command(file, as_dot, png, max_depth, as_json):
+    """Sum up or draw a strategy tree saved by bench --all --save-tree FILE.
+
+    Prints the tree's rules, strategy and opening, and the figures of playing
+    every secret with it (games, total guesses, mean, max, histogram, nodes),
+    computed from the file alone. --dot prints it in Graphviz's DOT language,
+    as the published pictures of Knuth's tree: a box per guess with the
+    number of codes still possible, an edge per feedback, filled boxes where
+    games end; --png draws it (Graphviz's dot program must be installed).
+
+    \b
+    Examples:
+      mmlogic bench --backend python --strategy minimax --all --save-tree knuth.json
+      mmlogic tree knuth.json
+      mmlogic tree knuth.json --dot --max-depth 2 > knuth.dot
+      mmlogic tree knuth.json --png knuth.png --max-depth 3
+    """
+    from ..strategies.tree import StrategyTree, check_graphviz, to_dot, write_png
+
+    if as_dot and as_json:
+        raise BadInput("give --dot or --json, not both")
+    if max_depth is not None and not (as_dot or png):
+        raise BadInput("--max-depth applies to the drawings (--dot, --png)")
+    if png is not None:
+        check_graphviz()  # before the file is read: a missing program is found at once
+    loaded = StrategyTree.load(file)
+    drawing = to_dot(loaded, max_depth) if as_dot or png else None
+    if png is not None:
+        write_png(drawing, png)
+    if as_dot:
+        click.echo(drawing, nl=False)
+    else:
+        emit(loaded.figures(), as_json)

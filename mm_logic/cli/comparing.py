@@ -1,0 +1,123 @@
+"""``compare``: every (rule set, backend, strategy) on the same secrets."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from ..interrupts import interrupted_code
+from ..terminal import progress_bar
+from .options import (
+    RULE_OPTIONS,
+    FilePath,
+    Integer,
+    backend_option,
+    chart_folder,
+    distinct_outputs,
+    encoding_option,
+    jobs_option,
+    json_option,
+    output_file_option,
+    rules_options,
+    seed_option,
+    strategy_option,
+    time_limit_option,
+    write_output,
+)
+
+#: ``compare --preset`` names (``mm_logic.compare.PRESETS``, not imported at start-up; a test keeps them equal).
+PRESET_NAMES = ["seed000", "seed001", "seed003", "seed004"]
+
+
+@click.command(name="compare")
+@click.option("--preset", type=click.Choice(PRESET_NAMES), default=None,
+              help="Replay a report's experiments (its rule sets, backends, strategies and games) "
+                   "instead of the rules options; --backend, --strategy, --all or --games replace the preset's.")
+@rules_options
+@backend_option(many=True)
+@strategy_option("first", many=True, trees=True)
+@click.option("--all", "all_secrets", is_flag=True, help="Play every secret of each code space once.")
+@click.option("--games", type=Integer(1), default=None, help="Play N random secrets per rule set.")
+@seed_option
+@encoding_option
+@time_limit_option()
+@json_option
+@output_file_option("--csv", "csv_file", help="Also write the rows to a CSV file.")
+@click.option("--plot", "plot_dir", type=FilePath(file_okay=False, path_type=Path), default=None,
+              callback=chart_folder, help="Write PNG charts into DIR (needs matplotlib).")
+@jobs_option()
+@click.pass_context
+def compare(ctx, preset, rules, backends, strategies, all_secrets, games, seed, encoding, time_limit,
+            as_json, csv_file, plot_dir, jobs):
+    """Run every (rule set, backend, strategy) combination on the same secrets.
+
+    Prints a table per rule set: games, mean and max attempts, histogram, time
+    per game and total time (and the search effort of seed 001's engines
+    a1..a5). For deterministic strategies every backend must give the same
+    attempts for every secret; any disagreement is listed and the command
+    exits 1. Ctrl-C stops and prints what was finished.
+
+    \b
+    Presets (each report's experiments; mmlogic compare --preset NAME alone):
+      seed000  human1-3 and first on 4x6, 4x8, 4x8 no-repeat, 4x20, 6x4, every secret
+      seed001  A1-A5 (a1..a5) and the genetic algorithms, n = 4..8, p = 2n, 20 games
+               (every secret of 4x8); the p sweep at n = 5; two occurrences (a3, a4)
+      seed003  5 pegs of 8 colours, with and without repetition, every secret;
+               random and minimax beside first
+      seed004  4x8: ga004 beside ga001-random, random, first, minimax, human3; 500 games
+
+    \b
+    Examples:
+      mmlogic compare --preset seed000 --plot charts/
+      mmlogic compare --preset seed000 --backend python --strategy first,minimax --all
+      mmlogic compare --backend clingo,swipl,python --strategy first --games 200 --seed 1
+      mmlogic compare --preset seed001 --backend clingo --strategy first,any --games 100 --plot charts/
+    """
+    from ..compare import ComparePlan, column_widths, compare, table_header, table_row
+
+    distinct_outputs(csv=csv_file, plot=plot_dir)
+    typed = [f"--{p.replace('_', '-')}" for p in RULE_OPTIONS
+             if ctx.get_parameter_source(p) != click.core.ParameterSource.DEFAULT]
+    # Without a preset the options' defaults apply; with one, only what was typed replaces its own.
+    default = click.core.ParameterSource.DEFAULT
+    if preset is not None:
+        backends = None if ctx.get_parameter_source("backends") == default else backends
+        strategies = None if ctx.get_parameter_source("strategies") == default else strategies
+    plan = ComparePlan.make(preset=preset, rules=rules, explicit_rules=typed, backends=backends,
+                            strategies=strategies, all_secrets=all_secrets, games=games, seed=seed, jobs=jobs,
+                            encoding=encoding, time_limit=time_limit)
+    if (unchecked := plan.unchecked()) is not None:
+        click.echo(f"note: {unchecked}", err=True)
+    printed: list = []
+    widths = column_widths(plan)
+
+    with progress_bar(plan.total_games, "games") as bar:
+        def show_row(row) -> None:
+            # Each row is printed as soon as it is finished: long runs show their
+            # results as they go, and an interrupted run keeps them.
+            with bar.above():
+                if not printed or printed[-1].rules != row.rules:
+                    click.echo(("\n" if printed else "") + table_header(row.rules, widths))
+                click.echo(table_row(row, widths))
+            printed.append(row)
+
+        outcome = compare(plan, bar.update, on_row=None if as_json else show_row)
+    if csv_file:
+        write_output(csv_file, outcome.write_csv)
+    if plot_dir and outcome.rows:
+        from ..charts import plot_comparison
+        write_output(plot_dir, lambda folder: plot_comparison(outcome, folder))
+    if as_json:
+        click.echo(json.dumps(outcome.as_dict()))
+    else:
+        for disagreement in outcome.disagreements:
+            click.echo(disagreement.text())
+    if not outcome.complete:
+        click.echo("interrupted: the rows above are the finished ones", err=True)
+        return interrupted_code()
+    if outcome.disagreements:
+        click.echo(f"error: {len(outcome.disagreements)} disagreement(s) between backends", err=True)
+        return 1
+    return 0

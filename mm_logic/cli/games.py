@@ -1,0 +1,132 @@
+"""``solve``, ``next`` and ``play``: one game, the next guess, a game in the terminal."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ..codemaker import chosen_secret
+from ..errors import BadInput
+from ..notation import parse_entry
+from .options import Integer, emit, engine_options, json_option, rules_options, server_option
+
+
+@click.command(name="solve")
+@rules_options
+@engine_options()
+@click.option("--secret", "secret_text", metavar="CODE", default=None,
+              help="The code to find (random when not given; reproducible with --seed).")
+@server_option("Play against a codemaker on this mmlogic server, which keeps the secret "
+               "(random unless --secret; reproducible with --seed).")
+@json_option
+def solve(rules, engine, strategy, first_guess, seed, secret_text, server, as_json):
+    """The computer plays against a secret.
+
+    Prints one line per guess with its feedback (black,white), then the number
+    of guesses. With --server the secret is a remote codemaker's (seed 003's
+    client and server): the strategy runs here and sees only its answers
+    (with --encoding, the secret sent there is one of the encoding's codes).
+
+    \b
+    Examples:
+      mmlogic solve --secret 0123
+      mmlogic solve --backend swipl --strategy first --pegs 5 --colors 8 --no-repeat --seed 1
+      mmlogic solve --strategy any --pegs 16 --colors 6 --json
+      mmlogic solve --server http://127.0.0.1:8000 --pegs 5 --colors 8 --no-repeat
+    """
+    from ..bench import warm_up
+    from ..game import play, turn_line
+    from ..terminal import Spinner
+
+    secret = chosen_secret(secret_text, engine, seed, remote=server is not None)
+    warm_up(engine.name, strategy.name, rules.max_repeat)  # `seconds` leaves start-up out
+    with Spinner("thinking") as spinner:
+        def show(number, entry):
+            # Each guess as soon as it is made: a long game is never silent.
+            spinner.tick()
+            if not as_json:
+                click.echo(turn_line(number, entry, rules))
+
+        if server is None:
+            record = play(engine, strategy, secret, first_guess, on_turn=show)
+        else:
+            from ..client import play_remote
+            record = play_remote(engine, strategy, server, secret, seed, first_guess, on_turn=show)
+    # The turns are printed already: the text ends with the summary line alone.
+    click.echo(json.dumps(record.as_dict()) if as_json else record.summary())
+
+@click.command(name="next")
+@rules_options
+@engine_options()
+@json_option
+@click.argument("history", nargs=-1, metavar="HISTORY...")
+def next_command(rules, engine, strategy, first_guess, seed, as_json, history):
+    """Given what was played so far, the next guess.
+
+    Each HISTORY item is GUESS:B,W (black, white). With no history, prints the
+    strategy's opening; once an entry scored all black, that code, as solved.
+    Exits 3, naming the entries that contradict each other, when no code fits
+    the history.
+
+    \b
+    Examples:
+      mmlogic next 0011:1,0 2345:0,2
+      mmlogic next --strategy first --json 0123:0,2
+      mmlogic next --no-repeat --colors 10 0123:1,1
+    """
+    from ..game import advise
+    from ..terminal import Spinner
+
+    entries = [parse_entry(item, rules, check_repeat=not strategy.probes) for item in history]
+    with Spinner("thinking"):
+        suggestion = advise(engine, strategy, entries, first_guess)
+    emit(suggestion, as_json)
+
+@click.command(name="play")
+@rules_options
+@engine_options(beyond="any")
+@click.option("--role", type=click.Choice(["codebreaker", "codemaker"]), default="codebreaker", show_default=True,
+              help="codebreaker: you guess; codemaker: you keep a code in mind and the computer guesses it.")
+@click.option("--secret", "secret_text", metavar="CODE", default=None,
+              help="The code to find (codebreaker; random by default).")
+@click.option("--max-guesses", type=Integer(1), default=None, help="Give up after this many guesses.")
+def play_command(rules, engine, strategy, first_guess, seed, role, secret_text, max_guesses):
+    """Play in the terminal: you guess (codebreaker), or the computer guesses your code (codemaker).
+
+    Codebreaker: type a code per line (0123, or 0 1 2 3); a typo is explained
+    and you type again. Type `?` for how many codes are still possible (asked
+    of --backend), `hint` for the guess --strategy would play, `help` for help,
+    `quit` (or Ctrl-D) to give up and see the secret.
+
+    Codemaker: think of a code; answer each of the computer's guesses with
+    black,white (1,2 or 1 2). An answer that contradicts earlier ones is
+    refused at once, naming them; `undo` takes your last answer back; at the
+    end (or after `quit`) type your code to see which answers were wrong.
+
+    \b
+    Examples:
+      mmlogic play --pegs 4 --colors 6
+      mmlogic play --role codemaker --strategy minimax
+    """
+    from ..game import Game
+    from ..play import play_codebreaker, play_codemaker
+    from ..terminal import Spinner
+
+    def ask(prompt: str) -> str | None:
+        try:
+            return click.prompt(prompt, prompt_suffix="> ", default="", show_default=False, err=True)
+        except click.Abort as abort:
+            if isinstance(abort.__context__, KeyboardInterrupt):
+                raise KeyboardInterrupt from None  # Ctrl-C: "interrupted", exit 130, as everywhere
+            click.echo("", err=True)  # Ctrl-D: end the prompt's line; the game ends as after quit
+            return None
+
+    if role == "codemaker":
+        if secret_text is not None:
+            raise BadInput("--secret applies to --role codebreaker: as codemaker you keep the code in mind")
+        with Game(engine, strategy, first_guess=first_guess) as game:
+            return play_codemaker(game, ask, click.echo, max_guesses, busy=Spinner)
+    game = Game(engine, strategy, secret=chosen_secret(secret_text, engine, seed), first_guess=first_guess)
+    with game:
+        return play_codebreaker(game, ask, click.echo, max_guesses, busy=Spinner)

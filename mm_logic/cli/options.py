@@ -1,0 +1,358 @@
+"""The options the commands share, as decorators, and their parameter types.
+
+A decorator defines its options once and passes the commands what they parse
+into: :func:`rules_options` passes ``rules``, :func:`engine_options` the
+``engine``, ``strategy``, ``first_guess`` and ``seed``. Files the commands
+write are checked before any game runs (:func:`output_file_option`).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+from ..engines import BACKENDS, DEFAULT_BACKEND, make_engine
+from ..errors import BadInput, MMLogicError, install_hint
+from ..files import check_output, not_regular
+from ..notation import amount, parse_code, quoted
+from ..rules import DEFAULT_ALPHABET, MAX_COLORS, MAX_PEGS, make_rules
+from ..strategies import ALIASES, STRATEGIES, TreeStrategy, canonical_name, is_tree_name, make_strategy, open_tree
+from ..strategies.sampled import EXACT_SPACE, SampleEntropy, is_sample_name, sample_size
+
+
+class Integer(click.IntRange):
+    """An integer option within bounds: ``'abc' is not a valid integer`` (click's own type says
+    "integer range", and shows INTEGER RANGE in --help)."""
+
+    name = "integer"
+
+
+RULE_OPTIONS = ("pegs", "colors", "no_repeat", "max_repeat", "alphabet")
+
+pegs_option = click.option("--pegs", type=Integer(1, MAX_PEGS), default=4, show_default=True, help="Code length.")
+colors_option = click.option("--colors", type=Integer(1, MAX_COLORS), default=6, show_default=True,
+                             help="Number of colours (symbols).")
+
+
+def repeat_options(metavar: str | None = None, where: str = ""):
+    """``--no-repeat --max-repeat``: how often a colour may occur (``where``, e.g. ", in every size",
+    ends their help)."""
+    def decorate(f):
+        f = click.option("--max-repeat", type=Integer(1), default=None, metavar=metavar,
+                         help=f"Every colour at most M times{where}.  [default: unlimited]")(f)
+        return click.option("--no-repeat", is_flag=True,
+                            help=f"Every colour at most once{where or ' (bulls and cows)'}.")(f)
+    return decorate
+
+
+def rules_options(f=None, *, refuse_alphabet: str | None = None):
+    """``--pegs --colors --no-repeat --max-repeat --alphabet``; passes ``rules``.
+
+    ``refuse_alphabet``: the reason a command (``serve``) takes no ``--alphabet``; the
+    option is then left out of its help and refused with that reason.
+    """
+    if f is None:
+        return functools.partial(rules_options, refuse_alphabet=refuse_alphabet)
+
+    @pegs_option
+    @colors_option
+    @repeat_options()
+    @click.option("--alphabet", default=DEFAULT_ALPHABET, show_default=True, hidden=refuse_alphabet is not None,
+                  help="Symbols in order; the first K are used.")
+    @functools.wraps(f)
+    def wrapper(*args, pegs, colors, no_repeat, max_repeat, alphabet, **kwargs):
+        if refuse_alphabet is not None and alphabet != DEFAULT_ALPHABET:
+            raise BadInput(f"--alphabet does not apply to {click.get_current_context().info_name}: {refuse_alphabet}")
+        rules = make_rules(pegs, colors, no_repeat, max_repeat, alphabet)
+        if alphabet != DEFAULT_ALPHABET and not rules.symbolic:
+            click.echo(f"note: --alphabet has {len(alphabet)} symbols for {colors} colours: codes are written "
+                       "as comma-separated colour numbers (0,3,1,2)", err=True)
+        return f(*args, rules=rules, **kwargs)
+    return wrapper
+
+
+#: The authors' names --strategy also takes (``knuth`` is ``minimax``).
+_ALIAS_HELP = ("Authors' names work too: " + ", ".join(f"{alias} ({name})" for alias, name in ALIASES.items())
+               + ".")
+
+
+def _strategy_help() -> str:
+    # A line, not each strategy's summary: those made a 40-line paragraph of every command's --help.
+    return ("How the next guess is chosen (each strategy and its opening: docs/cli.md, "
+            f"\"Engine and strategy options\").  {_ALIAS_HELP}")
+
+
+class StrategyChoice(click.Choice):
+    """A built-in strategy's name, ``sample-entropy:K``, or ``tree:FILE``: a saved tree, read at once
+    (a bad file is one line)."""
+
+    def __init__(self):
+        super().__init__(list(STRATEGIES))
+
+    def get_metavar(self, param, ctx):
+        return super().get_metavar(param, ctx).replace("]", "|sample-entropy:K|tree:FILE]")
+
+    def get_invalid_choice_message(self, value, ctx):
+        return (super().get_invalid_choice_message(value, ctx).rstrip(".")
+                + ", sample-entropy:K (a sample of K codes), or tree:FILE (a saved strategy tree).")
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str):
+            value = canonical_name(value)
+        if isinstance(value, str) and is_sample_name(value):
+            try:
+                sample_size(value)
+            except BadInput as error:
+                self.fail(str(error), param, ctx)
+            return value
+        if isinstance(value, str) and is_tree_name(value):
+            try:
+                open_tree(value)
+            except BadInput as error:
+                self.fail(str(error), param, ctx)
+            return value
+        return super().convert(value, param, ctx)
+
+
+def _open_trees(ctx, param, text: str | None) -> str | None:
+    """Read the tree files a comma-separated ``--strategy`` list names (``tree:FILE``), at once."""
+    for name in (text or "").split(","):
+        if is_tree_name(name.strip()):
+            try:
+                open_tree(name.strip())
+            except BadInput as error:
+                raise click.BadParameter(str(error), ctx, param) from None
+    return text
+
+
+def backend_option(many: bool = False, default: str = DEFAULT_BACKEND, help: str | None = None):
+    """``--backend``: one engine, or (``many``) a comma-separated list of them; ``help`` says what
+    the engine does in the command."""
+    if many:
+        return click.option("--backend", "backends", default=default, show_default=True,
+                            metavar="A[,B...]",
+                            help=f"{help or 'Engines to compare'}, comma-separated ({', '.join(BACKENDS)}).")
+    return click.option("--backend", type=click.Choice(list(BACKENDS)), default=default,
+                        show_default=True, help=help or "Engine that finds consistent codes.")
+
+
+def strategy_option(default: str, many: bool = False, trees: bool = False):
+    """``--strategy``: one strategy, or (``many``) a comma-separated list of them.
+
+    A single strategy may be ``tree:FILE``; in a list, only with ``trees`` (the
+    commands whose games run in this process or in a bench's workers).
+    """
+    if many:
+        listed = ", ".join([*STRATEGIES, "tree:FILE"] if trees else STRATEGIES)
+        return click.option("--strategy", "strategies", default=default, show_default=True, metavar="X[,Y...]",
+                            callback=_open_trees if trees else None,
+                            help=f"Strategies to compare, comma-separated ({listed}).  {_ALIAS_HELP}")
+    return click.option("--strategy", type=StrategyChoice(), default=default,
+                        show_default=True, help=_strategy_help())
+
+
+class FilePath(click.Path):
+    """``click.Path`` that refuses an empty name (which would otherwise be the current folder, ".")."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not value.strip():
+            self.fail("an empty name is not a file or a folder", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+seed_option = click.option("--seed", type=Integer(0), default=None,
+                           help="Makes every random choice reproducible (a number >= 0).")
+encoding_option = click.option(
+    "--encoding", type=FilePath(exists=True, dir_okay=False, path_type=Path), default=None,
+    help="Edited .lp (clingo) or .pl (swipl) encoding to use instead of the shipped one.")
+class Seconds(click.FloatRange):
+    """A number of seconds above 0 (``nan`` and ``inf`` are not: every comparison with nan is false)."""
+
+    name = "seconds"
+
+    def __init__(self):
+        super().__init__(0, min_open=True)
+
+    def convert(self, value, param, ctx):
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{quoted(value)} is not a number of seconds", param, ctx)
+        if not math.isfinite(seconds):
+            self.fail(f"{quoted(value)} is not a number of seconds", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+TIME_LIMIT_HELP = ("Bound on one solver call, and on a genetic strategy's search for a consistent code "
+                   "(ga001-*: 300 s when not given); exceeding it exits 1.")
+
+
+def time_limit_option(default: float | None = None, help: str | None = None):
+    """``--time-limit SECONDS``: a bound on one solver call (``help`` says where else it applies)."""
+    return click.option("--time-limit", type=Seconds(), default=default, show_default=default is not None,
+                        metavar="SECONDS", help=help or TIME_LIMIT_HELP)
+
+
+
+
+#: Solver messages about an edited encoding shown at most (the rest are counted).
+MAX_NOTES = 10
+
+
+def show_encoding_notes(engine) -> None:
+    """What the solver said about an edited encoding while it ran, one ``note:`` line each, on stderr.
+
+    clingo goes on past an atom that no rule derives, which is how a typo
+    (``secrt`` for ``secret``) silently turns a constraint off; it says so only
+    as information (swipl stops at every warning instead).
+    """
+    notes = list(getattr(engine, "warnings", ()))
+    for note in notes[:MAX_NOTES]:
+        click.echo(f"note: {note}", err=True)
+    if len(notes) > MAX_NOTES:
+        click.echo(f"note: and {len(notes) - MAX_NOTES} more", err=True)
+
+
+def engine_options(default_strategy: str = "minimax", beyond: str | None = None):
+    """``--backend --strategy --first-guess --seed --encoding --time-limit``.
+
+    Passes ``engine``, ``strategy``, ``first_guess`` (a code or None) and ``seed``.
+    ``beyond``: the strategy played, with a note, where the default one cannot play the
+    size and ``--strategy`` was not given (``play``: a game is not refused for its hints);
+    without it such a size is refused, naming the strategies that can.
+    """
+    def decorate(f):
+        @backend_option()
+        @strategy_option(default_strategy)
+        @click.option("--first-guess", "first_guess_text", metavar="CODE", default=None,
+                      help="Opening guess (default: the strategy's own, see --strategy).")
+        @seed_option
+        @encoding_option
+        @time_limit_option()
+        @click.option("--labeling", type=click.Choice(["leftmost", "ff", "ffc", "min", "max"]), default=None,
+                      help="swipl only: the order in which `any` labels the pegs (ff: first-fail, the "
+                           "option seed 003's guesser labels with).  [default: the encoding's own]")
+        @functools.wraps(f)
+        def wrapper(*args, rules, backend, strategy, first_guess_text, seed, encoding, time_limit, labeling,
+                    **kwargs):
+            engine = make_engine(backend, rules, encoding=encoding, time_limit=time_limit, labeling=labeling)
+            if encoding is not None:
+                click.get_current_context().call_on_close(lambda: show_encoding_notes(engine))
+            limit = STRATEGIES[strategy].max_codes if strategy in STRATEGIES else None
+            default = click.get_current_context().get_parameter_source("strategy") == click.core.ParameterSource.DEFAULT
+            if beyond is not None and default and limit is not None and rules.size > limit:
+                click.echo(f"note: {rules.describe()} has {amount(rules.size)} codes, more than {strategy} scores "
+                           f"({amount(limit)}): {beyond} instead (choose another with --strategy)", err=True)
+                strategy = beyond
+            chosen = make_strategy(strategy, rules, seed, time_limit)
+            first_guess = parse_code(first_guess_text, rules) if first_guess_text is not None else None
+            if isinstance(chosen, TreeStrategy):
+                chosen.check_opening(first_guess)
+            if isinstance(chosen, SampleEntropy) and chosen.exact:
+                click.echo(f"note: {rules.describe()} has {amount(rules.size)} codes (at most {EXACT_SPACE:,}): "
+                           f"{chosen.name} plays the exact entropy scorer", err=True)
+            return f(*args, rules=rules, engine=engine, strategy=chosen, first_guess=first_guess, seed=seed,
+                     **kwargs)
+        return wrapper
+    return decorate
+
+
+def _writable_file(ctx, param, path: Path | None) -> Path | None:
+    """Check, before any game runs, that a result file can be written: a new path or a regular
+    file (a link, its target), never a device or a FIFO (:func:`mm_logic.files.check_output`)."""
+    if path is None:
+        return None
+    try:
+        check_output(path)
+    except OSError as error:
+        raise click.BadParameter(f"cannot write {path} ({error.strerror})") from None
+    return path
+
+
+def chart_folder(ctx, param, path: Path | None) -> Path | None:
+    """Check, before any game runs, that charts can be drawn and written into ``path``."""
+    if path is None:
+        return None
+    import importlib.util
+    if importlib.util.find_spec("matplotlib") is None:
+        raise click.BadParameter(f"charts need matplotlib: {install_hint('plot')}")
+    kind = not_regular(path)
+    if kind not in (None, "a folder") or path.is_file():
+        raise click.BadParameter(f"cannot write into folder {path} ({kind or 'a file'}, not a folder)")
+    # Every chart is a .png: one that stands there as a FIFO or a device would be waited on, or replaced.
+    for chart in sorted(path.glob("*.png")) if path.is_dir() else []:
+        if not_regular(chart) is not None:
+            raise click.BadParameter(f"cannot write {chart} ({not_regular(chart)}, not a regular file)")
+    made = [p for p in (path, *path.parents) if not p.exists()]
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        import tempfile
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as error:
+        raise click.BadParameter(f"cannot write into folder {path} ({error.strerror})") from None
+    finally:
+        for folder in made:  # made for the probe only: the charts make it again, after the games
+            if folder.is_dir():
+                folder.rmdir()
+    return path
+
+
+def output_file_option(*names: str, help: str):
+    """An option naming a file the command writes, checked before any game runs."""
+    return click.option(*names, type=FilePath(dir_okay=False, path_type=Path), default=None,
+                        callback=_writable_file, help=help)
+
+
+def distinct_outputs(**paths: Path | None) -> None:
+    """Refuse, before any game, two options naming the same output (the second would overwrite the first)."""
+    seen: dict[Path, str] = {}
+    for option, path in paths.items():
+        if path is None:
+            continue
+        key = path.resolve()
+        if key in seen:
+            raise BadInput(f"--{seen[key]} and --{option.replace('_', '-')} name the same file, {path}")
+        seen[key] = option.replace("_", "-")
+
+
+def write_output(path: Path, write: Callable[[Path], None]) -> None:
+    """``write(path)``; a failure (a full disk, a folder removed meanwhile) is one line, exit 1, after the
+    results were printed."""
+    try:
+        write(path)
+    except OSError as error:
+        raise MMLogicError(f"cannot write {path}: {(error.strerror or str(error)).lower()}") from None
+
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+
+
+def jobs_option(help: str = "Worker processes (at most the cores); the attempts are the same as with one."):
+    """``--jobs N``: worker processes (``help``: what they share, and what stays the same)."""
+    return click.option("--jobs", type=Integer(1), default=1, show_default=True, help=help)
+
+
+def server_option(help: str):
+    """``--server URL``: play against a codemaker on a ``mmlogic serve`` server."""
+    def to_server(ctx, param, text: str | None):
+        if text is None:
+            return None
+        from ..client import RemoteServer
+        try:
+            return RemoteServer(text)
+        except BadInput as error:
+            raise click.BadParameter(str(error).removeprefix("--server "), ctx, param) from None
+    return click.option("--server", metavar="URL", default=None, callback=to_server, help=help)
+
+
+def emit(result, as_json: bool) -> None:
+    """Print a result object: its contract JSON, or its text."""
+    click.echo(json.dumps(result.as_dict()) if as_json else result.text())
+
+

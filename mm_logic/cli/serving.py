@@ -1,0 +1,71 @@
+"""``serve``: the codemaker server, its web page and JSON API (and seed 003's line protocol)."""
+
+from __future__ import annotations
+
+import click
+
+from ..errors import BadInput
+from .options import RULE_OPTIONS, Integer, Seconds, rules_options, time_limit_option
+
+
+@click.command(name="serve")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (127.0.0.1: this machine only; 0.0.0.0 exposes the server).")
+@click.option("--port", type=Integer(0, 65535), default=8000, show_default=True, help="TCP port of the API.")
+@click.option("--tcp-port", type=Integer(0, 65535), default=None,
+              help="Also listen on this TCP port for seed 003's line protocol (docs/line-protocol.md); "
+                   "its games follow the rules options.  [default: off]")
+@rules_options(refuse_alphabet="the line protocol writes letters from a, and an API game names its alphabet in "
+                               "its request")
+@click.option("--max-games", type=Integer(1), default=1000, show_default=True,
+              help="Games kept in memory at most; a new one beyond is refused (HTTP 429).")
+@click.option("--idle-seconds", type=Seconds(), default=1800, show_default=True,
+              help="A game unused this long is forgotten.")
+@time_limit_option(default=10, help="Bound on one solver call of a request (HTTP 422 beyond).")
+@click.option("--read-timeout", type=Seconds(), default=10, show_default=True, metavar="SECONDS",
+              help="Time a request may take to come in whole, on both ports (HTTP 408 beyond, and the "
+                   "connection closed).")
+@click.option("--max-connections", type=Integer(1), default=500, show_default=True,
+              help="HTTP connections open at once at the most; one beyond is closed at once (HTTP 503).")
+def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit, read_timeout, max_connections):
+    """The codemaker server: a web page and a JSON API, games kept in memory (docs/server.md).
+
+    The page at http://HOST:PORT/ plays in a browser: you guess (with an
+    assistant), the computer guesses your code, strategies race. The API
+    creates a game (rules, role, backend, strategy), guesses against its
+    secret, asks the computer's next guess or answers it, undoes, resigns,
+    reads the state, races; solve/bench --server play against it. The secret
+    is never sent before the game is over. Ctrl-C stops it.
+
+    --tcp-port also serves seed 003's line protocol (docs/line-protocol.md):
+    init_connexion starts a game of the rules options (letters from a), and
+    [GAME,abcde] scores a guess. The rules options apply to it alone (an API
+    game names its rules in its request).
+
+    \b
+    Examples:
+      mmlogic serve
+      mmlogic serve --port 8080 --max-games 200 --idle-seconds 600
+      mmlogic serve --tcp-port 5000 --pegs 5 --colors 8 --no-repeat
+      curl -s -X POST localhost:8000/api/games -H 'Content-Type: application/json' \\
+        -d '{"rules": {"pegs": 4, "colors": 6}}'
+    """
+    from ..server.line_protocol import LineGames
+    from ..server.serving import require_serve_extra, run_server
+    from ..server.store import GameStore
+
+    require_serve_extra()
+    if tcp_port is not None and tcp_port == port != 0:
+        # Both servers would bind it: the second would fail as "address already in use".
+        raise BadInput(f"--tcp-port {tcp_port} is the API's --port too: the line protocol needs a port of its own")
+    ctx = click.get_current_context()
+    store = GameStore(max_games=max_games, idle_seconds=idle_seconds, time_limit=time_limit)
+    if tcp_port is None:
+        line_games = None
+        if any(ctx.get_parameter_source(p) != click.core.ParameterSource.DEFAULT for p in RULE_OPTIONS):
+            click.echo("note: the rules options apply to the line protocol (--tcp-port) only; "
+                       "an API game names its rules in its request", err=True)
+    else:
+        line_games = LineGames(store, rules)  # BadInput (exit 2) for rules the protocol cannot state
+    return run_server(store, host, port, line_games, tcp_port, read_timeout=read_timeout,
+                      max_connections=max_connections, say=lambda line: click.echo(line, err=True))

@@ -1,0 +1,12 @@
+"""The compiled kernels (numba), a module per concern, and where numba caches them.
+
+* :mod:`~mm_logic.kernels.packed`: feedback on codes packed one word a code;
+* :mod:`~mm_logic.kernels.orbits`: whether a code is the smallest of its orbit under a history's symmetries;
+* :mod:`~mm_logic.kernels.scoring`: the scoring strategies' best guess, scored on the fly;
+* :mod:`~mm_logic.kernels.sample`: the sampling strategies' searches of games too large to enumerate;
+* :mod:`~mm_logic.kernels.optimal`: the exact search of ``mmlogic optimal``;
+* :mod:`~mm_logic.kernels.counting`: the count of the codes a history leaves;
+* :mod:`~mm_logic.kernels.numba_cache`: the folder of numba's on-disk cache.
+
+Nothing is imported here: a module loads numba and its kernels when it is first used.
+"""

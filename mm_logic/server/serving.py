@@ -1,0 +1,83 @@
+"""Running ``mmlogic serve``: the API's socket bound, uvicorn on it, the line protocol beside.
+
+:func:`require_serve_extra` says at once when Starlette or uvicorn is
+missing; :func:`run_server` binds the port itself (so a port in use is one line and
+exit 1, where uvicorn would exit 3), runs until Ctrl-C, SIGTERM or SIGHUP, and
+returns the command's exit code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import socket
+from collections.abc import Callable
+
+from ..errors import BackendUnavailable, cannot_listen, host_port, install_hint
+from ..interrupts import ENDINGS, interrupted_code
+from .connections import bounded_protocol
+from .line_protocol import LineGames, doubles, serve_beside
+from .store import GameStore
+
+
+def require_serve_extra() -> None:
+    """Refuse, before anything else, when the ``serve`` extra (Starlette, uvicorn) is not installed."""
+    try:
+        import uvicorn  # noqa: F401
+
+        from .api import create_app  # noqa: F401
+    except ImportError:
+        raise BackendUnavailable(f"mmlogic serve needs Starlette and uvicorn: {install_hint('serve')}") from None
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``(host, port)`` and listening (port 0 chooses one); a failure is one line."""
+    try:
+        # An IPv6 address (::1) needs its family: create_server's default, IPv4, cannot resolve it.
+        sock = socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET)
+    except OSError as error:
+        raise cannot_listen(host, port, error) from None
+    # Accepted connections inherit it. uvicorn sets it only on sockets it creates: without it, a
+    # response's headers and body wait on the client's delayed ACK, 40 ms a request.
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return sock
+
+
+def run_server(store: GameStore, host: str, port: int, line_games: LineGames | None = None, tcp_port: int | None = None,
+          *, read_timeout: float, max_connections: int, say: Callable[[str], None] = print) -> int:
+    """Serve the web page and the API of ``store`` on ``host:port`` (and ``line_games`` on ``tcp_port``)
+    until Ctrl-C, SIGTERM or SIGHUP; ``say`` gets the lines that say where it listens.
+
+    Returns the exit code: 0 after Ctrl-C, as ``uvicorn.run`` does; 143 or 129
+    after SIGTERM or SIGHUP, as when they killed it.
+    """
+    import uvicorn
+
+    from .api import create_app, served_hosts
+
+    sock = listen(host, port)
+    port = sock.getsockname()[1]
+    # The Host headers are those of the port bound (port 0 chooses one).
+    server = uvicorn.Server(uvicorn.Config(create_app(store, served_hosts(host, port)), host=host, port=port,
+                                           log_level="warning", http=bounded_protocol(read_timeout, max_connections)))
+
+    def listening(line_port: int | None = None) -> None:
+        say(f"mmlogic serve: http://{host_port(host, port)}/ (the web page; the API under /api) (Ctrl-C stops)")
+        if line_port is not None:
+            r = line_games.rules
+            say(f"mmlogic serve: line protocol on {host_port(host, line_port)} ({r.pegs} letters from a to "
+                f"{chr(ord('a') + r.colors - 1)}, doubles {doubles(r)})")
+
+    try:
+        if line_games is None:
+            listening()
+            asyncio.run(server.serve(sockets=[sock]))
+        else:
+            asyncio.run(serve_beside(lambda: server.serve(sockets=[sock]), line_games, host, tcp_port, listening,
+                                     read_timeout=read_timeout))
+    except KeyboardInterrupt:
+        # Ctrl-C: uvicorn has shut down (and the line server is closed); exit 0, as uvicorn.run does.
+        # SIGTERM, SIGHUP: the same shut-down, and their exit code, 143 or 129, as when they killed it.
+        code = interrupted_code()
+        return 0 if code == ENDINGS[signal.SIGINT] else code
+    return 0
