@@ -1,5 +1,6 @@
-"""Shared fixtures: the CLI runner, in process and as a child process. Hypothesis strategies are in
-``generators.py``."""
+"""Shared fixtures and helpers: the CLI runner, in process and as a child process, the checks of a one-line
+error (CLI and API), the server's store and test client, and the scripts under py/. Hypothesis strategies
+and the brute-force references are in ``generators.py``."""
 
 from __future__ import annotations
 
@@ -17,12 +18,30 @@ from mm_logic.cli import cli
 ROOT = Path(__file__).resolve().parent.parent
 #: The console script beside this Python, as a user runs it.
 MMLOGIC = str(Path(sys.executable).parent / "mmlogic")
+#: The options that put a command on the reference engine.
+PY = ["--backend", "python"]
 
 
 def mmlogic(*args, cwd=None, timeout: float = 120) -> subprocess.CompletedProcess:
     """``mmlogic ARGS`` in its own process: what would end or hang this one (a crash in a solver,
     an encoding that halts, a pool that waits for ever) fails the test instead, after ``timeout``."""
     return subprocess.run([MMLOGIC, *map(str, args)], cwd=cwd, capture_output=True, text=True, timeout=timeout)
+
+
+def one_line_error(result, code: int, message: str, *, stdout: str | None = None) -> None:
+    """A CLI run (click's Result) that ended with exit ``code`` and the one line ``error: MESSAGE`` on stderr,
+    no traceback; with ``stdout``, what it printed before (``""``: the error was found before any output)."""
+    assert (result.exit_code, result.stderr) == (code, f"error: {message}\n"), result.output
+    assert "Traceback" not in result.output
+    if stdout is not None:
+        assert result.stdout == stdout
+
+
+def api_error(response, status: int, message: str) -> None:
+    """The server's answer to a refused request: ``status`` and the JSON ``{"error": MESSAGE}``, one line."""
+    assert response.status_code == status, response.text
+    assert response.json() == {"error": message}
+    assert "\n" not in message
 
 
 @pytest.fixture(autouse=True, scope="session")

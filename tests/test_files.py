@@ -23,9 +23,8 @@ import pytest
 from mm_logic import files
 from mm_logic.scripting import output_file, output_folder
 
-from conftest import ROOT, mmlogic
+from conftest import PY, ROOT, mmlogic
 
-PY = ["--backend", "python"]
 SMALL = ["--pegs", 2, "--colors", 2]
 
 #: Each output option of each command, before its path; the games would be short, were they played.
