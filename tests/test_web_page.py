@@ -29,6 +29,9 @@ from mm_logic.rules import Rules
 from mm_logic.server.process import ServerProcess
 from mm_logic.strategies import make_strategy
 
+#: Slow as a whole: Chromium's start, then a game a test (36.5 s for the file measured, 1-11 s a test).
+pytestmark = pytest.mark.slow
+
 RULES = Rules(4, 6)
 WINDOW = (1100, 800)
 WAIT = 20  # seconds a page may take to answer a click (a step is milliseconds on 4x6)
