@@ -106,18 +106,30 @@ def client(store):
         yield client
 
 
+#: The scripts under py/: the maintained tools, and the finished experiments kept runnable.
+PY_FOLDERS = (ROOT / "py" / "tools", ROOT / "py" / "experiments")
+
+
+def py_path(name: str) -> Path:
+    """The script ``NAME`` (``NAME.py`` too) under py/, in whichever of :data:`PY_FOLDERS` holds it."""
+    stem = name.removesuffix(".py")
+    found = [folder / f"{stem}.py" for folder in PY_FOLDERS if (folder / f"{stem}.py").is_file()]
+    assert len(found) == 1, f"{stem}.py: {len(found)} scripts of that name under py/tools and py/experiments"
+    return found[0]
+
+
 def py_script(name: str):
-    """The script ``py/NAME.py`` as a module (the scripts are no package: loaded from their file)."""
+    """The script ``NAME`` under py/ as a module (the scripts are no package: loaded from their file)."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location(name, ROOT / "py" / f"{name}.py")
+    spec = importlib.util.spec_from_file_location(name, py_path(name))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
 def load_seed003_script():
-    """``py/seed003_vs_swipl.py`` as a module; the report it reads must be there.
+    """``py/tools/seed003_vs_swipl.py`` as a module; the report it reads must be there.
 
     The report is not the project's: it lies beside the repository, as in CI,
     where its absence fails the tests that need it. In a lone clone elsewhere

@@ -1,4 +1,4 @@
-"""py/serve_load.py: 200 games at once against a real server on 127.0.0.1 lose or mix up nothing."""
+"""py/tools/serve_load.py: 200 games at once against a real server on 127.0.0.1 lose or mix up nothing."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from mm_logic.game import play
 from mm_logic.rules import Rules
 from mm_logic.strategies import make_strategy
 
-from conftest import ROOT
+from conftest import py_path
 
-SCRIPT = ROOT / "py" / "serve_load.py"
+SCRIPT = py_path("serve_load")
 
 
 def load(*options: str) -> subprocess.CompletedProcess:
