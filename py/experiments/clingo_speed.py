@@ -1,8 +1,9 @@
 """Speed of the clingo engine playing whole games through the engine API.
 
-A finished experiment (issue 3's speed goals), kept runnable. Its goals are rows of the README's
-"Benchmarks" table, where ``mmlogic bench`` measures them today (``py/tools/benchmarks.py`` reruns
-them); this script's own figures are documented nowhere else.
+A finished experiment (issue 3's speed goals), kept runnable. Its goals are rows of the benchmark
+table (``docs/results/benchmarks.md``, until then the README's "Benchmarks"), where ``mmlogic bench``
+measures them today (``py/tools/benchmarks.py`` reruns them); this script's own figures are
+documented nowhere else.
 
 Each game is the minimal loop ``guess = session.any()`` (or ``first()``),
 ``fb = feedback(guess, secret)``, ``session.push(guess, fb)`` until the secret

@@ -1,7 +1,7 @@
 """Why informative guesses make 30x30 games slow: the last consistent codes are hard to find.
 
 A finished experiment (issue 15), kept runnable: its figures (the six hardest histories asked again)
-are in the README's section "Large games: `sample-entropy`".
+are in ``docs/results/large-games.md`` (until then the README), section "Large games: `sample-entropy`".
 
 Plays random 30x30 secrets with a player that chooses informative guesses
 (``sample-entropy:10``, or ``drift:R``: the consistent code clingo finds

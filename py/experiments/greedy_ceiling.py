@@ -1,7 +1,8 @@
 """How far is ``sample-entropy``'s guess from the most informative guess of all?
 
-A finished experiment (issue 15), kept runnable: its figures are in the README's section "Large games:
-what the remaining figures of issue 15 ask", its rows in ``docs/greedy-ceiling-16x6.json``.
+A finished experiment (issue 15), kept runnable: its figures are in ``docs/results/large-games.md``
+(until then the README), section "Large games: what the remaining figures of issue 15 ask", its rows
+in ``docs/greedy-ceiling-16x6.json``.
 
 Plays ``sample-entropy`` (clingo engine) on random secrets and, before every
 guess after the first, draws a large reference sample of the consistent codes

@@ -1,8 +1,9 @@
 """Where the returns of ``sample-entropy`` stop: mean guesses against the sample size k.
 
-A finished experiment (issue 15), kept runnable: its figures are in the README's sections "Large games:
-`sample-entropy`" and "Large games: what the remaining figures of issue 15 ask", its rows and chart in
-``docs/sample-returns-16x6.json``, ``docs/sample-returns-20x20.json`` and ``docs/sample-returns.png``.
+A finished experiment (issue 15), kept runnable: its figures are in ``docs/results/large-games.md``
+(until then the README), sections "Large games: `sample-entropy`" and "Large games: what the remaining
+figures of issue 15 ask", its rows and chart in ``docs/sample-returns-16x6.json``,
+``docs/sample-returns-20x20.json`` and ``docs/sample-returns.png``.
 
 For each size of game and each k, the same random secrets (``--seed``) are
 played with ``sample-entropy:K`` and, beside them, with ``any`` (k = 1 is a

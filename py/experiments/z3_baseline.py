@@ -1,8 +1,8 @@
 """A Z3 solver against clingo's ``any`` on large games (16 pegs of 6 colours).
 
-A finished experiment (issue 3's reference, then issue 15), kept runnable: its figures are in the
-README's sections "Large games: clingo's `any` against a Z3 solver" and "Large games: what the
-remaining figures of issue 15 ask".
+A finished experiment (issue 3's reference, then issue 15), kept runnable: its figures are in
+``docs/results/large-games.md`` (until then the README), sections "Large games: clingo's `any`
+against a Z3 solver" and "Large games: what the remaining figures of issue 15 ask".
 
 The reference of issue 3 is a Z3-based player published with "10.51 guesses
 and 6.6 s per game" on 16x6 (Z3 4.8.7, 1000 secrets evenly spaced over the
