@@ -14,6 +14,10 @@ import pytest
 from click.testing import CliRunner
 
 from mm_logic.cli import cli
+from mm_logic.engines import make_engine
+from mm_logic.game import play
+from mm_logic.notation import parse_code
+from mm_logic.strategies import make_strategy
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The console script beside this Python, as a user runs it.
@@ -42,6 +46,14 @@ def api_error(response, status: int, message: str) -> None:
     assert response.status_code == status, response.text
     assert response.json() == {"error": message}
     assert "\n" not in message
+
+
+def played(backend: str, strategy: str, secret: str, rules, first_guess: str | None = None) -> list:
+    """The guesses and answers of ``strategy`` on ``backend`` against ``secret``, played in process
+    (:func:`mm_logic.game.play`): what a game through the server or the web page must equal."""
+    record = play(make_engine(backend, rules), make_strategy(strategy, rules), parse_code(secret, rules),
+                  parse_code(first_guess, rules) if first_guess else None)
+    return record.guesses
 
 
 @pytest.fixture(autouse=True, scope="session")

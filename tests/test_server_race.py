@@ -9,16 +9,15 @@ import time
 import numpy as np
 import pytest
 
-from mm_logic.engines import BACKENDS, make_engine
-from mm_logic.game import play
-from mm_logic.notation import format_code, parse_code
+from mm_logic.engines import BACKENDS
+from mm_logic.notation import format_code
 from mm_logic.rules import Rules
 from mm_logic.sampling import random_code
 from mm_logic.server import race as race_module
 from mm_logic.server.race import Race
-from mm_logic.strategies import STRATEGIES, make_strategy
+from mm_logic.strategies import STRATEGIES
 
-from conftest import api_error
+from conftest import api_error, played
 
 RULES = {"pegs": 4, "colors": 6}
 ENTRANTS = [{"backend": "python", "strategy": "minimax"}, {"backend": "python", "strategy": "first"},
@@ -49,9 +48,8 @@ CLASSIC = Rules(4, 6)
 
 def in_process(backend: str, strategy: str, secret: str, rules: Rules = CLASSIC, first_guess=None) -> list[dict]:
     """The history ``play`` gives in process, as the API writes it."""
-    record = play(make_engine(backend, rules), make_strategy(strategy, rules), parse_code(secret, rules),
-                  parse_code(first_guess, rules) if first_guess else None)
-    return [{"guess": format_code(g, rules), "black": b, "white": w} for g, (b, w) in record.guesses]
+    return [{"guess": format_code(g, rules), "black": b, "white": w}
+            for g, (b, w) in played(backend, strategy, secret, rules, first_guess)]
 
 
 def test_a_new_race_shows_its_entrants_and_no_secret(client):
