@@ -24,6 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 MMLOGIC = str(Path(sys.executable).parent / "mmlogic")
 #: The options that put a command on the reference engine.
 PY = ["--backend", "python"]
+#: The strategies that score every code as a guess.
+SCORERS = ["minimax", "expected", "entropy", "parts"]
 
 
 def mmlogic(*args, cwd=None, timeout: float = 120) -> subprocess.CompletedProcess:
