@@ -1,5 +1,6 @@
-"""Shared fixtures: the CLI runner, in process and as a child process. Hypothesis strategies are in
-``generators.py``."""
+"""Shared fixtures and helpers: the CLI runner, in process and as a child process, the checks of a one-line
+error (CLI and API), the server's store and test client, and the scripts under py/. Hypothesis strategies
+and the brute-force references are in ``generators.py``."""
 
 from __future__ import annotations
 
@@ -13,16 +14,48 @@ import pytest
 from click.testing import CliRunner
 
 from mm_logic.cli import cli
+from mm_logic.engines import make_engine
+from mm_logic.game import play
+from mm_logic.notation import parse_code
+from mm_logic.strategies import make_strategy
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The console script beside this Python, as a user runs it.
 MMLOGIC = str(Path(sys.executable).parent / "mmlogic")
+#: The options that put a command on the reference engine.
+PY = ["--backend", "python"]
+#: The strategies that score every code as a guess.
+SCORERS = ["minimax", "expected", "entropy", "parts"]
 
 
 def mmlogic(*args, cwd=None, timeout: float = 120) -> subprocess.CompletedProcess:
     """``mmlogic ARGS`` in its own process: what would end or hang this one (a crash in a solver,
     an encoding that halts, a pool that waits for ever) fails the test instead, after ``timeout``."""
     return subprocess.run([MMLOGIC, *map(str, args)], cwd=cwd, capture_output=True, text=True, timeout=timeout)
+
+
+def one_line_error(result, code: int, message: str, *, stdout: str | None = None) -> None:
+    """A CLI run (click's Result) that ended with exit ``code`` and the one line ``error: MESSAGE`` on stderr,
+    no traceback; with ``stdout``, what it printed before (``""``: the error was found before any output)."""
+    assert (result.exit_code, result.stderr) == (code, f"error: {message}\n"), result.output
+    assert "Traceback" not in result.output
+    if stdout is not None:
+        assert result.stdout == stdout
+
+
+def api_error(response, status: int, message: str) -> None:
+    """The server's answer to a refused request: ``status`` and the JSON ``{"error": MESSAGE}``, one line."""
+    assert response.status_code == status, response.text
+    assert response.json() == {"error": message}
+    assert "\n" not in message
+
+
+def played(backend: str, strategy: str, secret: str, rules, first_guess: str | None = None) -> list:
+    """The guesses and answers of ``strategy`` on ``backend`` against ``secret``, played in process
+    (:func:`mm_logic.game.play`): what a game through the server or the web page must equal."""
+    record = play(make_engine(backend, rules), make_strategy(strategy, rules), parse_code(secret, rules),
+                  parse_code(first_guess, rules) if first_guess else None)
+    return record.guesses
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -87,18 +120,30 @@ def client(store):
         yield client
 
 
+#: The scripts under py/: the maintained tools, and the finished experiments kept runnable.
+PY_FOLDERS = (ROOT / "py" / "tools", ROOT / "py" / "experiments")
+
+
+def py_path(name: str) -> Path:
+    """The script ``NAME`` (``NAME.py`` too) under py/, in whichever of :data:`PY_FOLDERS` holds it."""
+    stem = name.removesuffix(".py")
+    found = [folder / f"{stem}.py" for folder in PY_FOLDERS if (folder / f"{stem}.py").is_file()]
+    assert len(found) == 1, f"{stem}.py: {len(found)} scripts of that name under py/tools and py/experiments"
+    return found[0]
+
+
 def py_script(name: str):
-    """The script ``py/NAME.py`` as a module (the scripts are no package: loaded from their file)."""
+    """The script ``NAME`` under py/ as a module (the scripts are no package: loaded from their file)."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location(name, ROOT / "py" / f"{name}.py")
+    spec = importlib.util.spec_from_file_location(name, py_path(name))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
 def load_seed003_script():
-    """``py/seed003_vs_swipl.py`` as a module; the report it reads must be there.
+    """``py/tools/seed003_vs_swipl.py`` as a module; the report it reads must be there.
 
     The report is not the project's: it lies beside the repository, as in CI,
     where its absence fails the tests that need it. In a lone clone elsewhere

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from itertools import product
 
+import numpy as np
 from hypothesis import strategies as st
 
 from mm_logic.feedback import feedback
@@ -87,6 +88,11 @@ def consistent(rules: Rules, history) -> list[tuple[int, ...]]:
     return [code for code in product(range(rules.colors), repeat=rules.pegs)
             if max(code.count(c) for c in code) <= rules.repeat_limit
             and all(feedback(guess, code) == fb for guess, fb in history)]
+
+
+def rows(codes) -> list[tuple[int, ...]]:
+    """Codes as an engine or a kernel returns them (an array, or a list of tuples) as tuples of ints, in order."""
+    return [tuple(int(c) for c in row) for row in np.asarray(codes).tolist()]
 
 
 def brute_feedback(guess, secret):

@@ -15,15 +15,7 @@ from mm_logic.errors import BadInput
 from mm_logic.game import GameRecord
 from mm_logic.rules import Rules
 
-from conftest import MMLOGIC, ROOT
-
-PY = ["--backend", "python"]
-
-
-def one_line_error(result, code, message):
-    assert result.exit_code == code, (result.stdout, result.stderr)
-    assert result.stderr == f"error: {message}\n"
-    assert "Traceback" not in result.output
+from conftest import MMLOGIC, PY, ROOT, one_line_error
 
 
 @pytest.mark.parametrize("args, code, message", [

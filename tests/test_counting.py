@@ -86,7 +86,7 @@ HUGE = {
 PLAYERS = [("clingo", size) for size in HUGE] + [(backend, "16x6") for backend in ("swipl", "a2", "a3", "a4", "a5")]
 
 
-@pytest.mark.slow
+# 0.6-2 s a case: a process each, about a second of counting (not slow by the suite's 5 s).
 @pytest.mark.parametrize("backend, size", PLAYERS)
 def test_next_answers_a_huge_game_with_a_lower_bound(backend, size):
     pegs, colors, history = HUGE[size]
@@ -104,7 +104,6 @@ def test_next_answers_a_huge_game_with_a_lower_bound(backend, size):
         assert feedback(played, guess) == answer
 
 
-@pytest.mark.slow
 def test_play_question_mark_and_the_api_answer_on_30x30(run, client):
     pegs, colors, history = HUGE["30x30"]
     guess = history[0].split(":")[0]

@@ -19,7 +19,7 @@ from mm_logic.codespace import code_space
 from mm_logic.engines import BACKENDS, make_engine
 from mm_logic.rules import Rules
 
-from generators import code_for, consistent, entry_for, game_for, small_rules
+from generators import code_for, consistent, entry_for, game_for, rows, small_rules
 
 ENGINES = list(BACKENDS)
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -31,10 +31,6 @@ def engine(backend: str, rules: Rules):
     if (backend, rules) not in _engines:
         _engines[backend, rules] = make_engine(backend, rules)
     return _engines[backend, rules]
-
-
-def rows(array) -> list[tuple[int, ...]]:
-    return [tuple(int(c) for c in row) for row in np.asarray(array).tolist()]
 
 
 @pytest.mark.parametrize("backend", ENGINES)

@@ -32,7 +32,8 @@ from mm_logic.strategies import make_strategy
 from mm_logic.strategies.scoring import table_guess
 from mm_logic.symmetry import orbit_representatives
 
-SCORERS = ["minimax", "expected", "entropy", "parts"]
+from conftest import SCORERS
+
 #: Small spaces: packed words and the plain loop, the three repetition rules, few and many colours.
 SPACES = [Rules(4, 6), Rules(3, 5), Rules(4, 4), Rules(5, 3), Rules(4, 6, 1), Rules(4, 5, 2), Rules(3, 9),
           Rules(2, 12), Rules(6, 2), Rules(2, 17), Rules(9, 2), Rules(2, 25, 1), Rules(7, 4, 2)]

@@ -139,7 +139,7 @@ def shapiro_by_hand(codes: list, secret) -> int:
             return len(history)
 
 
-@pytest.mark.parametrize("name", ["palindrome", "no_adjacent"])
+@pytest.mark.parametrize("name", ["palindrome", pytest.param("no_adjacent", marks=pytest.mark.slow)])  # 18.6 s
 def test_bench_solve_and_compare_play_the_encodings_own_secrets(run_json, name):
     # Secrets were the rules' codes: a random one the encoding excludes could never be found, and
     # --all reported a false engine disagreement ("counts 25 ..., the feedback rule gives 625").

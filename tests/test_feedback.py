@@ -6,6 +6,7 @@ import itertools
 from collections import Counter
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -63,6 +64,7 @@ def test_space_sizes_and_order():
     assert np.array_equal(space.index_of(space.codes), np.arange(space.size))
 
 
+@pytest.mark.slow  # 10.5 s measured (9.8 s warm)
 def test_many_pegs_do_not_overflow_the_index():
     # 24 pegs: (pegs+1)**2 > 255, where an index black*(pegs+1)+white would wrap in uint8.
     from math import comb

@@ -23,9 +23,8 @@ import pytest
 from mm_logic import files
 from mm_logic.scripting import output_file, output_folder
 
-from conftest import ROOT, mmlogic
+from conftest import PY, ROOT, mmlogic, py_path
 
-PY = ["--backend", "python"]
 SMALL = ["--pegs", 2, "--colors", 2]
 
 #: Each output option of each command, before its path; the games would be short, were they played.
@@ -172,7 +171,7 @@ def test_the_scripts_refuse_a_fifo_to_write_or_to_read(tmp_path):
     with pytest.raises(argparse.ArgumentTypeError) as error:
         output_folder(str(fifo))
     assert str(error.value) == f"cannot write into {fifo}: '{fifo}' is a FIFO"
-    done = subprocess.run([sys.executable, str(ROOT / "py" / "sample_returns.py"), "--replot", str(fifo)],
+    done = subprocess.run([sys.executable, str(py_path("sample_returns")), "--replot", str(fifo)],
                           capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (
         2, "", f"error: --replot {fifo} is a FIFO, not a regular file\n")

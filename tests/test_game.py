@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-from collections import Counter
 from itertools import product
 from pathlib import Path
 
@@ -11,10 +10,11 @@ import pytest
 
 from mm_logic.engines import BACKENDS, make_engine
 from mm_logic.errors import BadInput, NoConsistentCode
-from mm_logic.feedback import feedback
 from mm_logic.game import Game, advise, play
 from mm_logic.rules import Rules
 from mm_logic.strategies import make_strategy
+
+from generators import consistent, contract_pick
 
 PACKAGE = Path(__file__).resolve().parent.parent / "mm_logic"
 RULES = Rules(4, 6)
@@ -23,16 +23,9 @@ RULES = Rules(4, 6)
 CODES = list(product(range(6), repeat=4))
 
 
-def consistent(history) -> list[tuple[int, ...]]:
-    """Brute force: the codes every entry's feedback allows, in lexicographic order."""
-    return [c for c in CODES if all(feedback(g, c) == fb for g, fb in history)]
-
-
 def knuth(history) -> tuple[int, ...]:
     """Brute-force Knuth: smallest largest part, then a consistent code, then the smallest."""
-    alive = consistent(history)
-    alive_set = set(alive)
-    return min(CODES, key=lambda g: (max(Counter(feedback(g, s) for s in alive).values()), g not in alive_set, g))
+    return contract_pick(CODES, consistent(RULES, history), max)
 
 
 def game(backend: str, strategy: str = "minimax", **options) -> Game:
@@ -73,10 +66,10 @@ def test_undo_takes_back_the_last_entry():
     with game("python", "first") as g:
         g.record((0, 0, 1, 1), (1, 0))
         g.record((2, 2, 3, 3), (0, 1))
-        assert g.remaining() == len(consistent(g.history))
+        assert g.remaining() == len(consistent(RULES, g.history))
         assert g.undo() == ((2, 2, 3, 3), (0, 1))
-        assert g.remaining() == len(consistent(g.history)) == 256
-        assert g.suggest() == consistent(g.history)[0]
+        assert g.remaining() == len(consistent(RULES, g.history)) == 256
+        assert g.suggest() == consistent(RULES, g.history)[0]
         g.undo()
         with pytest.raises(BadInput, match="^nothing to undo$"):
             g.undo()
@@ -244,7 +237,7 @@ def test_trusted_and_checked_entries_mix_in_order():
         g.record((0, 0, 1, 1), (1, 0), check=False)     # waits
         g.record((2, 2, 3, 3), (0, 1))                  # checked: the first is pushed before it
         assert g.history == [((0, 0, 1, 1), (1, 0)), ((2, 2, 3, 3), (0, 1))]
-        assert g.remaining() == len(consistent(g.history)) == 48
+        assert g.remaining() == len(consistent(RULES, g.history)) == 48
         g.record((4, 4, 5, 5), (0, 0), check=False)
         assert g.undo() == ((4, 4, 5, 5), (0, 0)) and g.remaining() == 48
         with pytest.raises(NoConsistentCode, match=r"entries 1, 3 \(0011:1,0 0011:0,0\) contradict each other"):

@@ -9,7 +9,8 @@ from mm_logic.analysis import Optimum, fill_levels, partition_bound, study
 from mm_logic.engines import make_engine
 from mm_logic.rules import Rules
 
-PY = ["--backend", "python"]
+from conftest import PY
+
 KOYAMA_LAI = "Koyama & Lai, An optimal Mastermind strategy, J. Recreational Mathematics 25(4), 1993"
 
 

@@ -18,7 +18,19 @@ import pytest
 
 from mm_logic.kernels import numba_cache
 
-ORIGINAL_ENV, ORIGINAL_CONFIG = os.environ.get("NUMBA_CACHE_DIR"), numba.config.CACHE_DIR
+
+@pytest.fixture(autouse=True)
+def numbas_setting_left_as_found():
+    """Each test leaves NUMBA_CACHE_DIR and numba's setting as it found them: a leaked NUMBA_CACHE_DIR sent
+    every later subprocess to a cold cache.
+
+    Checked after each test, whatever the order or the tests chosen (a last test that checked after
+    the others passed with nothing to check when run alone or first). An autouse fixture is set up
+    before the test's ``monkeypatch``, so it checks after monkeypatch has undone its changes.
+    """
+    found = os.environ.get("NUMBA_CACHE_DIR"), numba.config.CACHE_DIR
+    yield
+    assert (os.environ.get("NUMBA_CACHE_DIR"), numba.config.CACHE_DIR) == found
 
 
 def test_the_private_folder_is_made_for_this_account_alone(tmp_path):
@@ -83,8 +95,3 @@ def test_numbas_own_places_and_the_users_setting_are_left_alone(monkeypatch, tmp
     monkeypatch.setattr(numba.config, "CACHE_DIR", mine)
     monkeypatch.setattr(numba_cache, "writable", lambda folder: False)
     assert (numba_cache.choose_cache(), numba.config.CACHE_DIR) == (True, mine)
-
-
-def test_the_tests_above_leave_numbas_setting_as_they_found_it():
-    # Runs after them (file order): a leaked NUMBA_CACHE_DIR sent every later subprocess to a cold cache.
-    assert (os.environ.get("NUMBA_CACHE_DIR"), numba.config.CACHE_DIR) == (ORIGINAL_ENV, ORIGINAL_CONFIG)

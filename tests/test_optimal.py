@@ -212,6 +212,7 @@ def test_perfect_split_bound():
     assert bound[183] == 1 + 2 * 13 + 3 * 169 and bound[184] == bound[183] + 4
 
 
+@pytest.mark.slow  # 18.6 s measured (12.2 s warm)
 def test_processes_find_the_same_optimum():
     one = optimal(Rules(4, 4, max_repeat=1), "expected")
     two = optimal(Rules(4, 4, max_repeat=1), "expected", jobs=2)

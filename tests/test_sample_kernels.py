@@ -25,7 +25,7 @@ from mm_logic.kernels.sample import (
 )
 from mm_logic.rules import Rules
 
-from generators import code_for, entry_for, small_rules
+from generators import code_for, entry_for, rows, small_rules
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -64,10 +64,6 @@ def brute_vectors(history, pegs, colors, limit) -> set[tuple[int, ...]]:
 
 def reference_set(rules, history) -> set[tuple[int, ...]]:
     return {tuple(int(c) for c in row) for row in ReferenceEngine(rules).enumerate(history)}
-
-
-def rows(codes) -> list[tuple[int, ...]]:
-    return [tuple(int(c) for c in row) for row in codes]
 
 
 def exact(rules, history, vector_cap=100_000, out_rows=None, node_cap=10**8):

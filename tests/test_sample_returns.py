@@ -1,4 +1,4 @@
-"""``py/sample_returns.py --then-any G``: ``sample-entropy`` chooses the first G guesses, then ``any``."""
+"""``py/experiments/sample_returns.py --then-any G``: ``sample-entropy`` chooses the first G guesses, then ``any``."""
 
 import json
 import subprocess
@@ -11,9 +11,9 @@ from mm_logic.rules import Rules
 from mm_logic.sampling import history_rng, random_code
 from mm_logic.strategies import make_strategy
 
-from conftest import ROOT, py_script
+from conftest import py_path, py_script
 
-SCRIPT = ROOT / "py" / "sample_returns.py"
+SCRIPT = py_path("sample_returns")
 
 
 def test_then_any_plays_the_inner_strategys_first_guesses_then_the_engines_any():

@@ -15,7 +15,8 @@ from mm_logic.strategies import make_strategy
 from mm_logic.strategies.scoring import ENTROPY_BITS
 from mm_logic.symmetry import canonical_openings
 
-SCORERS = ["minimax", "expected", "entropy", "parts"]
+from conftest import SCORERS
+
 RULES = Rules(4, 6)
 
 

@@ -23,7 +23,7 @@ import pytest
 from mm_logic.errors import MMLogicError
 from mm_logic.rules import Rules
 
-from conftest import ROOT, load_seed003_script, py_script
+from conftest import load_seed003_script, py_path, py_script
 
 
 @dataclass
@@ -35,9 +35,9 @@ class Interrupted:
 
 def interrupt(name: str, *args: str, after: float, first_line_within: float = 30, cwd=None,
               env: dict | None = None) -> Interrupted:
-    """Run ``py/NAME ARGS``; SIGINT ``after`` seconds after its first line on stdout (or after
+    """Run the script ``NAME ARGS`` under py/; SIGINT ``after`` seconds after its first line on stdout (or after
     ``first_line_within`` seconds if it printed none by then); what it printed and its exit code."""
-    child = subprocess.Popen([sys.executable, str(ROOT / "py" / name), *args], cwd=cwd,
+    child = subprocess.Popen([sys.executable, str(py_path(name)), *args], cwd=cwd,
                              env={**os.environ, **(env or {})},
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     lines: queue.Queue[str] = queue.Queue()
@@ -113,7 +113,7 @@ def test_z3_unknown_is_ctrl_c_or_said_as_giving_up_never_no_consistent_code():
 
 def test_ctrl_c_in_a_destructor_is_held_and_raised_at_the_next_check():
     # Python raised Ctrl-C in z3's AstRef.__del__, where it is printed and lost: the Z3 games of
-    # py/z3_baseline.py went on and printed a row. They run under interrupts_held and check between guesses.
+    # py/experiments/z3_baseline.py went on and printed a row. They run under interrupts_held and check between guesses.
     from mm_logic.interrupts import interrupts_held
     before = signal.getsignal(signal.SIGINT)
 

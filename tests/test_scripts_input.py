@@ -18,11 +18,11 @@ import pytest
 from mm_logic.errors import BadInput, MMLogicError, NoConsistentCode
 from mm_logic.scripting import count, natural, output_file, output_folder, positive_seconds, run
 
-from conftest import ROOT, py_script
+from conftest import ROOT, py_path, py_script
 
 
 def script(name: str, *args: str, cwd=None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(ROOT / "py" / name), *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, str(py_path(name)), *args], capture_output=True, text=True,
                           timeout=120, cwd=cwd)
 
 

@@ -1,6 +1,6 @@
 """Seed 003's own console client, read from its report at run time, plays against ``mmlogic serve --tcp-port``.
 
-``py/seed003_vs_swipl.py`` writes the report's ``mastermind-client.pl``,
+``py/tools/seed003_vs_swipl.py`` writes the report's ``mastermind-client.pl``,
 ``ia - version 3.0.pl`` and ``mastermind_stats.pl`` (with its documented
 adaptations) into a temporary folder, starts the real ``mmlogic serve --port
 P --tcp-port Q --pegs 5 --colors 8 --no-repeat`` and runs ``swipl`` on the

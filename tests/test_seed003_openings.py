@@ -1,4 +1,4 @@
-"""``py/seed003_openings.py``: seed 003's opening experiments, each followed by ``first``."""
+"""``py/tools/seed003_openings.py``: seed 003's opening experiments, each followed by ``first``."""
 
 import json
 import subprocess
@@ -11,9 +11,9 @@ from mm_logic.game import play
 from mm_logic.rules import Rules
 from mm_logic.strategies import make_strategy
 
-from conftest import ROOT, mmlogic, py_script
+from conftest import mmlogic, py_path, py_script
 
-SCRIPT = ROOT / "py" / "seed003_openings.py"
+SCRIPT = py_path("seed003_openings")
 
 
 def test_fixed_codes_are_played_whatever_the_answers_then_first():

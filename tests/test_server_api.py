@@ -15,6 +15,8 @@ from mm_logic.notation import format_code, parse_code
 from mm_logic.rules import Rules
 from mm_logic.strategies import make_strategy
 
+from conftest import api_error
+
 RULES = {"pegs": 4, "colors": 6}
 #: A body the API reads is sent as JSON (the test client's json= says so itself).
 JSON = {"content-type": "application/json"}
@@ -24,12 +26,6 @@ def new_game(client, **request):
     response = client.post("/api/games", json={"rules": RULES, "backend": "python", **request})
     assert response.status_code == 201, response.text
     return response.json()
-
-
-def error(response, status: int, message: str) -> None:
-    assert response.status_code == status, response.text
-    assert response.json() == {"error": message}
-    assert "\n" not in message
 
 
 def test_create_returns_the_state_without_the_secret(client):
@@ -56,7 +52,7 @@ def test_a_codebreaker_game_to_the_end(client):
         {"guess": "0123", "black": 4, "white": 0, "won": True, "attempts": 3, "secret": "0123"}]
     state = client.get(url).json()
     assert (state["over"], state["won"], state["secret"], len(state["history"])) == (True, True, "0123", 3)
-    error(client.post(f"{url}/guesses", json={"guess": "0123"}), 409, f"game {game['id']} is over")
+    api_error(client.post(f"{url}/guesses", json={"guess": "0123"}), 409, f"game {game['id']} is over")
 
 
 def test_an_authors_name_is_the_strategy_it_names(client):
@@ -115,8 +111,9 @@ def test_a_codemaker_game_with_a_wrong_answer_and_undo(client):
     assert client.get(f"{url}/next").json()["guess"] == "0434"
     assert answer("0434").status_code == 200
     assert client.get(f"{url}/next").json()["guess"] == "1435"
-    error(answer("1435"), 409, "no code is consistent with the history: entries 1, 2, 3, 4 (0011:0,1 1233:2,0 "
-                               "0434:2,0 1435:2,1) contradict each other; send the right answer for 1435, or undo")
+    api_error(answer("1435"), 409, "no code is consistent with the history: entries 1, 2, 3, 4 (0011:0,1 1233:2,0 "
+                                   "0434:2,0 1435:2,1) contradict each other; send the right answer for 1435, "
+                                   "or undo")
     assert [e["guess"] for e in client.post(f"{url}/undo").json()["history"]] == ["0011", "1233"]
     assert [e["guess"] for e in client.post(f"{url}/undo").json()["history"]] == ["0011"]
     while True:
@@ -138,7 +135,7 @@ def test_a_codemaker_game_with_a_wrong_answer_and_undo(client):
 ])
 def test_bad_answers(client, body, status, message):
     game = new_game(client, role="codemaker", strategy="minimax")
-    error(client.post(f"/api/games/{game['id']}/feedback", json=body), status, message)
+    api_error(client.post(f"/api/games/{game['id']}/feedback", json=body), status, message)
 
 
 @pytest.mark.parametrize("request_body, status, message", [
@@ -187,15 +184,15 @@ def test_bad_answers(client, body, status, message):
      "secret applies to role codebreaker: as codemaker you keep the code"),
 ])
 def test_bad_new_games(client, store, request_body, status, message):
-    error(client.post("/api/games", json=request_body), status, message)
+    api_error(client.post("/api/games", json=request_body), status, message)
     assert len(store) == 0
 
 
 def test_an_unknown_backend_is_bad_input_even_on_a_full_server(client):
     for _ in range(5):
         new_game(client)
-    error(client.post("/api/games", json={"backend": "prolog"}), 400,
-          "unknown backend 'prolog'; choose from clingo, swipl, python, a1, a2, a3, a4, a5")
+    api_error(client.post("/api/games", json={"backend": "prolog"}), 400,
+              "unknown backend 'prolog'; choose from clingo, swipl, python, a1, a2, a3, a4, a5")
 
 
 def test_a_first_guess_opens_the_hints(client):
@@ -231,23 +228,23 @@ def test_a_probing_strategy_plays_where_its_probes_are_not_refused(client):
 def test_a_trailing_slash_is_no_route(client, path):
     # It was a 307 without a body to the path without the slash.
     path = path.replace("GAME", new_game(client)["id"])
-    error(client.get(path, follow_redirects=False), 404, f"no route {path}")
+    api_error(client.get(path, follow_redirects=False), 404, f"no route {path}")
     if path.startswith("/api/games/") and path.count("/") == 3:
-        error(client.post(path, json={"rules": RULES}, follow_redirects=False), 404, f"no route {path}")
+        api_error(client.post(path, json={"rules": RULES}, follow_redirects=False), 404, f"no route {path}")
 
 
 def test_long_paths_and_ids_are_quoted_by_their_start(client):
     # A 70 KB path came back whole in the error line.
     long = "x" * 10_000
-    error(client.get(f"/api/games/{long}"), 404,
-          f"no game {'x' * 40!r}... (10,000 characters) (games are forgotten after 60 s unused)")
-    error(client.get(f"/api/games/{long}/next"), 404,
-          f"no game {'x' * 40!r}... (10,000 characters) (games are forgotten after 60 s unused)")
-    error(client.get(f"/{long}"), 404, f"no route /{'x' * 39}... (10,001 characters)")
-    error(client.delete(f"/api/games/{long}"), 405,
-          f"DELETE is not allowed on /api/games/{'x' * 29}... (10,011 characters)")
+    api_error(client.get(f"/api/games/{long}"), 404,
+              f"no game {'x' * 40!r}... (10,000 characters) (games are forgotten after 60 s unused)")
+    api_error(client.get(f"/api/games/{long}/next"), 404,
+              f"no game {'x' * 40!r}... (10,000 characters) (games are forgotten after 60 s unused)")
+    api_error(client.get(f"/{long}"), 404, f"no route /{'x' * 39}... (10,001 characters)")
+    api_error(client.delete(f"/api/games/{long}"), 405,
+              f"DELETE is not allowed on /api/games/{'x' * 29}... (10,011 characters)")
     # Up to 40 characters, whole.
-    error(client.get(f"/{'y' * 39}"), 404, f"no route /{'y' * 39}")
+    api_error(client.get(f"/{'y' * 39}"), 404, f"no route /{'y' * 39}")
 
 
 def test_a_body_over_the_limit_is_refused_with_413(client):
@@ -256,19 +253,19 @@ def test_a_body_over_the_limit_is_refused_with_413(client):
     message = "the request body is over the limit of 1,048,576 bytes"
     assert MAX_BODY == 1_048_576
     body = json.dumps({"rules": RULES, "backend": "python", "x": " " * MAX_BODY}).encode()
-    error(client.post("/api/games", content=body), 413, message)
-    error(client.post("/api/races", content=body), 413, message)
+    api_error(client.post("/api/games", content=body), 413, message)
+    api_error(client.post("/api/races", content=body), 413, message)
 
     def chunks():  # no Content-Length: the body is counted as it comes
         for _ in range(40):
             yield b" " * 65_536
-    error(client.post("/api/games", content=chunks()), 413, message)
+    api_error(client.post("/api/games", content=chunks()), 413, message)
     game = new_game(client)
-    error(client.post(f"/api/games/{game['id']}/guesses", content=body), 413, message)
+    api_error(client.post(f"/api/games/{game['id']}/guesses", content=body), 413, message)
     # A body of the limit's size is read; one byte more is not.
     base = json.dumps({"rules": RULES, "backend": "python"}).encode()
     assert client.post("/api/games", content=base + b" " * (MAX_BODY - len(base)), headers=JSON).status_code == 201
-    error(client.post("/api/games", content=base + b" " * (MAX_BODY - len(base) + 1), headers=JSON), 413, message)
+    api_error(client.post("/api/games", content=base + b" " * (MAX_BODY - len(base) + 1), headers=JSON), 413, message)
 
 
 def test_a_declared_length_over_the_limit_is_refused_before_the_body_is_read(store):
@@ -298,23 +295,23 @@ def test_a_declared_length_over_the_limit_is_refused_before_the_body_is_read(sto
 def test_bad_requests_of_any_kind(client):
     game = new_game(client)
     url = f"/api/games/{game['id']}"
-    error(client.post("/api/games", content=b"{not json", headers=JSON), 400, "the request body is not JSON")
-    error(client.post("/api/games", json=[1, 2]), 400, "the request body must be a JSON object")
-    error(client.get("/api/games/nope"), 404, "no game 'nope' (games are forgotten after 60 s unused)")
-    error(client.get("/nowhere"), 404, "no route /nowhere")
-    error(client.get("/static", follow_redirects=False), 404, "no route /static")
-    error(client.delete(url), 405, f"DELETE is not allowed on {url}")
-    error(client.post(f"{url}/guesses", json={"guess": "0012", "x": 1}), 400, 'the body must be {"guess": CODE}')
-    error(client.post(f"{url}/guesses", json={"guess": 12}), 400, 'a code must be a string, e.g. "0123"')
-    error(client.post(f"{url}/feedback", json={"black": 0, "white": 0}), 409,
-          f"game {game['id']} is a codebreaker game: this request is for a codemaker game")
-    error(client.post(f"{url}/undo"), 409, "nothing to undo")
+    api_error(client.post("/api/games", content=b"{not json", headers=JSON), 400, "the request body is not JSON")
+    api_error(client.post("/api/games", json=[1, 2]), 400, "the request body must be a JSON object")
+    api_error(client.get("/api/games/nope"), 404, "no game 'nope' (games are forgotten after 60 s unused)")
+    api_error(client.get("/nowhere"), 404, "no route /nowhere")
+    api_error(client.get("/static", follow_redirects=False), 404, "no route /static")
+    api_error(client.delete(url), 405, f"DELETE is not allowed on {url}")
+    api_error(client.post(f"{url}/guesses", json={"guess": "0012", "x": 1}), 400, 'the body must be {"guess": CODE}')
+    api_error(client.post(f"{url}/guesses", json={"guess": 12}), 400, 'a code must be a string, e.g. "0123"')
+    api_error(client.post(f"{url}/feedback", json={"black": 0, "white": 0}), 409,
+              f"game {game['id']} is a codebreaker game: this request is for a codemaker game")
+    api_error(client.post(f"{url}/undo"), 409, "nothing to undo")
     deep = b"[" * 100_000 + b"]" * 100_000  # deeper than the JSON decoder recurses
-    error(client.post("/api/games", content=deep, headers=JSON), 400, "the request body is not JSON")
-    error(client.post(f"{url}/guesses", content=deep, headers=JSON), 400, "the request body is not JSON")
+    api_error(client.post("/api/games", content=deep, headers=JSON), 400, "the request body is not JSON")
+    api_error(client.post(f"{url}/guesses", content=deep, headers=JSON), 400, "the request body is not JSON")
     # A huge code is refused before it is read, and the error quotes its start only.
-    error(client.post(f"{url}/guesses", json={"guess": "0" * 1_000_000}), 400,
-          f"code {'0' * 40!r}... (1,000,000 characters) is too long for 4 pegs")
+    api_error(client.post(f"{url}/guesses", json={"guess": "0" * 1_000_000}), 400,
+              f"code {'0' * 40!r}... (1,000,000 characters) is too long for 4 pegs")
 
 
 def test_a_won_game_cannot_be_undone(client):
@@ -322,7 +319,7 @@ def test_a_won_game_cannot_be_undone(client):
     game = new_game(client, secret="0123")
     url = f"/api/games/{game['id']}"
     assert client.post(f"{url}/guesses", json={"guess": "0123"}).json()["won"] is True
-    error(client.post(f"{url}/undo"), 409, f"game {game['id']} is over")
+    api_error(client.post(f"{url}/undo"), 409, f"game {game['id']} is over")
     state = client.get(url).json()
     assert (state["won"], state["over"], state["secret"], state["attempts"]) == (True, True, "0123", 1)
 
@@ -332,15 +329,15 @@ def test_resign_shows_the_secret_and_ends_the_game(client):
     url = f"/api/games/{game['id']}"
     state = client.post(f"{url}/resign").json()
     assert (state["over"], state["won"], state["secret"]) == (True, False, "5500")
-    error(client.get(f"{url}/next"), 409, f"game {game['id']} is over")
-    error(client.post(f"{url}/resign"), 409, f"game {game['id']} is over")
+    api_error(client.get(f"{url}/next"), 409, f"game {game['id']} is over")
+    api_error(client.post(f"{url}/resign"), 409, f"game {game['id']} is over")
 
 
 def test_the_cap_refuses_a_game_beyond_it(client):
     for _ in range(5):
         new_game(client)
-    error(client.post("/api/games", json={"rules": RULES, "backend": "python"}), 429,
-          "the server holds its maximum of 5 games and races; try again later")
+    api_error(client.post("/api/games", json={"rules": RULES, "backend": "python"}), 429,
+              "the server holds its maximum of 5 games and races; try again later")
 
 
 def test_a_full_server_forgets_its_finished_games_first(client, store):
@@ -351,21 +348,21 @@ def test_a_full_server_forgets_its_finished_games_first(client, store):
     new_game(client)
     # Forgotten to make room, not for being idle: the message says so (it said "after 60 s unused").
     evicted = "(it was over, and forgotten to make room for new games)"
-    error(client.get(f"/api/games/{games[1]['id']}"), 404, f"no game '{games[1]['id']}' {evicted}")
-    error(client.post(f"/api/games/{games[1]['id']}/resign"), 404, f"no game '{games[1]['id']}' {evicted}")
+    api_error(client.get(f"/api/games/{games[1]['id']}"), 404, f"no game '{games[1]['id']}' {evicted}")
+    api_error(client.post(f"/api/games/{games[1]['id']}/resign"), 404, f"no game '{games[1]['id']}' {evicted}")
     assert client.get(f"/api/games/{games[3]['id']}").json()["won"] is True
     new_game(client)
-    error(client.get(f"/api/games/{games[3]['id']}"), 404, f"no game '{games[3]['id']}' {evicted}")
+    api_error(client.get(f"/api/games/{games[3]['id']}"), 404, f"no game '{games[3]['id']}' {evicted}")
     assert len(store) == 5
-    error(client.post("/api/games", json={"rules": RULES, "backend": "python"}), 429,
-          "the server holds its maximum of 5 games and races; try again later")
+    api_error(client.post("/api/games", json={"rules": RULES, "backend": "python"}), 429,
+              "the server holds its maximum of 5 games and races; try again later")
 
 
 def test_idle_games_expire_and_free_their_place(client, store):
     games = [new_game(client) for _ in range(5)]
     assert store.expire(now=time.monotonic() + 61) == 5
-    error(client.get(f"/api/games/{games[0]['id']}"), 404,
-          f"no game '{games[0]['id']}' (games are forgotten after 60 s unused)")
+    api_error(client.get(f"/api/games/{games[0]['id']}"), 404,
+              f"no game '{games[0]['id']}' (games are forgotten after 60 s unused)")
     assert new_game(client)["over"] is False
 
 
@@ -446,10 +443,10 @@ def test_a_body_is_read_only_when_sent_as_json(client, store):
     body = json.dumps({"rules": RULES, "backend": "python"})
     # What a page of another site may send without asking the browser first: text/plain, a form.
     for kind in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"):
-        error(client.post("/api/games", content=body, headers={"content-type": kind}), 415,
-              f"the request body must be sent as Content-Type: application/json, not {kind.split(';')[0]!r}")
-    error(client.post("/api/races", content=body), 415,
-          "the request body must be sent as Content-Type: application/json")
+        api_error(client.post("/api/games", content=body, headers={"content-type": kind}), 415,
+                  f"the request body must be sent as Content-Type: application/json, not {kind.split(';')[0]!r}")
+    api_error(client.post("/api/races", content=body), 415,
+              "the request body must be sent as Content-Type: application/json")
     assert len(store) == 0
     assert client.post("/api/games", content=body, headers={"content-type": "Application/JSON; charset=utf-8"}
                        ).status_code == 201
@@ -468,18 +465,18 @@ def test_a_request_from_another_site_is_refused(store):
     body = {"rules": RULES, "backend": "python"}
     with TestClient(create_app(store, hosts), base_url="http://127.0.0.1:8000") as client:
         foreign = {"origin": "http://evil.example"}
-        error(client.post("/api/games", json=body, headers=foreign), 403,
-              "a request from another site ('http://evil.example') is refused")
-        error(client.get("/api/options", headers={"origin": "null"}), 403,
-              "a request from another site ('null') is refused")
+        api_error(client.post("/api/games", json=body, headers=foreign), 403,
+                  "a request from another site ('http://evil.example') is refused")
+        api_error(client.get("/api/options", headers={"origin": "null"}), 403,
+                  "a request from another site ('null') is refused")
         # DNS rebinding: the other site's name resolves to 127.0.0.1, its page is "same origin".
         rebound = {"host": "evil.example:8000", "origin": "http://evil.example:8000"}
-        error(client.post("/api/games", json=body, headers=rebound), 403,
-              "the Host header 'evil.example:8000' names no address of this server "
-              "(127.0.0.1:8000, localhost:8000): refused")
-        error(client.get("/", headers={"host": "evil.example:8000"}), 403,
-              "the Host header 'evil.example:8000' names no address of this server "
-              "(127.0.0.1:8000, localhost:8000): refused")
+        api_error(client.post("/api/games", json=body, headers=rebound), 403,
+                  "the Host header 'evil.example:8000' names no address of this server "
+                  "(127.0.0.1:8000, localhost:8000): refused")
+        api_error(client.get("/", headers={"host": "evil.example:8000"}), 403,
+                  "the Host header 'evil.example:8000' names no address of this server "
+                  "(127.0.0.1:8000, localhost:8000): refused")
         assert len(store) == 0
         # The page's own requests: its origin, or none (curl, mmlogic's client).
         assert client.post("/api/games", json=body, headers={"origin": "http://127.0.0.1:8000"}).status_code == 201

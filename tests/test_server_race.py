@@ -9,14 +9,15 @@ import time
 import numpy as np
 import pytest
 
-from mm_logic.engines import BACKENDS, make_engine
-from mm_logic.game import play
-from mm_logic.notation import format_code, parse_code
+from mm_logic.engines import BACKENDS
+from mm_logic.notation import format_code
 from mm_logic.rules import Rules
 from mm_logic.sampling import random_code
 from mm_logic.server import race as race_module
 from mm_logic.server.race import Race
-from mm_logic.strategies import STRATEGIES, make_strategy
+from mm_logic.strategies import STRATEGIES
+
+from conftest import api_error, played
 
 RULES = {"pegs": 4, "colors": 6}
 ENTRANTS = [{"backend": "python", "strategy": "minimax"}, {"backend": "python", "strategy": "first"},
@@ -47,15 +48,8 @@ CLASSIC = Rules(4, 6)
 
 def in_process(backend: str, strategy: str, secret: str, rules: Rules = CLASSIC, first_guess=None) -> list[dict]:
     """The history ``play`` gives in process, as the API writes it."""
-    record = play(make_engine(backend, rules), make_strategy(strategy, rules), parse_code(secret, rules),
-                  parse_code(first_guess, rules) if first_guess else None)
-    return [{"guess": format_code(g, rules), "black": b, "white": w} for g, (b, w) in record.guesses]
-
-
-def error(response, status: int, message: str) -> None:
-    assert response.status_code == status, response.text
-    assert response.json() == {"error": message}
-    assert "\n" not in message
+    return [{"guess": format_code(g, rules), "black": b, "white": w}
+            for g, (b, w) in played(backend, strategy, secret, rules, first_guess)]
 
 
 def test_a_new_race_shows_its_entrants_and_no_secret(client):
@@ -113,7 +107,7 @@ def test_every_step_is_one_turn_of_each_entrant_still_running(client, monkeypatc
     url = f"/api/races/{race['id']}/step"
     attempts = [[e["attempts"] for e in client.post(url).json()["entrants"]] for _ in range(3)]
     assert attempts == [[1, 1, 1], [2, 1, 2], [3, 1, 3]]
-    error(client.post(url), 409, f"race {race['id']} is over")
+    api_error(client.post(url), 409, f"race {race['id']} is over")
 
 
 def test_a_random_secret_from_the_seed_and_a_first_guess_for_every_entrant(client):
@@ -194,8 +188,8 @@ def test_races_and_games_share_the_cap(client):
     new_race(client)
     new_race(client)
     message = "the server holds its maximum of 5 games and races; try again later"
-    error(client.post("/api/races", json={"rules": RULES, "entrants": ENTRANTS}), 429, message)
-    error(client.post("/api/games", json={"rules": RULES, "backend": "python"}), 429, message)
+    api_error(client.post("/api/races", json={"rules": RULES, "entrants": ENTRANTS}), 429, message)
+    api_error(client.post("/api/games", json={"rules": RULES, "backend": "python"}), 429, message)
 
 
 def test_idle_races_expire_and_free_their_place(client, store):
@@ -205,8 +199,8 @@ def test_idle_races_expire_and_free_their_place(client, store):
     assert len(store) == 0
     for path in ("", "/step"):
         method = client.post if path else client.get
-        error(method(f"/api/races/{races[0]['id']}{path}"), 404,
-              f"no race '{races[0]['id']}' (races are forgotten after 60 s unused)")
+        api_error(method(f"/api/races/{races[0]['id']}{path}"), 404,
+                  f"no race '{races[0]['id']}' (races are forgotten after 60 s unused)")
     new_race(client)
 
 
@@ -251,7 +245,7 @@ def test_idle_races_expire_and_free_their_place(client, store):
      "ga001-dissimilar, ga001-reduction, ga004, sample-entropy"),
 ])
 def test_bad_new_races(client, store, body, message):
-    error(client.post("/api/races", json=body), 400, message)
+    api_error(client.post("/api/races", json=body), 400, message)
     assert len(store) == 0
 
 
@@ -273,31 +267,31 @@ def test_a_race_forgotten_to_make_room_is_named_so(client):
     for _ in range(4):
         assert client.post("/api/games", json={"rules": RULES, "backend": "python"}).status_code == 201
     assert client.post("/api/games", json={"rules": RULES, "backend": "python"}).status_code == 201  # room made
-    error(client.get(f"/api/races/{race['id']}"), 404,
-          f"no race '{race['id']}' (it was over, and forgotten to make room for new games)")
+    api_error(client.get(f"/api/races/{race['id']}"), 404,
+              f"no race '{race['id']}' (it was over, and forgotten to make room for new games)")
 
 
 def test_bad_requests_of_any_kind(client):
     race = new_race(client)
     url = f"/api/races/{race['id']}"
-    error(client.post("/api/races", content=b"{not json", headers={"content-type": "application/json"}), 400,
-          "the request body is not JSON")
-    error(client.post("/api/races", json=[1]), 400, "the request body must be a JSON object")
-    error(client.get("/api/races/nope"), 404, "no race 'nope' (races are forgotten after 60 s unused)")
-    error(client.post("/api/races/nope/step"), 404, "no race 'nope' (races are forgotten after 60 s unused)")
-    error(client.get("/api/races"), 405, "GET is not allowed on /api/races")
-    error(client.delete(url), 405, f"DELETE is not allowed on {url}")
-    error(client.get(f"{url}/step"), 405, f"GET is not allowed on {url}/step")
+    api_error(client.post("/api/races", content=b"{not json", headers={"content-type": "application/json"}), 400,
+              "the request body is not JSON")
+    api_error(client.post("/api/races", json=[1]), 400, "the request body must be a JSON object")
+    api_error(client.get("/api/races/nope"), 404, "no race 'nope' (races are forgotten after 60 s unused)")
+    api_error(client.post("/api/races/nope/step"), 404, "no race 'nope' (races are forgotten after 60 s unused)")
+    api_error(client.get("/api/races"), 405, "GET is not allowed on /api/races")
+    api_error(client.delete(url), 405, f"DELETE is not allowed on {url}")
+    api_error(client.get(f"{url}/step"), 405, f"GET is not allowed on {url}/step")
     # A race is no game, and a game no race.
-    error(client.get(f"/api/games/{race['id']}"), 404,
-          f"no game '{race['id']}' (games are forgotten after 60 s unused)")
+    api_error(client.get(f"/api/games/{race['id']}"), 404,
+              f"no game '{race['id']}' (games are forgotten after 60 s unused)")
 
 
 def test_options_name_the_backends_and_strategies(client):
     assert client.get("/api/options").json() == {
         "backends": list(BACKENDS), "default_backend": "clingo", "strategies": list(STRATEGIES),
         "default_strategy": "minimax", "max_entrants": 8}
-    error(client.post("/api/options"), 405, "POST is not allowed on /api/options")
+    api_error(client.post("/api/options"), 405, "POST is not allowed on /api/options")
 
 
 def test_the_page_and_its_files_are_served(client):
@@ -309,5 +303,5 @@ def test_the_page_and_its_files_are_served(client):
     for name, kind in (("app.js", "text/javascript"), ("style.css", "text/css")):
         response = client.get(f"/static/{name}")
         assert (response.status_code, response.headers["content-type"].split(";")[0]) == (200, kind)
-    error(client.get("/static/nothing.js"), 404, "no route /static/nothing.js")
-    error(client.post("/"), 405, "POST is not allowed on /")
+    api_error(client.get("/static/nothing.js"), 404, "no route /static/nothing.js")
+    api_error(client.post("/"), 405, "POST is not allowed on /")

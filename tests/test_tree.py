@@ -19,9 +19,9 @@ from mm_logic.rules import Rules
 from mm_logic.strategies import STRATEGIES, TREES, make_strategy, open_tree
 from mm_logic.strategies.tree import StrategyTree, TreeNode, to_dot, write_atomically
 
+from conftest import PY, one_line_error
 from generators import brute_feedback, contract_pick
 
-PY = ["--backend", "python"]
 KNUTH = {"games": 1296, "total_guesses": 5801, "mean": 4.476, "max": 5,
          "histogram": {"1": 1, "2": 6, "3": 62, "4": 533, "5": 694}}
 #: 2x2 minimax: 00, then 11 on 0,0 or 01 on 1,0, then 10.
@@ -48,11 +48,6 @@ def naive_bench(pegs: int, colors: int, rank) -> tuple[int, dict[str, int]]:
 
 def figures(out: dict) -> dict:
     return {k: out[k] for k in ("games", "total_guesses", "mean", "max", "histogram")}
-
-
-def one_line(result, code: int, message: str) -> None:
-    assert (result.exit_code, result.stderr) == (code, f"error: {message}\n"), result.output
-    assert "Traceback" not in result.output
 
 
 @pytest.fixture(scope="module")
@@ -198,15 +193,15 @@ def test_a_tree_is_played_in_bench_workers(run_json, knuth):
 # -- refusals, each one line ------------------------------------------------------------------------
 def test_save_tree_refusals_come_before_any_game(run, tmp_path):
     path = tmp_path / "t.json"
-    one_line(run("bench", *PY, "--games", 3, "--save-tree", path), 2,
-             "--save-tree needs --all: a strategy's tree covers every secret")
-    one_line(run("bench", *PY, "--all", "--strategy", "any", "--save-tree", path), 2,
-             "--save-tree: --strategy any is not deterministic (its guess is not a function of the history "
-             "alone), so it has no tree to save")
-    one_line(run("bench", *PY, "--all", "--server", "http://127.0.0.1:9", "--save-tree", path), 2,
-             "--save-tree does not apply with --server (each game is played against the server)")
-    one_line(run("bench", *PY, "--all", "--save-tree", "/proc/x/t.json"), 2,
-             "Invalid value for '--save-tree': cannot write /proc/x/t.json (No such file or directory)")
+    one_line_error(run("bench", *PY, "--games", 3, "--save-tree", path), 2,
+                   "--save-tree needs --all: a strategy's tree covers every secret")
+    one_line_error(run("bench", *PY, "--all", "--strategy", "any", "--save-tree", path), 2,
+                   "--save-tree: --strategy any is not deterministic (its guess is not a function of the history "
+                   "alone), so it has no tree to save")
+    one_line_error(run("bench", *PY, "--all", "--server", "http://127.0.0.1:9", "--save-tree", path), 2,
+                   "--save-tree does not apply with --server (each game is played against the server)")
+    one_line_error(run("bench", *PY, "--all", "--save-tree", "/proc/x/t.json"), 2,
+                   "Invalid value for '--save-tree': cannot write /proc/x/t.json (No such file or directory)")
     assert not path.exists()
 
 
@@ -231,31 +226,31 @@ def test_a_bad_tree_file_is_one_line(run, tmp_path, content, message):
     if content is not None:
         path.write_text(content if isinstance(content, str) else json.dumps(content))
     expected = message.format(path=path)
-    one_line(run("tree", path), 2, expected)
-    one_line(run("next", *PY, "--pegs", 2, "--colors", 2, "--strategy", f"tree:{path}"), 2,
-             f"Invalid value for '--strategy': {expected}")
+    one_line_error(run("tree", path), 2, expected)
+    one_line_error(run("next", *PY, "--pegs", 2, "--colors", 2, "--strategy", f"tree:{path}"), 2,
+                   f"Invalid value for '--strategy': {expected}")
 
 
 def test_playing_a_tree_refuses_other_rules_openings_and_histories(run, knuth):
     tree = f"tree:{knuth}"
-    one_line(run("bench", *PY, "--strategy", tree, "--pegs", 5, "--all"), 2,
-             f"--strategy {tree} plays 4x6, not 5x6: give the tree's rules options")
-    one_line(run("solve", *PY, "--strategy", tree, "--first-guess", "0123"), 2,
-             f"--first-guess 0123: --strategy {tree} opens with 0011")
-    one_line(run("next", *PY, "--strategy", tree, "0012:1,0"), 2,
-             f"--strategy {tree}: history entry 1 (0012) is not the tree's guess (0011)")
+    one_line_error(run("bench", *PY, "--strategy", tree, "--pegs", 5, "--all"), 2,
+                   f"--strategy {tree} plays 4x6, not 5x6: give the tree's rules options")
+    one_line_error(run("solve", *PY, "--strategy", tree, "--first-guess", "0123"), 2,
+                   f"--first-guess 0123: --strategy {tree} opens with 0011")
+    one_line_error(run("next", *PY, "--strategy", tree, "0012:1,0"), 2,
+                   f"--strategy {tree}: history entry 1 (0012) is not the tree's guess (0011)")
     assert run("solve", *PY, "--strategy", tree, "--first-guess", "0011", "--secret", "0011").exit_code == 0
 
 
 def test_a_history_the_tree_does_not_cover_is_one_line(run, tmp_path):
     partial = {**TREE_2X2, "tree": {"guess": "00", "next": {"0,0": {"guess": "11"}}}}
     path = write_tree(tmp_path / "t.json", partial)
-    one_line(run("next", *PY, "--pegs", 2, "--colors", 2, "--strategy", f"tree:{path}", "00:1,0"), 2,
-             f"--strategy tree:{path} has no branch for history entry 1 (00:1,0): the tree does not cover "
-             "this history")
-    one_line(run("bench", *PY, "--pegs", 2, "--colors", 2, "--strategy", f"tree:{path}", "--all"), 2,
-             f"--strategy tree:{path} has no branch for history entry 1 (00:1,0): the tree does not cover "
-             "this history")
+    one_line_error(run("next", *PY, "--pegs", 2, "--colors", 2, "--strategy", f"tree:{path}", "00:1,0"), 2,
+                   f"--strategy tree:{path} has no branch for history entry 1 (00:1,0): the tree does not cover "
+                   "this history")
+    one_line_error(run("bench", *PY, "--pegs", 2, "--colors", 2, "--strategy", f"tree:{path}", "--all"), 2,
+                   f"--strategy tree:{path} has no branch for history entry 1 (00:1,0): the tree does not cover "
+                   "this history")
 
 
 def test_only_the_command_line_opens_tree_files(tmp_path):
@@ -355,15 +350,15 @@ def test_an_incomplete_tree_counts_and_draws_the_secrets_it_misses(run, run_json
 
 
 def test_tree_option_mistakes_are_one_line(run, knuth):
-    one_line(run("tree", knuth, "--dot", "--json"), 2, "give --dot or --json, not both")
-    one_line(run("tree", knuth, "--max-depth", 2), 2, "--max-depth applies to the drawings (--dot, --png)")
+    one_line_error(run("tree", knuth, "--dot", "--json"), 2, "give --dot or --json, not both")
+    one_line_error(run("tree", knuth, "--max-depth", 2), 2, "--max-depth applies to the drawings (--dot, --png)")
 
 
 def test_png_without_graphviz_is_one_line_before_reading(run, tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path))
-    one_line(run("tree", tmp_path / "missing.json", "--png", tmp_path / "t.png"), 2,
-             "--png needs Graphviz's dot program on PATH (apt-get install graphviz, brew install graphviz); "
-             "--dot prints the DOT text without it")
+    one_line_error(run("tree", tmp_path / "missing.json", "--png", tmp_path / "t.png"), 2,
+                   "--png needs Graphviz's dot program on PATH (apt-get install graphviz, brew install graphviz); "
+                   "--dot prints the DOT text without it")
 
 
 def fake_dot(folder: Path, script: str) -> None:
@@ -389,8 +384,8 @@ def test_a_failing_dot_is_one_line_and_leaves_no_file(run, tmp_path, monkeypatch
     fake_dot(tmp_path / "bin", 'echo "Warning: something" >&2\necho "Error: syntax error in line 1" >&2\nexit 1\n')
     monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}")
     path = write_tree(tmp_path / "t.json", TREE_2X2)
-    one_line(run("tree", path, "--png", tmp_path / "t.png"), 1,
-             "dot could not draw the tree: Error: syntax error in line 1")
+    one_line_error(run("tree", path, "--png", tmp_path / "t.png"), 1,
+                   "dot could not draw the tree: Error: syntax error in line 1")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bin", "t.json"]
 
 

@@ -11,19 +11,13 @@ import pytest
 
 from mm_logic.rules import Rules
 
-from conftest import MMLOGIC, ROOT
-
-PY = ["--backend", "python"]
-
-
-def one_line(result, code: int, message: str) -> None:
-    assert (result.exit_code, result.stderr) == (code, f"error: {message}\n"), result.output
-    assert result.stdout == ""  # found before any game ran: nothing was printed
+from conftest import MMLOGIC, PY, ROOT, one_line_error
 
 
 @pytest.mark.parametrize("command", [["solve", *PY], ["bench", *PY, "--games", 2], ["compare", *PY, "--games", 2]])
 def test_a_negative_seed_is_bad_input(run, command):
-    one_line(run(*command, "--seed", -5), 2, "Invalid value for '--seed': -5 is not in the range x>=0.")
+    one_line_error(run(*command, "--seed", -5), 2, "Invalid value for '--seed': -5 is not in the range x>=0.",
+                   stdout="")
 
 
 @pytest.mark.parametrize("args, message", [
@@ -35,7 +29,7 @@ def test_a_negative_seed_is_bad_input(run, command):
      "Invalid value for '--out': cannot write /proc/x/a.json (No such file or directory)"),
 ])
 def test_unwritable_outputs_are_refused_before_the_games(run, args, message):
-    one_line(run(*args), 2, message)
+    one_line_error(run(*args), 2, message, stdout="")
 
 
 def test_a_result_file_is_not_left_behind_by_the_check(run, tmp_path):
@@ -48,24 +42,25 @@ def test_a_result_file_is_not_left_behind_by_the_check(run, tmp_path):
 def test_plot_without_matplotlib_is_refused_before_the_games(run, monkeypatch, tmp_path, index_install):
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name, *a))
-    one_line(run("compare", *PY, "--games", 2, "--plot", tmp_path / "charts"), 2,
-             "Invalid value for '--plot': charts need matplotlib: pip install 'mmlogic[plot]'")
+    one_line_error(run("compare", *PY, "--games", 2, "--plot", tmp_path / "charts"), 2,
+                   "Invalid value for '--plot': charts need matplotlib: pip install 'mmlogic[plot]'", stdout="")
 
 
 def test_all_on_a_space_too_large_names_games_not_a_backend(run):
-    one_line(run("bench", "--backend", "clingo", "--strategy", "first", "--pegs", 12, "--colors", 12, "--all"), 2,
-             "--all: 12x12 has 8,916,100,448,256 codes; use --games N")
+    one_line_error(run("bench", "--backend", "clingo", "--strategy", "first", "--pegs", 12, "--colors", 12, "--all"),
+                   2, "--all: 12x12 has 8,916,100,448,256 codes; use --games N", stdout="")
     # From 10**15 codes on, a mantissa and an exponent: 30x30 spelt out was 59 characters.
-    one_line(run("bench", "--backend", "clingo", "--strategy", "first", "--pegs", 30, "--colors", 30, "--all"), 2,
-             "--all: 30x30 has about 2.059e+44 codes; use --games N")
+    one_line_error(run("bench", "--backend", "clingo", "--strategy", "first", "--pegs", 30, "--colors", 30, "--all"),
+                   2, "--all: 30x30 has about 2.059e+44 codes; use --games N", stdout="")
 
 
 @pytest.mark.parametrize("backend", ["clingo", "swipl"])
 def test_a_scoring_strategy_refuses_a_space_it_cannot_score_at_once(run, backend):
     # The default strategy (minimax) on 12x12: refused before anything is computed, on every backend.
-    one_line(run("bench", "--backend", backend, "--pegs", 12, "--colors", 12, "--all"), 2,
-             "--strategy minimax scores guesses against every code and plays at most 20,000,000 codes; "
-             "12x12 has 8,916,100,448,256: use --strategy first, any, random, any-random-opening or sample-entropy")
+    one_line_error(run("bench", "--backend", backend, "--pegs", 12, "--colors", 12, "--all"), 2,
+                   "--strategy minimax scores guesses against every code and plays at most 20,000,000 codes; "
+                   "12x12 has 8,916,100,448,256: use --strategy first, any, random, any-random-opening or "
+                   "sample-entropy", stdout="")
 
 
 def test_play_is_not_refused_for_the_hints_of_its_default_strategy(run):
@@ -77,9 +72,10 @@ def test_play_is_not_refused_for_the_hints_of_its_default_strategy(run):
                                               "the secret was 45790189"]
     assert result.stderr.startswith("note: 8x10 has 100,000,000 codes, more than minimax scores (20,000,000): any "
                                     "instead (choose another with --strategy)\n")
-    one_line(run("play", "--pegs", 8, "--colors", 10, "--strategy", "minimax", input="q\n"), 2,
-             "--strategy minimax scores guesses against every code and plays at most 20,000,000 codes; "
-             "8x10 has 100,000,000: use --strategy first, any, random, any-random-opening or sample-entropy")
+    one_line_error(run("play", "--pegs", 8, "--colors", 10, "--strategy", "minimax", input="q\n"), 2,
+                   "--strategy minimax scores guesses against every code and plays at most 20,000,000 codes; "
+                   "8x10 has 100,000,000: use --strategy first, any, random, any-random-opening or sample-entropy",
+                   stdout="")
 
 
 def test_one_guess_is_singular(run):
@@ -196,8 +192,8 @@ def test_play_hint_on_a_huge_game_answers_with_a_bound(run):
 
 def test_play_advice_names_an_option_play_has(run):
     result = run("play", *PY, "--pegs", 12, "--colors", 12, input="?\n")
-    one_line(result, 2, "12x12 has 8,916,100,448,256 codes, more than the python engine enumerates "
-                        "(20,000,000); use --backend clingo")
+    one_line_error(result, 2, "12x12 has 8,916,100,448,256 codes, more than the python engine enumerates "
+                              "(20,000,000); use --backend clingo", stdout="")
     assert "--backend [clingo|swipl|python|a1|a2|a3|a4|a5]" in run("play", "--help").stdout
 
 
@@ -223,8 +219,8 @@ def test_solve_reports_each_guess_as_it_is_made():
 def test_the_python_backend_honours_the_time_limit(run):
     result = run("next", *PY, "--pegs", 9, "--colors", 6, "--time-limit", 0.001, "--strategy", "first",
                  "001122334:1,0")
-    one_line(result, 1, "python did not answer within the time limit of 0.001 s (9x6, 10,077,696 codes to filter); "
-                        "raise --time-limit")
+    one_line_error(result, 1, "python did not answer within the time limit of 0.001 s (9x6, 10,077,696 codes to "
+                              "filter); raise --time-limit", stdout="")
 
 
 def test_a_push_that_fails_leaves_the_history_as_it_was():
@@ -322,7 +318,8 @@ def wrong_encoding(tmp_path, suffix: str):
 def test_an_encoding_that_admits_a_wrong_code_is_refused_naming_it(run, tmp_path, backend, suffix, command):
     path = wrong_encoding(tmp_path, suffix)
     result = run(*command, "--backend", backend, "--encoding", path, "0011:1,0")
-    one_line(result, 2, f"{path} admits 0000, which breaks history entry 1 (0011:1,0): it scores 2,0")
+    one_line_error(result, 2, f"{path} admits 0000, which breaks history entry 1 (0011:1,0): it scores 2,0",
+                   stdout="")
 
 
 # An encoding edited before the number of colours was spelled colours(K): its colors(K) never holds.
@@ -347,8 +344,8 @@ def test_an_encoding_that_still_says_colors_is_refused_in_one_line(run, tmp_path
         (tmp_path / name).write_text(text)
     for command in (["next", "--strategy", "first"], ["solve", "--secret", "1234"]):
         result = run(*command, "--backend", "clingo", "--encoding", tmp_path / "old.lp")
-        one_line(result, 2, f"{tmp_path / where}: colors(K) never holds: the engine gives the number of colours "
-                            "as colours(K) (rename colors to colours)")
+        one_line_error(result, 2, f"{tmp_path / where}: colors(K) never holds: the engine gives the number of colours "
+                                  "as colours(K) (rename colors to colours)", stdout="")
 
 
 def test_solve_with_a_wrong_encoding_stops_at_the_first_wrong_answer(run, tmp_path):
@@ -444,8 +441,8 @@ def test_an_encoding_that_admits_no_code_is_named_not_the_history(run, tmp_path,
     many = ["0005:1,0", "0250:1,1", "0531:1,2", "1212:0,2", "1453:1,1", "2134:1,2", "2415:0,2", "3100:1,2",
             "3341:0,2", "4022:1,1", "4303:1,1", "4544:0,0", "5225:1,0"]
     for command in (["next", "0011:1,0"], ["next", *many], ["solve"], ["bench", "--all"], ["bench", "--games", 3]):
-        one_line(run(command[0], "--backend", backend, "--encoding", path, "--strategy", "first", *command[1:]), 3,
-                 f"no code of 4x6 exists under the encoding {path.name}")
+        one_line_error(run(command[0], "--backend", backend, "--encoding", path, "--strategy", "first", *command[1:]),
+                       3, f"no code of 4x6 exists under the encoding {path.name}", stdout="")
 
 
 def test_clingos_notes_on_an_edited_encoding_are_shown(run, tmp_path):

@@ -23,11 +23,16 @@ import pytest
 
 from mm_logic.engines import make_engine
 from mm_logic.feedback import feedback
-from mm_logic.game import Game, play, plural
+from mm_logic.game import Game, plural
 from mm_logic.notation import format_code, parse_code
 from mm_logic.rules import Rules
 from mm_logic.server.process import ServerProcess
 from mm_logic.strategies import make_strategy
+
+from conftest import played
+
+#: Slow as a whole: Chromium's start, then a game a test (36.5 s for the file measured, 1-11 s a test).
+pytestmark = pytest.mark.slow
 
 RULES = Rules(4, 6)
 WINDOW = (1100, 800)
@@ -165,10 +170,6 @@ def shown(history) -> list[dict]:
     return [{"guess": format_code(g, RULES), "black": b, "white": w, "text": f"{b},{w}"} for g, (b, w) in history]
 
 
-def in_process(backend: str, strategy: str, secret: str) -> list:
-    return play(make_engine(backend, RULES), make_strategy(strategy, RULES), parse_code(secret, RULES)).guesses
-
-
 def test_play_a_game_with_the_assistant_to_the_win(driver, server, tmp_path):
     page = Page(driver, server)
     page.choose("python", "minimax")
@@ -193,7 +194,7 @@ def test_play_a_game_with_the_assistant_to_the_win(driver, server, tmp_path):
             break
     status = page.text("play-status")
     secret = status.split()[2]
-    expected = in_process("python", "minimax", secret)
+    expected = played("python", "minimax", secret, RULES)
     assert page.rows("play") == shown(expected)
     assert status == f"You found {secret} in {plural(len(expected), 'guess')}."
     # Each hint was the strategy's guess, with the number of codes the earlier entries left.
@@ -253,7 +254,7 @@ def test_the_computer_guesses_your_code_with_a_contradiction_and_undo(driver, se
         assert page.message() == ""
         if page.text("cm-status"):
             break
-    expected = in_process("python", "minimax", "1234")
+    expected = played("python", "minimax", "1234", RULES)
     assert page.rows("cm") == shown(expected)
     assert page.text("cm-status") == f"The computer found your code 1234 in {plural(len(expected), 'guess')}."
     assert not page.find("cm-send").is_displayed()
@@ -278,7 +279,7 @@ def test_a_race_of_three_entrants_to_the_end(driver, server, tmp_path):
     page.click("race-run")                       # a step every 300 ms until the race is over
     page.wait.until(lambda d: page.text("race-status").startswith("Over"))
     page.settle()
-    expected = [in_process(backend, strategy, "2540") for backend, strategy in entrants]
+    expected = [played(backend, strategy, "2540", RULES) for backend, strategy in entrants]
     assert [len(e) for e in expected] == [5, 4, 7]
     # Parts wins at the fourth step, which ends the race for all: the others stop there.
     for number, history in enumerate(expected, 1):

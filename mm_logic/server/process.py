@@ -1,6 +1,6 @@
 """A real ``mmlogic serve`` in a child process, on free ports of 127.0.0.1, for scripts and tests.
 
-``py/serve_load.py``, ``py/seed003_vs_swipl.py --client`` and the tests that
+``py/tools/serve_load.py``, ``py/tools/seed003_vs_swipl.py --client`` and the tests that
 need a live server (the client, the web page, seed 003's client) start it the
 same way: the console script beside this Python, ``--port`` (and
 ``--tcp-port`` when asked) on free ports, ready once both accept

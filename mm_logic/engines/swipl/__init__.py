@@ -17,7 +17,7 @@ reexports; see the two modules' documentation). By concern:
 * :mod:`.session`: :class:`SwiplSession`, the history and its answer cache;
 * :mod:`.engine`: :class:`SwiplEngine`, one encoding and rules.
 
-Design, measured with ``py/seed003_vs_swipl.py`` and the acceptance benches
+Design, measured with ``py/tools/seed003_vs_swipl.py`` and the acceptance benches
 (``tests/test_swipl_acceptance.py``; numbers in :data:`.session.DESIGN`):
 
 * **push/pop only keep the Python-side history; every question sends the

@@ -1,5 +1,9 @@
 """A Z3 solver against clingo's ``any`` on large games (16 pegs of 6 colours).
 
+A finished experiment (issue 3's reference, then issue 15), kept runnable: its figures are in
+``docs/results/large-games.md`` (until then the README), sections "Large games: clingo's `any`
+against a Z3 solver" and "Large games: what the remaining figures of issue 15 ask".
+
 The reference of issue 3 is a Z3-based player published with "10.51 guesses
 and 6.6 s per game" on 16x6 (Z3 4.8.7, 1000 secrets evenly spaced over the
 code space). This script plays that player and mmlogic on the *same*
@@ -20,9 +24,9 @@ Both are scored by mmlogic's feedback rule. Z3 is not a dependency of
 mmlogic; install the published version next to it first::
 
     .venv/bin/pip install z3-solver==4.8.7.0
-    .venv/bin/python py/z3_baseline.py --games 100 --seed 1       # random secrets
-    .venv/bin/python py/z3_baseline.py --spaced 1000 --every 10    # the published secrets 0, 10, 20, ...
-    .venv/bin/python py/z3_baseline.py --games 60 --strategies any,sample-entropy
+    .venv/bin/python py/experiments/z3_baseline.py --games 100 --seed 1       # random secrets
+    .venv/bin/python py/experiments/z3_baseline.py --spaced 1000 --every 10    # the published secrets 0, 10, 20, ...
+    .venv/bin/python py/experiments/z3_baseline.py --games 60 --strategies any,sample-entropy
 
 A game's time is the wall time of its guesses. The table is printed when every
 game is played: Ctrl-C prints no row (``interrupted``, exit 130).

@@ -1,5 +1,8 @@
 """Why informative guesses make 30x30 games slow: the last consistent codes are hard to find.
 
+A finished experiment (issue 15), kept runnable: its figures (the six hardest histories asked again)
+are in ``docs/results/large-games.md`` (until then the README), section "Large games: `sample-entropy`".
+
 Plays random 30x30 secrets with a player that chooses informative guesses
 (``sample-entropy:10``, or ``drift:R``: the consistent code clingo finds
 nearest the previous guess with R random pegs recoloured, via ``near()``),
@@ -22,8 +25,8 @@ Every solver call is capped at ``--cap`` seconds (shown as ``>cap``).
 
 Usage::
 
-    .venv/bin/python py/endgame_30x30.py --games 6 --seed 1                 # sample-entropy:10
-    .venv/bin/python py/endgame_30x30.py --games 20 --player drift:15 --cases 0   # players only
+    .venv/bin/python py/experiments/endgame_30x30.py --games 6 --seed 1                 # sample-entropy:10
+    .venv/bin/python py/experiments/endgame_30x30.py --games 20 --player drift:15 --cases 0   # players only
 """
 
 from __future__ import annotations

@@ -53,11 +53,11 @@ client.
 
 Usage::
 
-    .venv/bin/python py/seed003_vs_swipl.py              # 200 random secrets
-    .venv/bin/python py/seed003_vs_swipl.py --games 1000 --seed 3
-    .venv/bin/python py/seed003_vs_swipl.py --all        # all 6720 secrets (about half an hour)
-    .venv/bin/python py/seed003_vs_swipl.py --seed-doc path/to/003_fbc1ce64130a1d6a.txt
-    .venv/bin/python py/seed003_vs_swipl.py --client 20  # the report's client against mmlogic serve
+    .venv/bin/python py/tools/seed003_vs_swipl.py              # 200 random secrets
+    .venv/bin/python py/tools/seed003_vs_swipl.py --games 1000 --seed 3
+    .venv/bin/python py/tools/seed003_vs_swipl.py --all        # all 6720 secrets (about half an hour)
+    .venv/bin/python py/tools/seed003_vs_swipl.py --seed-doc path/to/003_fbc1ce64130a1d6a.txt
+    .venv/bin/python py/tools/seed003_vs_swipl.py --client 20  # the report's client against mmlogic serve
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ from mm_logic.server.process import ServerProcess
 from mm_logic.strategies import make_strategy
 
 #: Where the report is, unless --seed-doc says otherwise: shared/ beside the repository.
-SEED_DOC = Path(__file__).resolve().parent.parent.parent / "shared" / "seeds" / "003_fbc1ce64130a1d6a.txt"
+SEED_DOC = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "003_fbc1ce64130a1d6a.txt"
 #: The program is the report's text from this line (its first line, the module) ...
 PROGRAM_START = ":- module('ia.pl', [bulls_and_cows/1])."
 #: ... up to the heading of the next section.

@@ -1,5 +1,9 @@
 """How far is ``sample-entropy``'s guess from the most informative guess of all?
 
+A finished experiment (issue 15), kept runnable: its figures are in ``docs/results/large-games.md``
+(until then the README), section "Large games: what the remaining figures of issue 15 ask", its rows
+in ``docs/greedy-ceiling-16x6.json``.
+
 Plays ``sample-entropy`` (clingo engine) on random secrets and, before every
 guess after the first, draws a large reference sample of the consistent codes
 with a generator of its own (``--reference`` codes, the strategy's samplers;
@@ -19,8 +23,8 @@ what the remaining figures of issue 15 ask").
 
 Usage::
 
-    .venv/bin/python py/greedy_ceiling.py --games 10 --seed 1
-    .venv/bin/python py/greedy_ceiling.py --games 10 --json docs/greedy-ceiling-16x6.json
+    .venv/bin/python py/experiments/greedy_ceiling.py --games 10 --seed 1
+    .venv/bin/python py/experiments/greedy_ceiling.py --games 10 --json docs/greedy-ceiling-16x6.json
 """
 
 from __future__ import annotations

@@ -1,5 +1,10 @@
 """Where the returns of ``sample-entropy`` stop: mean guesses against the sample size k.
 
+A finished experiment (issue 15), kept runnable: its figures are in ``docs/results/large-games.md``
+(until then the README), sections "Large games: `sample-entropy`" and "Large games: what the remaining
+figures of issue 15 ask", its rows and chart in ``docs/sample-returns-16x6.json``,
+``docs/sample-returns-20x20.json`` and ``docs/sample-returns.png``.
+
 For each size of game and each k, the same random secrets (``--seed``) are
 played with ``sample-entropy:K`` and, beside them, with ``any`` (k = 1 is a
 sample of one code: close to ``any`` with extra sampling cost). Every game
@@ -8,11 +13,11 @@ it, one process; figures are the bench's mean and wall time per game.
 
 Usage::
 
-    .venv/bin/python py/sample_returns.py                          # 16x6 and 20x20, k = 1 to 1000
-    .venv/bin/python py/sample_returns.py --sizes 16x6 --games 100 --ks 1,10,30,100,300,1000
-    .venv/bin/python py/sample_returns.py --plot out.png --json out.json
-    .venv/bin/python py/sample_returns.py --replot a.json,b.json --plot out.png   # no games
-    .venv/bin/python py/sample_returns.py --sizes 20x20 --games 20 --ks 30 --then-any 4,7   # early guesses only
+    .venv/bin/python py/experiments/sample_returns.py                          # 16x6 and 20x20, k = 1 to 1000
+    .venv/bin/python py/experiments/sample_returns.py --sizes 16x6 --games 100 --ks 1,10,30,100,300,1000
+    .venv/bin/python py/experiments/sample_returns.py --plot out.png --json out.json
+    .venv/bin/python py/experiments/sample_returns.py --replot a.json,b.json --plot out.png   # no games
+    .venv/bin/python py/experiments/sample_returns.py --sizes 20x20 --games 20 --ks 30 --then-any 4,7  # early guesses
 
 The README's figures are not the default run's: they come from one run per
 size, each with its own sample sizes (100 secrets on 16x6, 10 on 20x20, seed
@@ -20,8 +25,9 @@ size, each with its own sample sizes (100 secrets on 16x6, 10 on 20x20, seed
 docs/sample-returns-16x6.json,docs/sample-returns-20x20.json --plot
 docs/sample-returns.png``)::
 
-    python py/sample_returns.py --sizes 16x6 --ks 1,10,30,100,300,1000,3000 --json docs/sample-returns-16x6.json
-    python py/sample_returns.py --sizes 20x20 --ks 10,30,100 --json docs/sample-returns-20x20.json
+    python py/experiments/sample_returns.py --sizes 16x6 --ks 1,10,30,100,300,1000,3000 \\
+        --json docs/sample-returns-16x6.json
+    python py/experiments/sample_returns.py --sizes 20x20 --ks 10,30,100 --json docs/sample-returns-20x20.json
 
 ``--then-any G`` adds players that let ``sample-entropy:K`` choose the first G
 guesses only (where its samples are good) and then play ``any``, named

@@ -1,5 +1,10 @@
 """Speed of the clingo engine playing whole games through the engine API.
 
+A finished experiment (issue 3's speed goals), kept runnable. Its goals are rows of the benchmark
+table (``docs/results/benchmarks.md``, until then the README's "Benchmarks"), where ``mmlogic bench``
+measures them today (``py/tools/benchmarks.py`` reruns them); this script's own figures are
+documented nowhere else.
+
 Each game is the minimal loop ``guess = session.any()`` (or ``first()``),
 ``fb = feedback(guess, secret)``, ``session.push(guess, fb)`` until the secret
 is found; a game's time includes opening its session (Control, grounding
@@ -7,9 +12,9 @@ is found; a game's time includes opening its session (Control, grounding
 
 Usage::
 
-    .venv/bin/python py/clingo_speed.py                 # every setting below
-    .venv/bin/python py/clingo_speed.py --only 30x30    # settings whose label contains 30x30
-    .venv/bin/python py/clingo_speed.py --fresh         # a fresh Control per question instead
+    .venv/bin/python py/experiments/clingo_speed.py                 # every setting below
+    .venv/bin/python py/experiments/clingo_speed.py --only 30x30    # settings whose label contains 30x30
+    .venv/bin/python py/experiments/clingo_speed.py --fresh         # a fresh Control per question instead
 
 Goals (issue 3): ``any`` 16x6 <= 0.05 s, 20x20 <= 0.5 s, 30x30 <= 5 s per game
 (20 games, repetition allowed); 5x8 no-repeat ``first`` and ``any`` <= 8 ms

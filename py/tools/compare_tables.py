@@ -9,7 +9,7 @@ result. Every figure comes from this run. Ctrl-C stops the run: the
 interrupted preset's finished rows are printed, said to be so, and no chart of
 it is written (exit 130).
 
-Usage:  python py/compare_tables.py [--preset NAME ...] [--jobs N] [--seed N] [--charts DIR]
+Usage:  python py/tools/compare_tables.py [--preset NAME ...] [--jobs N] [--seed N] [--charts DIR]
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from mm_logic.charts import plot_comparison
 from mm_logic.compare import PRESETS, ComparePlan, compare, row_dict
 from mm_logic.scripting import count, natural, output_folder, run
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def markdown(outcome) -> str:

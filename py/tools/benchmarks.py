@@ -12,7 +12,7 @@ With ``--beside DIR`` (a checkout of an earlier commit, e.g. ``git worktree add
 this one's (``PYTHONPATH=DIR``), so the two are compared in one run on this noisy
 machine.
 
-Usage:  python py/benchmarks.py [--only SUBSTRING] [--skip-swipl] [--beside DIR]
+Usage:  python py/tools/benchmarks.py [--only SUBSTRING] [--skip-swipl] [--beside DIR]
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ ROWS = [
     ("Knuth 4x6 on swipl", "5801",
      "bench --backend swipl --strategy minimax --first-guess 0011 --all"),
     ("first 5x8 no-repeat on swipl",
-     "seed 003's program on this machine: 159-192 ms/game (`python py/seed003_vs_swipl.py`; "
+     "seed 003's program on this machine: 159-192 ms/game (`python py/tools/seed003_vs_swipl.py`; "
      "the report: ~66 ms over TCP on its own hardware)",
      "bench --backend swipl --strategy first --pegs 5 --colors 8 --no-repeat --games 1000 --seed 1"),
 ]

@@ -20,10 +20,10 @@ were left).
 
 Usage::
 
-    .venv/bin/python py/serve_load.py                      # 200 games, 200 at once, 4x6 minimax, python
-    .venv/bin/python py/serve_load.py --games 1000 --concurrency 50 --backend clingo
-    .venv/bin/python py/serve_load.py --role codebreaker --strategy first --pegs 5 --colors 8
-    .venv/bin/python py/serve_load.py --url http://127.0.0.1:8000   # a server already running here
+    .venv/bin/python py/tools/serve_load.py                      # 200 games, 200 at once, 4x6 minimax, python
+    .venv/bin/python py/tools/serve_load.py --games 1000 --concurrency 50 --backend clingo
+    .venv/bin/python py/tools/serve_load.py --role codebreaker --strategy first --pegs 5 --colors 8
+    .venv/bin/python py/tools/serve_load.py --url http://127.0.0.1:8000   # a server already running here
 """
 
 from __future__ import annotations

@@ -17,9 +17,9 @@ guess, right after, and prints both side by side: total guesses, max, seconds
 
 Usage::
 
-    .venv/bin/python py/cpp_peer.py --source /tmp/Mastermind                 # the issue's five cases
-    .venv/bin/python py/cpp_peer.py --source /tmp/Mastermind --case 5x8:knuth --case 6x6:knuth
-    .venv/bin/python py/cpp_peer.py --source /tmp/Mastermind --repeat 3       # each side 3 times, best kept
+    .venv/bin/python py/tools/cpp_peer.py --source /tmp/Mastermind                 # the issue's five cases
+    .venv/bin/python py/tools/cpp_peer.py --source /tmp/Mastermind --case 5x8:knuth --case 6x6:knuth
+    .venv/bin/python py/tools/cpp_peer.py --source /tmp/Mastermind --repeat 3       # each side 3 times, best kept
 """
 
 from __future__ import annotations

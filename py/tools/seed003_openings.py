@@ -27,14 +27,14 @@ writes its second fixed code "de e f g h", five letters if "de" is the word
 
 The report's own guesser differs from ``first`` after the openings (its
 clause order tries keeping each letter in place before labeling, see
-``py/seed003_vs_swipl.py``), so the figures compare the openings with each
+``py/tools/seed003_vs_swipl.py``), so the figures compare the openings with each
 other, not the two guessers.
 
 Usage::
 
-    .venv/bin/python py/seed003_openings.py                    # python engine, every secret
-    .venv/bin/python py/seed003_openings.py --backend swipl    # the report's solver (about 4 minutes)
-    .venv/bin/python py/seed003_openings.py --json rows.json
+    .venv/bin/python py/tools/seed003_openings.py                    # python engine, every secret
+    .venv/bin/python py/tools/seed003_openings.py --backend swipl    # the report's solver (about 4 minutes)
+    .venv/bin/python py/tools/seed003_openings.py --json rows.json
 """
 
 from __future__ import annotations
