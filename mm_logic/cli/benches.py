@@ -102,6 +102,7 @@ def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced
     if save_tree:
         write_output(save_tree, result.strategy_tree(strategy, first_guess).save)
 
+
 @click.command(name="tree")
 @click.argument("file", type=FilePath(dir_okay=False, path_type=Path))
 @click.option("--dot", "as_dot", is_flag=True, help="Print the tree in Graphviz's DOT language instead of the summary.")

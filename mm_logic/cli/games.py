@@ -56,6 +56,7 @@ def solve(rules, engine, strategy, first_guess, seed, secret_text, server, as_js
     # The turns are printed already: the text ends with the summary line alone.
     click.echo(json.dumps(record.as_dict()) if as_json else record.summary())
 
+
 @click.command(name="next")
 @rules_options
 @engine_options()
@@ -82,6 +83,7 @@ def next_command(rules, engine, strategy, first_guess, seed, as_json, history):
     with Spinner("thinking"):
         suggestion = advise(engine, strategy, entries, first_guess)
     emit(suggestion, as_json)
+
 
 @click.command(name="play")
 @rules_options

@@ -36,6 +36,7 @@ def info(rules, backend, as_json):
         result = study(make_engine(backend, rules), computed_optima(rules))
     emit(result, as_json)
 
+
 @click.command(name="optimal")
 @rules_options
 @click.option("--objective", type=click.Choice(["expected", "worst"]), default="expected", show_default=True,
