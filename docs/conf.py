@@ -26,7 +26,7 @@ extensions = [
 
 root_doc = "README"
 source_suffix = {".md": "markdown"}
-exclude_patterns = ["_build", ".venv"]
+exclude_patterns = ["_build", "_templates", ".venv"]
 # The JSON examples of cli.md and server.md elide with "...", as they mean to: Pygments
 # then highlights them in its relaxed mode, and says so. Nothing else is suppressed.
 suppress_warnings = ["misc.highlighting_failure"]
@@ -49,6 +49,10 @@ myst_enable_extensions: list[str] = []
 
 html_theme = "furo"
 html_title = "mmlogic"
+templates_path = ["_templates"]
+# The home page is README.html (docs/README.md, as on GitHub); index.html, where a web
+# server looks first, sends the browser there.
+html_additional_pages = {"index": "index-redirect.html"}
 # No CDN: no page has math (myst's dollarmath is off), so Sphinx never adds MathJax's script;
 # tests/test_docs_site.py checks that no page loads a script, style or font from the network.
 
