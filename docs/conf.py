@@ -40,7 +40,7 @@ nitpick_ignore_regex = [
     ("py:.*", r"(numpy|collections|pathlib|contextlib|typing|click)\..*"),
     ("py:.*", r"mm_logic\.kernels(\..*)?"),
     ("py:class", r"<class 'mm_logic\..*'>}?"),  # the values of strategies.STRATEGIES, a dict of classes
-    ("py:.*", r"(Path|BadInput|SolverTimeout|Rules|Entry|Code|StrategyTree|OptimalResult(\..*)?|check|secret_indices)"),
+    ("py:class", r"Path|BadInput|SolverTimeout|Rules|Entry|Code|StrategyTree|OptimalResult"),
 ]
 
 # GitHub's anchors for headings: [text](page.md#a-heading) resolves to the heading.
