@@ -490,7 +490,7 @@ def bench_all(engine: Engine, strategy: Strategy, first_guess: Code | None = Non
     With ``record_tree`` (deterministic strategies only) the result's
     ``tree`` is the whole strategy tree, the workers' subtrees grafted
     under the opening (:meth:`BenchResult.strategy_tree`). ``secrets``:
-    :func:`secret_indices`, when the caller has them already.
+    :func:`~mm_logic.codemaker.secret_indices`, when the caller has them already.
     """
     check_every_secret(engine.rules)
     if record_tree:

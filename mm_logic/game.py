@@ -59,7 +59,7 @@ class Game:
         The opening to play instead of the strategy's own.
     history:
         Entries already played, replayed into the session (trusted: they are
-        not checked, see :meth:`check`).
+        not checked, see :meth:`record`'s ``check``).
 
     Examples
     --------

@@ -313,7 +313,7 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
     Returns
     -------
     OptimalResult
-        The strategy as a tree (:attr:`OptimalResult.tree`), its histogram
+        The strategy as a tree (:attr:`~mm_logic.optimal_result.OptimalResult.tree`), its histogram
         over every secret, and what the search proved.
 
     Raises

@@ -1,0 +1,121 @@
+"""The documentation site builds from docs/ in strict mode, whole and offline.
+
+``sphinx-build -W --keep-going -n`` (docs/conf.py): every warning fails the build,
+a broken link or an unresolved reference included, which a copy of the pages with
+one planted link proves. The CLI reference has a section for every command of
+the click group, the API pages exist for the modules docs/api/ documents, and
+no page loads a script, a stylesheet or a font from the network.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mm_logic.cli import cli
+
+from conftest import ROOT
+
+DOCS = ROOT / "docs"
+#: The modules the API pages document: docs/api/NAME.md for mm_logic.NAME.
+API_MODULES = ["analysis", "bench", "charts", "client", "codemaker", "codespace", "compare", "counting", "engines",
+               "engines.base", "engines.csp", "errors", "feedback", "game", "notation", "optimal", "optimal_result",
+               "play", "rules", "strategies", "strategies.base", "strategies.tree", "symmetry"]
+#: A tag's attribute that makes the browser fetch: scripts, stylesheets, preloaded fonts, images.
+FETCHED = re.compile(r"<(?:script|link|img)\b[^>]*?\b(?:src|href)\s*=\s*[\"']?\s*(https?:)?//", re.I)
+#: What a stylesheet fetches: @import and url(), fonts included.
+CSS_FETCHED = re.compile(r"(?:@import\s+[\"']?|url\(\s*[\"']?)\s*(?:https?:)?//", re.I)
+
+#: Each build takes about 8 s on the 2-core machine: the tests that build are slow.
+slow = pytest.mark.slow
+
+
+def sphinx_build(source: Path, out: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-n", "-q", "-b", "html",
+                           str(source), str(out)], capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("site")
+    built = sphinx_build(DOCS, out)
+    assert (built.returncode, built.stderr) == (0, ""), built.stderr
+    return out
+
+
+@slow
+def test_the_cli_reference_has_a_section_for_every_command(site):
+    page = (site / "reference" / "cli.html").read_text()
+    sections = set(re.findall(r'<section id="mmlogic-([\w-]+)"', page))
+    assert sections == {name for name, command in cli.commands.items() if not command.hidden}
+    assert {"solve", "serve", "sweep"} <= sections
+
+
+@slow
+def test_the_api_pages_document_their_modules(site):
+    listed = {p.stem for p in (DOCS / "api").glob("*.md")} - {"index"}
+    assert listed == set(API_MODULES)
+    for name in API_MODULES:
+        page = (site / "api" / f"{name}.html").read_text()
+        assert f'id="module-mm_logic.{name}"' in page, name
+    assert "mm_logic.game.Game" in (site / "api" / "game.html").read_text()
+    index = (site / "api" / "index.html").read_text()
+    assert all(f'href="{name}.html"' in index for name in API_MODULES)
+
+
+@slow
+def test_every_page_of_docs_is_in_the_site(site):
+    pages = {p.relative_to(DOCS).with_suffix(".html") for p in DOCS.rglob("*.md") if "_build" not in p.parts}
+    assert {p for p in pages if not (site / p).is_file()} == set()
+    # docs/README.md is the home page; index.html, where a web server looks first, leads to it.
+    assert 'url=README.html"' in (site / "index.html").read_text()
+    home = (site / "README.html").read_text()
+    assert all(f'href="{page.as_posix()}"' in home for page in pages if page.as_posix() != "README.html")
+
+
+@slow
+def test_links_outside_docs_are_files_the_site_copies(site):
+    # ../README.md, ../examples/*.lp, ../py/tools/...: copied as they are, not rewritten to a web address.
+    install = (site / "install.html").read_text()
+    target = re.search(r'href="(_downloads/[0-9a-f]+/README\.md)"', install)
+    assert target and (site / target[1]).read_text() == (ROOT / "README.md").read_text()
+    assert re.search(r'href="_downloads/[0-9a-f]+/no_adjacent\.lp"', (site / "encodings.html").read_text())
+
+
+def test_the_network_checks_see_a_cdn():
+    assert FETCHED.search('<script src="https://cdn.example.org/mathjax.js"></script>')
+    assert FETCHED.search("<link rel='stylesheet' href=//fonts.example.org/css>")
+    assert CSS_FETCHED.search('@font-face { src: url("https://fonts.example.org/a.woff2") }')
+    assert CSS_FETCHED.search("@import 'http://example.org/a.css';")
+    assert not FETCHED.search('<script src="_static/furo.js"></script> <a href="https://example.org">a link</a>')
+    assert not CSS_FETCHED.search('src: url("../fonts/a.woff2")')
+
+
+@slow
+def test_the_site_loads_nothing_from_the_network(site):
+    pages = sorted(site.rglob("*.html"))
+    assert len(pages) > 30
+    fetching = [str(p.relative_to(site)) for p in pages if FETCHED.search(p.read_text())]
+    fetching += [str(p.relative_to(site)) for p in site.rglob("*.css") if CSS_FETCHED.search(p.read_text())]
+    assert fetching == []
+    assert not any("mathjax" in p.read_text().lower() for p in pages)
+
+
+@slow
+def test_a_broken_link_fails_the_build(tmp_path):
+    # The pages copied beside what they link to outside docs/, one link planted that leads nowhere.
+    repo = tmp_path / "repo"
+    shutil.copytree(DOCS, repo / "docs", ignore=shutil.ignore_patterns("_build"))
+    for outside in ["README.md", "examples", "py", "tests", "mm_logic"]:
+        (repo / outside).symlink_to(ROOT / outside)
+    page = repo / "docs" / "testing.md"
+    page.write_text(page.read_text() + "\nSee [the missing page](no-such-page.md).\n")
+    built = sphinx_build(repo / "docs", tmp_path / "out")
+    assert built.returncode != 0
+    warnings = [line for line in built.stderr.splitlines() if "WARNING" in line or "ERROR" in line]
+    assert warnings and all("testing.md" in line and "no-such-page" in line for line in warnings), built.stderr
