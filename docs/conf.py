@@ -47,6 +47,9 @@ nitpick_ignore_regex = [
 myst_heading_anchors = 6
 myst_enable_extensions: list[str] = []
 
+# Options are typed as written: smart quotes would turn the click help's `--secret` into an en dash.
+smartquotes = False
+
 html_theme = "furo"
 html_title = "mmlogic"
 templates_path = ["_templates"]

@@ -54,6 +54,8 @@ def test_the_cli_reference_has_a_section_for_every_command(site):
     sections = set(re.findall(r'<section id="mmlogic-([\w-]+)"', page))
     assert sections == {name for name, command in cli.commands.items() if not command.hidden}
     assert {"solve", "serve", "sweep"} <= sections
+    # Options as typed: smart quotes turned the examples' `--secret` into an en dash, which a shell refuses.
+    assert "mmlogic solve --secret 0123" in page and "\u2013secret" not in page
 
 
 @slow
