@@ -4,6 +4,8 @@ request's status and one-line message, the cap, expiry, and the secret kept unti
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
 
 import pytest
@@ -378,6 +380,25 @@ def test_serve_without_the_server_packages_says_how_to_install(run, monkeypatch,
     result = run("serve")
     assert result.exit_code == 2
     assert result.stderr == "error: mmlogic serve needs Starlette and uvicorn: pip install 'mmlogic[serve]'\n"
+
+
+def test_serve_without_the_extra_is_one_line_in_a_fresh_process():
+    # Without Starlette, uvicorn and h11 importable at all (a process that never imported them): the
+    # server's modules must not need them before the check (serve said "internal failure:
+    # ModuleNotFoundError: No module named 'h11'", exit 1, after the README's first install).
+    hide = ("import sys\n"
+            "class Hidden:\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            "        if name.split('.')[0] in ('uvicorn', 'starlette', 'h11'):\n"
+            "            raise ImportError(name)\n"
+            "sys.meta_path.insert(0, Hidden())\n"
+            "from mm_logic.__main__ import main\n"
+            "sys.argv = ['mmlogic', 'serve']\n"
+            "main()\n")
+    done = subprocess.run([sys.executable, "-c", hide], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith("error: mmlogic serve needs Starlette and uvicorn: "), done.stderr
+    assert done.stderr.count("\n") == 1
 
 
 def test_an_extras_hint_is_the_command_that_works_where_the_user_is(run, monkeypatch, tmp_path):

@@ -15,7 +15,6 @@ from collections.abc import Callable
 
 from ..errors import BackendUnavailable, cannot_listen, host_port, install_hint
 from ..interrupts import ENDINGS, interrupted_code
-from .connections import bounded_protocol
 from .line_protocol import LineGames, doubles, serve_beside
 from .store import GameStore
 
@@ -54,6 +53,7 @@ def run_server(store: GameStore, host: str, port: int, line_games: LineGames | N
     import uvicorn
 
     from .api import create_app, served_hosts
+    from .connections import bounded_protocol  # uvicorn's h11: imported once the extra is known to be there
 
     sock = listen(host, port)
     port = sock.getsockname()[1]
