@@ -168,9 +168,7 @@ class ClingoSession(Session):
         lexicographic = deadline is None and self._control.lexicographic is not None
         reader = self._ask("count", models=bound + 1, lexicographic=lexicographic, collect=False, check=True,
                            stop_at=deadline)
-        if reader.stopped:
-            return reader.count, False
-        return reader.count, True
+        return reader.count, not reader.stopped
 
     def _random(self, rng: np.random.Generator) -> Code | None:
         """A consistent code drawn with ``rng`` (see the module's notes)."""

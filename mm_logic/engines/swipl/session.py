@@ -96,9 +96,8 @@ class SwiplSession(Session):
         known = self._known[-1]
         if "all" in known or "count" in known:
             return min(self._count(), bound + 1), True
-        if deadline is None:  # the engine's time limit bounds the count
-            count, finished = self._engine.ask("counted", self._entries, (bound + 1, 0))
-        else:  # a deadline of its own, which ends the count with the codes found so far
-            seconds = max(deadline - time.monotonic(), 0.001)
-            count, finished = self._engine.ask("counted", self._entries, (bound + 1, seconds), timed=False)
+        # Without a deadline the engine's time limit bounds the count (0: none of its own); with one,
+        # the count keeps its own, which ends it with the codes found so far.
+        seconds = 0 if deadline is None else max(deadline - time.monotonic(), 0.001)
+        count, finished = self._engine.ask("counted", self._entries, (bound + 1, seconds), timed=deadline is None)
         return int(count), finished in (True, "true")
