@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from .codespace import MAX_CODES
+from .feedback import colour_counts
 from .kernels.counting import count_from
 from .notation import Entry
 from .rules import Rules
@@ -40,9 +41,7 @@ def count_consistent(rules: Rules, history: list[Entry]) -> int:
     if not history:
         return rules.size
     guesses = np.array([guess for guess, _ in history], dtype=np.int64).reshape(len(history), rules.pegs)
-    offered = np.zeros((len(history), rules.colors), dtype=np.int64)
-    for row, guess in enumerate(guesses):
-        np.add.at(offered[row], guess, 1)
+    offered = colour_counts(guesses, rules.colors).astype(np.int64)  # pegs of each colour each guess offers
     blacks = np.array([black for _, (black, _) in history], dtype=np.int64)
     common = np.array([black + white for _, (black, white) in history], dtype=np.int64)
     return sum(count_from(first, rules.pegs, rules.colors, rules.repeat_limit, guesses, offered, blacks, common)
