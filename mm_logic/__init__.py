@@ -10,9 +10,9 @@ The package reads as the game, each module resting only on those above it:
   the numpy reference engine, clingo, SWI-Prolog, behind one interface);
 * :mod:`~mm_logic.strategies` (which code to play next);
 * :mod:`~mm_logic.game` (one game, the object every front end drives);
-* :mod:`~mm_logic.bench`, :mod:`~mm_logic.compare`, :mod:`~mm_logic.charts`,
-  :mod:`~mm_logic.analysis` (many games, comparisons, bounds);
-* the front ends: :mod:`~mm_logic.play` (the terminal game) and
+* :mod:`~mm_logic.studies.bench`, :mod:`~mm_logic.studies.compare`, :mod:`~mm_logic.studies.charts`,
+  :mod:`~mm_logic.studies.analysis` (many games, comparisons, bounds);
+* the front ends: :mod:`~mm_logic.terminal.play` (the terminal game) and
   :mod:`~mm_logic.cli` (the ``mmlogic`` command).
 """
 

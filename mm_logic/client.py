@@ -247,7 +247,7 @@ def play_remote(engine: Engine, strategy: Strategy, server: RemoteServer, secret
 
 @dataclass(frozen=True)
 class RemoteCodemaker:
-    """A bench's codemaker on ``server`` (:data:`mm_logic.bench.Codemaker`): each game is opened there
+    """A bench's codemaker on ``server`` (:data:`mm_logic.studies.bench.Codemaker`): each game is opened there
     with its secret, which the server keeps; picklable, so a bench's workers play through it too."""
 
     server: RemoteServer

@@ -61,10 +61,10 @@ def test_default_openings_are_the_classical_ones(run_json):
 
 def test_tree_bench_equals_playing_every_game(run_json):
     # bench --all evaluates a tree; --games replays games one by one.
-    from mm_logic.bench import bench_all, bench_games
     from mm_logic.engines.reference import ReferenceEngine
     from mm_logic.rules import Rules
     from mm_logic.strategies import make_strategy
+    from mm_logic.studies.bench import bench_all, bench_games
     rules = Rules(3, 4)
     engine = ReferenceEngine(rules)
     for name in ("minimax", "entropy", "random", "first"):

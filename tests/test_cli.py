@@ -162,7 +162,7 @@ def test_next_after_the_winning_guess_says_the_game_is_solved(run, run_json, bac
 
 def test_next_reads_feedback_as_play_does_b_w_or_b_space_w(run, run_json):
     # next refused 0011:1 0, which play accepts as an answer: one reader for both.
-    from mm_logic.play import parse_answer
+    from mm_logic.terminal.play import parse_answer
 
     expected = run_json("next", *PY, "0011:1,0", "2345:0,2")
     for history in (["0011:1 0", "2345:0 2"], ["0011: 1 , 0", "2345:0  2"]):
@@ -233,10 +233,10 @@ def test_bench_games_json_and_out_file(run, tmp_path):
     # The same secrets' attempts in the tree of every secret (another evaluation of the same games).
     from collections import Counter
 
-    from mm_logic.bench import bench_all
     from mm_logic.codemaker import random_secrets
     from mm_logic.engines.reference import ReferenceEngine
     from mm_logic.strategies import make_strategy
+    from mm_logic.studies.bench import bench_all
     tree = bench_all(ReferenceEngine(Rules()), make_strategy("minimax", Rules())).by_secret()
     attempts = [tree[secret] for secret in random_secrets(Rules(), 50, 3)]
     assert out["histogram"] == {str(k): v for k, v in sorted(Counter(attempts).items())}

@@ -267,7 +267,7 @@ def test_a_worker_error_that_does_not_unpickle_reaches_the_bench_as_its_line():
     script = (
         "import sys; sys.path.insert(0, sys.argv[1])\n"
         "from test_client import FailingTask\n"
-        "from mm_logic.bench import BenchResult, BenchSpec, run_in_processes\n"
+        "from mm_logic.studies.bench import BenchResult, BenchSpec, run_in_processes\n"
         "from mm_logic.engines.reference import ReferenceEngine\n"
         "from mm_logic.rules import Rules\n"
         "from mm_logic.strategies import make_strategy\n"

@@ -221,12 +221,12 @@ def test_csv_has_the_search_columns_when_an_engine_counts_its_search(run, tmp_pa
 
 def test_preset_names_are_the_presets():
     from mm_logic.cli.comparing import PRESET_NAMES
-    from mm_logic.compare import PRESET_HELP, PRESETS
+    from mm_logic.studies.compare import PRESET_HELP, PRESETS
     assert PRESET_NAMES == list(PRESETS) == list(PRESET_HELP)
 
 
 def test_a_preset_replays_its_studies_with_their_own_choices():
-    from mm_logic.compare import ComparePlan
+    from mm_logic.studies.compare import ComparePlan
     plan = ComparePlan.make(preset="seed001", rules=None, explicit_rules=[], backends=None, strategies=None,
                             all_secrets=False, games=None)
     rows = [(s.slug, r.describe(), tuple(b for b in s.backends if s.plays(r, b)), s.strategies,
@@ -266,7 +266,7 @@ def test_unknown_backend_in_list(run):
 
 
 def test_ctrl_c_prints_finished_rows(run, monkeypatch):
-    from mm_logic import compare as compare_module
+    from mm_logic.studies import compare as compare_module
     real = compare_module.bench_all
     calls = []
 

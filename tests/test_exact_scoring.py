@@ -22,7 +22,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mm_logic.bench import bench_all
 from mm_logic.codespace import code_space
 from mm_logic.engines.reference import ReferenceEngine
 from mm_logic.feedback import feedback, feedback_index, feedback_indices
@@ -30,6 +29,7 @@ from mm_logic.kernels.scoring import group_bound
 from mm_logic.rules import Rules
 from mm_logic.strategies import make_strategy
 from mm_logic.strategies.scoring import table_guess
+from mm_logic.studies.bench import bench_all
 from mm_logic.symmetry import orbit_representatives
 
 from conftest import SCORERS

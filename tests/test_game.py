@@ -104,7 +104,7 @@ def test_advise_counts_and_suggests():
 
 def _imports(path: Path) -> set[str]:
     """The mm_logic modules a file imports, anywhere in it (lazy imports too)."""
-    module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__")
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     found = set()
     for node in ast.walk(ast.parse(path.read_text())):
@@ -128,7 +128,7 @@ def _graph() -> dict[str, set[str]]:
 
 def test_no_import_cycle_in_the_package():
     graph = _graph()
-    assert "mm_logic.game" in graph and "mm_logic.bench" in graph
+    assert "mm_logic.game" in graph and "mm_logic.studies.bench" in graph
     state: dict[str, int] = {}
     cycles = []
 
@@ -153,12 +153,43 @@ def test_no_import_cycle_in_the_package():
 def test_the_bench_never_imports_the_http_client():
     # A front end hands the bench a codemaker function (bench --server: mm_logic.client.RemoteCodemaker).
     graph = _graph()
-    reached, todo = set(), ["mm_logic.bench"]
+    reached, todo = set(), ["mm_logic.studies.bench"]
     while todo:
         for name in graph[todo.pop()] - reached:
             reached.add(name)
             todo.append(name)
     assert "mm_logic.client" not in reached
+
+
+#: The package's layers, from the bottom up (docs/architecture.md): a module imports its own layer and those below.
+LAYERS = {
+    "the game itself": {"rules", "notation", "feedback", "codespace", "counting", "symmetry", "kernels", "sampling",
+                        "histogram", "errors", "files", "interrupts", "processes", "resources", "scripting"},
+    "engines": {"engines"},
+    "strategies": {"strategies"},
+    "one game": {"game", "codemaker"},
+    "studies": {"studies"},
+    "front ends": {"cli", "terminal", "server", "client", "__main__"},
+}
+
+
+def _layer(module: str) -> int:
+    top = module.split(".")[1]
+    return next(i for i, names in enumerate(LAYERS.values()) if top in names)
+
+
+def test_no_module_imports_a_layer_above_its_own():
+    graph = {name: deps for name, deps in _graph().items() if name != "mm_logic"}
+    modules = {".".join(p.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__")
+               for p in PACKAGE.rglob("*.py")}
+    # An import that names no module of the package (a relative import one dot short) is no arrow at all.
+    unresolved = sorted(f"{p.name}: {name}" for p in PACKAGE.rglob("*.py") for name in _imports(p)
+                        if name not in modules and name.rpartition(".")[0] not in modules)
+    assert unresolved == []
+    assert {name.split(".")[1] for name in graph} == set().union(*LAYERS.values()), "every module has a layer"
+    up = sorted((name, dep) for name, deps in graph.items() for dep in deps
+                if dep != "mm_logic" and _layer(dep) > _layer(name))
+    assert up == []
 
 
 #: Most lines a module of the package may have: past it, a module holds more than one concern.

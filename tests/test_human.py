@@ -11,13 +11,13 @@ import json
 
 import pytest
 
-from mm_logic.bench import bench_all, play_games
 from mm_logic.codespace import code_space
 from mm_logic.engines.reference import ReferenceEngine
 from mm_logic.game import play
 from mm_logic.notation import format_code, parse_code
 from mm_logic.rules import Rules
 from mm_logic.strategies import make_strategy
+from mm_logic.studies.bench import bench_all, play_games
 
 # The report writes colours from 1: alphabet "123456" makes colour 0 print as 1.
 REPORT = Rules(pegs=5, colors=6, alphabet="123456")

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from mm_logic.analysis import Optimum, fill_levels, partition_bound, study
 from mm_logic.engines import make_engine
 from mm_logic.rules import Rules
+from mm_logic.studies.analysis import Optimum, fill_levels, partition_bound, study
 
 from conftest import PY
 
@@ -104,7 +104,7 @@ def test_the_feedback_questions_stop_at_their_budget(monkeypatch, own):
     # takes clingo long to prove so. Past the budget the set is not computed (null), at once.
     import time
 
-    import mm_logic.analysis as analysis
+    import mm_logic.studies.analysis as analysis
     monkeypatch.setattr(analysis, "FEEDBACK_SECONDS", 0.5)
     engine = make_engine("clingo", Rules(20, 30, max_repeat=1), time_limit=own)
     start = time.monotonic()

@@ -20,8 +20,8 @@ from collections import Counter
 import pytest
 
 from mm_logic.errors import BadInput
-from mm_logic.optimal import MAX_OPTIMAL_CODES, compile_kernels, optimal, perfect_split_bound
 from mm_logic.rules import Rules
+from mm_logic.studies.optimal import MAX_OPTIMAL_CODES, compile_kernels, optimal, perfect_split_bound
 
 
 # -- the independent reference -----------------------------------------------------------------
@@ -307,12 +307,12 @@ def test_cli_refusals_are_one_line(run, args, message):
 
 
 def test_cli_ctrl_c_exits_130(run, monkeypatch):
-    import mm_logic.optimal
+    import mm_logic.studies.optimal
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(mm_logic.optimal, "optimal", interrupted)
+    monkeypatch.setattr(mm_logic.studies.optimal, "optimal", interrupted)
     result = run("optimal", "--pegs", "3", "--colors", "3")
     assert result.exit_code == 130 and "interrupted" in result.stderr and result.stdout == ""
 

@@ -4,12 +4,12 @@ import json
 import subprocess
 import sys
 
-from mm_logic.bench import bench_all, bench_games
 from mm_logic.codespace import code_space
 from mm_logic.engines import make_engine
 from mm_logic.game import play
 from mm_logic.rules import Rules
 from mm_logic.strategies import make_strategy
+from mm_logic.studies.bench import bench_all, bench_games
 
 from conftest import mmlogic, py_path, py_script
 

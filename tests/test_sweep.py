@@ -18,14 +18,14 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from mm_logic import sweep as sweep_module
-from mm_logic.bench import bench_all
 from mm_logic.cli import cli
 from mm_logic.engines import make_engine
 from mm_logic.notation import format_code, parse_code
 from mm_logic.rules import Rules
 from mm_logic.strategies import STRATEGIES, make_strategy
-from mm_logic.sweep import CASE_FIELDS, RESULT_FIELDS, Case, parse_sizes, run_sweep
+from mm_logic.studies import sweep as sweep_module
+from mm_logic.studies.bench import bench_all
+from mm_logic.studies.sweep import CASE_FIELDS, RESULT_FIELDS, Case, parse_sizes, run_sweep
 from mm_logic.symmetry import canonical_openings
 
 from conftest import MMLOGIC, ROOT

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import pytest
 
-from mm_logic.bench import bench_all
 from mm_logic.engines.swipl import SwiplEngine
 from mm_logic.rules import Rules
 from mm_logic.strategies import make_strategy
+from mm_logic.studies.bench import bench_all
 
 MASTERMIND = Rules(4, 6)
 BULLS_AND_COWS = Rules(4, 10, 1)

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from mm_logic.bench import bench_all
 from mm_logic.engines import make_engine
 from mm_logic.errors import BadInput
 from mm_logic.rules import Rules
 from mm_logic.strategies import STRATEGIES, TREES, make_strategy, open_tree
 from mm_logic.strategies.tree import StrategyTree, TreeNode, to_dot, write_atomically
+from mm_logic.studies.bench import bench_all
 
 from conftest import PY, one_line_error
 from generators import brute_feedback, contract_pick
@@ -398,7 +398,7 @@ def test_a_tree_read_under_another_alphabet_keeps_its_colours(run_json, tmp_path
 def test_a_tree_bench_warms_up_untimed_as_the_other_strategies(monkeypatch, tmp_path):
     # A tree is for its own rules, so the 2x3 warm-up could not play it and was skipped: the first
     # game then paid for loading the walk's compiled kernels (0.15 s of a 0.001 s game in `seconds`).
-    import mm_logic.bench as bench
+    import mm_logic.studies.bench as bench
     played = []
     monkeypatch.setattr(bench, "bench_all", lambda engine, strategy, **_: played.append(
         (engine.name, engine.rules.describe(), strategy.name)))

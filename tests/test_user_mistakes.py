@@ -235,7 +235,7 @@ def test_a_push_that_fails_leaves_the_history_as_it_was():
 def test_the_spinner_shows_only_for_slow_steps_and_wipes_itself():
     import time
 
-    from mm_logic.terminal import Spinner
+    from mm_logic.terminal.progress import Spinner
     stream = io.StringIO()
     with Spinner("thinking", stream, enabled=True, show_after=0.05, frame=0.01) as spinner:
         spinner.tick()  # a quick step: nothing drawn
@@ -260,7 +260,7 @@ class _Terminal(io.StringIO):
 def test_the_progress_bar_shows_time_spent_while_no_game_ends():
     import time
 
-    from mm_logic.terminal import TickingBar
+    from mm_logic.terminal.progress import TickingBar
     stream = _Terminal()
     with TickingBar(4, "games", stream, every=0.01) as bar:
         bar._started -= 65  # a game that has taken 65 s so far
@@ -366,8 +366,8 @@ def test_both_terminal_games_show_the_engines_work_and_not_the_persons():
 
     from mm_logic.engines import make_engine
     from mm_logic.game import Game
-    from mm_logic.play import play_codebreaker, play_codemaker
     from mm_logic.strategies import make_strategy
+    from mm_logic.terminal.play import play_codebreaker, play_codemaker
     rules = Rules()
     log = []
 

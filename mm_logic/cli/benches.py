@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from ..errors import BadInput
-from ..terminal import progress_bar
+from ..terminal.progress import progress_bar
 from .options import (
     FilePath,
     Integer,
@@ -63,9 +63,9 @@ def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced
       mmlogic bench --backend python --strategy minimax --all --save-tree knuth.json
       mmlogic bench --backend clingo --strategy tree:knuth.json --all
     """
-    from ..bench import bench_all, bench_games, check_tree_recordable, warm_up
     from ..client import RemoteCodemaker
     from ..codemaker import bench_secrets
+    from ..studies.bench import bench_all, bench_games, check_tree_recordable, warm_up
 
     if all_secrets + (games is not None) + (spaced is not None) != 1:
         raise BadInput("give exactly one of --all, --games N or --spaced N")

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from ..interrupts import interrupted_code
-from ..terminal import progress_bar
+from ..terminal.progress import progress_bar
 from .options import (
     RULE_OPTIONS,
     FilePath,
@@ -27,7 +27,7 @@ from .options import (
     write_output,
 )
 
-#: ``compare --preset`` names (``mm_logic.compare.PRESETS``, not imported at start-up; a test keeps them equal).
+#: ``compare --preset`` names (``mm_logic.studies.compare.PRESETS``, not imported at start-up; a test keeps them equal).
 PRESET_NAMES = ["seed000", "seed001", "seed003", "seed004"]
 
 
@@ -75,7 +75,7 @@ def compare(ctx, preset, rules, backends, strategies, all_secrets, games, seed, 
       mmlogic compare --backend clingo,swipl,python --strategy first --games 200 --seed 1
       mmlogic compare --preset seed001 --backend clingo --strategy first,any --games 100 --plot charts/
     """
-    from ..compare import ComparePlan, column_widths, compare, table_header, table_row
+    from ..studies.compare import ComparePlan, column_widths, compare, table_header, table_row
 
     distinct_outputs(csv=csv_file, plot=plot_dir)
     typed = [f"--{p.replace('_', '-')}" for p in RULE_OPTIONS
@@ -107,7 +107,7 @@ def compare(ctx, preset, rules, backends, strategies, all_secrets, games, seed, 
     if csv_file:
         write_output(csv_file, outcome.write_csv)
     if plot_dir and outcome.rows:
-        from ..charts import plot_comparison
+        from ..studies.charts import plot_comparison
         write_output(plot_dir, lambda folder: plot_comparison(outcome, folder))
     if as_json:
         click.echo(json.dumps(outcome.as_dict()))

@@ -35,9 +35,9 @@ def solve(rules, engine, strategy, first_guess, seed, secret_text, server, as_js
       mmlogic solve --strategy any --pegs 16 --colors 6 --json
       mmlogic solve --server http://127.0.0.1:8000 --pegs 5 --colors 8 --no-repeat
     """
-    from ..bench import warm_up
     from ..game import play, turn_line
-    from ..terminal import Spinner
+    from ..studies.bench import warm_up
+    from ..terminal.progress import Spinner
 
     secret = chosen_secret(secret_text, engine, seed, remote=server is not None)
     warm_up(engine.name, strategy.name, rules.max_repeat)  # `seconds` leaves start-up out
@@ -77,7 +77,7 @@ def next_command(rules, engine, strategy, first_guess, seed, as_json, history):
       mmlogic next --no-repeat --colors 10 0123:1,1
     """
     from ..game import advise
-    from ..terminal import Spinner
+    from ..terminal.progress import Spinner
 
     entries = [parse_entry(item, rules, check_repeat=not strategy.probes) for item in history]
     with Spinner("thinking"):
@@ -112,8 +112,8 @@ def play_command(rules, engine, strategy, first_guess, seed, role, secret_text, 
       mmlogic play --role codemaker --strategy minimax
     """
     from ..game import Game
-    from ..play import play_codebreaker, play_codemaker
-    from ..terminal import Spinner
+    from ..terminal.play import play_codebreaker, play_codemaker
+    from ..terminal.progress import Spinner
 
     def ask(prompt: str) -> str | None:
         try:

@@ -29,8 +29,8 @@ def info(rules, backend, as_json):
       mmlogic info
       mmlogic info --pegs 5 --colors 8 --no-repeat --json
     """
-    from ..analysis import computed_optima, study
-    from ..terminal import Spinner
+    from ..studies.analysis import computed_optima, study
+    from ..terminal.progress import Spinner
 
     with Spinner("asking the engine"):
         result = study(make_engine(backend, rules), computed_optima(rules))
@@ -73,8 +73,8 @@ def optimal_command(rules, objective, max_depth, jobs, as_json, save_tree):
       mmlogic optimal --pegs 4 --colors 10 --no-repeat --jobs 2
       mmlogic optimal --save-tree optimal.json && mmlogic tree optimal.json --dot
     """
-    from ..optimal import optimal
-    from ..terminal import Spinner
+    from ..studies.optimal import optimal
+    from ..terminal.progress import Spinner
 
     with Spinner("searching") as spinner:
         def progress(text: str) -> None:

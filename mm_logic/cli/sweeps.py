@@ -13,7 +13,7 @@ from ..errors import BadInput
 from ..interrupts import interrupted_code
 from ..rules import make_rules
 from ..strategies import STRATEGIES
-from ..terminal import progress_bar
+from ..terminal.progress import progress_bar
 from .options import (
     backend_option,
     colors_option,
@@ -31,7 +31,7 @@ from .options import (
 def sweep_options(f):
     """``--out --jobs --executor --scheduler --json``: where a sweep's cases run and where its rows go.
 
-    Passes ``run`` (runs a list of cases, returns the :class:`mm_logic.sweep.Sweep`), ``out`` and ``as_json``.
+    Passes ``run`` (runs a list of cases, returns the :class:`mm_logic.studies.sweep.Sweep`), ``out`` and ``as_json``.
     """
     @output_file_option("--out", help="Append each finished case's row to FILE as one JSON line; "
                                       "a rerun skips the cases found there (resume).")
@@ -44,7 +44,7 @@ def sweep_options(f):
     @json_option
     @functools.wraps(f)
     def wrapper(*args, out, jobs, executor, scheduler, as_json, **kwargs):
-        from ..sweep import check_dask, check_scheduler, run_sweep
+        from ..studies.sweep import check_dask, check_scheduler, run_sweep
 
         ctx = click.get_current_context()
         if executor == "dask":
@@ -123,8 +123,8 @@ def sweep(sizes, no_repeat, max_repeat, strategies, backends, first_guesses, all
       mmlogic sweep --sizes 4x4-7 --all-openings --out openings.jsonl
       mmlogic sweep --sizes 4x2-10 --out table.jsonl --executor dask --scheduler tcp://10.0.0.5:8786
     """
-    from ..compare import strategy_names
-    from ..sweep import names, parse_sizes, plan
+    from ..studies.compare import strategy_names
+    from ..studies.sweep import names, parse_sizes, plan
 
     cases = plan(parse_sizes(sizes), max_repeat=repeat_rule(no_repeat, max_repeat),
                  strategies=strategy_names(strategies, STRATEGIES.built_in()), first_guesses=list(first_guesses),
@@ -162,8 +162,8 @@ def openings(pegs, colors, no_repeat, max_repeat, strategies, backend, seed, run
       mmlogic openings --pegs 4 --colors 10 --no-repeat --strategy expected
       mmlogic openings --pegs 6 --colors 6 --out 6x6.jsonl --executor dask --scheduler tcp://10.0.0.5:8786
     """
-    from ..compare import strategy_names
-    from ..openings import OpeningRanking, opening_cases
+    from ..studies.compare import strategy_names
+    from ..studies.openings import OpeningRanking, opening_cases
 
     rules = make_rules(pegs, colors, max_repeat=repeat_rule(no_repeat, max_repeat))
     chosen = strategy_names(strategies, STRATEGIES.built_in())

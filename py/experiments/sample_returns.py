@@ -8,7 +8,7 @@ figures of issue 15 ask", its rows and chart in ``docs/sample-returns-16x6.json`
 For each size of game and each k, the same random secrets (``--seed``) are
 played with ``sample-entropy:K`` and, beside them, with ``any`` (k = 1 is a
 sample of one code: close to ``any`` with extra sampling cost). Every game
-goes through :func:`mm_logic.bench.bench_games`, as ``mmlogic bench`` plays
+goes through :func:`mm_logic.studies.bench.bench_games`, as ``mmlogic bench`` plays
 it, one process; figures are the bench's mean and wall time per game.
 
 Usage::
@@ -54,7 +54,6 @@ from pathlib import Path
 
 import numpy as np
 
-from mm_logic.bench import bench_games
 from mm_logic.codemaker import random_secrets
 from mm_logic.engines import engine_class, make_engine
 from mm_logic.errors import BackendUnavailable, BadInput
@@ -65,7 +64,8 @@ from mm_logic.scripting import count, natural, output_file, run
 from mm_logic.strategies import make_strategy
 from mm_logic.strategies.base import Strategy
 from mm_logic.strategies.sampled import SampleEntropy
-from mm_logic.sweep import parse_sizes
+from mm_logic.studies.bench import bench_games
+from mm_logic.studies.sweep import parse_sizes
 
 #: Games per size when --games is not given (the larger game is much slower per game).
 DEFAULT_GAMES = {"16x6": 100, "20x20": 10}

@@ -14,7 +14,7 @@ each part is searched by the compiled branch and bound of
 :mod:`mm_logic.kernels.optimal`, which proves its cost, or that it cannot
 let its opening beat the best one found. What the search proves is kept:
 every opening with its exact cost or a lower bound no smaller than the
-optimum (:attr:`mm_logic.optimal_result.OptimalResult.openings`), so the result says why it is
+optimum (:attr:`mm_logic.studies.optimal_result.OptimalResult.openings`), so the result says why it is
 optimal.
 
 The openings' parts are independent problems: with ``jobs > 1`` they are
@@ -36,15 +36,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .codespace import code_space
-from .errors import BadInput
-from .feedback import feedback_index, index_feedback
-from .notation import Code, amount, format_code, quoted
+from ..codespace import code_space
+from ..errors import BadInput
+from ..feedback import feedback_index, index_feedback
+from ..notation import Code, amount, format_code, quoted
+from ..processes import start_pool, start_worker, worker_count
+from ..rules import Rules
+from ..strategies.tree import TreeNode
+from ..symmetry import canonical_openings, position_symmetries
 from .optimal_result import OpeningBound, OptimalResult
-from .processes import start_pool, start_worker, worker_count
-from .rules import Rules
-from .strategies.tree import TreeNode
-from .symmetry import canonical_openings, position_symmetries
 
 #: Largest code space searched (bulls and cows, 4x10 --no-repeat): the feedback table takes
 #: size² bytes, and larger spaces are far beyond an exact search anyway.
@@ -93,8 +93,8 @@ class Searcher:
     """
 
     def __init__(self, rules: Rules, max_depth: int | None = None):
-        from .kernels import optimal as kernels
-        from .kernels import table
+        from ..kernels import optimal as kernels
+        from ..kernels import table
         self.k = kernels
         self.transpositions = table
         self.rules = rules
@@ -276,7 +276,7 @@ def compile_kernels(on_compile: Callable[[], None] | None = None, worst: bool = 
     is called when compilation actually starts (:func:`mm_logic.kernels.numba_cache.compilation_said`);
     a warm cache loads them silently.
     """
-    from .kernels.numba_cache import compilation_said
+    from ..kernels.numba_cache import compilation_said
 
     with compilation_said(on_compile):
         searcher = Searcher(WARM_UP, max_depth=None)
@@ -313,7 +313,7 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
     Returns
     -------
     OptimalResult
-        The strategy as a tree (:attr:`~mm_logic.optimal_result.OptimalResult.tree`), its histogram
+        The strategy as a tree (:attr:`~mm_logic.studies.optimal_result.OptimalResult.tree`), its histogram
         over every secret, and what the search proved.
 
     Raises

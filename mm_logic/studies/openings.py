@@ -2,7 +2,7 @@
 
 The openings are one code per class that colour and position symmetry tell
 apart (:func:`mm_logic.symmetry.canonical_openings`); each is a case of a
-sweep (:mod:`mm_logic.sweep`), and the rows are ranked per strategy by total
+sweep (:mod:`mm_logic.studies.sweep`), and the rows are ranked per strategy by total
 guesses, then by the worst case, as the published initial-guess studies do.
 """
 
@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .histogram import format_histogram
-from .notation import plural
-from .rules import Rules
+from ..histogram import format_histogram
+from ..notation import plural
+from ..rules import Rules
+from ..symmetry import canonical_openings
 from .sweep import Case, Sweep, plan
-from .symmetry import canonical_openings
 
 
 def rank_openings(rows: list[dict]) -> list[dict]:

@@ -1,13 +1,13 @@
 """Sweeps: every secret of a grid of cases, on this machine or on a Dask cluster.
 
 A :class:`Case` is one (rules, strategy, opening, backend) combination, and
-running it is a bench over every secret (:func:`mm_logic.bench.bench_all`):
+running it is a bench over every secret (:func:`mm_logic.studies.bench.bench_all`):
 its row has the attempts (games, total, mean, max, histogram), the time and
 the peak memory of the case. :func:`plan` builds and checks the cases of a
 grid before any of them runs; :func:`run_sweep` runs those not yet finished.
 
 **Where a case runs.** Always in a fresh Python process of its own
-(:func:`run_isolated` starts ``python -m mm_logic.sweep CASE``), so that its
+(:func:`run_isolated` starts ``python -m mm_logic.studies.sweep CASE``), so that its
 peak memory, ``getrusage(RUSAGE_SELF).ru_maxrss`` of that process when it
 ends, is the case's own: the interpreter, numpy, mmlogic and its compiled
 kernels (``start_rss_mb``, measured just before the case, after an untimed
@@ -48,19 +48,19 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..codespace import MAX_CODES
+from ..engines import make_engine
+from ..errors import BackendUnavailable, BadInput, MMLogicError, install_hint
+from ..files import read_text, target_of
+from ..game import Game
+from ..histogram import format_histogram
+from ..notation import Code, amount, format_code, parse_code, quoted
+from ..processes import die_with_parent, worker_count
+from ..rules import MAX_COLORS, MAX_PEGS, Rules
+from ..strategies import STRATEGIES, make_strategy
+from ..strategies.base import SeededStrategy
+from ..symmetry import canonical_openings
 from .bench import bench_all, warm_up
-from .codespace import MAX_CODES
-from .engines import make_engine
-from .errors import BackendUnavailable, BadInput, MMLogicError, install_hint
-from .files import read_text, target_of
-from .game import Game
-from .histogram import format_histogram
-from .notation import Code, amount, format_code, parse_code, quoted
-from .processes import die_with_parent, worker_count
-from .rules import MAX_COLORS, MAX_PEGS, Rules
-from .strategies import STRATEGIES, make_strategy
-from .strategies.base import SeededStrategy
-from .symmetry import canonical_openings
 
 #: The fields of a row that name its case (the key of a finished case in an output file).
 CASE_FIELDS = ("rules", "strategy", "first_guess", "backend", "seed")
@@ -266,7 +266,7 @@ def run_isolated(case: dict, stop: _Children | None = None) -> dict:
     one failed case is reported and the others go on.
     """
     stop = stop or _children
-    command = [sys.executable, "-m", "mm_logic.sweep", json.dumps(case), str(os.getpid())]
+    command = [sys.executable, "-m", "mm_logic.studies.sweep", json.dumps(case), str(os.getpid())]
     with stop.lock:
         if stop.stopped:
             return {"error": "interrupted"}
@@ -296,7 +296,7 @@ def run_isolated(case: dict, stop: _Children | None = None) -> dict:
 
 
 def _case_process(argv: list[str]) -> int:
-    """``python -m mm_logic.sweep CASE [PARENT]``: run one case, print its row (or ``{"error": ...}``) as
+    """``python -m mm_logic.studies.sweep CASE [PARENT]``: run one case, print its row (or ``{"error": ...}``) as
     JSON; it ends with the process ``PARENT`` (the sweep's), even one killed outright."""
     if len(argv) > 1:
         die_with_parent(int(argv[1]))

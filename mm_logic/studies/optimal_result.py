@@ -1,4 +1,4 @@
-"""What ``mmlogic optimal`` finds (:func:`mm_logic.optimal.optimal`): an optimal strategy, its
+"""What ``mmlogic optimal`` finds (:func:`mm_logic.studies.optimal.optimal`): an optimal strategy, its
 figures over every secret, and what proves it optimal, as text and as the contract's JSON."""
 
 from __future__ import annotations
@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .histogram import format_histogram, histogram_figures
-from .notation import Code, format_code
-from .rules import Rules
-from .strategies.tree import TreeNode
+from ..histogram import format_histogram, histogram_figures
+from ..notation import Code, format_code
+from ..rules import Rules
+from ..strategies.tree import TreeNode
 
 
 @dataclass

@@ -30,20 +30,20 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .codemaker import check_every_secret, secret_indices
-from .codespace import code_space
-from .engines import EngineSpec, make_engine
-from .engines.base import Engine
-from .errors import BadInput
-from .feedback import index_feedback, win_index
-from .game import EngineDisagreement, Game, GameRecord, NoProgress, attempts_limit, play
-from .histogram import format_histogram, histogram_figures
-from .notation import Code, Entry, format_entry
-from .processes import portable, start_pool, start_worker, worker_count
-from .rules import Rules
-from .strategies import TREES, is_tree_name, make_strategy, open_tree
-from .strategies.base import Strategy
-from .strategies.tree import StrategyTree, TreeNode, TreeStrategy
+from ..codemaker import check_every_secret, secret_indices
+from ..codespace import code_space
+from ..engines import EngineSpec, make_engine
+from ..engines.base import Engine
+from ..errors import BadInput
+from ..feedback import index_feedback, win_index
+from ..game import EngineDisagreement, Game, GameRecord, NoProgress, attempts_limit, play
+from ..histogram import format_histogram, histogram_figures
+from ..notation import Code, Entry, format_entry
+from ..processes import portable, start_pool, start_worker, worker_count
+from ..rules import Rules
+from ..strategies import TREES, is_tree_name, make_strategy, open_tree
+from ..strategies.base import Strategy
+from ..strategies.tree import StrategyTree, TreeNode, TreeStrategy
 
 #: Called with the number of games just finished (a progress bar's ``update``).
 Progress = Callable[[int], None]

@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 
-from .errors import BadInput, MMLogicError, NoConsistentCode
-from .feedback import feedback
-from .game import Game, codes_text
-from .notation import Code, Entry, black_white, check_feedback, format_code, format_feedback, parse_code, plural, shown
-from .rules import Rules
+from ..errors import BadInput, MMLogicError, NoConsistentCode
+from ..feedback import feedback
+from ..game import Game, codes_text
+from ..notation import Code, Entry, black_white, check_feedback, format_code, format_feedback, parse_code, plural, shown
+from ..rules import Rules
 
 #: Words that end the game.
 QUIT = ("quit", "exit", "q")

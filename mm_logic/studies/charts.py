@@ -5,9 +5,9 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+from ..errors import BackendUnavailable, install_hint
+from ..files import check_output
 from .compare import Comparison
-from .errors import BackendUnavailable, install_hint
-from .files import check_output
 
 
 def _pyplot():

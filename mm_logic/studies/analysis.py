@@ -30,13 +30,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .codespace import code_space
-from .engines.base import Engine
-from .errors import SolverTimeout
-from .feedback import feedback_slots, win_index
-from .notation import Feedback, amount, plural
-from .rules import Rules
-from .symmetry import canonical_openings, opening_count
+from ..codespace import code_space
+from ..engines.base import Engine
+from ..errors import SolverTimeout
+from ..feedback import feedback_slots, win_index
+from ..notation import Feedback, amount, plural
+from ..rules import Rules
+from ..symmetry import canonical_openings, opening_count
 
 #: Beyond this many (opening, feedback) questions the feedback set is not computed.
 MAX_QUESTIONS = 20_000
@@ -223,7 +223,7 @@ COMPUTED_UP_TO = 1_000
 
 
 def computed_optima(rules: Rules) -> tuple[Optimum, ...]:
-    """The optimal values of a small space with none published, found by :func:`mm_logic.optimal.optimal`:
+    """The optimal values of a small space with none published, found by :func:`mm_logic.studies.optimal.optimal`:
     the least worst case, the least total, and (when the two strategies differ) the least total
     within that worst case. Nothing for spaces of more than :data:`COMPUTED_UP_TO` codes.
 

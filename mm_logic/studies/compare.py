@@ -16,15 +16,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from ..codemaker import check_every_secret, game_secrets, random_secrets, secret_indices
+from ..codespace import MAX_CODES, code_space
+from ..engines import BACKENDS, check_encoding, engine_class, make_engine
+from ..errors import BadInput
+from ..histogram import format_histogram
+from ..notation import Code, amount, format_code, quoted
+from ..rules import Rules
+from ..strategies import STRATEGIES, canonical_name, make_strategy
 from .bench import BenchResult, Progress, bench_all, bench_games, warm_up
-from .codemaker import check_every_secret, game_secrets, random_secrets, secret_indices
-from .codespace import MAX_CODES, code_space
-from .engines import BACKENDS, check_encoding, engine_class, make_engine
-from .errors import BadInput
-from .histogram import format_histogram
-from .notation import Code, amount, format_code, quoted
-from .rules import Rules
-from .strategies import STRATEGIES, canonical_name, make_strategy
 
 
 @dataclass(frozen=True)
