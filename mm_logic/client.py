@@ -224,8 +224,7 @@ class RemoteGame:
 
 
 def play_remote(engine: Engine, strategy: Strategy, server: RemoteServer, secret: Code | None = None,
-                seed: int | None = None, first_guess: Code | None = None,
-                on_turn: Callable[[int, Entry], None] | None = None) -> GameRecord:
+                seed: int | None = None, on_turn: Callable[[int, Entry], None] | None = None) -> GameRecord:
     """Play one game against a codemaker on ``server``: its secret is ``secret``, or random from ``seed``.
 
     ``seconds`` in the record includes the network's time.
@@ -239,7 +238,7 @@ def play_remote(engine: Engine, strategy: Strategy, server: RemoteServer, secret
     start = time.perf_counter()
     game = server.new_game(rules, secret, seed)
     try:
-        guesses, _ = play_against(engine, strategy, game.answer, first_guess, on_turn=on_turn)
+        guesses, _ = play_against(engine, strategy, game.answer, on_turn=on_turn)
     except NoConsistentCode as error:
         raise ServerError(f"the answers of the server at {server.url} contradict each other: {error}") from None
     return GameRecord(engine.rules, game.secret, guesses, time.perf_counter() - start, engine.name, strategy.name)
@@ -252,6 +251,5 @@ class RemoteCodemaker:
 
     server: RemoteServer
 
-    def __call__(self, engine: Engine, strategy: Strategy, secret: Code, first_guess: Code | None = None
-                 ) -> GameRecord:
-        return play_remote(engine, strategy, self.server, secret, first_guess=first_guess)
+    def __call__(self, engine: Engine, strategy: Strategy, secret: Code) -> GameRecord:
+        return play_remote(engine, strategy, self.server, secret)

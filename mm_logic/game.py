@@ -52,11 +52,9 @@ class Game:
     engine:
         Answers the consistency questions; the game opens one session on it.
     strategy:
-        Chooses the computer's guesses.
+        Chooses the computer's guesses (its ``first_guess``, when it has one, opens).
     secret:
         The code to find, when this side knows it (:meth:`score` needs it).
-    first_guess:
-        The opening to play instead of the strategy's own.
     history:
         Entries already played, replayed into the session (trusted: they are
         not checked, see :meth:`record`'s ``check``).
@@ -76,12 +74,11 @@ class Game:
     """
 
     def __init__(self, engine: Engine, strategy: Strategy, *, secret: Code | None = None,
-                 first_guess: Code | None = None, history: list[Entry] = ()):
+                 history: list[Entry] = ()):
         self.engine = engine
         self.rules = engine.rules
         self.strategy = strategy
         self.secret = secret
-        self.first_guess = first_guess
         self.session: Session = engine.session(history)
         # The winning entry is kept here, not pushed: nothing is asked after a
         # win, and a push costs a ground on clingo (13% of a 5x8 game).
@@ -127,7 +124,7 @@ class Game:
 
     # -- the computer guesses --------------------------------------------------
     def suggest(self) -> Code:
-        """The strategy's next guess (its opening, or ``first_guess``, on an empty history).
+        """The strategy's next guess (its opening, or its ``first_guess``, on an empty history).
 
         Raises :class:`~mm_logic.errors.NoConsistentCode`, naming the entries
         that contradict each other, when no code fits the history.
@@ -136,8 +133,8 @@ class Game:
             return self._win[0]
         session = self._synced()
         played = session.history
-        if not played and self.first_guess is not None:
-            return self.first_guess
+        if not played and self.strategy.first_guess is not None:
+            return self.strategy.first_guess
         with kernel_interrupts():  # the strategies' numba kernels
             guess = self.strategy.choose(session) if played else self.strategy.opening(session)
         if guess is None:
@@ -265,15 +262,15 @@ def turn_line(number: int, entry: Entry, rules: Rules) -> str:
     return f"{number}  {format_code(entry[0], rules)}  {format_feedback(entry[1])}"
 
 
-def play(engine: Engine, strategy: Strategy, secret: Code, first_guess: Code | None = None,
-         max_attempts: int | None = None, on_turn: Callable[[int, Entry], None] | None = None) -> GameRecord:
+def play(engine: Engine, strategy: Strategy, secret: Code, max_attempts: int | None = None,
+         on_turn: Callable[[int, Entry], None] | None = None) -> GameRecord:
     """Play one game against ``secret`` and return every guess with its feedback.
 
     ``on_turn(number, entry)`` is called after each guess (``solve`` prints it at once).
     """
     try:
-        guesses, seconds = play_against(engine, strategy, lambda guess: feedback(guess, secret), first_guess,
-                                        max_attempts, on_turn)
+        guesses, seconds = play_against(engine, strategy, lambda guess: feedback(guess, secret), max_attempts,
+                                        on_turn)
     except NoConsistentCode:
         edited = f" (does {engine.encoding.name} exclude it?)" if engine.encoding else ""
         raise EngineDisagreement(
@@ -284,7 +281,7 @@ def play(engine: Engine, strategy: Strategy, secret: Code, first_guess: Code | N
 
 
 def play_against(engine: Engine, strategy: Strategy, answer: Callable[[Code], Feedback],
-                 first_guess: Code | None = None, max_attempts: int | None = None,
+                 max_attempts: int | None = None,
                  on_turn: Callable[[int, Entry], None] | None = None) -> tuple[list[Entry], float]:
     """Play one game against a codemaker, ``answer(guess) -> (black, white)``, until it answers
     all black; return the entries and the seconds the game took.
@@ -294,7 +291,7 @@ def play_against(engine: Engine, strategy: Strategy, answer: Callable[[Code], Fe
     """
     limit = max_attempts or attempts_limit(engine.rules)
     start = time.perf_counter()
-    with Game(engine, strategy, first_guess=first_guess) as game:
+    with Game(engine, strategy) as game:
         while not game.won:
             if len(game.history) >= limit:
                 raise NoProgress(f"no win after {limit} guesses; the strategy is not making progress")
@@ -337,15 +334,14 @@ class Suggestion:
         return f"{guess}  ({codes_text(self.consistent, self.exact)} still possible)"
 
 
-def advise(engine: Engine, strategy: Strategy, history: list[Entry],
-           first_guess: Code | None = None, budget: int | None = None) -> Suggestion:
+def advise(engine: Engine, strategy: Strategy, history: list[Entry], budget: int | None = None) -> Suggestion:
     """The next guess after ``history``; exit 3 naming a conflict when nothing fits.
 
     The codes still possible are counted exactly up to ``budget`` (default:
     the engine's ``count_budget``); beyond, the suggestion carries a lower
     bound, so huge games answer at once.
     """
-    with Game(engine, strategy, first_guess=first_guess, history=history) as game:
+    with Game(engine, strategy, history=history) as game:
         # The game is won once an entry scored all black: the code is that guess, whatever the
         # strategy would play next (if the history allows it).
         won = [number for number, (_, (black, _)) in enumerate(history, 1) if black == engine.rules.pegs]

@@ -53,8 +53,9 @@ def api_error(response, status: int, message: str) -> None:
 def played(backend: str, strategy: str, secret: str, rules, first_guess: str | None = None) -> list:
     """The guesses and answers of ``strategy`` on ``backend`` against ``secret``, played in process
     (:func:`mm_logic.game.play`): what a game through the server or the web page must equal."""
-    record = play(make_engine(backend, rules), make_strategy(strategy, rules), parse_code(secret, rules),
-                  parse_code(first_guess, rules) if first_guess else None)
+    opening = parse_code(first_guess, rules) if first_guess else None
+    record = play(make_engine(backend, rules), make_strategy(strategy, rules, first_guess=opening),
+                  parse_code(secret, rules))
     return record.guesses
 
 

@@ -257,7 +257,7 @@ class FailingTask:
 
     size: int = 1
 
-    def run(self, engine, strategy, first_guess, progress=None):
+    def run(self, engine, strategy, progress=None):
         raise Unrebuildable("the task's line", "detail")
 
 
@@ -267,14 +267,15 @@ def test_a_worker_error_that_does_not_unpickle_reaches_the_bench_as_its_line():
     script = (
         "import sys; sys.path.insert(0, sys.argv[1])\n"
         "from test_client import FailingTask\n"
-        "from mm_logic.studies.bench import BenchResult, BenchSpec, run_in_processes\n"
+        "from mm_logic.player import Player\n"
+        "from mm_logic.studies.bench import BenchResult, run_in_processes\n"
         "from mm_logic.engines.reference import ReferenceEngine\n"
         "from mm_logic.rules import Rules\n"
         "from mm_logic.strategies import make_strategy\n"
         "engine = ReferenceEngine(Rules())\n"
         "strategy = make_strategy('first', Rules())\n"
         "try:\n"
-        "    run_in_processes(BenchSpec.of(engine, strategy, None), [FailingTask(), FailingTask()], 2,\n"
+        "    run_in_processes(Player.of(engine, strategy), [FailingTask(), FailingTask()], 2,\n"
         "                     BenchResult(Rules(), 'python', 'first'))\n"
         "except Exception as error:\n"
         "    print(type(error).__name__, error, error.exit_code, sep='|')\n"

@@ -143,7 +143,7 @@ def test_classical_totals_of_4x6_with_each_strategys_own_opening():
 ])
 def test_published_totals_every_code_a_guess(pegs, colors, name, opening, total, maximum):
     rules = Rules(pegs, colors)
-    result = bench_all(ReferenceEngine(rules), make_strategy(name, rules), opening)
+    result = bench_all(ReferenceEngine(rules), make_strategy(name, rules, first_guess=opening))
     assert (result.total_guesses, result.max) == (total, maximum)
 
 
@@ -151,5 +151,5 @@ def test_published_totals_every_code_a_guess(pegs, colors, name, opening, total,
 def test_published_totals_of_5x8_opening_00112(name, total, maximum):
     # Knuth 5.6084 and Most Parts 5.5491 guesses per game over the 32 768 secrets (2 s each here).
     rules = Rules(5, 8)
-    result = bench_all(ReferenceEngine(rules), make_strategy(name, rules), (0, 0, 1, 1, 2))
+    result = bench_all(ReferenceEngine(rules), make_strategy(name, rules, first_guess=(0, 0, 1, 1, 2)))
     assert (result.total_guesses, result.max) == (total, maximum)

@@ -83,7 +83,7 @@ def test_plays_a_game_to_the_secret():
     rules = Rules(4, 6)
     secret = (3, 1, 4, 1)
     engine = SwiplEngine(rules, encoding=NO_ADJACENT)
-    record = play(engine, make_strategy("first", rules), secret, first_guess=(0, 1, 0, 1))
+    record = play(engine, make_strategy("first", rules, first_guess=(0, 1, 0, 1)), secret)
     # The same game, guessing the smallest code of the filtered reference set.
     history, guess = [], (0, 1, 0, 1)
     while guess != secret:

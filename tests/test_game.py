@@ -28,8 +28,8 @@ def knuth(history) -> tuple[int, ...]:
     return contract_pick(CODES, consistent(RULES, history), max)
 
 
-def game(backend: str, strategy: str = "minimax", **options) -> Game:
-    return Game(make_engine(backend, RULES), make_strategy(strategy, RULES), **options)
+def game(backend: str, strategy: str = "minimax", first_guess=None, **options) -> Game:
+    return Game(make_engine(backend, RULES), make_strategy(strategy, RULES, first_guess=first_guess), **options)
 
 
 @pytest.mark.parametrize("backend", list(BACKENDS))
@@ -167,7 +167,7 @@ LAYERS = {
                         "histogram", "errors", "files", "interrupts", "processes", "resources", "scripting"},
     "engines": {"engines"},
     "strategies": {"strategies"},
-    "one game": {"game", "codemaker"},
+    "one game": {"game", "codemaker", "player"},
     "studies": {"studies"},
     "front ends": {"cli", "terminal", "server", "client", "__main__"},
 }

@@ -18,7 +18,7 @@ from mm_logic.errors import BadInput
 from mm_logic.feedback import feedback
 from mm_logic.game import play
 from mm_logic.rules import Rules
-from mm_logic.strategies import STRATEGIES, make_strategy
+from mm_logic.strategies import STRATEGIES, make_strategy, parse_strategy
 from mm_logic.strategies import sampled as sampled_module
 from mm_logic.strategies.sampled import EXACT_SPACE, SAMPLE_SIZE, SampleEntropy
 from mm_logic.strategies.scoring import Entropy
@@ -53,7 +53,7 @@ def sources(engine, strategy, secret):
 
 # -- the name --------------------------------------------------------------------------------
 def test_the_name_carries_the_sample_size():
-    assert "sample-entropy" in STRATEGIES and "sample-entropy:30" in STRATEGIES
+    assert "sample-entropy" in STRATEGIES and parse_strategy("sample-entropy:30").cls is SampleEntropy
     default, thirty = make_strategy("sample-entropy", SEVEN, 1), make_strategy("sample-entropy:30", SEVEN, 1)
     assert (default.k, default.name) == (SAMPLE_SIZE, "sample-entropy")
     assert (thirty.k, thirty.name) == (30, "sample-entropy:30")
@@ -207,16 +207,14 @@ def test_a_listing_that_found_nothing_leaves_a_tenth_of_the_work_to_the_next(mon
 
 
 def test_a_time_limit_still_ends_the_game():
-    strategy = SampleEntropy(SEVEN, seed=1, k=200)
-    strategy.time_limit = 1e-9  # no time for any draw: one code (the engine's) at a time
+    strategy = SampleEntropy(SEVEN, seed=1, k=200, time_limit=1e-9)  # no time for any draw: one code at a time
     assert guesses(ReferenceEngine(SEVEN), strategy, SECRET7)[-1] == SECRET7
 
 
 def test_under_a_time_limit_one_piece_of_repair_still_finds_a_code():
     # No time for draws or walk steps: one piece of the repair (30,000 steps) finds a
     # consistent code, which is the whole sample.
-    strategy = SampleEntropy(SEVEN, seed=1, k=50)
-    strategy.time_limit = 1e-9
+    strategy = SampleEntropy(SEVEN, seed=1, k=50, time_limit=1e-9)
     engine = ReferenceEngine(SEVEN)
     guess = (0, 0, 1, 1, 2, 2, 3)
     session = engine.session([(guess, feedback(guess, SECRET7))])

@@ -53,7 +53,7 @@ def in_process(rules: Rules, strategy: str, first_guess=None) -> dict:
     """The figures a case must give, from bench_all in this process."""
     engine = make_engine("python", rules)
     try:
-        result = bench_all(engine, make_strategy(strategy, rules), first_guess)
+        result = bench_all(engine, make_strategy(strategy, rules, first_guess=first_guess))
     finally:
         engine.close()
     figures = result.figures()

@@ -34,7 +34,7 @@ BULLS_AND_COWS = Rules(4, 10, 1)
                  {1: 1, 2: 3, 3: 44, 4: 515, 5: 2124, 6: 2151, 7: 202}, marks=pytest.mark.slow),
 ], ids=["knuth", "shapiro", "irving", "kooi", "bulls-cows-expected", "bulls-cows-minimax"])
 def test_bench_all_swipl(rules, strategy, first, total, maximum, histogram):
-    result = bench_all(SwiplEngine(rules), make_strategy(strategy, rules), first_guess=first)
+    result = bench_all(SwiplEngine(rules), make_strategy(strategy, rules, first_guess=first))
     assert result.games == rules.size
     assert result.total_guesses == total
     assert result.max == maximum

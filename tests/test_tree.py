@@ -15,7 +15,7 @@ import pytest
 from mm_logic.engines import make_engine
 from mm_logic.errors import BadInput
 from mm_logic.rules import Rules
-from mm_logic.strategies import STRATEGIES, TREES, make_strategy, open_tree
+from mm_logic.strategies import STRATEGIES, TreeStrategy, make_strategy, parse_strategy
 from mm_logic.strategies.tree import StrategyTree, TreeNode, to_dot, write_atomically
 from mm_logic.studies.bench import bench_all
 
@@ -254,23 +254,19 @@ def test_a_history_the_tree_does_not_cover_is_one_line(run, tmp_path):
 
 
 def test_only_the_command_line_opens_tree_files(tmp_path):
-    # A server passes a request's strategy name to make_strategy: it must not read files.
+    # A server reads a request's strategy name without files, and make_strategy reads none: neither reads one.
     path = write_tree(tmp_path / "t.json", TREE_2X2)
     name = f"tree:{path}"
+    for refused in (lambda: make_strategy(name, Rules(2, 2)), lambda: parse_strategy(name, files=False)):
+        with pytest.raises(BadInput, match=f"unknown strategy '{name}'"):
+            refused()
+    read = parse_strategy(name)
+    assert (read.name, read.cls, read.tree.root.guess) == (name, TreeStrategy, (0, 0))
+    assert make_strategy(read, Rules(2, 2)).choose(make_engine("python", Rules(2, 2)).session()) == (0, 0)
+    # No registry: reading a tree leaves the table of names as it was, and a name alone still plays nothing.
+    assert name not in STRATEGIES and list(STRATEGIES)[-1] == "sample-entropy"
     with pytest.raises(BadInput, match=f"unknown strategy '{name}'"):
         make_strategy(name, Rules(2, 2))
-    assert name not in STRATEGIES
-    open_tree(name)
-    try:
-        assert name in STRATEGIES and list(STRATEGIES)[-1] == "sample-entropy"
-        assert make_strategy(name, Rules(2, 2)).choose(make_engine("python", Rules(2, 2)).session()) == (0, 0)
-        # The built-in table (sweep, openings) holds no tree, by name or by index.
-        built_in = STRATEGIES.built_in()
-        assert name not in built_in and "sample-entropy:5" in built_in and list(built_in) == list(STRATEGIES)
-        with pytest.raises(KeyError):
-            built_in[name]
-    finally:
-        del TREES[name]
 
 
 def test_sweep_does_not_take_trees(run, knuth):

@@ -41,7 +41,7 @@ from .options import (
                          "after every history) to FILE as JSON; --strategy tree:FILE plays it back, "
                          "mmlogic tree FILE sums it up and draws it.")
 @jobs_option()
-def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced, server, as_json, out, save_tree,
+def bench(rules, engine, strategy, seed, all_secrets, games, spaced, server, as_json, out, save_tree,
           jobs):
     """Play many games and summarise the attempts.
 
@@ -90,17 +90,17 @@ def bench(rules, engine, strategy, first_guess, seed, all_secrets, games, spaced
     warm_up(engine.name, strategy.name, rules.max_repeat)  # `seconds` leaves start-up out
     with progress_bar(len(every) if secrets is None else len(secrets), "games") as bar:
         if secrets is None:
-            result = bench_all(engine, strategy, first_guess, progress=bar.update, jobs=jobs,
+            result = bench_all(engine, strategy, progress=bar.update, jobs=jobs,
                                record_tree=save_tree is not None, secrets=every)
         else:
             codemaker = None if server is None else RemoteCodemaker(server)
-            result = bench_games(engine, strategy, secrets, first_guess, progress=bar.update, jobs=jobs,
+            result = bench_games(engine, strategy, secrets, progress=bar.update, jobs=jobs,
                                  codemaker=codemaker)
     emit(result, as_json)  # first: a file that cannot be written loses nothing printed
     if out:
         write_output(out, lambda path: path.write_text(json.dumps(result.as_dict()) + "\n"))
     if save_tree:
-        write_output(save_tree, result.strategy_tree(strategy, first_guess).save)
+        write_output(save_tree, result.strategy_tree(strategy).save)
 
 
 @click.command(name="tree")

@@ -20,7 +20,7 @@ from .options import Integer, emit, engine_options, json_option, rules_options, 
 @server_option("Play against a codemaker on this mmlogic server, which keeps the secret "
                "(random unless --secret; reproducible with --seed).")
 @json_option
-def solve(rules, engine, strategy, first_guess, seed, secret_text, server, as_json):
+def solve(rules, engine, strategy, seed, secret_text, server, as_json):
     """The computer plays against a secret.
 
     Prints one line per guess with its feedback (black,white), then the number
@@ -49,10 +49,10 @@ def solve(rules, engine, strategy, first_guess, seed, secret_text, server, as_js
                 click.echo(turn_line(number, entry, rules))
 
         if server is None:
-            record = play(engine, strategy, secret, first_guess, on_turn=show)
+            record = play(engine, strategy, secret, on_turn=show)
         else:
             from ..client import play_remote
-            record = play_remote(engine, strategy, server, secret, seed, first_guess, on_turn=show)
+            record = play_remote(engine, strategy, server, secret, seed, on_turn=show)
     # The turns are printed already: the text ends with the summary line alone.
     click.echo(json.dumps(record.as_dict()) if as_json else record.summary())
 
@@ -62,7 +62,7 @@ def solve(rules, engine, strategy, first_guess, seed, secret_text, server, as_js
 @engine_options()
 @json_option
 @click.argument("history", nargs=-1, metavar="HISTORY...")
-def next_command(rules, engine, strategy, first_guess, seed, as_json, history):
+def next_command(rules, engine, strategy, seed, as_json, history):
     """Given what was played so far, the next guess.
 
     Each HISTORY item is GUESS:B,W (black, white). With no history, prints the
@@ -81,7 +81,7 @@ def next_command(rules, engine, strategy, first_guess, seed, as_json, history):
 
     entries = [parse_entry(item, rules, check_repeat=not strategy.probes) for item in history]
     with Spinner("thinking"):
-        suggestion = advise(engine, strategy, entries, first_guess)
+        suggestion = advise(engine, strategy, entries)
     emit(suggestion, as_json)
 
 
@@ -93,7 +93,7 @@ def next_command(rules, engine, strategy, first_guess, seed, as_json, history):
 @click.option("--secret", "secret_text", metavar="CODE", default=None,
               help="The code to find (codebreaker; random by default).")
 @click.option("--max-guesses", type=Integer(1), default=None, help="Give up after this many guesses.")
-def play_command(rules, engine, strategy, first_guess, seed, role, secret_text, max_guesses):
+def play_command(rules, engine, strategy, seed, role, secret_text, max_guesses):
     """Play in the terminal: you guess (codebreaker), or the computer guesses your code (codemaker).
 
     Codebreaker: type a code per line (0123, or 0 1 2 3); a typo is explained
@@ -127,8 +127,8 @@ def play_command(rules, engine, strategy, first_guess, seed, role, secret_text, 
     if role == "codemaker":
         if secret_text is not None:
             raise BadInput("--secret applies to --role codebreaker: as codemaker you keep the code in mind")
-        with Game(engine, strategy, first_guess=first_guess) as game:
+        with Game(engine, strategy) as game:
             return play_codemaker(game, ask, click.echo, max_guesses, busy=Spinner)
-    game = Game(engine, strategy, secret=chosen_secret(secret_text, engine, seed), first_guess=first_guess)
+    game = Game(engine, strategy, secret=chosen_secret(secret_text, engine, seed))
     with game:
         return play_codebreaker(game, ask, click.echo, max_guesses, busy=Spinner)

@@ -1,8 +1,9 @@
 """The options the commands share, as decorators, and their parameter types.
 
 A decorator defines its options once and passes the commands what they parse
-into: :func:`rules_options` passes ``rules``, :func:`engine_options` the
-``engine``, ``strategy``, ``first_guess`` and ``seed``. Files the commands
+into: :func:`rules_options` passes ``rules``, :func:`engine_options` reads who
+plays into one :class:`~mm_logic.player.Player` and passes the ``engine`` and
+``strategy`` built from it, and the ``seed``. Files the commands
 write are checked before any game runs (:func:`output_file_option`).
 """
 
@@ -16,13 +17,14 @@ from pathlib import Path
 
 import click
 
-from ..engines import BACKENDS, DEFAULT_BACKEND, make_engine
+from ..engines import BACKENDS, DEFAULT_BACKEND
 from ..errors import BadInput, MMLogicError, install_hint
 from ..files import check_output, not_regular
 from ..notation import amount, parse_code, quoted
+from ..player import Player
 from ..rules import DEFAULT_ALPHABET, MAX_COLORS, MAX_PEGS, make_rules
-from ..strategies import ALIASES, STRATEGIES, TreeStrategy, canonical_name, is_tree_name, make_strategy, open_tree
-from ..strategies.sampled import EXACT_SPACE, SampleEntropy, is_sample_name, sample_size
+from ..strategies import ALIASES, STRATEGIES, StrategyName, is_tree_name, parse_strategy
+from ..strategies.sampled import EXACT_SPACE, SampleEntropy
 
 
 class Integer(click.IntRange):
@@ -89,7 +91,7 @@ def _strategy_help() -> str:
 
 class StrategyChoice(click.Choice):
     """A built-in strategy's name, ``sample-entropy:K``, or ``tree:FILE``: a saved tree, read at once
-    (a bad file is one line)."""
+    (a bad file is one line). Converts to the :class:`~mm_logic.strategies.StrategyName` read."""
 
     def __init__(self):
         super().__init__(list(STRATEGIES))
@@ -102,32 +104,33 @@ class StrategyChoice(click.Choice):
                 + ", sample-entropy:K (a sample of K codes), or tree:FILE (a saved strategy tree).")
 
     def convert(self, value, param, ctx):
-        if isinstance(value, str):
-            value = canonical_name(value)
-        if isinstance(value, str) and is_sample_name(value):
-            try:
-                sample_size(value)
-            except BadInput as error:
-                self.fail(str(error), param, ctx)
+        if isinstance(value, StrategyName):
             return value
-        if isinstance(value, str) and is_tree_name(value):
-            try:
-                open_tree(value)
-            except BadInput as error:
+        try:
+            return parse_strategy(value)
+        except BadInput as error:
+            if value.partition(":")[0] in ("sample-entropy", "tree"):
                 self.fail(str(error), param, ctx)
-            return value
-        return super().convert(value, param, ctx)
+        # click's own message, listing the choices.
+        return parse_strategy(super().convert(value, param, ctx))
 
 
-def _open_trees(ctx, param, text: str | None) -> str | None:
-    """Read the tree files a comma-separated ``--strategy`` list names (``tree:FILE``), at once."""
-    for name in (text or "").split(","):
+def _open_trees(ctx, param, text: str | None) -> list[str | StrategyName] | None:
+    """Read the tree files a comma-separated ``--strategy`` list names (``tree:FILE``), at once: the
+    list with each ``tree:FILE`` read (a :class:`~mm_logic.strategies.StrategyName`), the other names
+    as typed (the command checks them)."""
+    if text is None:
+        return None
+    items: list[str | StrategyName] = []
+    for name in text.split(","):
         if is_tree_name(name.strip()):
             try:
-                open_tree(name.strip())
+                items.append(parse_strategy(name.strip()))
             except BadInput as error:
                 raise click.BadParameter(str(error), ctx, param) from None
-    return text
+        else:
+            items.append(name)
+    return items
 
 
 def backend_option(many: bool = False, default: str = DEFAULT_BACKEND, help: str | None = None):
@@ -221,7 +224,8 @@ def show_encoding_notes(engine) -> None:
 def engine_options(default_strategy: str = "minimax", beyond: str | None = None):
     """``--backend --strategy --first-guess --seed --encoding --time-limit``.
 
-    Passes ``engine``, ``strategy``, ``first_guess`` (a code or None) and ``seed``.
+    Passes ``engine`` and ``strategy``, built from one :class:`~mm_logic.player.Player`
+    (the strategy holds the first guess), and ``seed``.
     ``beyond``: the strategy played, with a note, where the default one cannot play the
     size and ``--strategy`` was not given (``play``: a game is not refused for its hints);
     without it such a size is refused, naming the strategies that can.
@@ -240,24 +244,23 @@ def engine_options(default_strategy: str = "minimax", beyond: str | None = None)
         @functools.wraps(f)
         def wrapper(*args, rules, backend, strategy, first_guess_text, seed, encoding, time_limit, labeling,
                     **kwargs):
-            engine = make_engine(backend, rules, encoding=encoding, time_limit=time_limit, labeling=labeling)
-            if encoding is not None:
-                click.get_current_context().call_on_close(lambda: show_encoding_notes(engine))
-            limit = STRATEGIES[strategy].max_codes if strategy in STRATEGIES else None
+            limit = strategy.cls.max_codes
             default = click.get_current_context().get_parameter_source("strategy") == click.core.ParameterSource.DEFAULT
             if beyond is not None and default and limit is not None and rules.size > limit:
                 click.echo(f"note: {rules.describe()} has {amount(rules.size)} codes, more than {strategy} scores "
                            f"({amount(limit)}): {beyond} instead (choose another with --strategy)", err=True)
-                strategy = beyond
-            chosen = make_strategy(strategy, rules, seed, time_limit)
+                strategy = parse_strategy(beyond)
             first_guess = parse_code(first_guess_text, rules) if first_guess_text is not None else None
-            if isinstance(chosen, TreeStrategy):
-                chosen.check_opening(first_guess)
+            player = Player(rules, backend, strategy, seed, first_guess, time_limit, encoding, labeling)
+            # The engine first: an encoding or labeling it refuses is named before the strategy's checks.
+            engine = player.engine()
+            if encoding is not None:
+                click.get_current_context().call_on_close(lambda: show_encoding_notes(engine))
+            chosen = player.make_strategy()
             if isinstance(chosen, SampleEntropy) and chosen.exact:
                 click.echo(f"note: {rules.describe()} has {amount(rules.size)} codes (at most {EXACT_SPACE:,}): "
                            f"{chosen.name} plays the exact entropy scorer", err=True)
-            return f(*args, rules=rules, engine=engine, strategy=chosen, first_guess=first_guess, seed=seed,
-                     **kwargs)
+            return f(*args, rules=rules, engine=engine, strategy=chosen, seed=seed, **kwargs)
         return wrapper
     return decorate
 

@@ -12,7 +12,7 @@ from ..engines import BACKENDS
 from ..errors import BadInput
 from ..interrupts import interrupted_code
 from ..rules import make_rules
-from ..strategies import STRATEGIES
+from ..strategies import parse_strategies
 from ..terminal.progress import progress_bar
 from .options import (
     backend_option,
@@ -123,11 +123,11 @@ def sweep(sizes, no_repeat, max_repeat, strategies, backends, first_guesses, all
       mmlogic sweep --sizes 4x4-7 --all-openings --out openings.jsonl
       mmlogic sweep --sizes 4x2-10 --out table.jsonl --executor dask --scheduler tcp://10.0.0.5:8786
     """
-    from ..studies.compare import strategy_names
     from ..studies.sweep import names, parse_sizes, plan
 
     cases = plan(parse_sizes(sizes), max_repeat=repeat_rule(no_repeat, max_repeat),
-                 strategies=strategy_names(strategies, STRATEGIES.built_in()), first_guesses=list(first_guesses),
+                 strategies=[s.name for s in parse_strategies(strategies, files=False)],
+                 first_guesses=list(first_guesses),
                  all_openings=all_openings, backends=names("backend", BACKENDS, backends), seed=seed)
     outcome = run(cases)
     if as_json:
@@ -162,11 +162,10 @@ def openings(pegs, colors, no_repeat, max_repeat, strategies, backend, seed, run
       mmlogic openings --pegs 4 --colors 10 --no-repeat --strategy expected
       mmlogic openings --pegs 6 --colors 6 --out 6x6.jsonl --executor dask --scheduler tcp://10.0.0.5:8786
     """
-    from ..studies.compare import strategy_names
     from ..studies.openings import OpeningRanking, opening_cases
 
     rules = make_rules(pegs, colors, max_repeat=repeat_rule(no_repeat, max_repeat))
-    chosen = strategy_names(strategies, STRATEGIES.built_in())
+    chosen = [s.name for s in parse_strategies(strategies, files=False)]
     cases = opening_cases(rules, chosen, backend, seed)
     ranking = OpeningRanking(rules, backend, chosen, run(cases))
     if as_json:

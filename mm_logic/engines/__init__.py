@@ -10,7 +10,6 @@ its own backend.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
 
@@ -70,30 +69,5 @@ def make_engine(name: str, rules: Rules, *, encoding: str | Path | None = None,
     return cls(rules, encoding=Path(encoding) if encoding else None, time_limit=time_limit, labeling=labeling)
 
 
-@dataclass(frozen=True)
-class EngineSpec:
-    """Everything needed to build an engine again, e.g. in a worker process.
-
-    Solvers embedded in a process (clingo, SWI-Prolog) cannot be sent to
-    another one; their spec can, and :meth:`build` makes an equal engine there.
-    """
-
-    backend: str
-    rules: Rules
-    encoding: Path | None = None
-    time_limit: float | None = None
-    labeling: str | None = None
-
-    def build(self) -> Engine:
-        """A new engine from this spec."""
-        return make_engine(self.backend, self.rules, encoding=self.encoding, time_limit=self.time_limit,
-                           labeling=self.labeling)
-
-    @classmethod
-    def of(cls, engine: Engine) -> EngineSpec:
-        """The spec of an existing engine."""
-        return cls(engine.name, engine.rules, engine.encoding, engine.time_limit, engine.labeling)
-
-
-__all__ = ["BACKENDS", "DEFAULT_BACKEND", "Engine", "EngineSpec", "Session", "check_encoding", "engine_class",
+__all__ = ["BACKENDS", "DEFAULT_BACKEND", "Engine", "Session", "check_encoding", "engine_class",
            "make_engine"]

@@ -28,6 +28,7 @@ from __future__ import annotations
 import time
 from abc import ABC, abstractmethod
 from collections import Counter
+from contextlib import contextmanager
 from itertools import combinations
 from pathlib import Path
 
@@ -273,6 +274,18 @@ class Engine(ABC):
     #: Whether answers are checked against the feedback rule (the reference
     #: engine *is* the feedback rule over the enumerated space: nothing to check).
     checked: bool = True
+
+    @contextmanager
+    def time_limited(self, seconds: float):
+        """Within the block, no solver call takes more than ``seconds`` (nor the engine's own ``time_limit``):
+        a caller with a deadline of its own (``info``'s feedback questions) bounds each question by what is
+        left of it."""
+        own = self.time_limit
+        self.time_limit = seconds if own is None else min(own, seconds)
+        try:
+            yield self
+        finally:
+            self.time_limit = own
 
     def search_stats(self) -> dict[str, int] | None:
         """Effort of every search so far (e.g. ``{"nodes": ..., "checks": ...}``), or None

@@ -23,13 +23,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..engines import DEFAULT_BACKEND, engine_class, make_engine
+from ..engines import DEFAULT_BACKEND, engine_class
 from ..errors import BackendUnavailable, BadInput, MMLogicError
 from ..game import Game, attempts_limit
 from ..notation import Code, format_code
+from ..player import Player
 from ..rules import Rules
 from ..sampling import random_code
-from ..strategies import make_strategy
+from ..strategies import parse_strategy
 from .store import Conflict, code_of, first_guess_of, name_of, quoting, rules_from
 
 #: How many entrants a race may have.
@@ -172,13 +173,21 @@ def new_race(request: dict, time_limit: float | None):
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
         raise BadInput("seed must be an integer >= 0")
     names = _entrant_names(request.get("entrants"))
-    strategies = []
+    chosen = []
     for number, (_, strategy) in enumerate(names, 1):
         try:
-            strategies.append(quoting(strategy, make_strategy, strategy, rules, seed, time_limit))
+            chosen.append(quoting(strategy, parse_strategy, strategy, files=False))
         except BadInput as error:
             raise BadInput(f"entrant {number}: {error}") from None
     first_guess = first_guess_of(request, rules)
+    players = [Player(rules, backend, strategy, seed, first_guess, time_limit)
+               for (backend, _), strategy in zip(names, chosen)]
+    strategies = []
+    for number, player in enumerate(players, 1):
+        try:
+            strategies.append(player.make_strategy())  # refuses a size it cannot play
+        except BadInput as error:
+            raise BadInput(f"entrant {number}: {error}") from None
     if request.get("secret") is not None:
         secret = code_of(request["secret"], rules)
     else:
@@ -187,17 +196,17 @@ def new_race(request: dict, time_limit: float | None):
     def build(key: str) -> Race:
         entrants: list[Entrant] = []
         try:
-            for number, ((backend, _), strategy) in enumerate(zip(names, strategies), 1):
+            for number, (player, strategy) in enumerate(zip(players, strategies), 1):
                 try:
-                    engine = make_engine(backend, rules, time_limit=time_limit)
+                    engine = player.engine()
                 except (BadInput, BackendUnavailable) as error:  # a space it refuses, a solver not installed
                     raise type(error)(f"entrant {number}: {error}") from None
                 try:
-                    game = Game(engine, strategy, secret=secret, first_guess=first_guess)
+                    game = Game(engine, strategy, secret=secret)
                 except BaseException:
                     engine.close()
                     raise
-                entrants.append(Entrant(backend, game))
+                entrants.append(Entrant(player.backend, game))
         except BaseException:
             for entrant in entrants:
                 entrant.close()

@@ -24,13 +24,14 @@ from typing import Protocol
 
 import numpy as np
 
-from ..engines import DEFAULT_BACKEND, engine_class, make_engine
+from ..engines import DEFAULT_BACKEND, engine_class
 from ..errors import BadInput, MMLogicError
 from ..game import Game
 from ..notation import SHOWN, Code, format_code, parse_code, shown
+from ..player import Player
 from ..rules import Rules, make_rules
 from ..sampling import random_code
-from ..strategies import make_strategy
+from ..strategies import parse_strategy
 from ..strategies.base import Strategy
 
 ROLES = ("codebreaker", "codemaker")
@@ -115,11 +116,11 @@ def name_of(request: dict, field: str, default: str) -> str:
     return value
 
 
-def quoting(name: str, call: Callable, *args):
-    """``call(*args)``; a BadInput naming ``name`` (an unknown backend or strategy) quotes only its
-    start when it is long: a megabyte's name comes back as one short line."""
+def quoting(name: str, call: Callable, *args, **kwargs):
+    """``call(*args, **kwargs)``; a BadInput naming ``name`` (an unknown backend or strategy) quotes only
+    its start when it is long: a megabyte's name comes back as one short line."""
     try:
-        return call(*args)
+        return call(*args, **kwargs)
     except BadInput as error:
         if len(name) <= SHOWN:
             raise
@@ -245,10 +246,11 @@ class GameStore:
         backend = name_of(request, "backend", DEFAULT_BACKEND)
         quoting(backend, engine_class, backend)  # an unknown backend is bad input even when full
         name = name_of(request, "strategy", "minimax")
-        strategy = quoting(name, make_strategy, name, rules, seed, self.time_limit)
+        chosen = quoting(name, parse_strategy, name, files=False)  # a request never makes the server read a file
+        player = Player(rules, backend, chosen, seed, first_guess_of(request, rules), self.time_limit)
+        strategy = player.make_strategy()  # refuses a size it cannot play
         if role == "codebreaker":
             check_probes(strategy, rules)
-        first_guess = first_guess_of(request, rules)
         if role == "codemaker":
             if request.get("secret") is not None:
                 raise BadInput("secret applies to role codebreaker: as codemaker you keep the code")
@@ -259,8 +261,7 @@ class GameStore:
             secret = random_code(rules, np.random.default_rng(seed))
 
         def build(key: str) -> HostedGame:
-            engine = make_engine(backend, rules, time_limit=self.time_limit)
-            return HostedGame(key, role, Game(engine, strategy, secret=secret, first_guess=first_guess), backend)
+            return HostedGame(key, role, Game(player.engine(), strategy, secret=secret), backend)
         return self._admit(self._games, build)
 
     def add_race(self, build: Callable[[str], Hosted]) -> Hosted:

@@ -5,68 +5,37 @@ The scoring strategies also answer to their authors' names (:data:`ALIASES`:
 
 Besides the built-in names, ``sample-entropy:K`` is ``sample-entropy`` with
 a sample of K codes, and ``tree:FILE`` plays a strategy tree saved by
-``bench --all --save-tree FILE`` (:mod:`.tree`). Such a name is playable
-once :func:`open_tree` has read its file: the command line does it for the
-names it is given, and a bench's worker processes for the tree they are
-sent. Nothing else reads a file because of a name: a server that passes a
-request's strategy name to :func:`make_strategy` cannot be made to read one.
+``bench --all --save-tree FILE`` (:mod:`.tree`). Names are read in one
+place, :func:`parse_strategy`, into a :class:`StrategyName` that carries a
+tree read from its file; a bench's worker processes are sent the value, tree
+included. Nothing else reads a file because of a name: a server reads its
+requests' names with ``files=False``, and :func:`make_strategy` reads none.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import BadInput
-from ..notation import amount, quoted
+from ..notation import Code, amount, quoted
 from ..rules import Rules
 from .base import Strategy
 from .genetic import Ga001Dissimilar, Ga001Random, Ga001Reduction, Ga001Similar, Ga004
 from .human import Human1, Human2, Human3
-from .sampled import SampleEntropy, is_sample_name
+from .sampled import SampleEntropy, is_sample_name, sample_size
 from .scoring import Entropy, Expected, Minimax, Parts
 from .simple import Any, AnyRandomOpening, First, Random
 from .tree import PREFIX, StrategyTree, TreeStrategy
 
-#: The trees of the ``tree:FILE`` names opened in this process, by name.
-TREES: dict[str, StrategyTree] = {}
-
-
-class StrategyTable(dict):
-    """Strategy classes by name. ``sample-entropy:K`` names are in it, and so is an opened
-    ``tree:FILE`` name (unless ``trees`` is False): ``name in STRATEGIES`` holds and
-    ``STRATEGIES[name]`` is :class:`TreeStrategy`, while iterating lists the built-in names only
-    (help texts, error messages)."""
-
-    def __init__(self, classes, trees: bool = True):
-        super().__init__(classes)
-        #: Whether the opened trees' names are in it.
-        self.trees = trees
-
-    def __contains__(self, name) -> bool:
-        return super().__contains__(name) or (self.trees and name in TREES) or is_sample_name(name)
-
-    def built_in(self) -> StrategyTable:
-        """The table without the trees' names: what commands that play several sizes or openings
-        take (a ``tree:FILE`` plays the one size and opening it was saved for)."""
-        return StrategyTable(self, trees=False)
-
-    def __getitem__(self, name) -> type[Strategy]:
-        if self.trees and not super().__contains__(name) and name in TREES:
-            return TreeStrategy
-        return super().__getitem__(name)
-
-    def __missing__(self, name):
-        # sample-entropy:K is sample-entropy with its sample size in the name.
-        if is_sample_name(name):
-            return SampleEntropy
-        raise KeyError(name)
-
-
-STRATEGIES: dict[str, type[Strategy]] = StrategyTable({
+#: The built-in strategies by ``--strategy`` name (``sample-entropy:K`` and ``tree:FILE`` are read by
+#: :func:`parse_strategy`).
+STRATEGIES: dict[str, type[Strategy]] = {
     cls.name: cls for cls in (First, Any, Random, AnyRandomOpening, Minimax, Expected, Entropy, Parts,
                             Human1, Human2, Human3, Ga001Random, Ga001Similar, Ga001Dissimilar, Ga001Reduction,
                             Ga004, SampleEntropy)
-})
+}
 
 
 #: The literature's names of the built-in strategies (any case), as users type them.
@@ -83,41 +52,104 @@ def is_tree_name(name: str) -> bool:
     return name.startswith(PREFIX)
 
 
-def open_tree(name: str, tree: StrategyTree | None = None) -> StrategyTree:
-    """Make the ``tree:FILE`` name ``name`` playable: read FILE (once), or take ``tree`` as its tree.
+@dataclass(frozen=True)
+class StrategyName:
+    """A ``--strategy`` as read by :func:`parse_strategy`: its name and what the name carries.
 
-    Raises :class:`BadInput` (one line) for a file that cannot be read or is not a tree.
+    A value, sent as it is to worker processes: a ``tree:FILE`` name carries the tree read
+    from FILE, so nothing reads the file again and no registry of trees exists.
     """
-    if tree is None and name not in TREES:
+
+    #: The name, an author's name resolved (``knuth`` -> ``minimax``).
+    name: str
+    #: The class that plays it.
+    cls: type[Strategy]
+    #: A ``tree:FILE`` name's tree.
+    tree: StrategyTree | None = field(default=None, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_tree(self) -> bool:
+        return self.tree is not None
+
+    def make(self, rules: Rules, seed: int | None = None, *, time_limit: float | None = None,
+             first_guess: Code | None = None) -> Strategy:
+        """The strategy for ``rules``: ``time_limit`` bounds its own search, ``first_guess`` is its opening.
+
+        Raises :class:`BadInput` (one line, before anything is computed, on every backend) when the
+        strategy scores against every code and ``rules`` have more codes than it plays.
+        """
+        cls = self.cls
+        if cls.max_codes is not None and rules.size > cls.max_codes:
+            fit = [n for n, c in STRATEGIES.items() if c.for_any_size]
+            others = ", ".join(fit[:-1]) + " or " + fit[-1]
+            raise BadInput(f"--strategy {self.name} scores guesses against every code and plays at most "
+                           f"{cls.max_codes:,} codes; {rules.describe()} has {amount(rules.size)}: "
+                           f"use --strategy {others}")
+        options = {"time_limit": time_limit, "first_guess": first_guess}
+        if self.tree is not None:
+            return TreeStrategy(rules, self.tree, self.name, **options)
+        if cls is SampleEntropy:
+            return SampleEntropy(rules, seed, sample_size(self.name), **options)
+        return cls(rules, seed, **options)
+
+
+def parse_strategy(text: str, *, files: bool = True) -> StrategyName:
+    """The one reader of a strategy's name: a built-in name, an author's name (:data:`ALIASES`),
+    ``sample-entropy:K``, or (with ``files``) ``tree:FILE``, whose FILE is read here, once.
+
+    Raises :class:`BadInput` (one line) for an unknown name, a bad K, or a file that cannot be
+    read or is not a tree. A server passes ``files=False``: a request cannot make it read a file.
+
+    Examples
+    --------
+    >>> parse_strategy("Knuth")
+    StrategyName(name='minimax', cls=<class 'mm_logic.strategies.scoring.Minimax'>)
+    >>> parse_strategy("sample-entropy:50").name
+    'sample-entropy:50'
+    """
+    name = canonical_name(text)
+    if name in STRATEGIES:
+        return StrategyName(name, STRATEGIES[name])
+    if is_sample_name(name):
+        sample_size(name)
+        return StrategyName(name, SampleEntropy)
+    if files and is_tree_name(name):
         path = name[len(PREFIX):]
         if not path:
             raise BadInput("--strategy tree:FILE needs a file name after tree:")
-        tree = StrategyTree.load(Path(path))
-    if tree is not None:
-        TREES[name] = tree
-    return TREES[name]
+        return StrategyName(name, TreeStrategy, StrategyTree.load(Path(path)))
+    raise BadInput(f"unknown strategy {quoted(name)}; choose from {', '.join(STRATEGIES)}")
 
 
-def make_strategy(name: str, rules: Rules, seed: int | None = None, time_limit: float | None = None) -> Strategy:
-    """Create the strategy ``name`` (or an author's name, :data:`ALIASES`) for ``rules``; ``time_limit``
-    bounds a strategy's own search."""
-    name = canonical_name(name)
-    if name in TREES:
-        return TreeStrategy(rules, TREES[name], name)
-    try:
-        cls = STRATEGIES[name]
-    except KeyError:
-        raise BadInput(f"unknown strategy {quoted(name)}; choose from {', '.join(STRATEGIES)}") from None
-    if cls.max_codes is not None and rules.size > cls.max_codes:
-        # Refused at once, on every backend, before anything is computed.
-        fit = [n for n, c in STRATEGIES.items() if c.for_any_size]
-        others = ", ".join(fit[:-1]) + " or " + fit[-1]
-        raise BadInput(f"--strategy {name} scores guesses against every code and plays at most "
-                       f"{cls.max_codes:,} codes; {rules.describe()} has {amount(rules.size)}: use --strategy {others}")
-    strategy = cls.from_name(name, rules, seed) if cls is SampleEntropy else cls(rules, seed)
-    strategy.time_limit = time_limit
-    return strategy
+def parse_strategies(text: str | Iterable[str | StrategyName], *, files: bool = True) -> list[StrategyName]:
+    """A comma-separated list of strategies (:func:`parse_strategy`; or a list, whose items may be read
+    already), without repeats; ``files=False`` refuses ``tree:FILE`` (commands that play several sizes or
+    openings: a tree plays the one it was saved for).
+
+    Examples
+    --------
+    >>> [s.name for s in parse_strategies("Knuth,entropy,minimax")]
+    ['minimax', 'entropy']
+    """
+    items = text.split(",") if isinstance(text, str) else text
+    listed = [n if isinstance(n, StrategyName) else n.strip() for n in items
+              if isinstance(n, StrategyName) or n.strip()]
+    if not listed:
+        raise BadInput(f"unknown strategy {quoted(str(text))}; choose from {', '.join(STRATEGIES)}")
+    chosen = [n if isinstance(n, StrategyName) else parse_strategy(n, files=files) for n in listed]
+    return list({s.name: s for s in chosen}.values())
 
 
-__all__ = ["ALIASES", "STRATEGIES", "Strategy", "StrategyTree", "TREES", "TreeStrategy", "canonical_name",
-           "is_tree_name", "make_strategy", "open_tree"]
+def make_strategy(name: str | StrategyName, rules: Rules, seed: int | None = None, *,
+                  time_limit: float | None = None, first_guess: Code | None = None) -> Strategy:
+    """Create the strategy ``name`` (read by :func:`parse_strategy` without files, or already read)
+    for ``rules``; see :meth:`StrategyName.make`."""
+    chosen = name if isinstance(name, StrategyName) else parse_strategy(name, files=False)
+    return chosen.make(rules, seed, time_limit=time_limit, first_guess=first_guess)
+
+
+__all__ = ["ALIASES", "STRATEGIES", "Strategy", "StrategyName", "StrategyTree", "TreeStrategy", "canonical_name",
+           "is_tree_name", "make_strategy", "parse_strategies", "parse_strategy"]

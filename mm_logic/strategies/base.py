@@ -20,6 +20,10 @@ class Strategy(ABC):
         The game's rules.
     seed:
         Seed for every random choice (``--seed``).
+    time_limit:
+        Seconds a strategy that searches by itself may take (``--time-limit``).
+    first_guess:
+        The opening played instead of the strategy's own (``--first-guess``).
     """
 
     #: Name used by ``--strategy``.
@@ -37,14 +41,15 @@ class Strategy(ABC):
     #: Largest code space the strategy can play (None: any size).
     max_codes: int | None = None
 
-    def __init__(self, rules: Rules, seed: int | None = None):
+    def __init__(self, rules: Rules, seed: int | None = None, *, time_limit: float | None = None,
+                 first_guess: Code | None = None):
         self.rules = rules
         self.seed = seed
-        #: Seconds a strategy that searches by itself may take (``--time-limit``).
-        self.time_limit: float | None = None
+        self.time_limit = time_limit
+        self.first_guess = None if first_guess is None else tuple(first_guess)
 
     def opening(self, session: Session) -> Code:
-        """The first guess when ``--first-guess`` is not given."""
+        """The strategy's own first guess (played when ``first_guess`` is not given)."""
         return self.choose(session)
 
     @abstractmethod
@@ -60,6 +65,6 @@ class SeededStrategy(Strategy):
     lets worker processes (given ``strategy.seed``) play alike.
     """
 
-    def __init__(self, rules: Rules, seed: int | None = None):
-        super().__init__(rules, seed)
+    def __init__(self, rules: Rules, seed: int | None = None, **options):
+        super().__init__(rules, seed, **options)
         self.seed = int(np.random.SeedSequence().entropy % 2**63) if seed is None else seed

@@ -216,8 +216,8 @@ class Ga004(SeededStrategy):
     #: played is consistent ("solution found" in the report's loop).
     generations = 10
 
-    def __init__(self, rules, seed=None):
-        super().__init__(rules, seed)
+    def __init__(self, rules, seed=None, **options):
+        super().__init__(rules, seed, **options)
         # The population of the game in progress: a game costs one turn's generations per turn.
         self._live: tuple[list[Entry], np.ndarray] | None = None
 

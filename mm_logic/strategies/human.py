@@ -62,8 +62,8 @@ class HumanStrategy(Strategy):
     deterministic = True
     probes = True
 
-    def __init__(self, rules, seed=None):
-        super().__init__(rules, seed)
+    def __init__(self, rules, seed=None, **options):
+        super().__init__(rules, seed, **options)
         # The plan of the game in progress, so a game costs one step per turn;
         # any other history (a tree walk's sibling) replays from the start.
         self._live: tuple[list[Entry], Plan, Code] | None = None

@@ -138,8 +138,8 @@ class SampleEntropy(SeededStrategy):
     # or near the previous guess's sample: the guess is not a function of the history alone.
     deterministic = False
 
-    def __init__(self, rules, seed=None, k: int = SAMPLE_SIZE):
-        super().__init__(rules, seed)
+    def __init__(self, rules, seed=None, k: int = SAMPLE_SIZE, **options):
+        super().__init__(rules, seed, **options)
         #: Consistent codes in the sample.
         self.k = checked_size(k)
         if k != SAMPLE_SIZE:
@@ -156,11 +156,6 @@ class SampleEntropy(SeededStrategy):
         #: nor the importance sampler served), "listing" (it found no code within its work),
         #: "repair" (the focused search found no consistent code).
         self._failed: dict[str, tuple] = {}
-
-    @classmethod
-    def from_name(cls, name: str, rules, seed=None) -> SampleEntropy:
-        """The strategy named ``sample-entropy`` or ``sample-entropy:K``."""
-        return cls(rules, seed, sample_size(name))
 
     # -- choosing -------------------------------------------------------------------------
     def opening(self, session) -> Code:

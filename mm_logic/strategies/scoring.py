@@ -69,8 +69,8 @@ class ScoringStrategy(Strategy):
     #: ... up to this many units (values rounded to integers).
     rounding = 0
 
-    def __init__(self, rules, seed=None):
-        super().__init__(rules, seed)
+    def __init__(self, rules, seed=None, **options):
+        super().__init__(rules, seed, **options)
         from ..kernels import scoring as kernels
         kernels.load()  # start-up, before any game's clock
         self._kernels = kernels

@@ -335,21 +335,18 @@ class TreeStrategy(Strategy):
     name = "tree:FILE"
     summary = "plays a tree saved by bench --all --save-tree FILE; opens with its root"
 
-    def __init__(self, rules: Rules, tree: StrategyTree, name: str | None = None):
-        super().__init__(rules, None)
+    def __init__(self, rules: Rules, tree: StrategyTree, name: str | None = None, **options):
+        super().__init__(rules, None, **options)
         self.name = name or f"{PREFIX}{tree.source}"
         tree.check_rules(rules, self.name)
         self.tree = tree
+        if self.first_guess is not None and self.first_guess != tree.root.guess:
+            raise BadInput(f"--first-guess {format_code(self.first_guess, rules)}: --strategy {self.name} "
+                           f"opens with {format_code(tree.root.guess, rules)}")
         # A tree saved from a probing strategy (human1..3) repeats colours under --no-repeat:
         # `next` then accepts its guesses.
         self.probes = rules.restricted and any(
             max(Counter(node.guess).values()) > rules.repeat_limit for node in tree.nodes())
-
-    def check_opening(self, first_guess: Code | None) -> None:
-        """Refuse a ``--first-guess`` other than the tree's own opening."""
-        if first_guess is not None and tuple(first_guess) != self.tree.root.guess:
-            raise BadInput(f"--first-guess {format_code(first_guess, self.rules)}: --strategy {self.name} "
-                           f"opens with {format_code(self.tree.root.guess, self.rules)}")
 
     def opening(self, session) -> Code:
         return self.tree.root.guess

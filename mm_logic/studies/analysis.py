@@ -66,7 +66,6 @@ def possible_feedbacks(engine: Engine) -> list[Feedback] | None:
         return None
     openings = canonical_openings(rules)
     deadline = time.monotonic() + FEEDBACK_SECONDS
-    own = engine.time_limit
     found = []
     try:
         for fb in candidates:
@@ -74,14 +73,12 @@ def possible_feedbacks(engine: Engine) -> list[Feedback] | None:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return None
-                engine.time_limit = left if own is None else min(own, left)
-                if engine.satisfiable([(g, fb)]):
-                    found.append(fb)
-                    break
+                with engine.time_limited(left):
+                    if engine.satisfiable([(g, fb)]):
+                        found.append(fb)
+                        break
     except SolverTimeout:
         return None
-    finally:
-        engine.time_limit = own
     return found
 
 

@@ -12,7 +12,7 @@ whole code space). Work is cut into tasks that do not depend on each other:
   (``bench --all --save-tree FILE``).
 
 Tasks run in this process or, with ``jobs > 1``, in worker processes; a
-worker rebuilds the engine and strategy from a :class:`BenchSpec` (solvers
+worker rebuilds the engine and strategy from their :class:`~mm_logic.player.Player` (solvers
 embedded in a process cannot be sent to another), so the attempts are the
 same whatever the number of jobs.
 """
@@ -32,26 +32,27 @@ import numpy as np
 
 from ..codemaker import check_every_secret, secret_indices
 from ..codespace import code_space
-from ..engines import EngineSpec, make_engine
+from ..engines import make_engine
 from ..engines.base import Engine
 from ..errors import BadInput
 from ..feedback import index_feedback, win_index
 from ..game import EngineDisagreement, Game, GameRecord, NoProgress, attempts_limit, play
 from ..histogram import format_histogram, histogram_figures
 from ..notation import Code, Entry, format_entry
+from ..player import Player
 from ..processes import portable, start_pool, start_worker, worker_count
 from ..rules import Rules
-from ..strategies import TREES, is_tree_name, make_strategy, open_tree
+from ..strategies import make_strategy
 from ..strategies.base import Strategy
-from ..strategies.tree import StrategyTree, TreeNode, TreeStrategy
+from ..strategies.tree import StrategyTree, TreeNode
 
 #: Called with the number of games just finished (a progress bar's ``update``).
 Progress = Callable[[int], None]
-#: Plays one game of a bench: ``codemaker(engine, strategy, secret, first_guess)``, the game's record. The
+#: Plays one game of a bench: ``codemaker(engine, strategy, secret)``, the game's record. The
 #: default plays against the secret here (:func:`mm_logic.game.play`); a front end may hand another, e.g. a
 #: server's codemaker that keeps the secret (:class:`mm_logic.client.RemoteCodemaker`). With ``jobs > 1``
 #: it is sent to the workers: a module-level function or a picklable object.
-Codemaker = Callable[[Engine, Strategy, Code, Code | None], GameRecord]
+Codemaker = Callable[[Engine, Strategy, Code], GameRecord]
 
 
 # -- results -------------------------------------------------------------------------
@@ -122,11 +123,11 @@ class BenchResult:
             parent = parent.children[fb]
         parent.children[below[-1][1]] = node
 
-    def strategy_tree(self, strategy: Strategy, first_guess: Code | None = None) -> StrategyTree:
+    def strategy_tree(self, strategy: Strategy) -> StrategyTree:
         """The recorded tree as a :class:`StrategyTree` (``--save-tree``)."""
         if self.tree is None or self.tree_at:
             raise ValueError("the bench recorded no whole tree")
-        return StrategyTree(self.rules, self.tree, strategy.name, strategy.seed, self.backend, first_guess)
+        return StrategyTree(self.rules, self.tree, strategy.name, strategy.seed, self.backend, strategy.first_guess)
 
     def figures(self) -> dict:
         """Games, total, mean, max, histogram and seconds, as the contract writes them."""
@@ -167,15 +168,14 @@ def _effort_since(engine: Engine, before: dict[str, int] | None) -> dict[str, in
     return None if now is None else {k: n - (before or {}).get(k, 0) for k, n in now.items()}
 
 
-def play_games(engine: Engine, strategy: Strategy, secrets: list[Code], first_guess: Code | None = None,
-               progress: Progress | None = None, codemaker: Codemaker | None = None) -> BenchResult:
+def play_games(engine: Engine, strategy: Strategy, secrets: list[Code], progress: Progress | None = None,
+                codemaker: Codemaker | None = None) -> BenchResult:
     """Play one game per secret: against the secret here, or through ``codemaker`` (e.g. a server's,
     which keeps it: the strategy sees only its answers; the attempts are the same)."""
     result = _empty(engine, strategy)
     before = engine.search_stats()
     for secret in secrets:
-        record = (play(engine, strategy, secret, first_guess) if codemaker is None
-                  else codemaker(engine, strategy, secret, first_guess))
+        record = play(engine, strategy, secret) if codemaker is None else codemaker(engine, strategy, secret)
         result.games_played.append((secret, record.attempts))
         if progress:
             progress(1)
@@ -184,8 +184,7 @@ def play_games(engine: Engine, strategy: Strategy, secrets: list[Code], first_gu
 
 
 def play_tree(engine: Engine, strategy: Strategy, history: list[Entry], secrets: np.ndarray,
-              first_guess: Code | None = None, progress: Progress | None = None,
-              record: bool = False) -> BenchResult:
+              progress: Progress | None = None, record: bool = False) -> BenchResult:
     """Play every secret of ``secrets`` (indices into the code space), which must be
     exactly the codes consistent with ``history``, as one tree.
 
@@ -239,7 +238,7 @@ def play_tree(engine: Engine, strategy: Strategy, history: list[Entry], secrets:
         return node
 
     before = engine.search_stats()
-    with Game(engine, strategy, first_guess=first_guess, history=history) as game:
+    with Game(engine, strategy, history=history) as game:
         result.tree = visit(game, secrets, len(history) + 1)
     result.tree_at = tuple(history)
     result.search = _effort_since(engine, before)
@@ -247,31 +246,6 @@ def play_tree(engine: Engine, strategy: Strategy, history: list[Entry], secrets:
 
 
 # -- tasks and where they run ----------------------------------------------------------
-@dataclass(frozen=True)
-class BenchSpec:
-    """What a worker needs to rebuild the engine and strategy of a bench."""
-
-    engine: EngineSpec
-    strategy: str
-    seed: int | None
-    first_guess: Code | None
-    #: The tree a ``tree:FILE`` strategy plays: sent along, not read again by each worker.
-    tree: StrategyTree | None = None
-
-    @classmethod
-    def of(cls, engine: Engine, strategy: Strategy, first_guess: Code | None) -> BenchSpec:
-        # strategy.seed, not the user's --seed: a strategy without a seed draws
-        # one when it is made, and every worker must use that same one.
-        tree = strategy.tree if isinstance(strategy, TreeStrategy) else None
-        return cls(EngineSpec.of(engine), strategy.name, strategy.seed, first_guess, tree)
-
-    def build(self) -> tuple[Engine, Strategy]:
-        if self.tree is not None and self.strategy not in TREES:
-            open_tree(self.strategy, self.tree)
-        engine = self.engine.build()
-        return engine, make_strategy(self.strategy, engine.rules, self.seed, engine.time_limit)
-
-
 @dataclass(frozen=True)
 class GamesTask:
     """Play one game per secret (through ``codemaker`` when it is set, e.g. a server's)."""
@@ -283,9 +257,8 @@ class GamesTask:
     def size(self) -> int:
         return len(self.secrets)
 
-    def run(self, engine: Engine, strategy: Strategy, first_guess: Code | None,
-            progress: Progress | None = None) -> BenchResult:
-        return play_games(engine, strategy, self.secrets, first_guess, progress, self.codemaker)
+    def run(self, engine: Engine, strategy: Strategy, progress: Progress | None = None) -> BenchResult:
+        return play_games(engine, strategy, self.secrets, progress, self.codemaker)
 
 
 @dataclass(frozen=True)
@@ -301,9 +274,8 @@ class TreeTask:
     def size(self) -> int:
         return int(self.secrets.size)
 
-    def run(self, engine: Engine, strategy: Strategy, first_guess: Code | None,
-            progress: Progress | None = None) -> BenchResult:
-        return play_tree(engine, strategy, self.history, self.secrets, first_guess, progress, self.record)
+    def run(self, engine: Engine, strategy: Strategy, progress: Progress | None = None) -> BenchResult:
+        return play_tree(engine, strategy, self.history, self.secrets, progress, self.record)
 
 
 Task = GamesTask | TreeTask
@@ -320,19 +292,19 @@ def _start_worker(parent: int, games_done) -> None:
     _games_done = games_done
 
 
-def _work(job: tuple[BenchSpec, Task, int]) -> tuple[int, BenchResult]:
+def _work(job: tuple[Player, Task, int]) -> tuple[int, BenchResult]:
     """A worker process: rebuild the engine and strategy, run one task; ``(its number, its games)``."""
-    spec, task, number = job
+    player, task, number = job
     counts = _games_done
 
     def count(n: int) -> None:
         counts[number] += n  # this task's slot: written by this process alone
 
     try:
-        engine, strategy = spec.build()
+        engine, strategy = player.build()
         try:
             with _long_lived_objects_frozen():
-                return number, task.run(engine, strategy, spec.first_guess, None if counts is None else count)
+                return number, task.run(engine, strategy, None if counts is None else count)
         finally:
             engine.close()
     except Exception as error:
@@ -344,9 +316,10 @@ def _work(job: tuple[BenchSpec, Task, int]) -> tuple[int, BenchResult]:
 PROGRESS_EVERY = 0.1
 
 
-def run_in_processes(spec: BenchSpec, tasks: list[Task], jobs: int, into: BenchResult,
+def run_in_processes(player: Player, tasks: list[Task], jobs: int, into: BenchResult,
                      progress: Progress | None = None) -> None:
-    """Run ``tasks`` in ``jobs`` worker processes, merging their games into ``into``.
+    """Run ``tasks`` in ``jobs`` worker processes, each building ``player``'s engine and strategy, merging
+    their games into ``into``.
 
     ``progress`` hears of each game as the workers finish it (a task is a worker's whole share
     with --games: the bar sat at 0% until one ended), from a count per task in shared memory.
@@ -364,7 +337,7 @@ def run_in_processes(spec: BenchSpec, tasks: list[Task], jobs: int, into: BenchR
             shown[number] = done
 
     try:
-        results = pool.imap_unordered(_work, [(spec, task, i) for i, task in enumerate(tasks)])
+        results = pool.imap_unordered(_work, [(player, task, i) for i, task in enumerate(tasks)])
         left = set(range(len(tasks)))
         while left:
             try:
@@ -386,14 +359,14 @@ def run_in_processes(spec: BenchSpec, tasks: list[Task], jobs: int, into: BenchR
         pool.join()
 
 
-def split_below_opening(engine: Engine, strategy: Strategy, first_guess: Code | None, record: bool = False,
+def split_below_opening(engine: Engine, strategy: Strategy, record: bool = False,
                         secrets: np.ndarray | None = None) -> tuple[list[TreeTask], BenchResult]:
     """One tree task per feedback class of the opening over ``secrets`` (default: every secret of the
     engine's game), biggest first, and the game it wins (with ``record``, under a tree of the opening
     alone that the tasks' subtrees are grafted to)."""
     rules = engine.rules
     space = code_space(rules)
-    with Game(engine, strategy, first_guess=first_guess) as game:
+    with Game(engine, strategy) as game:
         opening = game.suggest()
     secrets = secret_indices(engine) if secrets is None else secrets
     marks = space.feedback_to(opening, secrets)
@@ -420,7 +393,7 @@ def warm_up(backend: str, strategy: str, max_repeat: int | None = None) -> None:
     library: 0.17 s for the python engine's first game of 4x6, against 0.2 ms for its
     second) is start-up, which the figures leave out.
     """
-    if is_tree_name(strategy):
+    if strategy.startswith("tree:"):
         strategy = "first"  # a saved tree plays its own rules only; its walk loads the same kernels
     try:
         rules = Rules(2, 3, max_repeat)
@@ -448,7 +421,7 @@ def _long_lived_objects_frozen():
         gc.unfreeze()
 
 
-def bench_games(engine: Engine, strategy: Strategy, secrets: list[Code], first_guess: Code | None = None,
+def bench_games(engine: Engine, strategy: Strategy, secrets: list[Code],
                 progress: Progress | None = None, jobs: int = 1, codemaker: Codemaker | None = None) -> BenchResult:
     """Play one game per secret; ``seconds`` is the wall time of the games.
 
@@ -456,17 +429,17 @@ def bench_games(engine: Engine, strategy: Strategy, secrets: list[Code], first_g
     server keeps each secret; see :data:`Codemaker`).
     """
     with _long_lived_objects_frozen():
-        return _bench_games(engine, strategy, secrets, first_guess, progress, jobs, codemaker)
+        return _bench_games(engine, strategy, secrets, progress, jobs, codemaker)
 
 
-def _bench_games(engine, strategy, secrets, first_guess, progress, jobs, codemaker) -> BenchResult:
+def _bench_games(engine, strategy, secrets, progress, jobs, codemaker) -> BenchResult:
     start = time.perf_counter()
     if jobs > 1:
         result = _empty(engine, strategy)
         tasks = [GamesTask(secrets[i::jobs], codemaker) for i in range(jobs)]
-        run_in_processes(BenchSpec.of(engine, strategy, first_guess), tasks, jobs, result, progress)
+        run_in_processes(Player.of(engine, strategy), tasks, jobs, result, progress)
     else:
-        result = play_games(engine, strategy, secrets, first_guess, progress, codemaker)
+        result = play_games(engine, strategy, secrets, progress, codemaker)
     result.seconds = time.perf_counter() - start
     return result
 
@@ -478,7 +451,7 @@ def check_tree_recordable(strategy: Strategy) -> None:
                        "function of the history alone), so it has no tree to save")
 
 
-def bench_all(engine: Engine, strategy: Strategy, first_guess: Code | None = None,
+def bench_all(engine: Engine, strategy: Strategy,
               progress: Progress | None = None, jobs: int = 1, record_tree: bool = False,
               secrets: np.ndarray | None = None) -> BenchResult:
     """Play every secret of the code space exactly once.
@@ -499,19 +472,19 @@ def bench_all(engine: Engine, strategy: Strategy, first_guess: Code | None = Non
     if secrets is None:
         secrets = secret_indices(engine)
     if not strategy.deterministic:
-        return bench_games(engine, strategy, [space.code(int(i)) for i in secrets], first_guess, progress, jobs)
+        return bench_games(engine, strategy, [space.code(int(i)) for i in secrets], progress, jobs)
     with _long_lived_objects_frozen():
-        return _bench_tree(engine, strategy, secrets, first_guess, progress, jobs, record_tree)
+        return _bench_tree(engine, strategy, secrets, progress, jobs, record_tree)
 
 
-def _bench_tree(engine, strategy, secrets, first_guess, progress, jobs, record) -> BenchResult:
+def _bench_tree(engine, strategy, secrets, progress, jobs, record) -> BenchResult:
     start = time.perf_counter()
     if jobs > 1:
-        tasks, result = split_below_opening(engine, strategy, first_guess, record, secrets)
+        tasks, result = split_below_opening(engine, strategy, record, secrets)
         if progress and result.games:
             progress(result.games)
-        run_in_processes(BenchSpec.of(engine, strategy, first_guess), tasks, jobs, result, progress)
+        run_in_processes(Player.of(engine, strategy), tasks, jobs, result, progress)
     else:
-        result = play_tree(engine, strategy, [], secrets, first_guess, progress, record)
+        result = play_tree(engine, strategy, [], secrets, progress, record)
     result.seconds = time.perf_counter() - start
     return result

@@ -22,8 +22,9 @@ from ..engines import BACKENDS, check_encoding, engine_class, make_engine
 from ..errors import BadInput
 from ..histogram import format_histogram
 from ..notation import Code, amount, format_code, quoted
+from ..player import Player
 from ..rules import Rules
-from ..strategies import STRATEGIES, canonical_name, make_strategy
+from ..strategies import StrategyName, parse_strategies
 from .bench import BenchResult, Progress, bench_all, bench_games, warm_up
 
 
@@ -112,19 +113,6 @@ def names(kind: str, choices, text: str) -> list[str]:
     return list(dict.fromkeys(listed))
 
 
-def strategy_names(text: str, choices=STRATEGIES) -> list[str]:
-    """A comma-separated list of strategies, each one of ``choices`` once authors' names are resolved
-    (``knuth`` is ``minimax``), without repeats. The default choices take the opened ``tree:FILE`` and
-    the ``sample-entropy:K`` names too; ``STRATEGIES.built_in()`` all but the trees.
-
-    Examples
-    --------
-    >>> strategy_names("Knuth,entropy,minimax")
-    ['minimax', 'entropy']
-    """
-    return names("strategy", choices, ",".join(canonical_name(n.strip()) for n in text.split(",")))
-
-
 @dataclass(frozen=True)
 class ComparePlan:
     """What ``compare`` runs (one or more studies); :meth:`make` validates it."""
@@ -136,6 +124,8 @@ class ComparePlan:
     jobs: int = 1
     encoding: Path | None = None
     time_limit: float | None = None
+    #: The strategies ``--strategy`` named, as read: a ``tree:FILE`` carries its tree.
+    read: tuple[StrategyName, ...] = ()
 
     @classmethod
     def make(cls, *, preset: str | None, rules: Rules, explicit_rules: list[str], backends: str | None,
@@ -161,7 +151,8 @@ class ComparePlan:
         else:
             studies = PRESETS[preset]
         chosen_backends = tuple(names("backend", BACKENDS, backends)) if backends is not None else None
-        chosen_strategies = tuple(strategy_names(strategies)) if strategies is not None else None
+        read = tuple(parse_strategies(strategies)) if strategies is not None else ()
+        chosen_strategies = tuple(s.name for s in read)
         studies = tuple(replace(
             study,
             backends=chosen_backends or study.backends,
@@ -169,7 +160,7 @@ class ComparePlan:
             games=games if games is not None else study.games,
             every_secret_up_to=MAX_CODES if all_secrets else 0 if games is not None else study.every_secret_up_to,
         ) for study in studies)
-        plan = cls(studies, preset, **options)
+        plan = cls(studies, preset, **options, read=read)
         if plan.encoding is not None:
             readers = {b for s in studies for b in s.backends if engine_class(b).suffix is not None}
             if len(readers) != 1:
@@ -306,6 +297,7 @@ def compare(plan: ComparePlan, progress: Progress | None = None,
     """Run the plan; Ctrl-C keeps the rows finished so far (``complete`` False)."""
     outcome = Comparison(preset=plan.preset)
     done: dict[tuple, BenchResult] = {}
+    read = {s.name: s for s in plan.read}
     try:
         for study in plan.studies:
             outcome.studies.append((study, []))
@@ -313,22 +305,22 @@ def compare(plan: ComparePlan, progress: Progress | None = None,
                 every = study.every_secret(rules)
                 secrets = None if every else random_secrets(rules, study.games, plan.seed)
                 edited = _edited_secrets(plan, study, rules, every)
-                for strategy_name in study.strategies:
+                for chosen in parse_strategies([read.get(name, name) for name in study.strategies], files=False):
                     per_backend: dict[str, dict] = {}
                     deterministic = True
                     for backend in study.backends:
                         if not study.plays(rules, backend):
                             continue
                         # Studies may share a setting (typed options make them alike): play it once.
-                        key = (rules, backend, strategy_name, every or study.games)
+                        key = (rules, backend, chosen.name, every or study.games)
                         if key in done:
                             outcome.studies[-1][1].append(done[key])
                             continue
-                        warm_up(backend, strategy_name, rules.max_repeat)  # start-up is not the row's time
+                        warm_up(backend, chosen.name, rules.max_repeat)  # start-up is not the row's time
                         reader = plan.reads(backend)
-                        engine = make_engine(backend, rules, time_limit=plan.time_limit,
-                                             encoding=plan.encoding if reader else None)
-                        strategy = make_strategy(strategy_name, rules, plan.seed, plan.time_limit)
+                        player = Player(rules, backend, chosen, plan.seed, time_limit=plan.time_limit,
+                                        encoding=plan.encoding if reader else None)
+                        engine, strategy = player.build()
                         deterministic = strategy.deterministic
                         try:
                             if edited is not None and not reader:
@@ -349,7 +341,7 @@ def compare(plan: ComparePlan, progress: Progress | None = None,
                         if on_row:
                             on_row(row)
                     if deterministic and len(per_backend) > 1:
-                        outcome.disagreements.extend(_disagreements(rules, strategy_name, per_backend))
+                        outcome.disagreements.extend(_disagreements(rules, chosen.name, per_backend))
     except KeyboardInterrupt:
         outcome.complete = False
     return outcome

@@ -49,12 +49,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..codespace import MAX_CODES
-from ..engines import make_engine
 from ..errors import BackendUnavailable, BadInput, MMLogicError, install_hint
 from ..files import read_text, target_of
 from ..game import Game
 from ..histogram import format_histogram
 from ..notation import Code, amount, format_code, parse_code, quoted
+from ..player import Player
 from ..processes import die_with_parent, worker_count
 from ..rules import MAX_COLORS, MAX_PEGS, Rules
 from ..strategies import STRATEGIES, make_strategy
@@ -109,6 +109,10 @@ class Case:
     @property
     def key(self) -> str:
         return case_key(self.as_dict())
+
+    def player(self) -> Player:
+        """Who plays the case."""
+        return Player(self.rules, self.backend, self.strategy, self.seed, self.first_guess)
 
     def label(self) -> str:
         """``4x6 minimax 0011 python`` (``own opening`` when none is given)."""
@@ -198,7 +202,7 @@ def plan(sizes: list[tuple[int, int]], *, max_repeat: int | None, strategies: li
         else:
             openings = [None]
         for strategy in strategies:
-            make_strategy(strategy, rules, seed)  # refuses a space too large for it, at once
+            make_strategy(strategy, rules)  # refuses a space too large for it, at once
             for opening in dict.fromkeys(openings):
                 for backend in backends:
                     cases.append(Case(rules, strategy, opening, backend, seed if uses_seed(strategy) else None))
@@ -223,14 +227,14 @@ def run_case(case: Case) -> dict:
     warm_up(case.backend, case.strategy, case.rules.max_repeat)
     start_rss = rss_mb()
     start = time.perf_counter()
-    engine = make_engine(case.backend, case.rules)
+    player = case.player()
+    engine, strategy = player.build()
     try:
-        strategy = make_strategy(case.strategy, case.rules, case.seed)
-        result = bench_all(engine, strategy, case.first_guess)
+        result = bench_all(engine, strategy)
         opening = case.first_guess or next((secret for secret, n in result.games_played if n == 1), None)
         if opening is None:
             # The opening is no code of the space (a probe such as 0000 under --no-repeat): ask again.
-            with Game(engine, make_strategy(case.strategy, case.rules, strategy.seed)) as game:
+            with Game(engine, Player.of(engine, strategy).make_strategy()) as game:
                 opening = game.suggest()
     finally:
         engine.close()
