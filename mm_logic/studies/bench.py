@@ -32,7 +32,6 @@ import numpy as np
 
 from ..codemaker import check_every_secret, secret_indices
 from ..codespace import code_space
-from ..engines import make_engine
 from ..engines.base import Engine
 from ..errors import BadInput
 from ..feedback import index_feedback, win_index
@@ -42,7 +41,6 @@ from ..notation import Code, Entry, format_entry
 from ..player import Player
 from ..processes import portable, start_pool, start_worker, worker_count
 from ..rules import Rules
-from ..strategies import make_strategy
 from ..strategies.base import Strategy
 from ..strategies.tree import StrategyTree, TreeNode
 
@@ -396,10 +394,9 @@ def warm_up(backend: str, strategy: str, max_repeat: int | None = None) -> None:
     if strategy.startswith("tree:"):
         strategy = "first"  # a saved tree plays its own rules only; its walk loads the same kernels
     try:
-        rules = Rules(2, 3, max_repeat)
-        engine = make_engine(backend, rules)
+        engine, played = Player(Rules(2, 3, max_repeat), backend, strategy, seed=0).build()
         try:
-            bench_all(engine, make_strategy(strategy, rules, 0))
+            bench_all(engine, played)
         finally:
             engine.close()
     except Exception:  # noqa: BLE001 - a warm-up only: the games themselves report what fails
