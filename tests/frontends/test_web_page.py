@@ -5,7 +5,7 @@ person would, and checks what the page shows against the same game played in pro
 the guesses, the markers, the messages, the attempts, the winners. Each test saves a
 screenshot in its tmp_path, and also in the folder named by ``MMLOGIC_SCREENSHOTS``
 (``docs/screenshots`` holds the README's: ``MMLOGIC_SCREENSHOTS=docs/screenshots pytest
-tests/test_web_page.py``).
+tests/frontends/test_web_page.py``).
 
 The browser is Debian's ``chromium`` with its ``chromedriver`` (``bash
 scripts/install-browser.sh``). Without them the tests are skipped, and fail under CI
