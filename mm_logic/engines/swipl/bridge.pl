@@ -336,6 +336,8 @@ answer(Module, Rules, History, Question, Limit, Answer) :-
     ).
 
 entry(Guess-Black-White, guess(Guess, Black, White)).
+entry(-(black, Guess, Black), black(Guess, Black)).
+entry(-(marks, Guess, Marks), marks(Guess, Marks)).
 
 question(first, M, Secret, _, Answer) :-
     ( M:first(Secret, Code) -> Answer = Code ; Answer = none ).

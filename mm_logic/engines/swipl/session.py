@@ -40,9 +40,16 @@ class SwiplSession(Session):
 
     # -- history -----------------------------------------------------------
     def _push(self, entry: Entry) -> None:
-        guess, (black, white) = entry
-        # janus turns a Python pair into a '-' term: ((G, B), W) is G-B-W.
-        self._entries.append(((list(guess), int(black)), int(white)))
+        guess, fb = entry
+        rule = self.rules.feedback
+        # janus turns a Python pair into a '-' term: ((G, B), W) is G-B-W, and
+        # ("black", G, B) is -(black, G, B), which the bridge reads as black(G, B).
+        if rule == "standard":
+            self._entries.append(((list(guess), int(fb[0])), int(fb[1])))
+        elif rule == "black":
+            self._entries.append(("black", list(guess), int(fb[0])))
+        else:
+            self._entries.append(("marks", list(guess), ["-ox"[m] for m in fb]))
         self._known.append({})
 
     def _pop(self, entry: Entry) -> None:
