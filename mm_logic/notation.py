@@ -17,7 +17,7 @@ from contextlib import suppress
 from decimal import Decimal
 
 from .errors import BadInput
-from .feedback import STANDARD, rule_of
+from .feedback import rule_of
 from .rules import Code, Entry, Feedback, Rules
 
 #: How many characters of a long input an error message repeats.
@@ -191,16 +191,6 @@ def check_feedback(feedback: Feedback, rules: Rules, where: str = "") -> Feedbac
         context = f" in {shown(where)}" if where else ""
         raise BadInput(f"feedback {rule.write(feedback)}{context}{why}")
     return tuple(feedback)
-
-
-def black_white(text: str) -> Feedback | None:
-    """The two numbers of standard feedback as people type it, ``B,W`` or ``B W`` (black, white),
-    unchecked; None when ``text`` is not of that form.
-
-    >>> black_white("1,2"), black_white(" 1 2 "), black_white("1 , 2"), black_white("1,,2"), black_white("12")
-    ((1, 2), (1, 2), (1, 2), None, None)
-    """
-    return STANDARD.read(text, 2)
 
 
 def read_feedback(text: str, rules: Rules) -> Feedback | None:

@@ -22,7 +22,7 @@ from ..errors import BadInput, MMLogicError, install_hint
 from ..files import check_output, not_regular
 from ..notation import amount, parse_code, quoted
 from ..player import Player
-from ..rules import DEFAULT_ALPHABET, MAX_COLORS, MAX_PEGS, make_rules
+from ..rules import DEFAULT_ALPHABET, FEEDBACK_RULES, MAX_COLORS, MAX_PEGS, make_rules
 from ..strategies import ALIASES, STRATEGIES, StrategyName, is_tree_name, parse_strategy
 from ..strategies.sampled import EXACT_SPACE, SampleEntropy
 
@@ -52,14 +52,23 @@ def repeat_options(metavar: str | None = None, where: str = ""):
     return decorate
 
 
-def rules_options(f=None, *, refuse_alphabet: str | None = None):
-    """``--pegs --colors --no-repeat --max-repeat --alphabet``; passes ``rules``.
+def feedback_option(f):
+    """``--feedback standard|black|positional``: what the codemaker tells of a guess."""
+    return click.option("--feedback", type=click.Choice(list(FEEDBACK_RULES)), default="standard", show_default=True,
+                        help="What the codemaker tells of a guess: standard (black and white, B,W), black (black "
+                             "pegs only, B) or positional (one mark per peg, x o or -, e.g. x-o-).")(f)
+
+
+def rules_options(f=None, *, refuse_alphabet: str | None = None, feedback: bool = False):
+    """``--pegs --colors --no-repeat --max-repeat --alphabet`` (and, with ``feedback``, ``--feedback``);
+    passes ``rules``.
 
     ``refuse_alphabet``: the reason a command (``serve``) takes no ``--alphabet``; the
-    option is then left out of its help and refused with that reason.
+    option is then left out of its help and refused with that reason. ``feedback``: the command
+    plays every feedback rule (the others play the standard one).
     """
     if f is None:
-        return functools.partial(rules_options, refuse_alphabet=refuse_alphabet)
+        return functools.partial(rules_options, refuse_alphabet=refuse_alphabet, feedback=feedback)
 
     @pegs_option
     @colors_option
@@ -67,15 +76,15 @@ def rules_options(f=None, *, refuse_alphabet: str | None = None):
     @click.option("--alphabet", default=DEFAULT_ALPHABET, show_default=True, hidden=refuse_alphabet is not None,
                   help="Symbols in order; the first K are used.")
     @functools.wraps(f)
-    def wrapper(*args, pegs, colors, no_repeat, max_repeat, alphabet, **kwargs):
+    def wrapper(*args, pegs, colors, no_repeat, max_repeat, alphabet, feedback="standard", **kwargs):
         if refuse_alphabet is not None and alphabet != DEFAULT_ALPHABET:
             raise BadInput(f"--alphabet does not apply to {click.get_current_context().info_name}: {refuse_alphabet}")
-        rules = make_rules(pegs, colors, no_repeat, max_repeat, alphabet)
+        rules = make_rules(pegs, colors, no_repeat, max_repeat, alphabet, feedback)
         if alphabet != DEFAULT_ALPHABET and not rules.symbolic:
             click.echo(f"note: --alphabet has {len(alphabet)} symbols for {colors} colours: codes are written "
                        "as comma-separated colour numbers (0,3,1,2)", err=True)
         return f(*args, rules=rules, **kwargs)
-    return wrapper
+    return feedback_option(wrapper) if feedback else wrapper
 
 
 #: The authors' names --strategy also takes (``knuth`` is ``minimax``).

@@ -63,6 +63,10 @@ def make_engine(name: str, rules: Rules, *, encoding: str | Path | None = None,
     """Create the engine ``name`` for ``rules``."""
     check_encoding(name, encoding)
     cls = engine_class(name)
+    if rules.feedback not in cls.feedback_rules:
+        fit = [n for n in BACKENDS if rules.feedback in engine_class(n).feedback_rules]
+        raise BadInput(f"--backend {name} plays the {' and '.join(cls.feedback_rules)} feedback rule only; "
+                       f"with --feedback {rules.feedback} use --backend {', '.join(fit[:-1])} or {fit[-1]}")
     if labeling is not None and labeling not in cls.labelings:
         readers = [n for n in BACKENDS if labeling in engine_class(n).labelings]
         raise BadInput(f"--labeling {labeling} applies to --backend {' or '.join(readers) or 'none'}, not {name}")

@@ -22,6 +22,9 @@ class BlackRule(FeedbackRule):
     summary = "black pegs only: how many pegs are the right colour in the right place"
     form = "B (e.g. 2)"
     json_keys = ("black",)
+    typed = "the black pegs, e.g. 2"
+    prompt = "black"
+    explained = "black for my guess (e.g. 2: the pegs of the right colour in the right place)"
 
     def score(self, guess: Code, secret: Code) -> Feedback:
         """

@@ -30,6 +30,10 @@ class PositionalRule(FeedbackRule):
                "secret holds it beyond its right pegs, earlier pegs first), - neither")
     form = "one mark per peg, x o or - (e.g. x-o-)"
     json_keys = ("marks",)
+    typed = "one mark per peg, x o or -, e.g. x-o-"
+    prompt = "marks"
+    explained = ("one mark per peg of my guess (e.g. x-o-: x right colour right place, o the colour is "
+                 "elsewhere, - neither)")
 
     def score(self, guess: Code, secret: Code) -> Feedback:
         """

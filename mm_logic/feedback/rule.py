@@ -27,6 +27,11 @@ class FeedbackRule(ABC):
     form: str = ""
     #: The keys of a guess's feedback in JSON (``black`` and ``white``; ``black``; ``marks``).
     json_keys: tuple[str, ...] = ()
+    #: What a person types as an answer, for the terminal game's messages.
+    typed: str = ""
+    #: The terminal game's prompt after the computer's guess, and its help on answering.
+    prompt: str = ""
+    explained: str = ""
 
     # -- the rule ------------------------------------------------------------------------
     @abstractmethod

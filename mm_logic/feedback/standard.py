@@ -192,6 +192,10 @@ class StandardRule(FeedbackRule):
     summary = "black and white pegs: right colour right place, right colour elsewhere (duplicates paired once)"
     form = "B,W (e.g. 1,2)"
     json_keys = ("black", "white")
+    typed = "black and white, e.g. 1,2 or 1 2"
+    prompt = "black,white"
+    explained = ("black,white for my guess (e.g. 1,2 or 1 2: black = right colour right place, white = right "
+                 "colour wrong place)")
 
     def score(self, guess: Code, secret: Code) -> Feedback:
         return feedback(guess, secret)

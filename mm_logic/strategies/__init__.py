@@ -88,6 +88,10 @@ class StrategyName:
             raise BadInput(f"--strategy {self.name} scores guesses against every code and plays at most "
                            f"{cls.max_codes:,} codes; {rules.describe()} has {amount(rules.size)}: "
                            f"use --strategy {others}")
+        if rules.feedback not in cls.feedback_rules:
+            fit = [n for n, c in STRATEGIES.items() if rules.feedback in c.feedback_rules]
+            raise BadInput(f"--strategy {self.name} plays the {' and '.join(cls.feedback_rules)} feedback rule only; "
+                           f"with --feedback {rules.feedback} use --strategy {', '.join(fit[:-1])} or {fit[-1]}")
         options = {"time_limit": time_limit, "first_guess": first_guess}
         if self.tree is not None:
             return TreeStrategy(rules, self.tree, self.name, **options)

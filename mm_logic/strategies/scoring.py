@@ -60,6 +60,8 @@ class ScoringStrategy(Strategy):
     parts. With ``np.maximum``, part values must not decrease with the size.
     """
 
+    feedback_rules = ("standard",)
+
     #: How part values combine into a rank.
     combine: np.ufunc = np.add
     #: Scoring needs the code space enumerated.
