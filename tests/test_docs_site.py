@@ -24,8 +24,8 @@ from conftest import ROOT
 DOCS = ROOT / "docs"
 #: The modules the API pages document: docs/api/NAME.md for mm_logic.NAME.
 API_MODULES = ["client", "codemaker", "codespace", "counting", "engines", "engines.base", "engines.csp", "errors",
-               "feedback", "game", "notation", "rules", "strategies", "strategies.base", "strategies.tree", "studies",
-               "studies.analysis", "studies.bench", "studies.charts", "studies.compare", "studies.optimal",
+               "feedback", "game", "notation", "player", "rules", "strategies", "strategies.base", "strategies.tree",
+               "studies", "studies.analysis", "studies.bench", "studies.charts", "studies.compare", "studies.optimal",
                "studies.optimal_result", "symmetry", "terminal", "terminal.play"]
 #: A tag's attribute that makes the browser fetch: scripts, stylesheets, preloaded fonts, images.
 FETCHED = re.compile(r"<(?:script|link|img)\b[^>]*?\b(?:src|href)\s*=\s*[\"']?\s*(https?:)?//", re.I)

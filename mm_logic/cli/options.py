@@ -13,6 +13,7 @@ import functools
 import json
 import math
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -253,18 +254,20 @@ def engine_options(default_strategy: str = "minimax", beyond: str | None = None)
         @functools.wraps(f)
         def wrapper(*args, rules, backend, strategy, first_guess_text, seed, encoding, time_limit, labeling,
                     **kwargs):
+            player = Player(rules, backend, strategy, seed, None, time_limit, encoding, labeling)
+            # The engine first: a size, encoding or labeling it refuses is named before the strategy's checks.
+            engine = player.engine()
+            if encoding is not None:
+                click.get_current_context().call_on_close(lambda: show_encoding_notes(engine))
             limit = strategy.cls.max_codes
             default = click.get_current_context().get_parameter_source("strategy") == click.core.ParameterSource.DEFAULT
             if beyond is not None and default and limit is not None and rules.size > limit:
                 click.echo(f"note: {rules.describe()} has {amount(rules.size)} codes, more than {strategy} scores "
                            f"({amount(limit)}): {beyond} instead (choose another with --strategy)", err=True)
-                strategy = parse_strategy(beyond)
+                player = replace(player, strategy=parse_strategy(beyond))
+            player.make_strategy()  # a size the strategy refuses, before the first guess is read
             first_guess = parse_code(first_guess_text, rules) if first_guess_text is not None else None
-            player = Player(rules, backend, strategy, seed, first_guess, time_limit, encoding, labeling)
-            # The engine first: an encoding or labeling it refuses is named before the strategy's checks.
-            engine = player.engine()
-            if encoding is not None:
-                click.get_current_context().call_on_close(lambda: show_encoding_notes(engine))
+            player = replace(player, first_guess=first_guess)
             chosen = player.make_strategy()
             if isinstance(chosen, SampleEntropy) and chosen.exact:
                 click.echo(f"note: {rules.describe()} has {amount(rules.size)} codes (at most {EXACT_SPACE:,}): "

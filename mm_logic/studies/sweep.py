@@ -57,7 +57,7 @@ from ..notation import Code, amount, format_code, parse_code, quoted
 from ..player import Player
 from ..processes import die_with_parent, worker_count
 from ..rules import MAX_COLORS, MAX_PEGS, Rules
-from ..strategies import STRATEGIES, make_strategy
+from ..strategies import make_strategy, parse_strategy
 from ..strategies.base import SeededStrategy
 from ..symmetry import canonical_openings
 from .bench import bench_all, warm_up
@@ -164,7 +164,7 @@ def names(kind: str, choices: Iterable[str], text: str) -> list[str]:
 
 
 def uses_seed(strategy: str) -> bool:
-    return issubclass(STRATEGIES[strategy], SeededStrategy)
+    return issubclass(parse_strategy(strategy, files=False).cls, SeededStrategy)
 
 
 def plan(sizes: list[tuple[int, int]], *, max_repeat: int | None, strategies: list[str],
