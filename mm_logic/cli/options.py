@@ -265,6 +265,11 @@ def engine_options(default_strategy: str = "minimax", beyond: str | None = None)
                 click.echo(f"note: {rules.describe()} has {amount(rules.size)} codes, more than {strategy} scores "
                            f"({amount(limit)}): {beyond} instead (choose another with --strategy)", err=True)
                 player = replace(player, strategy=parse_strategy(beyond))
+            elif default and rules.feedback not in strategy.cls.feedback_rules:
+                instead = beyond or "first"
+                click.echo(f"note: {strategy} plays the standard feedback rule only: {instead} instead "
+                           "(choose another with --strategy)", err=True)
+                player = replace(player, strategy=parse_strategy(instead))
             player.make_strategy()  # a size the strategy refuses, before the first guess is read
             first_guess = parse_code(first_guess_text, rules) if first_guess_text is not None else None
             player = replace(player, first_guess=first_guess)

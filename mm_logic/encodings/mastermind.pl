@@ -121,26 +121,21 @@ pegs(secret(Pegs, _Marks, _Counts), Pegs).
 
 %!  feedback(+Secret, +Entry) is semidet.
 %
-%   Constrain Secret to answer Entry = guess(Guess, Black, White). Fails if
-%   propagation already shows that no code does.
+%   Constrain Secret to answer Entry, under the feedback rule the entry's
+%   shape names: black(Guess, Black) (--feedback black), marks(Guess, Marks)
+%   (--feedback positional) or guess(Guess, Black, White) (the standard
+%   rule). Fails if propagation already shows that no code does.
 %
 %   ```
 %   ?- secret(rules(4, 6, 4), S), feedback(S, guess([0,0,1,1], 1, 0)),
 %      count(S, N).
 %   N = 256.
+%   ?- secret(rules(4, 6, 4), S), feedback(S, marks([0,0,1,1], [x,-,o,-])),
+%      count(S, N).
+%   N = 16.
 %   ```
 
-feedback(secret(_Pegs, Marks, Counts), guess(Guess, Black, White)) :-
-    % black: the pegs where the secret has the guess's colour
-    foldl(same_place(Marks), Guess, Blacks, 1, _),
-    sum(Blacks, #=, Black),
-    % black + white: per colour, the pegs the guess and the secret can pair
-    msort(Guess, Sorted),
-    clumped(Sorted, Offered),
-    maplist(paired(Counts), Offered, Pairs),
-    Common is Black + White,
-    sum(Pairs, #=, Common).
-
+% black pegs only: the pegs where the secret has the guess's colour
 feedback(secret(_Pegs, Marks, _Counts), black(Guess, Black)) :-
     foldl(same_place(Marks), Guess, Blacks, 1, _),
     sum(Blacks, #=, Black).
@@ -153,10 +148,23 @@ feedback(secret(Pegs, Marks, _Counts), marks(Guess, Given)) :-
     sort(1, @=<, Others, ByColour),          % stable: pegs stay left to right
     group_pairs_by_key(ByColour, Groups),
     maplist(elsewhere(Marks, Given), Groups).
+% black and white pegs
+feedback(secret(_Pegs, Marks, Counts), guess(Guess, Black, White)) :-
+    % black: the pegs where the secret has the guess's colour
+    foldl(same_place(Marks), Guess, Blacks, 1, _),
+    sum(Blacks, #=, Black),
+    % black + white: per colour, the pegs the guess and the secret can pair
+    msort(Guess, Sorted),
+    clumped(Sorted, Offered),
+    maplist(paired(Counts), Offered, Pairs),
+    Common is Black + White,
+    sum(Pairs, #=, Common).
 
+% Peg got mark x (the guess's colour C) or another (not C).
 in_place(Peg, C, x) :- !, Peg #= C.
 in_place(Peg, C, _) :- Peg #\= C.
 
+% A pair whose value is the mark x.
 right_place(_-x).
 
 % Colour C got Given marks (o or -) on the guess's pegs that are not x: the

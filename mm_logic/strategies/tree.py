@@ -234,7 +234,7 @@ class StrategyTree:
 
 
 def _file_rules(data, alphabet) -> Rules:
-    shape = '"rules" must be {"pegs": P, "colors": C, "max_repeat": M or null} (and "feedback": RULE)'
+    shape = '"rules" must be {"pegs": P, "colors": C, "max_repeat": M or null}'
     if not isinstance(data, dict) or not {"pegs", "colors", "max_repeat"} <= data.keys() \
             or not data.keys() <= {"pegs", "colors", "max_repeat", "feedback"}:
         raise BadInput(shape)
