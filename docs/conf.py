@@ -1,7 +1,7 @@
 """Sphinx configuration of mmlogic's documentation site.
 
 Build it with ``sphinx-build -W --keep-going -n -b html docs docs/_build/html``
-(tests/test_docs_site.py does, in strict mode). The pages are the Markdown of
+(tests/docs/test_docs_site.py does, in strict mode). The pages are the Markdown of
 ``docs/`` as GitHub shows them, read by myst-parser; ``docs/README.md`` is the
 root page, given its table of contents here (:func:`add_toctree`) so that the
 page itself stays plain Markdown. ``reference/cli.md`` is generated from the
@@ -57,7 +57,7 @@ templates_path = ["_templates"]
 # server looks first, sends the browser there.
 html_additional_pages = {"index": "index-redirect.html"}
 # No CDN: no page has math (myst's dollarmath is off), so Sphinx never adds MathJax's script;
-# tests/test_docs_site.py checks that no page loads a script, style or font from the network.
+# tests/docs/test_docs_site.py checks that no page loads a script, style or font from the network.
 
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"

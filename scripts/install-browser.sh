@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Provision the real browser the web page's tests drive (tests/test_web_page.py):
+# Provision the real browser the web page's tests drive (tests/frontends/test_web_page.py):
 # Chromium and the ChromeDriver of the same version, from the system's Debian
 # packages (`chromium`, `chromium-driver`).
 #

@@ -26,7 +26,7 @@ README's Seed 003 figures are one run's (the seed's program 192 ms per game
 on this project's machine, mmlogic 24x faster); the times move with the
 machine's load (an earlier run: 159 ms, 31x), the attempts do not.
 
-**The report's own client** (``--client N``, and ``tests/test_seed003_client.py``):
+**The report's own client** (``--client N``, and ``tests/frontends/test_seed003_client.py``):
 :func:`play_client` runs the report's console client ``mastermind-client.pl``
 in ``swipl``, with its ``ia - version 3.0.pl`` and its ``mastermind_stats.pl``
 (which the client loads), all read from the report at run time and written

@@ -1,6 +1,6 @@
 /*  plunit tests of mm_logic/engines/swipl/bridge.pl, the Prolog half of the swipl adapter.
 
-    Run from pytest (tests/test_swipl_plunit.py runs each unit in its own
+    Run from pytest (tests/engines/test_swipl_plunit.py runs each unit in its own
     swipl and fails when it does), or by hand from the repository root:
 
         swipl -p mmlogic=mm_logic/encodings -g run_tests -t halt tests/plunit/test_bridge.pl

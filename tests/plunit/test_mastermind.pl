@@ -1,6 +1,6 @@
 /*  plunit tests of mm_logic/encodings/mastermind.pl, the CLP(FD) encoding.
 
-    Run from pytest (tests/test_swipl_plunit.py runs each unit in its own
+    Run from pytest (tests/engines/test_swipl_plunit.py runs each unit in its own
     swipl and fails when it does), or by hand from the repository root:
 
         swipl -p mmlogic=mm_logic/encodings -g run_tests -t halt tests/plunit/test_mastermind.pl

@@ -18,7 +18,7 @@ reexports; see the two modules' documentation). By concern:
 * :mod:`.engine`: :class:`SwiplEngine`, one encoding and rules.
 
 Design, measured with ``py/tools/seed003_vs_swipl.py`` and the acceptance benches
-(``tests/test_swipl_acceptance.py``; numbers in :data:`.session.DESIGN`):
+(``tests/strategies/test_swipl_acceptance.py``; numbers in :data:`.session.DESIGN`):
 
 * **push/pop only keep the Python-side history; every question sends the
   whole history.** The bridge rebuilds the constraint store from what it

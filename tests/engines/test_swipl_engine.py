@@ -1,7 +1,7 @@
 """The swipl adapter beyond the agreement suite: exact answers, encodings, limits.
 
 Agreement with the brute-force filter on random histories is
-``tests/test_engines_agree.py``. No test is skipped: without SWI-Prolog and
+``tests/engines/test_engines_agree.py``. No test is skipped: without SWI-Prolog and
 janus these tests fail with BackendUnavailable.
 """
 

@@ -23,6 +23,7 @@ from conftest import mmlogic
 from generators import consistent, game_for
 
 
+@pytest.mark.slow  # 6.3 and 5.8 s measured
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(game=game_for(max_pegs=6, max_colors=7, max_len=4))
 def test_the_rules_count_is_the_brute_force_filter(game):

@@ -1,7 +1,7 @@
 """The clingo adapter beyond the agreement suite: its Control's lifecycle, aiming, errors, limits.
 
 Agreement with the brute-force filter on random histories is
-``tests/test_engines_agree.py``; these are the adapter's own behaviours.
+``tests/engines/test_engines_agree.py``; these are the adapter's own behaviours.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from mm_logic.strategies import make_strategy
 
 from generators import consistent, contract_pick
 
-PACKAGE = Path(__file__).resolve().parent.parent / "mm_logic"
+PACKAGE = Path(__file__).resolve().parents[2] / "mm_logic"
 RULES = Rules(4, 6)
 
 

@@ -101,7 +101,6 @@ def test_text_table_has_one_line_per_case(run):
                                 f"{expected['total_guesses'] / 4:.3f}", str(expected["max"])]
 
 
-@pytest.mark.slow  # 6.5 s measured (5.7 s warm)
 def test_jobs_2_gives_the_rows_of_jobs_1(small):
     result = invoke("sweep", *SMALL, "--jobs", 2, "--json")
     assert result.exit_code == 0, result.output
@@ -131,7 +130,6 @@ def test_a_rerun_skips_the_finished_cases_and_drops_a_line_cut_off(small, tmp_pa
     assert len(again.stdout.splitlines()) == 5
 
 
-@pytest.mark.slow  # 6.4 s measured (5.7 s warm)
 def test_ctrl_c_keeps_the_finished_rows_and_the_rerun_runs_the_rest(tmp_path):
     out = tmp_path / "interrupted.jsonl"
     command = [sys.executable, "-m", "mm_logic.cli", "sweep", "--sizes", "3x2-5", "--strategy", "minimax",
@@ -351,7 +349,6 @@ def cluster():
         yield c
 
 
-@pytest.mark.slow  # a Dask LocalCluster: 7.4 s measured (4.6 s warm)
 def test_dask_local_cluster_gives_the_rows_of_jobs_1(small, cluster, tmp_path):
     out = tmp_path / "dask.jsonl"
     result = invoke("sweep", *SMALL, "--executor", "dask", "--scheduler", cluster.scheduler_address, "--out", out,

@@ -360,7 +360,7 @@ def test_only_the_errors_of_writing_are_called_so(run, monkeypatch, error, messa
 
 
 def test_ctrl_c_that_a_numba_kernel_wrapped_is_interrupted(run, monkeypatch):
-    # What numba makes of Ctrl-C in its call back into Python (tests/test_sampled.py): it was
+    # What numba makes of Ctrl-C in its call back into Python (tests/strategies/test_sampled.py): it was
     # "internal failure: SystemError: CPUDispatcher(...) returned a result with an exception set".
     def kernel(*args, **kwargs):
         try:

@@ -4,7 +4,7 @@ Knuth (1977) 5801 with his histogram, Irving 5696, Kooi 5668, Shapiro's simple
 strategy 7471 (max 9), and bulls and cows 26551 / 27139. ``bench --all``
 checks at every node of the strategy tree that the engine counts as many
 consistent codes as the feedback rule leaves, so on clingo each figure is also
-a cross-check of the ASP encoding (tests/test_swipl_acceptance.py does swipl).
+a cross-check of the ASP encoding (tests/strategies/test_swipl_acceptance.py does swipl).
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from mm_logic.game import play
 from mm_logic.rules import Rules
 from mm_logic.strategies import make_strategy
 
-NO_ADJACENT = Path(__file__).resolve().parent.parent / "examples" / "no_adjacent.pl"
+NO_ADJACENT = Path(__file__).resolve().parents[2] / "examples" / "no_adjacent.pl"
 
 
 def no_adjacent(codes: np.ndarray) -> np.ndarray:

@@ -265,7 +265,7 @@ def test_a_worker_error_that_does_not_unpickle_reaches_the_bench_as_its_line():
     # Run in a process of its own, since without the guard the pool hangs; its workers import
     # this module (by the name pytest gives it) to unpickle FailingTask.
     script = (
-        "import sys; sys.path.insert(0, sys.argv[1])\n"
+        "import sys; sys.path[:0] = sys.argv[1:]\n"
         "from test_client import FailingTask\n"
         "from mm_logic.player import Player\n"
         "from mm_logic.studies.bench import BenchResult, run_in_processes\n"
@@ -280,8 +280,8 @@ def test_a_worker_error_that_does_not_unpickle_reaches_the_bench_as_its_line():
         "except Exception as error:\n"
         "    print(type(error).__name__, error, error.exit_code, sep='|')\n"
     )
-    done = subprocess.run([sys.executable, "-c", script, str(Path(__file__).parent)], capture_output=True,
-                          text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", script, *map(str, Path(__file__).parents[:2])],
+                          capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stdout) == (0, "MMLogicError|the task's line|2\n"), done.stderr
 
 

@@ -17,7 +17,7 @@ import pytest
 from mm_logic.engines.swipl.runtime import BRIDGE, find_swipl
 from mm_logic.resources import encodings_dir
 
-PLUNIT = Path(__file__).resolve().parent / "plunit"
+PLUNIT = Path(__file__).resolve().parents[1] / "plunit"
 FILES = sorted(PLUNIT.glob("*.pl"))
 UNITS = [(path, unit) for path in FILES
          for unit in re.findall(r"^:- begin_tests\((\w+)", path.read_text(), re.MULTILINE)]
@@ -62,7 +62,7 @@ def test_plunit_unit(path, unit):
 
 # -- the PlDoc examples of the Prolog files are right -----------------------------
 DOCUMENTED = [encodings_dir() / "mastermind.pl", encodings_dir() / "questions.pl",
-              Path(__file__).resolve().parent.parent / "examples" / "no_adjacent.pl"]
+              Path(__file__).resolve().parents[2] / "examples" / "no_adjacent.pl"]
 #: The file whose examples a documented file's run in: the questions' are asked of the game's secrets.
 LOADED = {encodings_dir() / "questions.pl": encodings_dir() / "mastermind.pl"}
 

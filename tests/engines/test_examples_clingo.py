@@ -21,7 +21,7 @@ from mm_logic.rules import Rules
 
 from generators import contract_pick
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def palindrome(code) -> bool:
