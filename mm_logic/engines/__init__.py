@@ -58,20 +58,27 @@ def check_encoding(name: str, encoding: str | Path | None) -> None:
         raise BadInput(f"cannot read --encoding {encoding}: {error.strerror or error}") from None
 
 
-def make_engine(name: str, rules: Rules, *, encoding: str | Path | None = None,
-                time_limit: float | None = None, labeling: str | None = None) -> Engine:
-    """Create the engine ``name`` for ``rules``."""
-    check_encoding(name, encoding)
+def check_feedback_rule(name: str, rules: Rules) -> None:
+    """Refuse (exit 2) an engine that does not play the game's feedback rule (seed 001's searches reason on
+    black and white pegs)."""
     cls = engine_class(name)
     if rules.feedback not in cls.feedback_rules:
         fit = [n for n in BACKENDS if rules.feedback in engine_class(n).feedback_rules]
         raise BadInput(f"--backend {name} plays the {' and '.join(cls.feedback_rules)} feedback rule only; "
                        f"with --feedback {rules.feedback} use --backend {', '.join(fit[:-1])} or {fit[-1]}")
+
+
+def make_engine(name: str, rules: Rules, *, encoding: str | Path | None = None,
+                time_limit: float | None = None, labeling: str | None = None) -> Engine:
+    """Create the engine ``name`` for ``rules``."""
+    check_encoding(name, encoding)
+    check_feedback_rule(name, rules)
+    cls = engine_class(name)
     if labeling is not None and labeling not in cls.labelings:
         readers = [n for n in BACKENDS if labeling in engine_class(n).labelings]
         raise BadInput(f"--labeling {labeling} applies to --backend {' or '.join(readers) or 'none'}, not {name}")
     return cls(rules, encoding=Path(encoding) if encoding else None, time_limit=time_limit, labeling=labeling)
 
 
-__all__ = ["BACKENDS", "DEFAULT_BACKEND", "Engine", "Session", "check_encoding", "engine_class",
+__all__ = ["BACKENDS", "DEFAULT_BACKEND", "Engine", "Session", "check_encoding", "check_feedback_rule", "engine_class",
            "make_engine"]

@@ -78,9 +78,19 @@ class StrategyName:
              first_guess: Code | None = None) -> Strategy:
         """The strategy for ``rules``: ``time_limit`` bounds its own search, ``first_guess`` is its opening.
 
-        Raises :class:`BadInput` (one line, before anything is computed, on every backend) when the
-        strategy scores against every code and ``rules`` have more codes than it plays.
+        Raises :class:`BadInput` as :meth:`check` does.
         """
+        self.check(rules)
+        options = {"time_limit": time_limit, "first_guess": first_guess}
+        if self.tree is not None:
+            return TreeStrategy(rules, self.tree, self.name, **options)
+        if self.cls is SampleEntropy:
+            return SampleEntropy(rules, seed, sample_size(self.name), **options)
+        return self.cls(rules, seed, **options)
+
+    def check(self, rules: Rules) -> None:
+        """Refuse (:class:`BadInput`, one line, before anything is computed, on every backend) rules the
+        strategy cannot play: more codes than a scorer scores, a feedback rule it does not reason on."""
         cls = self.cls
         if cls.max_codes is not None and rules.size > cls.max_codes:
             fit = [n for n, c in STRATEGIES.items() if c.for_any_size]
@@ -92,12 +102,6 @@ class StrategyName:
             fit = [n for n, c in STRATEGIES.items() if rules.feedback in c.feedback_rules]
             raise BadInput(f"--strategy {self.name} plays the {' and '.join(cls.feedback_rules)} feedback rule only; "
                            f"with --feedback {rules.feedback} use --strategy {', '.join(fit[:-1])} or {fit[-1]}")
-        options = {"time_limit": time_limit, "first_guess": first_guess}
-        if self.tree is not None:
-            return TreeStrategy(rules, self.tree, self.name, **options)
-        if cls is SampleEntropy:
-            return SampleEntropy(rules, seed, sample_size(self.name), **options)
-        return cls(rules, seed, **options)
 
 
 def parse_strategy(text: str, *, files: bool = True) -> StrategyName:
