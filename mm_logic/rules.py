@@ -16,6 +16,8 @@ MAX_COLORS = 255
 #: The feedback rules (``--feedback``), each defined in :mod:`mm_logic.feedback`: black and white pegs,
 #: black pegs only, one mark per peg.
 FEEDBACK_RULES = ("standard", "black", "positional")
+#: What engines and strategies list for the feedback rules of users' own files (``--feedback FILE.py``).
+RULE_FILE = "FILE.py"
 #: How each feedback rule is named in a short label (``describe``); the standard rule is not named.
 FEEDBACK_LABELS = {"black": "black-peg", "positional": "positional"}
 
@@ -44,7 +46,8 @@ class Rules:
     alphabet:
         Symbols used to write colours; colour ``i`` is ``alphabet[i]``.
     feedback:
-        What the codemaker tells of a guess (``--feedback``), one of :data:`FEEDBACK_RULES`.
+        What the codemaker tells of a guess (``--feedback``): one of :data:`FEEDBACK_RULES`, or the path
+        of a Python module stating a rule of one's own (``FILE.py``, :mod:`mm_logic.feedback.custom`).
     """
 
     pegs: int = 4
@@ -60,8 +63,9 @@ class Rules:
             raise BadInput(f"--colors must be between 1 and {MAX_COLORS}, got {self.colors}")
         if self.max_repeat is not None and self.max_repeat < 1:
             raise BadInput(f"--max-repeat must be at least 1, got {self.max_repeat}")
-        if self.feedback not in FEEDBACK_RULES:
-            raise BadInput(f"unknown feedback rule {self.feedback!r}; choose from {', '.join(FEEDBACK_RULES)}")
+        if self.feedback not in FEEDBACK_RULES and not self.feedback.endswith(".py"):
+            raise BadInput(f"unknown feedback rule {self.feedback!r}; choose from {', '.join(FEEDBACK_RULES)}, "
+                           "or a FILE.py of your own")
         if (len(set(self.alphabet)) != len(self.alphabet) or "," in self.alphabet or ":" in self.alphabet
                 or any(symbol.isspace() for symbol in self.alphabet)):
             # ',' ':' and spaces separate pegs and entries: a code using them could not be read back.
@@ -110,6 +114,12 @@ class Rules:
         return ways[self.pegs]
 
     @property
+    def feedback_kind(self) -> str:
+        """The feedback rule's name, or ``FILE.py`` for a rule of the user's own (what engines and
+        strategies list in their ``feedback_rules``)."""
+        return self.feedback if self.feedback in FEEDBACK_RULES else RULE_FILE
+
+    @property
     def standard(self) -> bool:
         """Whether the codemaker tells black and white pegs (the default feedback rule)."""
         return self.feedback == "standard"
@@ -128,8 +138,21 @@ class Rules:
         elif self.max_repeat is not None:
             label += f" max-repeat {self.max_repeat}"
         if not self.standard:
-            label += f" {FEEDBACK_LABELS[self.feedback]}"
+            label += f" {FEEDBACK_LABELS.get(self.feedback) or 'feedback ' + self.feedback.rsplit('/', 1)[-1]}"
         return label
+
+
+def rule_names(names: tuple[str, ...]) -> str:
+    """Feedback rules as messages name them: ``the standard feedback rule``, ``the standard, black and
+    positional feedback rules`` (``FILE.py``: ``rules of your own``).
+
+    >>> rule_names(("standard",)), rule_names(("standard", "black", "positional"))
+    ('the standard feedback rule', 'the standard, black and positional feedback rules')
+    """
+    built_in = [n for n in names if n != RULE_FILE]
+    text = "the " + (built_in[0] if len(built_in) == 1 else ", ".join(built_in[:-1]) + " and " + built_in[-1])
+    text += " feedback rule" + ("s" if len(built_in) > 1 else "")
+    return text + (" and rules of your own" if RULE_FILE in names else "")
 
 
 def make_rules(pegs: int = 4, colors: int = 6, no_repeat: bool = False,

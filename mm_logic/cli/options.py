@@ -20,6 +20,7 @@ import click
 
 from ..engines import BACKENDS, DEFAULT_BACKEND
 from ..errors import BadInput, MMLogicError, install_hint
+from ..feedback import is_rule_file, load_rule
 from ..files import check_output, not_regular
 from ..notation import amount, parse_code, quoted
 from ..player import Player
@@ -53,11 +54,38 @@ def repeat_options(metavar: str | None = None, where: str = ""):
     return decorate
 
 
+class FeedbackRuleChoice(click.Choice):
+    """A built-in feedback rule's name, or ``FILE.py``: a rule of one's own, read at once (a file that
+    cannot be read or states no rule is one line); converts to the rule's name or the file's absolute
+    path (worker processes read the same file)."""
+
+    def __init__(self):
+        super().__init__(list(FEEDBACK_RULES))
+
+    def get_metavar(self, param, ctx):
+        return super().get_metavar(param, ctx).replace("]", "|FILE.py]")
+
+    def get_invalid_choice_message(self, value, ctx):
+        return super().get_invalid_choice_message(value, ctx).rstrip(".") + ", or FILE.py (a rule of your own)."
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and is_rule_file(value):
+            path = Path(value)
+            try:
+                if (kind := not_regular(path)) is not None:
+                    self.fail(f"{value} is {kind}, not a regular file", param, ctx)
+                return str(load_rule(str(path.resolve())).path)
+            except BadInput as error:
+                self.fail(str(error), param, ctx)
+        return super().convert(value, param, ctx)
+
+
 def feedback_option(f):
-    """``--feedback standard|black|positional``: what the codemaker tells of a guess."""
-    return click.option("--feedback", type=click.Choice(list(FEEDBACK_RULES)), default="standard", show_default=True,
+    """``--feedback standard|black|positional|FILE.py``: what the codemaker tells of a guess."""
+    return click.option("--feedback", type=FeedbackRuleChoice(), default="standard", show_default=True,
                         help="What the codemaker tells of a guess: standard (black and white, B,W), black (black "
-                             "pegs only, B) or positional (one mark per peg, x o or -, e.g. x-o-).")(f)
+                             "pegs only, B), positional (one mark per peg, x o or -, e.g. x-o-), or FILE.py, a rule "
+                             "of your own (docs/encodings.md).")(f)
 
 
 def rules_options(f=None, *, refuse_alphabet: str | None = None, feedback: bool = False):
@@ -265,7 +293,7 @@ def engine_options(default_strategy: str = "minimax", beyond: str | None = None)
                 click.echo(f"note: {rules.describe()} has {amount(rules.size)} codes, more than {strategy} scores "
                            f"({amount(limit)}): {beyond} instead (choose another with --strategy)", err=True)
                 player = replace(player, strategy=parse_strategy(beyond))
-            elif default and rules.feedback not in strategy.cls.feedback_rules:
+            elif default and rules.feedback_kind not in strategy.cls.feedback_rules:
                 instead = beyond or "first"
                 click.echo(f"note: {strategy} plays the standard feedback rule only: {instead} instead "
                            "(choose another with --strategy)", err=True)

@@ -135,6 +135,14 @@ pegs(secret(Pegs, _Marks, _Counts), Pegs).
 %   N = 16.
 %   ```
 
+% the codemaker said the guess is the code (a feedback rule of your own, whose
+% told(Guess, Numbers) entries your encoding states: docs/encodings.md)
+feedback(secret(Pegs, _Marks, _Counts), won(Guess)) :-
+    maplist(#=, Pegs, Guess).
+% ... or that it is not (every told(Guess, Numbers) entry comes with it)
+feedback(secret(Pegs, _Marks, _Counts), missed(Guess)) :-
+    foldl(differs, Pegs, Guess, 0, Differences),
+    Differences #>= 1.
 % black pegs only: the pegs where the secret has the guess's colour
 feedback(secret(_Pegs, Marks, _Counts), black(Guess, Black)) :-
     foldl(same_place(Marks), Guess, Blacks, 1, _),
@@ -163,6 +171,11 @@ feedback(secret(_Pegs, Marks, Counts), guess(Guess, Black, White)) :-
 % Peg got mark x (the guess's colour C) or another (not C).
 in_place(Peg, C, x) :- !, Peg #= C.
 in_place(Peg, C, _) :- Peg #\= C.
+
+% Count the pegs where the secret differs from the guess.
+differs(Peg, C, D0, D) :-
+    Peg #\= C #<==> Different,
+    D #= D0 + Different.
 
 % A pair whose value is the mark x.
 right_place(_-x).

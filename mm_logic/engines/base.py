@@ -265,7 +265,7 @@ class Engine(ABC):
     #: Labeling orders the engine's ``any`` can follow (``--labeling``); empty: none.
     labelings: tuple[str, ...] = ()
     #: The feedback rules it answers for (``--feedback``).
-    feedback_rules: tuple[str, ...] = ("standard", "black", "positional")
+    feedback_rules: tuple[str, ...] = ("standard", "black", "positional", "FILE.py")
 
     def __init__(self, rules: Rules, *, encoding: Path | None = None,
                  time_limit: float | None = None, labeling: str | None = None):

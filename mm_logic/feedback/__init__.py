@@ -3,7 +3,8 @@
 * :mod:`.standard`: black and white pegs with the duplicate rule (the default), with the
   vectorised and matrix forms the code space and the kernels use;
 * :mod:`.black`: black pegs only (black-peg Mastermind, the permutation game);
-* :mod:`.positional`: one mark per peg, Wordle's rule.
+* :mod:`.positional`: one mark per peg, Wordle's rule;
+* :mod:`.custom`: a rule of the user's own, a Python module (``--feedback FILE.py``).
 
 Each is a :class:`~.rule.FeedbackRule`; :func:`rule_of` gives a game's. The encodings state
 the same rules for clingo (``feedback.lp``, ``marks.lp``) and SWI-Prolog
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 from ..rules import Code, Feedback, Rules
 from .black import BLACK
+from .custom import CustomRule, is_rule_file, load_rule
 from .positional import POSITIONAL
 from .rule import FeedbackRule
 from .standard import (
@@ -38,8 +40,9 @@ RULES: dict[str, FeedbackRule] = {rule.name: rule for rule in (STANDARD, BLACK, 
 
 
 def rule_of(rules: Rules) -> FeedbackRule:
-    """The feedback rule of a game."""
-    return RULES[rules.feedback]
+    """The feedback rule of a game: a built-in one, or the module of a ``--feedback FILE.py``."""
+    rule = RULES.get(rules.feedback)
+    return rule if rule is not None else load_rule(rules.feedback)
 
 
 def score(rules: Rules, guess: Code, secret: Code) -> Feedback:
@@ -51,6 +54,7 @@ def score(rules: Rules, guess: Code, secret: Code) -> Feedback:
     return rule_of(rules).score(guess, secret)
 
 
-__all__ = ["BLACK", "POSITIONAL", "RULES", "STANDARD", "FeedbackRule", "black_common", "colour_counts", "feedback",
-           "feedback_block", "feedback_features", "feedback_index", "feedback_indices", "feedback_slots", "gives",
-           "index_dtype", "index_feedback", "index_lut", "rule_of", "score", "win_index"]
+__all__ = ["BLACK", "POSITIONAL", "RULES", "STANDARD", "CustomRule", "FeedbackRule", "black_common", "colour_counts",
+           "feedback", "feedback_block", "feedback_features", "feedback_index", "feedback_indices", "feedback_slots",
+           "gives", "index_dtype", "index_feedback", "index_lut", "is_rule_file", "load_rule", "rule_of", "score",
+           "win_index"]

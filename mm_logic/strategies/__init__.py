@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..errors import BadInput
 from ..notation import Code, amount, quoted
-from ..rules import Rules
+from ..rules import Rules, rule_names
 from .base import Strategy
 from .genetic import Ga001Dissimilar, Ga001Random, Ga001Reduction, Ga001Similar, Ga004
 from .human import Human1, Human2, Human3
@@ -98,9 +98,9 @@ class StrategyName:
             raise BadInput(f"--strategy {self.name} scores guesses against every code and plays at most "
                            f"{cls.max_codes:,} codes; {rules.describe()} has {amount(rules.size)}: "
                            f"use --strategy {others}")
-        if rules.feedback not in cls.feedback_rules:
-            fit = [n for n, c in STRATEGIES.items() if rules.feedback in c.feedback_rules]
-            raise BadInput(f"--strategy {self.name} plays the {' and '.join(cls.feedback_rules)} feedback rule only; "
+        if rules.feedback_kind not in cls.feedback_rules:
+            fit = [n for n, c in STRATEGIES.items() if rules.feedback_kind in c.feedback_rules]
+            raise BadInput(f"--strategy {self.name} plays {rule_names(cls.feedback_rules)} only; "
                            f"with --feedback {rules.feedback} use --strategy {', '.join(fit[:-1])} or {fit[-1]}")
 
 

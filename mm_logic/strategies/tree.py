@@ -264,7 +264,7 @@ def _read_node(data, rules: Rules, path: list[str]) -> TreeNode:
     for key, child in below.items():
         step = f"{data['guess']}:{key}"
         fb = parse_feedback(key, rules, where=step)
-        if fb == (rules.pegs, 0):
+        if fb == rule_of(rules).win(rules.pegs):
             raise BadInput(f"the winning feedback {key} has no branch{where}")
         node.children[fb] = _read_node(child, rules, [*path, step])
     return node

@@ -182,9 +182,9 @@ class ComparePlan:
             for r in study.rule_sets:
                 for backend in study.backends:
                     if study.plays(r, backend):
-                        check_feedback_rule(backend, r)
+                        check_feedback_rule(backend, r, plan.encoding if plan.reads(backend) else None)
                 for strategy in chosen:
-                    if r.feedback not in strategy.cls.feedback_rules:
+                    if r.feedback_kind not in strategy.cls.feedback_rules:
                         strategy.check(r)
         return plan
 

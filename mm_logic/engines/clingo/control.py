@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from clingo import Function, Number
 
+from ...feedback.custom import WIN_VALUE
 from ...interrupts import interrupts_held
 from ...notation import Entry
 from .program import Program
@@ -32,7 +33,12 @@ def feedback_facts(t: int, fb: tuple[int, ...], rule: str) -> str:
         return f"black({t},{fb[0]}).white({t},{fb[1]})."
     if rule == "black":
         return f"black({t},{fb[0]})."
-    return "".join(f"mark({t},{p},{MARK_ATOMS[m]})." for p, m in enumerate(fb, 1))
+    if rule == "positional":
+        return "".join(f"mark({t},{p},{MARK_ATOMS[m]})." for p, m in enumerate(fb, 1))
+    # A rule of the user's own (--feedback FILE.py): the numbers told, or that the guess is the code.
+    if fb and fb[0] == WIN_VALUE:
+        return f"won({t})."
+    return "".join(f"told({t},{i},{v})." for i, v in enumerate(fb, 1))
 
 
 class StepControl:
