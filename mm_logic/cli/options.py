@@ -56,8 +56,8 @@ def repeat_options(metavar: str | None = None, where: str = ""):
 
 class FeedbackRuleChoice(click.Choice):
     """A built-in feedback rule's name, or ``FILE.py``: a rule of one's own, read at once (a file that
-    cannot be read or states no rule is one line); converts to the rule's name or the file's absolute
-    path (worker processes read the same file)."""
+    cannot be read or states no rule is one line); converts to the rule's name or the file's path as
+    given (worker processes start in the same folder and read the same file)."""
 
     def __init__(self):
         super().__init__(list(FEEDBACK_RULES))
@@ -74,7 +74,7 @@ class FeedbackRuleChoice(click.Choice):
             try:
                 if (kind := not_regular(path)) is not None:
                     self.fail(f"{value} is {kind}, not a regular file", param, ctx)
-                return str(load_rule(str(path.resolve())).path)
+                return str(load_rule(value).path)
             except BadInput as error:
                 self.fail(str(error), param, ctx)
         return super().convert(value, param, ctx)
