@@ -96,7 +96,8 @@ def test_what_does_not_play_a_rule_is_refused_in_one_line(run):
                    "--strategy human1 plays the standard feedback rule only; with --feedback positional use "
                    "--strategy first, any, random or any-random-opening")
     one_line_error(run("bench", *PY, "--strategy", "first", "--feedback", "mixed", "--all"), 2,
-                   "Invalid value for '--feedback': 'mixed' is not one of 'standard', 'black', 'positional'.")
+                   "Invalid value for '--feedback': 'mixed' is not one of 'standard', 'black', 'positional', or "
+                   "FILE.py (a rule of your own).")
 
 
 def test_a_default_strategy_that_cannot_play_the_rule_gives_way_with_a_note(run):
