@@ -48,7 +48,9 @@ from starlette.staticfiles import StaticFiles
 
 from ..engines import BACKENDS, DEFAULT_BACKEND
 from ..errors import BadInput, MMLogicError, NoConsistentCode, host_port
-from ..notation import SHOWN, abridged, check_feedback, format_code, shown
+from ..feedback import rule_of
+from ..notation import SHOWN, Feedback, abridged, check_feedback, format_code, shown
+from ..rules import Rules
 from ..strategies import STRATEGIES
 from .race import DEFAULT_STRATEGY, MAX_ENTRANTS, Race, new_race
 from .store import Conflict, GameStore, HostedGame, TooManyGames, UnknownGame
@@ -295,15 +297,15 @@ def create_app(store: GameStore | None = None, hosts: frozenset[str] | None = No
 
 # -- actions, each under the game's lock ---------------------------------------------
 def _guess(hosted: HostedGame, body: dict) -> dict:
-    """The client's guess against the server's secret."""
+    """The client's guess against the server's secret; the feedback in the rule's keys."""
     hosted.check_open("codebreaker")
     if set(body) != {"guess"}:
         raise BadInput('the body must be {"guess": CODE}')
     code = hosted.code(body["guess"])
-    black, white = hosted.game.score(code)
-    hosted.game.record(code, (black, white), check=False)
+    fb = hosted.game.score(code)
+    hosted.game.record(code, fb, check=False)
     hosted.pending = None
-    reply = {"guess": format_code(code, hosted.rules), "black": black, "white": white,
+    reply = {"guess": format_code(code, hosted.rules), **rule_of(hosted.rules).as_json(fb),
              "won": hosted.game.won, "attempts": len(hosted.game.history)}
     if hosted.game.won:
         reply["secret"] = format_code(hosted.game.secret, hosted.rules)
@@ -320,15 +322,33 @@ def _next(hosted: HostedGame, _body) -> dict:
             **({} if exact else {"consistent_at_least": count})}
 
 
+#: The body of a codemaker's answer under each feedback rule, as a malformed one's message names it.
+ANSWER_BODIES = {"standard": '{"black": B, "white": W}', "black": '{"black": B}', "positional": '{"marks": "x-o-"}'}
+
+
+def answer_of(body: dict, rules: Rules) -> Feedback:
+    """The feedback of a codemaker's answer in the rule's keys (``black`` and ``white``; ``black``;
+    ``marks``, one mark per peg), checked: it can occur under the rules."""
+    rule = rule_of(rules)
+    keys = set(rule.json_keys)
+    if not set(body) <= keys | {"guess"} or not keys <= set(body):
+        raise BadInput(f'the body must be {ANSWER_BODIES[rule.name]}, optionally with "guess"')
+    fb = rule.from_json(body, rules.pegs)
+    if fb is None:
+        if rule.name == "standard":
+            raise BadInput("black and white must be integers")
+        if rule.name == "black":
+            raise BadInput("black must be an integer")
+        if not isinstance(body["marks"], str):
+            raise BadInput('marks must be a string, e.g. "x-o-"')
+        raise BadInput(f"feedback {shown(body['marks'])} is not of the form {rule.form}")
+    return check_feedback(fb, rules)
+
+
 def _answer(hosted: HostedGame, body: dict) -> dict:
-    """The client's black/white for the computer's guess (role codemaker)."""
+    """The client's answer to the computer's guess (role codemaker), in the feedback rule's keys."""
     hosted.check_open("codemaker")
-    if not set(body) <= {"black", "white", "guess"} or not {"black", "white"} <= set(body):
-        raise BadInput('the body must be {"black": B, "white": W}, optionally with "guess"')
-    black, white = body["black"], body["white"]
-    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (black, white)):
-        raise BadInput("black and white must be integers")
-    fb = check_feedback((black, white), hosted.rules)
+    fb = answer_of(body, hosted.rules)
     guess = hosted.pending if hosted.pending is not None else hosted.game.suggest()
     if "guess" in body and hosted.code(body["guess"]) != guess:
         raise Conflict(f"the computer's guess is {format_code(guess, hosted.rules)}, not {body['guess']}")
