@@ -19,7 +19,7 @@ Routes (bodies and answers are JSON; the whole reference is ``docs/server.md``):
   entrant plays the same secret; ``POST /api/races/{id}/step`` plays one turn
   of each entrant still running, ``GET /api/races/{id}`` its state (winners and
   secret once over);
-* ``GET /api/options``: the backends and strategies to choose from;
+* ``GET /api/options``: the backends and strategies to choose from, and those that play each feedback rule;
 * ``GET /`` the web page (``static/index.html``), its scripts and styles under ``/static/``.
 
 Every error is a 4xx with ``{"error": "one line"}`` in the command line's
@@ -46,17 +46,22 @@ from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..engines import BACKENDS, DEFAULT_BACKEND
+from ..engines import BACKENDS, DEFAULT_BACKEND, engine_class
 from ..errors import BadInput, MMLogicError, NoConsistentCode, host_port
 from ..feedback import rule_of
 from ..notation import SHOWN, Feedback, abridged, check_feedback, format_code, shown
-from ..rules import Rules
+from ..rules import FEEDBACK_RULES, Rules
 from ..strategies import STRATEGIES
 from .race import DEFAULT_STRATEGY, MAX_ENTRANTS, Race, new_race
 from .store import Conflict, GameStore, HostedGame, TooManyGames, UnknownGame
 
 #: The web page: plain HTML, JavaScript and CSS shipped in the package, no build step.
 STATIC = Path(__file__).parent / "static"
+
+#: The backends and the strategies that play each feedback rule (``/api/options``: the page offers those).
+PLAYERS_BY_RULE = {rule: {"backends": [b for b in BACKENDS if rule in engine_class(b).feedback_rules],
+                          "strategies": [s for s, cls in STRATEGIES.items() if rule in cls.feedback_rules]}
+                   for rule in FEEDBACK_RULES}
 
 #: The largest request body read, in bytes. The largest useful body is a race of 8 entrants
 #: with a 64-peg secret in numbers (under 2 KB); 1 MiB leaves room for any client's layout.
@@ -248,7 +253,7 @@ def create_app(store: GameStore | None = None, hosts: frozenset[str] | None = No
     async def options(request: Request):
         return JSONResponse({"backends": list(BACKENDS), "default_backend": DEFAULT_BACKEND,
                              "strategies": list(STRATEGIES), "default_strategy": DEFAULT_STRATEGY,
-                             "max_entrants": MAX_ENTRANTS})
+                             "max_entrants": MAX_ENTRANTS, "feedback_rules": PLAYERS_BY_RULE})
 
     async def page(request: Request):
         return FileResponse(STATIC / "index.html")

@@ -289,9 +289,15 @@ def test_bad_requests_of_any_kind(client):
 
 
 def test_options_name_the_backends_and_strategies(client):
+    engines_only = {"backends": ["clingo", "swipl", "python"],
+                    "strategies": [name for name, cls in STRATEGIES.items() if "positional" in cls.feedback_rules]}
     assert client.get("/api/options").json() == {
         "backends": list(BACKENDS), "default_backend": "clingo", "strategies": list(STRATEGIES),
-        "default_strategy": "minimax", "max_entrants": 8}
+        "default_strategy": "minimax", "max_entrants": 8,
+        # What plays each feedback rule: the page offers those (a1..a5 play black and white only).
+        "feedback_rules": {"standard": {"backends": list(BACKENDS), "strategies": list(STRATEGIES)},
+                           "black": engines_only, "positional": engines_only}}
+    assert engines_only["strategies"][:4] == ["first", "any", "random", "any-random-opening"]
     api_error(client.post("/api/options"), 405, "POST is not allowed on /api/options")
 
 
