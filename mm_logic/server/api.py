@@ -13,6 +13,9 @@ Routes (bodies and answers are JSON; the whole reference is ``docs/server.md``):
 * ``POST /api/games/{id}/feedback`` ``{"black": 1, "white": 2}``: the client's
   answer to the computer's guess (role ``codemaker``); an answer that no code
   could give with the earlier ones is refused (409), naming them;
+* under another feedback rule (``"rules": {"feedback": "black"}`` or ``"positional"``)
+  every feedback, in replies, histories and answers, is in the rule's keys:
+  ``{"black": 2}``, ``{"marks": "x-o-"}``;
 * ``POST /api/games/{id}/undo`` and ``POST /api/games/{id}/resign``;
 * ``POST /api/races`` ``{"rules": {...}, "entrants": [{"backend": "python",
   "strategy": "minimax"}, ...], "secret": "0123"}`` starts a race: every
