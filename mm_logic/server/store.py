@@ -87,8 +87,9 @@ def rules_from(request: dict) -> Rules:
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             raise BadInput(f"rules field {name!r} must be {'an integer' if kind is int else kind.__name__}")
         options[name] = value
-    if len(options.get("feedback", "")) > SHOWN:
-        # make_rules quotes the name whole: a megabyte's name comes back as one short line.
+    if options.get("feedback", "standard") not in FEEDBACK_RULES:
+        # Only the rules the package ships: a rule of one's own is a Python file, and a request must never
+        # make the server read a file, let alone run one. A long name is quoted by its start.
         raise BadInput(f"unknown feedback rule {shown(options['feedback'])}; choose from {', '.join(FEEDBACK_RULES)}")
     return make_rules(**options)
 

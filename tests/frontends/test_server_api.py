@@ -13,7 +13,7 @@ import pytest
 from mm_logic.engines.reference import ReferenceEngine
 from mm_logic.feedback import feedback, score
 from mm_logic.game import play
-from mm_logic.notation import format_code, format_feedback, parse_code
+from mm_logic.notation import format_code, format_feedback, parse_code, shown
 from mm_logic.rules import Rules
 from mm_logic.strategies import make_strategy
 
@@ -766,6 +766,19 @@ def test_bad_answers_in_each_feedback_rule(client, rule, body, status, message):
 def test_bad_new_games_in_the_feedback_rules(client, store, request_body, message):
     api_error(client.post("/api/games", json={"backend": "python", **request_body}), 400, message)
     assert len(store) == 0
+
+
+def test_a_rule_file_is_never_read_nor_run_for_a_request(client, store, tmp_path):
+    # On the command line --feedback FILE.py runs the user's own module; a request naming one is refused.
+    rule = tmp_path / "rule.py"
+    ran = tmp_path / "ran"
+    rule.write_text(f"open({str(ran)!r}, 'w').close()\ndef score(guess, secret):\n    return (0,)\n")
+    for name in (str(rule), "rule.py"):
+        said = f"unknown feedback rule {shown(name)}; choose from standard, black, positional"
+        for backend in ("python", "clingo"):
+            api_error(client.post("/api/games", json={"backend": backend, "rules": {"feedback": name}}), 400, said)
+        api_error(client.post("/api/races", json={"rules": {"feedback": name}, "entrants": [{}]}), 400, said)
+    assert not ran.exists() and len(store) == 0
 
 
 def test_without_a_strategy_a_game_plays_one_that_plays_its_rule(client):
