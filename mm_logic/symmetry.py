@@ -1,7 +1,8 @@
 """Symmetries of the consistent set: why most guesses need not be scored.
 
 Renaming colours and permuting positions maps valid codes to valid codes and
-keeps feedback: fb(a·x, a·s) = fb(x, s). If a symmetry ``a`` maps the set S of
+keeps feedback: fb(a·x, a·s) = fb(x, s) (under the positional rule, renaming colours only:
+:func:`moves_keep_feedback`). If a symmetry ``a`` maps the set S of
 consistent codes onto itself, a guess ``x`` splits S exactly as ``a·x`` does,
 so scoring strategies score one code per orbit of a group of such symmetries.
 The orbit's smallest code stands for it, and membership of S is the same
@@ -86,7 +87,16 @@ def symmetries(space: CodeSpace, history: list[Entry], alive: np.ndarray | None 
 def _symmetries(rules: Rules, blocks: tuple[tuple[int, ...], ...], guesses: tuple[tuple[int, ...], ...]
                 ) -> Symmetries:
     # Kept: the moves depend on the guesses alone, which sibling nodes of a bench's tree share.
-    return Symmetries.of(rules, [list(b) for b in blocks], position_symmetries(rules, [(g, None) for g in guesses]))
+    moves = position_symmetries(rules, [(g, None) for g in guesses]) if moves_keep_feedback(rules) else []
+    return Symmetries.of(rules, [list(b) for b in blocks], moves)
+
+
+def moves_keep_feedback(rules: Rules) -> bool:
+    """Whether permuting positions keeps the game's feedback: fb(sigma x, sigma s) = fb(x, s) for black and
+    white pegs and for black pegs alone, not for positional marks, whose o go to the earlier pegs first
+    (``0 1 1`` against ``1 2 0`` gives ``oo-``, its pegs reversed ``1 1 0`` against ``0 2 1`` give ``o-o``).
+    Renaming colours keeps every rule's feedback."""
+    return rules.feedback != "positional"
 
 
 def free_colour_blocks(space: CodeSpace, history: list[Entry], alive: np.ndarray | None) -> list[list[int]]:

@@ -28,12 +28,55 @@ import numpy as np
 
 from .numba_cache import CACHE
 from .orbits import _compare_canonical, _is_representative, representatives
-from .packed import _packed_feedback, _plain_feedback, pack, pack_code, packed_marks
+from .packed import (
+    _packed_black,
+    _packed_feedback,
+    _plain_black,
+    _plain_feedback,
+    _positional_feedback,
+    pack,
+    pack_code,
+    packed_marks,
+)
 
 #: Feedbacks computed at once for one candidate before they are counted.
 _CHUNK = 64
 #: Ranks never reached (the search's starting best).
 NO_RANK = np.iinfo(np.int64).max
+#: The feedback rules as the kernels know them (``rule`` of :func:`best_guess`); HASHED is the positional
+#: rule with the marks met by each candidate numbered densely through a hash table (:func:`_dense_ids`).
+STANDARD, BLACK, POSITIONAL, HASHED = 0, 1, 2, 3
+#: Most pegs of the positional rule whose feedbacks are counted in an array of ``3**pegs`` slots (longer
+#: codes: HASHED).
+POSITIONAL_PEGS = 13
+
+
+def rule_code(rules) -> int:
+    """The ``rule`` argument of :func:`best_guess` for a game."""
+    if rules.feedback == "positional":
+        return POSITIONAL if rules.pegs <= POSITIONAL_PEGS else HASHED
+    return BLACK if rules.feedback == "black" else STANDARD
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+@nb.njit(cache=CACHE)
+def _dense_ids(out, n, keys, ids, taken, ntaken, next_id, shift):
+    """Replace the feedback indices ``out[:n]`` by dense ids, numbered as first met (open addressing in
+    ``keys``/``ids``, -1 free; ``taken``: the positions filled, to clear them). Returns ``(ntaken, next_id)``."""
+    mask = keys.shape[0] - 1
+    for j in range(n):
+        key = out[j]
+        h = np.int64((np.uint64(key) * _GOLDEN) >> np.uint64(shift)) & mask
+        while keys[h] != -1 and keys[h] != key:
+            h = (h + 1) & mask
+        if keys[h] == -1:
+            keys[h] = key
+            ids[h] = next_id
+            next_id += 1
+            taken[ntaken] = h
+            ntaken += 1
+        out[j] = ids[h]
+    return ntaken, next_id
 
 
 @nb.njit(cache=CACHE)
@@ -89,7 +132,7 @@ def group_bound(codes, multiset, alive, mode, values, rounding):
 
 @nb.njit(cache=CACHE)
 def best_guess(codes, words, count_words, counts, alive, pool, pool_canonical, packed, mode, values, rest,
-               bound, outside_bound, sigmas, pis, block_of, block_colors, block_start):
+               bound, outside_bound, sigmas, pis, block_of, block_colors, block_start, rule=0):
     """The contract's best guess against the consistent codes ``alive`` (sorted code indices).
 
     ``mode`` 0: the rank is ``values[largest part]`` (``values`` non-decreasing);
@@ -100,14 +143,31 @@ def best_guess(codes, words, count_words, counts, alive, pool, pool_canonical, p
     inconsistent codes of ``pool`` (sorted code indices; ``pool_canonical``:
     all are smallest under the free colour blocks already). ``sigmas``,
     ``pis`` and ``block_*``: the symmetries (:class:`mm_logic.symmetry.Symmetries`).
+    ``rule``: the feedback rule (:data:`STANDARD`, :data:`BLACK`, or :data:`POSITIONAL` and :data:`HASHED`,
+    which read the plain codes, ``packed`` False); the symmetries and bounds passed must hold for it.
 
     Returns ``(index, rank, candidates scored, feedbacks computed)``.
     """
     pegs = codes.shape[1]
     m = alive.shape[0]
     width = pegs + 1
-    counter = np.zeros(width * width, dtype=np.int64)
+    hashed = rule == HASHED
+    slots = width * width if rule == STANDARD else width if rule == BLACK else m + 1 if hashed else 3**pegs
+    counter = np.zeros(slots, dtype=np.int64)
     out = np.empty(_CHUNK, dtype=np.int64)
+    # Positional marks have many slots: the counters touched are cleared from the feedbacks kept here.
+    sparse = rule == POSITIONAL and slots > m
+    # ... or, for long codes, numbered densely per candidate (at most m ids).
+    size_log = 6
+    while (1 << size_log) < 2 * m:
+        size_log += 1
+    hkeys = np.full((1 << size_log) if hashed else 0, -1, dtype=np.int64)
+    hids = np.empty((1 << size_log) if hashed else 0, dtype=np.int64)
+    htaken = np.empty(m if hashed else 0, dtype=np.int64)
+    ntaken = 0
+    next_id = 0
+    trail = np.empty(m if sparse else 0, dtype=np.int64)
+    left_of = np.zeros(counts.shape[1], dtype=np.int64)
     # The consistent codes, contiguous.
     s_words = np.empty(m if packed else 0, dtype=np.uint64)
     s_counts0 = np.empty(m if packed else 0, dtype=np.uint64)
@@ -182,17 +242,39 @@ def best_guess(codes, words, count_words, counts, alive, pool, pool_canonical, p
                         gcol[ncol] = c
                         gcnt[ncol] = counts[i, c]
                         ncol += 1
-            if not small:
+            if hashed:
+                for j in range(ntaken):
+                    hkeys[htaken[j]] = -1
+                ntaken = 0
+                if not small:
+                    counter[:next_id] = 0
+                next_id = 0
+            elif not small and not sparse:
                 counter[:] = 0
             rank = 0
             dropped = False
             counted = 0  # feedbacks counted from the last chunk
+            filled = 0  # feedbacks kept in the trail
             for start in range(0, m, _CHUNK):
                 stop = min(m, start + _CHUNK)
-                if packed:
-                    _packed_feedback(out, gw, g0, g1, s_words, s_counts0, s_counts1, start, stop, pegs)
+                if rule == STANDARD:
+                    if packed:
+                        _packed_feedback(out, gw, g0, g1, s_words, s_counts0, s_counts1, start, stop, pegs)
+                    else:
+                        _plain_feedback(out, guess, gcol, gcnt, ncol, s_codes, s_counts, start, stop)
+                elif rule == BLACK:
+                    if packed:
+                        _packed_black(out, gw, s_words, start, stop, pegs)
+                    else:
+                        _plain_black(out, guess, s_codes, start, stop)
                 else:
-                    _plain_feedback(out, guess, gcol, gcnt, ncol, s_codes, s_counts, start, stop)
+                    _positional_feedback(out, guess, s_codes, s_counts, left_of, start, stop)
+                    if hashed:
+                        ntaken, next_id = _dense_ids(out, stop - start, hkeys, hids, htaken, ntaken, next_id,
+                                                     64 - size_log)
+                    if sparse and not small:
+                        trail[start:stop] = out[:stop - start]
+                        filled = stop
                 pairs += stop - start
                 counted = stop - start
                 if mode == 0:
@@ -223,11 +305,21 @@ def best_guess(codes, words, count_words, counts, alive, pool, pool_canonical, p
                 for j in range(counted if small else 0):
                     largest = max(largest, counter[out[j]])
                 if not small:
-                    largest = counter.max()
+                    if sparse:
+                        for j in range(filled):
+                            largest = max(largest, counter[trail[j]])
+                    elif hashed:
+                        for j in range(next_id):
+                            largest = max(largest, counter[j])
+                    else:
+                        largest = counter.max()
                 rank = values[largest]
             if small:  # clear the counters touched, not all of them
                 for j in range(counted):
                     counter[out[j]] = 0
+            elif sparse:
+                for j in range(filled):
+                    counter[trail[j]] = 0
             if dropped:
                 continue
             if rank < best:
@@ -257,10 +349,11 @@ def load() -> None:
     none = np.zeros((0, 2), dtype=np.int64)
     blocks = (np.full(2, -1, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
     values = np.arange(3, dtype=np.int64)
-    for packed in (True, False):
-        for mode in (0, 1):
-            best_guess(codes, words, count_words, counts, alive, alive.astype(np.int32), True, packed, mode, values,
-                       values, 0, 0, none, none, *blocks)
+    for rule in (STANDARD, BLACK, POSITIONAL, HASHED):
+        for packed in (True, False) if rule < POSITIONAL else (False,):
+            for mode in (0, 1):
+                best_guess(codes, words, count_words, counts, alive, alive.astype(np.int32), True, packed, mode,
+                           values, values, 0, 0, none, none, *blocks, rule)
     representatives(codes, none, none, *blocks)
     for mode in (0, 1):
         group_bound(codes, alive.astype(np.int32), alive, mode, values, 0)
