@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from math import comb
 
 import numpy as np
 
@@ -245,7 +246,12 @@ def opening_count(rules: Rules) -> int:
     [True, True, True]
     >>> opening_count(Rules(64, 255))
     1741630
+    >>> [opening_count(r) == len(canonical_openings(r)) for r in (Rules(4, 6, feedback="positional"),
+    ...                                                           Rules(5, 3, 2, feedback="positional"))]
+    [True, True]
     """
+    if not moves_keep_feedback(rules):
+        return _colour_classes(rules.pegs, rules.repeat_limit, rules.colors)
     @cache
     def count(remaining: int, largest: int, colours: int) -> int:
         # Partitions of `remaining` pegs into at most `colours` parts of at most `largest` each.
@@ -259,7 +265,8 @@ def opening_count(rules: Rules) -> int:
 
 
 def canonical_openings(rules: Rules) -> list[Code]:
-    """One code per class of openings equivalent under colour and position symmetry.
+    """One code per class of openings equivalent under colour and position symmetry (colour symmetry
+    alone where moving pegs changes the feedback: :func:`moves_keep_feedback`).
 
     Each is the smallest code of its class: colour 0 used most, then colour 1...
     (``0000, 0001, 0011, 0012, 0123`` for 4 pegs and 6 colours). Since scores are
@@ -277,5 +284,37 @@ def canonical_openings(rules: Rules) -> list[Code]:
         for part in range(min(largest, remaining), 0, -1):
             extend(remaining - part, part, parts + [part])
 
+    if not moves_keep_feedback(rules):
+        return _colour_patterns(rules)
     extend(rules.pegs, rules.repeat_limit, [])
     return sorted(found)
+
+
+@cache
+def _colour_classes(pegs: int, limit: int, colours: int) -> int:
+    """Codes of ``pegs`` pegs up to renaming colours: partitions of the pegs into at most ``colours``
+    sets of at most ``limit`` (the set of the first peg has ``s`` pegs, chosen among the others)."""
+    if pegs == 0:
+        return 1
+    if colours == 0:
+        return 0
+    return sum(comb(pegs - 1, s - 1) * _colour_classes(pegs - s, limit, colours - 1)
+               for s in range(1, min(limit, pegs) + 1))
+
+
+def _colour_patterns(rules: Rules) -> list[Code]:
+    """One code per class of codes up to renaming colours (the openings where positions are no symmetry):
+    colours numbered in order of first appearance (``0000 0001 0010 0011 0012 0100 ...``), increasing."""
+    found: list[Code] = []
+
+    def extend(code: list[int], counts: list[int]) -> None:
+        if len(code) == rules.pegs:
+            found.append(tuple(code))
+            return
+        for c in range(min(len(counts) + 1, rules.colors)):
+            if c < len(counts) and counts[c] >= rules.repeat_limit:
+                continue
+            extend(code + [c], counts[:c] + [counts[c] + 1] + counts[c + 1:] if c < len(counts) else counts + [1])
+
+    extend([], [])
+    return found
