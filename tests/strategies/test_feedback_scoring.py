@@ -17,6 +17,8 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mm_logic.codespace import code_space
 from mm_logic.engines import make_engine
@@ -220,3 +222,42 @@ def test_a_pick_that_moving_positions_would_change():
     alive = [c for c in valid_codes(rules) if brute_score(rules, (2, 2, 1, 0), c) == (0, 0, 1, 0)]
     pick = make_strategy("minimax", rules).best(space, history, space.index_of(alive).astype(np.int64))
     assert pick == contract_pick(valid_codes(rules), alive, max, rules) == (1, 1, 3, 4)
+
+
+@pytest.mark.parametrize("name", SCORERS)
+@pytest.mark.parametrize("rules", [Rules(4, 4, feedback="black"), Rules(4, 4, feedback="positional"),
+                                   Rules(3, 4, 1, feedback="black"), Rules(3, 4, 1, feedback="positional")], ids=str)
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_no_guess_beats_the_bounds_the_strategy_uses(name, rules, data):
+    # Any set of codes: every guess ranks at least the bound of its size (and of the colour groups, which
+    # the strategy uses for black pegs only), every guess outside the set at least the outside bound.
+    space = code_space(rules)
+    chosen = data.draw(st.sets(st.integers(0, space.size - 1), min_size=1, max_size=40))
+    alive = np.array(sorted(chosen), dtype=np.int64)
+    strategy = make_strategy(name, rules)
+    strategy._tables(space, alive.size)
+    inside, outside = strategy._bounds_of(space, alive)
+    counts = np.stack([np.bincount(row, minlength=strategy.slots) for row in space.table[:, alive]])
+    costs = strategy.cost(counts)
+    assert costs.min() >= inside
+    outsiders = np.setdiff1d(np.arange(space.size), alive)
+    if outsiders.size:
+        assert costs[outsiders].min() >= outside
+
+
+@pytest.mark.parametrize("name", ["expected", "entropy", "parts"])
+@pytest.mark.parametrize("feedback, parts", [("black", 5), ("positional", 14), ("positional", 77)])
+@settings(max_examples=100, deadline=None)
+@given(data=st.data())
+def test_codes_not_yet_counted_add_at_least_the_rest_bound(name, feedback, parts, data):
+    # As for the standard rule (test_exact_scoring.py), with each rule's classes (4 pegs: 5 black counts,
+    # 77 mark patterns that occur): a candidate is never dropped too early.
+    final = data.draw(st.lists(st.integers(0, 60), min_size=parts, max_size=parts))
+    partial = [data.draw(st.integers(0, size)) for size in final]
+    strategy = make_strategy(name, Rules(4, 6, feedback=feedback))
+    sizes = np.arange(sum(final) + 1)
+    rest = strategy.rest_bound(sizes, strategy.part(sizes))
+    left = sum(final) - sum(partial)
+    ranks = strategy.cost(np.array([final, partial], dtype=np.int64))
+    assert ranks[0] >= ranks[1] + rest[left]
