@@ -169,13 +169,16 @@ class ScoringStrategy(Strategy):
 
     def _search(self, space, alive, sym: Symmetries, pool: np.ndarray, bounds: tuple[int, int]) -> tuple[int, int]:
         """Search the consistent codes, then the inconsistent ones of ``pool`` (from :func:`block_pool`)."""
-        best_guess = self._kernels.best_guess
-        packed = space.packed if self._rule < self._kernels.POSITIONAL else None  # positional: plain codes
+        kernels = self._kernels
+        packed = space.packed if self._rule < kernels.POSITIONAL else None  # positional: plain codes
         words, count_words = packed if packed is not None else (_EMPTY_WORDS, _EMPTY_COUNT_WORDS)
-        index, rank, candidates, pairs = best_guess(
-            space.codes, words, count_words, space.counts, alive, pool, True, packed is not None,
-            self._mode, self._values, self._rest, bounds[0], bounds[1], sym.sigmas, sym.pis, sym.block_of,
-            sym.block_colors, sym.block_start, self._rule)
+        arguments = (space.codes, words, count_words, space.counts, alive, pool, True, packed is not None,
+                     self._mode, self._values, self._rest, bounds[0], bounds[1], sym.sigmas, sym.pis, sym.block_of,
+                     sym.block_colors, sym.block_start)
+        if self._rule == kernels.STANDARD:
+            index, rank, candidates, pairs = kernels.best_guess(*arguments)
+        else:
+            index, rank, candidates, pairs = kernels.best_guess_rule(*arguments, self._rule)
         self.effort["searches"] += 1
         self.effort["candidates"] += int(candidates)
         self.effort["feedbacks"] += int(pairs)

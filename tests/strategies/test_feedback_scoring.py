@@ -261,3 +261,40 @@ def test_codes_not_yet_counted_add_at_least_the_rest_bound(name, feedback, parts
     left = sum(final) - sum(partial)
     ranks = strategy.cost(np.array([final, partial], dtype=np.int64))
     assert ranks[0] >= ranks[1] + rest[left]
+
+
+class StandardThroughTheRuleKernel:
+    """The scoring kernels, with the standard search done by ``best_guess_rule`` (the copy the other
+    rules take) instead of ``best_guess``."""
+
+    def __init__(self, kernels):
+        self.kernels = kernels
+
+    def __getattr__(self, name):
+        return getattr(self.kernels, name)
+
+    def best_guess(self, *arguments):
+        return self.kernels.best_guess_rule(*arguments, self.kernels.STANDARD)
+
+
+@pytest.mark.parametrize("rules", [Rules(4, 6), Rules(5, 3), Rules(4, 6, 1), Rules(2, 17), Rules(9, 2)], ids=str)
+def test_the_rule_kernel_under_the_standard_rule_is_the_standard_kernel(rules):
+    # best_guess_rule copies best_guess (kept apart for the standard rule's speed): they must not drift.
+    space = code_space(rules)
+    rule = rule_of(rules)
+    rng = np.random.default_rng(3)
+    for name in SCORERS:
+        plain, through = make_strategy(name, rules), make_strategy(name, rules)
+        through._kernels = StandardThroughTheRuleKernel(through._kernels)
+        for _ in range(6):
+            alive = np.arange(space.size)
+            history = []
+            secret = space.code(rng.integers(space.size))
+            for _ in range(int(rng.integers(0, 3))):
+                guess = space.code(rng.integers(space.size))
+                fb = rule.score(guess, secret)
+                history.append((guess, fb))
+                alive = alive[space.feedback_to(guess, alive) == rule.index(fb, rules.pegs)]
+            alive = alive.astype(np.int64)
+            assert through.best(space, history, alive) == plain.best(space, history, alive), (name, history)
+            assert through.effort == plain.effort
