@@ -134,7 +134,10 @@ class Searcher:
         rng = np.random.default_rng(0x5EED)
         z1 = rng.integers(0, 2**63, size=self.size, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
         z2 = rng.integers(0, 2**63, size=self.size, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
-        self.game = (self.table, self.codes, z1, z2)
+        # The table by secret: the scoring reads the codes of a set as secrets, row by row. Black and
+        # white pegs and black pegs alone are symmetric (the table itself); positional marks are not.
+        by_secret = self.table if rules.feedback != "positional" else np.ascontiguousarray(self.table.T)
+        self.game = (self.table, self.codes, z1, z2, by_secret)
         self.scratch = kernels.new_scratch(self.size, self.win + 1)
         # Entries of 33 bytes: 0.5 MB for the smallest spaces, 280 MB for bulls and cows.
         bits = 14 if self.size <= 256 else 18 if self.size < 1000 else 22 if self.size < 2000 else 23

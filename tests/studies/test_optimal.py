@@ -143,6 +143,10 @@ SMALL = [
     (Rules(3, 4, max_repeat=1, feedback="positional"), 54, 3),
     (Rules(4, 2, feedback="positional"), 31, 2),
     (Rules(3, 3, max_repeat=2, feedback="positional"), 54, 3),
+    # Positional marks are not symmetric (fb(g, s) != fb(s, g)): a search that read the table by secret
+    # as by guess found 376 here.
+    (Rules(3, 4, feedback="positional"), 170, 3),
+    (Rules(3, 5, feedback="positional"), 374, 4),
 ]
 IDS = [rules.describe() for rules, _, _ in SMALL]
 
@@ -375,3 +379,16 @@ def test_an_optimal_tree_of_another_feedback_rule_plays_back_and_sums_up(run, tm
     data = json.loads(played.stdout)
     assert (data["games"], data["total_guesses"], data["max"]) == figures
     assert data["histogram"] == summed["histogram"] == found["histogram"]
+
+
+@pytest.mark.parametrize("rules", [Rules(3, 5, feedback="positional"), Rules(4, 4, feedback="positional"),
+                                   Rules(4, 3, feedback="black")], ids=str)
+def test_no_scorer_beats_the_optimum(rules):
+    # The scorers (every code a guess) are strategies too: none may total less than the optimum.
+    from mm_logic.engines import make_engine
+    from mm_logic.strategies import make_strategy
+    from mm_logic.studies.bench import bench_all
+    best = optimal(rules, "expected").total
+    totals = {name: bench_all(make_engine("python", rules), make_strategy(name, rules)).total_guesses
+              for name in ("minimax", "expected", "entropy", "parts")}
+    assert min(totals.values()) >= best, totals
