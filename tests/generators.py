@@ -144,10 +144,16 @@ def brute_score(rules: Rules, guess, secret) -> Feedback:
 ALL_FEEDBACKS = FEEDBACK_RULES
 
 
-def contract_pick(candidates, alive, rank):
+def contract_pick(candidates, alive, rank, rules: Rules | None = None):
     """The contract's guess among ``candidates`` against the codes ``alive``, by brute force: the lowest
-    ``rank`` of its part sizes (``max``: Knuth's minimax), then a code of ``alive``, then the smallest."""
+    ``rank`` of its part sizes (``max``: Knuth's minimax), then a code of ``alive``, then the smallest.
+    Parts are by :func:`brute_score` under ``rules``' feedback rule (None: the standard rule)."""
+    def fb(guess, code):
+        return brute_feedback(guess, code) if rules is None else brute_score(rules, guess, code)
+
+    members = set(alive)
+
     def key(guess):
-        parts = Counter(brute_feedback(guess, code) for code in alive)
-        return rank(parts.values()), guess not in alive, guess
+        parts = Counter(fb(guess, code) for code in alive)
+        return rank(parts.values()), guess not in members, guess
     return min(candidates, key=key)

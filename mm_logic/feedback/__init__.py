@@ -1,10 +1,10 @@
 """The feedback rules: what the codemaker tells of a guess (``--feedback``).
 
-* :mod:`.standard`: black and white pegs with the duplicate rule (the default), with the
+* ``standard``: black and white pegs with the duplicate rule (the default), with the
   vectorised and matrix forms the code space and the kernels use;
-* :mod:`.black`: black pegs only (black-peg Mastermind, the permutation game);
-* :mod:`.positional`: one mark per peg, Wordle's rule;
-* :mod:`.custom`: a rule of the user's own, a Python module (``--feedback FILE.py``).
+* ``black``: black pegs only (black-peg Mastermind, the permutation game);
+* ``positional``: one mark per peg, Wordle's rule;
+* ``custom``: a rule of the user's own, a Python module (``--feedback FILE.py``).
 
 Each is a :class:`~.rule.FeedbackRule`; :func:`rule_of` gives a game's. The encodings state
 the same rules for clingo (``feedback.lp``, ``marks.lp``) and SWI-Prolog
