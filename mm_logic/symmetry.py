@@ -96,8 +96,9 @@ def moves_keep_feedback(rules: Rules) -> bool:
     """Whether permuting positions keeps the game's feedback: fb(sigma x, sigma s) = fb(x, s) for black and
     white pegs and for black pegs alone, not for positional marks, whose o go to the earlier pegs first
     (``0 1 1`` against ``1 2 0`` gives ``oo-``, its pegs reversed ``1 1 0`` against ``0 2 1`` give ``o-o``).
-    Renaming colours keeps every rule's feedback."""
-    return rules.feedback != "positional"
+    Renaming colours keeps every built-in rule's feedback (a rule of the user's own is played by the
+    strategies that ask the engine, which use no symmetry)."""
+    return rules.feedback in ("standard", "black")
 
 
 def free_colour_blocks(space: CodeSpace, history: list[Entry], alive: np.ndarray | None) -> list[list[int]]:

@@ -41,7 +41,7 @@ from ..errors import BadInput
 from ..feedback import rule_of
 from ..notation import Code, amount, format_code, quoted
 from ..processes import start_pool, start_worker, worker_count
-from ..rules import Rules
+from ..rules import RULE_FILE, Rules
 from ..strategies.tree import TreeNode
 from ..symmetry import canonical_openings, moves_keep_feedback, position_symmetries
 from .optimal_result import OpeningBound, OptimalResult
@@ -336,6 +336,10 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
         raise BadInput("--max-depth applies to --objective expected (--objective worst minimises the depth itself)")
     if max_depth is not None and max_depth < 1:
         raise BadInput(f"--max-depth must be at least 1, got {max_depth}")
+    if rules.feedback_kind == RULE_FILE:
+        # The search counts on renaming colours and, but for positional marks, moving pegs to keep the feedback.
+        raise BadInput(f"optimal plays the standard, black and positional feedback rules, not --feedback "
+                       f"{rules.feedback}: a rule of your own may tell colours or pegs apart")
     check_size(rules)
     compile_kernels(on_compile, worst=objective == "worst")
     started = time.perf_counter()
