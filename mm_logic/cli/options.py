@@ -20,11 +20,11 @@ import click
 
 from ..engines import BACKENDS, DEFAULT_BACKEND
 from ..errors import BadInput, MMLogicError, install_hint
-from ..feedback import is_rule_file, load_rule
+from ..feedback.custom import is_rule_file, load_rule
 from ..files import check_output, not_regular
 from ..notation import amount, parse_code, quoted
 from ..player import Player
-from ..rules import DEFAULT_ALPHABET, FEEDBACK_RULES, MAX_COLORS, MAX_PEGS, make_rules
+from ..rules import DEFAULT_ALPHABET, FEEDBACK_RULES, MAX_COLORS, MAX_PEGS, make_rules, rule_names
 from ..strategies import ALIASES, STRATEGIES, StrategyName, is_tree_name, parse_strategy
 from ..strategies.sampled import EXACT_SPACE, SampleEntropy
 
@@ -295,8 +295,8 @@ def engine_options(default_strategy: str = "minimax", beyond: str | None = None)
                 player = replace(player, strategy=parse_strategy(beyond))
             elif default and rules.feedback_kind not in strategy.cls.feedback_rules:
                 instead = beyond or "first"
-                click.echo(f"note: {strategy} plays the standard feedback rule only: {instead} instead "
-                           "(choose another with --strategy)", err=True)
+                click.echo(f"note: {strategy} plays {rule_names(strategy.cls.feedback_rules)} only: {instead} "
+                           "instead (choose another with --strategy)", err=True)
                 player = replace(player, strategy=parse_strategy(instead))
             player.make_strategy()  # a size the strategy refuses, before the first guess is read
             first_guess = parse_code(first_guess_text, rules) if first_guess_text is not None else None

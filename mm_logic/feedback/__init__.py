@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ..rules import Code, Feedback, Rules
 from .black import BLACK
-from .custom import CustomRule, is_rule_file, load_rule
+from .custom import load_rule
 from .positional import POSITIONAL
 from .rule import FeedbackRule
 from .standard import (
@@ -54,7 +54,7 @@ def score(rules: Rules, guess: Code, secret: Code) -> Feedback:
     return rule_of(rules).score(guess, secret)
 
 
-__all__ = ["BLACK", "POSITIONAL", "RULES", "STANDARD", "CustomRule", "FeedbackRule", "black_common", "colour_counts",
+__all__ = ["BLACK", "POSITIONAL", "RULES", "STANDARD", "FeedbackRule", "black_common", "colour_counts",
            "feedback", "feedback_block", "feedback_features", "feedback_index", "feedback_indices", "feedback_slots",
-           "gives", "index_dtype", "index_feedback", "index_lut", "is_rule_file", "load_rule", "rule_of", "score",
+           "gives", "index_dtype", "index_feedback", "index_lut", "rule_of", "score",
            "win_index"]

@@ -9,7 +9,7 @@ The module is the rule's reference, as :mod:`.standard` is the standard rule's: 
 engine filters with it, and every engine's answers are checked with it. The clingo and swipl
 engines learn the rule from an edited encoding (``--encoding``) that states it: an entry is
 ``told(T,I,V)`` (the I-th number told of guess T is V) and ``won(T)`` in ASP, ``told(Guess,
-Numbers)`` and ``won(Guess)`` in Prolog. :mod:`mm_logic.engines.rule_check` compares such an
+Numbers)`` and ``won(Guess)`` in Prolog. ``mm_logic.engines.rule_check`` compares such an
 encoding with the module on sample guesses when the engine is made.
 """
 

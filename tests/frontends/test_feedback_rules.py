@@ -94,17 +94,20 @@ def test_what_does_not_play_a_rule_is_refused_in_one_line(run):
                    "swipl or python")
     one_line_error(run("bench", *PY, "--strategy", "human1", "--feedback", "positional", "--all"), 2,
                    "--strategy human1 plays the standard feedback rule only; with --feedback positional use "
-                   "--strategy first, any, random or any-random-opening")
+                   "--strategy first, any, random, any-random-opening, minimax, expected, entropy or parts")
     one_line_error(run("bench", *PY, "--strategy", "first", "--feedback", "mixed", "--all"), 2,
                    "Invalid value for '--feedback': 'mixed' is not one of 'standard', 'black', 'positional', or "
                    "FILE.py (a rule of your own).")
 
 
 def test_a_default_strategy_that_cannot_play_the_rule_gives_way_with_a_note(run):
+    # minimax, the default, scores under the built-in rules; a rule of one's own is the engine's to answer.
     result = run("solve", *PY, "--feedback", "black", "--secret", "0123")
+    assert (result.exit_code, result.stderr) == (0, "") and result.stdout.endswith("guesses\n")
+    result = run("solve", *PY, "--feedback", "examples/shared_colours.py", "--secret", "0123")
     assert result.exit_code == 0 and result.stdout.endswith("4 guesses\n")
-    assert result.stderr == ("note: minimax plays the standard feedback rule only: first instead "
-                             "(choose another with --strategy)\n")
+    assert result.stderr == ("note: minimax plays the standard, black and positional feedback rules only: first "
+                             "instead (choose another with --strategy)\n")
 
 
 @pytest.mark.parametrize("role_input, expected_tail", [

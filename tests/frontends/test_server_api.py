@@ -753,12 +753,12 @@ def test_bad_answers_in_each_feedback_rule(client, rule, body, status, message):
                                              "from standard, black, positional"),
     ({"rules": {"feedback": 1}}, "rules field 'feedback' must be str"),
     ({"rules": {"feedback": ["black"]}}, "rules field 'feedback' must be str"),
-    ({"rules": {"feedback": "positional"}, "strategy": "minimax"},
-     "--strategy minimax plays the standard feedback rule only; with --feedback positional use --strategy first, "
-     "any, random or any-random-opening"),
-    ({"rules": {"feedback": "black"}, "strategy": "entropy", "role": "codemaker"},
-     "--strategy entropy plays the standard feedback rule only; with --feedback black use --strategy first, any, "
-     "random or any-random-opening"),
+    ({"rules": {"feedback": "positional"}, "strategy": "human2"},
+     "--strategy human2 plays the standard feedback rule only; with --feedback positional use --strategy "
+     "first, any, random, any-random-opening, minimax, expected, entropy or parts"),
+    ({"rules": {"feedback": "black"}, "strategy": "ga004", "role": "codemaker"},
+     "--strategy ga004 plays the standard feedback rule only; with --feedback black use --strategy "
+     "first, any, random, any-random-opening, minimax, expected, entropy or parts"),
     ({"rules": {"feedback": "positional"}, "backend": "a1", "strategy": "first"},
      "--backend a1 plays the standard feedback rule only; with --feedback positional use --backend clingo, swipl or "
      "python"),
@@ -782,8 +782,8 @@ def test_a_rule_file_is_never_read_nor_run_for_a_request(client, store, tmp_path
 
 
 def test_without_a_strategy_a_game_plays_one_that_plays_its_rule(client):
-    # minimax, the default, plays the standard rule only: first instead, as the command line plays it.
-    for rule, strategy in (("standard", "minimax"), ("black", "first"), ("positional", "first")):
+    # minimax, the default, plays every built-in rule.
+    for rule, strategy in (("standard", "minimax"), ("black", "minimax"), ("positional", "minimax")):
         request = {"rules": {**RULES, "feedback": rule}, "backend": "python"}
         for role in ("codebreaker", "codemaker"):
             state = client.post("/api/games", json={**request, "role": role}).json()

@@ -316,12 +316,12 @@ def test_the_page_and_its_files_are_served(client):
 
 @pytest.mark.parametrize("rule", ["black", "positional"])
 def test_a_race_in_each_feedback_rule_plays_as_in_process(client, rule):
-    # An entrant without a strategy plays first: minimax, the default, plays the standard rule only.
+    # An entrant without a strategy plays minimax, the default, which plays every built-in rule.
     entrants = [{"backend": "python", "strategy": "first"}, {"backend": "swipl", "strategy": "any"}, {}]
     race = new_race(client, entrants, rules={**RULES, "feedback": rule}, secret="2540")
     assert race["rules"] == {"pegs": 4, "colors": 6, "max_repeat": None, "feedback": rule}
     assert [(e["backend"], e["strategy"]) for e in race["entrants"]] == [("python", "first"), ("swipl", "any"),
-                                                                         ("clingo", "first")]
+                                                                         ("clingo", "minimax")]
     state, texts = run_to_the_end(client, race)
     rules = Rules(4, 6, feedback=rule)
     histories = [[{"guess": format_code(g, rules), **rule_of(rules).as_json(fb)}
@@ -349,9 +349,9 @@ def test_the_first_three_positional_steps_exactly(client):
     ({"rules": {"feedback": "wordle"}, "entrants": [{}]},
      "unknown feedback rule 'wordle'; choose from standard, black, positional"),
     ({"rules": {"feedback": "black"}, "entrants": [{"backend": "python", "strategy": "first"},
-                                                   {"backend": "python", "strategy": "minimax"}]},
-     "entrant 2: --strategy minimax plays the standard feedback rule only; with --feedback black use --strategy "
-     "first, any, random or any-random-opening"),
+                                                   {"backend": "python", "strategy": "human3"}]},
+     "entrant 2: --strategy human3 plays the standard feedback rule only; with --feedback black use --strategy "
+     "first, any, random, any-random-opening, minimax, expected, entropy or parts"),
 ])
 def test_bad_races_in_the_feedback_rules(client, store, body, message):
     api_error(client.post("/api/races", json=body), 400, message)
