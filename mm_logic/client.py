@@ -34,6 +34,7 @@ from .codespace import MAX_CODES
 from .engines import DEFAULT_BACKEND
 from .engines.base import Engine
 from .errors import BadInput, MMLogicError, NoConsistentCode, host_port
+from .feedback import rule_of
 from .game import GameRecord, play_against
 from .notation import Code, Entry, Feedback, abridged, check_feedback, format_code, parse_code, quoted
 from .rules import DEFAULT_ALPHABET, Rules
@@ -202,25 +203,27 @@ class RemoteGame:
     secret: Code | None = None
 
     def answer(self, guess: Code) -> Feedback:
-        """The server's black and white for ``guess``."""
+        """The server's feedback for ``guess``, read from the rule's keys (``black`` and ``white``; ``black``;
+        ``marks``)."""
         reply = self.server.request("POST", f"/api/games/{self.id}/guesses",
                                     {"guess": format_code(guess, self.rules)})
-        black, white, won = reply.get("black"), reply.get("white"), reply.get("won")
-        if not (all(type(v) is int for v in (black, white)) and type(won) is bool
-                and (not won or isinstance(reply.get("secret"), str))):
+        rule = rule_of(self.rules)
+        won = reply.get("won")
+        fb = rule.from_json(reply, self.rules.pegs) if all(key in reply for key in rule.json_keys) else None
+        if not (fb is not None and type(won) is bool and (not won or isinstance(reply.get("secret"), str))):
             raise ServerError(f"{self.server.url} answered a guess without the API's fields: "
                               f"{abridged(json.dumps(reply), 200)}")
         try:
-            check_feedback((black, white), self.rules)
+            check_feedback(fb, self.rules)
             secret = parse_code(reply["secret"], self.rules) if won else None
         except BadInput as error:
             raise ServerError(f"{self.server.url} answered {format_code(guess, self.rules)} with {error}") from None
-        if won != (black == self.rules.pegs) or (won and secret != tuple(guess)):
-            raise ServerError(f"{self.server.url} answered {format_code(guess, self.rules)} with {black},{white} "
+        if won != (fb == rule.win(self.rules.pegs)) or (won and secret != tuple(guess)):
+            raise ServerError(f"{self.server.url} answered {format_code(guess, self.rules)} with {rule.write(fb)} "
                               f"and won={str(won).lower()}, which do not agree")
         if won:
             self.secret = secret
-        return black, white
+        return fb
 
 
 def play_remote(engine: Engine, strategy: Strategy, server: RemoteServer, secret: Code | None = None,

@@ -12,6 +12,7 @@ import numpy as np
 from .codespace import MAX_CODES, code_space
 from .engines.base import Engine
 from .errors import BadInput, WrongAnswer
+from .feedback import rule_of
 from .notation import Code, amount, parse_code
 from .rules import Rules
 from .sampling import random_code
@@ -109,7 +110,7 @@ def chosen_secret(text: str | None, engine: Engine, seed: int | None, remote: bo
     # A code the edited game excludes could never be found: said now, not after the guesses.
     if engine.encoding is not None:
         try:
-            admitted = engine.first([(secret, (engine.rules.pegs, 0))]) is not None
+            admitted = engine.first([(secret, rule_of(engine.rules).win(engine.rules.pegs))]) is not None
         except WrongAnswer as error:  # the encoding is wrong, not the secret
             raise WrongAnswer(f"{error} (asked whether it admits --secret {text})") from None
         if not admitted:

@@ -11,7 +11,15 @@ from functools import cached_property, lru_cache
 import numpy as np
 
 from .errors import SpaceTooLarge
-from .feedback import colour_counts, feedback_block, feedback_features, feedback_indices, index_dtype, index_lut
+from .feedback import (
+    colour_counts,
+    feedback_block,
+    feedback_features,
+    feedback_indices,
+    index_dtype,
+    index_lut,
+    rule_of,
+)
 from .notation import Code, amount
 from .rules import Rules
 
@@ -112,9 +120,14 @@ class CodeSpace:
     def feedback_to(self, guess: Code, indices: np.ndarray | None) -> np.ndarray:
         """Feedback indices of ``guess`` against the codes at ``indices`` (None: all).
 
-        From the packed words when the codes fit them (one compiled pass),
-        else :func:`mm_logic.feedback.feedback_indices`.
+        From the packed words when the codes fit them (one compiled pass, the standard rule),
+        else from the game's feedback rule (:meth:`mm_logic.feedback.FeedbackRule.indices`).
         """
+        if not self.rules.standard:
+            rule = rule_of(self.rules)
+            if indices is None:
+                return rule.indices(guess, self.codes, self.counts)
+            return rule.indices(guess, self.codes[indices], self.counts[indices])
         if self.packed is None:
             if indices is None:
                 return feedback_indices(guess, self.codes, self.counts)
@@ -150,6 +163,13 @@ class CodeSpace:
         n = self.size
         if n > MAX_TABLE_CODES:
             raise SpaceTooLarge(f"no feedback table for {n:,} codes (limit {MAX_TABLE_CODES:,})")
+        if not self.rules.standard:
+            # Row by row: a rule of the game's own need not be symmetric (positional marks are not).
+            rule = rule_of(self.rules)
+            table = np.empty((n, n), dtype=rule.index_dtype(self.rules.pegs))
+            for g in range(n):
+                table[g] = rule.indices(self.code(g), self.codes, self.counts)
+            return table
         left, right = self.features
         table = np.empty((n, n), dtype=index_dtype(self.rules.pegs))
         step = max(1, 2**24 // max(n, 1))  # ~64 MB of float32 per block

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from .engines.base import Engine, Session
 from .errors import BadInput, MMLogicError, NoConsistentCode
-from .feedback import feedback
+from .feedback import rule_of, score
 from .interrupts import kernel_interrupts
 from .notation import Code, Entry, Feedback, check_feedback, format_code, format_feedback, plural
 from .rules import Rules
@@ -156,8 +156,9 @@ class Game:
             raise BadInput("the game is won: undo the winning entry first")
         if check:
             check_feedback(fb, self.rules)
-        if entry[1] == (self.rules.pegs, 0):
-            if check and any(feedback(g, entry[0]) != f for g, f in self.history):
+        rule = rule_of(self.rules)
+        if entry[1] == rule.win(self.rules.pegs):
+            if check and any(rule.score(g, entry[0]) != f for g, f in self.history):
                 raise self.engine.no_solution([*self.history, entry])
             self._win = entry
             return
@@ -187,7 +188,7 @@ class Game:
         """The feedback the secret gives ``guess`` (the codemaker's answer)."""
         if self.secret is None:
             raise BadInput("this game has no secret to score against")
-        return feedback(guess, self.secret)
+        return score(self.rules, guess, self.secret)
 
     def play_turn(self) -> Entry:
         """The computer guesses, the secret answers, and the entry is recorded."""
@@ -234,8 +235,8 @@ class GameRecord:
         """The contract's ``solve --json`` object."""
         return {
             "secret": format_code(self.secret, self.rules),
-            "guesses": [{"guess": format_code(g, self.rules), "black": b, "white": w}
-                        for g, (b, w) in self.guesses],
+            "guesses": [{"guess": format_code(g, self.rules), **rule_of(self.rules).as_json(fb)}
+                        for g, fb in self.guesses],
             "attempts": self.attempts,
             "seconds": round(self.seconds, 3),  # milliseconds, as bench and the docs show
             "backend": self.backend,
@@ -259,7 +260,7 @@ def codes_text(count: int, exact: bool) -> str:
 
 def turn_line(number: int, entry: Entry, rules: Rules) -> str:
     """One turn as ``solve`` prints it: number, guess, feedback."""
-    return f"{number}  {format_code(entry[0], rules)}  {format_feedback(entry[1])}"
+    return f"{number}  {format_code(entry[0], rules)}  {format_feedback(entry[1], rules)}"
 
 
 def play(engine: Engine, strategy: Strategy, secret: Code, max_attempts: int | None = None,
@@ -269,8 +270,8 @@ def play(engine: Engine, strategy: Strategy, secret: Code, max_attempts: int | N
     ``on_turn(number, entry)`` is called after each guess (``solve`` prints it at once).
     """
     try:
-        guesses, seconds = play_against(engine, strategy, lambda guess: feedback(guess, secret), max_attempts,
-                                        on_turn)
+        guesses, seconds = play_against(engine, strategy, lambda guess: score(engine.rules, guess, secret),
+                                        max_attempts, on_turn)
     except NoConsistentCode:
         edited = f" (does {engine.encoding.name} exclude it?)" if engine.encoding else ""
         raise EngineDisagreement(
@@ -330,7 +331,8 @@ class Suggestion:
     def text(self) -> str:
         guess = format_code(self.guess, self.rules)
         if self.solved_by is not None:
-            return f"{guess}  (solved: history entry {self.solved_by} scored {format_feedback((self.rules.pegs, 0))})"
+            win = format_feedback(rule_of(self.rules).win(self.rules.pegs), self.rules)
+            return f"{guess}  (solved: history entry {self.solved_by} scored {win})"
         return f"{guess}  ({codes_text(self.consistent, self.exact)} still possible)"
 
 
@@ -344,7 +346,8 @@ def advise(engine: Engine, strategy: Strategy, history: list[Entry], budget: int
     with Game(engine, strategy, history=history) as game:
         # The game is won once an entry scored all black: the code is that guess, whatever the
         # strategy would play next (if the history allows it).
-        won = [number for number, (_, (black, _)) in enumerate(history, 1) if black == engine.rules.pegs]
+        win = rule_of(engine.rules).win(engine.rules.pegs)
+        won = [number for number, (_, fb) in enumerate(history, 1) if tuple(fb) == win]
         # The guess first, as `solve` would play it: on huge games the count that follows stops
         # after a while, and the solver's state with it.
         guess = None if won else game.suggest()

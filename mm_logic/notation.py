@@ -3,8 +3,10 @@
 A code is a tuple of colour numbers. It is written as one symbol per peg
 (``0011``) when the alphabet has enough symbols, otherwise as comma-separated
 integers (``0,17,33,2``); the integer form is accepted everywhere, and so are
-pegs separated by spaces (``0 1 2 3``, ``10 0 3 17``). Feedback is
-``B,W`` and a history entry is ``GUESS:B,W``.
+pegs separated by spaces (``0 1 2 3``, ``10 0 3 17``). Feedback is written as
+the game's feedback rule says (:mod:`mm_logic.feedback`): ``B,W`` (standard),
+``B`` (black-peg), one mark per peg ``x-o-`` (positional); a history entry is
+``GUESS:FEEDBACK``.
 """
 
 from __future__ import annotations
@@ -15,12 +17,8 @@ from contextlib import suppress
 from decimal import Decimal
 
 from .errors import BadInput
-from .rules import Rules
-
-Code = tuple[int, ...]
-Feedback = tuple[int, int]
-Entry = tuple[Code, Feedback]
-
+from .feedback import rule_of
+from .rules import Code, Entry, Feedback, Rules
 
 #: How many characters of a long input an error message repeats.
 SHOWN = 40
@@ -75,14 +73,14 @@ def format_code(code: Code, rules: Rules) -> str:
     return ",".join(str(c) for c in code)
 
 
-def format_feedback(feedback: Feedback) -> str:
-    """Write feedback as ``B,W``."""
-    return f"{feedback[0]},{feedback[1]}"
+def format_feedback(feedback: Feedback, rules: Rules) -> str:
+    """Write feedback as the game's rule does: ``B,W``, ``B`` or ``x-o-``."""
+    return rule_of(rules).write(feedback)
 
 
 def format_entry(entry: Entry, rules: Rules) -> str:
-    """Write a history entry as ``GUESS:B,W``."""
-    return f"{format_code(entry[0], rules)}:{format_feedback(entry[1])}"
+    """Write a history entry as ``GUESS:FEEDBACK``."""
+    return f"{format_code(entry[0], rules)}:{format_feedback(entry[1], rules)}"
 
 
 def _symbol_value(symbol: str, rules: Rules, text: str) -> int:
@@ -187,50 +185,33 @@ def parse_code(text: str, rules: Rules, *, check_repeat: bool = True) -> Code:
 
 def check_feedback(feedback: Feedback, rules: Rules, where: str = "") -> Feedback:
     """Reject feedback that no pair of codes can produce under these rules."""
-    black, white = feedback
-    p = rules.pegs
-    context = f" in {shown(where)}" if where else ""
-    if black < 0 or white < 0:
-        raise BadInput(f"feedback {black},{white}{context} is negative")
-    if black + white > p:
-        raise BadInput(f"feedback {black},{white}{context}: black + white exceeds the {p} pegs")
-    if black == p - 1 and white == 1:
-        raise BadInput(
-            f"feedback {black},{white}{context} cannot occur: with {p - 1} pegs right "
-            "the last one cannot be a misplaced colour"
-        )
-    if rules.colors == 1 and black != p:
-        raise BadInput(f"feedback {black},{white}{context} cannot occur with a single colour")
-    return feedback
+    rule = rule_of(rules)
+    why = rule.impossible(tuple(feedback), rules.pegs, rules.colors)
+    if why is not None:
+        context = f" in {shown(where)}" if where else ""
+        raise BadInput(f"feedback {rule.write(feedback)}{context}{why}")
+    return tuple(feedback)
 
 
-def black_white(text: str) -> Feedback | None:
-    """The two numbers of feedback as people type it, ``B,W`` or ``B W`` (black, white), unchecked;
-    None when ``text`` is not of that form. The one reader of ``next``'s history and ``play``'s
-    answers.
-
-    >>> black_white("1,2"), black_white(" 1 2 "), black_white("1 , 2"), black_white("1,,2"), black_white("12")
-    ((1, 2), (1, 2), (1, 2), None, None)
-    """
-    parts = text.split(",") if "," in text else text.split()
-    # ASCII digits only: int() reads other scripts' digits ("\uff14"), which codes refuse too.
-    if len(parts) != 2 or not all(p.strip().removeprefix("-").isascii() and p.strip().removeprefix("-").isdigit()
-                                  for p in parts):
-        return None
-    return int(parts[0]), int(parts[1])
+def read_feedback(text: str, rules: Rules) -> Feedback | None:
+    """Feedback as people type it under the game's rule (``B,W`` or ``B W``; ``B``; ``x-o-``),
+    unchecked; None when ``text`` is not of the rule's form. The one reader of ``next``'s history
+    and ``play``'s answers."""
+    return rule_of(rules).read(text, rules.pegs)
 
 
 def parse_feedback(text: str, rules: Rules, where: str = "") -> Feedback:
-    """Read ``B,W`` (or ``B W``) and check that it can occur."""
-    feedback = black_white(text)
+    """Read feedback of the game's rule and check that it can occur."""
+    feedback = read_feedback(text, rules)
     if feedback is None:
-        message = f"feedback {shown(text)} in {shown(where or text)} is not of the form B,W (e.g. 1,2)"
-        raise BadInput(message)
+        form = rule_of(rules).form
+        raise BadInput(f"feedback {shown(text)} in {shown(where or text)} is not of the form {form}")
     return check_feedback(feedback, rules, where)
 
 
 def parse_entry(text: str, rules: Rules, *, check_repeat: bool = True) -> Entry:
-    """Read a history entry ``GUESS:B,W`` (or ``GUESS:B W``, as ``play`` reads an answer).
+    """Read a history entry ``GUESS:FEEDBACK`` (``GUESS:B,W`` or ``GUESS:B W``, as ``play`` reads an
+    answer, under the standard rule).
 
     ``check_repeat=False`` accepts a guess that breaks the repetition rule
     (the probes of strategies that ask with one-colour codes, such as
@@ -242,7 +223,9 @@ def parse_entry(text: str, rules: Rules, *, check_repeat: bool = True) -> Entry:
     ((0, 0, 1, 1), (1, 0))
     """
     if ":" not in text:
-        raise BadInput(f"history entry {shown(text)} is not of the form GUESS:B,W (e.g. 0011:1,0)")
+        example = {"standard": "GUESS:B,W (e.g. 0011:1,0)", "black": "GUESS:B (e.g. 0011:1)",
+                   "positional": "GUESS:MARKS (e.g. 0011:x-o-)"}[rules.feedback]
+        raise BadInput(f"history entry {shown(text)} is not of the form {example}")
     guess_text, _, feedback_text = text.rpartition(":")
     # A guess that breaks the repetition rule cannot have been played, unless
     # the strategy probes with such codes.

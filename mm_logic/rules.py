@@ -1,4 +1,4 @@
-"""The rules of one game: code length, colours, repetition and the alphabet."""
+"""The rules of one game: code length, colours, repetition, the feedback rule and the alphabet."""
 
 from __future__ import annotations
 
@@ -13,6 +13,21 @@ DEFAULT_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 #: beyond what a solver plays in minutes). The CLI's option ranges and the server's checks use them.
 MAX_PEGS = 64
 MAX_COLORS = 255
+#: The feedback rules (``--feedback``), each defined in :mod:`mm_logic.feedback`: black and white pegs,
+#: black pegs only, one mark per peg.
+FEEDBACK_RULES = ("standard", "black", "positional")
+#: What engines and strategies list for the feedback rules of users' own files (``--feedback FILE.py``).
+RULE_FILE = "FILE.py"
+#: How each feedback rule is named in a short label (``describe``); the standard rule is not named.
+FEEDBACK_LABELS = {"black": "black-peg", "positional": "positional"}
+
+#: A code: one colour number per peg.
+Code = tuple[int, ...]
+#: What the codemaker tells of a guess, as the feedback rule writes it: ``(black, white)`` (standard),
+#: ``(black,)`` (black-peg), one mark per peg (positional: 2 right place, 1 elsewhere, 0 neither).
+Feedback = tuple[int, ...]
+#: A history entry: a guess and its feedback.
+Entry = tuple[Code, Feedback]
 
 
 @dataclass(frozen=True)
@@ -30,12 +45,16 @@ class Rules:
         and ``1`` is bulls and cows (``--no-repeat``).
     alphabet:
         Symbols used to write colours; colour ``i`` is ``alphabet[i]``.
+    feedback:
+        What the codemaker tells of a guess (``--feedback``): one of :data:`FEEDBACK_RULES`, or the path
+        of a Python module stating a rule of one's own (``FILE.py``, :mod:`mm_logic.feedback.custom`).
     """
 
     pegs: int = 4
     colors: int = 6
     max_repeat: int | None = None
     alphabet: str = DEFAULT_ALPHABET
+    feedback: str = "standard"
 
     def __post_init__(self) -> None:
         if not 1 <= self.pegs <= MAX_PEGS:
@@ -44,6 +63,9 @@ class Rules:
             raise BadInput(f"--colors must be between 1 and {MAX_COLORS}, got {self.colors}")
         if self.max_repeat is not None and self.max_repeat < 1:
             raise BadInput(f"--max-repeat must be at least 1, got {self.max_repeat}")
+        if self.feedback not in FEEDBACK_RULES and not self.feedback.endswith(".py"):
+            raise BadInput(f"unknown feedback rule {self.feedback!r}; choose from {', '.join(FEEDBACK_RULES)}, "
+                           "or a FILE.py of your own")
         if (len(set(self.alphabet)) != len(self.alphabet) or "," in self.alphabet or ":" in self.alphabet
                 or any(symbol.isspace() for symbol in self.alphabet)):
             # ',' ':' and spaces separate pegs and entries: a code using them could not be read back.
@@ -91,9 +113,22 @@ class Rules:
             ]
         return ways[self.pegs]
 
+    @property
+    def feedback_kind(self) -> str:
+        """The feedback rule's name, or ``FILE.py`` for a rule of the user's own (what engines and
+        strategies list in their ``feedback_rules``)."""
+        return self.feedback if self.feedback in FEEDBACK_RULES else RULE_FILE
+
+    @property
+    def standard(self) -> bool:
+        """Whether the codemaker tells black and white pegs (the default feedback rule)."""
+        return self.feedback == "standard"
+
     def as_dict(self) -> dict:
-        """The rules as the contract's JSON ``rules`` object."""
-        return {"pegs": self.pegs, "colors": self.colors, "max_repeat": self.max_repeat}
+        """The rules as the contract's JSON ``rules`` object; ``feedback`` only when it is not the standard
+        rule, so every output of the standard game is as it was."""
+        kept = {"pegs": self.pegs, "colors": self.colors, "max_repeat": self.max_repeat}
+        return kept if self.standard else {**kept, "feedback": self.feedback}
 
     def describe(self) -> str:
         """Short human label, e.g. ``4x6``, ``4x10 no-repeat``, ``5x8 max-repeat 2``."""
@@ -102,14 +137,29 @@ class Rules:
             label += " no-repeat"
         elif self.max_repeat is not None:
             label += f" max-repeat {self.max_repeat}"
+        if not self.standard:
+            label += f" {FEEDBACK_LABELS.get(self.feedback) or 'feedback ' + self.feedback.rsplit('/', 1)[-1]}"
         return label
 
 
+def rule_names(names: tuple[str, ...]) -> str:
+    """Feedback rules as messages name them: ``the standard feedback rule``, ``the standard, black and
+    positional feedback rules`` (``FILE.py``: ``rules of your own``).
+
+    >>> rule_names(("standard",)), rule_names(("standard", "black", "positional"))
+    ('the standard feedback rule', 'the standard, black and positional feedback rules')
+    """
+    built_in = [n for n in names if n != RULE_FILE]
+    text = "the " + (built_in[0] if len(built_in) == 1 else ", ".join(built_in[:-1]) + " and " + built_in[-1])
+    text += " feedback rule" + ("s" if len(built_in) > 1 else "")
+    return text + (" and rules of your own" if RULE_FILE in names else "")
+
+
 def make_rules(pegs: int = 4, colors: int = 6, no_repeat: bool = False,
-               max_repeat: int | None = None, alphabet: str = DEFAULT_ALPHABET) -> Rules:
+               max_repeat: int | None = None, alphabet: str = DEFAULT_ALPHABET, feedback: str = "standard") -> Rules:
     """Build :class:`Rules` from the command-line options, checking they agree."""
     if no_repeat:
         if max_repeat not in (None, 1):
             raise BadInput(f"--no-repeat contradicts --max-repeat {max_repeat}")
         max_repeat = 1
-    return Rules(pegs=pegs, colors=colors, max_repeat=max_repeat, alphabet=alphabet)
+    return Rules(pegs=pegs, colors=colors, max_repeat=max_repeat, alphabet=alphabet, feedback=feedback)

@@ -1,7 +1,8 @@
 """Symmetries of the consistent set: why most guesses need not be scored.
 
 Renaming colours and permuting positions maps valid codes to valid codes and
-keeps feedback: fb(a·x, a·s) = fb(x, s). If a symmetry ``a`` maps the set S of
+keeps feedback: fb(a·x, a·s) = fb(x, s) (under the positional rule, renaming colours only:
+:func:`moves_keep_feedback`). If a symmetry ``a`` maps the set S of
 consistent codes onto itself, a guess ``x`` splits S exactly as ``a·x`` does,
 so scoring strategies score one code per orbit of a group of such symmetries.
 The orbit's smallest code stands for it, and membership of S is the same
@@ -35,6 +36,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from math import comb
 
 import numpy as np
 
@@ -86,7 +88,17 @@ def symmetries(space: CodeSpace, history: list[Entry], alive: np.ndarray | None 
 def _symmetries(rules: Rules, blocks: tuple[tuple[int, ...], ...], guesses: tuple[tuple[int, ...], ...]
                 ) -> Symmetries:
     # Kept: the moves depend on the guesses alone, which sibling nodes of a bench's tree share.
-    return Symmetries.of(rules, [list(b) for b in blocks], position_symmetries(rules, [(g, None) for g in guesses]))
+    moves = position_symmetries(rules, [(g, None) for g in guesses]) if moves_keep_feedback(rules) else []
+    return Symmetries.of(rules, [list(b) for b in blocks], moves)
+
+
+def moves_keep_feedback(rules: Rules) -> bool:
+    """Whether permuting positions keeps the game's feedback: fb(sigma x, sigma s) = fb(x, s) for black and
+    white pegs and for black pegs alone, not for positional marks, whose o go to the earlier pegs first
+    (``0 1 1`` against ``1 2 0`` gives ``oo-``, its pegs reversed ``1 1 0`` against ``0 2 1`` give ``o-o``).
+    Renaming colours keeps every built-in rule's feedback (a rule of the user's own is played by the
+    strategies that ask the engine, which use no symmetry)."""
+    return rules.feedback in ("standard", "black")
 
 
 def free_colour_blocks(space: CodeSpace, history: list[Entry], alive: np.ndarray | None) -> list[list[int]]:
@@ -235,7 +247,12 @@ def opening_count(rules: Rules) -> int:
     [True, True, True]
     >>> opening_count(Rules(64, 255))
     1741630
+    >>> [opening_count(r) == len(canonical_openings(r)) for r in (Rules(4, 6, feedback="positional"),
+    ...                                                           Rules(5, 3, 2, feedback="positional"))]
+    [True, True]
     """
+    if not moves_keep_feedback(rules):
+        return _colour_classes(rules.pegs, rules.repeat_limit, rules.colors)
     @cache
     def count(remaining: int, largest: int, colours: int) -> int:
         # Partitions of `remaining` pegs into at most `colours` parts of at most `largest` each.
@@ -249,7 +266,8 @@ def opening_count(rules: Rules) -> int:
 
 
 def canonical_openings(rules: Rules) -> list[Code]:
-    """One code per class of openings equivalent under colour and position symmetry.
+    """One code per class of openings equivalent under colour and position symmetry (colour symmetry
+    alone where moving pegs changes the feedback: :func:`moves_keep_feedback`).
 
     Each is the smallest code of its class: colour 0 used most, then colour 1...
     (``0000, 0001, 0011, 0012, 0123`` for 4 pegs and 6 colours). Since scores are
@@ -267,5 +285,37 @@ def canonical_openings(rules: Rules) -> list[Code]:
         for part in range(min(largest, remaining), 0, -1):
             extend(remaining - part, part, parts + [part])
 
+    if not moves_keep_feedback(rules):
+        return _colour_patterns(rules)
     extend(rules.pegs, rules.repeat_limit, [])
     return sorted(found)
+
+
+@cache
+def _colour_classes(pegs: int, limit: int, colours: int) -> int:
+    """Codes of ``pegs`` pegs up to renaming colours: partitions of the pegs into at most ``colours``
+    sets of at most ``limit`` (the set of the first peg has ``s`` pegs, chosen among the others)."""
+    if pegs == 0:
+        return 1
+    if colours == 0:
+        return 0
+    return sum(comb(pegs - 1, s - 1) * _colour_classes(pegs - s, limit, colours - 1)
+               for s in range(1, min(limit, pegs) + 1))
+
+
+def _colour_patterns(rules: Rules) -> list[Code]:
+    """One code per class of codes up to renaming colours (the openings where positions are no symmetry):
+    colours numbered in order of first appearance (``0000 0001 0010 0011 0012 0100 ...``), increasing."""
+    found: list[Code] = []
+
+    def extend(code: list[int], counts: list[int]) -> None:
+        if len(code) == rules.pegs:
+            found.append(tuple(code))
+            return
+        for c in range(min(len(counts) + 1, rules.colors)):
+            if c < len(counts) and counts[c] >= rules.repeat_limit:
+                continue
+            extend(code + [c], counts[:c] + [counts[c] + 1] + counts[c + 1:] if c < len(counts) else counts + [1])
+
+    extend([], [])
+    return found

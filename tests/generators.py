@@ -15,9 +15,8 @@ from itertools import product
 import numpy as np
 from hypothesis import strategies as st
 
-from mm_logic.feedback import feedback
 from mm_logic.notation import Code, Entry, Feedback
-from mm_logic.rules import Rules
+from mm_logic.rules import FEEDBACK_RULES, Rules
 
 #: ``max_repeat`` values drawn: unlimited, no-repeat (bulls and cows), at most two (seed 001's
 #: A4), at most three (a limit above two is a rule of its own: an engine broken for k >= 3 passed).
@@ -25,14 +24,16 @@ REPEATS = (None, 1, 2, 3)
 
 
 @st.composite
-def small_rules(draw, min_pegs: int = 1, max_pegs: int = 5, max_colors: int = 6) -> Rules:
-    """Rules small enough to enumerate by brute force, under every repetition rule of :data:`REPEATS`."""
+def small_rules(draw, min_pegs: int = 1, max_pegs: int = 5, max_colors: int = 6,
+                feedbacks: tuple[str, ...] = ("standard",)) -> Rules:
+    """Rules small enough to enumerate by brute force, under every repetition rule of :data:`REPEATS`
+    and the feedback rules ``feedbacks`` (:data:`~mm_logic.rules.FEEDBACK_RULES`: all of them)."""
     pegs = draw(st.integers(min_pegs, max_pegs))
     repeat = draw(st.sampled_from(REPEATS))
     # The fewest colours that still make a code under the repetition rule.
     least = 2 if repeat is None else max(2, -(-pegs // repeat))
     colors = draw(st.integers(least, max(max_colors, least)))
-    return Rules(pegs, colors, repeat)
+    return Rules(pegs, colors, repeat, feedback=draw(st.sampled_from(feedbacks)))
 
 
 @st.composite
@@ -47,7 +48,15 @@ def code_for(draw, rules: Rules) -> Code:
 
 @st.composite
 def possible_feedback(draw, rules: Rules) -> Feedback:
-    """Feedback the notation accepts (``b + w <= pegs``, never ``(pegs-1, 1)``)."""
+    """Feedback the notation accepts under the game's rule (standard: ``b + w <= pegs``, never
+    ``(pegs-1, 1)``; black: ``0..pegs``; positional: any marks but one o beside every other peg x)."""
+    if rules.feedback == "black":
+        return (draw(st.integers(0, rules.pegs)),)
+    if rules.feedback == "positional":
+        while True:
+            marks = tuple(draw(st.lists(st.integers(0, 2), min_size=rules.pegs, max_size=rules.pegs)))
+            if not (marks.count(2) == rules.pegs - 1 and 1 in marks):
+                return marks
     while True:
         black = draw(st.integers(0, rules.pegs))
         white = draw(st.integers(0, rules.pegs - black))
@@ -65,7 +74,7 @@ def entry_for(draw, rules: Rules, secret: Code, perturb: bool | None = None) -> 
     probe = draw(st.integers(0, 5)) == 0
     guess = draw(code_for(Rules(rules.pegs, rules.colors) if probe else rules))
     changed = draw(st.integers(0, 4)) == 0 if perturb is None else perturb
-    return guess, draw(possible_feedback(rules)) if changed else feedback(guess, secret)
+    return guess, draw(possible_feedback(rules)) if changed else brute_score(rules, guess, secret)
 
 
 @st.composite
@@ -77,9 +86,10 @@ def history_for(draw, rules: Rules, max_len: int = 4, consistent: bool | None = 
 
 
 @st.composite
-def game_for(draw, max_pegs: int = 5, max_colors: int = 6, max_len: int = 4) -> tuple[Rules, list[Entry]]:
-    """Rules and a (mixed) history under them."""
-    rules = draw(small_rules(max_pegs=max_pegs, max_colors=max_colors))
+def game_for(draw, max_pegs: int = 5, max_colors: int = 6, max_len: int = 4,
+             feedbacks: tuple[str, ...] = ("standard",)) -> tuple[Rules, list[Entry]]:
+    """Rules (under the feedback rules ``feedbacks``) and a (mixed) history under them."""
+    rules = draw(small_rules(max_pegs=max_pegs, max_colors=max_colors, feedbacks=feedbacks))
     return rules, draw(history_for(rules, max_len=max_len))
 
 
@@ -87,7 +97,7 @@ def consistent(rules: Rules, history) -> list[tuple[int, ...]]:
     """The consistent codes in lexicographic order, by brute force."""
     return [code for code in product(range(rules.colors), repeat=rules.pegs)
             if max(code.count(c) for c in code) <= rules.repeat_limit
-            and all(feedback(guess, code) == fb for guess, fb in history)]
+            and all(brute_score(rules, guess, code) == fb for guess, fb in history)]
 
 
 def rows(codes) -> list[tuple[int, ...]]:
@@ -108,10 +118,42 @@ def brute_feedback(guess, secret):
     return black, white
 
 
-def contract_pick(candidates, alive, rank):
+def brute_marks(guess, secret):
+    """Textbook positional marks (Wordle's rule): x in place; then, left to right, o while the
+    secret has the colour left over beyond its x pegs; - otherwise (2, 1, 0)."""
+    marks = [2 if g == s else 0 for g, s in zip(guess, secret)]
+    left = [s for s, m in zip(secret, marks) if m != 2]
+    for p, g in enumerate(guess):
+        if marks[p] != 2 and g in left:
+            left.remove(g)
+            marks[p] = 1
+    return tuple(marks)
+
+
+def brute_score(rules: Rules, guess, secret) -> Feedback:
+    """The feedback of ``guess`` against ``secret`` under the game's rule, from the textbook
+    definitions of this module (no code shared with the package)."""
+    if rules.feedback == "black":
+        return (sum(g == s for g, s in zip(guess, secret)),)
+    if rules.feedback == "positional":
+        return brute_marks(guess, secret)
+    return brute_feedback(guess, secret)
+
+
+#: Every feedback rule, for the suites that draw it.
+ALL_FEEDBACKS = FEEDBACK_RULES
+
+
+def contract_pick(candidates, alive, rank, rules: Rules | None = None):
     """The contract's guess among ``candidates`` against the codes ``alive``, by brute force: the lowest
-    ``rank`` of its part sizes (``max``: Knuth's minimax), then a code of ``alive``, then the smallest."""
+    ``rank`` of its part sizes (``max``: Knuth's minimax), then a code of ``alive``, then the smallest.
+    Parts are by :func:`brute_score` under ``rules``' feedback rule (None: the standard rule)."""
+    def fb(guess, code):
+        return brute_feedback(guess, code) if rules is None else brute_score(rules, guess, code)
+
+    members = set(alive)
+
     def key(guess):
-        parts = Counter(brute_feedback(guess, code) for code in alive)
-        return rank(parts.values()), guess not in alive, guess
+        parts = Counter(fb(guess, code) for code in alive)
+        return rank(parts.values()), guess not in members, guess
     return min(candidates, key=key)

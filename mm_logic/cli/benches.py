@@ -25,7 +25,7 @@ from .options import (
 
 
 @click.command(name="bench")
-@rules_options
+@rules_options(feedback=True)
 @engine_options()
 @click.option("--all", "all_secrets", is_flag=True, help="Play every secret of the code space once.")
 @click.option("--games", type=Integer(1), default=None, help="Play N random secrets (see --seed).")

@@ -36,6 +36,9 @@ PRESET_NAMES = ["seed000", "seed001", "seed003", "seed004"]
               help="Replay a report's experiments (its rule sets, backends, strategies and games) "
                    "instead of the rules options; --backend, --strategy, --all or --games replace the preset's.")
 @rules_options
+@click.option("--feedback", "feedbacks", default=None, metavar="RULE[,RULE...]",
+              help="Feedback rules to compare, comma-separated (standard, black, positional): each rule set is "
+                   "played under each.  [default: standard, or the preset's]")
 @backend_option(many=True)
 @strategy_option("first", many=True, trees=True)
 @click.option("--all", "all_secrets", is_flag=True, help="Play every secret of each code space once.")
@@ -49,7 +52,7 @@ PRESET_NAMES = ["seed000", "seed001", "seed003", "seed004"]
               callback=chart_folder, help="Write PNG charts into DIR (needs matplotlib).")
 @jobs_option()
 @click.pass_context
-def compare(ctx, preset, rules, backends, strategies, all_secrets, games, seed, encoding, time_limit,
+def compare(ctx, preset, rules, feedbacks, backends, strategies, all_secrets, games, seed, encoding, time_limit,
             as_json, csv_file, plot_dir, jobs):
     """Run every (rule set, backend, strategy) combination on the same secrets.
 
@@ -74,6 +77,7 @@ def compare(ctx, preset, rules, backends, strategies, all_secrets, games, seed, 
       mmlogic compare --preset seed000 --backend python --strategy first,minimax --all
       mmlogic compare --backend clingo,swipl,python --strategy first --games 200 --seed 1
       mmlogic compare --preset seed001 --backend clingo --strategy first,any --games 100 --plot charts/
+      mmlogic compare --backend python,clingo --strategy first,random --feedback standard,black,positional --all
     """
     from ..studies.compare import ComparePlan, column_widths, compare, table_header, table_row
 
@@ -87,7 +91,7 @@ def compare(ctx, preset, rules, backends, strategies, all_secrets, games, seed, 
         strategies = None if ctx.get_parameter_source("strategies") == default else strategies
     plan = ComparePlan.make(preset=preset, rules=rules, explicit_rules=typed, backends=backends,
                             strategies=strategies, all_secrets=all_secrets, games=games, seed=seed, jobs=jobs,
-                            encoding=encoding, time_limit=time_limit)
+                            encoding=encoding, time_limit=time_limit, feedbacks=feedbacks)
     if (unchecked := plan.unchecked()) is not None:
         click.echo(f"note: {unchecked}", err=True)
     printed: list = []

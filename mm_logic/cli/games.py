@@ -13,7 +13,7 @@ from .options import Integer, emit, engine_options, json_option, rules_options, 
 
 
 @click.command(name="solve")
-@rules_options
+@rules_options(feedback=True)
 @engine_options()
 @click.option("--secret", "secret_text", metavar="CODE", default=None,
               help="The code to find (random when not given; reproducible with --seed).")
@@ -58,7 +58,7 @@ def solve(rules, engine, strategy, seed, secret_text, server, as_json):
 
 
 @click.command(name="next")
-@rules_options
+@rules_options(feedback=True)
 @engine_options()
 @json_option
 @click.argument("history", nargs=-1, metavar="HISTORY...")
@@ -86,7 +86,7 @@ def next_command(rules, engine, strategy, seed, as_json, history):
 
 
 @click.command(name="play")
-@rules_options
+@rules_options(feedback=True)
 @engine_options(beyond="any")
 @click.option("--role", type=click.Choice(["codebreaker", "codemaker"]), default="codebreaker", show_default=True,
               help="codebreaker: you guess; codemaker: you keep a code in mind and the computer guesses it.")

@@ -20,10 +20,11 @@ import click
 
 from ..engines import BACKENDS, DEFAULT_BACKEND
 from ..errors import BadInput, MMLogicError, install_hint
+from ..feedback.custom import is_rule_file, load_rule
 from ..files import check_output, not_regular
 from ..notation import amount, parse_code, quoted
 from ..player import Player
-from ..rules import DEFAULT_ALPHABET, MAX_COLORS, MAX_PEGS, make_rules
+from ..rules import DEFAULT_ALPHABET, FEEDBACK_RULES, MAX_COLORS, MAX_PEGS, make_rules, rule_names
 from ..strategies import ALIASES, STRATEGIES, StrategyName, is_tree_name, parse_strategy
 from ..strategies.sampled import EXACT_SPACE, SampleEntropy
 
@@ -53,14 +54,50 @@ def repeat_options(metavar: str | None = None, where: str = ""):
     return decorate
 
 
-def rules_options(f=None, *, refuse_alphabet: str | None = None):
-    """``--pegs --colors --no-repeat --max-repeat --alphabet``; passes ``rules``.
+class FeedbackRuleChoice(click.Choice):
+    """A built-in feedback rule's name, or ``FILE.py``: a rule of one's own, read at once (a file that
+    cannot be read or states no rule is one line); converts to the rule's name or the file's path as
+    given (worker processes start in the same folder and read the same file)."""
+
+    def __init__(self):
+        super().__init__(list(FEEDBACK_RULES))
+
+    def get_metavar(self, param, ctx):
+        return super().get_metavar(param, ctx).replace("]", "|FILE.py]")
+
+    def get_invalid_choice_message(self, value, ctx):
+        return super().get_invalid_choice_message(value, ctx).rstrip(".") + ", or FILE.py (a rule of your own)."
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and is_rule_file(value):
+            path = Path(value)
+            try:
+                if (kind := not_regular(path)) is not None:
+                    self.fail(f"{value} is {kind}, not a regular file", param, ctx)
+                return str(load_rule(value).path)
+            except BadInput as error:
+                self.fail(str(error), param, ctx)
+        return super().convert(value, param, ctx)
+
+
+def feedback_option(f):
+    """``--feedback standard|black|positional|FILE.py``: what the codemaker tells of a guess."""
+    return click.option("--feedback", type=FeedbackRuleChoice(), default="standard", show_default=True,
+                        help="What the codemaker tells of a guess: standard (black and white, B,W), black (black "
+                             "pegs only, B), positional (one mark per peg, x o or -, e.g. x-o-), or FILE.py, a rule "
+                             "of your own (docs/encodings.md).")(f)
+
+
+def rules_options(f=None, *, refuse_alphabet: str | None = None, feedback: bool = False):
+    """``--pegs --colors --no-repeat --max-repeat --alphabet`` (and, with ``feedback``, ``--feedback``);
+    passes ``rules``.
 
     ``refuse_alphabet``: the reason a command (``serve``) takes no ``--alphabet``; the
-    option is then left out of its help and refused with that reason.
+    option is then left out of its help and refused with that reason. ``feedback``: the command
+    plays every feedback rule (the others play the standard one).
     """
     if f is None:
-        return functools.partial(rules_options, refuse_alphabet=refuse_alphabet)
+        return functools.partial(rules_options, refuse_alphabet=refuse_alphabet, feedback=feedback)
 
     @pegs_option
     @colors_option
@@ -68,15 +105,15 @@ def rules_options(f=None, *, refuse_alphabet: str | None = None):
     @click.option("--alphabet", default=DEFAULT_ALPHABET, show_default=True, hidden=refuse_alphabet is not None,
                   help="Symbols in order; the first K are used.")
     @functools.wraps(f)
-    def wrapper(*args, pegs, colors, no_repeat, max_repeat, alphabet, **kwargs):
+    def wrapper(*args, pegs, colors, no_repeat, max_repeat, alphabet, feedback="standard", **kwargs):
         if refuse_alphabet is not None and alphabet != DEFAULT_ALPHABET:
             raise BadInput(f"--alphabet does not apply to {click.get_current_context().info_name}: {refuse_alphabet}")
-        rules = make_rules(pegs, colors, no_repeat, max_repeat, alphabet)
+        rules = make_rules(pegs, colors, no_repeat, max_repeat, alphabet, feedback)
         if alphabet != DEFAULT_ALPHABET and not rules.symbolic:
             click.echo(f"note: --alphabet has {len(alphabet)} symbols for {colors} colours: codes are written "
                        "as comma-separated colour numbers (0,3,1,2)", err=True)
         return f(*args, rules=rules, **kwargs)
-    return wrapper
+    return feedback_option(wrapper) if feedback else wrapper
 
 
 #: The authors' names --strategy also takes (``knuth`` is ``minimax``).
@@ -256,6 +293,11 @@ def engine_options(default_strategy: str = "minimax", beyond: str | None = None)
                 click.echo(f"note: {rules.describe()} has {amount(rules.size)} codes, more than {strategy} scores "
                            f"({amount(limit)}): {beyond} instead (choose another with --strategy)", err=True)
                 player = replace(player, strategy=parse_strategy(beyond))
+            elif default and rules.feedback_kind not in strategy.cls.feedback_rules:
+                instead = beyond or "first"
+                click.echo(f"note: {strategy} plays {rule_names(strategy.cls.feedback_rules)} only: {instead} "
+                           "instead (choose another with --strategy)", err=True)
+                player = replace(player, strategy=parse_strategy(instead))
             player.make_strategy()  # a size the strategy refuses, before the first guess is read
             first_guess = parse_code(first_guess_text, rules) if first_guess_text is not None else None
             player = replace(player, first_guess=first_guess)

@@ -38,7 +38,7 @@ def info(rules, backend, as_json):
 
 
 @click.command(name="optimal")
-@rules_options
+@rules_options(feedback=True)
 @click.option("--objective", type=click.Choice(["expected", "worst"]), default="expected", show_default=True,
               help="expected: least total guesses over every secret (the mean); worst: least worst case, then least "
                    "total among the strategies with that worst case.")

@@ -7,8 +7,9 @@
 % count/2) are in questions.pl beside this file, and are this module's too.
 :- reexport(mmlogic(questions)).
 :- use_module(library(clpfd)).
-:- use_module(library(apply), [foldl/5, maplist/3]).
-:- use_module(library(lists), [clumped/2, nth0/3, nth1/3, numlist/3]).
+:- use_module(library(apply), [exclude/3, foldl/5, maplist/2, maplist/3, maplist/4]).
+:- use_module(library(pairs), [group_pairs_by_key/2, pairs_keys/2, pairs_keys_values/3]).
+:- use_module(library(lists), [append/3, clumped/2, nth0/3, nth1/3, numlist/3]).
 
 /** <module> Mastermind and bulls and cows in CLP(FD): the game's rules
 
@@ -31,7 +32,10 @@ Terms:
     the guess have the secret's colour in the same place, and White is the
     rest of the colours they share, each pairing of colours counted once
     (white = sum over colours c of min(count in guess, count in secret) -
-    black).
+    black). Under the other feedback rules it is black(Code, Black) (black
+    pegs only) or marks(Code, Marks), one mark per peg: x (right colour,
+    right place), o (the colour is elsewhere, credited as often as the
+    secret holds it beyond the x pegs, earlier pegs first) or - (neither).
 
 mmlogic's swipl engine calls secret/2 once per rules and copies the result
 for every question (so secret/2 must be pure and deterministic), then calls
@@ -117,15 +121,42 @@ pegs(secret(Pegs, _Marks, _Counts), Pegs).
 
 %!  feedback(+Secret, +Entry) is semidet.
 %
-%   Constrain Secret to answer Entry = guess(Guess, Black, White). Fails if
-%   propagation already shows that no code does.
+%   Constrain Secret to answer Entry, under the feedback rule the entry's
+%   shape names: black(Guess, Black) (--feedback black), marks(Guess, Marks)
+%   (--feedback positional) or guess(Guess, Black, White) (the standard
+%   rule). Fails if propagation already shows that no code does.
 %
 %   ```
 %   ?- secret(rules(4, 6, 4), S), feedback(S, guess([0,0,1,1], 1, 0)),
 %      count(S, N).
 %   N = 256.
+%   ?- secret(rules(4, 6, 4), S), feedback(S, marks([0,0,1,1], [x,-,o,-])),
+%      count(S, N).
+%   N = 16.
 %   ```
 
+% the codemaker said the guess is the code (a feedback rule of your own, whose
+% told(Guess, Numbers) entries your encoding states: docs/encodings.md)
+feedback(secret(Pegs, _Marks, _Counts), won(Guess)) :-
+    maplist(#=, Pegs, Guess).
+% ... or that it is not (every told(Guess, Numbers) entry comes with it)
+feedback(secret(Pegs, _Marks, _Counts), missed(Guess)) :-
+    foldl(differs, Pegs, Guess, 0, Differences),
+    Differences #>= 1.
+% black pegs only: the pegs where the secret has the guess's colour
+feedback(secret(_Pegs, Marks, _Counts), black(Guess, Black)) :-
+    foldl(same_place(Marks), Guess, Blacks, 1, _),
+    sum(Blacks, #=, Black).
+feedback(secret(Pegs, Marks, _Counts), marks(Guess, Given)) :-
+    % x: the secret has the guess's colour on this peg; o and -: it has not
+    maplist(in_place, Pegs, Guess, Given),
+    % the marks of the other pegs, colour by colour, left to right
+    pairs_keys_values(Pairs, Guess, Given),
+    exclude(right_place, Pairs, Others),
+    sort(1, @=<, Others, ByColour),          % stable: pegs stay left to right
+    group_pairs_by_key(ByColour, Groups),
+    maplist(elsewhere(Marks, Given), Groups).
+% black and white pegs
 feedback(secret(_Pegs, Marks, Counts), guess(Guess, Black, White)) :-
     % black: the pegs where the secret has the guess's colour
     foldl(same_place(Marks), Guess, Blacks, 1, _),
@@ -136,6 +167,38 @@ feedback(secret(_Pegs, Marks, Counts), guess(Guess, Black, White)) :-
     maplist(paired(Counts), Offered, Pairs),
     Common is Black + White,
     sum(Pairs, #=, Common).
+
+% Peg got mark x (the guess's colour C) or another (not C).
+in_place(Peg, C, x) :- !, Peg #= C.
+in_place(Peg, C, _) :- Peg #\= C.
+
+% Count the pegs where the secret differs from the guess.
+differs(Peg, C, D0, D) :-
+    Peg #\= C #<==> Different,
+    D #= D0 + Different.
+
+% A pair whose value is the mark x.
+right_place(_-x).
+
+% Colour C got Given marks (o or -) on the guess's pegs that are not x: the
+% secret holds C beyond those x pegs exactly as often as the o marks if some
+% peg got -, at least as often otherwise. An o after a - of the same colour
+% never occurs.
+elsewhere(Marks, All, C-Given) :-
+    nth0(C, Marks, ColourMarks),
+    pairs_keys_values(Placed, ColourMarks, All),
+    exclude(right_place, Placed, Beyond),
+    pairs_keys(Beyond, Held),
+    sum(Held, #=, Left),
+    append(Os, Dashes, Given),
+    maplist(==(o), Os),
+    maplist(==(-), Dashes),
+    !,
+    length(Os, K),
+    (   Dashes == []
+    ->  Left #>= K
+    ;   Left #= K
+    ).
 
 % Mark: "the secret's peg P has colour C", for the guess's colour C on peg P.
 same_place(Marks, C, Mark, P, P1) :-

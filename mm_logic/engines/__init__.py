@@ -16,7 +16,7 @@ from pathlib import Path
 from ..errors import BadInput
 from ..files import read_bytes
 from ..notation import quoted
-from ..rules import Rules
+from ..rules import RULE_FILE, Rules, rule_names
 from .base import Engine, Session
 
 #: ``--backend`` name -> "module:class"
@@ -58,16 +58,38 @@ def check_encoding(name: str, encoding: str | Path | None) -> None:
         raise BadInput(f"cannot read --encoding {encoding}: {error.strerror or error}") from None
 
 
+def check_feedback_rule(name: str, rules: Rules, encoding: str | Path | None = None) -> None:
+    """Refuse (exit 2) an engine that does not play the game's feedback rule (seed 001's searches reason on
+    black and white pegs)."""
+    cls = engine_class(name)
+    if rules.feedback_kind not in cls.feedback_rules:
+        fit = [n for n in BACKENDS if rules.feedback_kind in engine_class(n).feedback_rules]
+        raise BadInput(f"--backend {name} plays {rule_names(cls.feedback_rules)} only; "
+                       f"with --feedback {rules.feedback} use --backend {', '.join(fit[:-1])} or {fit[-1]}")
+    if rules.feedback_kind == RULE_FILE and cls.suffix is not None and encoding is None:
+        raise BadInput(f"--feedback {rules.feedback}: the shipped encodings do not state your rule; give "
+                       f"--backend {name} an --encoding {cls.suffix} file that does (docs/encodings.md)")
+
+
 def make_engine(name: str, rules: Rules, *, encoding: str | Path | None = None,
                 time_limit: float | None = None, labeling: str | None = None) -> Engine:
     """Create the engine ``name`` for ``rules``."""
     check_encoding(name, encoding)
+    check_feedback_rule(name, rules, encoding)
     cls = engine_class(name)
     if labeling is not None and labeling not in cls.labelings:
         readers = [n for n in BACKENDS if labeling in engine_class(n).labelings]
         raise BadInput(f"--labeling {labeling} applies to --backend {' or '.join(readers) or 'none'}, not {name}")
-    return cls(rules, encoding=Path(encoding) if encoding else None, time_limit=time_limit, labeling=labeling)
+    engine = cls(rules, encoding=Path(encoding) if encoding else None, time_limit=time_limit, labeling=labeling)
+    if rules.feedback_kind == RULE_FILE and encoding is not None:
+        from .rule_check import check_encoding_states_rule
+        try:
+            check_encoding_states_rule(engine)
+        except BaseException:
+            engine.close()
+            raise
+    return engine
 
 
-__all__ = ["BACKENDS", "DEFAULT_BACKEND", "Engine", "Session", "check_encoding", "engine_class",
+__all__ = ["BACKENDS", "DEFAULT_BACKEND", "Engine", "Session", "check_encoding", "check_feedback_rule", "engine_class",
            "make_engine"]

@@ -37,7 +37,7 @@ import numpy as np
 from ..codespace import code_space
 from ..counting import count_consistent, countable
 from ..errors import NoConsistentCode, WrongAnswer
-from ..feedback import colour_counts, feedback, feedback_index, feedback_indices, gives
+from ..feedback import colour_counts, gives, rule_of
 from ..notation import Code, Entry, Feedback, format_code, format_entry, format_feedback
 from ..rules import Rules
 
@@ -191,8 +191,12 @@ class Session(ABC):
         if code is None or self.checked_as is None or code == self._last_right:
             return code
         counts = Counter(code)
-        if max(counts.values()) > self.rules.repeat_limit or not all(
-                gives(guess, guess_counts, code, counts, fb) for guess, guess_counts, fb in self._scored):
+        if self.rules.standard:
+            fits = all(gives(guess, guess_counts, code, counts, fb) for guess, guess_counts, fb in self._scored)
+        else:
+            rule = rule_of(self.rules)
+            fits = all(rule.score(guess, code) == fb for guess, _, fb in self._scored)
+        if max(counts.values()) > self.rules.repeat_limit or not fits:
             self._checked_rows(np.asarray([code]))  # names the broken rule or entry
         self._last_right = code
         return code
@@ -216,15 +220,16 @@ class Session(ABC):
             code = tuple(int(c) for c in array[invalid[0]])
             raise WrongAnswer(f"{self.checked_as} admits {format_code(code, rules)}, "
                               f"which breaks the repetition rule of {rules.describe()}")
+        rule = rule_of(rules)
         for number, (guess, fb) in enumerate(self.history, 1):
-            marks = feedback_indices(guess, array, counts)
-            wrong = np.flatnonzero(marks != feedback_index(fb, rules.pegs))
+            marks = rule.indices(guess, array, counts)
+            wrong = np.flatnonzero(marks != rule.index(fb, rules.pegs))
             if wrong.size:
                 code = tuple(int(c) for c in array[wrong[0]])
                 raise WrongAnswer(
                     f"{self.checked_as} admits {format_code(code, rules)}, which breaks history entry "
                     f"{number} ({format_entry((guess, fb), rules)}): it scores "
-                    f"{format_feedback(feedback(guess, code))}")
+                    f"{format_feedback(rule.score(guess, code), rules)}")
         return codes
 
     def close(self) -> None:
@@ -259,6 +264,8 @@ class Engine(ABC):
 
     #: Labeling orders the engine's ``any`` can follow (``--labeling``); empty: none.
     labelings: tuple[str, ...] = ()
+    #: The feedback rules it answers for (``--feedback``).
+    feedback_rules: tuple[str, ...] = ("standard", "black", "positional", "FILE.py")
 
     def __init__(self, rules: Rules, *, encoding: Path | None = None,
                  time_limit: float | None = None, labeling: str | None = None):

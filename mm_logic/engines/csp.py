@@ -290,6 +290,9 @@ class CSPSession(Session):
 class CSPEngine(Engine):
     """One of seed 001's algorithms A1-A5 (see the module docstring), in pure Python."""
 
+    #: Seed 001's searches reason on black and white pegs.
+    feedback_rules = ("standard",)
+
     algorithm: Algorithm
 
     def __init__(self, rules, **options):

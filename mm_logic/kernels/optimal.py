@@ -165,6 +165,7 @@ def _score_guesses(S, which, game, scratch, part_bound, cut, widest):
     (``widest`` >= 0) makes a part larger than ``widest``, is none of them.
     """
     table = game[0]
+    by_secret = game[4]  # by_secret[s, g]: the feedback of the guess g against the secret s
     n = S.shape[0]
     win = np.int64(table[0, 0])  # a code against itself: the winning feedback
     words, scores, every, picked = scratch
@@ -193,14 +194,14 @@ def _score_guesses(S, which, game, scratch, part_bound, cut, widest):
         if which == CONSISTENT:
             _count_few(S, table, packed, bits)
         else:
-            _count_every(S, table, packed, bits)
+            _count_every(S, by_secret, packed, bits)
         _word_bounds(packed, n, plain, win, bits, skip_won, scores)
     else:
         bits = 0
         packed = words[:0].reshape((1, 0))
         counts = np.zeros((size, win + 1), dtype=np.int64)
         for j in range(n):
-            row = table[S[j]]
+            row = by_secret[S[j]]
             for k in range(size):
                 counts[k, row[pool[k]]] += 1
         for k in range(size):
@@ -270,11 +271,12 @@ def _part_size(words, counts, bits, k, f):
 
 
 @nb.njit(cache=CACHE, nogil=True)
-def _count_every(S, table, words, bits):
+def _count_every(S, by_secret, words, bits):
     """Counter ``f % per`` (``bits`` wide, ``per = 64 // bits`` to a word) of ``words[f // per, g]``: the codes of S
     that give the guess ``g`` the feedback ``f``, for every code ``g``.
 
-    By the rows of S's codes (the table is symmetric), each read in order, and
+    By the rows of S's codes in the table by secret (``by_secret[s, g]``: the feedback of
+    ``g`` against ``s``; the table itself for a symmetric rule), each read in order, and
     a counter is bumped by a shift, not a look-up: the loops are vectorised.
     """
     size = words.shape[1]
@@ -283,7 +285,7 @@ def _count_every(S, table, words, bits):
     within = np.uint64(64 // bits - 1)
     one = np.uint64(1)
     for j in range(S.shape[0]):
-        row = table[S[j]]
+        row = by_secret[S[j]]
         if words.shape[0] == 1:
             out = words[0]
             for g in range(size):
@@ -485,8 +487,9 @@ def _progress(control, level):
 def search(S, hist, hlen, sigmas, pis, depth, budget, level, game, bounds, outsides, limited, scratch, tt, control):
     """The least total cost of the codes ``S`` if it is below ``budget``, else a lower bound (>= ``budget``).
 
-    ``game``: ``(table, codes, z1, z2)``: the feedback table, the codes and
-    the hash words. ``depth``: guesses left (``limited``), or ignored;
+    ``game``: ``(table, codes, z1, z2, by_secret)``: the feedback table (``table[g, s]``), the
+    codes, the hash words and the table by secret (``by_secret[s, g] = table[g, s]``: the table
+    itself where the rule is symmetric). ``depth``: guesses left (``limited``), or ignored;
     ``bounds[d]``: the perfect-split bound of a set by its size with ``d``
     guesses left (row 0 when not ``limited``), ``outsides[d]`` the least cost
     of a guess outside the set; ``hist[:hlen]``: the guesses played (free
@@ -501,7 +504,7 @@ def search(S, hist, hlen, sigmas, pis, depth, budget, level, game, bounds, outsi
     if control[STOP]:
         return STOPPED
     control[NODES] += 1
-    table, codes, z1, z2 = game
+    table, codes, z1, z2, _ = game
     k1, k2 = set_key(S, z1, z2, DEPTH_SALT * np.uint64(depth + 1) if limited else np.uint64(0))
     lower = here[n]
     entry = tt_find(tt, k1, k2)
@@ -613,7 +616,7 @@ def feasible(S, hist, hlen, sigmas, pis, depth, level, game, bound, capacity, sc
     if control[STOP]:
         return STOPPED
     control[NODES] += 1
-    table, codes, z1, z2 = game
+    table, codes, z1, z2, _ = game
     k1, k2 = set_key(S, z1, z2, FEASIBLE_SALT * np.uint64(depth + 1))
     entry = tt_find(tt, k1, k2)
     if entry >= 0:

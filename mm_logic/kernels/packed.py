@@ -91,6 +91,55 @@ def _plain_feedback(out, guess, gcol, gcnt, ncol, codes, counts, start, stop):
             common += a if a < b else b
         out[j - start] = black * width + common
 
+
+@nb.njit(cache=CACHE)
+def _packed_black(out, gw, words, start, stop, pegs):
+    """Black pegs of one guess against secrets ``start:stop`` (the black-peg rule's index)."""
+    words = words[start:stop]
+    for j in range(words.shape[0]):
+        x = gw ^ words[j]
+        x |= x >> _FOUR
+        x |= x >> _TWO
+        x |= x >> _ONE
+        out[j] = pegs - np.int64(_byte_sum(x & _LOW))
+
+
+@nb.njit(cache=CACHE)
+def _plain_black(out, guess, codes, start, stop):
+    pegs = codes.shape[1]
+    for j in range(start, stop):
+        black = 0
+        for p in range(pegs):
+            if codes[j, p] == guess[p]:
+                black += 1
+        out[j - start] = black
+
+
+@nb.njit(cache=CACHE)
+def _positional_feedback(out, guess, codes, counts, left, start, stop):
+    """Positional marks' index (base 3, the first peg most significant) of one guess against secrets
+    ``start:stop``: x (2) where the colours are equal, then, left to right, o (1) while the secret holds
+    the colour beyond its x pegs (``left``: scratch, one entry per colour), else - (0)."""
+    pegs = codes.shape[1]
+    for j in range(start, stop):
+        for p in range(pegs):
+            left[guess[p]] = counts[j, guess[p]]
+        for p in range(pegs):
+            if codes[j, p] == guess[p]:
+                left[guess[p]] -= 1
+        index = 0
+        for p in range(pegs):
+            g = guess[p]
+            if codes[j, p] == g:
+                index = index * 3 + 2
+            elif left[g] > 0:
+                left[g] -= 1
+                index = index * 3 + 1
+            else:
+                index = index * 3
+        out[j - start] = index
+
+
 @lru_cache(maxsize=4096)
 def pack_code(code: tuple[int, ...]) -> tuple[np.uint64, np.uint64, np.uint64]:
     """One code's packed words: peg word, two colour-count words (kept for the codes met last)."""

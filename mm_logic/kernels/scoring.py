@@ -18,7 +18,9 @@ smaller code; the orbit's smallest code is never skipped, so the result is
 the same as scoring every code (:mod:`mm_logic.kernels.orbits`).
 
 Feedback comes from packed words where the codes fit them, else from the
-plain loop (:mod:`mm_logic.kernels.packed`).
+plain loop (:mod:`mm_logic.kernels.packed`). :func:`best_guess` scores by the
+standard rule; :func:`best_guess_rule` is the same search under any rule (black
+pegs, positional marks), given bounds and symmetries that hold for it.
 """
 
 from __future__ import annotations
@@ -28,12 +30,55 @@ import numpy as np
 
 from .numba_cache import CACHE
 from .orbits import _compare_canonical, _is_representative, representatives
-from .packed import _packed_feedback, _plain_feedback, pack, pack_code, packed_marks
+from .packed import (
+    _packed_black,
+    _packed_feedback,
+    _plain_black,
+    _plain_feedback,
+    _positional_feedback,
+    pack,
+    pack_code,
+    packed_marks,
+)
 
 #: Feedbacks computed at once for one candidate before they are counted.
 _CHUNK = 64
 #: Ranks never reached (the search's starting best).
 NO_RANK = np.iinfo(np.int64).max
+#: The feedback rules as the kernels know them (``rule`` of :func:`best_guess_rule`); HASHED is the positional
+#: rule with the marks met by each candidate numbered densely through a hash table (:func:`_dense_ids`).
+STANDARD, BLACK, POSITIONAL, HASHED = 0, 1, 2, 3
+#: Most pegs of the positional rule whose feedbacks are counted in an array of ``3**pegs`` slots (longer
+#: codes: HASHED).
+POSITIONAL_PEGS = 13
+
+
+def rule_code(rules) -> int:
+    """The ``rule`` argument of :func:`best_guess_rule` for a game."""
+    if rules.feedback == "positional":
+        return POSITIONAL if rules.pegs <= POSITIONAL_PEGS else HASHED
+    return BLACK if rules.feedback == "black" else STANDARD
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+@nb.njit(cache=CACHE)
+def _dense_ids(out, n, keys, ids, taken, ntaken, next_id, shift):
+    """Replace the feedback indices ``out[:n]`` by dense ids, numbered as first met (open addressing in
+    ``keys``/``ids``, -1 free; ``taken``: the positions filled, to clear them). Returns ``(ntaken, next_id)``."""
+    mask = keys.shape[0] - 1
+    for j in range(n):
+        key = out[j]
+        h = np.int64((np.uint64(key) * _GOLDEN) >> np.uint64(shift)) & mask
+        while keys[h] != -1 and keys[h] != key:
+            h = (h + 1) & mask
+        if keys[h] == -1:
+            keys[h] = key
+            ids[h] = next_id
+            next_id += 1
+            taken[ntaken] = h
+            ntaken += 1
+        out[j] = ids[h]
+    return ntaken, next_id
 
 
 @nb.njit(cache=CACHE)
@@ -238,6 +283,212 @@ def best_guess(codes, words, count_words, counts, alive, pool, pool_canonical, p
                     return best_index, best, scored, pairs
     return best_index, best, scored, pairs
 
+
+@nb.njit(cache=CACHE)
+def best_guess_rule(codes, words, count_words, counts, alive, pool, pool_canonical, packed, mode, values, rest,
+                    bound, outside_bound, sigmas, pis, block_of, block_colors, block_start, rule):
+    """:func:`best_guess` under any feedback rule ``rule``: the same search, the feedback of the rule.
+
+    A copy rather than an argument of :func:`best_guess`, so that the standard rule's search stays
+    as fast as it was (one kernel with the rule inside measured a few per cent slower on 5x8);
+    with ``rule`` STANDARD it is :func:`best_guess` (the tests hold the two to each other).
+
+    ``mode`` 0: the rank is ``values[largest part]`` (``values`` non-decreasing);
+    mode 1: the rank is the sum of ``values[s]`` over the parts' sizes ``s``,
+    accumulated as ``values[s + 1] - values[s]`` per code, and ``r`` codes
+    not yet counted add at least ``rest[r]``. ``bound``: a rank no guess beats; ``outside_bound``: one no
+    inconsistent guess beats. The consistent codes are scored first, then the
+    inconsistent codes of ``pool`` (sorted code indices; ``pool_canonical``:
+    all are smallest under the free colour blocks already). ``sigmas``,
+    ``pis`` and ``block_*``: the symmetries (:class:`mm_logic.symmetry.Symmetries`).
+    ``rule``: the feedback rule (:data:`STANDARD`, :data:`BLACK`, or :data:`POSITIONAL` and :data:`HASHED`,
+    which read the plain codes, ``packed`` False); the symmetries and bounds passed must hold for it.
+
+    Returns ``(index, rank, candidates scored, feedbacks computed)``.
+    """
+    pegs = codes.shape[1]
+    m = alive.shape[0]
+    width = pegs + 1
+    hashed = rule == HASHED
+    slots = width * width if rule == STANDARD else width if rule == BLACK else m + 1 if hashed else 3**pegs
+    counter = np.zeros(slots, dtype=np.int64)
+    out = np.empty(_CHUNK, dtype=np.int64)
+    # Positional marks have many slots: the counters touched are cleared from the feedbacks kept here.
+    sparse = rule == POSITIONAL and slots > m
+    # ... or, for long codes, numbered densely per candidate (at most m ids).
+    size_log = 6
+    while (1 << size_log) < 2 * m:
+        size_log += 1
+    hkeys = np.full((1 << size_log) if hashed else 0, -1, dtype=np.int64)
+    hids = np.empty((1 << size_log) if hashed else 0, dtype=np.int64)
+    htaken = np.empty(m if hashed else 0, dtype=np.int64)
+    ntaken = 0
+    next_id = 0
+    trail = np.empty(m if sparse else 0, dtype=np.int64)
+    left_of = np.zeros(counts.shape[1], dtype=np.int64)
+    # The consistent codes, contiguous.
+    s_words = np.empty(m if packed else 0, dtype=np.uint64)
+    s_counts0 = np.empty(m if packed else 0, dtype=np.uint64)
+    s_counts1 = np.empty(m if packed else 0, dtype=np.uint64)
+    s_codes = np.empty((0 if packed else m, pegs), dtype=codes.dtype)
+    s_counts = np.empty((0 if packed else m, counts.shape[1]), dtype=counts.dtype)
+    for j in range(m):
+        if packed:
+            s_words[j] = words[alive[j]]
+            s_counts0[j] = count_words[alive[j], 0]
+            s_counts1[j] = count_words[alive[j], 1]
+        else:
+            s_codes[j] = codes[alive[j]]
+            s_counts[j] = counts[alive[j]]
+    steps = np.empty(m + 1, dtype=np.int64)
+    for s in range(m):
+        steps[s] = values[s + 1] - values[s]
+    colours = counts.shape[1]
+    rename = np.zeros(colours, dtype=np.int64)
+    stamp = np.zeros(colours, dtype=np.int64)
+    used = np.zeros(block_start.shape[0], dtype=np.int64)
+    symmetric = sigmas.shape[0] > 0 or block_start.shape[0] > 0
+    guess = np.empty(pegs, dtype=np.int64)
+    gcol = np.empty(pegs, dtype=np.int64)
+    gcnt = np.empty(pegs, dtype=np.int64)
+    tick = 0
+    small = m <= _CHUNK  # one chunk: the counters it touched are cleared one by one
+    best, best_index = NO_RANK, -1
+    threshold = m + 1  # mode 0: a part this large loses
+    scored = 0
+    pairs = 0
+    cursor = 0
+    for phase in range(2):
+        if phase == 1 and best <= outside_bound:
+            break  # no inconsistent guess can beat it
+        total = m if phase == 0 else pool.shape[0]
+        for k in range(total):
+            i = alive[k] if phase == 0 else np.int64(pool[k])
+            if phase == 1:
+                while cursor < m and alive[cursor] < i:
+                    cursor += 1
+                if cursor < m and alive[cursor] == i:
+                    continue  # consistent: scored already
+            if symmetric:
+                if phase == 1 and pool_canonical:
+                    ok = True
+                    for h in range(sigmas.shape[0]):
+                        tick += 1
+                        if _compare_canonical(codes[i], sigmas[h], pis[h], True, block_of, block_colors,
+                                              block_start, rename, stamp, tick, used) < 0:
+                            ok = False
+                            break
+                else:
+                    ok, tick = _is_representative(codes[i], sigmas, pis, block_of, block_colors, block_start,
+                                                  rename, stamp, tick, used)
+                if not ok:
+                    continue
+            scored += 1
+            gw = np.uint64(0)
+            g0 = np.uint64(0)
+            g1 = np.uint64(0)
+            ncol = 0
+            if packed:
+                gw = words[i]
+                g0 = count_words[i, 0]
+                g1 = count_words[i, 1]
+            else:
+                for p in range(pegs):
+                    guess[p] = codes[i, p]
+                for c in range(colours):
+                    if counts[i, c] > 0:
+                        gcol[ncol] = c
+                        gcnt[ncol] = counts[i, c]
+                        ncol += 1
+            if hashed:
+                for j in range(ntaken):
+                    hkeys[htaken[j]] = -1
+                ntaken = 0
+                if not small:
+                    counter[:next_id] = 0
+                next_id = 0
+            elif not small and not sparse:
+                counter[:] = 0
+            rank = 0
+            dropped = False
+            counted = 0  # feedbacks counted from the last chunk
+            filled = 0  # feedbacks kept in the trail
+            for start in range(0, m, _CHUNK):
+                stop = min(m, start + _CHUNK)
+                if rule == STANDARD:
+                    if packed:
+                        _packed_feedback(out, gw, g0, g1, s_words, s_counts0, s_counts1, start, stop, pegs)
+                    else:
+                        _plain_feedback(out, guess, gcol, gcnt, ncol, s_codes, s_counts, start, stop)
+                elif rule == BLACK:
+                    if packed:
+                        _packed_black(out, gw, s_words, start, stop, pegs)
+                    else:
+                        _plain_black(out, guess, s_codes, start, stop)
+                else:
+                    _positional_feedback(out, guess, s_codes, s_counts, left_of, start, stop)
+                    if hashed:
+                        ntaken, next_id = _dense_ids(out, stop - start, hkeys, hids, htaken, ntaken, next_id,
+                                                     64 - size_log)
+                    if sparse and not small:
+                        trail[start:stop] = out[:stop - start]
+                        filled = stop
+                pairs += stop - start
+                counted = stop - start
+                if mode == 0:
+                    for j in range(stop - start):
+                        f = out[j]
+                        size = counter[f] + 1
+                        counter[f] = size
+                        if size >= threshold:
+                            dropped = True
+                            counted = j + 1
+                            break
+                else:
+                    left = m - start  # codes not yet counted
+                    for j in range(stop - start):
+                        f = out[j]
+                        size = counter[f]
+                        counter[f] = size + 1
+                        rank += steps[size]
+                        left -= 1
+                        if rank + rest[left] >= best:
+                            dropped = True
+                            counted = j + 1
+                            break
+                if dropped:
+                    break
+            if not dropped and mode == 0:
+                largest = 0
+                for j in range(counted if small else 0):
+                    largest = max(largest, counter[out[j]])
+                if not small:
+                    if sparse:
+                        for j in range(filled):
+                            largest = max(largest, counter[trail[j]])
+                    elif hashed:
+                        for j in range(next_id):
+                            largest = max(largest, counter[j])
+                    else:
+                        largest = counter.max()
+                rank = values[largest]
+            if small:  # clear the counters touched, not all of them
+                for j in range(counted):
+                    counter[out[j]] = 0
+            elif sparse:
+                for j in range(filled):
+                    counter[trail[j]] = 0
+            if dropped:
+                continue
+            if rank < best:
+                best, best_index = rank, i
+                if mode == 0:
+                    threshold = _threshold(values, best, m)
+                if best <= bound:
+                    return best_index, best, scored, pairs
+    return best_index, best, scored, pairs
+
+
 _loaded = False
 
 
@@ -261,6 +512,11 @@ def load() -> None:
         for mode in (0, 1):
             best_guess(codes, words, count_words, counts, alive, alive.astype(np.int32), True, packed, mode, values,
                        values, 0, 0, none, none, *blocks)
+    for rule in (STANDARD, BLACK, POSITIONAL, HASHED):
+        for packed in (True, False) if rule < POSITIONAL else (False,):
+            for mode in (0, 1):
+                best_guess_rule(codes, words, count_words, counts, alive, alive.astype(np.int32), True, packed, mode,
+                                values, values, 0, 0, none, none, *blocks, rule)
     representatives(codes, none, none, *blocks)
     for mode in (0, 1):
         group_bound(codes, alive.astype(np.int32), alive, mode, values, 0)

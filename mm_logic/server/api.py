@@ -13,13 +13,16 @@ Routes (bodies and answers are JSON; the whole reference is ``docs/server.md``):
 * ``POST /api/games/{id}/feedback`` ``{"black": 1, "white": 2}``: the client's
   answer to the computer's guess (role ``codemaker``); an answer that no code
   could give with the earlier ones is refused (409), naming them;
+* under another feedback rule (``"rules": {"feedback": "black"}`` or ``"positional"``)
+  every feedback, in replies, histories and answers, is in the rule's keys:
+  ``{"black": 2}``, ``{"marks": "x-o-"}``;
 * ``POST /api/games/{id}/undo`` and ``POST /api/games/{id}/resign``;
 * ``POST /api/races`` ``{"rules": {...}, "entrants": [{"backend": "python",
   "strategy": "minimax"}, ...], "secret": "0123"}`` starts a race: every
   entrant plays the same secret; ``POST /api/races/{id}/step`` plays one turn
   of each entrant still running, ``GET /api/races/{id}`` its state (winners and
   secret once over);
-* ``GET /api/options``: the backends and strategies to choose from;
+* ``GET /api/options``: the backends and strategies to choose from, and those that play each feedback rule;
 * ``GET /`` the web page (``static/index.html``), its scripts and styles under ``/static/``.
 
 Every error is a 4xx with ``{"error": "one line"}`` in the command line's
@@ -46,15 +49,22 @@ from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..engines import BACKENDS, DEFAULT_BACKEND
+from ..engines import BACKENDS, DEFAULT_BACKEND, engine_class
 from ..errors import BadInput, MMLogicError, NoConsistentCode, host_port
-from ..notation import SHOWN, abridged, check_feedback, format_code, shown
+from ..feedback import rule_of
+from ..notation import SHOWN, Feedback, abridged, check_feedback, format_code, shown
+from ..rules import FEEDBACK_RULES, Rules
 from ..strategies import STRATEGIES
 from .race import DEFAULT_STRATEGY, MAX_ENTRANTS, Race, new_race
 from .store import Conflict, GameStore, HostedGame, TooManyGames, UnknownGame
 
 #: The web page: plain HTML, JavaScript and CSS shipped in the package, no build step.
 STATIC = Path(__file__).parent / "static"
+
+#: The backends and the strategies that play each feedback rule (``/api/options``: the page offers those).
+PLAYERS_BY_RULE = {rule: {"backends": [b for b in BACKENDS if rule in engine_class(b).feedback_rules],
+                          "strategies": [s for s, cls in STRATEGIES.items() if rule in cls.feedback_rules]}
+                   for rule in FEEDBACK_RULES}
 
 #: The largest request body read, in bytes. The largest useful body is a race of 8 entrants
 #: with a 64-peg secret in numbers (under 2 KB); 1 MiB leaves room for any client's layout.
@@ -246,7 +256,7 @@ def create_app(store: GameStore | None = None, hosts: frozenset[str] | None = No
     async def options(request: Request):
         return JSONResponse({"backends": list(BACKENDS), "default_backend": DEFAULT_BACKEND,
                              "strategies": list(STRATEGIES), "default_strategy": DEFAULT_STRATEGY,
-                             "max_entrants": MAX_ENTRANTS})
+                             "max_entrants": MAX_ENTRANTS, "feedback_rules": PLAYERS_BY_RULE})
 
     async def page(request: Request):
         return FileResponse(STATIC / "index.html")
@@ -295,15 +305,15 @@ def create_app(store: GameStore | None = None, hosts: frozenset[str] | None = No
 
 # -- actions, each under the game's lock ---------------------------------------------
 def _guess(hosted: HostedGame, body: dict) -> dict:
-    """The client's guess against the server's secret."""
+    """The client's guess against the server's secret; the feedback in the rule's keys."""
     hosted.check_open("codebreaker")
     if set(body) != {"guess"}:
         raise BadInput('the body must be {"guess": CODE}')
     code = hosted.code(body["guess"])
-    black, white = hosted.game.score(code)
-    hosted.game.record(code, (black, white), check=False)
+    fb = hosted.game.score(code)
+    hosted.game.record(code, fb, check=False)
     hosted.pending = None
-    reply = {"guess": format_code(code, hosted.rules), "black": black, "white": white,
+    reply = {"guess": format_code(code, hosted.rules), **rule_of(hosted.rules).as_json(fb),
              "won": hosted.game.won, "attempts": len(hosted.game.history)}
     if hosted.game.won:
         reply["secret"] = format_code(hosted.game.secret, hosted.rules)
@@ -320,15 +330,33 @@ def _next(hosted: HostedGame, _body) -> dict:
             **({} if exact else {"consistent_at_least": count})}
 
 
+#: The body of a codemaker's answer under each feedback rule, as a malformed one's message names it.
+ANSWER_BODIES = {"standard": '{"black": B, "white": W}', "black": '{"black": B}', "positional": '{"marks": "x-o-"}'}
+
+
+def answer_of(body: dict, rules: Rules) -> Feedback:
+    """The feedback of a codemaker's answer in the rule's keys (``black`` and ``white``; ``black``;
+    ``marks``, one mark per peg), checked: it can occur under the rules."""
+    rule = rule_of(rules)
+    keys = set(rule.json_keys)
+    if not set(body) <= keys | {"guess"} or not keys <= set(body):
+        raise BadInput(f'the body must be {ANSWER_BODIES[rule.name]}, optionally with "guess"')
+    fb = rule.from_json(body, rules.pegs)
+    if fb is None:
+        if rule.name == "standard":
+            raise BadInput("black and white must be integers")
+        if rule.name == "black":
+            raise BadInput("black must be an integer")
+        if not isinstance(body["marks"], str):
+            raise BadInput('marks must be a string, e.g. "x-o-"')
+        raise BadInput(f"feedback {shown(body['marks'])} is not of the form {rule.form}")
+    return check_feedback(fb, rules)
+
+
 def _answer(hosted: HostedGame, body: dict) -> dict:
-    """The client's black/white for the computer's guess (role codemaker)."""
+    """The client's answer to the computer's guess (role codemaker), in the feedback rule's keys."""
     hosted.check_open("codemaker")
-    if not set(body) <= {"black", "white", "guess"} or not {"black", "white"} <= set(body):
-        raise BadInput('the body must be {"black": B, "white": W}, optionally with "guess"')
-    black, white = body["black"], body["white"]
-    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (black, white)):
-        raise BadInput("black and white must be integers")
-    fb = check_feedback((black, white), hosted.rules)
+    fb = answer_of(body, hosted.rules)
     guess = hosted.pending if hosted.pending is not None else hosted.game.suggest()
     if "guess" in body and hosted.code(body["guess"]) != guess:
         raise Conflict(f"the computer's guess is {format_code(guess, hosted.rules)}, not {body['guess']}")

@@ -53,6 +53,10 @@ UNREADABLE = "unreadable request: send init_connexion or [GAME,GUESS], e.g. [1,a
 
 def protocol_rules(rules: Rules) -> Rules:
     """``rules`` written in letters from ``a``, or BadInput when the protocol cannot state them."""
+    if not rules.standard:
+        # serve's rules options take no --feedback; a game of another rule never reaches the protocol.
+        raise BadInput(f"--tcp-port: the line protocol answers black and white pegs only, not --feedback "
+                       f"{rules.feedback}")
     if rules.colors > len(LETTERS):
         raise BadInput(f"--tcp-port: the line protocol writes colours as the letters a..z, "
                        f"so at most {len(LETTERS)} colours, not {rules.colors}")

@@ -31,7 +31,7 @@ from ..player import Player
 from ..rules import Rules
 from ..sampling import random_code
 from ..strategies import parse_strategy
-from .store import Conflict, code_of, first_guess_of, name_of, quoting, rules_from
+from .store import Conflict, code_of, first_guess_of, history_of, name_of, quoting, rules_from, strategy_of
 
 #: How many entrants a race may have.
 MAX_ENTRANTS = 8
@@ -75,10 +75,9 @@ class Entrant:
         self.game.engine.close()
 
     def state(self) -> dict:
-        rules = self.game.rules
         return {
             "backend": self.backend, "strategy": self.game.strategy.name,
-            "history": [{"guess": format_code(g, rules), "black": b, "white": w} for g, (b, w) in self.game.history],
+            "history": history_of(self.game),
             "attempts": len(self.game.history), "seconds": round(self.seconds, 6), "won": self.game.won,
             "stopped": self.stopped,
         }
@@ -134,7 +133,7 @@ class Race:
             entrant.close()
 
 
-def _entrant_names(entrants) -> list[tuple[str, str]]:
+def _entrant_names(entrants, rules: Rules) -> list[tuple[str, str]]:
     """(backend, strategy) of each entrant of a request, checked before any engine is built."""
     if not isinstance(entrants, list) or not 1 <= len(entrants) <= MAX_ENTRANTS:
         raise BadInput(f'entrants must be a list of 1 to {MAX_ENTRANTS} objects such as '
@@ -148,7 +147,7 @@ def _entrant_names(entrants) -> list[tuple[str, str]]:
             raise BadInput(f"entrant {number}: unknown field {sorted(unknown)[0]!r}")
         try:
             backend = name_of(entrant, "backend", DEFAULT_BACKEND)
-            strategy = name_of(entrant, "strategy", DEFAULT_STRATEGY)
+            strategy = strategy_of(entrant, rules, DEFAULT_STRATEGY)
             quoting(backend, engine_class, backend)
         except BadInput as error:
             raise BadInput(f"entrant {number}: {error}") from None
@@ -172,7 +171,7 @@ def new_race(request: dict, time_limit: float | None):
     seed = request.get("seed")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
         raise BadInput("seed must be an integer >= 0")
-    names = _entrant_names(request.get("entrants"))
+    names = _entrant_names(request.get("entrants"), rules)
     chosen = []
     for number, (_, strategy) in enumerate(names, 1):
         try:

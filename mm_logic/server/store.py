@@ -26,12 +26,13 @@ import numpy as np
 
 from ..engines import DEFAULT_BACKEND, engine_class
 from ..errors import BadInput, MMLogicError
+from ..feedback import rule_of
 from ..game import Game
 from ..notation import SHOWN, Code, format_code, parse_code, shown
 from ..player import Player
-from ..rules import Rules, make_rules
+from ..rules import FEEDBACK_RULES, Rules, make_rules
 from ..sampling import random_code
-from ..strategies import parse_strategy
+from ..strategies import STRATEGIES, parse_strategy
 from ..strategies.base import Strategy
 
 ROLES = ("codebreaker", "codemaker")
@@ -68,25 +69,47 @@ class Conflict(MMLogicError):
 
 
 def rules_from(request: dict) -> Rules:
-    """Rules from a request's ``pegs``, ``colors``, ``no_repeat``, ``max_repeat``, ``alphabet``
-    (``None``: the default rules)."""
+    """Rules from a request's ``pegs``, ``colors``, ``no_repeat``, ``max_repeat``, ``alphabet``,
+    ``feedback`` (``None``: the default rules)."""
     if request is None:
         request = {}
     if not isinstance(request, dict):
         raise BadInput('rules must be a JSON object, e.g. {"pegs": 4, "colors": 6}')
-    unknown = set(request) - {"pegs", "colors", "no_repeat", "max_repeat", "alphabet"}
+    unknown = set(request) - {"pegs", "colors", "no_repeat", "max_repeat", "alphabet", "feedback"}
     if unknown:
         raise BadInput(f"unknown rules field {sorted(unknown)[0]!r}")
     options = {}
     for name, kind in (("pegs", int), ("colors", int), ("no_repeat", bool), ("max_repeat", int),
-                       ("alphabet", str)):
+                       ("alphabet", str), ("feedback", str)):
         value = request.get(name)
         if value is None:
             continue
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             raise BadInput(f"rules field {name!r} must be {'an integer' if kind is int else kind.__name__}")
         options[name] = value
+    if options.get("feedback", "standard") not in FEEDBACK_RULES:
+        # Only the rules the package ships: a rule of one's own is a Python file, and a request must never
+        # make the server read a file, let alone run one. A long name is quoted by its start.
+        raise BadInput(f"unknown feedback rule {shown(options['feedback'])}; choose from {', '.join(FEEDBACK_RULES)}")
     return make_rules(**options)
+
+
+def history_of(game: Game) -> list[dict]:
+    """A game's entries as the API writes them: the guess, then the feedback rule's keys (``black`` and
+    ``white``; ``black``; ``marks``)."""
+    rules = game.rules
+    rule = rule_of(rules)
+    return [{"guess": format_code(guess, rules), **rule.as_json(fb)} for guess, fb in game.history]
+
+
+def strategy_of(request: dict, rules: Rules, default: str) -> str:
+    """A request's ``strategy`` (``default`` when absent); absent, under a feedback rule the default does
+    not play, the first strategy that plays it (``first``), as the command line plays it with a note."""
+    if "strategy" not in request:
+        cls = STRATEGIES.get(default)
+        if cls is not None and rules.feedback not in cls.feedback_rules:
+            return next(name for name, c in STRATEGIES.items() if rules.feedback in c.feedback_rules)
+    return name_of(request, "strategy", default)
 
 
 def code_of(text, rules: Rules) -> Code:
@@ -173,7 +196,7 @@ class HostedGame:
         state = {
             "id": self.id, "role": self.role, "rules": rules.as_dict(), "alphabet": rules.alphabet[: rules.colors],
             "backend": self.backend, "strategy": self.game.strategy.name,
-            "history": [{"guess": format_code(g, rules), "black": b, "white": w} for g, (b, w) in self.game.history],
+            "history": history_of(self.game),
             "attempts": len(self.game.history), "won": self.game.won, "over": self.over,
         }
         if self.over and self.game.secret is not None:
@@ -245,7 +268,7 @@ class GameStore:
             raise BadInput("seed must be an integer >= 0")
         backend = name_of(request, "backend", DEFAULT_BACKEND)
         quoting(backend, engine_class, backend)  # an unknown backend is bad input even when full
-        name = name_of(request, "strategy", "minimax")
+        name = strategy_of(request, rules, "minimax")
         chosen = quoting(name, parse_strategy, name, files=False)  # a request never makes the server read a file
         player = Player(rules, backend, chosen, seed, first_guess_of(request, rules), self.time_limit)
         strategy = player.make_strategy()  # refuses a size it cannot play

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..errors import BadInput
 from ..notation import Code, amount, quoted
-from ..rules import Rules
+from ..rules import Rules, rule_names
 from .base import Strategy
 from .genetic import Ga001Dissimilar, Ga001Random, Ga001Reduction, Ga001Similar, Ga004
 from .human import Human1, Human2, Human3
@@ -78,9 +78,19 @@ class StrategyName:
              first_guess: Code | None = None) -> Strategy:
         """The strategy for ``rules``: ``time_limit`` bounds its own search, ``first_guess`` is its opening.
 
-        Raises :class:`BadInput` (one line, before anything is computed, on every backend) when the
-        strategy scores against every code and ``rules`` have more codes than it plays.
+        Raises :class:`BadInput` as :meth:`check` does.
         """
+        self.check(rules)
+        options = {"time_limit": time_limit, "first_guess": first_guess}
+        if self.tree is not None:
+            return TreeStrategy(rules, self.tree, self.name, **options)
+        if self.cls is SampleEntropy:
+            return SampleEntropy(rules, seed, sample_size(self.name), **options)
+        return self.cls(rules, seed, **options)
+
+    def check(self, rules: Rules) -> None:
+        """Refuse (:class:`BadInput`, one line, before anything is computed, on every backend) rules the
+        strategy cannot play: more codes than a scorer scores, a feedback rule it does not reason on."""
         cls = self.cls
         if cls.max_codes is not None and rules.size > cls.max_codes:
             fit = [n for n, c in STRATEGIES.items() if c.for_any_size]
@@ -88,12 +98,10 @@ class StrategyName:
             raise BadInput(f"--strategy {self.name} scores guesses against every code and plays at most "
                            f"{cls.max_codes:,} codes; {rules.describe()} has {amount(rules.size)}: "
                            f"use --strategy {others}")
-        options = {"time_limit": time_limit, "first_guess": first_guess}
-        if self.tree is not None:
-            return TreeStrategy(rules, self.tree, self.name, **options)
-        if cls is SampleEntropy:
-            return SampleEntropy(rules, seed, sample_size(self.name), **options)
-        return cls(rules, seed, **options)
+        if rules.feedback_kind not in cls.feedback_rules:
+            fit = [n for n, c in STRATEGIES.items() if rules.feedback_kind in c.feedback_rules]
+            raise BadInput(f"--strategy {self.name} plays {rule_names(cls.feedback_rules)} only; "
+                           f"with --feedback {rules.feedback} use --strategy {', '.join(fit[:-1])} or {fit[-1]}")
 
 
 def parse_strategy(text: str, *, files: bool = True) -> StrategyName:

@@ -40,6 +40,9 @@ class Strategy(ABC):
     for_any_size: bool = False
     #: Largest code space the strategy can play (None: any size).
     max_codes: int | None = None
+    #: The feedback rules it plays (``--feedback``): the engine's questions serve every rule; a strategy
+    #: that reasons on black and white pegs itself plays the standard rule only.
+    feedback_rules: tuple[str, ...] = ("standard", "black", "positional", "FILE.py")
 
     def __init__(self, rules: Rules, seed: int | None = None, *, time_limit: float | None = None,
                  first_guess: Code | None = None):

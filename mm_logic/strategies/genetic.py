@@ -96,6 +96,8 @@ def repaired(code: list[int], colors: int, limit: int, rng: np.random.Generator)
 class Ga001(SeededStrategy):
     """Seed 001's genetic algorithm; subclasses pick the guess from E."""
 
+    feedback_rules = ("standard",)
+
     deterministic = True
     maxsize = 10
     maxgen = 100
@@ -205,6 +207,8 @@ class Ga001Reduction(Ga001):
 
 class Ga004(SeededStrategy):
     """Seed 004's genetic algorithm (see the module): one population through the game."""
+
+    feedback_rules = ("standard",)
 
     name = "ga004"
     summary = "seed 004's genetic algorithm: population 200 evolved each turn, fittest code played"

@@ -59,6 +59,8 @@ def position_probe(found: list[int | None], colour: int, position: int, filler: 
 class HumanStrategy(Strategy):
     """Common part: replaying the plan on a history."""
 
+    feedback_rules = ("standard",)
+
     deterministic = True
     probes = True
 

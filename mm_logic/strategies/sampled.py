@@ -129,6 +129,8 @@ DRAWS_PER_LOOK = 300
 class SampleEntropy(SeededStrategy):
     """Largest entropy of the partition of ``k`` sampled consistent codes."""
 
+    feedback_rules = ("standard",)
+
     name = "sample-entropy"
     for_any_size = True
     summary = (f"largest entropy over a sample of k consistent codes (sample-entropy:K, default "

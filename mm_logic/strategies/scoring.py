@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..codespace import MAX_CODES, code_space
-from ..feedback import feedback_block, feedback_slots
+from ..feedback import feedback_block, rule_of
 from ..notation import Code
 from ..symmetry import Symmetries, block_pool, symmetries
 from .base import Strategy
@@ -60,6 +60,8 @@ class ScoringStrategy(Strategy):
     parts. With ``np.maximum``, part values must not decrease with the size.
     """
 
+    feedback_rules = ("standard", "black", "positional")
+
     #: How part values combine into a rank.
     combine: np.ufunc = np.add
     #: Scoring needs the code space enumerated.
@@ -74,6 +76,8 @@ class ScoringStrategy(Strategy):
         from ..kernels import scoring as kernels
         kernels.load()  # start-up, before any game's clock
         self._kernels = kernels
+        #: The feedback rule, as the kernel knows it (:data:`mm_logic.kernels.scoring.RULE_CODES`).
+        self._rule = kernels.rule_code(rules)
         #: Searches, candidates scored and feedbacks computed so far (what the searches cost).
         self.effort = {"searches": 0, "candidates": 0, "feedbacks": 0}
         self._values = np.zeros(0, dtype=np.int64)
@@ -91,7 +95,14 @@ class ScoringStrategy(Strategy):
 
     @property
     def slots(self) -> int:
-        return feedback_slots(self.rules.pegs)
+        return rule_of(self.rules).slots(self.rules.pegs)
+
+    @property
+    def classes(self) -> int:
+        """How many feedbacks a consistent guess may get at most (slots that never occur left out):
+        standard, (pegs-1, 1); positional, the ``pegs`` marks with one o beside every other peg x."""
+        pegs = self.rules.pegs
+        return {"standard": self.slots - 1, "black": self.slots, "positional": self.slots - pegs}[self.rules.feedback]
 
     def opening(self, session) -> Code:
         # The empty history: every code is consistent, and the symmetries leave
@@ -145,7 +156,9 @@ class ScoringStrategy(Strategy):
         group_bound = self._kernels.group_bound
         m = alive.size
         grouped = self.lower_bound(m)
-        if self.superadditive or self._mode == 0:
+        # Codes of one colour multiset get as many feedbacks as their differing pegs allow: true of black
+        # pegs (a function of the standard feedback), not of positional marks (an o may move with them).
+        if (self.superadditive or self._mode == 0) and self.rules.feedback != "positional":
             grouped = max(grouped, int(group_bound(space.codes, space.multisets, alive, self._mode, self._values,
                                                    self.rounding)))
         return grouped, max(self.lower_bound(m, outside=True), grouped)
@@ -156,13 +169,16 @@ class ScoringStrategy(Strategy):
 
     def _search(self, space, alive, sym: Symmetries, pool: np.ndarray, bounds: tuple[int, int]) -> tuple[int, int]:
         """Search the consistent codes, then the inconsistent ones of ``pool`` (from :func:`block_pool`)."""
-        best_guess = self._kernels.best_guess
-        packed = space.packed
+        kernels = self._kernels
+        packed = space.packed if self._rule < kernels.POSITIONAL else None  # positional: plain codes
         words, count_words = packed if packed is not None else (_EMPTY_WORDS, _EMPTY_COUNT_WORDS)
-        index, rank, candidates, pairs = best_guess(
-            space.codes, words, count_words, space.counts, alive, pool, True, packed is not None,
-            self._mode, self._values, self._rest, bounds[0], bounds[1], sym.sigmas, sym.pis, sym.block_of,
-            sym.block_colors, sym.block_start)
+        arguments = (space.codes, words, count_words, space.counts, alive, pool, True, packed is not None,
+                     self._mode, self._values, self._rest, bounds[0], bounds[1], sym.sigmas, sym.pis, sym.block_of,
+                     sym.block_colors, sym.block_start)
+        if self._rule == kernels.STANDARD:
+            index, rank, candidates, pairs = kernels.best_guess(*arguments)
+        else:
+            index, rank, candidates, pairs = kernels.best_guess_rule(*arguments, self._rule)
         self.effort["searches"] += 1
         self.effort["candidates"] += int(candidates)
         self.effort["feedbacks"] += int(pairs)
@@ -180,7 +196,8 @@ class ScoringStrategy(Strategy):
         """
         if not self.superadditive:
             return np.minimum(np.diff(values).min(), 0) * sizes
-        classes = self.slots - 1
+        # r codes touch at most r parts: more classes than codes change nothing but the rounding.
+        classes = self.classes if self.rules.standard else min(self.classes, max(int(sizes[-1]), 1))
         q, r = np.divmod(sizes, classes)
         spread = r * values[np.minimum(q + 1, values.size - 1)] + (classes - r) * values[q]
         return spread - 2 * classes * self.rounding
@@ -192,7 +209,9 @@ class ScoringStrategy(Strategy):
         """
         key = (m, outside)
         if key not in self._bounds:
-            classes = self.slots - 1 - outside  # (pegs-1, 1) never occurs
+            classes = self.classes - outside  # an inconsistent guess never wins
+            if not self.rules.standard:
+                classes = min(classes, max(m, 1))  # parts beyond m would be empty
             q, r = divmod(m, classes)
             parts = np.array([q + 1] * r + [q] * (classes - r), dtype=np.int64)
             self._bounds[key] = int(self.cost(parts[None, :])[0])

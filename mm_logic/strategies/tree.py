@@ -35,7 +35,7 @@ import numpy as np
 
 from ..codespace import code_space
 from ..errors import BackendUnavailable, BadInput, MMLogicError
-from ..feedback import feedback_index, win_index
+from ..feedback import rule_of
 from ..files import read_text, target_of
 from ..histogram import format_histogram, histogram_figures
 from ..notation import (
@@ -110,7 +110,7 @@ class StrategyTree:
         def node(n: TreeNode) -> dict:
             out: dict = {"guess": format_code(n.guess, rules)}
             if n.children:
-                out["next"] = {format_feedback(fb): node(n.children[fb]) for fb in sorted(n.children)}
+                out["next"] = {format_feedback(fb, rules): node(n.children[fb]) for fb in sorted(n.children)}
             return out
 
         return {
@@ -159,8 +159,8 @@ class StrategyTree:
 
     def check_rules(self, rules: Rules, name: str) -> None:
         """Refuse to play the tree under other rules than its own (the alphabet may differ)."""
-        def key(r: Rules) -> tuple[int, int, int]:
-            return r.pegs, r.colors, r.repeat_limit  # --max-repeat 4 of 4 pegs is no limit at all
+        def key(r: Rules) -> tuple[int, int, int, str]:
+            return r.pegs, r.colors, r.repeat_limit, r.feedback  # --max-repeat 4 of 4 pegs is no limit at all
 
         if key(self.rules) != key(rules):
             raise BadInput(f"--strategy {name} plays {self.rules.describe()}, not {rules.describe()}: "
@@ -197,7 +197,8 @@ class StrategyTree:
         ``cut`` and its subtree is not walked.
         """
         space = code_space(self.rules)
-        win = win_index(self.rules.pegs)
+        rule = rule_of(self.rules)
+        win = rule.win_index(self.rules.pegs)
         pegs = self.rules.pegs
         stack: list[tuple[TreeNode, np.ndarray, int, int | None, Feedback | None]] = [
             (self.root, np.arange(space.size), 1, None, None)]
@@ -212,7 +213,7 @@ class StrategyTree:
             wins = bool((marks == win).any())
             below = []
             for child_fb in sorted(node.children):
-                group = secrets[marks == feedback_index(child_fb, pegs)]
+                group = secrets[marks == rule.index(child_fb, pegs)]
                 if group.size:  # a branch no secret takes is never played
                     below.append((node.children[child_fb], group, depth + 1, number, child_fb))
             missing = int(secrets.size) - wins - sum(int(b[1].size) for b in below)
@@ -233,15 +234,18 @@ class StrategyTree:
 
 
 def _file_rules(data, alphabet) -> Rules:
-    if not isinstance(data, dict) or not {"pegs", "colors", "max_repeat"} <= data.keys():
-        raise BadInput('"rules" must be {"pegs": P, "colors": C, "max_repeat": M or null}')
+    shape = '"rules" must be {"pegs": P, "colors": C, "max_repeat": M or null}'
+    if not isinstance(data, dict) or not {"pegs", "colors", "max_repeat"} <= data.keys() \
+            or not data.keys() <= {"pegs", "colors", "max_repeat", "feedback"}:
+        raise BadInput(shape)
     values = [data["pegs"], data["colors"], data["max_repeat"]]
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in values[:2]) or not (
-            values[2] is None or isinstance(values[2], int) and not isinstance(values[2], bool)):
-        raise BadInput('"rules" must be {"pegs": P, "colors": C, "max_repeat": M or null}')
+            values[2] is None or isinstance(values[2], int) and not isinstance(values[2], bool)) \
+            or not isinstance(data.get("feedback", "standard"), str):
+        raise BadInput(shape)
     if alphabet is not None and not isinstance(alphabet, str):
         raise BadInput('"alphabet" must be a string or null')
-    return Rules(*values, alphabet=alphabet or DEFAULT_ALPHABET)
+    return Rules(*values, alphabet=alphabet or DEFAULT_ALPHABET, feedback=data.get("feedback", "standard"))
 
 
 def _read_node(data, rules: Rules, path: list[str]) -> TreeNode:
@@ -260,7 +264,7 @@ def _read_node(data, rules: Rules, path: list[str]) -> TreeNode:
     for key, child in below.items():
         step = f"{data['guess']}:{key}"
         fb = parse_feedback(key, rules, where=step)
-        if fb == (rules.pegs, 0):
+        if fb == rule_of(rules).win(rules.pegs):
             raise BadInput(f"the winning feedback {key} has no branch{where}")
         node.children[fb] = _read_node(child, rules, [*path, step])
     return node
@@ -381,7 +385,7 @@ def to_dot(tree: StrategyTree, max_depth: int | None = None) -> str:
             attributes = f'label="{code}\\n{_codes(visit.secrets)}"' + (", peripheries=2" if visit.wins else "")
         lines.append(f"  n{number} [{attributes}];")
         if visit.parent is not None:
-            lines.append(f'  n{visit.parent} -> n{number} [label="{format_feedback(visit.feedback)}"];')
+            lines.append(f'  n{visit.parent} -> n{number} [label="{format_feedback(visit.feedback, rules)}"];')
         if visit.missing:
             lines.append(f'  n{number}m [label="{_codes(visit.missing)}: no branch", color=red, fontcolor=red];')
             lines.append(f"  n{number} -> n{number}m [color=red];")

@@ -34,7 +34,7 @@ from ..codemaker import check_every_secret, secret_indices
 from ..codespace import code_space
 from ..engines.base import Engine
 from ..errors import BadInput
-from ..feedback import index_feedback, win_index
+from ..feedback import rule_of
 from ..game import EngineDisagreement, Game, GameRecord, NoProgress, attempts_limit, play
 from ..histogram import format_histogram, histogram_figures
 from ..notation import Code, Entry, format_entry
@@ -195,7 +195,8 @@ def play_tree(engine: Engine, strategy: Strategy, history: list[Entry], secrets:
     rules = engine.rules
     space = code_space(rules)
     result = _empty(engine, strategy)
-    win = win_index(rules.pegs)
+    rule = rule_of(rules)
+    win = rule.win_index(rules.pegs)
     limit = attempts_limit(rules)
 
     def visit(game: Game, secrets: np.ndarray, depth: int) -> TreeNode | None:
@@ -227,7 +228,7 @@ def play_tree(engine: Engine, strategy: Strategy, history: list[Entry], secrets:
                 continue
             if depth >= limit:
                 raise NoProgress(f"no win after {limit} guesses; the strategy is not making progress")
-            fb = index_feedback(mark, rules.pegs)
+            fb = rule.from_index(mark, rules.pegs)
             game.record(guess, fb, check=False)
             child = visit(game, group, depth + 1)
             if node is not None:
@@ -374,10 +375,10 @@ def split_below_opening(engine: Engine, strategy: Strategy, record: bool = False
         won.tree = TreeNode(opening)
     for mark in np.unique(marks):
         group = secrets[marks == mark]
-        if mark == win_index(rules.pegs):
+        if mark == rule_of(rules).win_index(rules.pegs):
             won.games_played.append((space.code(group[0]), 1))
         else:
-            tasks.append(TreeTask([(opening, index_feedback(mark, rules.pegs))], group, record))
+            tasks.append(TreeTask([(opening, rule_of(rules).from_index(mark, rules.pegs))], group, record))
     # Biggest subtrees first keeps the workers busy until the end.
     tasks.sort(key=lambda task: -task.size)
     return tasks, won

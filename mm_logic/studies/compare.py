@@ -18,12 +18,12 @@ from pathlib import Path
 
 from ..codemaker import check_every_secret, game_secrets, random_secrets, secret_indices
 from ..codespace import MAX_CODES, code_space
-from ..engines import BACKENDS, check_encoding, engine_class, make_engine
+from ..engines import BACKENDS, check_encoding, check_feedback_rule, engine_class, make_engine
 from ..errors import BadInput
 from ..histogram import format_histogram
 from ..notation import Code, amount, format_code, quoted
 from ..player import Player
-from ..rules import Rules
+from ..rules import FEEDBACK_RULES, Rules
 from ..strategies import StrategyName, parse_strategies
 from .bench import BenchResult, Progress, bench_all, bench_games, warm_up
 
@@ -129,7 +129,8 @@ class ComparePlan:
 
     @classmethod
     def make(cls, *, preset: str | None, rules: Rules, explicit_rules: list[str], backends: str | None,
-             strategies: str | None, all_secrets: bool, games: int | None, **options) -> ComparePlan:
+             strategies: str | None, all_secrets: bool, games: int | None, feedbacks: str | None = None,
+             **options) -> ComparePlan:
         """Check a plan given as the command line gives it, before any game runs.
 
         ``explicit_rules`` names the rules options the user typed (they
@@ -137,6 +138,8 @@ class ComparePlan:
         comma-separated names, None where not typed (a preset's own apply,
         else ``clingo`` and ``first``). ``--all`` or ``--games N`` is needed
         without a preset; with one, either replaces the studies' own choice.
+        ``feedbacks``: comma-separated feedback rules, each rule set played under
+        each (None: the rule sets' own, the standard rule unless a preset names another).
         """
         if all_secrets and games is not None:
             raise BadInput("give exactly one of --all or --games N")
@@ -151,6 +154,10 @@ class ComparePlan:
         else:
             studies = PRESETS[preset]
         chosen_backends = tuple(names("backend", BACKENDS, backends)) if backends is not None else None
+        if feedbacks is not None:
+            axis = names("feedback rule", FEEDBACK_RULES, feedbacks)
+            studies = tuple(replace(study, rule_sets=tuple(replace(r, feedback=f) for r in study.rule_sets
+                                                               for f in axis)) for study in studies)
         read = tuple(parse_strategies(strategies)) if strategies is not None else ()
         chosen_strategies = tuple(s.name for s in read)
         studies = tuple(replace(
@@ -170,6 +177,15 @@ class ComparePlan:
             for study in studies:
                 for r in study.rule_sets:
                     check_every_secret(r)
+        for study in studies:  # every engine and strategy plays its rule sets' feedback rule, before any game
+            chosen = parse_strategies([{s.name: s for s in read}.get(n, n) for n in study.strategies], files=False)
+            for r in study.rule_sets:
+                for backend in study.backends:
+                    if study.plays(r, backend):
+                        check_feedback_rule(backend, r, plan.encoding if plan.reads(backend) else None)
+                for strategy in chosen:
+                    if r.feedback_kind not in strategy.cls.feedback_rules:
+                        strategy.check(r)
         return plan
 
     def reads(self, backend: str) -> bool:
@@ -283,12 +299,17 @@ class Comparison:
         ``nodes`` and ``checks`` columns when an engine counted its search (a1..a5)."""
         rows = [row_dict(r) for r in self.rows]
         searched = ["nodes", "checks"] if any("search" in row for row in rows) else []
-        fields = ["pegs", "colors", "max_repeat", "backend", "strategy", *ROW_FIELDS, "ms_per_game", *searched]
+        # The feedback rule's column only when some row plays another rule than the standard one.
+        ruled = ["feedback"] if any("feedback" in row["rules"] for row in rows) else []
+        fields = ["pegs", "colors", "max_repeat", *ruled, "backend", "strategy", *ROW_FIELDS, "ms_per_game",
+                  *searched]
         with path.open("w", newline="") as f:
             writer = csv.DictWriter(f, fieldnames=fields)
             writer.writeheader()
             for row in rows:
-                writer.writerow({**row.pop("rules"), **row.pop("search", {}), **row,
+                rules = row.pop("rules")
+                writer.writerow({**rules, **({"feedback": rules.get("feedback", "standard")} if ruled else {}),
+                                 **row.pop("search", {}), **row,
                                  "histogram": format_histogram(row["histogram"])})
 
 

@@ -38,12 +38,12 @@ import numpy as np
 
 from ..codespace import code_space
 from ..errors import BadInput
-from ..feedback import feedback_index, index_feedback
+from ..feedback import rule_of
 from ..notation import Code, amount, format_code, quoted
 from ..processes import start_pool, start_worker, worker_count
-from ..rules import Rules
+from ..rules import RULE_FILE, Rules
 from ..strategies.tree import TreeNode
-from ..symmetry import canonical_openings, position_symmetries
+from ..symmetry import canonical_openings, moves_keep_feedback, position_symmetries
 from .optimal_result import OpeningBound, OptimalResult
 
 #: Largest code space searched (bulls and cows, 4x10 --no-repeat): the feedback table takes
@@ -98,6 +98,8 @@ class Searcher:
         self.k = kernels
         self.transpositions = table
         self.rules = rules
+        #: The feedback rule: the table's indices are its own, the largest the win.
+        self.feedback = rule_of(rules)
         self.max_depth = max_depth
         space = code_space(rules)
         self.space = space
@@ -132,7 +134,10 @@ class Searcher:
         rng = np.random.default_rng(0x5EED)
         z1 = rng.integers(0, 2**63, size=self.size, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
         z2 = rng.integers(0, 2**63, size=self.size, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
-        self.game = (self.table, self.codes, z1, z2)
+        # The table by secret: the scoring reads the codes of a set as secrets, row by row. Black and
+        # white pegs and black pegs alone are symmetric (the table itself); positional marks are not.
+        by_secret = self.table if rules.feedback != "positional" else np.ascontiguousarray(self.table.T)
+        self.game = (self.table, self.codes, z1, z2, by_secret)
         self.scratch = kernels.new_scratch(self.size, self.win + 1)
         # Entries of 33 bytes: 0.5 MB for the smallest spaces, 280 MB for bulls and cows.
         bits = 14 if self.size <= 256 else 18 if self.size < 1000 else 22 if self.size < 2000 else 23
@@ -150,7 +155,9 @@ class Searcher:
 
     def moves(self, history: list[int]) -> tuple[np.ndarray, np.ndarray]:
         """The moves that fix every guess of a history (:func:`mm_logic.symmetry.position_symmetries`)."""
-        found = position_symmetries(self.rules, [(self.code(g), None) for g in history])
+        # None where moving pegs changes the feedback (positional marks): colours alone are symmetric.
+        found = position_symmetries(self.rules, [(self.code(g), None) for g in history]) \
+            if moves_keep_feedback(self.rules) else []
         pegs, colors = self.rules.pegs, self.rules.colors
         sigmas = np.array([s for s, _ in found], dtype=np.int64).reshape(len(found), pegs)
         pis = np.array([p for _, p in found], dtype=np.int64).reshape(len(found), colors)
@@ -215,7 +222,7 @@ class Searcher:
             node = TreeNode(self.code(indices[0]))
             if indices.size == 2:
                 fb = int(self.table[indices[0], indices[1]])
-                node.children[index_feedback(fb, self.rules.pegs)] = TreeNode(self.code(indices[1]))
+                node.children[self.feedback.from_index(fb, self.rules.pegs)] = TreeNode(self.code(indices[1]))
             return node
         salt = self.transpositions.depth_salt(depth)
         found, exact, _, guess = self.transpositions.probe(indices, salt, self.game[2], self.game[3], self.tt)
@@ -227,7 +234,8 @@ class Searcher:
         node = TreeNode(self.code(guess))
         below = None if depth is None else depth - 1
         for fb, part in self.parts(guess, indices):
-            node.children[index_feedback(fb, self.rules.pegs)] = self.subtree(part, [*history, guess], below)
+            node.children[self.feedback.from_index(fb, self.rules.pegs)] = self.subtree(part, [*history, guess],
+                                                                                         below)
         return node
 
 
@@ -328,6 +336,10 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
         raise BadInput("--max-depth applies to --objective expected (--objective worst minimises the depth itself)")
     if max_depth is not None and max_depth < 1:
         raise BadInput(f"--max-depth must be at least 1, got {max_depth}")
+    if rules.feedback_kind == RULE_FILE:
+        # The search counts on renaming colours and, but for positional marks, moving pegs to keep the feedback.
+        raise BadInput(f"optimal plays the standard, black and positional feedback rules, not --feedback "
+                       f"{rules.feedback}: a rule of your own may tell colours or pegs apart")
     check_size(rules)
     compile_kernels(on_compile, worst=objective == "worst")
     started = time.perf_counter()
@@ -400,10 +412,11 @@ def _result(searcher: Searcher, opening: Opening, subtrees: dict[int, TreeNode],
     """The whole tree (the subtrees of the opening's parts rebuilt where not given: ``depth`` guesses
     left below it) and its histogram over every secret."""
     pegs = searcher.rules.pegs
+    rule = searcher.feedback
     tree = TreeNode(searcher.code(opening.index))
     for fb, part in opening.parts:
         child = subtrees.get(fb) or searcher.subtree(part, [opening.index], depth)
-        tree.children[index_feedback(fb, pegs)] = child
+        tree.children[rule.from_index(fb, pegs)] = child
     histogram: Counter = Counter()
 
     def play(node: TreeNode, indices: np.ndarray, guesses: int) -> None:
@@ -411,7 +424,7 @@ def _result(searcher: Searcher, opening: Opening, subtrees: dict[int, TreeNode],
         row = searcher.table[int(searcher.space.index_of([node.guess])[0]), indices]
         histogram[guesses] += int((row == searcher.win).sum())
         for fb, child in node.children.items():
-            part = indices[row == feedback_index(fb, pegs)]
+            part = indices[row == rule.index(fb, pegs)]
             if part.size:
                 play(child, part, guesses + 1)
 

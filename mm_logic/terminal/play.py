@@ -15,9 +15,19 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 
 from ..errors import BadInput, MMLogicError, NoConsistentCode
-from ..feedback import feedback
+from ..feedback import rule_of, score
 from ..game import Game, codes_text
-from ..notation import Code, Entry, black_white, check_feedback, format_code, format_feedback, parse_code, plural, shown
+from ..notation import (
+    Code,
+    Entry,
+    check_feedback,
+    format_code,
+    format_feedback,
+    parse_code,
+    plural,
+    read_feedback,
+    shown,
+)
 from ..rules import Rules
 
 #: Words that end the game.
@@ -66,7 +76,7 @@ def take_back(game: Game, say: Callable[[str], None]) -> None:
         say("nothing to undo")
         return
     played, given = game.undo()
-    say(f"took back {format_code(played, game.rules)} {format_feedback(given)}")
+    say(f"took back {format_code(played, game.rules)} {format_feedback(given, game.rules)}")
 
 
 def play_codebreaker(game: Game, ask: Callable[[str], str | None], say: Callable[[str], None],
@@ -116,7 +126,7 @@ def play_codebreaker(game: Game, ask: Callable[[str], str | None], say: Callable
             continue
         fb = game.score(guess)
         game.record(guess, fb, check=False)
-        say(f"{format_code(guess, rules)}  {format_feedback(fb)}")
+        say(f"{format_code(guess, rules)}  {format_feedback(fb, rules)}")
         if game.won:
             say(f"found in {plural(len(game.history), 'guess')}")
             return 0
@@ -133,9 +143,9 @@ def parse_answer(text: str, rules) -> tuple[int, int]:
     >>> parse_answer("1 2", Rules()), parse_answer(" 0,0 ", Rules())
     ((1, 2), (0, 0))
     """
-    answer = black_white(text)  # the reader of next's GUESS:B,W too
+    answer = read_feedback(text, rules)  # the reader of next's GUESS:FEEDBACK too
     if answer is None:
-        raise BadInput(f"{shown(text.strip())} is not an answer: type black and white, e.g. 1,2 or 1 2")
+        raise BadInput(f"{shown(text.strip())} is not an answer: type {rule_of(rules).typed}")
     return check_feedback(answer, rules)
 
 
@@ -147,10 +157,10 @@ def wrong_answers(history: list[Entry], secret: Code, rules: Rules) -> list[str]
     """
     lines = []
     for number, (guess, given) in enumerate(history, 1):
-        right = feedback(guess, secret)
+        right = score(rules, guess, secret)
         if right != given:
-            lines.append(f"answer {number} was wrong: {format_code(guess, rules)} gets {format_feedback(right)}, "
-                         f"you said {format_feedback(given)}")
+            lines.append(f"answer {number} was wrong: {format_code(guess, rules)} gets "
+                         f"{format_feedback(right, rules)}, you said {format_feedback(given, rules)}")
     return lines
 
 
@@ -168,20 +178,21 @@ def play_codemaker(game: Game, ask: Callable[[str], str | None], say: Callable[[
     """
     rules = game.rules
     alphabet = rules.alphabet[: rules.colors] if rules.symbolic else f"0..{rules.colors - 1}"
+    rule = rule_of(rules)
+    answer_with = "black,white (e.g. 1,2)" if rules.standard else rule.typed
     say(f"Think of a code of {plural(rules.pegs, 'peg')} over {alphabet} ({rules.describe()}); I guess it. "
-        "Answer each guess with black,white (e.g. 1,2); undo takes your last answer back; help for help.")
+        f"Answer each guess with {answer_with}; undo takes your last answer back; help for help.")
     while max_guesses is None or len(game.history) < max_guesses:
         with busy("thinking"):
             guess = game.suggest()  # an engine that fails here is the command's error (stderr, its exit code)
-        text = ask(f"guess {len(game.history) + 1}: {format_code(guess, rules)}  black,white")
+        text = ask(f"guess {len(game.history) + 1}: {format_code(guess, rules)}  {rule.prompt}")
         if text is None or text.strip().lower() in QUIT:
             break
         text = text.strip()
         if not text:
             continue
         if text.lower() in HELP:
-            say("type black,white for my guess (e.g. 1,2 or 1 2: black = right colour right place, white = right "
-                "colour wrong place); undo takes your last answer back; quit to stop")
+            say(f"type {rule.explained}; undo takes your last answer back; quit to stop")
             continue
         if text.lower() == "undo":
             take_back(game, say)

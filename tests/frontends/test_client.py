@@ -41,6 +41,39 @@ def test_solve_against_the_server_takes_the_guesses_it_takes_in_process(run_json
         assert remote == local
 
 
+@pytest.mark.parametrize("rule", ["black", "positional"])
+def test_solve_in_each_feedback_rule_takes_the_guesses_it_takes_in_process(run, run_json, server, rule):
+    for options in (["--backend", "python", "--strategy", "first", "--secret", "2540"],
+                    ["--backend", "clingo", "--strategy", "random", "--seed", "4", "--secret", "0123"],
+                    ["--backend", "swipl", "--strategy", "any", "--pegs", "5", "--colors", "7", "--no-repeat",
+                     "--secret", "61403"]):
+        remote = run_json("solve", "--server", server.url, "--feedback", rule, *options)
+        local = run_json("solve", "--feedback", rule, *options)
+        # In process a game of first on python may round to 0.0 s; over the network it cannot.
+        assert remote.pop("seconds") > 0 and local.pop("seconds") >= 0
+        assert remote == local
+        assert set(remote["guesses"][0]) == {"guess", {"black": "black", "positional": "marks"}[rule]}
+    text = run("solve", "--server", server.url, "--feedback", rule, "--backend", "python", "--strategy", "first",
+               "--secret", "1230")
+    assert text.stdout == {
+        "black": "1  0000  1\n2  0111  0\n3  1022  1\n4  1203  2\n5  1230  4\n5 guesses\n",
+        "positional": "1  0000  ---x\n2  1110  x--x\n3  1220  xx-x\n4  1230  xxxx\n4 guesses\n"}[rule]
+
+
+@pytest.mark.parametrize("rule", ["black", "positional"])
+def test_bench_in_each_feedback_rule_against_the_server_equals_the_bench_in_process(run_json, server, rule):
+    options = ["--feedback", rule, "--backend", "python", "--strategy", "random", "--games", "20", "--seed", "3",
+               "--jobs", "2"]
+    remote = run_json("bench", "--server", server.url, *options)
+    local = run_json("bench", *options)
+    assert remote.pop("seconds") > 0 and local.pop("seconds") > 0
+    assert remote == local and remote["games"] == 20 and remote["rules"]["feedback"] == rule
+    every = ["--feedback", rule, "--backend", "python", "--pegs", "3", "--colors", "3", "--all"]
+    remote, local = run_json("bench", "--server", server.url, *every), run_json("bench", *every)
+    assert remote.pop("seconds") > 0 and local.pop("seconds") >= 0
+    assert remote == local and remote["games"] == 27
+
+
 def test_solve_with_a_random_secret_on_the_server_and_its_text(run, server):
     result = run("solve", "--server", server.url.removeprefix("http://"), "--backend", "python", "--seed", "7",
                  "--json")
@@ -198,6 +231,48 @@ def test_an_answer_no_mmlogic_server_gives_is_one_line(reply, message):
         game.answer((0, 0, 1, 1))
     assert str(error.value) == f"http://127.0.0.1:9 {message}"
     assert game.secret is None
+
+
+@pytest.mark.parametrize("rule, reply, message", [
+    ("black", {"black": 1, "white": 0, "won": False}, "answered a guess without the API's fields: "
+                                                      '{"black": 1, "white": 0, "won": false}'),
+    ("black", {"marks": "x---", "won": False}, "answered a guess without the API's fields: "
+                                               '{"marks": "x---", "won": false}'),
+    ("black", {"black": 5, "won": False}, "answered 0011 with feedback 5 exceeds the 4 pegs"),
+    ("black", {"black": 4, "won": False}, "answered 0011 with 4 and won=false, which do not agree"),
+    ("positional", {"black": 1, "white": 0, "won": False}, "answered a guess without the API's fields: "
+                                                           '{"black": 1, "white": 0, "won": false}'),
+    ("positional", {"marks": "x-y-", "won": False}, "answered a guess without the API's fields: "
+                                                    '{"marks": "x-y-", "won": false}'),
+    ("positional", {"marks": 2, "won": False}, "answered a guess without the API's fields: "
+                                               '{"marks": 2, "won": false}'),
+    ("positional", {"marks": "x-", "won": False}, "answered 0011 with feedback x- has 2 marks, expected one per "
+                                                  "peg (4)"),
+    ("positional", {"marks": "xxxo", "won": False}, "answered 0011 with feedback xxxo cannot occur: with every "
+                                                    "other peg right, the colour of the last one is nowhere else"),
+    ("positional", {"marks": "xxxx", "won": True, "secret": "0123"}, "answered 0011 with xxxx and won=true, which "
+                                                                     "do not agree"),
+    ("positional", {"marks": "xx--", "won": True, "secret": "0011"}, "answered 0011 with xx-- and won=true, which "
+                                                                     "do not agree"),
+])
+def test_an_answer_of_the_wrong_shape_for_the_rule_is_one_line(rule, reply, message):
+    from mm_logic.client import RemoteGame
+    game = RemoteGame(Answering(reply), "g", Rules(feedback=rule))
+    with pytest.raises(ServerError) as error:
+        game.answer((0, 0, 1, 1))
+    assert str(error.value) == f"http://127.0.0.1:9 {message}"
+    assert game.secret is None
+
+
+@pytest.mark.parametrize("rule, reply, fb", [("black", {"black": 4, "won": True, "secret": "0011"}, (4,)),
+                                             ("positional", {"marks": "xxxx", "won": True, "secret": "0011"},
+                                              (2, 2, 2, 2)),
+                                             ("positional", {"marks": "o-x-", "won": False}, (1, 0, 2, 0))])
+def test_the_rules_keys_are_read(rule, reply, fb):
+    from mm_logic.client import RemoteGame
+    game = RemoteGame(Answering(reply), "g", Rules(feedback=rule))
+    assert game.answer((0, 0, 1, 1)) == fb
+    assert game.secret == ((0, 0, 1, 1) if reply["won"] else None)
 
 
 def test_a_remote_server_pickles_as_its_address(server):

@@ -144,6 +144,11 @@ def test_messages_are_quoted_prolog_atoms_that_swipl_reads_back():
     (Rules(4, 27), "--tcp-port: the line protocol writes colours as the letters a..z, so at most 26 colours, not 27"),
     (Rules(10, 26), "--tcp-port: the line protocol's games are kept by the python engine, which holds at most "
                     "20,000,000 codes; 10x26 has 141,167,095,653,376"),
+    # Seed 003's answers are [B,W]: serve takes no --feedback, and a game of another rule is refused here too.
+    (Rules(4, 6, feedback="positional"), "--tcp-port: the line protocol answers black and white pegs only, not "
+                                         "--feedback positional"),
+    (Rules(4, 6, feedback="black"), "--tcp-port: the line protocol answers black and white pegs only, not "
+                                    "--feedback black"),
 ])
 def test_rules_the_protocol_cannot_state_are_refused(rules, message):
     with pytest.raises(BadInput) as error:
@@ -165,6 +170,13 @@ def test_a_max_repeat_that_allows_any_code_is_doubles_oui():
 def test_serve_refuses_such_rules_at_start_up(run, options, message):
     result = run("serve", "--port", "0", "--tcp-port", "0", *options)
     assert (result.exit_code, result.stdout, result.stderr) == (2, "", message)
+
+
+def test_serve_takes_no_feedback_rule(run):
+    # The API's games choose their rule each; the rules options are the line protocol's, which speaks B,W.
+    result = run("serve", "--port", "0", "--tcp-port", "0", "--feedback", "positional")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.splitlines()[-1] == "error: No such option '--feedback'."
 
 
 def test_one_port_for_both_servers_is_a_usage_error(run):

@@ -11,13 +11,13 @@ import time
 import pytest
 
 from mm_logic.engines.reference import ReferenceEngine
-from mm_logic.feedback import feedback
+from mm_logic.feedback import feedback, score
 from mm_logic.game import play
-from mm_logic.notation import format_code, parse_code
+from mm_logic.notation import format_code, format_feedback, parse_code, shown
 from mm_logic.rules import Rules
 from mm_logic.strategies import make_strategy
 
-from conftest import api_error
+from conftest import api_error, played
 
 RULES = {"pegs": 4, "colors": 6}
 #: A body the API reads is sent as JSON (the test client's json= says so itself).
@@ -639,3 +639,156 @@ def test_a_client_that_closes_in_the_middle_of_its_body_is_one_line_in_the_log()
     assert server.stop() == 0
     assert server.output[1].splitlines()[1:] == [
         "WARNING:  POST /api/games: the client closed its connection before the end of its request body"]
+
+
+# -- the feedback rules (issue 37): games in the rule's JSON keys ---------------------------------
+@pytest.mark.parametrize("rule, answers", [
+    ("black", [{"black": 0}, {"black": 2}, {"black": 4}]),
+    ("positional", [{"marks": "o-o-"}, {"marks": "xxoo"}, {"marks": "xxxx"}]),
+])
+def test_a_codebreaker_game_in_each_feedback_rule(client, rule, answers):
+    game = new_game(client, rules={**RULES, "feedback": rule}, secret="1230", strategy="first")
+    assert {k: v for k, v in game.items() if k != "id"} == {
+        "role": "codebreaker", "rules": {"pegs": 4, "colors": 6, "max_repeat": None, "feedback": rule},
+        "alphabet": "012345", "backend": "python", "strategy": "first", "history": [], "attempts": 0, "won": False,
+        "over": False}
+    url = f"/api/games/{game['id']}"
+    replies = [client.post(f"{url}/guesses", json={"guess": guess}).json() for guess in ("0011", "1203", "1230")]
+    assert replies == [{"guess": "0011", **answers[0], "won": False, "attempts": 1},
+                       {"guess": "1203", **answers[1], "won": False, "attempts": 2},
+                       {"guess": "1230", **answers[2], "won": True, "attempts": 3, "secret": "1230"}]
+    state = client.get(url).json()
+    assert state["history"] == [{"guess": g, **a} for g, a in zip(("0011", "1203", "1230"), answers)]
+    assert (state["won"], state["over"], state["secret"]) == (True, True, "1230")
+    # The hints play the rule: first's guesses are those it plays in process against the secret.
+    hinted = new_game(client, rules={**RULES, "feedback": rule}, secret="1230", strategy="first")
+    url = f"/api/games/{hinted['id']}"
+    guesses, won = [], False
+    while not won:
+        guesses.append(client.get(f"{url}/next").json()["guess"])
+        won = client.post(f"{url}/guesses", json={"guess": guesses[-1]}).json()["won"]
+    rules = Rules(4, 6, feedback=rule)
+    assert guesses == [format_code(g, rules) for g, _ in played("python", "first", "1230", rules)]
+
+
+def test_a_positional_codemaker_game_with_a_contradiction_and_undo(client):
+    game = new_game(client, rules={**RULES, "feedback": "positional"}, role="codemaker", strategy="first")
+    url = f"/api/games/{game['id']}"
+
+    def answer(marks: str, guess: str | None = None):
+        return client.post(f"{url}/feedback", json={"marks": marks, **({"guess": guess} if guess else {})})
+
+    assert client.get(f"{url}/next").json() == {"guess": "0000", "consistent": 1296}
+    assert answer("---x", "0000").json()["history"] == [{"guess": "0000", "marks": "---x"}]
+    assert client.get(f"{url}/next").json() == {"guess": "1110", "consistent": 125}
+    # 0000 said the secret's only 0 is its last peg: 1110's 0 cannot be elsewhere.
+    api_error(answer("---o"), 409, "no code is consistent with the history: entries 1, 2 (0000:---x 1110:---o) "
+                                   "contradict each other; send the right answer for 1110, or undo")
+    api_error(answer("o--x"), 409, "no code is consistent with the history: entry 2 (1110:o--x) is impossible on "
+                                   "its own; send the right answer for 1110, or undo")
+    assert answer("---x").json()["history"] == [{"guess": "0000", "marks": "---x"}, {"guess": "1110", "marks": "---x"}]
+    assert client.post(f"{url}/undo").json()["history"] == [{"guess": "0000", "marks": "---x"}]
+    assert client.get(f"{url}/next").json() == {"guess": "1110", "consistent": 125}
+    secret = parse_code("2540", Rules(4, 6, feedback="positional"))
+    rules = Rules(4, 6, feedback="positional")
+    while True:
+        guess = client.get(f"{url}/next").json()["guess"]
+        state = answer(format_feedback(score(rules, parse_code(guess, rules), secret), rules)).json()
+        if state["won"]:
+            break
+    assert state["history"] == [{"guess": format_code(g, rules), "marks": format_feedback(fb, rules)}
+                                for g, fb in played("python", "first", "2540", rules)]
+    assert state["history"][-1] == {"guess": "2540", "marks": "xxxx"}
+    assert state["over"] is True and "secret" not in state
+
+
+def test_a_black_peg_codemaker_game_to_the_win(client):
+    game = new_game(client, rules={**RULES, "feedback": "black"}, role="codemaker", strategy="first")
+    url = f"/api/games/{game['id']}"
+    counts = []
+    for black in (0, 1, 2, 3, 4):
+        counts.append(client.get(f"{url}/next").json()["consistent"])
+        state = client.post(f"{url}/feedback", json={"black": black}).json()
+    assert counts == [1296, 625, 256, 39, 4]
+    assert state["history"] == [{"guess": "0000", "black": 0}, {"guess": "1111", "black": 1},
+                                {"guess": "1222", "black": 2}, {"guess": "1233", "black": 3},
+                                {"guess": "1234", "black": 4}]
+    assert (state["won"], state["over"], state["attempts"]) == (True, True, 5)
+    api_error(client.post(f"{url}/undo"), 409, f"game {game['id']} is over")
+
+
+@pytest.mark.parametrize("rule, body, status, message", [
+    ("black", {"black": 5}, 400, "feedback 5 exceeds the 4 pegs"),
+    ("black", {"black": -1}, 400, "feedback -1 is negative"),
+    ("black", {"black": True}, 400, "black must be an integer"),
+    ("black", {"black": "1"}, 400, "black must be an integer"),
+    ("black", {"black": 1, "white": 0}, 400, 'the body must be {"black": B}, optionally with "guess"'),
+    ("black", {"marks": "x---"}, 400, 'the body must be {"black": B}, optionally with "guess"'),
+    ("black", {}, 400, 'the body must be {"black": B}, optionally with "guess"'),
+    ("black", {"black": 0, "guess": "0011"}, 409, "the computer's guess is 0000, not 0011"),
+    ("positional", {"marks": "x-o"}, 400, "feedback x-o has 3 marks, expected one per peg (4)"),
+    ("positional", {"marks": "xxxo"}, 400, "feedback xxxo cannot occur: with every other peg right, the colour of "
+                                           "the last one is nowhere else"),
+    ("positional", {"marks": "XX--"}, 400, "feedback 'XX--' is not of the form one mark per peg, x o or - "
+                                           "(e.g. x-o-)"),
+    ("positional", {"marks": ""}, 400, "feedback '' is not of the form one mark per peg, x o or - (e.g. x-o-)"),
+    ("positional", {"marks": ["x", "-", "-", "-"]}, 400, 'marks must be a string, e.g. "x-o-"'),
+    ("positional", {"black": 1, "white": 0}, 400, 'the body must be {"marks": "x-o-"}, optionally with "guess"'),
+    ("positional", {"marks": "x---", "black": 1}, 400,
+     'the body must be {"marks": "x-o-"}, optionally with "guess"'),
+    ("positional", {"marks": "x---", "guess": "0012"}, 409, "the computer's guess is 0000, not 0012"),
+    # The standard game's answers are as they were.
+    ("standard", {"marks": "x---"}, 400, 'the body must be {"black": B, "white": W}, optionally with "guess"'),
+    ("standard", {"black": 1}, 400, 'the body must be {"black": B, "white": W}, optionally with "guess"'),
+])
+def test_bad_answers_in_each_feedback_rule(client, rule, body, status, message):
+    game = new_game(client, rules={**RULES, "feedback": rule}, role="codemaker", strategy="first")
+    api_error(client.post(f"/api/games/{game['id']}/feedback", json=body), status, message)
+    assert client.get(f"/api/games/{game['id']}").json()["history"] == []
+
+
+@pytest.mark.parametrize("request_body, message", [
+    ({"rules": {"feedback": "wordle"}}, "unknown feedback rule 'wordle'; choose from standard, black, positional"),
+    ({"rules": {"feedback": "w" * 100_000}}, f"unknown feedback rule {'w' * 40!r}... (100,000 characters); choose "
+                                             "from standard, black, positional"),
+    ({"rules": {"feedback": 1}}, "rules field 'feedback' must be str"),
+    ({"rules": {"feedback": ["black"]}}, "rules field 'feedback' must be str"),
+    ({"rules": {"feedback": "positional"}, "strategy": "human2"},
+     "--strategy human2 plays the standard feedback rule only; with --feedback positional use --strategy "
+     "first, any, random, any-random-opening, minimax, expected, entropy or parts"),
+    ({"rules": {"feedback": "black"}, "strategy": "ga004", "role": "codemaker"},
+     "--strategy ga004 plays the standard feedback rule only; with --feedback black use --strategy "
+     "first, any, random, any-random-opening, minimax, expected, entropy or parts"),
+    ({"rules": {"feedback": "positional"}, "backend": "a1", "strategy": "first"},
+     "--backend a1 plays the standard feedback rule only; with --feedback positional use --backend clingo, swipl or "
+     "python"),
+])
+def test_bad_new_games_in_the_feedback_rules(client, store, request_body, message):
+    api_error(client.post("/api/games", json={"backend": "python", **request_body}), 400, message)
+    assert len(store) == 0
+
+
+def test_a_rule_file_is_never_read_nor_run_for_a_request(client, store, tmp_path):
+    # On the command line --feedback FILE.py runs the user's own module; a request naming one is refused.
+    rule = tmp_path / "rule.py"
+    ran = tmp_path / "ran"
+    rule.write_text(f"open({str(ran)!r}, 'w').close()\ndef score(guess, secret):\n    return (0,)\n")
+    for name in (str(rule), "rule.py"):
+        said = f"unknown feedback rule {shown(name)}; choose from standard, black, positional"
+        for backend in ("python", "clingo"):
+            api_error(client.post("/api/games", json={"backend": backend, "rules": {"feedback": name}}), 400, said)
+        api_error(client.post("/api/races", json={"rules": {"feedback": name}, "entrants": [{}]}), 400, said)
+    assert not ran.exists() and len(store) == 0
+
+
+def test_without_a_strategy_a_game_plays_one_that_plays_its_rule(client):
+    # minimax, the default, plays every built-in rule.
+    for rule, strategy in (("standard", "minimax"), ("black", "minimax"), ("positional", "minimax")):
+        request = {"rules": {**RULES, "feedback": rule}, "backend": "python"}
+        for role in ("codebreaker", "codemaker"):
+            state = client.post("/api/games", json={**request, "role": role}).json()
+            assert state["strategy"] == strategy
+            client.post(f"/api/games/{state['id']}/resign")  # room for the next (five games at most)
+    # "feedback": "standard" is the default rules: the state does not name it.
+    assert new_game(client, rules={**RULES, "feedback": "standard"})["rules"] == {"pegs": 4, "colors": 6,
+                                                                                   "max_repeat": None}

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from mm_logic.engines import BACKENDS
+from mm_logic.feedback import rule_of
 from mm_logic.notation import format_code
 from mm_logic.rules import Rules
 from mm_logic.sampling import random_code
@@ -288,9 +289,15 @@ def test_bad_requests_of_any_kind(client):
 
 
 def test_options_name_the_backends_and_strategies(client):
+    engines_only = {"backends": ["clingo", "swipl", "python"],
+                    "strategies": [name for name, cls in STRATEGIES.items() if "positional" in cls.feedback_rules]}
     assert client.get("/api/options").json() == {
         "backends": list(BACKENDS), "default_backend": "clingo", "strategies": list(STRATEGIES),
-        "default_strategy": "minimax", "max_entrants": 8}
+        "default_strategy": "minimax", "max_entrants": 8,
+        # What plays each feedback rule: the page offers those (a1..a5 play black and white only).
+        "feedback_rules": {"standard": {"backends": list(BACKENDS), "strategies": list(STRATEGIES)},
+                           "black": engines_only, "positional": engines_only}}
+    assert engines_only["strategies"][:4] == ["first", "any", "random", "any-random-opening"]
     api_error(client.post("/api/options"), 405, "POST is not allowed on /api/options")
 
 
@@ -305,3 +312,47 @@ def test_the_page_and_its_files_are_served(client):
         assert (response.status_code, response.headers["content-type"].split(";")[0]) == (200, kind)
     api_error(client.get("/static/nothing.js"), 404, "no route /static/nothing.js")
     api_error(client.post("/"), 405, "POST is not allowed on /")
+
+
+@pytest.mark.parametrize("rule", ["black", "positional"])
+def test_a_race_in_each_feedback_rule_plays_as_in_process(client, rule):
+    # An entrant without a strategy plays minimax, the default, which plays every built-in rule.
+    entrants = [{"backend": "python", "strategy": "first"}, {"backend": "swipl", "strategy": "any"}, {}]
+    race = new_race(client, entrants, rules={**RULES, "feedback": rule}, secret="2540")
+    assert race["rules"] == {"pegs": 4, "colors": 6, "max_repeat": None, "feedback": rule}
+    assert [(e["backend"], e["strategy"]) for e in race["entrants"]] == [("python", "first"), ("swipl", "any"),
+                                                                         ("clingo", "minimax")]
+    state, texts = run_to_the_end(client, race)
+    rules = Rules(4, 6, feedback=rule)
+    histories = [[{"guess": format_code(g, rules), **rule_of(rules).as_json(fb)}
+                  for g, fb in played(e["backend"], e["strategy"], "2540", rules)]
+                 for e in state["entrants"]]
+    turns = max(e["attempts"] for e in state["entrants"])
+    assert [e["history"] for e in state["entrants"]] == [h[:turns] for h in histories]
+    won = {"black": {"guess": "2540", "black": 4}, "positional": {"guess": "2540", "marks": "xxxx"}}[rule]
+    assert [e["history"][-1] == won for e in state["entrants"]] == [e["won"] for e in state["entrants"]]
+    assert state["over"] and state["secret"] == "2540" and state["winners"]
+    assert all('"secret"' not in text for text in texts[:-2])
+
+
+def test_the_first_three_positional_steps_exactly(client):
+    race = new_race(client, [{"backend": "python", "strategy": "first"}], rules={**RULES, "feedback": "positional"},
+                    secret="1230")
+    for _ in range(3):
+        state = client.post(f"/api/races/{race['id']}/step").json()
+    # 0000: the only 0 is the last peg; 1110: the only 1 is the first; 1220: a 2 second, not third.
+    assert state["entrants"][0]["history"] == [{"guess": "0000", "marks": "---x"}, {"guess": "1110", "marks": "x--x"},
+                                               {"guess": "1220", "marks": "xx-x"}]
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"rules": {"feedback": "wordle"}, "entrants": [{}]},
+     "unknown feedback rule 'wordle'; choose from standard, black, positional"),
+    ({"rules": {"feedback": "black"}, "entrants": [{"backend": "python", "strategy": "first"},
+                                                   {"backend": "python", "strategy": "human3"}]},
+     "entrant 2: --strategy human3 plays the standard feedback rule only; with --feedback black use --strategy "
+     "first, any, random, any-random-opening, minimax, expected, entropy or parts"),
+])
+def test_bad_races_in_the_feedback_rules(client, store, body, message):
+    api_error(client.post("/api/races", json=body), 400, message)
+    assert len(store) == 0

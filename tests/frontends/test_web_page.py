@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from mm_logic.engines import make_engine
-from mm_logic.feedback import feedback
+from mm_logic.feedback import feedback, rule_of, score
 from mm_logic.game import Game, plural
 from mm_logic.notation import format_code, parse_code
 from mm_logic.rules import Rules
@@ -118,11 +118,14 @@ class Page:
         box = self.find("message")
         return box.text if box.is_displayed() else ""
 
-    def choose(self, backend: str = "python", strategy: str = "minimax", pegs: int = 4, colors: int = 6) -> None:
+    def choose(self, backend: str = "python", strategy: str = "minimax", pegs: int = 4, colors: int = 6,
+               feedback: str | None = None) -> None:
         for testid, value in (("pegs", pegs), ("colors", colors)):
             field = self.find(testid)
             field.clear()
             field.send_keys(str(value))
+        if feedback is not None:  # first: the lists then offer what plays the rule
+            self.select("feedback").select_by_value(feedback)
         self.select("backend").select_by_value(backend)
         self.select("strategy").select_by_value(strategy)
 
@@ -134,10 +137,15 @@ class Page:
             if not found:
                 return rows
             row = found[0]
+            guess, text = "".join(p.text for p in self.all(".pegs .peg", row)), self.all(".feedback-text", row)[0].text
+            if self.all(".marks", row):  # the positional rule: a mark per peg, x o or -
+                rows.append({"guess": guess, "marks": "".join(m.text for m in self.all(".marks .mark", row)),
+                             "text": text})
+                continue
             rows.append({
-                "guess": "".join(p.text for p in self.all(".pegs .peg", row)),
+                "guess": guess,
                 "black": len(self.all(".marker.black", row)), "white": len(self.all(".marker.white", row)),
-                "text": self.all(".feedback-text", row)[0].text,
+                "text": text,
             })
         return rows
 
@@ -502,3 +510,190 @@ def test_the_page_at_420_px(driver, server):
         assert driver.execute_script("const d = document.documentElement; return d.scrollWidth <= d.clientWidth")
     finally:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+# -- the feedback rules (issue 37) ----------------------------------------------------------------------
+def shown_in(rules: Rules, history) -> list[dict]:
+    """In-process entries as the board shows them under ``rules``' feedback rule."""
+    rule = rule_of(rules)
+    if rules.feedback == "positional":
+        return [{"guess": format_code(g, rules), "marks": rule.write(fb), "text": rule.write(fb)} for g, fb in history]
+    return [{"guess": format_code(g, rules), "black": fb[0], "white": 0 if len(fb) == 1 else fb[1],
+             "text": rule.write(fb)} for g, fb in history]
+
+
+def test_choosing_a_feedback_rule_offers_what_plays_it(driver, server):
+    page = Page(driver, server)
+    page.select("strategy").select_by_value("human1")
+    page.select("backend").select_by_value("a1")
+    page.select("feedback").select_by_value("positional")
+    # human1..3 and the genetic algorithms reason on black and white, and so do a1..a5: the lists offer the others.
+    assert [o.text for o in page.select("backend").options] == ["clingo", "swipl", "python"]
+    assert [o.text for o in page.select("strategy").options] == ["first", "any", "random", "any-random-opening",
+                                                                 "minimax", "expected", "entropy", "parts"]
+    assert page.select("strategy").first_selected_option.text == "minimax"  # the default, which plays it
+    assert page.select("backend").first_selected_option.text == "clingo"
+    page.click("tab-race")
+    assert [(page.select(f"race-backend-{n}").first_selected_option.text,
+             page.select(f"race-strategy-{n}").first_selected_option.text) for n in (1, 2, 3)] == [
+        ("python", "minimax"), ("python", "entropy"), ("python", "first")]  # the race's own, which play it
+    page.select("feedback").select_by_value("standard")      # back: every one is offered again, the choice kept
+    assert len(page.select("strategy").options) > 8 and page.select("strategy").first_selected_option.text == "minimax"
+    assert "a1" in [o.text for o in page.select("backend").options]
+    assert page.message() == "" and page.console_errors() == []
+
+
+@pytest.mark.slow
+def test_play_a_positional_game_with_the_assistant_to_the_win(driver, server, tmp_path):
+    rules = Rules(4, 6, feedback="positional")
+    page = Page(driver, server)
+    page.choose("python", "first", feedback="positional")
+    page.click("play-new")
+    assert page.text("play-info") == "4 pegs, 6 colours, one mark per peg; assistant: first on python"
+    for symbol in "0011":                                  # a guess of ours first, then the assistant's
+        page.click(f"palette-{rules.alphabet.index(symbol)}")
+    page.click("play-submit")
+    for _ in range(10):
+        page.click("hint")
+        page.click("hint-use")
+        page.click("play-submit")
+        if page.text("play-status").startswith("You found"):
+            break
+    secret = page.text("play-status").split()[2]
+    code = parse_code(secret, rules)
+    history = [((0, 0, 1, 1), score(rules, (0, 0, 1, 1), code))]
+    with Game(make_engine("python", rules), make_strategy("first", rules)) as game:
+        game.record(*history[0])
+        while history[-1][1] != (2, 2, 2, 2):
+            guess = game.suggest()
+            history.append((guess, score(rules, guess, code)))
+            game.record(*history[-1])
+    assert page.rows("play") == shown_in(rules, history)
+    assert page.rows("play")[-1] == {"guess": secret, "marks": "xxxx", "text": "xxxx"}
+    assert [m.get_attribute("class") for m in page.all('[data-testid="play-row-1"] .mark')] == [
+        f"mark {'x' if m == 2 else 'o' if m == 1 else 'none'}" for m in history[0][1]]
+    assert page.text("play-status") == f"You found {secret} in {plural(len(history), 'guess')}."
+    assert page.message() == "" and page.console_errors() == []
+    page.save(page.png(), tmp_path, "play-positional.png")
+
+
+@pytest.mark.slow
+def test_the_computer_guesses_your_code_with_marks_a_contradiction_and_undo(driver, server, tmp_path):
+    rules = Rules(4, 6, feedback="positional")
+    page = Page(driver, server)
+    page.choose("python", "first", feedback="positional")
+    page.click("tab-codemaker")
+    page.click("cm-new")
+    assert page.text("cm-info") == "4 pegs, 6 colours, one mark per peg; the computer plays first on python"
+    assert page.text("cm-explain").startswith("Think of a code and keep it to yourself. For each of the computer's "
+                                              "guesses, click the mark under each peg until it says x")
+    assert not page.find("cm-markers").is_displayed() and not page.find("cm-black-plus").is_displayed()
+
+    def answer(marks: str) -> None:
+        for i, mark in enumerate(marks):                   # a click turns a mark - -> o -> x
+            for _ in range("-ox".index(mark)):
+                page.click(f"cm-mark-{i}")
+        assert page.attribute("cm-marks", "data-marks") == marks
+        assert [page.text(f"cm-mark-{i}") for i in range(4)] == list(marks)
+        pictures.append(page.png())  # the last one shows the board, the computer's guess and the marks set
+        page.click("cm-send")
+
+    pictures = []
+
+    assert (page.attribute("cm-guess", "data-code"), page.text("cm-left")) == ("0000", "(1,296 codes still possible)")
+    answer("---x")
+    assert (page.attribute("cm-guess", "data-code"), page.text("cm-left")) == ("1110", "(125 codes still possible)")
+    answer("---o")                       # 0000 said the only 0 is the last peg: 1110's 0 cannot be elsewhere
+    assert page.message() == ("no code is consistent with the history: entries 1, 2 (0000:---x 1110:---o) "
+                              "contradict each other; send the right answer for 1110, or undo")
+    assert page.rows("cm") == [{"guess": "0000", "marks": "---x", "text": "---x"}]
+    page.click("cm-undo")
+    assert page.message() == "" and page.rows("cm") == []
+    assert page.attribute("cm-marks", "data-marks") == "----"
+    lefts = []
+    for marks in ("---x", "x--x", "xx-x", "xxxx"):          # the code in mind: 1230
+        lefts.append(page.text("cm-left"))
+        answer(marks)
+        assert page.message() == ""
+    assert lefts == ["(1,296 codes still possible)", "(125 codes still possible)", "(16 codes still possible)",
+                     "(3 codes still possible)"]
+    assert page.rows("cm") == shown_in(rules, played("python", "first", "1230", rules))
+    assert page.rows("cm") == [{"guess": "0000", "marks": "---x", "text": "---x"},
+                               {"guess": "1110", "marks": "x--x", "text": "x--x"},
+                               {"guess": "1220", "marks": "xx-x", "text": "xx-x"},
+                               {"guess": "1230", "marks": "xxxx", "text": "xxxx"}]
+    assert page.text("cm-status") == "The computer found your code 1230 in 4 guesses."
+    assert page.console_errors() == []
+    page.save(pictures[-1], tmp_path, "codemaker-positional.png")
+
+
+@pytest.mark.slow
+def test_a_black_peg_game_in_both_roles(driver, server, tmp_path):
+    rules = Rules(4, 6, feedback="black")
+    page = Page(driver, server)
+    page.choose("python", "first", feedback="black")
+    page.click("tab-codemaker")
+    page.click("cm-new")
+    assert page.text("cm-info") == "4 pegs, 6 colours, black pegs only; the computer plays first on python"
+    assert not page.find("cm-white-plus").is_displayed() and page.find("cm-markers").is_displayed()
+    lefts = []
+    for black in range(5):                                  # the code in mind: 1234
+        lefts.append(page.text("cm-left"))
+        if black % 2:
+            for _ in range(black):
+                page.click("cm-black-plus")
+        else:                                               # a click turns a marker empty -> black
+            for i in range(black):
+                page.click(f"cm-marker-{i}")
+        assert page.text("cm-black") == str(black)
+        assert [page.attribute(f"cm-marker-{i}", "class") for i in range(4)] == [
+            "marker black"] * black + ["marker none"] * (4 - black)
+        page.click("cm-send")
+        assert page.message() == ""
+    assert lefts == ["(1,296 codes still possible)", "(625 codes still possible)", "(256 codes still possible)",
+                     "(39 codes still possible)", "(4 codes still possible)"]
+    assert page.rows("cm") == [{"guess": g, "black": b, "white": 0, "text": str(b)}
+                               for g, b in (("0000", 0), ("1111", 1), ("1222", 2), ("1233", 3), ("1234", 4))]
+    assert page.text("cm-status") == "The computer found your code 1234 in 5 guesses."
+    page.save(page.png(), tmp_path, "codemaker-black.png")
+    # You guess: the board shows the black pegs alone.
+    page.click("tab-play")
+    page.click("play-new")
+    assert page.text("play-info") == "4 pegs, 6 colours, black pegs only; assistant: first on python"
+    for _ in range(12):
+        page.click("hint")
+        page.click("hint-use")
+        page.click("play-submit")
+        if page.text("play-status").startswith("You found"):
+            break
+    secret = page.text("play-status").split()[2]
+    expected = played("python", "first", secret, rules)
+    assert page.rows("play") == shown_in(rules, expected)
+    assert page.text("play-status") == f"You found {secret} in {plural(len(expected), 'guess')}."
+    assert page.message() == "" and page.console_errors() == []
+
+
+def test_a_positional_race_to_the_end(driver, server, tmp_path):
+    rules = Rules(4, 6, feedback="positional")
+    page = Page(driver, server)
+    page.choose("python", "first", feedback="positional")
+    page.click("tab-race")
+    entrants = [("python", "first"), ("clingo", "any"), ("swipl", "first")]
+    for number, (backend, strategy) in enumerate(entrants, 1):
+        page.select(f"race-backend-{number}").select_by_value(backend)
+        page.select(f"race-strategy-{number}").select_by_value(strategy)
+    page.find("race-secret-input").send_keys("2540")
+    page.click("race-start")
+    assert page.text("race-status") == "4 pegs, 6 colours, one mark per peg; ready: the secret is hidden until the end."
+    page.click("race-run")
+    page.wait.until(lambda d: page.text("race-status").startswith("Over"))
+    page.settle()
+    # clingo's any finds it at the third step: 5521 -xo-, 2503 xxo-, 2540 xxxx.
+    assert page.rows("race-2") == [{"guess": "5521", "marks": "-xo-", "text": "-xo-"},
+                                   {"guess": "2503", "marks": "xxo-", "text": "xxo-"},
+                                   {"guess": "2540", "marks": "xxxx", "text": "xxxx"}]
+    for number, (backend, strategy) in enumerate(entrants, 1):
+        assert page.rows(f"race-{number}") == shown_in(rules, played(backend, strategy, "2540", rules)[:3])
+    assert page.text("race-status") == "Over: the secret was 2540. Winner: 2 (clingo / any)."
+    assert page.message() == "" and page.console_errors() == []
+    page.save(page.png(), tmp_path, "race-positional.png")

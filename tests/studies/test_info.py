@@ -110,7 +110,9 @@ def test_the_feedback_questions_stop_at_their_budget(monkeypatch, own):
     start = time.monotonic()
     assert analysis.possible_feedbacks(engine) is None
     assert time.monotonic() - start < 5 and engine.time_limit == own  # the engine's own limit is back
-    # Within the budget the set is exact: 4x6 has 14 of the 15 pairs (not 3,1).
+    # Within the budget the set is exact: 4x6 has 14 of the 15 pairs (not 3,1). The shipped budget: half a
+    # second is not always enough for 14 questions on a loaded machine, and this part is not about time.
+    monkeypatch.undo()
     assert len(analysis.possible_feedbacks(make_engine("clingo", Rules(4, 6), time_limit=own))) == 14
 
 

@@ -1,9 +1,9 @@
 """mmlogic optimal: the exact search against a plain exhaustive search, its trees, the published optima, the CLI.
 
 The reference below is written independently of the package: its own
-feedback function, and a plain recursion that tries every code as a guess
-at every set of codes still possible and sums the costs of every part (no
-bound, no symmetry, no memo). It is exponential, so it only runs on spaces
+feedback function (the other rules': generators.py's textbook ones), and a plain recursion that
+tries every code as a guess at every set of codes still possible and sums the costs of every part
+(no bound, no symmetry; a memo of the sets met). It is exponential, so it only runs on spaces
 of a few dozen codes; there the search must find exactly its optimum, for
 both objectives and under a depth limit, and the tree it returns must play
 every secret to a win with exactly the histogram it reports.
@@ -23,6 +23,8 @@ from mm_logic.errors import BadInput
 from mm_logic.rules import Rules
 from mm_logic.studies.optimal import MAX_OPTIMAL_CODES, compile_kernels, optimal, perfect_split_bound
 
+from generators import brute_score
+
 
 # -- the independent reference -----------------------------------------------------------------
 def all_codes(rules: Rules) -> list[tuple[int, ...]]:
@@ -37,21 +39,28 @@ def marks(guess, secret) -> tuple[int, int]:
     return black, common - black
 
 
+def reference_feedback(rules: Rules, guess, secret) -> tuple[int, ...]:
+    """The game's feedback: :func:`marks` for the standard rule, else the textbook rule of generators.py."""
+    return marks(guess, secret) if rules.standard else brute_score(rules, guess, secret)
+
+
 class Exhaustive:
     """Every code as a guess, every part searched: sets of codes are bit masks."""
 
     def __init__(self, rules: Rules):
         self.codes = all_codes(rules)
-        win = (rules.pegs, 0)
+        win = reference_feedback(rules, self.codes[0], self.codes[0])
         # Per guess: (wins, mask of the codes giving one feedback) for each feedback.
         self.classes = []
         for guess in self.codes:
             by: dict = {}
             for i, secret in enumerate(self.codes):
-                fb = marks(guess, secret)
+                fb = reference_feedback(rules, guess, secret)
                 by[fb] = by.get(fb, 0) | 1 << i
             self.classes.append([(fb == win, mask) for fb, mask in by.items()])
         self.everything = (1 << len(self.codes)) - 1
+        self.known: dict = {}
+        self.deepest: dict = {}
 
     def _splits(self, codes: int):
         """For every guess that tells something apart: its non-winning parts."""
@@ -74,25 +83,32 @@ class Exhaustive:
         n = codes.bit_count()
         if n == 1:
             return 1
-        return min(n + sum(self.cost(part, depth - 1) for part in parts) for parts in self._splits(codes))
+        # Remembered per set and depth (black pegs only split so little that the plain recursion takes minutes).
+        if (codes, depth) not in self.known:
+            self.known[codes, depth] = min(n + sum(self.cost(part, depth - 1) for part in parts)
+                                           for parts in self._splits(codes))
+        return self.known[codes, depth]
 
     def worst(self, codes: int | None = None) -> int:
         """Least worst case over the codes."""
         codes = self.everything if codes is None else codes
         if codes.bit_count() == 1:
             return 1
-        return min(1 + max((self.worst(part) for part in parts), default=0) for parts in self._splits(codes))
+        if codes not in self.deepest:
+            self.deepest[codes] = min(1 + max((self.worst(part) for part in parts), default=0)
+                                      for parts in self._splits(codes))
+        return self.deepest[codes]
 
 
 def play_tree(result) -> Counter:
     """Play the returned tree against every secret with the reference feedback: guesses per secret."""
     histogram: Counter = Counter()
-    win = (result.rules.pegs, 0)
     secrets = all_codes(result.rules)
+    win = reference_feedback(result.rules, secrets[0], secrets[0])
     for secret in secrets:
         node, guesses = result.tree, 1
         while True:
-            fb = marks(node.guess, secret)
+            fb = reference_feedback(result.rules, node.guess, secret)
             if fb == win:
                 break
             assert fb in node.children, f"no branch for {fb} after {node.guess}, secret {secret}"
@@ -118,6 +134,19 @@ SMALL = [
     (Rules(3, 3, max_repeat=2), 64, 3),
     (Rules(3, 4, max_repeat=1), 72, 4),
     (Rules(4, 4, max_repeat=1), 86, 5),
+    # Black pegs only and positional marks (issue 37): no position moves under the positional rule.
+    (Rules(3, 2, feedback="black"), 21, 4),
+    (Rules(3, 3, feedback="black"), 95, 5),
+    (Rules(3, 4, max_repeat=1, feedback="black"), 81, 5),
+    (Rules(4, 2, feedback="black"), 52, 5),
+    (Rules(3, 3, feedback="positional"), 60, 3),
+    (Rules(3, 4, max_repeat=1, feedback="positional"), 54, 3),
+    (Rules(4, 2, feedback="positional"), 31, 2),
+    (Rules(3, 3, max_repeat=2, feedback="positional"), 54, 3),
+    # Positional marks are not symmetric (fb(g, s) != fb(s, g)): a search that read the table by secret
+    # as by guess found 376 here.
+    (Rules(3, 4, feedback="positional"), 170, 3),
+    (Rules(3, 5, feedback="positional"), 374, 4),
 ]
 IDS = [rules.describe() for rules, _, _ in SMALL]
 
@@ -329,3 +358,37 @@ def test_the_saved_optimal_tree_plays_back_on_every_backend(run, tmp_path, backe
     data = json.loads(played.stdout)
     assert (data["games"], data["total_guesses"], data["max"]) == (27, 73, 4)
     assert data["histogram"] == {"1": 1, "2": 7, "3": 18, "4": 1}
+
+
+@pytest.mark.parametrize("feedback, figures", [
+    # The exhaustive reference's optima above (3x3): black pegs 95 (worst 5), positional marks 60 (worst 3).
+    ("black", (27, 95, 5)), ("positional", (27, 60, 3))])
+@pytest.mark.parametrize("backend", ["python", "clingo", "swipl"])
+def test_an_optimal_tree_of_another_feedback_rule_plays_back_and_sums_up(run, tmp_path, feedback, figures, backend):
+    saved = tmp_path / "optimal.json"
+    rules = ["--pegs", "3", "--colors", "3", "--feedback", feedback]
+    result = run("optimal", *rules, "--save-tree", str(saved), "--json")
+    assert result.exit_code == 0, result.stderr
+    found = json.loads(result.stdout)
+    assert found["rules"]["feedback"] == feedback
+    assert (found["games"], found["total_guesses"], found["max"]) == figures
+    assert json.loads(saved.read_text())["rules"]["feedback"] == feedback
+    summed = json.loads(run("tree", str(saved), "--json").stdout)
+    played = run("bench", *rules, "--backend", backend, "--strategy", f"tree:{saved}", "--all", "--json")
+    assert played.exit_code == 0, played.stderr
+    data = json.loads(played.stdout)
+    assert (data["games"], data["total_guesses"], data["max"]) == figures
+    assert data["histogram"] == summed["histogram"] == found["histogram"]
+
+
+@pytest.mark.parametrize("rules", [Rules(3, 5, feedback="positional"), Rules(4, 4, feedback="positional"),
+                                   Rules(4, 3, feedback="black")], ids=str)
+def test_no_scorer_beats_the_optimum(rules):
+    # The scorers (every code a guess) are strategies too: none may total less than the optimum.
+    from mm_logic.engines import make_engine
+    from mm_logic.strategies import make_strategy
+    from mm_logic.studies.bench import bench_all
+    best = optimal(rules, "expected").total
+    totals = {name: bench_all(make_engine("python", rules), make_strategy(name, rules)).total_guesses
+              for name in ("minimax", "expected", "entropy", "parts")}
+    assert min(totals.values()) >= best, totals

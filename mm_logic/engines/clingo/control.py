@@ -14,12 +14,31 @@ from __future__ import annotations
 
 from clingo import Function, Number
 
+from ...feedback.custom import WIN_VALUE
 from ...interrupts import interrupts_held
 from ...notation import Entry
 from .program import Program
 
 #: Released steps a Control may carry before it is rebuilt from the live history.
 MAX_RELEASED_STEPS = 32
+
+
+#: The mark atoms of positional feedback (marks.lp), by mark value (0 ``-``, 1 ``o``, 2 ``x``).
+MARK_ATOMS = ("miss", "o", "x")
+
+
+def feedback_facts(t: int, fb: tuple[int, ...], rule: str) -> str:
+    """The facts of entry ``t``'s feedback under the feedback rule ``rule`` (the encoding's input)."""
+    if rule == "standard":
+        return f"black({t},{fb[0]}).white({t},{fb[1]})."
+    if rule == "black":
+        return f"black({t},{fb[0]})."
+    if rule == "positional":
+        return "".join(f"mark({t},{p},{MARK_ATOMS[m]})." for p, m in enumerate(fb, 1))
+    # A rule of the user's own (--feedback FILE.py): the numbers told, or that the guess is the code.
+    if fb and fb[0] == WIN_VALUE:
+        return f"won({t})."
+    return "".join(f"told({t},{i},{v})." for i, v in enumerate(fb, 1))
 
 
 class StepControl:
@@ -70,12 +89,12 @@ class StepControl:
         self._add_step(entry)
 
     def _add_step(self, entry: Entry) -> None:
-        guess, (black, white) = entry
+        guess, fb = entry
         t = self._next_step
         self._next_step += 1
         facts = "".join(f"guess({t},{p},{c})." for p, c in enumerate(guess, 1))
         part = f"mmlogic_entry_{t}"
-        self.ctl.add(part, [], f"{facts}black({t},{black}).white({t},{white}).")
+        self.ctl.add(part, [], facts + feedback_facts(t, fb, self.rules.feedback))
         self.program.ground(self.ctl, [(part, []), ("step", [Number(t)])])
         self.ctl.assign_external(Function("active", [Number(t)]), True)
         self._steps.append(t)

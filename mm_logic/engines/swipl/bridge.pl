@@ -336,6 +336,11 @@ answer(Module, Rules, History, Question, Limit, Answer) :-
     ).
 
 entry(Guess-Black-White, guess(Guess, Black, White)).
+entry(-(black, Guess, Black), black(Guess, Black)).
+entry(-(marks, Guess, Marks), marks(Guess, Marks)).
+entry(-(told, Guess, Numbers), told(Guess, Numbers)).
+entry(-(won, Guess, []), won(Guess)).
+entry(-(missed, Guess, []), missed(Guess)).
 
 question(first, M, Secret, _, Answer) :-
     ( M:first(Secret, Code) -> Answer = Code ; Answer = none ).

@@ -6,6 +6,7 @@ import time
 
 import numpy as np
 
+from ...feedback.custom import WIN_VALUE
 from ...notation import Code, Entry
 from ..base import Session
 
@@ -37,15 +38,32 @@ class SwiplSession(Session):
         self._engine = engine
         self._entries: list = []  # the history as the bridge takes it: Guess-Black-White
         self._known: list[dict] = [{}]  # per history depth: answers already computed
+        self._pushed_twice: list[int] = []  # the depths whose entry is two bridge entries (told and missed)
 
     # -- history -----------------------------------------------------------
     def _push(self, entry: Entry) -> None:
-        guess, (black, white) = entry
-        # janus turns a Python pair into a '-' term: ((G, B), W) is G-B-W.
-        self._entries.append(((list(guess), int(black)), int(white)))
+        guess, fb = entry
+        rule = self.rules.feedback
+        # janus turns a Python pair into a '-' term: ((G, B), W) is G-B-W, and
+        # ("black", G, B) is -(black, G, B), which the bridge reads as black(G, B).
+        if rule == "standard":
+            self._entries.append(((list(guess), int(fb[0])), int(fb[1])))
+        elif rule == "black":
+            self._entries.append(("black", list(guess), int(fb[0])))
+        elif rule == "positional":
+            self._entries.append(("marks", list(guess), ["-ox"[m] for m in fb]))
+        elif fb and fb[0] == WIN_VALUE:  # a rule of the user's own: the guess is the code
+            self._entries.append(("won", list(guess), []))
+        else:  # ... or the numbers the codemaker told, of a guess that is not the code
+            self._entries.append(("told", list(guess), [int(v) for v in fb]))
+            self._entries.append(("missed", list(guess), []))
+            self._pushed_twice.append(len(self._known))
         self._known.append({})
 
     def _pop(self, entry: Entry) -> None:
+        if self._pushed_twice and self._pushed_twice[-1] == len(self._known) - 1:
+            self._pushed_twice.pop()
+            self._entries.pop()
         self._entries.pop()
         self._known.pop()
 

@@ -1,9 +1,10 @@
 // The mmlogic web page: plain JavaScript over the JSON API of `mmlogic serve` (docs/server.md).
 // No build step and nothing from the network but this server. Four tabs:
 //   Play        you guess the server's secret; the assistant shows the strategy's next guess;
-//   Codemaker   the computer guesses the code you keep in mind, you answer black and white;
+//   Codemaker   the computer guesses the code you keep in mind, you answer as the feedback rule says
+//               (black and white; black only; one mark per peg, x o or -);
 //   Race        entrants (backend + strategy) play one secret side by side, move by move;
-//   Rules       what black and white mean.
+//   Rules       what black and white mean, and the other feedback rules.
 // Every error the API answers ({"error": "..."}) is shown in the message area.
 "use strict";
 
@@ -23,6 +24,7 @@ const PAGE_WORDS = [
   [/--no-repeat\b/g, "\u201cNo repetition\u201d"],
   [/--pegs\b/g, "Pegs"],
   [/--colors\b/g, "Colours"],
+  [/with --feedback (\S+)/g, "with the feedback rule $1"],
   [/--time-limit (\S+) s\b/g, "the server's time limit of $1 s"],
 ];
 
@@ -168,6 +170,8 @@ class Notation {
     this.colors = state.rules.colors;
     this.alphabet = state.alphabet;
     this.symbolic = state.alphabet.length >= state.rules.colors;
+    // The rules name their feedback only when it is not the standard one (docs/server.md).
+    this.feedback = state.rules.feedback || "standard";
   }
 
   symbol(index) {
@@ -200,8 +204,8 @@ function pegsOf(notation, code) {
 
 /** The black and white markers of an answer, black first, in a small grid. */
 function markers(pegs, black, white) {
-  const box = element("div", {class: "markers", title: `${black} black, ${white} white`,
-    "aria-label": `${black} black, ${white} white`});
+  const label = white === 0 ? `${black} black` : `${black} black, ${white} white`;
+  const box = element("div", {class: "markers", title: label, "aria-label": label});
   // Two rows of markers whatever the pegs (a 20-peg row stays one peg high).
   box.style.gridTemplateColumns = `repeat(${Math.max(2, Math.ceil(pegs / 2))}, var(--marker))`;
   for (let i = 0; i < pegs; i++) {
@@ -210,14 +214,37 @@ function markers(pegs, black, white) {
   return box;
 }
 
-/** One row of a board: number, guess, markers. */
+/** The marks of a positional answer, one per peg: x, o or -. */
+function marksOf(text) {
+  const box = element("div", {class: "marks", title: text, "aria-label": `marks ${text}`});
+  for (const mark of text) {
+    box.append(element("span", {class: `mark ${MARK_CLASS[mark]}`, text: mark}));
+  }
+  return box;
+}
+
+const MARK_CLASS = {"x": "x", "o": "o", "-": "none"};
+
+/** An entry's feedback as the game's rule writes it: "1,2", "2", "x-o-". */
+function feedbackText(notation, entry) {
+  if (notation.feedback === "positional") return entry.marks;
+  if (notation.feedback === "black") return String(entry.black);
+  return `${entry.black},${entry.white}`;
+}
+
+/** One row of a board: number, guess, markers (or marks), the feedback as text. */
 function boardRow(notation, number, entry, prefix) {
-  return element("li", {class: "board-row", "data-testid": `${prefix}-row-${number}`, "data-guess": entry.guess,
-    "data-black": entry.black, "data-white": entry.white},
-  element("span", {class: "number", text: String(number)}),
-  pegsOf(notation, entry.guess),
-  markers(notation.pegs, entry.black, entry.white),
-  element("span", {class: "feedback-text", text: `${entry.black},${entry.white}`}));
+  const attributes = {class: "board-row", "data-testid": `${prefix}-row-${number}`, "data-guess": entry.guess,
+    "data-feedback": feedbackText(notation, entry)};
+  if (entry.black !== undefined) attributes["data-black"] = entry.black;
+  if (entry.white !== undefined) attributes["data-white"] = entry.white;
+  const shown = notation.feedback === "positional" ? marksOf(entry.marks)
+    : markers(notation.pegs, entry.black, entry.white ?? 0);
+  return element("li", attributes,
+    element("span", {class: "number", text: String(number)}),
+    pegsOf(notation, entry.guess),
+    shown,
+    element("span", {class: "feedback-text", text: feedbackText(notation, entry)}));
 }
 
 function renderBoard(list, notation, history, prefix) {
@@ -235,14 +262,46 @@ function wholeNumber(id, label) {
 function chosenRules() {
   const rules = {pegs: wholeNumber("pegs", "Pegs"), colors: wholeNumber("colors", "Colours")};
   if ($("no-repeat").checked) rules.no_repeat = true;
+  // Sent only when it is not the standard rule: a standard game's requests are as they were.
+  if ($("feedback").value !== "standard") rules.feedback = $("feedback").value;
   return rules;
 }
 
-let options = {backends: [], strategies: [], default_backend: "", default_strategy: "", max_entrants: 8};
+/** What the page's labels say of a game's feedback rule, after its size (nothing for the standard rule). */
+const FEEDBACK_LABELS = {black: ", black pegs only", positional: ", one mark per peg"};
+
+/** "4 pegs, 6 colours, no repetition, one mark per peg". */
+function rulesText(rules) {
+  return sizeText(rules) + (rules.max_repeat === 1 ? ", no repetition" : "") + (FEEDBACK_LABELS[rules.feedback] ?? "");
+}
+
+let options = {backends: [], strategies: [], default_backend: "", default_strategy: "", max_entrants: 8,
+  feedback_rules: {}};
 
 function fillSelect(select, names, chosen) {
   select.replaceChildren(...names.map((name) => element("option", {value: name, text: name})));
   select.value = chosen;
+}
+
+/** The backends and strategies that play the feedback rule chosen (all of them when the server does not say). */
+function players() {
+  const rule = options.feedback_rules?.[$("feedback").value];
+  return {backends: rule?.backends ?? options.backends, strategies: rule?.strategies ?? options.strategies};
+}
+
+/** Offer in `select` the `names` only, keeping its choice when it is one of them; else `fallback` when it is,
+ * else the first name. */
+function refill(select, names, fallback) {
+  const chosen = select.value;
+  fillSelect(select, names, names.includes(chosen) ? chosen : names.includes(fallback) ? fallback : names[0]);
+}
+
+/** The feedback rule changed: the lists offer what plays it, the race's entrants too. */
+function applyFeedback() {
+  const {backends, strategies} = players();
+  refill($("backend"), backends, options.default_backend);
+  refill($("strategy"), strategies, options.default_strategy);
+  race.refillEntrants(backends, strategies);
 }
 
 async function loadOptions() {
@@ -250,6 +309,7 @@ async function loadOptions() {
   fillSelect($("backend"), options.backends, options.default_backend);
   fillSelect($("strategy"), options.strategies, options.default_strategy);
   race.resetEntrants();
+  applyFeedback();
 }
 
 // ---- a. Play: you guess ---------------------------------------------------------------------------
@@ -267,8 +327,7 @@ const play = {
     this.guess = [];
     this.hint = null;
     $("play-status").textContent = "";
-    $("play-info").textContent = sizeText(state.rules) +
-      `${state.rules.max_repeat === 1 ? ", no repetition" : ""}; assistant: ${state.strategy} on ${state.backend}`;
+    $("play-info").textContent = `${rulesText(state.rules)}; assistant: ${state.strategy} on ${state.backend}`;
     this.renderPalette();
     this.render();
   },
@@ -341,7 +400,9 @@ const play = {
   async submit() {
     const code = this.notation.format(this.guess);
     const reply = await api("POST", `/api/games/${this.game.id}/guesses`, {guess: code});
-    this.game.history.push({guess: reply.guess, black: reply.black, white: reply.white});
+    // The entry is the reply's guess and feedback, in the rule's keys (black and white; black; marks).
+    const {won, attempts, secret, ...entry} = reply;
+    this.game.history.push(entry);
     this.game.attempts = reply.attempts;
     this.guess = [];
     this.hint = null;
@@ -390,9 +451,8 @@ const codemaker = {
     const state = await api("POST", "/api/games", {rules: chosenRules(), role: "codemaker",
       backend: $("backend").value, strategy: $("strategy").value});
     $("cm-status").textContent = "";
-    $("cm-info").textContent = sizeText(state.rules) +
-      `${state.rules.max_repeat === 1 ? ", no repetition" : ""}; the computer plays ${state.strategy} ` +
-      `on ${state.backend}`;
+    $("cm-info").textContent = `${rulesText(state.rules)}; the computer plays ${state.strategy} on ${state.backend}`;
+    $("cm-explain").textContent = CM_EXPLAIN[state.rules.feedback ?? "standard"];
     await this.show(state);
   },
 
@@ -404,6 +464,7 @@ const codemaker = {
     this.notation = new Notation(state);
     this.current = null;
     this.black = this.white = 0;
+    this.marks = Array(this.notation.pegs).fill("-");
     $("cm-status").textContent = state.won
       ? `The computer found your code ${state.history.at(-1).guess} in ${plural(state.attempts, "guess")}.`
       : "";
@@ -429,10 +490,25 @@ const codemaker = {
     this.renderAnswer();
   },
 
+  /** The answer being set, as the rule asks it: markers and counters (black and white; black only), or one
+   * mark per peg. */
   renderAnswer() {
+    const rule = this.notation.feedback;
+    const pegs = this.notation.pegs;
+    $("cm-markers").hidden = $("cm-black-counter").hidden = rule === "positional";
+    $("cm-white-counter").hidden = rule !== "standard";
+    $("cm-marks").hidden = rule !== "positional";
+    if (rule === "positional") {
+      // One button per peg of the guess, under it: a click turns it - -> o -> x -> -.
+      $("cm-marks").style.setProperty("--pegs", String(pegs));
+      $("cm-marks").replaceChildren(...this.marks.map((mark, i) => element("button", {type: "button",
+        class: `mark ${MARK_CLASS[mark]}`, "data-testid": `cm-mark-${i}`, text: mark,
+        "aria-label": `peg ${i + 1}: ${MARK_WORDS[mark]}`, onclick: () => this.cycleMark(i)})));
+      $("cm-marks").dataset.marks = this.marks.join("");
+      return;
+    }
     $("cm-black").textContent = String(this.black);
     $("cm-white").textContent = String(this.white);
-    const pegs = this.notation.pegs;
     const slots = [];
     for (let i = 0; i < pegs; i++) {
       const kind = i < this.black ? "black" : i < this.black + this.white ? "white" : "none";
@@ -445,11 +521,18 @@ const codemaker = {
     $("cm-black-plus").disabled = $("cm-white-plus").disabled = this.black + this.white >= pegs;
   },
 
-  /** A click on a marker turns it empty -> black -> white -> empty. */
+  /** A click on a marker turns it empty -> black -> white -> empty (black only: empty -> black -> empty). */
   cycle(kind) {
     if (kind === "none") this.black += 1;
-    else if (kind === "black") { this.black -= 1; this.white += 1; }
+    else if (kind === "black" && this.notation.feedback === "standard") { this.black -= 1; this.white += 1; }
+    else if (kind === "black") this.black -= 1;
     else this.white -= 1;
+    keepingFocus(() => this.renderAnswer(), "cm-send");
+  },
+
+  /** A click on a peg's mark turns it - -> o -> x -> -. */
+  cycleMark(position) {
+    this.marks[position] = {"-": "o", "o": "x", "x": "-"}[this.marks[position]];
     keepingFocus(() => this.renderAnswer(), "cm-send");
   },
 
@@ -460,9 +543,17 @@ const codemaker = {
     keepingFocus(() => this.renderAnswer(), "cm-send");
   },
 
+  /** The answer's body in the rule's keys (docs/server.md): black and white; black; marks. */
+  answer() {
+    const rule = this.notation.feedback;
+    if (rule === "positional") return {marks: this.marks.join("")};
+    if (rule === "black") return {black: this.black};
+    return {black: this.black, white: this.white};
+  },
+
   async send() {
     const state = await api("POST", `/api/games/${this.game.id}/feedback`,
-      {black: this.black, white: this.white, guess: this.current.guess});
+      {...this.answer(), guess: this.current.guess});
     await this.show(state);
   },
 
@@ -470,6 +561,19 @@ const codemaker = {
     await this.show(await api("POST", `/api/games/${this.game.id}/undo`));
   },
 };
+
+/** How to answer, by feedback rule (the paragraph above the board). */
+const CM_EXPLAIN = {
+  standard: "Think of a code and keep it to yourself. For each of the computer's guesses, set how many pegs are " +
+    "right in colour and place (black) and how many are right in colour only (white), then send.",
+  black: "Think of a code and keep it to yourself. For each of the computer's guesses, set how many pegs are " +
+    "right in colour and place (black), then send.",
+  positional: "Think of a code and keep it to yourself. For each of the computer's guesses, click the mark under " +
+    "each peg until it says x (right colour, right place), o (the colour is elsewhere in your code) or - " +
+    "(neither), then send.",
+};
+
+const MARK_WORDS = {"x": "right place", "o": "elsewhere", "-": "neither"};
 
 // ---- c. The race --------------------------------------------------------------------------------------
 const race = {
@@ -488,13 +592,32 @@ const race = {
     this.renderEntrantControls();
   },
 
+  /** Each entrant keeps its backend and strategy when they play the rule chosen; else a backend that does
+   * (the default one first), and a strategy that does and that no other entrant plays, when there is one. */
+  refillEntrants(backends, strategies) {
+    const rows = [...$("race-entrants").children].map((row) => row.querySelectorAll("select"));
+    const taken = new Set(rows.map(([, strategy]) => strategy.value).filter((name) => strategies.includes(name)));
+    for (const [backend, strategy] of rows) {
+      refill(backend, backends, options.backends.includes("python") ? "python" : options.default_backend);
+      if (!strategies.includes(strategy.value)) {
+        const free = strategies.find((name) => !taken.has(name)) ?? strategies[0];
+        taken.add(free);
+        refill(strategy, strategies, free);
+      } else {
+        refill(strategy, strategies, strategy.value);
+      }
+    }
+  },
+
   addEntrant(backend, strategy) {
     const rows = $("race-entrants");
     const number = rows.children.length + 1;
     const backendSelect = element("select", {"data-testid": `race-backend-${number}`, "aria-label": "backend"});
     const strategySelect = element("select", {"data-testid": `race-strategy-${number}`, "aria-label": "strategy"});
-    fillSelect(backendSelect, options.backends, backend);
-    fillSelect(strategySelect, options.strategies, strategy);
+    const allowed = players();
+    fillSelect(backendSelect, allowed.backends, allowed.backends.includes(backend) ? backend : allowed.backends[0]);
+    fillSelect(strategySelect, allowed.strategies,
+      allowed.strategies.includes(strategy) ? strategy : allowed.strategies[0]);
     const row = element("div", {class: "entrant", "data-testid": `race-entrant-${number}`},
       element("span", {class: "number", text: String(number)}), backendSelect, strategySelect,
       element("button", {type: "button", class: "remove", "data-testid": `race-remove-${number}`,
@@ -600,7 +723,7 @@ const race = {
       $("race-status").textContent = `Over: the secret was ${state.secret}. ` +
         (names.length ? `Winner${names.length > 1 ? "s" : ""}: ${names.join(", ")}.` : "No entrant won.");
     } else {
-      $("race-status").textContent = `${sizeText(state.rules)}; ` +
+      $("race-status").textContent = `${sizeText(state.rules)}${FEEDBACK_LABELS[state.rules.feedback] ?? ""}; ` +
         `${turns === 0 ? "ready" : `after ${plural(turns, "step")}`}: the secret is hidden until the end.`;
     }
   },
@@ -680,6 +803,7 @@ document.addEventListener("DOMContentLoaded", () => {
   on("cm-white-minus", () => codemaker.change("white", -1));
 
   on("race-add", () => race.addEntrant(options.default_backend, options.default_strategy));
+  $("feedback").addEventListener("change", () => guarded(async () => applyFeedback()));
   on("race-start", () => race.start());
   on("race-step", () => race.step());
   on("race-run", () => race.run());

@@ -1,4 +1,4 @@
-"""The black/white feedback with the standard duplicate rule.
+"""The standard feedback rule: black and white pegs, with the duplicate rule.
 
 black = pegs with the right colour in the right place;
 white = sum over colours c of min(count_guess(c), count_secret(c)) - black.
@@ -17,7 +17,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from .notation import Code, Feedback
+from ..rules import Code, Feedback
+from .rule import FeedbackRule
 
 
 def feedback(guess: Code, secret: Code) -> Feedback:
@@ -171,3 +172,79 @@ def feedback_block(left: np.ndarray, right: np.ndarray, pegs: int) -> np.ndarray
     product = left @ right.T
     # Products of small integers are exact in float32; rint only guards the cast.
     return _index_of_black_common(pegs)[np.rint(product, out=product).astype(np.intp)]
+
+
+def _small_ints(text: str, count: int) -> tuple[int, ...] | None:
+    """``count`` whole numbers separated by a comma or by spaces (ASCII digits, a sign allowed so that
+    a negative number is named as such), else None."""
+    parts = text.split(",") if "," in text else text.split()
+    # ASCII digits only: int() reads other scripts' digits ("\uff14"), which codes refuse too.
+    if len(parts) != count or not all(p.strip().removeprefix("-").isascii() and p.strip().removeprefix("-").isdigit()
+                                      for p in parts):
+        return None
+    return tuple(int(p) for p in parts)
+
+
+class StandardRule(FeedbackRule):
+    """Black and white pegs, the duplicate rule (the module's functions, which the kernels mirror)."""
+
+    name = "standard"
+    summary = "black and white pegs: right colour right place, right colour elsewhere (duplicates paired once)"
+    form = "B,W (e.g. 1,2)"
+    json_keys = ("black", "white")
+    typed = "black and white, e.g. 1,2 or 1 2"
+    prompt = "black,white"
+    explained = ("black,white for my guess (e.g. 1,2 or 1 2: black = right colour right place, white = right "
+                 "colour wrong place)")
+
+    def score(self, guess: Code, secret: Code) -> Feedback:
+        return feedback(guess, secret)
+
+    def indices(self, guess: Code, codes: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        return feedback_indices(guess, codes, counts)
+
+    def win(self, pegs: int) -> Feedback:
+        return pegs, 0
+
+    def slots(self, pegs: int) -> int:
+        return feedback_slots(pegs)
+
+    def index(self, fb: Feedback, pegs: int) -> int:
+        return feedback_index(fb, pegs)
+
+    def from_index(self, index: int, pegs: int) -> Feedback:
+        return index_feedback(index, pegs)
+
+    def index_dtype(self, pegs: int):
+        return index_dtype(pegs)
+
+    def read(self, text: str, pegs: int) -> Feedback | None:
+        return _small_ints(text, 2)
+
+    def write(self, fb: Feedback) -> str:
+        return f"{fb[0]},{fb[1]}"
+
+    def impossible(self, fb: Feedback, pegs: int, colors: int) -> str | None:
+        black, white = fb
+        if black < 0 or white < 0:
+            return " is negative"
+        if black + white > pegs:
+            return f": black + white exceeds the {pegs} pegs"
+        if black == pegs - 1 and white == 1:
+            return f" cannot occur: with {pegs - 1} pegs right the last one cannot be a misplaced colour"
+        if colors == 1 and black != pegs:
+            return " cannot occur with a single colour"
+        return None
+
+    def as_json(self, fb: Feedback) -> dict:
+        return {"black": fb[0], "white": fb[1]}
+
+    def from_json(self, obj: dict, pegs: int) -> Feedback | None:
+        black, white = obj.get("black"), obj.get("white")
+        if type(black) is not int or type(white) is not int:
+            return None
+        return black, white
+
+
+#: The standard rule.
+STANDARD = StandardRule()

@@ -1,0 +1,77 @@
+"""Black-peg feedback: the codemaker tells only how many pegs are the right colour in the right place.
+
+Black-peg Mastermind (Goodrich 2009; Jäger & Peczarski 2009 and 2011 give the exact worst
+cases up to 4 pegs). With no repetition and as many colours as pegs it is the black-peg
+permutation game (El Ouali, Glazik, Sauerland and Srivastav 2018). A feedback is ``(black,)``,
+written ``2``; its index is the number itself.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..rules import Code, Feedback
+from .rule import FeedbackRule
+from .standard import _small_ints
+
+
+class BlackRule(FeedbackRule):
+    """Black pegs only."""
+
+    name = "black"
+    summary = "black pegs only: how many pegs are the right colour in the right place"
+    form = "B (e.g. 2)"
+    json_keys = ("black",)
+    typed = "the black pegs, e.g. 2"
+    prompt = "black"
+    explained = "black for my guess (e.g. 2: the pegs of the right colour in the right place)"
+
+    def score(self, guess: Code, secret: Code) -> Feedback:
+        """
+        >>> BLACK.score((0, 0, 1, 1), (0, 1, 1, 0))
+        (2,)
+        """
+        return (sum(g == s for g, s in zip(guess, secret)),)
+
+    def indices(self, guess: Code, codes: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        right = np.sum(codes == np.asarray(guess, dtype=codes.dtype), axis=1)
+        return right.astype(self.index_dtype(codes.shape[1]))
+
+    def win(self, pegs: int) -> Feedback:
+        return (pegs,)
+
+    def slots(self, pegs: int) -> int:
+        return pegs + 1
+
+    def index(self, fb: Feedback, pegs: int) -> int:
+        return fb[0]
+
+    def from_index(self, index: int, pegs: int) -> Feedback:
+        return (int(index),)
+
+    def read(self, text: str, pegs: int) -> Feedback | None:
+        return _small_ints(text, 1)
+
+    def write(self, fb: Feedback) -> str:
+        return str(fb[0])
+
+    def impossible(self, fb: Feedback, pegs: int, colors: int) -> str | None:
+        (black,) = fb
+        if black < 0:
+            return " is negative"
+        if black > pegs:
+            return f" exceeds the {pegs} pegs"
+        if colors == 1 and black != pegs:
+            return " cannot occur with a single colour"
+        return None
+
+    def as_json(self, fb: Feedback) -> dict:
+        return {"black": fb[0]}
+
+    def from_json(self, obj: dict, pegs: int) -> Feedback | None:
+        black = obj.get("black")
+        return (black,) if type(black) is int and "white" not in obj else None
+
+
+#: The black-peg rule.
+BLACK = BlackRule()

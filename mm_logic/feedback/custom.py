@@ -1,0 +1,173 @@
+"""A feedback rule of the user's own: ``--feedback FILE.py``.
+
+FILE.py defines ``score(guess, secret)``, the numbers the codemaker tells of a guess (a tuple of
+whole numbers from 0 to the pegs, always as many), and may set ``NAME``. The codemaker also says
+when a guess is the code: that feedback, written ``won``, is the rule's own, whatever ``score``
+gives (telling only the shared colours, 0123 and 1230 both get 4, and only one of them wins).
+
+The module is the rule's reference, as :mod:`.standard` is the standard rule's: the python
+engine filters with it, and every engine's answers are checked with it. The clingo and swipl
+engines learn the rule from an edited encoding (``--encoding``) that states it: an entry is
+``told(T,I,V)`` (the I-th number told of guess T is V) and ``won(T)`` in ASP, ``told(Guess,
+Numbers)`` and ``won(Guess)`` in Prolog. ``mm_logic.engines.rule_check`` compares such an
+encoding with the module on sample guesses when the engine is made.
+"""
+
+from __future__ import annotations
+
+import os
+import types
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import BadInput
+from ..files import read_text
+from ..rules import Code, Feedback
+from .rule import FeedbackRule
+from .standard import _small_ints
+
+#: The feedback that says the guess is the code, as written; its numbers are all :data:`WIN_VALUE`.
+WON = "won"
+WIN_VALUE = -1
+
+
+class CustomRule(FeedbackRule):
+    """The rule of a user's module (see the module docstring)."""
+
+    form = "whole numbers separated by commas (e.g. 2 or 1,2), or won"
+    json_keys = ("feedback",)
+    typed = "the numbers the codemaker tells, e.g. 2 or 1,2 (won when the guess is the code)"
+    prompt = "feedback"
+    explained = "the numbers your rule tells of my guess (e.g. 2 or 1,2), or won when it is your code"
+
+    def __init__(self, path: Path, module: types.ModuleType):
+        self.path = path
+        self.name = str(path)
+        self.label = str(getattr(module, "NAME", path.stem))
+        self.summary = (module.__doc__ or "").strip().split("\n")[0] or f"the rule of {path.name}"
+        self._score = module.score
+        self._arity: int | None = None
+
+    # -- the rule ------------------------------------------------------------------------
+    def score(self, guess: Code, secret: Code) -> Feedback:
+        if tuple(guess) == tuple(secret):
+            return self.win(len(guess))
+        return self._told(guess, secret)
+
+    def _told(self, guess: Code, secret: Code) -> Feedback:
+        pegs = len(guess)
+        try:
+            told = self._score(tuple(int(c) for c in guess), tuple(int(c) for c in secret))
+        except Exception as error:  # noqa: BLE001 - the user's code: its failure is their one line
+            raise BadInput(f"{self.path}: score{tuple(guess), tuple(secret)} failed: "
+                           f"{type(error).__name__}: {error}") from None
+        if isinstance(told, int) and not isinstance(told, bool):
+            told = (told,)
+        if not isinstance(told, (tuple, list)) or not told or not all(
+                isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= pegs for v in told):
+            raise BadInput(f"{self.path}: score{tuple(guess), tuple(secret)} returned {told!r}, not whole numbers "
+                           f"from 0 to the {pegs} pegs")
+        if self._arity is None:
+            self._arity = len(told)
+        elif len(told) != self._arity:
+            raise BadInput(f"{self.path}: score returned {len(told)} numbers for {tuple(guess), tuple(secret)}, "
+                           f"{self._arity} before; it must always tell as many")
+        return tuple(told)
+
+    def arity(self, pegs: int) -> int:
+        """How many numbers the codemaker tells."""
+        if self._arity is None:
+            self._told((0,) * pegs, (1,) * pegs if pegs else ())
+        return self._arity
+
+    def indices(self, guess: Code, codes: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        pegs = codes.shape[1]
+        return np.fromiter((self.index(self.score(guess, row), pegs) for row in codes.tolist()),
+                           dtype=np.int64, count=codes.shape[0])
+
+    def win(self, pegs: int) -> Feedback:
+        return (WIN_VALUE,) * self.arity(pegs)
+
+    def right_place(self, fb: Feedback) -> int:
+        return 0  # the rule tells nothing of places: only its win ends a game
+
+    # -- indices: the numbers in base pegs + 2, the win's -1 as pegs + 1 ----------------------
+    def slots(self, pegs: int) -> int:
+        return (pegs + 2) ** self.arity(pegs)
+
+    def index(self, fb: Feedback, pegs: int) -> int:
+        index = 0
+        for value in fb:
+            index = index * (pegs + 2) + (pegs + 1 if value == WIN_VALUE else value)
+        return index
+
+    def from_index(self, index: int, pegs: int) -> Feedback:
+        index = int(index)
+        values = []
+        for _ in range(self.arity(pegs)):
+            index, value = divmod(index, pegs + 2)
+            values.append(WIN_VALUE if value == pegs + 1 else value)
+        return tuple(reversed(values))
+
+    # -- text and JSON ---------------------------------------------------------------------
+    def read(self, text: str, pegs: int) -> Feedback | None:
+        if text.strip().lower() == WON:
+            return self.win(pegs)
+        return _small_ints(text, self.arity(pegs))
+
+    def write(self, fb: Feedback) -> str:
+        return WON if fb and fb[0] == WIN_VALUE else ",".join(map(str, fb))
+
+    def impossible(self, fb: Feedback, pegs: int, colors: int) -> str | None:
+        if tuple(fb) == self.win(pegs):
+            return None
+        if any(v < 0 for v in fb):
+            return " is negative"
+        if any(v > pegs for v in fb):
+            return f" exceeds the {pegs} pegs"
+        return None
+
+    def as_json(self, fb: Feedback) -> dict:
+        return {"feedback": self.write(fb)}
+
+    def from_json(self, obj: dict, pegs: int) -> Feedback | None:
+        told = obj.get("feedback")
+        return self.read(told, pegs) if isinstance(told, str) else None
+
+
+def is_rule_file(name: str) -> bool:
+    """Whether a ``--feedback`` value names a rule file (``FILE.py``) rather than a built-in rule."""
+    return name.endswith(".py")
+
+
+def load_rule(name: str) -> CustomRule:
+    """The rule of the module file ``name`` (read again when the file changes)."""
+    path = Path(name)
+    try:
+        stat = os.stat(path)
+    except OSError as error:
+        raise BadInput(f"cannot read --feedback {path}: {error.strerror or error}") from None
+    return _load(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=16)
+def _load(name: str, mtime: int, size: int) -> CustomRule:
+    path = Path(name)
+    try:
+        source = read_text(path, "--feedback")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or "not UTF-8 text"
+        raise BadInput(f"cannot read --feedback {path}: {reason}") from None
+    module = types.ModuleType(f"mmlogic_feedback_{path.stem}")
+    module.__file__ = str(path)
+    try:
+        exec(compile(source, str(path), "exec"), module.__dict__)  # noqa: S102 - the user's own rule
+    except SyntaxError as error:
+        raise BadInput(f"{path}:{error.lineno}: {error.msg}") from None
+    except Exception as error:  # noqa: BLE001 - the user's code: its failure is their one line
+        raise BadInput(f"{path}: {type(error).__name__}: {error}") from None
+    if not callable(getattr(module, "score", None)):
+        raise BadInput(f"{path} defines no score(guess, secret): the numbers the codemaker tells of a guess")
+    return CustomRule(path, module)

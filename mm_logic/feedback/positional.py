@@ -1,0 +1,123 @@
+"""Positional feedback (Wordle's rule): one mark per peg, left to right.
+
+``x``: the right colour in the right place. ``o``: the colour is elsewhere in the secret,
+credited at most as often as the secret holds it beyond its right-place pegs, earlier pegs
+first. ``-``: neither. A feedback is the tuple of marks, 2 for ``x``, 1 for ``o``, 0 for
+``-``, written ``x-o-``; its index reads the marks as a number in base 3, the first peg
+first, so the win (all ``x``) is the largest.
+
+Counting the marks gives the standard feedback: ``x`` marks are the black pegs and ``o``
+marks the white ones (the tests check it on every pair of small codes).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..rules import Code, Feedback
+from .rule import FeedbackRule
+
+#: Marks as written, by value.
+MARKS = "-ox"
+RIGHT, ELSEWHERE, NEITHER = 2, 1, 0
+
+
+class PositionalRule(FeedbackRule):
+    """One mark per peg."""
+
+    name = "positional"
+    summary = ("one mark per peg: x right colour right place, o the colour elsewhere (as often as the "
+               "secret holds it beyond its right pegs, earlier pegs first), - neither")
+    form = "one mark per peg, x o or - (e.g. x-o-)"
+    json_keys = ("marks",)
+    typed = "one mark per peg, x o or -, e.g. x-o-"
+    prompt = "marks"
+    explained = ("one mark per peg of my guess (e.g. x-o-: x right colour right place, o the colour is "
+                 "elsewhere, - neither)")
+
+    def score(self, guess: Code, secret: Code) -> Feedback:
+        """
+        >>> POSITIONAL.write(POSITIONAL.score((0, 0, 1, 1), (1, 0, 2, 0)))
+        'oxo-'
+        """
+        marks = [RIGHT if g == s else NEITHER for g, s in zip(guess, secret)]
+        left: dict[int, int] = {}
+        for mark, s in zip(marks, secret):
+            if mark != RIGHT:
+                left[s] = left.get(s, 0) + 1
+        for p, g in enumerate(guess):
+            if marks[p] != RIGHT and left.get(g, 0) > 0:
+                marks[p] = ELSEWHERE
+                left[g] -= 1
+        return tuple(marks)
+
+    def indices(self, guess: Code, codes: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        n, pegs = codes.shape
+        g = np.asarray(guess, dtype=codes.dtype)
+        right = codes == g
+        # left[c]: the secret's pegs of colour c not matched in place, as credit for the o marks.
+        left = counts.astype(np.int16)
+        for p in range(pegs):
+            hit = right[:, p]
+            left[hit, g[p]] -= 1
+        index = np.zeros(n, dtype=np.int64)
+        rows = np.arange(n)
+        for p in range(pegs):
+            c = int(g[p])
+            elsewhere = ~right[:, p] & (left[rows, c] > 0)
+            left[elsewhere, c] -= 1
+            index *= 3
+            index += np.where(right[:, p], RIGHT, elsewhere.astype(np.int64))
+        return index.astype(self.index_dtype(pegs))
+
+    def win(self, pegs: int) -> Feedback:
+        return (RIGHT,) * pegs
+
+    def right_place(self, fb: Feedback) -> int:
+        return sum(m == RIGHT for m in fb)
+
+    def slots(self, pegs: int) -> int:
+        return 3**pegs
+
+    def index(self, fb: Feedback, pegs: int) -> int:
+        index = 0
+        for mark in fb:
+            index = index * 3 + mark
+        return index
+
+    def from_index(self, index: int, pegs: int) -> Feedback:
+        index = int(index)
+        marks = []
+        for _ in range(pegs):
+            index, mark = divmod(index, 3)
+            marks.append(mark)
+        return tuple(reversed(marks))
+
+    def read(self, text: str, pegs: int) -> Feedback | None:
+        text = text.strip()
+        if not text or any(m not in MARKS for m in text):
+            return None
+        return tuple(MARKS.index(m) for m in text)
+
+    def write(self, fb: Feedback) -> str:
+        return "".join(MARKS[m] for m in fb)
+
+    def impossible(self, fb: Feedback, pegs: int, colors: int) -> str | None:
+        if len(fb) != pegs:
+            return f" has {len(fb)} marks, expected one per peg ({pegs})"
+        if colors == 1 and any(m != RIGHT for m in fb):
+            return " cannot occur with a single colour"
+        if sum(m != RIGHT for m in fb) == 1 and ELSEWHERE in fb:
+            return " cannot occur: with every other peg right, the colour of the last one is nowhere else"
+        return None
+
+    def as_json(self, fb: Feedback) -> dict:
+        return {"marks": self.write(fb)}
+
+    def from_json(self, obj: dict, pegs: int) -> Feedback | None:
+        marks = obj.get("marks")
+        return self.read(marks, pegs) if isinstance(marks, str) else None
+
+
+#: The positional rule.
+POSITIONAL = PositionalRule()
