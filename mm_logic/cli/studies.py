@@ -13,7 +13,7 @@ COMPILING_UNCACHED = "compiling the optimal search's kernels (at every run: no f
 
 
 @click.command(name="info")
-@rules_options
+@rules_options(feedback=True)
 @backend_option(help="Engine that decides which feedbacks can occur.")
 @json_option
 def info(rules, backend, as_json):
@@ -28,6 +28,7 @@ def info(rules, backend, as_json):
     Examples:
       mmlogic info
       mmlogic info --pegs 5 --colors 8 --no-repeat --json
+      mmlogic info --feedback positional
     """
     from ..studies.analysis import computed_optima, study
     from ..terminal.progress import Spinner

@@ -32,10 +32,10 @@ import numpy as np
 
 from ..codespace import code_space
 from ..engines.base import Engine
-from ..errors import SolverTimeout
-from ..feedback import feedback_slots, win_index
-from ..notation import Feedback, amount, plural
-from ..rules import Rules
+from ..errors import BadInput, SolverTimeout
+from ..feedback import rule_of
+from ..notation import Feedback, amount, format_feedback, plural
+from ..rules import RULE_FILE, Rules
 from ..symmetry import canonical_openings, opening_count
 
 #: Beyond this many (opening, feedback) questions the feedback set is not computed.
@@ -47,9 +47,26 @@ FEEDBACK_SECONDS = 10.0
 MAX_PARTITION_CODES = 1_000_000
 
 
-def candidate_feedbacks(pegs: int) -> list[Feedback]:
-    """Every ``(b, w)`` with ``b + w <= pegs`` except ``(pegs - 1, 1)``."""
-    return [(b, w) for b in range(pegs + 1) for w in range(pegs + 1 - b) if (b, w) != (pegs - 1, 1)]
+def written_count(rules: Rules) -> int:
+    """How many feedbacks the game's rule writes: pairs ``b + w <= pegs``, ``0..pegs``, ``3**pegs`` marks."""
+    pegs = rules.pegs
+    return {"standard": (pegs + 1) * (pegs + 2) // 2, "black": pegs + 1, "positional": 3**pegs}[rules.feedback]
+
+
+def candidate_count(rules: Rules) -> int:
+    """How many feedbacks :func:`candidate_feedbacks` lists, counted without listing them (3**40 marks):
+    those written, but ``(pegs - 1, 1)`` and the positional marks with one ``o`` beside every other peg ``x``."""
+    pegs = rules.pegs
+    return written_count(rules) - {"standard": 1, "black": 0, "positional": pegs}[rules.feedback]
+
+
+def candidate_feedbacks(rules: Rules) -> list[Feedback]:
+    """Every feedback the game's rule writes that no counting argument excludes: under the standard rule
+    every ``(b, w)`` with ``b + w <= pegs`` except ``(pegs - 1, 1)``; black pegs ``0..pegs``; positional
+    marks but one ``o`` beside every other peg ``x``."""
+    rule, pegs = rule_of(rules), rules.pegs
+    return [fb for fb in (rule.from_index(i, pegs) for i in range(rule.slots(pegs)))
+            if rule.impossible(fb, pegs, max(rules.colors, 2)) is None]
 
 
 def possible_feedbacks(engine: Engine) -> list[Feedback] | None:
@@ -61,9 +78,9 @@ def possible_feedbacks(engine: Engine) -> list[Feedback] | None:
     bounded by what is left, within the engine's own ``time_limit``).
     """
     rules = engine.rules
-    candidates = candidate_feedbacks(rules.pegs)
-    if opening_count(rules) * len(candidates) > MAX_QUESTIONS:
+    if opening_count(rules) * candidate_count(rules) > MAX_QUESTIONS:
         return None
+    candidates = candidate_feedbacks(rules)
     openings = canonical_openings(rules)
     deadline = time.monotonic() + FEEDBACK_SECONDS
     found = []
@@ -156,9 +173,10 @@ def partition_bound(rules: Rules) -> PartitionBound | None:
     if rules.size > MAX_PARTITION_CODES:
         return None
     space = code_space(rules)
-    win = win_index(rules.pegs)
+    rule = rule_of(rules)
+    win = rule.win_index(rules.pegs)
     openings = canonical_openings(rules)
-    parts = [np.bincount(space.feedback_to_all(opening), minlength=feedback_slots(rules.pegs))
+    parts = [np.bincount(space.feedback_to_all(opening), minlength=rule.slots(rules.pegs))
              for opening in openings]
     most = max(int(np.count_nonzero(p)) for p in parts)
     worst, total = math.inf, math.inf
@@ -229,7 +247,7 @@ def computed_optima(rules: Rules) -> tuple[Optimum, ...]:
     >>> [(o.measure, o.value, o.max_guesses) for o in computed_optima(Rules(2, 2))]
     [('worst_case', 3, None), ('total_guesses', 8, None)]
     """
-    if rules.size > COMPUTED_UP_TO or rules_key(rules) in PUBLISHED:
+    if rules.size > COMPUTED_UP_TO or published(rules):
         return ()
     from .optimal import optimal
     least = optimal(rules, "expected")
@@ -244,7 +262,12 @@ def computed_optima(rules: Rules) -> tuple[Optimum, ...]:
 
 def known_optima(rules: Rules, computed: tuple[Optimum, ...] = ()) -> list[Optimum]:
     """The published optimal values for ``rules``, then the computed ones given."""
-    return [*PUBLISHED.get(rules_key(rules), ()), *computed]
+    return [*published(rules), *computed]
+
+
+def published(rules: Rules) -> tuple[Optimum, ...]:
+    """The published optimal values of the rules (the standard feedback rule's: none of the others here)."""
+    return PUBLISHED.get(rules_key(rules), ()) if rules.standard else ()
 
 
 # -- the study -------------------------------------------------------------------------------
@@ -260,6 +283,8 @@ class Study:
     seed_bound: int
     #: Both bounds from the number of feedbacks; None for a space of one code.
     feedback_bound: Bound | None = None
+    #: The feedbacks no counting argument excludes (seed 000's F).
+    candidates: int = 0
     #: The tighter bounds from the openings' partitions (None beyond MAX_PARTITION_CODES codes).
     partitions: PartitionBound | None = None
     optima: list[Optimum] = field(default_factory=list)
@@ -270,7 +295,8 @@ class Study:
             "rules": self.rules.as_dict(),
             "codes": self.codes,
             "feedbacks": len(self.feedbacks) if self.feedbacks is not None else None,
-            "feedback_list": [f"{b},{w}" for b, w in self.feedbacks] if self.feedbacks is not None else None,
+            "feedback_list": ([format_feedback(fb, self.rules) for fb in self.feedbacks]
+                              if self.feedbacks is not None else None),
             "naive_feedbacks": self.naive_feedbacks,
             "lower_bound": self.lower_bound,
             "seed000_bound": self.seed_bound,
@@ -284,12 +310,15 @@ class Study:
 
     def text(self) -> str:
         """The human output of ``info``."""
-        feedbacks = (f"{len(self.feedbacks)} of {self.naive_feedbacks} pairs b+w<=pegs "
-                     f"({' '.join(f'{b},{w}' for b, w in self.feedbacks)})" if self.feedbacks is not None
-                     else f"at most {self.naive_feedbacks - 1} (too many to check, or over {FEEDBACK_SECONDS:g} s)")
-        f = len(self.feedbacks) if self.feedbacks is not None else self.naive_feedbacks - 1
-        rows = [("seed 000's bound", f"ceil(log N / log F), F = {self.naive_feedbacks - 1}: every pair "
-                                     f"but {self.rules.pegs - 1},1",
+        written = "pairs b+w<=pegs" if self.rules.standard else "feedbacks the rule writes"
+        feedbacks = (f"{len(self.feedbacks)} of {self.naive_feedbacks} {written} "
+                     f"({' '.join(format_feedback(fb, self.rules) for fb in self.feedbacks)})"
+                     if self.feedbacks is not None
+                     else f"at most {self.candidates} (too many to check, or over {FEEDBACK_SECONDS:g} s)")
+        f = len(self.feedbacks) if self.feedbacks is not None else self.candidates
+        but = (f"every pair but {self.rules.pegs - 1},1" if self.rules.standard
+               else "every feedback but those that cannot occur")
+        rows = [("seed 000's bound", f"ceil(log N / log F), F = {self.candidates}: {but}",
                  f">= {self.seed_bound}", "")]
         if self.feedback_bound:
             by_feedbacks = self.feedback_bound
@@ -330,12 +359,17 @@ def study(engine: Engine, computed: tuple[Optimum, ...] = ()) -> Study:
     ``computed`` adds optimal values a search found (status ``computed``).
     """
     rules = engine.rules
-    naive = (rules.pegs + 1) * (rules.pegs + 2) // 2
+    if rules.feedback_kind == RULE_FILE:
+        raise BadInput(f"info reasons on the standard, black and positional feedback rules, not --feedback "
+                       f"{rules.feedback}")
+    # Every feedback the rule writes, the win included (seed 000's count; the standard rule's pairs).
+    naive = written_count(rules)
+    candidates = candidate_count(rules)
     fbs = possible_feedbacks(engine)
-    f = len(fbs) if fbs is not None else naive - 1
+    f = len(fbs) if fbs is not None else candidates
     n = rules.size
-    seed = math.ceil(math.log2(n) / math.log2(naive - 1)) if n > 1 and naive > 2 else 1
+    seed = math.ceil(math.log2(n) / math.log2(candidates)) if n > 1 and candidates > 1 else 1
     by_feedbacks = Bound(*fill_levels(n, f - 1), codes=n) if n == 1 or f > 1 else None
-    return Study(rules=rules, codes=n, feedbacks=fbs, naive_feedbacks=naive,
+    return Study(rules=rules, codes=n, feedbacks=fbs, naive_feedbacks=naive, candidates=candidates,
                  lower_bound=worst_case_lower_bound(n, f), seed_bound=seed, feedback_bound=by_feedbacks,
                  partitions=partition_bound(rules), optima=known_optima(rules, computed))

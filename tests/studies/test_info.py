@@ -167,3 +167,26 @@ def test_a_small_space_without_published_optima_gets_them_computed(run, run_json
     # 4x6 has its published values only; 5x5 (3,125 codes) is too large to search here
     assert {o["status"] for o in run_json("info", *PY)["bounds"]["optimal"]} == {"published"}
     assert run_json("info", *PY, "--pegs", 5, "--colors", 5)["bounds"]["optimal"] == []
+
+
+@pytest.mark.parametrize("feedback", ["black", "positional"])
+def test_info_under_another_feedback_rule_lists_what_occurs_and_bounds_below_the_optimum(run_json, feedback):
+    from itertools import product
+
+    from mm_logic.feedback import rule_of
+
+    from generators import brute_score
+    rules = Rules(3, 4, feedback=feedback)
+    rule = rule_of(rules)
+    out = run_json("info", "--backend", "python", "--pegs", 3, "--colors", 4, "--feedback", feedback)
+    codes = list(product(range(4), repeat=3))
+    occurring = {brute_score(rules, g, s) for g in codes for s in codes}
+    assert out["feedback_list"] == [rule.write(fb) for fb in sorted(occurring, key=lambda fb: rule.index(fb, 3))]
+    assert out["naive_feedbacks"] == {"black": 4, "positional": 27}[feedback]
+    assert out["rules"] == {"pegs": 3, "colors": 4, "max_repeat": None, "feedback": feedback}
+    # No published optimum is the standard game's here; the computed ones are mmlogic optimal's own.
+    optima = {(o["measure"], o["max_guesses"]): o["value"] for o in out["bounds"]["optimal"]}
+    assert all(o["status"] == "computed" for o in out["bounds"]["optimal"])
+    partitions = out["bounds"]["partitions"]
+    assert partitions["worst_case"] <= optima["worst_case", None]
+    assert partitions["total_guesses"] <= optima["total_guesses", None]
