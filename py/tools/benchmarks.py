@@ -61,6 +61,23 @@ ROWS = [
      "seed 003's program on this machine: 159-192 ms/game (`python py/tools/seed003_vs_swipl.py`; "
      "the report: ~66 ms over TCP on its own hardware)",
      "bench --backend swipl --strategy first --pegs 5 --colors 8 --no-repeat --games 1000 --seed 1"),
+    # The other feedback rules (issue 37): the same scorers through the same compiled kernels.
+    ("Knuth 4x6 black pegs, every secret", "compiled, as the standard rule",
+     "bench --backend python --strategy minimax --feedback black --all"),
+    ("Knuth 4x6 positional, every secret", "compiled, as the standard rule",
+     "bench --backend python --strategy minimax --feedback positional --all"),
+    ("Knuth 5x8 black pegs, every secret", "compiled, as the standard rule",
+     "bench --backend python --strategy minimax --feedback black --pegs 5 --colors 8 --all"),
+    ("Knuth 5x8 positional, every secret", "compiled, as the standard rule",
+     "bench --backend python --strategy minimax --feedback positional --pegs 5 --colors 8 --all"),
+    ("Knuth 4x6 black pegs on clingo", "9100, as python",
+     "bench --backend clingo --strategy minimax --feedback black --all"),
+    ("Knuth 4x6 positional on clingo", "4276, as python",
+     "bench --backend clingo --strategy minimax --feedback positional --all"),
+    ("Knuth 4x6 black pegs on swipl", "9100, as python",
+     "bench --backend swipl --strategy minimax --feedback black --all"),
+    ("Knuth 4x6 positional on swipl", "4276, as python",
+     "bench --backend swipl --strategy minimax --feedback positional --all"),
 ]
 #: README rows this script does not rerun: their command is not one ``mmlogic bench --json`` run
 #: (``compare`` prints a row per strategy, and the row's figures set one strategy beside another).
@@ -121,7 +138,9 @@ def main() -> int:
         per_game = out["seconds"] / out["games"]
         per_game_text = f"{per_game * 1000:.2f} ms" if per_game < 1 else f"{per_game:.2f} s"
         other = ""
-        if args.beside:
+        if args.beside and "--feedback" in command:
+            other = " new: no feedback rules then |"  # the option came with issue 37
+        elif args.beside:
             env = {**os.environ, "PYTHONPATH": str(args.beside.resolve())}
             then = subprocess.run([*earlier, *command.split(), "--json"],
                                   capture_output=True, text=True, env=env)
