@@ -3,7 +3,7 @@
 ``base`` (the code space) is grounded once per Control. Each pushed entry
 adds its facts (``guess/3``, ``black/2``, ``white/2`` of a fresh step number
 ``t``) and grounds the encoding's ``step(t)`` part (and the feedback rule's own part,
-:data:`RULE_PARTS`), whose constraints are
+:func:`~.program.rule_parts`), whose constraints are
 guarded by the external atom ``active(t)``; popping releases that external,
 which voids the step's constraints for good. A fresh Control grounded from
 scratch for every question was 2.7 times slower on 5x8 no-repeat games (21
@@ -18,7 +18,7 @@ from clingo import Function, Number
 from ...feedback.custom import WIN_VALUE
 from ...interrupts import interrupts_held
 from ...notation import Entry
-from .program import Program
+from .program import Program, rule_parts
 
 #: Released steps a Control may carry before it is rebuilt from the live history.
 MAX_RELEASED_STEPS = 32
@@ -26,15 +26,6 @@ MAX_RELEASED_STEPS = 32
 
 #: The mark atoms of positional feedback (marks.lp), by mark value (0 ``-``, 1 ``o``, 2 ``x``).
 MARK_ATOMS = ("miss", "o", "x")
-
-
-#: The parts an entry grounds, by feedback rule: ``step(t)`` (feedback.lp: black and white, or black
-#: alone, and the rules a user's encoding adds) and the rule's own part (marks.lp, told.lp). Grounding
-#: every rule's part in every game made the standard game's clingo rows 1.2 to 1.6 times slower (Knuth
-#: 4x6: 2.04 s against 1.26 s): the grounder works through a rule's aggregates even with no facts.
-RULE_PARTS = {"standard": ("step",), "black": ("step",), "positional": ("step", "marks")}
-#: A rule of the user's own (``--feedback FILE.py``).
-OWN_RULE_PARTS = ("step", "told")
 
 
 def feedback_facts(t: int, fb: tuple[int, ...], rule: str) -> str:
@@ -57,7 +48,10 @@ class StepControl:
     def __init__(self, program: Program):
         self.program = program
         self.rules = program.rules
-        self._parts = RULE_PARTS.get(self.rules.feedback, OWN_RULE_PARTS)
+        # Only the rule's parts: grounding every rule's part in every game made the standard game's
+        # clingo rows 1.2 to 1.6 times slower (Knuth 4x6: 2.04 s against 1.26 s), the grounder
+        # working through a rule's aggregates even with no facts of it.
+        self._parts = rule_parts(self.rules)
         #: Controls built so far (one, plus one per rebuild).
         self.controls_built = 0
         self._next_step = 1
