@@ -37,7 +37,7 @@ from .errors import BadInput, MMLogicError, NoConsistentCode, host_port
 from .feedback import rule_of
 from .game import GameRecord, play_against
 from .notation import Code, Entry, Feedback, abridged, check_feedback, format_code, parse_code, quoted
-from .rules import DEFAULT_ALPHABET, Rules
+from .rules import DEFAULT_ALPHABET, Rules, rules_object
 from .strategies.base import Strategy
 
 
@@ -172,6 +172,8 @@ class RemoteServer:
     def new_game(self, rules: Rules, secret: Code | None = None, seed: int | None = None) -> RemoteGame:
         """A codebreaker game on the server: it keeps ``secret`` (random when None, from ``seed``)."""
         wire_rules = rules.as_dict()
+        if rules.standard:
+            del wire_rules["feedback"]  # as before the feedback rules: a server that predates them refuses the key
         if rules.alphabet != DEFAULT_ALPHABET:
             wire_rules["alphabet"] = rules.alphabet
         # The game's engine on the server must hold the code space, or the server refuses the game.
@@ -182,7 +184,9 @@ class RemoteServer:
         if seed is not None:
             body["seed"] = seed
         state = self.request("POST", "/api/games", body)
-        if not isinstance(state.get("id"), str) or state.get("rules") != rules.as_dict():
+        # The reply's rules by value: an older server names no feedback rule for the standard game.
+        told = state.get("rules")
+        if not isinstance(state.get("id"), str) or not isinstance(told, dict) or rules_object(told) != rules.as_dict():
             raise ServerError(f"{self.url} created a game that is not the one asked for: {state}")
         return RemoteGame(self, state["id"], rules)
 

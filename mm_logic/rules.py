@@ -125,10 +125,17 @@ class Rules:
         return self.feedback == "standard"
 
     def as_dict(self) -> dict:
-        """The rules as the contract's JSON ``rules`` object; ``feedback`` only when it is not the standard
-        rule, so every output of the standard game is as it was."""
-        kept = {"pegs": self.pegs, "colors": self.colors, "max_repeat": self.max_repeat}
-        return kept if self.standard else {**kept, "feedback": self.feedback}
+        """The rules as the contract's JSON ``rules`` object: ``pegs``, ``colors``, ``max_repeat`` and
+        ``feedback`` (the rule's name, or the ``FILE.py`` path as given), ``"standard"`` included."""
+        return {"pegs": self.pegs, "colors": self.colors, "max_repeat": self.max_repeat, "feedback": self.feedback}
+
+    @classmethod
+    def from_dict(cls, data: dict, alphabet: str = DEFAULT_ALPHABET) -> Rules:
+        """The rules of a JSON ``rules`` object (:meth:`as_dict`); one without ``feedback`` (written before
+        every object named its rule) plays the standard rule. Values are checked as :class:`Rules` checks
+        them; the caller checks their types."""
+        data = rules_object(data)
+        return cls(data["pegs"], data["colors"], data["max_repeat"], alphabet=alphabet, feedback=data["feedback"])
 
     def describe(self) -> str:
         """Short human label, e.g. ``4x6``, ``4x10 no-repeat``, ``5x8 max-repeat 2``."""
@@ -140,6 +147,17 @@ class Rules:
         if not self.standard:
             label += f" {FEEDBACK_LABELS.get(self.feedback) or 'feedback ' + self.feedback.rsplit('/', 1)[-1]}"
         return label
+
+
+def rules_object(data: dict) -> dict:
+    """A JSON ``rules`` object as :meth:`Rules.as_dict` writes it today, to compare by value: the objects
+    written before every one named its feedback rule (tree files, sweep outputs, an older server's replies)
+    have no ``feedback``, which means the standard rule.
+
+    >>> rules_object({"pegs": 4, "colors": 6, "max_repeat": None}) == Rules().as_dict()
+    True
+    """
+    return {**data, "feedback": data.get("feedback", "standard")}
 
 
 def rule_names(names: tuple[str, ...]) -> str:

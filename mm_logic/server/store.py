@@ -70,7 +70,8 @@ class Conflict(MMLogicError):
 
 def rules_from(request: dict) -> Rules:
     """Rules from a request's ``pegs``, ``colors``, ``no_repeat``, ``max_repeat``, ``alphabet``,
-    ``feedback`` (``None``: the default rules)."""
+    ``feedback`` (``None``: the default rules); a field absent or null takes its default, so a request
+    without ``feedback`` (a client older than the feedback rules) plays the standard rule."""
     if request is None:
         request = {}
     if not isinstance(request, dict):

@@ -11,12 +11,13 @@ The file (format version 1) writes codes and feedbacks in the command
 line's notation, with the alphabet the codes were written in::
 
     {"format": "mmlogic-tree", "version": 1,
-     "rules": {"pegs": 4, "colors": 6, "max_repeat": null}, "alphabet": "012345",
+     "rules": {"pegs": 4, "colors": 6, "max_repeat": null, "feedback": "standard"}, "alphabet": "012345",
      "strategy": "minimax", "seed": null, "backend": "python", "first_guess": null,
      "tree": {"guess": "0011", "next": {"0,0": {"guess": "2345", "next": {...}}, ...}}}
 
-A node without ``next`` has no branch below it (the last code left, found
-by its guess). Files are written whole or not at all (a temporary file
+A file saved before every ``rules`` object named its feedback rule has no
+``"feedback"``: it plays the standard rule. A node without ``next`` has no
+branch below it (the last code left, found by its guess). Files are written whole or not at all (a temporary file
 renamed over the target), so an interrupted save leaves nothing half-written.
 """
 
@@ -234,7 +235,8 @@ class StrategyTree:
 
 
 def _file_rules(data, alphabet) -> Rules:
-    shape = '"rules" must be {"pegs": P, "colors": C, "max_repeat": M or null}'
+    shape = '"rules" must be {"pegs": P, "colors": C, "max_repeat": M or null} and an optional "feedback": RULE'
+    # "feedback" may be missing: a file saved before every rules object named its rule plays the standard one.
     if not isinstance(data, dict) or not {"pegs", "colors", "max_repeat"} <= data.keys() \
             or not data.keys() <= {"pegs", "colors", "max_repeat", "feedback"}:
         raise BadInput(shape)
@@ -245,7 +247,7 @@ def _file_rules(data, alphabet) -> Rules:
         raise BadInput(shape)
     if alphabet is not None and not isinstance(alphabet, str):
         raise BadInput('"alphabet" must be a string or null')
-    return Rules(*values, alphabet=alphabet or DEFAULT_ALPHABET, feedback=data.get("feedback", "standard"))
+    return Rules.from_dict(data, alphabet=alphabet or DEFAULT_ALPHABET)
 
 
 def _read_node(data, rules: Rules, path: list[str]) -> TreeNode:

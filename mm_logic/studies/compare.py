@@ -295,21 +295,17 @@ class Comparison:
                 "disagreements": [d.as_dict() for d in self.disagreements]}
 
     def write_csv(self, path: Path) -> None:
-        """The rows as CSV: the rules' fields, then the row's, the histogram as ``k:v`` pairs;
+        """The rows as CSV: the rules' fields (``feedback`` included), then the row's, the histogram as ``k:v`` pairs;
         ``nodes`` and ``checks`` columns when an engine counted its search (a1..a5)."""
         rows = [row_dict(r) for r in self.rows]
         searched = ["nodes", "checks"] if any("search" in row for row in rows) else []
-        # The feedback rule's column only when some row plays another rule than the standard one.
-        ruled = ["feedback"] if any("feedback" in row["rules"] for row in rows) else []
-        fields = ["pegs", "colors", "max_repeat", *ruled, "backend", "strategy", *ROW_FIELDS, "ms_per_game",
+        fields = ["pegs", "colors", "max_repeat", "feedback", "backend", "strategy", *ROW_FIELDS, "ms_per_game",
                   *searched]
         with path.open("w", newline="") as f:
             writer = csv.DictWriter(f, fieldnames=fields)
             writer.writeheader()
             for row in rows:
-                rules = row.pop("rules")
-                writer.writerow({**rules, **({"feedback": rules.get("feedback", "standard")} if ruled else {}),
-                                 **row.pop("search", {}), **row,
+                writer.writerow({**row.pop("rules"), **row.pop("search", {}), **row,
                                  "histogram": format_histogram(row["histogram"])})
 
 

@@ -56,7 +56,7 @@ from ..histogram import format_histogram
 from ..notation import Code, amount, format_code, parse_code, quoted
 from ..player import Player
 from ..processes import die_with_parent, worker_count
-from ..rules import MAX_COLORS, MAX_PEGS, Rules
+from ..rules import MAX_COLORS, MAX_PEGS, Rules, rules_object
 from ..strategies import make_strategy, parse_strategy
 from ..strategies.base import SeededStrategy
 from ..symmetry import canonical_openings
@@ -100,8 +100,9 @@ class Case:
 
     @classmethod
     def from_dict(cls, data: dict) -> Case:
-        r = data["rules"]
-        rules = Rules(r["pegs"], r["colors"], r["max_repeat"])
+        """The case of a row (or of :meth:`as_dict`); rows written before every rules object named its
+        feedback rule have none: the standard rule."""
+        rules = Rules.from_dict(data["rules"])
         first = data["first_guess"]
         return cls(rules, data["strategy"], None if first is None else parse_code(first, rules),
                    data["backend"], data["seed"])
@@ -122,8 +123,9 @@ class Case:
 
 
 def case_key(row: dict) -> str:
-    """The key of the case a row (or a case's dict) belongs to."""
-    return json.dumps([row[k] for k in CASE_FIELDS], sort_keys=True)
+    """The key of the case a row (or a case's dict) belongs to: its rules by value, so that a row written
+    before every rules object named its feedback rule is the standard rule's case it was."""
+    return json.dumps([rules_object(row[k]) if k == "rules" else row[k] for k in CASE_FIELDS], sort_keys=True)
 
 
 SIZE = re.compile(r"(\d+)(?:-(\d+))?x(\d+)(?:-(\d+))?")
@@ -525,6 +527,9 @@ def load_rows(path: Path, lock: OutputLock | None = None) -> tuple[dict[str, dic
                                "name a new file, or one an earlier sweep wrote") from None
             bad += 1
             continue
+        # The rules object as this version writes it (an older row has no "feedback"), so that sweep --json
+        # prints every row alike; the file keeps its lines as they are.
+        row["rules"] = rules_object(row["rules"])
         rows.setdefault(key, row)
         kept.append(line)
     if bad or (text and not text.endswith("\n")):
@@ -658,8 +663,7 @@ def _histogram(row: dict) -> str:
 
 
 def _rules_label(row: dict) -> str:
-    r = row["rules"]
-    return Rules(r["pegs"], r["colors"], r["max_repeat"]).describe()
+    return Rules.from_dict(row["rules"]).describe()
 
 
 def sweep_table(rows: list[dict]) -> str:

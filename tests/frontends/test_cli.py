@@ -229,7 +229,8 @@ def test_bench_games_json_and_out_file(run, tmp_path):
     assert json.loads(out_file.read_text()) == out
     assert list(out) == ["games", "total_guesses", "mean", "max", "histogram", "seconds", "backend",
                          "strategy", "rules"]
-    assert out["games"] == 50 and out["rules"] == {"pegs": 4, "colors": 6, "max_repeat": None}
+    assert out["games"] == 50 and out["rules"] == {"pegs": 4, "colors": 6, "max_repeat": None,
+                                                  "feedback": "standard"}
     # The same secrets' attempts in the tree of every secret (another evaluation of the same games).
     from collections import Counter
 

@@ -275,6 +275,37 @@ def test_the_rules_keys_are_read(rule, reply, fb):
     assert game.secret == ((0, 0, 1, 1) if reply["won"] else None)
 
 
+STANDARD_4X6 = {"pegs": 4, "colors": 6, "max_repeat": None}
+
+
+@pytest.mark.parametrize("rules, told, accepted", [
+    # A server older than the feedback rules names none for the standard game: the game asked for.
+    (Rules(), STANDARD_4X6, True),
+    (Rules(), {**STANDARD_4X6, "feedback": "standard"}, True),
+    (Rules(), {**STANDARD_4X6, "feedback": "black"}, False),
+    (Rules(feedback="black"), STANDARD_4X6, False),
+    (Rules(feedback="black"), {**STANDARD_4X6, "feedback": "black"}, True),
+    (Rules(), None, False),
+])
+def test_a_created_game_s_rules_are_compared_by_value(rules, told, accepted):
+    remote, sent = RemoteServer("127.0.0.1:9"), []
+
+    def request(method: str, path: str, body: dict | None = None) -> dict:
+        sent.append(body)
+        return {"id": "g", "rules": told}
+
+    remote.request = request
+    if accepted:
+        assert remote.new_game(rules).rules == rules
+    else:
+        with pytest.raises(ServerError) as error:
+            remote.new_game(rules)
+        assert str(error.value) == ("http://127.0.0.1:9 created a game that is not the one asked for: "
+                                    f"{ {'id': 'g', 'rules': told} }")
+    # The standard rule is not named in the request, as before the feedback rules (an older server refuses the key).
+    assert sent[0]["rules"] == (STANDARD_4X6 if rules.standard else {**STANDARD_4X6, "feedback": "black"})
+
+
 def test_a_remote_server_pickles_as_its_address(server):
     remote = RemoteServer(server.url)
     remote.new_game(Rules())  # opens its connection

@@ -44,8 +44,7 @@ def test_bench_of_first_over_every_secret_is_the_brute_force_games(run_json, bac
     expected = first_by_brute_force(rules)
     assert out["histogram"] == {str(k): v for k, v in sorted(expected.items())}
     assert out["total_guesses"] == sum(k * v for k, v in expected.items())
-    assert out["rules"] == rules.as_dict()
-    assert ("feedback" in out["rules"]) == (feedback != "standard")
+    assert out["rules"] == rules.as_dict() == {"pegs": 3, "colors": 4, "max_repeat": None, "feedback": feedback}
 
 
 @pytest.mark.parametrize("backend", ENGINES)
@@ -128,9 +127,9 @@ def test_compare_plays_each_rule_set_under_each_feedback_rule(run_json):
     out = run_json("compare", "--backend", "python,clingo,swipl", "--strategy", "first", "--pegs", 3, "--colors", 4,
                    "--feedback", "standard,black,positional", "--all")
     rows = out["rows"]
-    assert [(r["rules"].get("feedback", "standard"), r["backend"]) for r in rows] == [
+    assert [(r["rules"]["feedback"], r["backend"]) for r in rows] == [
         (f, b) for f in RULES for b in ENGINES]
     for row in rows:
-        expected = first_by_brute_force(Rules(3, 4, feedback=row["rules"].get("feedback", "standard")))
+        expected = first_by_brute_force(Rules(3, 4, feedback=row["rules"]["feedback"]))
         assert row["histogram"] == {str(k): v for k, v in sorted(expected.items())}
     assert out["disagreements"] == []

@@ -35,8 +35,9 @@ def test_create_returns_the_state_without_the_secret(client):
     assert set(game) == {"id", "role", "rules", "alphabet", "backend", "strategy", "history", "attempts", "won",
                          "over"}
     assert {k: v for k, v in game.items() if k != "id"} == {
-        "role": "codebreaker", "rules": {"pegs": 4, "colors": 6, "max_repeat": None}, "alphabet": "012345",
-        "backend": "python", "strategy": "first", "history": [], "attempts": 0, "won": False, "over": False}
+        "role": "codebreaker", "rules": {"pegs": 4, "colors": 6, "max_repeat": None, "feedback": "standard"},
+        "alphabet": "012345", "backend": "python", "strategy": "first", "history": [], "attempts": 0, "won": False,
+        "over": False}
     assert client.get(f"/api/games/{game['id']}").json() == game
 
 
@@ -789,6 +790,11 @@ def test_without_a_strategy_a_game_plays_one_that_plays_its_rule(client):
             state = client.post("/api/games", json={**request, "role": role}).json()
             assert state["strategy"] == strategy
             client.post(f"/api/games/{state['id']}/resign")  # room for the next (five games at most)
-    # "feedback": "standard" is the default rules: the state does not name it.
-    assert new_game(client, rules={**RULES, "feedback": "standard"})["rules"] == {"pegs": 4, "colors": 6,
-                                                                                   "max_repeat": None}
+    # "feedback": "standard", null, or left out as clients older than the feedback rules do: the standard
+    # game, whose state names its rule all the same, and whose guesses are told black and white.
+    for rules in ({**RULES, "feedback": "standard"}, {**RULES, "feedback": None}, RULES):
+        state = new_game(client, rules=rules, secret="0123")
+        assert state["rules"] == {"pegs": 4, "colors": 6, "max_repeat": None, "feedback": "standard"}
+        reply = client.post(f"/api/games/{state['id']}/guesses", json={"guess": "0011"}).json()
+        assert reply == {"guess": "0011", "black": 1, "white": 1, "won": False, "attempts": 1}
+        client.post(f"/api/games/{state['id']}/resign")

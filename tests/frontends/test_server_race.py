@@ -57,7 +57,8 @@ def test_a_new_race_shows_its_entrants_and_no_secret(client):
     race = new_race(client, secret="0123")
     assert set(race) == {"id", "rules", "alphabet", "entrants", "over", "winners"}
     assert {k: v for k, v in race.items() if k != "id"} == {
-        "rules": {"pegs": 4, "colors": 6, "max_repeat": None}, "alphabet": "012345", "over": False, "winners": [],
+        "rules": {"pegs": 4, "colors": 6, "max_repeat": None, "feedback": "standard"}, "alphabet": "012345",
+        "over": False, "winners": [],
         "entrants": [{**e, "history": [], "attempts": 0, "seconds": 0.0, "won": False, "stopped": None}
                      for e in ENTRANTS]}
     assert client.get(f"/api/races/{race['id']}").json() == race
@@ -129,7 +130,8 @@ def test_defaults_and_other_rules(client):
     # An entrant without fields is clingo / minimax, the games' defaults.
     race = new_race(client, [{}, {"backend": "python", "strategy": "first"}],
                     rules={"pegs": 3, "colors": 5, "no_repeat": True, "alphabet": "abcdefg"}, secret="cab")
-    assert race["alphabet"] == "abcde" and race["rules"] == {"pegs": 3, "colors": 5, "max_repeat": 1}
+    assert race["alphabet"] == "abcde" and race["rules"] == {"pegs": 3, "colors": 5, "max_repeat": 1,
+                                                                "feedback": "standard"}
     state, _ = run_to_the_end(client, race)
     rules = Rules(3, 5, 1, "abcdefg")
     assert [(e["backend"], e["strategy"]) for e in state["entrants"]] == [("clingo", "minimax"), ("python", "first")]

@@ -25,8 +25,9 @@ from generators import brute_feedback, contract_pick
 KNUTH = {"games": 1296, "total_guesses": 5801, "mean": 4.476, "max": 5,
          "histogram": {"1": 1, "2": 6, "3": 62, "4": 533, "5": 694}}
 #: 2x2 minimax: 00, then 11 on 0,0 or 01 on 1,0, then 10.
-TREE_2X2 = {"format": "mmlogic-tree", "version": 1, "rules": {"pegs": 2, "colors": 2, "max_repeat": None},
-            "alphabet": "01", "strategy": "minimax", "seed": None, "backend": "python", "first_guess": None,
+TREE_2X2 = {"format": "mmlogic-tree", "version": 1,
+            "rules": {"pegs": 2, "colors": 2, "max_repeat": None, "feedback": "standard"}, "alphabet": "01",
+            "strategy": "minimax", "seed": None, "backend": "python", "first_guess": None,
             "tree": {"guess": "00", "next": {"0,0": {"guess": "11"},
                                              "1,0": {"guess": "01", "next": {"0,2": {"guess": "10"}}}}}}
 
@@ -90,6 +91,20 @@ def test_the_file_names_rules_strategy_and_the_tree_in_the_notation(run, tmp_pat
     assert run("bench", *PY, "--pegs", 2, "--colors", 2, "--all", "--save-tree", path).exit_code == 0
     assert json.loads(path.read_text()) == TREE_2X2
     assert path.read_text().endswith("}\n")
+
+
+def test_a_file_saved_before_the_rules_named_their_feedback_plays_the_standard_rule(run, run_json, tmp_path):
+    # Files saved before every rules object named its feedback rule have none: they are standard trees.
+    path = write_tree(tmp_path / "old.json", {**TREE_2X2, "rules": {"pegs": 2, "colors": 2, "max_repeat": None}})
+    assert StrategyTree.load(path).rules == Rules(2, 2, alphabet="01")
+    assert run_json("tree", path) == {"rules": {"pegs": 2, "colors": 2, "max_repeat": None, "feedback": "standard"},
+                                      "strategy": "minimax", "seed": None, "backend": "python", "opening": "00",
+                                      "games": 4, "total_guesses": 8, "mean": 2.0, "max": 3,
+                                      "histogram": {"1": 1, "2": 2, "3": 1}, "nodes": 4, "uncovered": 0}
+    played = run_json("bench", *PY, "--pegs", 2, "--colors", 2, "--strategy", f"tree:{path}", "--all")
+    assert (played["total_guesses"], played["histogram"]) == (8, {"1": 1, "2": 2, "3": 1})
+    one_line_error(run("next", *PY, "--pegs", 2, "--colors", 2, "--feedback", "black", "--strategy", f"tree:{path}"),
+                   2, f"--strategy tree:{path} plays 2x2, not 2x2 black-peg: give the tree's rules options")
 
 
 def test_jobs_save_the_same_tree_as_one_job(run, tmp_path, knuth):
@@ -213,7 +228,10 @@ def test_save_tree_refusals_come_before_any_game(run, tmp_path):
     ({**TREE_2X2, "version": 2}, "{path} is tree format version 2; this mmlogic reads version 1"),
     ({**TREE_2X2, "version": "1"}, '{path} is tree format version "1"; this mmlogic reads version 1'),
     ("[" * 3000 + "]" * 3000, "{path} is not a strategy tree file (not JSON: nested too deeply)"),
-    ({**TREE_2X2, "rules": {"pegs": 2}}, '{path}: "rules" must be {{"pegs": P, "colors": C, "max_repeat": M or null}}'),
+    ({**TREE_2X2, "rules": {"pegs": 2}},
+     '{path}: "rules" must be {{"pegs": P, "colors": C, "max_repeat": M or null}} and an optional "feedback": RULE'),
+    ({**TREE_2X2, "rules": {"pegs": 2, "colors": 2, "max_repeat": None, "feedback": None}},
+     '{path}: "rules" must be {{"pegs": P, "colors": C, "max_repeat": M or null}} and an optional "feedback": RULE'),
     ({**TREE_2X2, "tree": {"guess": "00", "next": {"1,0": {"guess": "011"}}}},
      "{path}: code '011' has 3 pegs, expected 2 (at 00:1,0)"),
     ({**TREE_2X2, "tree": {"guess": "00", "next": {"3,0": {"guess": "01"}}}},
@@ -305,7 +323,7 @@ def test_tree_summary_text_and_json(run, run_json, knuth):
         "rules      4x6", "strategy   minimax (backend python)", "opening    0011", "games      1296",
         "total      5801", "mean       4.476", "max        5", "histogram  1:1 2:6 3:62 4:533 5:694",
         "nodes      1378"]
-    assert run_json("tree", knuth) == {"rules": {"pegs": 4, "colors": 6, "max_repeat": None},
+    assert run_json("tree", knuth) == {"rules": {"pegs": 4, "colors": 6, "max_repeat": None, "feedback": "standard"},
                                        "strategy": "minimax", "seed": None, "backend": "python",
                                        "opening": "0011", **KNUTH, "nodes": 1378, "uncovered": 0}
 

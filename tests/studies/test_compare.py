@@ -65,7 +65,7 @@ def test_disagreement_is_reported_and_exits_1(run, broken_backend):
     assert result.stderr.startswith("error: ") and result.stderr.endswith(" disagreement(s) between backends\n")
     data = json.loads(result.stdout)
     # Secret 000 is the first guess of `first` (1 attempt); the broken engine opens with 222.
-    assert data["disagreements"][0] == {"rules": {"pegs": 3, "colors": 3, "max_repeat": None},
+    assert data["disagreements"][0] == {"rules": {"pegs": 3, "colors": 3, "max_repeat": None, "feedback": "standard"},
                                         "strategy": "first", "secret": "000",
                                         "attempts": {"python": 1, "lastfirst": largest_first_attempts((0, 0, 0))}}
     n = int(result.stderr.split()[1])
@@ -191,13 +191,13 @@ def test_csv_and_plot(run, tmp_path):
                  "--games", 5, "--seed", 1, "--csv", csv_file, "--plot", charts)
     assert result.exit_code == 0, result.stderr
     lines = csv_file.read_text().splitlines()
-    assert lines[0] == ("pegs,colors,max_repeat,backend,strategy,games,total_guesses,mean,max,histogram,"
+    assert lines[0] == ("pegs,colors,max_repeat,feedback,backend,strategy,games,total_guesses,mean,max,histogram,"
                         "seconds,ms_per_game")  # no engine here counts its search: no nodes, checks
     # The preset's rule sets, each once though several studies share it (4x8 no-repeat, 5x10 no-repeat).
     settings = ([(n, 2 * n, "1") for n in range(4, 9)] + [(5, p, "1") for p in range(5, 16) if p != 10]
                 + [(4, 8, "2")])
-    assert [line.split(",")[:6] for line in lines[1:]] == [
-        [str(n), str(p), r, "clingo", "first", "5"] for n, p, r in settings]
+    assert [line.split(",")[:7] for line in lines[1:]] == [
+        [str(n), str(p), r, "standard", "clingo", "first", "5"] for n, p, r in settings]
     names = sorted(p.name for p in charts.iterdir())
     # The overall charts, then each study's: lines against pegs or colours, bars for the last.
     assert names == sorted([

@@ -301,7 +301,7 @@ def test_cli_json(run):
     assert (data["games"], data["total_guesses"], data["lower_bound"], data["max"]) == (27, 73, 73, 4)
     assert data["histogram"] == {"1": 1, "2": 7, "3": 18, "4": 1}
     assert data["opening"] == "001"
-    assert data["rules"] == {"pegs": 3, "colors": 3, "max_repeat": None}
+    assert data["rules"] == {"pegs": 3, "colors": 3, "max_repeat": None, "feedback": "standard"}
 
 
 def test_the_openings_are_listed_best_first(run):

@@ -79,7 +79,7 @@ def test_rows_are_bench_all_of_every_case_in_the_grid_order(small):
                                                                     (4, "parts")]
     for row in rows:
         assert list(row) == [*CASE_FIELDS, *RESULT_FIELDS]
-        assert row["rules"] == {"pegs": 3, "colors": row["rules"]["colors"], "max_repeat": None}
+        assert row["rules"] == {"pegs": 3, "colors": row["rules"]["colors"], "max_repeat": None, "feedback": "standard"}
         assert row["first_guess"] is None and row["backend"] == "python" and row["seed"] is None
         expected = in_process(Rules(3, row["rules"]["colors"]), row["strategy"])
         assert {k: row[k] for k in expected} == expected
@@ -128,6 +128,26 @@ def test_a_rerun_skips_the_finished_cases_and_drops_a_line_cut_off(small, tmp_pa
     assert again.stderr == f"note: all 4 cases are in {out} already; nothing to run\n"
     assert out.read_text().splitlines(keepends=True) == lines
     assert len(again.stdout.splitlines()) == 5
+
+
+def test_rows_written_before_the_rules_named_their_feedback_are_the_standard_cases(small, tmp_path):
+    # An output file of a sweep made before every rules object named its feedback rule: no "feedback".
+    rows, done = small[0]["rows"], small[1].read_text().splitlines()
+    old = []
+    for line in done:
+        row = json.loads(line)
+        del row["rules"]["feedback"]
+        old.append(json.dumps(row) + "\n")
+    out = tmp_path / "old.jsonl"
+    out.write_text("".join(old))
+    result = invoke("sweep", *SMALL, "--out", out, "--json")
+    assert result.exit_code == 0, result.output
+    assert result.stderr == f"note: all 4 cases are in {out} already; nothing to run\n"
+    # Printed as this version writes them, the file left as it was.
+    assert json.loads(result.stdout)["rows"] == rows
+    assert all(row["rules"]["feedback"] == "standard" for row in json.loads(result.stdout)["rows"])
+    assert out.read_text() == "".join(old)
+    assert invoke("sweep", *SMALL, "--out", out).stdout == invoke("sweep", *SMALL, "--out", small[1]).stdout
 
 
 def test_ctrl_c_keeps_the_finished_rows_and_the_rerun_runs_the_rest(tmp_path):
@@ -366,6 +386,10 @@ def test_case_round_trips_through_its_dict():
     case = Case(rules, "random", parse_code("0,1,2,39", rules), "python", 7)
     assert Case.from_dict(json.loads(json.dumps(case.as_dict()))) == case
     assert case.as_dict()["first_guess"] == "0,1,2,39"
+    # A row written before the rules object named its feedback rule is the standard rule's case.
+    old = case.as_dict()
+    assert old["rules"].pop("feedback") == "standard"
+    assert Case.from_dict(old) == case and sweep_module.case_key(old) == case.key
     assert case.label() == "4x40 no-repeat random 0,1,2,39 python seed 7"
     # A seed is part of a case only for strategies that use one.
     cases = sweep_module.plan([(3, 3)], max_repeat=None, strategies=["minimax", "random"], first_guesses=[],
@@ -398,7 +422,8 @@ def test_a_file_no_sweep_wrote_is_refused_and_left_as_it_is(tmp_path, text):
 
 @pytest.mark.parametrize("field, value", [("mean", "abc"), ("histogram", [1, 2]), ("max", None), ("seconds", "0.1"),
                                           ("peak_rss_mb", True), ("opening", 17), ("games", -1),
-                                          ("rules", {"pegs": 0, "colors": 3, "max_repeat": None})])
+                                          ("rules", {"pegs": 0, "colors": 3, "max_repeat": None}),
+                                          ("rules", {"pegs": 3, "colors": 3, "max_repeat": None, "feedback": 7})])
 def test_a_row_damaged_by_hand_makes_the_file_no_sweeps(tmp_path, field, value):
     # Only some fields were checked: "mean": "abc" passed, then the table failed ("internal failure").
     out = tmp_path / "rows.jsonl"

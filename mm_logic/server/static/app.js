@@ -170,8 +170,7 @@ class Notation {
     this.colors = state.rules.colors;
     this.alphabet = state.alphabet;
     this.symbolic = state.alphabet.length >= state.rules.colors;
-    // The rules name their feedback only when it is not the standard one (docs/server.md).
-    this.feedback = state.rules.feedback || "standard";
+    this.feedback = feedbackOf(state.rules);
   }
 
   symbol(index) {
@@ -262,9 +261,16 @@ function wholeNumber(id, label) {
 function chosenRules() {
   const rules = {pegs: wholeNumber("pegs", "Pegs"), colors: wholeNumber("colors", "Colours")};
   if ($("no-repeat").checked) rules.no_repeat = true;
-  // Sent only when it is not the standard rule: a standard game's requests are as they were.
+  // Sent only when it is not the standard rule (the server reads none as standard): a standard game's requests
+  // are as they were.
   if ($("feedback").value !== "standard") rules.feedback = $("feedback").value;
   return rules;
+}
+
+/** A reply's feedback rule. The server's replies name it always (docs/server.md); one that predates the
+ * feedback rules names none, which is the standard rule. */
+function feedbackOf(rules) {
+  return rules.feedback ?? "standard";
 }
 
 /** What the page's labels say of a game's feedback rule, after its size (nothing for the standard rule). */
@@ -272,7 +278,8 @@ const FEEDBACK_LABELS = {black: ", black pegs only", positional: ", one mark per
 
 /** "4 pegs, 6 colours, no repetition, one mark per peg". */
 function rulesText(rules) {
-  return sizeText(rules) + (rules.max_repeat === 1 ? ", no repetition" : "") + (FEEDBACK_LABELS[rules.feedback] ?? "");
+  return sizeText(rules) + (rules.max_repeat === 1 ? ", no repetition" : "") +
+    (FEEDBACK_LABELS[feedbackOf(rules)] ?? "");
 }
 
 let options = {backends: [], strategies: [], default_backend: "", default_strategy: "", max_entrants: 8,
@@ -452,7 +459,7 @@ const codemaker = {
       backend: $("backend").value, strategy: $("strategy").value});
     $("cm-status").textContent = "";
     $("cm-info").textContent = `${rulesText(state.rules)}; the computer plays ${state.strategy} on ${state.backend}`;
-    $("cm-explain").textContent = CM_EXPLAIN[state.rules.feedback ?? "standard"];
+    $("cm-explain").textContent = CM_EXPLAIN[feedbackOf(state.rules)];
     await this.show(state);
   },
 
@@ -723,7 +730,7 @@ const race = {
       $("race-status").textContent = `Over: the secret was ${state.secret}. ` +
         (names.length ? `Winner${names.length > 1 ? "s" : ""}: ${names.join(", ")}.` : "No entrant won.");
     } else {
-      $("race-status").textContent = `${sizeText(state.rules)}${FEEDBACK_LABELS[state.rules.feedback] ?? ""}; ` +
+      $("race-status").textContent = `${sizeText(state.rules)}${FEEDBACK_LABELS[feedbackOf(state.rules)] ?? ""}; ` +
         `${turns === 0 ? "ready" : `after ${plural(turns, "step")}`}: the secret is hidden until the end.`;
     }
   },
