@@ -138,9 +138,7 @@ def main() -> int:
         per_game = out["seconds"] / out["games"]
         per_game_text = f"{per_game * 1000:.2f} ms" if per_game < 1 else f"{per_game:.2f} s"
         other = ""
-        if args.beside and "--feedback" in command:
-            other = " new: no feedback rules then |"  # the option came with issue 37
-        elif args.beside:
+        if args.beside:
             env = {**os.environ, "PYTHONPATH": str(args.beside.resolve())}
             then = subprocess.run([*earlier, *command.split(), "--json"],
                                   capture_output=True, text=True, env=env)
@@ -148,6 +146,8 @@ def main() -> int:
                 # Its own name: `earlier` is the checkout's command, run again for every row.
                 then_seconds = json.loads(then.stdout)["seconds"]
                 other = f" {then_seconds:.2f} s (x{out['seconds'] / max(then_seconds, 1e-9):.2f}) |"
+            elif "--feedback" in command:
+                other = " new: no --feedback there |"  # the option came with issue 37
             else:
                 other = " failed |"
         print(f"| {label} | {goal} | {out['games']} | {out['mean']:.3f} | {out['max']} | "

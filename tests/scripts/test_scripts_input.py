@@ -251,6 +251,31 @@ def test_benchmarks_beside_runs_the_checkout_for_every_row(tmp_path, monkeypatch
     monkeypatch.setattr(sys, "argv", ["benchmarks.py", "--beside", str(checkout), "--only", "--backend python"])
     assert benchmarks.main() == 0
     rows = capsys.readouterr().out.splitlines()[2:]
-    assert [row.split(" | ")[0] for row in rows] == ["| Knuth 4x6, every secret", "| Kooi 4x8, every secret",
-                                                     "| Knuth 5x8, every secret"]
-    assert [row.split(" | ")[2:8] for row in rows] == [["10", "2.000", "3", "2.00", "200.00 ms", "4.00 s (x0.50)"]] * 3
+    assert [row.split(" | ")[0] for row in rows] == [
+        "| Knuth 4x6, every secret", "| Kooi 4x8, every secret", "| Knuth 5x8, every secret",
+        "| Knuth 4x6 black pegs, every secret", "| Knuth 4x6 positional, every secret",
+        "| Knuth 5x8 black pegs, every secret", "| Knuth 5x8 positional, every secret"]
+    assert [row.split(" | ")[2:8] for row in rows] == [["10", "2.000", "3", "2.00", "200.00 ms", "4.00 s (x0.50)"]] * 7
+
+
+def test_benchmarks_beside_a_checkout_without_feedback_rules_says_the_row_is_new(tmp_path, monkeypatch, capsys):
+    checkout = earlier_checkout(tmp_path, {})
+    (checkout / "mm_logic" / "old_cli.py").write_text(  # an mmlogic before issue 37: --feedback unknown
+        "import json, sys\ndef main():\n"
+        "    if '--feedback' in sys.argv:\n"
+        "        print('error: no such option: --feedback', file=sys.stderr)\n        return 2\n"
+        "    print(json.dumps({'games': 10, 'mean': 2.5, 'max': 3, 'seconds': 4.0}))\n    return 0\n")
+    today = tmp_path / "mmlogic"
+    today.write_text(f"#!{sys.executable}\nimport json\n"
+                     "print(json.dumps({'games': 10, 'mean': 2.0, 'max': 3, 'seconds': 2.0}))\n")
+    today.chmod(0o755)
+    benchmarks = py_script("benchmarks")
+    monkeypatch.setattr(benchmarks, "mmlogic", lambda: str(today))
+    monkeypatch.setattr(sys, "argv", ["benchmarks.py", "--beside", str(checkout), "--only", "--all"])
+    assert benchmarks.main() == 0
+    rows = [row.split(" | ") for row in capsys.readouterr().out.splitlines()[2:] if row.startswith("| ")]
+    beside = {row[0][2:]: row[7] for row in rows}
+    assert beside["Knuth 4x6, every secret"] == "4.00 s (x0.50)"
+    assert beside["Knuth 4x6 black pegs on clingo"] == "new: no --feedback there"
+    assert [label for label, text in beside.items() if text.startswith("new")] == [
+        label for label, _, command in benchmarks.ROWS if "--all" in command and "--feedback" in command]
