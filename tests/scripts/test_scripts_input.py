@@ -271,7 +271,7 @@ def test_benchmarks_beside_a_checkout_without_feedback_rules_says_the_row_is_new
     today.chmod(0o755)
     benchmarks = py_script("benchmarks")
     monkeypatch.setattr(benchmarks, "mmlogic", lambda: str(today))
-    monkeypatch.setattr(sys, "argv", ["benchmarks.py", "--beside", str(checkout), "--only", "--all"])
+    monkeypatch.setattr(sys, "argv", ["benchmarks.py", "--beside", str(checkout), "--only=--all"])
     assert benchmarks.main() == 0
     rows = [row.split(" | ") for row in capsys.readouterr().out.splitlines()[2:] if row.startswith("| ")]
     beside = {row[0][2:]: row[7] for row in rows}
