@@ -20,7 +20,7 @@ from .feedback import (
     index_lut,
     rule_of,
 )
-from .notation import Code, amount
+from .notation import Code, Entry, amount
 from .rules import Rules
 
 #: Largest code space the reference engine enumerates (10**7 and a little more).
@@ -139,6 +139,21 @@ class CodeSpace:
             indices = np.arange(self.size, dtype=np.int64)
         return packed_marks(gw, g0, g1, words, count_words, np.asarray(indices, dtype=np.int64), self.rules.pegs,
                             self._lut)
+
+    def keep(self, alive: np.ndarray, entry: Entry) -> np.ndarray:
+        """The indices of ``alive`` whose codes give the entry's guess its feedback: the one filter of
+        the listed codes, which the python engine, the count of the other rules and ``sample-entropy``'s
+        listing share (:meth:`feedback_to`, then the rule's index of the feedback)."""
+        guess, fb = entry
+        return alive[self.feedback_to(guess, alive) == rule_of(self.rules).index(fb, self.rules.pegs)]
+
+    def consistent(self, history, alive: np.ndarray | None = None) -> np.ndarray:
+        """The indices (``int64``, increasing) of the codes of ``alive`` (None: every code) consistent with
+        every entry of ``history``, by :meth:`keep`."""
+        alive = np.arange(self.size, dtype=np.int64) if alive is None else alive
+        for entry in history:
+            alive = self.keep(alive, entry)
+        return alive
 
     @cached_property
     def features(self) -> tuple[np.ndarray, np.ndarray]:

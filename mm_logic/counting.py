@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from .codespace import MAX_CODES, code_space
-from .feedback import colour_counts, rule_of
+from .feedback import colour_counts
 from .kernels.counting import count_from
 from .notation import Entry
 from .rules import Rules
@@ -41,13 +41,9 @@ def count_consistent(rules: Rules, history: list[Entry]) -> int:
     if not history:
         return rules.size
     if not rules.standard:
-        # The search below cuts on black pegs and common colours: the other rules filter the listed codes.
-        space = code_space(rules)
-        rule = rule_of(rules)
-        alive = np.arange(space.size)
-        for guess, fb in history:
-            alive = alive[space.feedback_to(guess, alive) == rule.index(fb, rules.pegs)]
-        return int(alive.size)
+        # The search below cuts on black pegs and common colours: the other rules filter the listed codes,
+        # with the python engine's own filter.
+        return int(code_space(rules).consistent(history).size)
     guesses = np.array([guess for guess, _ in history], dtype=np.int64).reshape(len(history), rules.pegs)
     offered = colour_counts(guesses, rules.colors).astype(np.int64)  # pegs of each colour each guess offers
     blacks = np.array([black for _, (black, _) in history], dtype=np.int64)

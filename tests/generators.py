@@ -157,3 +157,24 @@ def contract_pick(candidates, alive, rank, rules: Rules | None = None):
         parts = Counter(fb(guess, code) for code in alive)
         return rank(parts.values()), guess not in members, guess
     return min(candidates, key=key)
+
+
+def brute_replay(rules: Rules, choose) -> dict[int, int]:
+    """The histogram (guesses: games) of a deterministic strategy over every secret, by brute force:
+    ``choose(codes, alive)`` picks the guess from the valid codes and the consistent ones, the parts by
+    :func:`brute_score` (``first``: ``lambda codes, alive: alive[0]``; Knuth: :func:`contract_pick` with ``max``)."""
+    codes = consistent(rules, [])
+    histogram: Counter = Counter()
+    stack = [(codes, 1)]
+    while stack:
+        alive, depth = stack.pop()
+        guess = choose(codes, alive)
+        parts: dict = {}
+        for code in alive:
+            parts.setdefault(brute_score(rules, guess, code), []).append(code)
+        for part in parts.values():
+            if part == [guess]:
+                histogram[depth] += 1
+            else:
+                stack.append((part, depth + 1))
+    return dict(sorted(histogram.items()))

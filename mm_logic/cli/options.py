@@ -298,10 +298,11 @@ def engine_options(default_strategy: str = "minimax", beyond: str | None = None)
                 click.echo(f"note: {strategy} plays {rule_names(strategy.cls.feedback_rules)} only: {instead} "
                            "instead (choose another with --strategy)", err=True)
                 player = replace(player, strategy=parse_strategy(instead))
-            player.make_strategy()  # a size the strategy refuses, before the first guess is read
+            # What the strategy refuses (a size, a feedback rule, a tree's other rules) is named before the
+            # first guess is read; the strategy is then built once, with its opening.
+            player.strategy.check(rules)
             first_guess = parse_code(first_guess_text, rules) if first_guess_text is not None else None
-            player = replace(player, first_guess=first_guess)
-            chosen = player.make_strategy()
+            chosen = replace(player, first_guess=first_guess).make_strategy()
             if isinstance(chosen, SampleEntropy) and chosen.exact:
                 click.echo(f"note: {rules.describe()} has {amount(rules.size)} codes (at most {EXACT_SPACE:,}): "
                            f"{chosen.name} plays the exact entropy scorer", err=True)

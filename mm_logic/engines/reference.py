@@ -19,7 +19,6 @@ import numpy as np
 
 from ..codespace import code_space
 from ..errors import SolverTimeout
-from ..feedback import rule_of
 from ..notation import Code, Entry
 from .base import Engine, Session
 
@@ -35,10 +34,8 @@ class ReferenceSession(Session):
 
     def _push(self, entry: Entry) -> None:
         started = time.monotonic()
-        guess, fb = entry
         alive = self._alive[-1]
-        marks = self.space.feedback_to(guess, alive)
-        kept = alive[marks == rule_of(self.rules).index(fb, self.rules.pegs)]
+        kept = self.space.keep(alive, entry)
         if self.time_limit is not None and time.monotonic() - started > self.time_limit:
             raise SolverTimeout(f"python did not answer within the time limit of {self.time_limit:g} s "
                                 f"({self.rules.describe()}, {alive.size:,} codes to filter); raise --time-limit")

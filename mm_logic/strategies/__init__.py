@@ -90,7 +90,8 @@ class StrategyName:
 
     def check(self, rules: Rules) -> None:
         """Refuse (:class:`BadInput`, one line, before anything is computed, on every backend) rules the
-        strategy cannot play: more codes than a scorer scores, a feedback rule it does not reason on."""
+        strategy cannot play: more codes than a scorer scores, a feedback rule it does not reason on, a
+        tree's other rules."""
         cls = self.cls
         if cls.max_codes is not None and rules.size > cls.max_codes:
             fit = [n for n, c in STRATEGIES.items() if c.for_any_size]
@@ -102,6 +103,8 @@ class StrategyName:
             fit = [n for n, c in STRATEGIES.items() if rules.feedback_kind in c.feedback_rules]
             raise BadInput(f"--strategy {self.name} plays {rule_names(cls.feedback_rules)} only; "
                            f"with --feedback {rules.feedback} use --strategy {', '.join(fit[:-1])} or {fit[-1]}")
+        if self.tree is not None:
+            self.tree.check_rules(rules, self.name)
 
 
 def parse_strategy(text: str, *, files: bool = True) -> StrategyName:

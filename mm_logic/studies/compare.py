@@ -41,7 +41,9 @@ class Study:
     slug: str
     rule_sets: tuple[Rules, ...]
     backends: tuple[str, ...]
-    strategies: tuple[str, ...]
+    #: Names in a preset; read once (:class:`~mm_logic.strategies.StrategyName`) in a plan that
+    #: :meth:`ComparePlan.make` checked.
+    strategies: tuple[str | StrategyName, ...]
     games: int = 20
     every_secret_up_to: int = 0
     #: (backend, most pegs) pairs: where the report stopped a slow algorithm (A1 at n = 6).
@@ -124,8 +126,6 @@ class ComparePlan:
     jobs: int = 1
     encoding: Path | None = None
     time_limit: float | None = None
-    #: The strategies ``--strategy`` named, as read: a ``tree:FILE`` carries its tree.
-    read: tuple[StrategyName, ...] = ()
 
     @classmethod
     def make(cls, *, preset: str | None, rules: Rules, explicit_rules: list[str], backends: str | None,
@@ -158,16 +158,22 @@ class ComparePlan:
             axis = names("feedback rule", FEEDBACK_RULES, feedbacks)
             studies = tuple(replace(study, rule_sets=tuple(replace(r, feedback=f) for r in study.rule_sets
                                                                for f in axis)) for study in studies)
-        read = tuple(parse_strategies(strategies)) if strategies is not None else ()
-        chosen_strategies = tuple(s.name for s in read)
+        # Every strategy is read once, here (a ``tree:FILE`` of --strategy with its tree): the studies then
+        # hold what was read, and nothing parses a name again per study, rule set or backend.
+        chosen_strategies = tuple(parse_strategies(strategies)) if strategies is not None else ()
+        read: dict[str, StrategyName] = {}
+        for study in studies:
+            for name in study.strategies if not chosen_strategies else ():
+                if name not in read:
+                    read[name] = parse_strategies([name], files=False)[0]
         studies = tuple(replace(
             study,
             backends=chosen_backends or study.backends,
-            strategies=chosen_strategies or study.strategies,
+            strategies=chosen_strategies or tuple({read[n].name: read[n] for n in study.strategies}.values()),
             games=games if games is not None else study.games,
             every_secret_up_to=MAX_CODES if all_secrets else 0 if games is not None else study.every_secret_up_to,
         ) for study in studies)
-        plan = cls(studies, preset, **options, read=read)
+        plan = cls(studies, preset, **options)
         if plan.encoding is not None:
             readers = {b for s in studies for b in s.backends if engine_class(b).suffix is not None}
             if len(readers) != 1:
@@ -178,12 +184,11 @@ class ComparePlan:
                 for r in study.rule_sets:
                     check_every_secret(r)
         for study in studies:  # every engine and strategy plays its rule sets' feedback rule, before any game
-            chosen = parse_strategies([{s.name: s for s in read}.get(n, n) for n in study.strategies], files=False)
             for r in study.rule_sets:
                 for backend in study.backends:
                     if study.plays(r, backend):
                         check_feedback_rule(backend, r, plan.encoding if plan.reads(backend) else None)
-                for strategy in chosen:
+                for strategy in study.strategies:
                     if r.feedback_kind not in strategy.cls.feedback_rules:
                         strategy.check(r)
         return plan
@@ -255,7 +260,7 @@ def column_widths(plan: ComparePlan) -> tuple[int, int]:
     printed as they finish, so the widths are fixed before the first one), at least
     :data:`COLUMN_WIDTHS`."""
     backends = [b for study in plan.studies for b in study.backends]
-    strategies = [s for study in plan.studies for s in study.strategies]
+    strategies = [str(s) for study in plan.studies for s in study.strategies]
     return (max([COLUMN_WIDTHS[0], *map(len, backends)]), max([COLUMN_WIDTHS[1], *map(len, strategies)]))
 
 
@@ -314,7 +319,6 @@ def compare(plan: ComparePlan, progress: Progress | None = None,
     """Run the plan; Ctrl-C keeps the rows finished so far (``complete`` False)."""
     outcome = Comparison(preset=plan.preset)
     done: dict[tuple, BenchResult] = {}
-    read = {s.name: s for s in plan.read}
     try:
         for study in plan.studies:
             outcome.studies.append((study, []))
@@ -322,7 +326,7 @@ def compare(plan: ComparePlan, progress: Progress | None = None,
                 every = study.every_secret(rules)
                 secrets = None if every else random_secrets(rules, study.games, plan.seed)
                 edited = _edited_secrets(plan, study, rules, every)
-                for chosen in parse_strategies([read.get(name, name) for name in study.strategies], files=False):
+                for chosen in study.strategies:
                     per_backend: dict[str, dict] = {}
                     deterministic = True
                     for backend in study.backends:

@@ -411,3 +411,29 @@ def test_one_peg_codes_written_as_numbers_are_read(run_json):
         "guess": "1", "consistent": 38}
     assert run_json("solve", *PY, "--pegs", 1, "--colors", 40, "--strategy", "first", "--secret", 5)["guesses"][-1] \
         == {"guess": "5", "black": 1, "white": 0}
+
+
+
+def test_a_command_builds_its_strategy_once(run, monkeypatch):
+    # engine_options checks what the strategy refuses before the first guess is read, then builds it once,
+    # holding that guess (it built a throwaway strategy first).
+    from mm_logic.strategies import StrategyName
+    made = []
+    make = StrategyName.make
+
+    def counted(self, rules, seed=None, **options):
+        made.append((self.name, options["first_guess"]))
+        return make(self, rules, seed, **options)
+
+    monkeypatch.setattr(StrategyName, "make", counted)
+    result = run("next", *PY, "--strategy", "minimax", "--first-guess", "0012")
+    assert (result.exit_code, result.stdout) == (0, "0012  (1,296 codes still possible)\n")
+    assert made == [("minimax", (0, 0, 1, 2))]
+
+
+def test_a_refused_strategy_is_named_before_a_bad_first_guess(run):
+    # The order kept when the strategy is built once: the feedback rule it refuses first, then the code.
+    result = run("next", *PY, "--feedback", "black", "--strategy", "human1", "--first-guess", "99")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: --strategy human1 plays the standard feedback rule only; ")
+    assert len(result.stderr.splitlines()) == 1

@@ -13,6 +13,7 @@ import re
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from mm_logic.codespace import CodeSpace, code_space
 from mm_logic.counting import count_consistent
 from mm_logic.engines import engine_class, make_engine
 from mm_logic.feedback import feedback
@@ -20,7 +21,7 @@ from mm_logic.notation import format_entry, parse_entry
 from mm_logic.rules import Rules
 
 from conftest import mmlogic
-from generators import consistent, game_for
+from generators import consistent, game_for, rows
 
 
 @pytest.mark.slow  # 6.3 and 5.8 s measured
@@ -29,6 +30,37 @@ from generators import consistent, game_for
 def test_the_rules_count_is_the_brute_force_filter(game):
     rules, history = game
     assert count_consistent(rules, history) == len(consistent(rules, history))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=game_for(max_pegs=4, max_colors=5, max_len=3, feedbacks=("black", "positional")))
+def test_the_other_rules_count_and_list_through_the_python_engines_filter(game):
+    # Under the black and positional rules the count is the code space's one filter (CodeSpace.consistent),
+    # which the python engine's sessions apply entry by entry: both are the brute-force filter.
+    rules, history = game
+    expected = consistent(rules, history)
+    space = code_space(rules)
+    assert [space.code(i) for i in space.consistent(history)] == expected
+    assert count_consistent(rules, history) == len(expected)
+    assert rows(make_engine("python", rules).session(history).enumerate()) == expected
+
+
+def test_the_count_and_the_python_engine_share_one_filter(monkeypatch):
+    # One place filters listed codes by an entry: a second copy (the count's own loop) would miss these calls.
+    rules = Rules(4, 6, feedback="positional")
+    history = [parse_entry("0011:x-o-", rules), parse_entry("2345:-oo-", rules)]
+    kept = []
+    keep = CodeSpace.keep
+
+    def spied(self, alive, entry):
+        kept.append(entry)
+        return keep(self, alive, entry)
+
+    monkeypatch.setattr(CodeSpace, "keep", spied)
+    left = count_consistent(rules, history)
+    assert kept == history
+    assert make_engine("python", rules).session(history).count() == left == len(consistent(rules, history))
+    assert kept == history * 2
 
 
 # The histories, with the codes they leave (python's count, the brute-force filter's on

@@ -229,7 +229,7 @@ def test_a_preset_replays_its_studies_with_their_own_choices():
     from mm_logic.studies.compare import ComparePlan
     plan = ComparePlan.make(preset="seed001", rules=None, explicit_rules=[], backends=None, strategies=None,
                             all_secrets=False, games=None)
-    rows = [(s.slug, r.describe(), tuple(b for b in s.backends if s.plays(r, b)), s.strategies,
+    rows = [(s.slug, r.describe(), tuple(b for b in s.backends if s.plays(r, b)), tuple(map(str, s.strategies)),
              s.every_secret(r) or s.games) for s in plan.studies for r in s.rule_sets]
     csp = ("a1", "a2", "a3", "a4", "a5", "clingo")
     assert rows[:5] == [
@@ -242,9 +242,44 @@ def test_a_preset_replays_its_studies_with_their_own_choices():
     # What is typed replaces the preset's own choice in every study.
     plan = ComparePlan.make(preset="seed004", rules=None, explicit_rules=[], backends="clingo",
                             strategies=None, all_secrets=False, games=7)
-    assert [(s.backends, s.strategies, s.games, s.every_secret_up_to) for s in plan.studies] == [
+    assert [(s.backends, tuple(map(str, s.strategies)), s.games, s.every_secret_up_to) for s in plan.studies] == [
         (("clingo",), ("ga004", "ga001-random", "random", "first", "minimax", "human3"), 7, 0)]
     assert plan.total_games == 42
+
+
+def test_each_strategy_name_is_read_once(monkeypatch):
+    # The plan reads every name of its studies once; the studies then hold what was read. Reading the
+    # preset's names per study and again per rule set, as compare did, read each 1 + 2 = 3 times here.
+    from mm_logic import strategies
+    from mm_logic.rules import Rules
+    from mm_logic.studies import compare as comparing
+
+    from generators import brute_replay, contract_pick
+    rule_sets = (Rules(2, 3), Rules(2, 3, feedback="black"))
+    monkeypatch.setitem(comparing.PRESETS, "tiny", (
+        comparing.Study("two rules", "tiny", rule_sets, ("python", "clingo"), ("first", "minimax"),
+                        every_secret_up_to=9),))
+    read = []
+    parse = strategies.parse_strategy
+
+    def counted(text, **options):
+        read.append(text)
+        return parse(text, **options)
+
+    monkeypatch.setattr(strategies, "parse_strategy", counted)
+    plan = comparing.ComparePlan.make(preset="tiny", rules=None, explicit_rules=[], backends=None, strategies=None,
+                                      all_secrets=False, games=None)
+    outcome = comparing.compare(plan)
+    assert sorted(read) == ["first", "minimax"]
+    assert outcome.disagreements == []
+    found = [(r.rules, r.strategy, r.backend, r.histogram) for r in outcome.rows]
+    expected = []
+    for rules in rule_sets:
+        picks = {"first": lambda codes, alive: alive[0],
+                 "minimax": lambda codes, alive, rules=rules: contract_pick(codes, alive, max, rules)}
+        for name, pick in picks.items():
+            expected += [(rules, name, backend, brute_replay(rules, pick)) for backend in ("python", "clingo")]
+    assert found == expected
 
 
 def test_preset_and_rules_conflict(run):
