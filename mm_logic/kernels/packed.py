@@ -115,28 +115,39 @@ def _plain_black(out, guess, codes, start, stop):
         out[j - start] = black
 
 
+@nb.njit(cache=CACHE, inline="always")
+def _positional_marks(marks, guess, code, counts, left):
+    """The positional rule's marks of one guess against one secret ``code`` (colour counts ``counts``),
+    written to ``marks``: x (2) where the colours are equal, then, left to right, o (1) while the secret
+    holds the colour beyond its x pegs (``left``: scratch, one entry per colour), else - (0)."""
+    pegs = code.shape[0]
+    for p in range(pegs):
+        left[guess[p]] = counts[guess[p]]
+    for p in range(pegs):
+        if code[p] == guess[p]:
+            left[guess[p]] -= 1
+    for p in range(pegs):
+        g = guess[p]
+        if code[p] == g:
+            marks[p] = 2
+        elif left[g] > 0:
+            left[g] -= 1
+            marks[p] = 1
+        else:
+            marks[p] = 0
+
+
 @nb.njit(cache=CACHE)
 def _positional_feedback(out, guess, codes, counts, left, start, stop):
     """Positional marks' index (base 3, the first peg most significant) of one guess against secrets
-    ``start:stop``: x (2) where the colours are equal, then, left to right, o (1) while the secret holds
-    the colour beyond its x pegs (``left``: scratch, one entry per colour), else - (0)."""
+    ``start:stop`` (:func:`_positional_marks`; ``left``: scratch, one entry per colour)."""
     pegs = codes.shape[1]
+    marks = np.empty(pegs, np.int64)
     for j in range(start, stop):
-        for p in range(pegs):
-            left[guess[p]] = counts[j, guess[p]]
-        for p in range(pegs):
-            if codes[j, p] == guess[p]:
-                left[guess[p]] -= 1
+        _positional_marks(marks, guess, codes[j], counts[j], left)
         index = 0
         for p in range(pegs):
-            g = guess[p]
-            if codes[j, p] == g:
-                index = index * 3 + 2
-            elif left[g] > 0:
-                left[g] -= 1
-                index = index * 3 + 1
-            else:
-                index = index * 3
+            index = index * 3 + marks[p]
         out[j - start] = index
 
 

@@ -48,6 +48,16 @@ may start at the engine's ``any()`` answer, or near the previous sample: a
 sample is then smaller, and runs may differ). Spaces of at most
 :data:`EXACT_SPACE` codes are played by the exact ``entropy`` strategy.
 
+Under the black and positional rules (:meth:`SampleEntropy.sample_rule`) step 1 differs, because
+the colour-count vectors, the importance sampler and the repair reason on black + white: a space
+of at most :data:`LIST_SPACE` codes is listed and filtered by the rule (exact: the whole set when it
+has at most :data:`EXACT_CODES` codes, else ``k`` of it drawn uniformly, source "listing"), a
+larger one is walked (:func:`~mm_logic.kernels.rule_sample.rule_metropolis`, whose energy is the
+L1 distance of a code's feedbacks from those told), and the engine is asked when the walk meets
+no consistent code. Steps 2 and 3 partition the sample by the rule's feedback
+(:mod:`mm_logic.kernels.rule_sample`). A rule of the user's own (``--feedback FILE.py``) is refused:
+it has no compiled feedback.
+
 The sample follows the game's rules (feedback and repetition rules), not
 constraints an edited encoding may add: on such an encoding, use a
 strategy that asks the engine only (``any``, ``random``).
@@ -59,8 +69,10 @@ import time
 
 import numpy as np
 
+from ..codespace import code_space
 from ..errors import BadInput
 from ..kernels.entropies import climb, partition_entropies
+from ..kernels.rule_sample import rule_climb, rule_distance, rule_entropies, rule_metropolis
 from ..kernels.sample import (
     codes_with_counts,
     colour_counts,
@@ -70,6 +82,7 @@ from ..kernels.sample import (
     metropolis,
     repair,
 )
+from ..kernels.scoring import rule_code
 from ..notation import Code, shown
 from ..sampling import history_rng, random_code
 from .base import SeededStrategy
@@ -77,6 +90,11 @@ from .scoring import Entropy
 
 #: Code spaces up to this size are played by the exact ``entropy`` scorer.
 EXACT_SPACE = 50_000
+#: Under the black and positional rules, code spaces up to this size are listed and filtered (the code
+#: space's own filter, as the python engine's): the consistent set is then known exactly. A game's first
+#: filter, measured: 7x6 (279,936 codes) 0.02 s black, 0.06 s positional; 8x6 (1.7 million) 0.16 s and
+#: 0.45 s, which a bench would pay every game: larger spaces are walked.
+LIST_SPACE = 1_000_000
 #: Consistent codes in the sample (``k``) unless the name says ``sample-entropy:K``.
 SAMPLE_SIZE = 1000
 #: Largest ``K`` a name may ask for.
@@ -129,7 +147,8 @@ DRAWS_PER_LOOK = 300
 class SampleEntropy(SeededStrategy):
     """Largest entropy of the partition of ``k`` sampled consistent codes."""
 
-    feedback_rules = ("standard",)
+    # Every built-in rule; a rule of the user's own has no compiled feedback (nor an exact scorer).
+    feedback_rules = ("standard", "black", "positional")
 
     name = "sample-entropy"
     for_any_size = True
@@ -158,6 +177,11 @@ class SampleEntropy(SeededStrategy):
         #: nor the importance sampler served), "listing" (it found no code within its work),
         #: "repair" (the focused search found no consistent code).
         self._failed: dict[str, tuple] = {}
+        #: The feedback rule as the kernels know it (:func:`mm_logic.kernels.scoring.rule_code`).
+        self._rule = rule_code(rules)
+        #: Under another rule than the standard one: the last history listed and its consistent codes
+        #: (indices into the code space), which the next guess's listing filters further.
+        self._listed: tuple[tuple, np.ndarray | None] = ((), None)
 
     # -- choosing -------------------------------------------------------------------------
     def opening(self, session) -> Code:
@@ -167,7 +191,7 @@ class SampleEntropy(SeededStrategy):
         if self.exact:
             return self._scorer.choose(session)
         rng = history_rng(self.seed, session.history)
-        sample, exact = self.sample(session, rng)
+        sample, exact = self.sample(session, rng) if self.rules.standard else self.sample_rule(session, rng)
         if sample is None:
             return None
         distinct = np.unique(sample, axis=0)
@@ -180,7 +204,10 @@ class SampleEntropy(SeededStrategy):
         rules = self.rules
         if len(distinct) > CANDIDATES:
             distinct = distinct[np.sort(rng.choice(len(distinct), CANDIDATES, replace=False))]
-        entropy, wins = partition_entropies(distinct, sample, rules.colors)
+        if rules.standard:
+            entropy, wins = partition_entropies(distinct, sample, rules.colors)
+        else:
+            entropy, wins = rule_entropies(distinct, sample, rules.colors, self._rule)
         bonus = 1.0 / len(sample) if exact else 1e-9
         score = entropy + (wins > 0) * bonus
         order = np.argsort(-score, kind="stable")
@@ -188,7 +215,10 @@ class SampleEntropy(SeededStrategy):
         starts = [distinct[r] for r in order[:CLIMBS]]
         starts += [np.asarray(random_code(rules, rng), dtype=np.int64) for _ in range(CLIMBS)]
         for start in starts:
-            guess, value = climb(start, sample, rules.colors, rules.repeat_limit, CLIMB_ROUNDS)
+            if rules.standard:
+                guess, value = climb(start, sample, rules.colors, rules.repeat_limit, CLIMB_ROUNDS)
+            else:
+                guess, value = rule_climb(start, sample, rules.colors, rules.repeat_limit, CLIMB_ROUNDS, self._rule)
             if value > best_score + 1e-9:
                 best, best_score = guess, value
         return tuple(int(c) for c in best)
@@ -332,11 +362,20 @@ class SampleEntropy(SeededStrategy):
     def walk(self, start, guesses, blacks, commons, rng) -> tuple[np.ndarray, np.ndarray]:
         """Up to ``k`` consistent codes from a Metropolis walk started at ``start``, and the
         code of least energy it met (consistent or nearest to it)."""
+        rules = self.rules
+
+        def run(x, want, steps, beta, seed):
+            return metropolis(x, guesses, blacks, commons, rules.colors, rules.repeat_limit, want, THIN, steps, beta,
+                              seed)
+        return self._walk(start, run, rng)
+
+    def _walk(self, start, run, rng) -> tuple[np.ndarray, np.ndarray]:
+        """The walk of ``run(start, want, steps, beta, seed)`` (a Metropolis kernel): at once, or under
+        ``--time-limit`` in pieces while time is left."""
         rules, k = self.rules, self.k
         steps, beta = max(STEPS_PER_CODE * k, MIN_WALK_STEPS), 2.0
         if self.time_limit is None:
-            codes, _, _, nearest = metropolis(start, guesses, blacks, commons, rules.colors, rules.repeat_limit,
-                                              k, THIN, steps, beta, int(rng.integers(2**31)))
+            codes, _, _, nearest = run(start, k, steps, beta, int(rng.integers(2**31)))
             return codes, nearest
         # Under a time limit: the same walk in pieces, each going on from the last one's last
         # consistent code, else from its nearest miss.
@@ -345,14 +384,77 @@ class SampleEntropy(SeededStrategy):
         have, x = 0, start
         while steps > 0 and have < k and time.monotonic() < deadline:
             piece = min(steps, STEPS_PER_LOOK)
-            codes, taken, beta, x = metropolis(x, guesses, blacks, commons, rules.colors, rules.repeat_limit,
-                                               k - have, THIN, piece, beta, int(rng.integers(2**31)))
+            codes, taken, beta, x = run(x, k - have, piece, beta, int(rng.integers(2**31)))
             steps -= taken
             if len(codes):
                 found.append(codes)
                 have += len(codes)
                 x = codes[-1]
         return (np.concatenate(found) if found else np.empty((0, rules.pegs), np.int64)), x
+
+    # -- sampling under the black and positional rules -----------------------------------------
+    def sample_rule(self, session, rng: np.random.Generator) -> tuple[np.ndarray | None, bool]:
+        """:meth:`sample` under another rule than the standard one.
+
+        The standard sampler's colour-count vectors come from black + white, which the black-peg rule
+        does not tell and positional marks do not reduce to, and its walk and repair update black and
+        common counts peg by peg: neither holds here. So a space of at most :data:`LIST_SPACE` codes
+        is listed and filtered by the rule (the consistent set, exactly: the whole of it when it has at
+        most :data:`EXACT_CODES` codes, marked exact, else ``k`` of it drawn uniformly); a larger one is
+        walked with the rule's own distance to consistency (:func:`rule_metropolis`), and the engine is
+        asked (``near()``) only when the walk meets no consistent code.
+        """
+        rules, k = self.rules, self.k
+        if not session.history:
+            codes = np.asarray([random_code(rules, rng) for _ in range(k)], dtype=np.int64)
+            self.last = {"source": "uniform", "codes": k}
+            return codes, False
+        history = tuple(session.history)
+        if rules.size <= LIST_SPACE:
+            alive = self.listed(history)
+            if not alive.size:
+                return None, False
+            exact = alive.size <= EXACT_CODES
+            self.last = {"source": "exact" if exact else "listing", "codes": int(min(alive.size, k))}
+            if alive.size > k:
+                alive = alive[np.sort(rng.choice(alive.size, k, replace=False))]
+            return self._keep(history, code_space(rules).codes[alive].astype(np.int64)), exact
+        guesses = np.asarray([g for g, _ in history], dtype=np.int64)
+        told = np.asarray([fb for _, fb in history], dtype=np.int64)
+
+        def run(x, want, steps, beta, seed):
+            return rule_metropolis(x, guesses, told, rules.colors, rules.repeat_limit, want, THIN, steps, beta, seed,
+                                   self._rule)
+        before, pool = self._pool
+        if pool is not None and len(history) == len(before) + 1 and history[:-1] == before:
+            # The previous sample's code nearest to consistent with the new entry.
+            start = pool[int(np.argmin(rule_distance(pool, guesses[-1:], told[-1:], rules.colors, self._rule)))].copy()
+        else:
+            start = np.asarray(random_code(rules, rng), dtype=np.int64)
+        codes, nearest = self._walk(start, run, rng)
+        how = "walk"
+        if not len(codes):
+            found = session.near(nearest)
+            if found is None:
+                return None, False
+            how = "engine"
+            found = np.asarray(found, dtype=np.int64)
+            codes, _ = self._walk(found, run, rng)
+            codes = codes if len(codes) else found[None, :]
+        self.last = {"source": "walk", "codes": len(codes), "start": how}
+        return self._keep(history, codes), False
+
+    def listed(self, history: tuple) -> np.ndarray:
+        """The indices of the codes consistent with ``history`` in the code space, filtered from those of
+        the history before it when this strategy listed that one (a game's guesses, one after the other)."""
+        before, alive = self._listed
+        space = code_space(self.rules)
+        if alive is not None and len(history) == len(before) + 1 and history[:-1] == before:
+            alive = space.keep(alive, history[-1])
+        else:
+            alive = space.consistent(history)
+        self._listed = (history, alive)
+        return alive
 
 
 def history_arrays(history) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

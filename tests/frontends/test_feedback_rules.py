@@ -93,7 +93,8 @@ def test_what_does_not_play_a_rule_is_refused_in_one_line(run):
                    "swipl or python")
     one_line_error(run("bench", *PY, "--strategy", "human1", "--feedback", "positional", "--all"), 2,
                    "--strategy human1 plays the standard feedback rule only; with --feedback positional use "
-                   "--strategy first, any, random, any-random-opening, minimax, expected, entropy or parts")
+                   "--strategy first, any, random, any-random-opening, minimax, expected, entropy, parts or "
+                   "sample-entropy")
     one_line_error(run("bench", *PY, "--strategy", "first", "--feedback", "mixed", "--all"), 2,
                    "Invalid value for '--feedback': 'mixed' is not one of 'standard', 'black', 'positional', or "
                    "FILE.py (a rule of your own).")

@@ -756,10 +756,10 @@ def test_bad_answers_in_each_feedback_rule(client, rule, body, status, message):
     ({"rules": {"feedback": ["black"]}}, "rules field 'feedback' must be str"),
     ({"rules": {"feedback": "positional"}, "strategy": "human2"},
      "--strategy human2 plays the standard feedback rule only; with --feedback positional use --strategy "
-     "first, any, random, any-random-opening, minimax, expected, entropy or parts"),
+     "first, any, random, any-random-opening, minimax, expected, entropy, parts or sample-entropy"),
     ({"rules": {"feedback": "black"}, "strategy": "ga004", "role": "codemaker"},
      "--strategy ga004 plays the standard feedback rule only; with --feedback black use --strategy "
-     "first, any, random, any-random-opening, minimax, expected, entropy or parts"),
+     "first, any, random, any-random-opening, minimax, expected, entropy, parts or sample-entropy"),
     ({"rules": {"feedback": "positional"}, "backend": "a1", "strategy": "first"},
      "--backend a1 plays the standard feedback rule only; with --feedback positional use --backend clingo, swipl or "
      "python"),

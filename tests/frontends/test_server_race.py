@@ -291,15 +291,17 @@ def test_bad_requests_of_any_kind(client):
 
 
 def test_options_name_the_backends_and_strategies(client):
+    # The black and positional rules: the engines that state them, the strategies that ask the engine, the
+    # scorers and sample-entropy (the human-like and genetic strategies reason on black and white).
     engines_only = {"backends": ["clingo", "swipl", "python"],
-                    "strategies": [name for name, cls in STRATEGIES.items() if "positional" in cls.feedback_rules]}
+                    "strategies": ["first", "any", "random", "any-random-opening", "minimax", "expected", "entropy",
+                                   "parts", "sample-entropy"]}
     assert client.get("/api/options").json() == {
         "backends": list(BACKENDS), "default_backend": "clingo", "strategies": list(STRATEGIES),
         "default_strategy": "minimax", "max_entrants": 8,
         # What plays each feedback rule: the page offers those (a1..a5 play black and white only).
         "feedback_rules": {"standard": {"backends": list(BACKENDS), "strategies": list(STRATEGIES)},
                            "black": engines_only, "positional": engines_only}}
-    assert engines_only["strategies"][:4] == ["first", "any", "random", "any-random-opening"]
     api_error(client.post("/api/options"), 405, "POST is not allowed on /api/options")
 
 
@@ -353,7 +355,7 @@ def test_the_first_three_positional_steps_exactly(client):
     ({"rules": {"feedback": "black"}, "entrants": [{"backend": "python", "strategy": "first"},
                                                    {"backend": "python", "strategy": "human3"}]},
      "entrant 2: --strategy human3 plays the standard feedback rule only; with --feedback black use --strategy "
-     "first, any, random, any-random-opening, minimax, expected, entropy or parts"),
+     "first, any, random, any-random-opening, minimax, expected, entropy, parts or sample-entropy"),
 ])
 def test_bad_races_in_the_feedback_rules(client, store, body, message):
     api_error(client.post("/api/races", json=body), 400, message)

@@ -530,7 +530,8 @@ def test_choosing_a_feedback_rule_offers_what_plays_it(driver, server):
     # human1..3 and the genetic algorithms reason on black and white, and so do a1..a5: the lists offer the others.
     assert [o.text for o in page.select("backend").options] == ["clingo", "swipl", "python"]
     assert [o.text for o in page.select("strategy").options] == ["first", "any", "random", "any-random-opening",
-                                                                 "minimax", "expected", "entropy", "parts"]
+                                                                 "minimax", "expected", "entropy", "parts",
+                                                                 "sample-entropy"]
     assert page.select("strategy").first_selected_option.text == "minimax"  # the default, which plays it
     assert page.select("backend").first_selected_option.text == "clingo"
     page.click("tab-race")
@@ -538,7 +539,7 @@ def test_choosing_a_feedback_rule_offers_what_plays_it(driver, server):
              page.select(f"race-strategy-{n}").first_selected_option.text) for n in (1, 2, 3)] == [
         ("python", "minimax"), ("python", "entropy"), ("python", "first")]  # the race's own, which play it
     page.select("feedback").select_by_value("standard")      # back: every one is offered again, the choice kept
-    assert len(page.select("strategy").options) > 8 and page.select("strategy").first_selected_option.text == "minimax"
+    assert len(page.select("strategy").options) > 9 and page.select("strategy").first_selected_option.text == "minimax"
     assert "a1" in [o.text for o in page.select("backend").options]
     assert page.message() == "" and page.console_errors() == []
 
