@@ -9,6 +9,7 @@ contradictory, which every engine must answer with "no code").
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from itertools import product
 
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 
 from mm_logic.notation import Code, Entry, Feedback
 from mm_logic.rules import FEEDBACK_RULES, Rules
+from mm_logic.strategies.scoring import ENTROPY_BITS
 
 #: ``max_repeat`` values drawn: unlimited, no-repeat (bulls and cows), at most two (seed 001's
 #: A4), at most three (a limit above two is a rule of its own: an engine broken for k >= 3 passed).
@@ -157,6 +159,16 @@ def contract_pick(candidates, alive, rank, rules: Rules | None = None):
         parts = Counter(fb(guess, code) for code in alive)
         return rank(parts.values()), guess not in members, guess
     return min(candidates, key=key)
+
+
+#: Each scorer's rank of a partition from its part sizes, from the definitions (entropy in the same
+#: fixed point as the strategy, so that equal partitions tie exactly), for :func:`contract_pick`.
+SCORER_RANKS = {
+    "minimax": max,
+    "expected": lambda sizes: sum(s * s for s in sizes),
+    "entropy": lambda sizes: sum(round(s * math.log2(s) * 2.0**ENTROPY_BITS) for s in sizes),
+    "parts": lambda sizes: -len(list(sizes)),
+}
 
 
 def brute_replay(rules: Rules, choose) -> dict[int, int]:

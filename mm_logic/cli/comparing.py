@@ -28,7 +28,7 @@ from .options import (
 )
 
 #: ``compare --preset`` names (``mm_logic.studies.compare.PRESETS``, not imported at start-up; a test keeps them equal).
-PRESET_NAMES = ["seed000", "seed001", "seed003", "seed004"]
+PRESET_NAMES = ["seed000", "seed001", "seed003", "seed004", "feedback-rules"]
 
 
 @click.command(name="compare")
@@ -70,6 +70,8 @@ def compare(ctx, preset, rules, feedbacks, backends, strategies, all_secrets, ga
       seed003  5 pegs of 8 colours, with and without repetition, every secret;
                random and minimax beside first
       seed004  4x8: ga004 beside ga001-random, random, first, minimax, human3; 500 games
+      feedback-rules  first and the four scorers under the standard, black and positional
+               rules, every secret: 3x4 on python and clingo, 4x6 on python
 
     \b
     Examples:
@@ -78,6 +80,7 @@ def compare(ctx, preset, rules, feedbacks, backends, strategies, all_secrets, ga
       mmlogic compare --backend clingo,swipl,python --strategy first --games 200 --seed 1
       mmlogic compare --preset seed001 --backend clingo --strategy first,any --games 100 --plot charts/
       mmlogic compare --backend python,clingo --strategy first,random --feedback standard,black,positional --all
+      mmlogic compare --preset feedback-rules --csv rows.csv
     """
     from ..studies.compare import ComparePlan, column_widths, compare, table_header, table_row
 

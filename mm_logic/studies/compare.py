@@ -58,12 +58,16 @@ class Study:
 
 
 _GENETIC = ("ga001-random", "ga001-similar", "ga001-dissimilar", "ga001-reduction", "ga004")
+#: ``first`` and the four scorers: what the feedback-rules preset plays under every rule.
+_FIRST_AND_SCORERS = ("first", "minimax", "expected", "entropy", "parts")
 
 #: The seeds' experiments (shared/seeds), replayed by ``compare --preset NAME``:
 #: 000 human-like strategies (every secret, where the report sampled 10**6 games),
 #: 001 CSP algorithms A1-A5 and genetic algorithms (20 games per setting as the
 #: report; every secret of 4x8), 003 the CLP(FD) guesser's settings, 004 the
 #: genetic algorithm of 4x8 over 500 games. The declarative engines play beside them.
+#: ``feedback-rules`` (issue 37) names the feedback rule in its rule sets: the standard, black-peg and
+#: positional games side by side, checked across engines on the small size.
 PRESETS: dict[str, tuple[Study, ...]] = {
     "seed000": (
         Study("strategies 1-3 beside the consistent-code players", "human",
@@ -90,6 +94,13 @@ PRESETS: dict[str, tuple[Study, ...]] = {
     "seed004": (
         Study("the genetic algorithm beside the other strategies, 4x8", "genetic", (Rules(4, 8),),
               ("python",), ("ga004", "ga001-random", "random", "first", "minimax", "human3"), games=500),),
+    "feedback-rules": (
+        Study("first and the scorers under each feedback rule, python beside clingo", "rules-3x4",
+              tuple(Rules(3, 4, feedback=f) for f in FEEDBACK_RULES), ("python", "clingo"), _FIRST_AND_SCORERS,
+              every_secret_up_to=10**6),
+        Study("first and the scorers under each feedback rule, 4x6", "rules-4x6",
+              tuple(Rules(4, 6, feedback=f) for f in FEEDBACK_RULES), ("python",), _FIRST_AND_SCORERS,
+              every_secret_up_to=10**6),),
 }
 #: One line per preset for ``--help``.
 PRESET_HELP = {
@@ -97,6 +108,8 @@ PRESET_HELP = {
     "seed001": "A1-A5 and the genetic algorithms, n = 4..8, p = 2n; p sweep at n = 5; two occurrences",
     "seed003": "5 pegs of 8 colours, with and without repetition, every secret; random and minimax too",
     "seed004": "4x8: ga004 beside ga001, random, first, minimax, human3; 500 games",
+    "feedback-rules": "first and the four scorers under the standard, black and positional rules, every secret: "
+                      "3x4 on python and clingo, 4x6 on python",
 }
 
 
@@ -156,8 +169,9 @@ class ComparePlan:
         chosen_backends = tuple(names("backend", BACKENDS, backends)) if backends is not None else None
         if feedbacks is not None:
             axis = names("feedback rule", FEEDBACK_RULES, feedbacks)
-            studies = tuple(replace(study, rule_sets=tuple(replace(r, feedback=f) for r in study.rule_sets
-                                                               for f in axis)) for study in studies)
+            # (A preset's rule sets that differ by their rule only become one per rule typed.)
+            studies = tuple(replace(study, rule_sets=tuple(dict.fromkeys(replace(r, feedback=f) for r in study.rule_sets
+                                                                             for f in axis))) for study in studies)
         # Every strategy is read once, here (a ``tree:FILE`` of --strategy with its tree): the studies then
         # hold what was read, and nothing parses a name again per study, rule set or backend.
         chosen_strategies = tuple(parse_strategies(strategies)) if strategies is not None else ()

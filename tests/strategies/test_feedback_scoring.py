@@ -12,7 +12,6 @@ every secret against a brute-force tree and across the engines.
 from __future__ import annotations
 
 import itertools
-import math
 from collections import Counter
 
 import numpy as np
@@ -26,21 +25,14 @@ from mm_logic.feedback import rule_of
 from mm_logic.kernels.scoring import HASHED
 from mm_logic.rules import Rules
 from mm_logic.strategies import make_strategy
-from mm_logic.strategies.scoring import ENTROPY_BITS, table_guess
+from mm_logic.strategies.scoring import table_guess
 from mm_logic.studies.bench import bench_all
 from mm_logic.symmetry import orbit_representatives
 
 from conftest import SCORERS
-from generators import brute_score, contract_pick
+from generators import SCORER_RANKS, brute_score, contract_pick
 
-#: Each scorer's rank of a partition from its part sizes, from the definitions (entropy in the same
-#: fixed point as the strategy, so that equal partitions tie exactly).
-RANKS = {
-    "minimax": max,
-    "expected": lambda sizes: sum(s * s for s in sizes),
-    "entropy": lambda sizes: sum(round(s * math.log2(s) * 2.0**ENTROPY_BITS) for s in sizes),
-    "parts": lambda sizes: -len(list(sizes)),
-}
+RANKS = SCORER_RANKS
 #: Small spaces: unlimited, no-repeat, at most two, two pegs of many colours.
 SPACES = [(3, 3, None), (4, 4, None), (3, 4, 1), (2, 5, None), (4, 3, 2)]
 OTHER_RULES = ("black", "positional")

@@ -329,3 +329,54 @@ def test_jobs_identical(run):
         return [{k: v for k, v in r.items() if k not in ("seconds", "ms_per_game")} for r in data["rows"]]
 
     assert strip(one) == strip(two)
+
+
+def test_the_feedback_rules_preset_names_the_rule_of_every_row(run, tmp_path):
+    # 3x4 under each rule on python and clingo: every row is the brute-force replay of its strategy (the
+    # textbook feedback of each rule, every code a guess for the scorers); 4x6 on python: `first` replayed
+    # alike, the scorers as `bench --all` plays them. Each row's rule is named in JSON, CSV and text.
+    import csv
+
+    from mm_logic.rules import Rules
+
+    from generators import SCORER_RANKS, brute_replay, contract_pick
+    rows_csv = tmp_path / "rows.csv"
+    result = run("compare", "--preset", "feedback-rules", "--json", "--csv", rows_csv)
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["disagreements"] == []
+    names = ("first", "minimax", "expected", "entropy", "parts")
+    plan = [(pegs, colors, feedback, backend, name) for pegs, colors, backends in ((3, 4, ("python", "clingo")),
+                                                                                 (4, 6, ("python",)))
+            for feedback in ("standard", "black", "positional") for name in names for backend in backends]
+    found = [(r["rules"]["pegs"], r["rules"]["colors"], r["rules"].get("feedback", "standard"), r["backend"],
+              r["strategy"]) for r in data["rows"]]
+    assert found == plan
+    for (pegs, colors, feedback, backend, name), row in zip(plan, data["rows"]):
+        rules = Rules(pegs, colors, feedback=feedback)
+        if pegs == 3 or name == "first":
+            def pick(codes, alive, name=name, rules=rules):
+                return alive[0] if name == "first" else contract_pick(codes, alive, SCORER_RANKS[name], rules)
+            expected = brute_replay(rules, pick)
+        else:
+            bench = run("bench", "--backend", "python", "--strategy", name, "--feedback", feedback, "--all", "--json")
+            expected = {int(k): v for k, v in json.loads(bench.stdout)["histogram"].items()}
+        assert {int(k): v for k, v in row["histogram"].items()} == expected, (rules, backend, name)
+        assert row["games"] == rules.size == sum(expected.values())
+    with rows_csv.open() as f:
+        assert [(int(r["pegs"]), r["feedback"], r["backend"], r["strategy"]) for r in csv.DictReader(f)] == \
+            [(pegs, feedback, backend, name) for pegs, _, feedback, backend, name in plan]
+    text = run("compare", "--preset", "feedback-rules", "--backend", "python", "--strategy", "first").stdout
+    assert [line for line in text.splitlines() if "codes)" in line] == [
+        f"{size} {label}({codes} codes)" for size, codes in (("3x4", "64"), ("4x6", "1,296"))
+        for label in ("", "black-peg ", "positional ")]
+
+
+def test_a_feedback_typed_with_the_feedback_rules_preset_keeps_one_rule_set_per_size():
+    # The preset's rule sets differ by their rule only: --feedback black leaves each size once, under black.
+    from mm_logic.studies.compare import ComparePlan
+    plan = ComparePlan.make(preset="feedback-rules", rules=None, explicit_rules=[], backends=None, strategies=None,
+                            all_secrets=False, games=None, feedbacks="black,positional")
+    assert [[r.describe() for r in s.rule_sets] for s in plan.studies] == [
+        ["3x4 black-peg", "3x4 positional"], ["4x6 black-peg", "4x6 positional"]]
+    assert plan.total_games == 2 * 64 * 5 * 2 + 2 * 1296 * 5
