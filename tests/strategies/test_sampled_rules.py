@@ -166,3 +166,15 @@ def test_a_rule_of_your_own_is_refused_in_one_line(run):
     one_line_error(run("next", *PY, "--pegs", 7, "--feedback", rule, "--strategy", "sample-entropy"), 2,
                    "--strategy sample-entropy plays the standard, black and positional feedback rules only; with "
                    f"--feedback {rule} use --strategy first, any, random or any-random-opening")
+
+
+@pytest.mark.parametrize("feedback", ["black", "positional"])
+def test_a_time_limit_still_ends_a_walked_game(monkeypatch, feedback):
+    # No time for any walk step: each guess comes from the engine's near(), one code at a time.
+    monkeypatch.setattr(sampled_module, "LIST_SPACE", 0)
+    rules = Rules(7, 6, feedback=feedback)
+    secret = (5, 0, 3, 3, 1, 4, 0)
+    strategy = SampleEntropy(rules, seed=1, k=50, time_limit=1e-9)
+    record = play(make_engine("python", rules), strategy, secret)
+    assert record.guesses[-1][0] == secret
+    assert strategy.last == {"source": "walk", "codes": 1, "start": "engine"}
