@@ -28,13 +28,14 @@ from .sampled import SampleEntropy, is_sample_name, sample_size
 from .scoring import Entropy, Expected, Minimax, Parts
 from .simple import Any, AnyRandomOpening, First, Random
 from .tree import PREFIX, StrategyTree, TreeStrategy
+from .weighted import WeightedEntropy, WeightedEntropyStages
 
 #: The built-in strategies by ``--strategy`` name (``sample-entropy:K`` and ``tree:FILE`` are read by
 #: :func:`parse_strategy`).
 STRATEGIES: dict[str, type[Strategy]] = {
     cls.name: cls for cls in (First, Any, Random, AnyRandomOpening, Minimax, Expected, Entropy, Parts,
-                            Human1, Human2, Human3, Ga001Random, Ga001Similar, Ga001Dissimilar, Ga001Reduction,
-                            Ga004, SampleEntropy)
+                            WeightedEntropy, WeightedEntropyStages, Human1, Human2, Human3, Ga001Random,
+                            Ga001Similar, Ga001Dissimilar, Ga001Reduction, Ga004, SampleEntropy)
 }
 
 
@@ -99,6 +100,9 @@ class StrategyName:
             raise BadInput(f"--strategy {self.name} scores guesses against every code and plays at most "
                            f"{cls.max_codes:,} codes; {rules.describe()} has {amount(rules.size)}: "
                            f"use --strategy {others}")
+        if cls.pegs_only is not None and rules.pegs != cls.pegs_only:
+            raise BadInput(f"--strategy {self.name} weighs the feedbacks of {cls.pegs_only} pegs only (its published "
+                           f"weights); {rules.describe()} has {rules.pegs}: use --strategy entropy")
         if rules.feedback_kind not in cls.feedback_rules:
             fit = [n for n, c in STRATEGIES.items() if rules.feedback_kind in c.feedback_rules]
             raise BadInput(f"--strategy {self.name} plays {rule_names(cls.feedback_rules)} only; "

@@ -40,6 +40,9 @@ class Strategy(ABC):
     for_any_size: bool = False
     #: Largest code space the strategy can play (None: any size).
     max_codes: int | None = None
+    #: The only number of pegs the strategy plays (None: any), for strategies whose parameters were fitted
+    #: to the feedbacks of one code length.
+    pegs_only: int | None = None
     #: The feedback rules it plays (``--feedback``): the engine's questions serve every rule; a strategy
     #: that reasons on black and white pegs itself plays the standard rule only.
     feedback_rules: tuple[str, ...] = ("standard", "black", "positional", "FILE.py")

@@ -158,8 +158,9 @@ def test_bad_answers(client, body, status, message):
     ({"seed": -1}, 400, "seed must be an integer >= 0"),
     ({"backend": "prolog"}, 400, "unknown backend 'prolog'; choose from clingo, swipl, python, a1, a2, a3, a4, a5"),
     ({"strategy": "best"}, 400, "unknown strategy 'best'; choose from first, any, random, any-random-opening, "
-                                "minimax, expected, entropy, parts, human1, human2, human3, ga001-random, "
-                                "ga001-similar, ga001-dissimilar, ga001-reduction, ga004, sample-entropy"),
+                                "minimax, expected, entropy, parts, weighted-entropy, weighted-entropy-stages, "
+                                "human1, human2, human3, ga001-random, ga001-similar, ga001-dissimilar, "
+                                "ga001-reduction, ga004, sample-entropy"),
     ({"rules": {"pegs": 10, "colors": 10}, "strategy": "first", "backend": "python"}, 400,
      "10x10 has 10,000,000,000 codes, more than the python engine enumerates (20,000,000); use --backend clingo"),
     ({"secret": "01234"}, 400, "code '01234' has 5 pegs, expected 4"),

@@ -224,8 +224,8 @@ def test_idle_races_expire_and_free_their_place(client, store):
      "entrant 1: unknown backend 'prolog'; choose from clingo, swipl, python, a1, a2, a3, a4, a5"),
     ({"entrants": [{}, {"strategy": "best"}]},
      "entrant 2: unknown strategy 'best'; choose from first, any, random, any-random-opening, minimax, expected, "
-     "entropy, parts, human1, human2, human3, ga001-random, ga001-similar, ga001-dissimilar, ga001-reduction, "
-     "ga004, sample-entropy"),
+     "entropy, parts, weighted-entropy, weighted-entropy-stages, human1, human2, human3, ga001-random, "
+     "ga001-similar, ga001-dissimilar, ga001-reduction, ga004, sample-entropy"),
     ({"rules": {"pegs": 10, "colors": 10}, "entrants": [{"backend": "clingo", "strategy": "first"},
                                                         {"backend": "python", "strategy": "first"}]},
      "entrant 2: 10x10 has 10,000,000,000 codes, more than the python engine enumerates (20,000,000); "
@@ -244,8 +244,8 @@ def test_idle_races_expire_and_free_their_place(client, store):
     ({"first_guess": "", "entrants": [{}]}, "first_guess: code '' has 0 pegs, expected 4"),
     ({"entrants": [{"strategy": "s" * 100_000}]},
      f"entrant 1: unknown strategy {'s' * 40!r}... (100,000 characters); choose from first, any, random, "
-     "any-random-opening, minimax, expected, entropy, parts, human1, human2, human3, ga001-random, ga001-similar, "
-     "ga001-dissimilar, ga001-reduction, ga004, sample-entropy"),
+     "any-random-opening, minimax, expected, entropy, parts, weighted-entropy, weighted-entropy-stages, human1, "
+     "human2, human3, ga001-random, ga001-similar, ga001-dissimilar, ga001-reduction, ga004, sample-entropy"),
 ])
 def test_bad_new_races(client, store, body, message):
     api_error(client.post("/api/races", json=body), 400, message)
