@@ -224,14 +224,17 @@ class SampleEntropy(SeededStrategy):
         return tuple(int(c) for c in best)
 
     # -- sampling ---------------------------------------------------------------------------
+    def uniform(self, rng: np.random.Generator) -> np.ndarray:
+        """``k`` codes drawn uniformly: the sample of the empty history, where every code is consistent."""
+        self.last = {"source": "uniform", "codes": self.k}
+        return np.asarray([random_code(self.rules, rng) for _ in range(self.k)], dtype=np.int64)
+
     def sample(self, session, rng: np.random.Generator) -> tuple[np.ndarray | None, bool]:
         """(sample, exact): ``k`` consistent codes (rows), or the whole consistent set when
         exact; (None, False) when the engine finds no consistent code."""
         rules, k = self.rules, self.k
         if not session.history:
-            codes = np.asarray([random_code(rules, rng) for _ in range(k)], dtype=np.int64)
-            self.last = {"source": "uniform", "codes": k}
-            return codes, False
+            return self.uniform(rng), False
         history = tuple(session.history)
         guesses, blacks, commons = history_arrays(history)
         vectors, count = count_vectors(colour_counts(guesses, rules.colors), commons, rules.pegs, rules.colors,
@@ -406,9 +409,7 @@ class SampleEntropy(SeededStrategy):
         """
         rules, k = self.rules, self.k
         if not session.history:
-            codes = np.asarray([random_code(rules, rng) for _ in range(k)], dtype=np.int64)
-            self.last = {"source": "uniform", "codes": k}
-            return codes, False
+            return self.uniform(rng), False
         history = tuple(session.history)
         if rules.size <= LIST_SPACE:
             alive = self.listed(history)

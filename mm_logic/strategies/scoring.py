@@ -47,6 +47,19 @@ def partition_counts(block: np.ndarray, slots: int, guess_axis: int = 1) -> np.n
     return np.bincount(flat.ravel(), minlength=guesses * slots).reshape(guesses, slots)
 
 
+def scored_opening(strategy, session) -> Code:
+    """The opening a scorer finds: ``strategy.best`` over every code of the empty history.
+
+    Every code is consistent there, and the symmetries leave one code per class of
+    openings (:func:`mm_logic.symmetry.canonical_openings`); an edited encoding's codes
+    are scored as the engine lists them, with no symmetry to rely on.
+    """
+    space = code_space(strategy.rules)
+    if session.edited:
+        return strategy.best(space, [], np.asarray(session.consistent_indices(), dtype=np.int64), symmetric=False)
+    return strategy.best(space, [], np.arange(space.size, dtype=np.int64))
+
+
 class ScoringStrategy(Strategy):
     """Base of the partition-scoring strategies: each states its score once, as two hooks.
 
@@ -105,12 +118,7 @@ class ScoringStrategy(Strategy):
         return {"standard": self.slots - 1, "black": self.slots, "positional": self.slots - pegs}[self.rules.feedback]
 
     def opening(self, session) -> Code:
-        # The empty history: every code is consistent, and the symmetries leave
-        # one code per class of openings (mm_logic.symmetry.canonical_openings).
-        space = code_space(self.rules)
-        if session.edited:  # an edited encoding's codes, with no symmetry to rely on
-            return self.best(space, [], np.asarray(session.consistent_indices(), dtype=np.int64), symmetric=False)
-        return self.best(space, [], np.arange(space.size, dtype=np.int64))
+        return scored_opening(self, session)
 
     def choose(self, session) -> Code | None:
         m = session.count()

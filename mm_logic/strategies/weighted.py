@@ -42,7 +42,7 @@ from ..codespace import MAX_CODES, code_space
 from ..notation import Code
 from ..symmetry import Symmetries, block_pool, symmetries
 from .base import Strategy
-from .scoring import ENTROPY_BITS
+from .scoring import ENTROPY_BITS, scored_opening
 
 #: The feedbacks the weights are given for, in the paper's order: (black, white) of 4 pegs, (3, 1) left out.
 FEEDBACKS = ((0, 0), (0, 1), (0, 2), (0, 3), (0, 4), (1, 0), (1, 1), (1, 2), (1, 3), (2, 0), (2, 1), (2, 2),
@@ -109,10 +109,7 @@ class WeightedEntropy(Strategy):
         return slot_weights(FIXED_WEIGHTS)
 
     def opening(self, session) -> Code:
-        space = code_space(self.rules)
-        if session.edited:  # an edited encoding's codes, with no symmetry to rely on
-            return self.best(space, [], np.asarray(session.consistent_indices(), dtype=np.int64), symmetric=False)
-        return self.best(space, [], np.arange(space.size, dtype=np.int64))
+        return scored_opening(self, session)
 
     def choose(self, session) -> Code | None:
         if session.count() <= 1:
