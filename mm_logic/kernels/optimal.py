@@ -28,7 +28,9 @@ branch and bound:
 * only the smallest guess of each orbit of the symmetries of S is searched:
   colours that no guess of the history uses or that no code of S contains
   (free colour blocks) and the moves of the history that fix every guess
-  (:mod:`mm_logic.symmetry`; a child keeps the moves that fix its guess).
+  (:mod:`mm_logic.symmetry`; a child keeps the moves that fix its guess);
+  under black pegs with repetition, colours renamed on one peg alone
+  (:mod:`mm_logic.kernels.node_symmetry`).
 
 With a depth limit every part must fit in the guesses left (a part of more
 codes than ``capacity[d]`` cannot); :func:`feasible` answers only whether S
@@ -47,8 +49,8 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from .numba_cache import CACHE
 from .node_symmetry import child_moves, node_blocks
+from .numba_cache import CACHE
 from .orbits import _is_representative
 from .table import DEPTH_SALT, FEASIBLE_SALT, set_key, tt_find, tt_store
 
@@ -406,9 +408,11 @@ def _progress(control, level):
 def search(S, hist, hlen, sigmas, pis, depth, budget, level, game, bounds, outsides, limited, scratch, tt, control):
     """The least total cost of the codes ``S`` if it is below ``budget``, else a lower bound (>= ``budget``).
 
-    ``game``: ``(table, codes, z1, z2, by_secret)``: the feedback table (``table[g, s]``), the
-    codes, the hash words and the table by secret (``by_secret[s, g] = table[g, s]``: the table
-    itself where the rule is symmetric). ``depth``: guesses left (``limited``), or ignored;
+    ``game``: ``(table, codes, z1, z2, by_secret, perms)``: the feedback table (``table[g, s]``), the
+    codes (peg-tagged under per-peg symmetry), the hash words, the table by secret (``by_secret[s, g] =
+    table[g, s]``: the table itself where the rule is symmetric) and the peg permutations of per-peg
+    symmetry (none otherwise: :func:`mm_logic.kernels.node_symmetry.peg_permutations`). ``depth``: guesses
+    left (``limited``), or ignored;
     ``bounds[d]``: the perfect-split bound of a set by its size with ``d``
     guesses left (row 0 when not ``limited``), ``outsides[d]`` the least cost
     of a guess outside the set; ``hist[:hlen]``: the guesses played (free

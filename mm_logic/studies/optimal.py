@@ -9,7 +9,9 @@ six guesses once).
 
 The search is exact. The openings tried are one per class of codes that
 colour and position symmetry tell apart (:func:`mm_logic.symmetry.canonical_openings`:
-0000 0001 0011 0012 0123 for 4x6); each splits the codes into parts, and
+0000 0001 0011 0012 0123 for 4x6; under black pegs with repetition, where a
+colour may be renamed on one peg alone, every code is like 0000, the only
+opening: :func:`per_peg_symmetry`); each splits the codes into parts, and
 each part is searched by the compiled branch and bound of
 :mod:`mm_logic.kernels.optimal`, which proves its cost, or that it cannot
 let its opening beat the best one found. What the search proves is kept:
@@ -99,9 +101,8 @@ class Searcher:
     """
 
     def __init__(self, rules: Rules, max_depth: int | None = None):
-        from ..kernels import node_symmetry
+        from ..kernels import node_symmetry, table
         from ..kernels import optimal as kernels
-        from ..kernels import table
         self.node_symmetry = node_symmetry
         self.k = kernels
         self.transpositions = table

@@ -234,6 +234,7 @@ def test_per_peg_moves_fix_the_history_and_keep_black_pegs(history):
     assert not per_peg_symmetry(Rules(3, 4)) and not per_peg_symmetry(Rules(3, 4, feedback="positional"))
     codes = all_codes(rules)
     tagged = tagged_codes(np.array(codes), rules.colors)
+    assert tagged[codes.index((1, 2, 3))].tolist() == [1, 4 + 2, 8 + 3]  # colour c on peg p: p * colours + c
     hist = tagged_codes(np.array(history), rules.colors)
     sigmas, pis = peg_moves(hist, len(history), peg_permutations(rules.pegs, True), rules.pegs * rules.colors)
     assert {tuple(s) for s in sigmas.tolist()} == brute_black_moves(rules, history)
