@@ -5,6 +5,7 @@
 * :mod:`~mm_logic.kernels.scoring`: the scoring strategies' best guess, scored on the fly;
 * :mod:`~mm_logic.kernels.sample`: the sampling strategies' searches of games too large to enumerate;
 * :mod:`~mm_logic.kernels.optimal`: the exact search of ``mmlogic optimal``;
+* :mod:`~mm_logic.kernels.node_symmetry`: the symmetries of that search's nodes;
 * :mod:`~mm_logic.kernels.counting`: the count of the codes a history leaves;
 * :mod:`~mm_logic.kernels.numba_cache`: the folder of numba's on-disk cache.
 

@@ -28,7 +28,9 @@ branch and bound:
 * only the smallest guess of each orbit of the symmetries of S is searched:
   colours that no guess of the history uses or that no code of S contains
   (free colour blocks) and the moves of the history that fix every guess
-  (:mod:`mm_logic.symmetry`; a child keeps the moves that fix its guess).
+  (:mod:`mm_logic.symmetry`; a child keeps the moves that fix its guess);
+  under black pegs with repetition, colours renamed on one peg alone
+  (:mod:`mm_logic.kernels.node_symmetry`).
 
 With a depth limit every part must fit in the guesses left (a part of more
 codes than ``capacity[d]`` cannot); :func:`feasible` answers only whether S
@@ -47,6 +49,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
+from .node_symmetry import child_moves, node_blocks
 from .numba_cache import CACHE
 from .orbits import _is_representative
 from .table import DEPTH_SALT, FEASIBLE_SALT, set_key, tt_find, tt_store
@@ -61,78 +64,6 @@ STOP, NODES, TRIED, TRIED_BELOW = range(4)
 CONTROL_SLOTS = 8
 #: Sets of at most this many codes score their consistent guesses first.
 SMALL_SET = 40
-
-
-# -- symmetry of a node -------------------------------------------------------------------------
-@nb.njit(cache=CACHE, nogil=True)
-def _free_blocks(S, codes, hist, hlen, colours, block_of, block_colors, block_start):
-    """Fill the free colour blocks of a node; returns their number.
-
-    Colours no guess of the history uses, and colours no code of S contains,
-    may be swapped among themselves; two such sets that overlap generate
-    every permutation of their union (as :func:`mm_logic.symmetry.free_colour_blocks`).
-    """
-    pegs = codes.shape[1]
-    unused = np.ones(colours, dtype=np.bool_)
-    absent = np.ones(colours, dtype=np.bool_)
-    for h in range(hlen):
-        for p in range(pegs):
-            unused[hist[h, p]] = False
-    for j in range(S.shape[0]):
-        for p in range(pegs):
-            absent[codes[S[j], p]] = False
-    overlap = False
-    for c in range(colours):
-        overlap |= unused[c] and absent[c]
-    # Set 0: the unused colours (with the absent ones when they overlap), set 1: the absent ones.
-    group = np.full(colours, -1, dtype=np.int64)
-    for c in range(colours):
-        if unused[c] or (overlap and absent[c]):
-            group[c] = 0
-        elif absent[c]:
-            group[c] = 1
-    blocks = 0
-    filled = 0
-    for c in range(colours):
-        block_of[c] = -1
-    for k in range(2):
-        members = 0
-        for c in range(colours):
-            members += group[c] == k
-        if members < 2:
-            continue  # a colour alone has nothing to be swapped with
-        block_start[blocks] = filled
-        for c in range(colours):
-            if group[c] == k:
-                block_of[c] = blocks
-                block_colors[filled] = c
-                filled += 1
-        blocks += 1
-    return blocks
-
-
-@nb.njit(cache=CACHE, nogil=True)
-def _moves_fixing(sigmas, pis, guess):
-    """The moves ``y[p] = pi[x[sigma[p]]]`` among ``sigmas, pis`` that map ``guess`` onto itself."""
-    keep = np.zeros(sigmas.shape[0], dtype=np.bool_)
-    count = 0
-    for h in range(sigmas.shape[0]):
-        fixed = True
-        for p in range(guess.shape[0]):
-            if pis[h, guess[sigmas[h, p]]] != guess[p]:
-                fixed = False
-                break
-        keep[h] = fixed
-        count += fixed
-    out_s = np.empty((count, sigmas.shape[1]), dtype=sigmas.dtype)
-    out_p = np.empty((count, pis.shape[1]), dtype=pis.dtype)
-    k = 0
-    for h in range(sigmas.shape[0]):
-        if keep[h]:
-            out_s[k] = sigmas[h]
-            out_p[k] = pis[h]
-            k += 1
-    return out_s, out_p
 
 
 # -- scoring the guesses of a node ----------------------------------------------------------------
@@ -395,16 +326,6 @@ def _word_bounds(words, n, plain, win, bits, skip_won, scores):
 
 
 @nb.njit(cache=CACHE, nogil=True)
-def _symmetry(S, codes, hist, hlen, colours):
-    """The free colour blocks of a node: ``(block_of, block_colors, block_start)`` (see :func:`_free_blocks`)."""
-    block_of = np.empty(colours, dtype=np.int64)
-    block_colors = np.empty(colours, dtype=np.int64)
-    block_start = np.zeros(2, dtype=np.int64)
-    blocks = _free_blocks(S, codes, hist, hlen, colours, block_of, block_colors, block_start)
-    return block_of, block_colors, block_start[:blocks]
-
-
-@nb.njit(cache=CACHE, nogil=True)
 def _order_level(guesses, S, table, codes, sigmas, pis, blocks):
     """Guesses of one bound, the smallest of each orbit only, in the order they are searched.
 
@@ -487,9 +408,11 @@ def _progress(control, level):
 def search(S, hist, hlen, sigmas, pis, depth, budget, level, game, bounds, outsides, limited, scratch, tt, control):
     """The least total cost of the codes ``S`` if it is below ``budget``, else a lower bound (>= ``budget``).
 
-    ``game``: ``(table, codes, z1, z2, by_secret)``: the feedback table (``table[g, s]``), the
-    codes, the hash words and the table by secret (``by_secret[s, g] = table[g, s]``: the table
-    itself where the rule is symmetric). ``depth``: guesses left (``limited``), or ignored;
+    ``game``: ``(table, codes, z1, z2, by_secret, perms)``: the feedback table (``table[g, s]``), the
+    codes (peg-tagged under per-peg symmetry), the hash words, the table by secret (``by_secret[s, g] =
+    table[g, s]``: the table itself where the rule is symmetric) and the peg permutations of per-peg
+    symmetry (none otherwise: :func:`mm_logic.kernels.node_symmetry.peg_permutations`). ``depth``: guesses
+    left (``limited``), or ignored;
     ``bounds[d]``: the perfect-split bound of a set by its size with ``d``
     guesses left (row 0 when not ``limited``), ``outsides[d]`` the least cost
     of a guess outside the set; ``hist[:hlen]``: the guesses played (free
@@ -504,7 +427,7 @@ def search(S, hist, hlen, sigmas, pis, depth, budget, level, game, bounds, outsi
     if control[STOP]:
         return STOPPED
     control[NODES] += 1
-    table, codes, z1, z2, _ = game
+    table, codes, z1, z2, _, perms = game
     k1, k2 = set_key(S, z1, z2, DEPTH_SALT * np.uint64(depth + 1) if limited else np.uint64(0))
     lower = here[n]
     entry = tt_find(tt, k1, k2)
@@ -516,7 +439,7 @@ def search(S, hist, hlen, sigmas, pis, depth, budget, level, game, bounds, outsi
     below = bounds[depth - 1 if limited else 0]
     child_salt = DEPTH_SALT * np.uint64(depth) if limited else np.uint64(0)
     win = np.int64(table[0, 0])
-    blocks = _symmetry(S, codes, hist, hlen, pis.shape[1])
+    blocks = node_blocks(S, codes, hist, hlen, pis.shape[1], perms.shape[0] > 0)
     best = budget
     best_guess = -1
     failed_at = INF
@@ -571,7 +494,7 @@ def search(S, hist, hlen, sigmas, pis, depth, budget, level, game, bounds, outsi
                     failed_at = min(failed_at, cost)
                     continue
                 hist[hlen] = codes[g]
-                child_sigmas, child_pis = _moves_fixing(sigmas, pis, codes[g])
+                child_sigmas, child_pis = child_moves(sigmas, pis, hist, hlen + 1, codes[g], perms)
                 for q in range(parts.shape[0]):
                     if known[q]:
                         continue
@@ -616,14 +539,14 @@ def feasible(S, hist, hlen, sigmas, pis, depth, level, game, bound, capacity, sc
     if control[STOP]:
         return STOPPED
     control[NODES] += 1
-    table, codes, z1, z2, _ = game
+    table, codes, z1, z2, _, perms = game
     k1, k2 = set_key(S, z1, z2, FEASIBLE_SALT * np.uint64(depth + 1))
     entry = tt_find(tt, k1, k2)
     if entry >= 0:
         return tt[1][entry]
     win = np.int64(table[0, 0])
     guesses, scored, _ = _score_guesses(S, EVERY, game, scratch, bound, INF, capacity[depth - 1])
-    blocks = _symmetry(S, codes, hist, hlen, pis.shape[1])
+    blocks = node_blocks(S, codes, hist, hlen, pis.shape[1], perms.shape[0] > 0)
     out = np.empty(n, dtype=S.dtype)
     starts = np.empty(win + 1, dtype=np.int64)
     sizes = np.empty(win + 1, dtype=np.int64)
@@ -639,7 +562,7 @@ def feasible(S, hist, hlen, sigmas, pis, depth, level, game, bound, capacity, sc
             _progress(control, level)
             _split(S, table[g], win, out, starts, sizes)
             hist[hlen] = codes[g]
-            child_sigmas, child_pis = _moves_fixing(sigmas, pis, codes[g])
+            child_sigmas, child_pis = child_moves(sigmas, pis, hist, hlen + 1, codes[g], perms)
             ok = 1
             for f in np.argsort(-sizes[:win]):
                 if sizes[f] < 2:

@@ -9,7 +9,9 @@ six guesses once).
 
 The search is exact. The openings tried are one per class of codes that
 colour and position symmetry tell apart (:func:`mm_logic.symmetry.canonical_openings`:
-0000 0001 0011 0012 0123 for 4x6); each splits the codes into parts, and
+0000 0001 0011 0012 0123 for 4x6; under black pegs with repetition, where a
+colour may be renamed on one peg alone, every code is like 0000, the only
+opening: :func:`per_peg_symmetry`); each splits the codes into parts, and
 each part is searched by the compiled branch and bound of
 :mod:`mm_logic.kernels.optimal`, which proves its cost, or that it cannot
 let its opening beat the best one found. What the search proves is kept:
@@ -82,6 +84,12 @@ def capacity(depth: int, classes: int) -> int:
     return sum(classes**k for k in range(depth))
 
 
+def per_peg_symmetry(rules: Rules) -> bool:
+    """Whether a colour may be renamed on one peg alone: black pegs count the pegs where two codes agree, and
+    with repetition allowed the codes renamed so are codes of the game (not so under a repetition limit)."""
+    return rules.feedback == "black" and not rules.restricted
+
+
 # -- one process's search ------------------------------------------------------------------------
 class Searcher:
     """The compiled search over one rule set's codes, with its transposition table.
@@ -93,8 +101,9 @@ class Searcher:
     """
 
     def __init__(self, rules: Rules, max_depth: int | None = None):
+        from ..kernels import node_symmetry, table
         from ..kernels import optimal as kernels
-        from ..kernels import table
+        self.node_symmetry = node_symmetry
         self.k = kernels
         self.transpositions = table
         self.rules = rules
@@ -137,7 +146,13 @@ class Searcher:
         # The table by secret: the scoring reads the codes of a set as secrets, row by row. Black and
         # white pegs and black pegs alone are symmetric (the table itself); positional marks are not.
         by_secret = self.table if rules.feedback != "positional" else np.ascontiguousarray(self.table.T)
-        self.game = (self.table, self.codes, z1, z2, by_secret)
+        # Black pegs with repetition: a colour may be renamed on one peg alone (the kernels' per-peg symmetry,
+        # on peg-tagged colours); the symmetry kernels see codes of `sym_colours` colours.
+        self.per_peg = per_peg_symmetry(rules)
+        self.sym_colours = rules.colors * rules.pegs if self.per_peg else rules.colors
+        self.sym_codes = node_symmetry.tagged_codes(self.codes, rules.colors) if self.per_peg else self.codes
+        self.perms = node_symmetry.peg_permutations(rules.pegs, self.per_peg)
+        self.game = (self.table, self.sym_codes, z1, z2, by_secret, self.perms)
         self.scratch = kernels.new_scratch(self.size, self.win + 1)
         # Entries of 33 bytes: 0.5 MB for the smallest spaces, 280 MB for bulls and cows.
         bits = 14 if self.size <= 256 else 18 if self.size < 1000 else 22 if self.size < 2000 else 23
@@ -154,7 +169,12 @@ class Searcher:
         return tuple(int(c) for c in self.codes[index])
 
     def moves(self, history: list[int]) -> tuple[np.ndarray, np.ndarray]:
-        """The moves that fix every guess of a history (:func:`mm_logic.symmetry.position_symmetries`)."""
+        """The moves that fix every guess of a history (:func:`mm_logic.symmetry.position_symmetries`; per-peg
+        symmetry: :func:`mm_logic.kernels.node_symmetry.peg_moves`)."""
+        if self.per_peg:
+            hist = self.sym_codes[np.array(history, dtype=np.int64)].reshape(len(history), self.rules.pegs)
+            return self.node_symmetry.peg_moves(np.ascontiguousarray(hist), len(history), self.perms,
+                                                self.sym_colours)
         # None where moving pegs changes the feedback (positional marks): colours alone are symmetric.
         found = position_symmetries(self.rules, [(self.code(g), None) for g in history]) \
             if moves_keep_feedback(self.rules) else []
@@ -174,7 +194,7 @@ class Searcher:
         """Run a search kernel on the codes ``indices`` reached by ``history``, in a thread."""
         sigmas, pis = self.moves(history)
         for h, g in enumerate(history):
-            self.hist[h] = self.codes[g]
+            self.hist[h] = self.sym_codes[g]
         part = np.ascontiguousarray(indices, dtype=np.int32)
         self.control[self.k.TRIED] = self.control[self.k.TRIED_BELOW] = 0
         out: list = []
@@ -256,7 +276,8 @@ def openings(searcher: Searcher, depth: int | None) -> list[Opening]:
     row = searcher.bounds[0 if depth is None else depth - 1]
     everything = np.arange(space.size, dtype=np.int32)
     found = []
-    for code in canonical_openings(searcher.rules):
+    # Per-peg symmetry maps every code onto every other: one opening stands for all.
+    for code in [(0,) * space.rules.pegs] if searcher.per_peg else canonical_openings(searcher.rules):
         index = int(space.index_of([code])[0])
         parts = searcher.parts(index, everything)
         bound = min(space.size + sum(int(row[p.size]) for _, p in parts), searcher.k.INF)

@@ -17,6 +17,7 @@ import re
 import threading
 from collections import Counter
 
+import numpy as np
 import pytest
 
 from mm_logic.errors import BadInput
@@ -139,6 +140,10 @@ SMALL = [
     (Rules(3, 3, feedback="black"), 95, 5),
     (Rules(3, 4, max_repeat=1, feedback="black"), 81, 5),
     (Rules(4, 2, feedback="black"), 52, 5),
+    # The search renames colours on one peg alone under black pegs (every code like every other): 2x5, and
+    # the permutation game n = 4 (no repetition: that symmetry does not hold, the usual ones do).
+    (Rules(2, 5, feedback="black"), 105, 6),
+    (Rules(4, 4, max_repeat=1, feedback="black"), 86, 5),
     (Rules(3, 3, feedback="positional"), 60, 3),
     (Rules(3, 4, max_repeat=1, feedback="positional"), 54, 3),
     (Rules(4, 2, feedback="positional"), 31, 2),
@@ -202,6 +207,62 @@ def test_a_depth_limit_is_kept_where_an_optimum_goes_deeper():
     assert optimal(Rules(2, 5), "expected").total == 81
     with pytest.raises(BadInput, match="within 3 guesses"):
         optimal(Rules(2, 5), "expected", max_depth=3)
+
+
+# -- black pegs: a colour renamed on one peg alone -----------------------------------------------------
+def brute_black_moves(rules: Rules, history: list) -> set:
+    """The peg permutations sigma for which renaming each peg's colours can map every guess onto itself:
+    column ``sigma[p]`` of the history onto column ``p``, one to one."""
+    found = set()
+    for sigma in itertools.permutations(range(rules.pegs)):
+        ok = True
+        for p in range(rules.pegs):
+            pairs = {(g[sigma[p]], g[p]) for g in history}
+            ok &= len({a for a, _ in pairs}) == len(pairs) == len({b for _, b in pairs})
+        if ok and sigma != tuple(range(rules.pegs)):
+            found.add(sigma)
+    return found
+
+
+@pytest.mark.parametrize("history", [[(0, 0, 1)], [(0, 1, 2), (1, 1, 0)], [(0, 0, 0), (0, 1, 1), (2, 1, 0)],
+                                     [(1, 2, 0), (2, 0, 1)]], ids=str)
+def test_per_peg_moves_fix_the_history_and_keep_black_pegs(history):
+    from mm_logic.kernels.node_symmetry import peg_moves, peg_permutations, tagged_codes
+    from mm_logic.studies.optimal import per_peg_symmetry
+    rules = Rules(3, 4, feedback="black")
+    assert per_peg_symmetry(rules) and not per_peg_symmetry(Rules(3, 4, max_repeat=1, feedback="black"))
+    assert not per_peg_symmetry(Rules(3, 4)) and not per_peg_symmetry(Rules(3, 4, feedback="positional"))
+    codes = all_codes(rules)
+    tagged = tagged_codes(np.array(codes), rules.colors)
+    assert tagged[codes.index((1, 2, 3))].tolist() == [1, 4 + 2, 8 + 3]  # colour c on peg p: p * colours + c
+    hist = tagged_codes(np.array(history), rules.colors)
+    sigmas, pis = peg_moves(hist, len(history), peg_permutations(rules.pegs, True), rules.pegs * rules.colors)
+    assert {tuple(s) for s in sigmas.tolist()} == brute_black_moves(rules, history)
+
+    def move(code, sigma, pi):
+        # y[p] = pi[x[sigma[p]]] on tagged colours, back to the colour on peg p.
+        return tuple(int(pi[code[sigma[p]] + sigma[p] * rules.colors]) - p * rules.colors for p in range(rules.pegs))
+
+    for sigma, pi in zip(sigmas, pis):
+        image = [move(c, sigma, pi) for c in codes]
+        assert sorted(image) == codes  # a permutation of the codes
+        assert all(move(g, sigma, pi) == g for g in history)
+        for x, y in itertools.product(range(0, len(codes), 5), range(len(codes))):
+            assert brute_score(rules, image[x], image[y]) == brute_score(rules, codes[x], codes[y])
+
+
+@pytest.mark.parametrize("rules", [Rules(4, 3, feedback="black"), Rules(3, 4, feedback="black"),
+                                   Rules(3, 5, feedback="black")], ids=str)
+def test_per_peg_symmetry_changes_no_optimum(rules, monkeypatch):
+    # The search with only the symmetries of the other rules (five openings of 4x3, not one) finds the same.
+    import mm_logic.studies.optimal as module
+    fast = [optimal(rules, objective) for objective in ("expected", "worst")]
+    monkeypatch.setattr(module, "per_peg_symmetry", lambda rules: False)
+    plain = [optimal(rules, objective) for objective in ("expected", "worst")]
+    assert len(fast[0].openings) == 1 and len(plain[0].openings) > 1
+    for a, b in zip(fast, plain):
+        assert (a.total, a.worst) == (b.total, b.worst)
+        check_tree(a)
 
 
 # -- the published figures -------------------------------------------------------------------------
