@@ -88,6 +88,18 @@ def feedback_option(f):
                              "of your own (docs/encodings.md).")(f)
 
 
+def builtin_feedback_option(f=None, *, where: str = ""):
+    """``--feedback standard|black|positional``: the built-in rules only, for commands whose cases run in
+    processes of their own (``sweep``, ``openings``), where a rule of one's own would need its
+    encodings too."""
+    if f is None:
+        return functools.partial(builtin_feedback_option, where=where)
+    return click.option("--feedback", type=click.Choice(list(FEEDBACK_RULES)), default="standard",
+                        show_default=True,
+                        help=f"What the codemaker tells of a guess{where}: standard (black and white), black "
+                             "(black pegs only) or positional (one mark per peg).")(f)
+
+
 def rules_options(f=None, *, refuse_alphabet: str | None = None, feedback: bool = False):
     """``--pegs --colors --no-repeat --max-repeat --alphabet`` (and, with ``feedback``, ``--feedback``);
     passes ``rules``.

@@ -16,6 +16,7 @@ from ..strategies import parse_strategies
 from ..terminal.progress import progress_bar
 from .options import (
     backend_option,
+    builtin_feedback_option,
     colors_option,
     jobs_option,
     json_option,
@@ -94,6 +95,7 @@ def repeat_rule(no_repeat: bool, max_repeat: int | None) -> int | None:
               help="Rule sets: comma-separated PEGSxCOLORS, either side a number or a range A-B "
                    "(4x2-10,5x6-7,6-7x5).")
 @repeat_options(metavar="M", where=", in every size")
+@builtin_feedback_option(where=", in every size")
 @strategy_option("minimax,expected,entropy,parts", many=True)
 @backend_option(many=True, default="python", help="Engines")
 @click.option("--first-guess", "first_guesses", metavar="CODE", multiple=True,
@@ -101,8 +103,8 @@ def repeat_rule(no_repeat: bool, max_repeat: int | None) -> int | None:
 @click.option("--all-openings", is_flag=True, help="Play every canonical opening of each size (see mmlogic openings).")
 @seed_option
 @sweep_options
-def sweep(sizes, no_repeat, max_repeat, strategies, backends, first_guesses, all_openings, seed, run, out,
-          as_json):
+def sweep(sizes, no_repeat, max_repeat, feedback, strategies, backends, first_guesses, all_openings, seed, run,
+          out, as_json):
     """Every secret of each case of a grid: sizes x strategies x openings x backends.
 
     Each case is a bench over every secret (as bench --all), run in a fresh
@@ -121,6 +123,7 @@ def sweep(sizes, no_repeat, max_repeat, strategies, backends, first_guesses, all
       mmlogic sweep --sizes 4x6,5x8 --no-repeat --strategy minimax,parts --json
       mmlogic sweep --sizes 4x6 --strategy minimax --first-guess 0011 --first-guess 0123
       mmlogic sweep --sizes 4x4-7 --all-openings --out openings.jsonl
+      mmlogic sweep --sizes 3x2-6,4x2-6 --feedback black --strategy minimax,entropy
       mmlogic sweep --sizes 4x2-10 --out table.jsonl --executor dask --scheduler tcp://10.0.0.5:8786
     """
     from ..studies.sweep import names, parse_sizes, plan
@@ -128,7 +131,8 @@ def sweep(sizes, no_repeat, max_repeat, strategies, backends, first_guesses, all
     cases = plan(parse_sizes(sizes), max_repeat=repeat_rule(no_repeat, max_repeat),
                  strategies=[s.name for s in parse_strategies(strategies, files=False)],
                  first_guesses=list(first_guesses),
-                 all_openings=all_openings, backends=names("backend", BACKENDS, backends), seed=seed)
+                 all_openings=all_openings, backends=names("backend", BACKENDS, backends), seed=seed,
+                 feedback=feedback)
     outcome = run(cases)
     if as_json:
         click.echo(json.dumps(outcome.as_dict()))
@@ -141,15 +145,17 @@ def sweep(sizes, no_repeat, max_repeat, strategies, backends, first_guesses, all
 @pegs_option
 @colors_option
 @repeat_options(metavar="M")
+@builtin_feedback_option
 @strategy_option("minimax", many=True)
 @backend_option(default="python")
 @seed_option
 @sweep_options
-def openings(pegs, colors, no_repeat, max_repeat, strategies, backend, seed, run, out, as_json):
+def openings(pegs, colors, no_repeat, max_repeat, feedback, strategies, backend, seed, run, out, as_json):
     """Play every canonical opening of a size and rank them.
 
     The canonical openings are one code per class that colour and position
-    symmetry tell apart (0000 0001 0011 0012 0123 for 4x6). Each is played
+    symmetry tell apart (0000 0001 0011 0012 0123 for 4x6; colour symmetry
+    alone under --feedback positional, where moving pegs changes the marks). Each is played
     against every secret, the strategy choosing every later guess; they are
     ranked by total guesses, then by the worst case, as the published
     initial-guess studies do. Runs as a sweep: --out, --jobs and --executor
@@ -160,11 +166,12 @@ def openings(pegs, colors, no_repeat, max_repeat, strategies, backend, seed, run
       mmlogic openings --strategy minimax,parts
       mmlogic openings --pegs 5 --colors 8 --strategy entropy --jobs 2 --json
       mmlogic openings --pegs 4 --colors 10 --no-repeat --strategy expected
+      mmlogic openings --feedback positional --strategy entropy
       mmlogic openings --pegs 6 --colors 6 --out 6x6.jsonl --executor dask --scheduler tcp://10.0.0.5:8786
     """
     from ..studies.openings import OpeningRanking, opening_cases
 
-    rules = make_rules(pegs, colors, max_repeat=repeat_rule(no_repeat, max_repeat))
+    rules = make_rules(pegs, colors, max_repeat=repeat_rule(no_repeat, max_repeat), feedback=feedback)
     chosen = [s.name for s in parse_strategies(strategies, files=False)]
     cases = opening_cases(rules, chosen, backend, seed)
     ranking = OpeningRanking(rules, backend, chosen, run(cases))

@@ -72,4 +72,5 @@ class OpeningRanking:
 def opening_cases(rules: Rules, strategies: list[str], backend: str, seed: int | None) -> list[Case]:
     """Every canonical opening of ``rules`` for each strategy (the cases ``openings`` runs)."""
     return plan([(rules.pegs, rules.colors)], max_repeat=rules.max_repeat, strategies=strategies, first_guesses=[],
-                all_openings=True, backends=[backend], seed=seed, where="", player="openings")
+                all_openings=True, backends=[backend], seed=seed, where="", player="openings",
+                feedback=rules.feedback)

@@ -49,6 +49,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..codespace import MAX_CODES
+from ..engines import check_feedback_rule
 from ..errors import BackendUnavailable, BadInput, MMLogicError, install_hint
 from ..files import read_text, target_of
 from ..game import Game
@@ -171,21 +172,23 @@ def uses_seed(strategy: str) -> bool:
 
 def plan(sizes: list[tuple[int, int]], *, max_repeat: int | None, strategies: list[str],
          first_guesses: list[str], all_openings: bool, backends: list[str], seed: int | None,
-         where: str = "--sizes", player: str = "a sweep") -> list[Case]:
+         where: str = "--sizes", player: str = "a sweep", feedback: str = "standard") -> list[Case]:
     """The cases of a grid, in order (size, strategy, opening, backend), all checked before any runs.
 
     ``first_guesses`` are codes each size must accept; none means each
     strategy's own opening; ``all_openings`` plays every canonical opening
     of each size (:func:`mm_logic.symmetry.canonical_openings`). ``where``
     starts the message of a size refused (the option that gave it), and
-    ``player`` names the command that plays every secret.
+    ``player`` names the command that plays every secret. ``feedback``: the
+    feedback rule of every size (a built-in one: a case runs in a process of its
+    own, and a rule of one's own needs its encodings there too).
     """
     if all_openings and first_guesses:
         raise BadInput("give --first-guess or --all-openings, not both")
     cases: list[Case] = []
     for pegs, colors in sizes:
         try:
-            rules = Rules(pegs, colors, max_repeat)
+            rules = Rules(pegs, colors, max_repeat, feedback=feedback)
         except BadInput as error:
             raise BadInput(f"{where} {pegs}x{colors}: {error}" if where else f"{error}") from None
         if rules.size > MAX_CODES:
@@ -203,8 +206,10 @@ def plan(sizes: list[tuple[int, int]], *, max_repeat: int | None, strategies: li
                     raise BadInput(f"--first-guess {text} for {rules.describe()}: {error}") from None
         else:
             openings = [None]
+        for backend in backends:
+            check_feedback_rule(backend, rules)  # an engine that does not play the rule, at once
         for strategy in strategies:
-            make_strategy(strategy, rules)  # refuses a space too large for it, at once
+            make_strategy(strategy, rules)  # refuses a space too large for it, or the rule, at once
             for opening in dict.fromkeys(openings):
                 for backend in backends:
                     cases.append(Case(rules, strategy, opening, backend, seed if uses_seed(strategy) else None))

@@ -258,6 +258,30 @@ def test_openings_ranks_every_canonical_opening_of_4x6(run, tmp_path):
     assert text[2].split()[:5] == ["1", "0011", "5801", "4.476", "5"]
 
 
+@pytest.mark.parametrize("feedback", ["black", "positional"])
+def test_a_sweep_and_openings_under_another_feedback_rule_are_bench_all_under_it(run, feedback):
+    result = run("sweep", "--sizes", "3x3,3x4", "--feedback", feedback, "--strategy", "minimax,entropy", "--json")
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)["rows"]
+    assert [(r["rules"], r["strategy"]) for r in rows] == [
+        ({"pegs": 3, "colors": c, "max_repeat": None, "feedback": feedback}, s)
+        for c in (3, 4) for s in ("minimax", "entropy")]
+    for row in rows:
+        expected = in_process(Rules(3, row["rules"]["colors"], feedback=feedback), row["strategy"])
+        assert {k: row[k] for k in expected} == expected
+    # openings: the rule's canonical openings (colour patterns alone under positional marks), each
+    # played as bench --all --first-guess plays it under the rule.
+    rules = Rules(3, 4, feedback=feedback)
+    result = run("openings", "--pegs", 3, "--colors", 4, "--feedback", feedback, "--strategy", "entropy", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["rules"] == rules.as_dict() and data["openings"] == len(canonical_openings(rules))
+    expected = {format_code(code, rules): in_process(rules, "entropy", code) for code in canonical_openings(rules)}
+    assert {r["opening"]: {k: r[k] for k in expected[r["opening"]]} for r in data["rankings"]["entropy"]} == expected
+    assert sorted(expected) == (["000", "001", "010", "011", "012"] if feedback == "positional"
+                                else ["000", "001", "012"])
+
+
 def test_sizes_syntax():
     assert parse_sizes("4x2-4, 5x6,6-7x5,4x3") == [(4, 2), (4, 3), (4, 4), (5, 6), (6, 5), (7, 5)]
     assert parse_sizes("4X6") == [(4, 6)]
@@ -304,6 +328,14 @@ def free_port() -> int:
     (["sweep", "--executor", "dask", "--scheduler", "tcp://127.0.0.1:99999"], 2,
      "--scheduler 'tcp://127.0.0.1:99999' is not a scheduler address (port 99999 is not between 1 and 65535); "
      "write tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786"),
+    (["sweep", "--feedback", "black", "--strategy", "human1"], 2,
+     "--strategy human1 plays the standard feedback rule only; with --feedback black use --strategy first, any, "
+     "random, any-random-opening, minimax, expected, entropy, parts or sample-entropy"),
+    (["sweep", "--feedback", "black", "--backend", "a1"], 2,
+     "--backend a1 plays the standard feedback rule only; with --feedback black use --backend clingo, swipl or "
+     "python"),
+    (["openings", "--feedback", "mine.py"], 2,
+     "Invalid value for '--feedback': 'mine.py' is not one of 'standard', 'black', 'positional'."),
     (["openings", "--out", "/proc/x/out.jsonl"], 2,
      "Invalid value for '--out': cannot write /proc/x/out.jsonl (No such file or directory)"),
 ])
