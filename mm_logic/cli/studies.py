@@ -45,13 +45,16 @@ def info(rules, backend, as_json):
                    "total among the strategies with that worst case.")
 @click.option("--max-depth", type=Integer(1), default=None, metavar="D",
               help="With --objective expected: every game within D guesses.  [default: no limit]")
+@click.option("--consistent-only", is_flag=True,
+              help="Hard mode: every guess must be consistent with the answers so far (the optimum among such "
+                   "strategies; 4x6: 5,660).")
 @jobs_option(help="Worker processes (at most the cores) over which the openings' parts are searched; "
                   "the result is the same.")
 @json_option
 @output_file_option("--save-tree", "save_tree",
                     help="Also write the optimal strategy's tree to FILE as JSON (--strategy tree:FILE plays it, "
                          "mmlogic tree FILE draws it).")
-def optimal_command(rules, objective, max_depth, jobs, as_json, save_tree):
+def optimal_command(rules, objective, max_depth, consistent_only, jobs, as_json, save_tree):
     """An optimal strategy, by exact search, and the proof that it is optimal.
 
     Branch and bound over guesses and the parts their feedback splits the
@@ -72,6 +75,7 @@ def optimal_command(rules, objective, max_depth, jobs, as_json, save_tree):
       mmlogic optimal --max-depth 5
       mmlogic optimal --objective worst --json
       mmlogic optimal --pegs 4 --colors 10 --no-repeat --jobs 2
+      mmlogic optimal --consistent-only
       mmlogic optimal --save-tree optimal.json && mmlogic tree optimal.json --dot
     """
     from ..studies.optimal import optimal
@@ -89,10 +93,12 @@ def optimal_command(rules, objective, max_depth, jobs, as_json, save_tree):
             click.echo(f"note: {COMPILING_OPTIMAL if CACHE else COMPILING_UNCACHED}", err=True)
             spinner.label = "compiling"
 
-        result = optimal(rules, objective, max_depth, jobs, progress=progress, on_compile=compiling)
+        result = optimal(rules, objective, max_depth, jobs, progress=progress, on_compile=compiling,
+                         consistent_only=consistent_only)
     if save_tree is not None:
         from ..strategies.tree import StrategyTree
 
-        name = f"optimal-{objective}" + (f"-depth{max_depth}" if max_depth else "")
+        name = (f"optimal-{objective}" + (f"-depth{max_depth}" if max_depth else "")
+                + ("-consistent" if consistent_only else ""))
         StrategyTree(rules, result.tree, strategy=name).save(save_tree)
     emit(result, as_json)

@@ -408,10 +408,11 @@ def _progress(control, level):
 def search(S, hist, hlen, sigmas, pis, depth, budget, level, game, bounds, outsides, limited, scratch, tt, control):
     """The least total cost of the codes ``S`` if it is below ``budget``, else a lower bound (>= ``budget``).
 
-    ``game``: ``(table, codes, z1, z2, by_secret, perms)``: the feedback table (``table[g, s]``), the
+    ``game``: ``(table, codes, z1, z2, by_secret, perms, hard)``: the feedback table (``table[g, s]``), the
     codes (peg-tagged under per-peg symmetry), the hash words, the table by secret (``by_secret[s, g] =
     table[g, s]``: the table itself where the rule is symmetric) and the peg permutations of per-peg
-    symmetry (none otherwise: :func:`mm_logic.kernels.node_symmetry.peg_permutations`). ``depth``: guesses
+    symmetry (none otherwise: :func:`mm_logic.kernels.node_symmetry.peg_permutations`), and ``hard``: 1
+    when every guess must be consistent with the history (``--consistent-only``). ``depth``: guesses
     left (``limited``), or ignored;
     ``bounds[d]``: the perfect-split bound of a set by its size with ``d``
     guesses left (row 0 when not ``limited``), ``outsides[d]`` the least cost
@@ -427,7 +428,7 @@ def search(S, hist, hlen, sigmas, pis, depth, budget, level, game, bounds, outsi
     if control[STOP]:
         return STOPPED
     control[NODES] += 1
-    table, codes, z1, z2, _, perms = game
+    table, codes, z1, z2, _, perms, hard = game
     k1, k2 = set_key(S, z1, z2, DEPTH_SALT * np.uint64(depth + 1) if limited else np.uint64(0))
     lower = here[n]
     entry = tt_find(tt, k1, k2)
@@ -449,8 +450,10 @@ def search(S, hist, hlen, sigmas, pis, depth, budget, level, game, bounds, outsi
     # Small sets: the consistent guesses first (n² feedbacks). When the best of them is
     # no worse than any inconsistent guess can be (all n codes spread evenly over the
     # parts), the other guesses are never scored.
-    split = n <= SMALL_SET
-    for phase in range(2 if split else 1):
+    # Hard mode (``hard``, --consistent-only): the consistent phase alone, at every size; its
+    # bound is then the node's (the perfect-split bounds hold for any guess, so for these too).
+    split = n <= SMALL_SET or hard
+    for phase in range(1 if hard else 2 if split else 1):
         which = (CONSISTENT if phase == 0 else INCONSISTENT) if split else EVERY
         if which == INCONSISTENT and best <= outside:
             failed_at = min(failed_at, outside)
@@ -539,13 +542,14 @@ def feasible(S, hist, hlen, sigmas, pis, depth, level, game, bound, capacity, sc
     if control[STOP]:
         return STOPPED
     control[NODES] += 1
-    table, codes, z1, z2, _, perms = game
+    table, codes, z1, z2, _, perms, hard = game
     k1, k2 = set_key(S, z1, z2, FEASIBLE_SALT * np.uint64(depth + 1))
     entry = tt_find(tt, k1, k2)
     if entry >= 0:
         return tt[1][entry]
     win = np.int64(table[0, 0])
-    guesses, scored, _ = _score_guesses(S, EVERY, game, scratch, bound, INF, capacity[depth - 1])
+    guesses, scored, _ = _score_guesses(S, CONSISTENT if hard else EVERY, game, scratch, bound, INF,
+                                        capacity[depth - 1])
     blocks = node_blocks(S, codes, hist, hlen, pis.shape[1], perms.shape[0] > 0)
     out = np.empty(n, dtype=S.dtype)
     starts = np.empty(win + 1, dtype=np.int64)

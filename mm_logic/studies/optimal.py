@@ -100,7 +100,7 @@ class Searcher:
     times a second meanwhile, for progress.
     """
 
-    def __init__(self, rules: Rules, max_depth: int | None = None):
+    def __init__(self, rules: Rules, max_depth: int | None = None, consistent_only: bool = False):
         from ..kernels import node_symmetry, table
         from ..kernels import optimal as kernels
         self.node_symmetry = node_symmetry
@@ -110,6 +110,8 @@ class Searcher:
         #: The feedback rule: the table's indices are its own, the largest the win.
         self.feedback = rule_of(rules)
         self.max_depth = max_depth
+        #: Hard mode: every guess consistent with the history (the kernels' ``hard``).
+        self.consistent_only = consistent_only
         space = code_space(rules)
         self.space = space
         self.size = space.size
@@ -152,7 +154,7 @@ class Searcher:
         self.sym_colours = rules.colors * rules.pegs if self.per_peg else rules.colors
         self.sym_codes = node_symmetry.tagged_codes(self.codes, rules.colors) if self.per_peg else self.codes
         self.perms = node_symmetry.peg_permutations(rules.pegs, self.per_peg)
-        self.game = (self.table, self.sym_codes, z1, z2, by_secret, self.perms)
+        self.game = (self.table, self.sym_codes, z1, z2, by_secret, self.perms, np.int64(consistent_only))
         self.scratch = kernels.new_scratch(self.size, self.win + 1)
         # Entries of 33 bytes: 0.5 MB for the smallest spaces, 280 MB for bulls and cows.
         bits = 14 if self.size <= 256 else 18 if self.size < 1000 else 22 if self.size < 2000 else 23
@@ -317,7 +319,8 @@ def compile_kernels(on_compile: Callable[[], None] | None = None, worst: bool = 
 
 
 def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = None, jobs: int = 1,
-            progress: Progress | None = None, on_compile: Callable[[], None] | None = None) -> OptimalResult:
+            progress: Progress | None = None, on_compile: Callable[[], None] | None = None,
+            consistent_only: bool = False) -> OptimalResult:
     """An optimal strategy of ``rules`` for ``objective``, by exact search.
 
     Parameters
@@ -338,6 +341,9 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
     on_compile:
         Called if the search's kernels are compiled (a first run), before the search and its
         clock start (:func:`compile_kernels`).
+    consistent_only:
+        Hard mode: every guess must be consistent with the answers so far (the strategies
+        among which the optimum is sought).
 
     Returns
     -------
@@ -368,9 +374,9 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
     # guess that splits nothing only adds one), so no game is longer. Searching without it spares
     # tables of (limit + 1) x codes: --max-depth 2147483648 asked for 448 GiB.
     limit = max_depth if max_depth is not None and max_depth < rules.size else None
-    searcher = Searcher(rules, limit)
+    searcher = Searcher(rules, limit, consistent_only)
     jobs = worker_count(jobs)
-    workers = _Workers(jobs, rules, limit, progress) if jobs > 1 else None
+    workers = _Workers(jobs, rules, limit, progress, consistent_only) if jobs > 1 else None
     try:
         if objective == "worst":
             depth = _least_worst_case(searcher, workers, progress)
@@ -387,7 +393,7 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
             if result.worst > depth:
                 first = searcher.positions
                 searcher = None  # its transposition table (up to 280 MB) goes before the next one's is made
-                searcher = Searcher(rules, depth)
+                searcher = Searcher(rules, depth, consistent_only)
                 if workers is not None:
                     workers.max_depth = depth
                 result = _expected(searcher, depth, workers, progress)
@@ -404,6 +410,7 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
         workers.close(interrupted=False)
         result.positions += workers.positions
     result.positions += searcher.positions
+    result.consistent_only = consistent_only
     result.seconds = time.perf_counter() - started
     result.jobs = jobs
     return result
@@ -601,19 +608,19 @@ def _all_solvable(workers: _Workers, opening: Opening, parts: list, depth: int, 
 _WORKER_SEARCHERS: dict = {}
 
 
-def _part_task(rules: Rules, max_depth: int | None, worst: bool, opening: int, part: np.ndarray,
-               depth: int | None, budget: int) -> tuple[int, TreeNode | None, int]:
+def _part_task(rules: Rules, max_depth: int | None, consistent_only: bool, worst: bool, opening: int,
+               part: np.ndarray, depth: int | None, budget: int) -> tuple[int, TreeNode | None, int]:
     """A worker's task: one part of an opening, searched, and its subtree when it met the budget.
 
     Returns ``(cost or bound, subtree or None, positions searched)``; with
     ``worst`` (is the part solvable within ``depth``?) the value is 1 or 0 and
     there is no subtree.
     """
-    key = (rules, max_depth)
+    key = (rules, max_depth, consistent_only)
     if key not in _WORKER_SEARCHERS:
         # One per process and rule set, kept across tasks: its transposition table serves them all.
         _WORKER_SEARCHERS.clear()
-        _WORKER_SEARCHERS[key] = Searcher(rules, max_depth)
+        _WORKER_SEARCHERS[key] = Searcher(rules, max_depth, consistent_only)
     searcher = _WORKER_SEARCHERS[key]
     before = searcher.positions
     if worst:
@@ -627,7 +634,8 @@ def _part_task(rules: Rules, max_depth: int | None, worst: bool, opening: int, p
 class _Workers:
     """Worker processes searching parts of openings (:func:`_part_task`); Ctrl-C terminates them."""
 
-    def __init__(self, jobs: int, rules: Rules, max_depth: int | None, progress: Progress | None):
+    def __init__(self, jobs: int, rules: Rules, max_depth: int | None, progress: Progress | None,
+                 consistent_only: bool = False):
         # "spawn", as bench's workers: nothing of this process's state is inherited. Ctrl-C reaches
         # the whole process group: the workers leave it to this process, which terminates them; they
         # end with it if it is killed outright.
@@ -635,6 +643,7 @@ class _Workers:
         self.jobs = jobs
         self.rules = rules
         self.max_depth = max_depth
+        self.consistent_only = consistent_only
         self.progress = progress
         self.positions = 0
         self.finished: queue.Queue = queue.Queue()
@@ -656,8 +665,8 @@ class _Workers:
                     continue
                 limit = budget(task)
                 opening, _, part = task
-                self.pool.apply_async(_part_task, (self.rules, self.max_depth, worst, opening.index, part, depth,
-                                                   limit),
+                self.pool.apply_async(_part_task, (self.rules, self.max_depth, self.consistent_only, worst,
+                                                   opening.index, part, depth, limit),
                                       callback=lambda r, t=task, b=limit: self.finished.put((t, b, r, None)),
                                       error_callback=lambda e, t=task, b=limit: self.finished.put((t, b, None, e)))
                 running += 1

@@ -42,6 +42,8 @@ class OptimalResult:
     #: Sets of codes searched, summed over every process.
     positions: int = 0
     jobs: int = 1
+    #: Hard mode: the optimum among strategies whose every guess is consistent with the answers so far.
+    consistent_only: bool = False
 
     @property
     def games(self) -> int:
@@ -85,6 +87,7 @@ class OptimalResult:
         rules = self.rules
         return {
             "rules": rules.as_dict(), "objective": self.objective, "max_depth": self.max_depth,
+            "consistent_only": self.consistent_only,
             "optimal": self.optimal_figure,
             "lower_bound": self.total if self.objective == "expected" else self.worst,
             **histogram_figures(self.histogram),
@@ -102,6 +105,8 @@ class OptimalResult:
         goal = "least total guesses" if self.objective == "expected" else "least worst case, then least total guesses"
         if self.max_depth:
             goal += f", every game within {self.max_depth} guesses"
+        if self.consistent_only:
+            goal += ", every guess consistent (hard mode)"
         lines = [f"rules      {rules.describe()}",
                  f"objective  {goal}",
                  f"opening    {format_code(self.opening, rules)}",

@@ -48,7 +48,9 @@ def reference_feedback(rules: Rules, guess, secret) -> tuple[int, ...]:
 class Exhaustive:
     """Every code as a guess, every part searched: sets of codes are bit masks."""
 
-    def __init__(self, rules: Rules):
+    def __init__(self, rules: Rules, consistent_only: bool = False):
+        #: Hard mode: only the codes of the set are guesses.
+        self.consistent_only = consistent_only
         self.codes = all_codes(rules)
         win = reference_feedback(rules, self.codes[0], self.codes[0])
         # Per guess: (wins, mask of the codes giving one feedback) for each feedback.
@@ -65,7 +67,9 @@ class Exhaustive:
 
     def _splits(self, codes: int):
         """For every guess that tells something apart: its non-winning parts."""
-        for classes in self.classes:
+        for index, classes in enumerate(self.classes):
+            if self.consistent_only and not codes >> index & 1:
+                continue
             parts, won = [], False
             for wins, mask in classes:
                 part = codes & mask
@@ -207,6 +211,44 @@ def test_a_depth_limit_is_kept_where_an_optimum_goes_deeper():
     assert optimal(Rules(2, 5), "expected").total == 81
     with pytest.raises(BadInput, match="within 3 guesses"):
         optimal(Rules(2, 5), "expected", max_depth=3)
+
+
+# -- hard mode: every guess consistent ----------------------------------------------------------------
+def guesses_consistent(result) -> bool:
+    """Whether every guess of the tree is consistent with the answers on its path."""
+    def walk(node, history) -> bool:
+        if any(reference_feedback(result.rules, g, node.guess) != fb for g, fb in history):
+            return False
+        return all(walk(child, [*history, (node.guess, fb)]) for fb, child in node.children.items())
+    return walk(result.tree, [])
+
+
+@pytest.mark.parametrize("rules", [Rules(3, 3), Rules(4, 2), Rules(3, 4, max_repeat=1), Rules(3, 3, max_repeat=2),
+                                   Rules(3, 3, feedback="black"), Rules(3, 3, feedback="positional"),
+                                   Rules(4, 4, max_repeat=1, feedback="black")], ids=lambda r: r.describe())
+def test_consistent_only_is_the_exhaustive_hard_mode_optimum(rules):
+    reference = Exhaustive(rules, consistent_only=True)
+    expected = optimal(rules, "expected", consistent_only=True)
+    assert expected.total == reference.cost() and expected.consistent_only
+    assert expected.total >= Exhaustive(rules).cost()  # fewer strategies: never cheaper
+    assert guesses_consistent(expected)
+    check_tree(expected)
+    worst = optimal(rules, "worst", consistent_only=True)
+    assert worst.worst == reference.worst() and worst.total == reference.cost(depth=worst.worst)
+    assert guesses_consistent(worst)
+    check_tree(worst)
+    within = optimal(rules, "expected", max_depth=worst.worst, consistent_only=True)
+    assert within.total == reference.cost(depth=worst.worst)
+
+
+def test_consistent_only_on_2x6_takes_more_than_the_optimum_and_jobs_agree():
+    # 2x6: hard mode costs more than the optimum (134 against 132: an inconsistent guess pays there); two
+    # processes agree.
+    rules = Rules(2, 6)
+    free, hard = optimal(rules, "expected").total, optimal(rules, "expected", consistent_only=True)
+    assert hard.total == Exhaustive(rules, consistent_only=True).cost() > free
+    assert optimal(rules, "expected", jobs=2, consistent_only=True).total == hard.total
+    assert guesses_consistent(hard)
 
 
 # -- black pegs: a colour renamed on one peg alone -----------------------------------------------------
@@ -370,6 +412,22 @@ def test_the_openings_are_listed_best_first(run):
     data = json.loads(run("optimal", "--pegs", "4", "--colors", "4", "--jobs", "1", "--json").stdout)
     assert [(o["opening"], o["cost"], o["exact"]) for o in data["openings"]] == [
         ("0012", 905, True), ("0011", 905, False), ("0123", 905, False), ("0001", 907, False), ("0000", 963, False)]
+
+
+def test_cli_consistent_only_saves_a_tree_every_engine_replays(run, tmp_path):
+    tree = tmp_path / "hard.json"
+    result = run("optimal", "--pegs", 2, "--colors", 6, "--consistent-only", "--save-tree", tree)
+    assert result.exit_code == 0, result.stderr
+    lines = dict(line.split(None, 1) for line in result.stdout.splitlines())
+    assert lines["objective"] == "least total guesses, every guess consistent (hard mode)"
+    assert (lines["total"], lines["max"]) == ("134", "6")
+    assert json.loads(tree.read_text())["strategy"] == "optimal-expected-consistent"
+    data = json.loads(run("optimal", "--pegs", 2, "--colors", 6, "--consistent-only", "--json").stdout)
+    assert (data["consistent_only"], data["total_guesses"]) == (True, 134)
+    for backend in ("python", "clingo"):
+        bench = json.loads(run("bench", "--backend", backend, "--strategy", f"tree:{tree}", "--pegs", 2,
+                               "--colors", 6, "--all", "--json").stdout)
+        assert (bench["total_guesses"], bench["max"]) == (134, 6)
 
 
 def test_cli_text_and_worst(run):
