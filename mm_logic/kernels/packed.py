@@ -58,6 +58,16 @@ def _byte_min(a, b):
     return (b & ge) | (a & ~ge)
 
 
+@nb.njit(cache=CACHE, inline="always")
+def _packed_black_count(gw, word, pegs):
+    """Pegs alike in two packed codes: a byte's bits folded into its low bit where they differ."""
+    x = gw ^ word
+    x |= x >> _FOUR
+    x |= x >> _TWO
+    x |= x >> _ONE
+    return pegs - np.int64(_byte_sum(x & _LOW))
+
+
 @nb.njit(cache=CACHE)
 def _packed_feedback(out, gw, g0, g1, words, counts0, counts1, start, stop, pegs):
     """``black * (pegs + 1) + common`` of one guess against secrets ``start:stop`` (vectorised)."""
@@ -66,11 +76,7 @@ def _packed_feedback(out, gw, g0, g1, words, counts0, counts1, start, stop, pegs
     counts0 = counts0[start:stop]
     counts1 = counts1[start:stop]
     for j in range(words.shape[0]):
-        x = gw ^ words[j]
-        x |= x >> _FOUR
-        x |= x >> _TWO
-        x |= x >> _ONE
-        black = pegs - np.int64(_byte_sum(x & _LOW))
+        black = _packed_black_count(gw, words[j], pegs)
         common = np.int64(_byte_sum(_byte_min(g0, counts0[j]) + _byte_min(g1, counts1[j])))
         out[j] = black * width + common
 
@@ -97,11 +103,7 @@ def _packed_black(out, gw, words, start, stop, pegs):
     """Black pegs of one guess against secrets ``start:stop`` (the black-peg rule's index)."""
     words = words[start:stop]
     for j in range(words.shape[0]):
-        x = gw ^ words[j]
-        x |= x >> _FOUR
-        x |= x >> _TWO
-        x |= x >> _ONE
-        out[j] = pegs - np.int64(_byte_sum(x & _LOW))
+        out[j] = _packed_black_count(gw, words[j], pegs)
 
 
 @nb.njit(cache=CACHE)

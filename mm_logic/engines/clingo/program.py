@@ -208,14 +208,14 @@ def ground_watched(ctl: Control, parts, time_limit: float | None, entry: Path) -
         raise failure[0]
 
 
-#: The parts of the feedback rules that have one of their own (marks.lp, told.lp), each grounded per
-#: entry beside ``step(t)`` under its rule only (:data:`RULE_PARTS`).
-RULE_OWN_PARTS = ("marks", "told")
 #: The parts an entry grounds, by feedback rule: ``step(t)`` (feedback.lp: black and white, or black
 #: alone, and the rules a user's encoding adds) and the rule's own part.
 RULE_PARTS = {"standard": ("step",), "black": ("step",), "positional": ("step", "marks")}
 #: A rule of the user's own (``--feedback FILE.py``).
 OWN_RULE_PARTS = ("step", "told")
+#: The parts that belong to one feedback rule (marks.lp, told.lp), each given to a Control under its
+#: rule only: every part named above but the shared ``step``.
+RULE_OWN_PARTS = frozenset(part for parts in (*RULE_PARTS.values(), OWN_RULE_PARTS) for part in parts) - {"step"}
 
 
 def rule_parts(rules: Rules) -> tuple[str, ...]:
@@ -233,7 +233,7 @@ def without_other_rules(statements: list, rules: Rules) -> list:
     marks.lp and told.lp made the standard game's steps 8% slower to ground (the
     clingo benchmark rows 1.06 to 1.14 times slower), even in their own parts.
     """
-    skipped = set(RULE_OWN_PARTS) - set(rule_parts(rules))
+    skipped = RULE_OWN_PARTS - set(rule_parts(rules))
     kept, skipping = [], False
     for statement in statements:
         if statement.ast_type == ASTType.Program:
