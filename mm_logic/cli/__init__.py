@@ -41,6 +41,7 @@ def cli():
     Examples:
       mmlogic solve --secret 0123
       mmlogic next 0011:1,0 2345:0,2
+      mmlogic solve --secret 5432 --feedback positional
       mmlogic bench --backend python --strategy minimax --first-guess 0011 --all
       mmlogic info --pegs 5 --colors 8 --no-repeat
       mmlogic play --role codemaker
