@@ -453,7 +453,7 @@ def search(S, hist, hlen, sigmas, pis, depth, budget, level, game, bounds, outsi
     # Hard mode (``hard``, --consistent-only): the consistent phase alone, at every size; its
     # bound is then the node's (the perfect-split bounds hold for any guess, so for these too).
     split = n <= SMALL_SET or hard
-    for phase in range(1 if hard else 2 if split else 1):
+    for phase in range(2 if split and not hard else 1):
         which = (CONSISTENT if phase == 0 else INCONSISTENT) if split else EVERY
         if which == INCONSISTENT and best <= outside:
             failed_at = min(failed_at, outside)
