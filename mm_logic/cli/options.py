@@ -223,6 +223,22 @@ seed_option = click.option("--seed", type=Integer(0), default=None,
 encoding_option = click.option(
     "--encoding", type=FilePath(exists=True, dir_okay=False, path_type=Path), default=None,
     help="Edited .lp (clingo) or .pl (swipl) encoding to use instead of the shipped one.")
+class MemorySize(click.ParamType):
+    """A size in bytes as typed (``8G``, ``500M``, ``1.5GiB``; :func:`mm_logic.memory.parse_memory`)."""
+
+    name = "size"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int):
+            return value
+        from ..memory import parse_memory
+
+        try:
+            return parse_memory(str(value))
+        except BadInput as error:
+            self.fail(str(error), param, ctx)
+
+
 class Seconds(click.FloatRange):
     """A number of seconds above 0 (``nan`` and ``inf`` are not: every comparison with nan is false)."""
 

@@ -5,7 +5,16 @@ from __future__ import annotations
 import click
 
 from ..engines import make_engine
-from .options import Integer, backend_option, emit, jobs_option, json_option, output_file_option, rules_options
+from .options import (
+    Integer,
+    MemorySize,
+    backend_option,
+    emit,
+    jobs_option,
+    json_option,
+    output_file_option,
+    rules_options,
+)
 
 #: Said when ``optimal`` compiles its kernels (once: numba caches them).
 COMPILING_OPTIMAL = "compiling the optimal search's kernels (once: they are cached for later runs, which start at once)"
@@ -50,11 +59,19 @@ def info(rules, backend, as_json):
                    "strategies; 4x6: 5,660).")
 @jobs_option(help="Worker processes (at most the cores) over which the openings' parts are searched; "
                   "the result is the same.")
+@click.option("--memory", type=MemorySize(), default=None, metavar="SIZE",
+              help="The most memory the search takes, all its processes together (e.g. 8G, 500M): each "
+                   "process's feedback table (codes² bytes) and, in what is left, its table of solved sets.  "
+                   "[default: a table sized for the game, within 3/4 of the memory available]")
+@output_file_option("--journal", "journal",
+                    help="Keep each part of an opening in FILE as the search settles it (a JSON line: its cost "
+                         "and subtree, or a bound); run again with the same FILE after an interruption and the "
+                         "search resumes where it stopped, to the same result.")
 @json_option
 @output_file_option("--save-tree", "save_tree",
                     help="Also write the optimal strategy's tree to FILE as JSON (--strategy tree:FILE plays it, "
                          "mmlogic tree FILE draws it).")
-def optimal_command(rules, objective, max_depth, consistent_only, jobs, as_json, save_tree):
+def optimal_command(rules, objective, max_depth, consistent_only, jobs, memory, journal, as_json, save_tree):
     """An optimal strategy, by exact search, and the proof that it is optimal.
 
     Branch and bound over guesses and the parts their feedback splits the
@@ -66,8 +83,9 @@ def optimal_command(rules, objective, max_depth, consistent_only, jobs, as_json,
     objective, every opening with its cost or a lower bound no smaller; for
     the worst, that no strategy finishes within one guess fewer, then the
     same proof of the least total within that worst case (as
-    --max-depth; 4x6: worst case 5, total 5626). Spaces of at most 5,040
-    codes.
+    --max-depth; 4x6: worst case 5, total 5626). Any size whose feedback
+    table fits in memory (codes² bytes: 60 MB for 5x6, 1 GiB for 5x8);
+    the report gives the peak memory.
 
     \b
     Examples:
@@ -76,6 +94,7 @@ def optimal_command(rules, objective, max_depth, consistent_only, jobs, as_json,
       mmlogic optimal --objective worst --json
       mmlogic optimal --pegs 4 --colors 10 --no-repeat --jobs 2
       mmlogic optimal --consistent-only
+      mmlogic optimal --pegs 4 --colors 8 --jobs 2 --journal 4x8.jsonl
       mmlogic optimal --save-tree optimal.json && mmlogic tree optimal.json --dot
     """
     from ..studies.optimal import optimal
@@ -94,7 +113,7 @@ def optimal_command(rules, objective, max_depth, consistent_only, jobs, as_json,
             spinner.label = "compiling"
 
         result = optimal(rules, objective, max_depth, jobs, progress=progress, on_compile=compiling,
-                         consistent_only=consistent_only)
+                         consistent_only=consistent_only, memory=memory, journal=journal)
     if save_tree is not None:
         from ..strategies.tree import StrategyTree
 

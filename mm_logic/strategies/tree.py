@@ -107,19 +107,12 @@ class StrategyTree:
     def as_json(self) -> dict:
         """The file's object (children in feedback order, whatever order they were found in)."""
         rules = self.rules
-
-        def node(n: TreeNode) -> dict:
-            out: dict = {"guess": format_code(n.guess, rules)}
-            if n.children:
-                out["next"] = {format_feedback(fb, rules): node(n.children[fb]) for fb in sorted(n.children)}
-            return out
-
         return {
             "format": FORMAT, "version": VERSION, "rules": rules.as_dict(),
             "alphabet": rules.alphabet[: rules.colors] if rules.symbolic else None,
             "strategy": self.strategy, "seed": self.seed, "backend": self.backend,
             "first_guess": format_code(self.first_guess, rules) if self.first_guess is not None else None,
-            "tree": node(self.root),
+            "tree": node_object(self.root, rules),
         }
 
     def save(self, path: Path) -> None:
@@ -248,6 +241,20 @@ def _file_rules(data, alphabet) -> Rules:
     if alphabet is not None and not isinstance(alphabet, str):
         raise BadInput('"alphabet" must be a string or null')
     return Rules.from_dict(data, alphabet=alphabet or DEFAULT_ALPHABET)
+
+
+def node_object(node: TreeNode, rules: Rules) -> dict:
+    """A (sub)tree as the file writes it: ``{"guess": CODE, "next": {FEEDBACK: node, ...}}``."""
+    out: dict = {"guess": format_code(node.guess, rules)}
+    if node.children:
+        out["next"] = {format_feedback(fb, rules): node_object(node.children[fb], rules)
+                       for fb in sorted(node.children)}
+    return out
+
+
+def read_node(data, rules: Rules) -> TreeNode:
+    """A (sub)tree from the object :func:`node_object` writes; anything wrong is one :class:`BadInput` line."""
+    return _read_node(data, rules, [])
 
 
 def _read_node(data, rules: Rules, path: list[str]) -> TreeNode:

@@ -35,22 +35,30 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from ..codespace import code_space
 from ..errors import BadInput
 from ..feedback import rule_of
-from ..notation import Code, amount, format_code, quoted
+from ..memory import available_memory, memory_text, peak_memory
+from ..notation import Code, Feedback, amount, format_code, quoted
 from ..processes import start_pool, start_worker, worker_count
 from ..rules import RULE_FILE, Rules
 from ..strategies.tree import TreeNode
 from ..symmetry import canonical_openings, moves_keep_feedback, position_symmetries
+from .optimal_journal import Journal
 from .optimal_result import OpeningBound, OptimalResult
 
-#: Largest code space searched (bulls and cows, 4x10 --no-repeat): the feedback table takes
-#: size² bytes, and larger spaces are far beyond an exact search anyway.
-MAX_OPTIMAL_CODES = 5040
+#: Bytes of one transposition-table entry: two 64-bit keys, a cost, a guess, a set size, an exact flag.
+ENTRY_BYTES = 33
+#: The most of the machine's available memory one search takes by default (all its processes).
+DEFAULT_SHARE = 0.75
+#: What a search process takes besides its tables (the interpreter, numpy, numba and the kernels).
+PROCESS_BYTES = 200 << 20
+#: The transposition table's least and largest sizes (entries, as powers of two).
+MIN_TABLE_BITS, MAX_TABLE_BITS = 12, 30
 OBJECTIVES = ("expected", "worst")
 #: Called a few times a second with a one-line status of the search.
 Progress = Callable[[str], None]
@@ -100,7 +108,8 @@ class Searcher:
     times a second meanwhile, for progress.
     """
 
-    def __init__(self, rules: Rules, max_depth: int | None = None, consistent_only: bool = False):
+    def __init__(self, rules: Rules, max_depth: int | None = None, consistent_only: bool = False,
+                 bits: int | None = None):
         from ..kernels import node_symmetry, table
         from ..kernels import optimal as kernels
         self.node_symmetry = node_symmetry
@@ -156,12 +165,14 @@ class Searcher:
         self.perms = node_symmetry.peg_permutations(rules.pegs, self.per_peg)
         self.game = (self.table, self.sym_codes, z1, z2, by_secret, self.perms, np.int64(consistent_only))
         self.scratch = kernels.new_scratch(self.size, self.win + 1)
-        # Entries of 33 bytes: 0.5 MB for the smallest spaces, 280 MB for bulls and cows.
-        bits = 14 if self.size <= 256 else 18 if self.size < 1000 else 22 if self.size < 2000 else 23
-        self.tt = table.new_table(bits)
+        #: The transposition table's entries, a power of two (:func:`table_bits`).
+        self.bits = default_table_bits(self.size) if bits is None else bits
+        self.tt = table.new_table(self.bits)
         self.control = np.zeros(kernels.CONTROL_SLOTS, dtype=np.int64)
         self.hist = np.zeros((self.size + 2, rules.pegs), dtype=np.int64)
         self.on_tick: Callable[[np.ndarray], None] | None = None
+        #: Where the parts of the openings searched are kept, if anywhere (``--journal``).
+        self.journal: Journal | None = None
 
     @property
     def positions(self) -> int:
@@ -169,6 +180,10 @@ class Searcher:
 
     def code(self, index: int) -> Code:
         return tuple(int(c) for c in self.codes[index])
+
+    def part_name(self, opening: int, fb: int) -> tuple[Code, Feedback]:
+        """The opening's code and the feedback (an index of the table) that name one of its parts."""
+        return self.code(opening), self.feedback.from_index(fb, self.rules.pegs)
 
     def moves(self, history: list[int]) -> tuple[np.ndarray, np.ndarray]:
         """The moves that fix every guess of a history (:func:`mm_logic.symmetry.position_symmetries`; per-peg
@@ -288,11 +303,38 @@ def openings(searcher: Searcher, depth: int | None) -> list[Opening]:
     return [opening for *_, opening in sorted(found, key=lambda item: item[:3])]
 
 
-def check_size(rules: Rules) -> None:
-    """Refuse, in one line, a code space too large for the exact search."""
-    if rules.size > MAX_OPTIMAL_CODES:
-        raise BadInput(f"mmlogic optimal searches code spaces of at most {MAX_OPTIMAL_CODES:,} codes "
-                       f"(4x10 --no-repeat has 5,040); {rules.describe()} has {amount(rules.size)}")
+def table_bytes(rules: Rules) -> int:
+    """Bytes of the feedback table a search process holds (size² bytes; positional marks read it both ways)."""
+    return rules.size**2 * (2 if rules.feedback == "positional" else 1)
+
+
+def default_table_bits(size: int) -> int:
+    """The transposition table's entries (a power of two) for a space of ``size`` codes, memory allowing:
+    0.5 MB for the smallest spaces, 280 MB for bulls and cows, 1.1 GB beyond, 2.2 GB from 5x7 on."""
+    return 14 if size <= 256 else 18 if size < 1000 else 22 if size < 2000 else 23 if size <= 5040 \
+        else 25 if size < 16_000 else 26
+
+
+def table_bits(rules: Rules, jobs: int, memory: int | None) -> int:
+    """The transposition table's size (``2**bits`` entries) for each of ``jobs`` search processes.
+
+    ``memory``: the bytes the whole search may take (every process's feedback table, transposition
+    table and interpreter); the transposition table gets what the rest leaves, up to 2**30 entries.
+    None: :func:`default_table_bits`, within :data:`DEFAULT_SHARE` of the memory available now.
+    Refuses, in one line, a game whose feedback tables alone do not fit.
+    """
+    budget = memory if memory is not None else int(available_memory() * DEFAULT_SHARE)
+    fixed = table_bytes(rules) + PROCESS_BYTES
+    room = budget // jobs - fixed
+    fits = (room // ENTRY_BYTES).bit_length() - 1 if room >= ENTRY_BYTES else -1
+    if fits < MIN_TABLE_BITS:
+        given = f"--memory {memory_text(memory)}" if memory is not None else \
+            f"{memory_text(budget)} ({DEFAULT_SHARE:.0%} of the memory available now; --memory sets it)"
+        per = f" in each of {jobs} processes" if jobs > 1 else ""
+        raise BadInput(f"mmlogic optimal on {rules.describe()} ({amount(rules.size)} codes) needs at least "
+                       f"{memory_text(fixed + (ENTRY_BYTES << MIN_TABLE_BITS))}{per} (its feedback table "
+                       f"{memory_text(table_bytes(rules))}) and has {given}")
+    return min(fits, MAX_TABLE_BITS) if memory is not None else min(fits, default_table_bits(rules.size))
 
 
 #: The game the kernels are made ready on before a search: its arguments have every game's types.
@@ -320,13 +362,14 @@ def compile_kernels(on_compile: Callable[[], None] | None = None, worst: bool = 
 
 def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = None, jobs: int = 1,
             progress: Progress | None = None, on_compile: Callable[[], None] | None = None,
-            consistent_only: bool = False) -> OptimalResult:
+            consistent_only: bool = False, memory: int | None = None, journal: Path | None = None
+            ) -> OptimalResult:
     """An optimal strategy of ``rules`` for ``objective``, by exact search.
 
     Parameters
     ----------
     rules:
-        The game; at most :data:`MAX_OPTIMAL_CODES` codes.
+        The game: any size whose feedback table fits in ``memory`` (size² bytes: 1 GiB for 5x8).
     objective:
         ``"expected"``: least total guesses over every secret (with
         ``max_depth``, among strategies that finish every game within that
@@ -344,6 +387,12 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
     consistent_only:
         Hard mode: every guess must be consistent with the answers so far (the strategies
         among which the optimum is sought).
+    memory:
+        Bytes the search may take in all (its processes' tables, :func:`table_bits`); None: the
+        sizes it picks, within :data:`DEFAULT_SHARE` of the memory available.
+    journal:
+        A file where each part of an opening searched is kept as it is settled, and from which a
+        search of the same game resumes (:mod:`mm_logic.studies.optimal_journal`).
 
     Returns
     -------
@@ -354,7 +403,7 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
     Raises
     ------
     BadInput
-        A space above the limit, an unknown objective, ``max_depth`` with the
+        A space whose tables do not fit in ``memory``, an unknown objective, ``max_depth`` with the
         worst objective, or a depth within which no strategy finishes.
     """
     if objective not in OBJECTIVES:
@@ -367,16 +416,21 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
         # The search counts on renaming colours and, but for positional marks, moving pegs to keep the feedback.
         raise BadInput(f"optimal plays the standard, black and positional feedback rules, not --feedback "
                        f"{rules.feedback}: a rule of your own may tell colours or pegs apart")
-    check_size(rules)
+    jobs = worker_count(jobs)
+    # The driver holds a searcher too (the openings, the tree): jobs + 1 processes with workers.
+    bits = table_bits(rules, jobs + 1 if jobs > 1 else 1, memory)
     compile_kernels(on_compile, worst=objective == "worst")
     started = time.perf_counter()
     # A limit of at least every code cannot bind: an optimal strategy's guesses each shrink the set (a
     # guess that splits nothing only adds one), so no game is longer. Searching without it spares
     # tables of (limit + 1) x codes: --max-depth 2147483648 asked for 448 GiB.
     limit = max_depth if max_depth is not None and max_depth < rules.size else None
-    searcher = Searcher(rules, limit, consistent_only)
-    jobs = worker_count(jobs)
-    workers = _Workers(jobs, rules, limit, progress, consistent_only) if jobs > 1 else None
+    searcher = Searcher(rules, limit, consistent_only, bits)
+    kept = Journal(journal, rules, consistent_only) if journal is not None else None
+    searcher.journal = kept
+    workers = _Workers(jobs, rules, limit, progress, consistent_only, bits) if jobs > 1 else None
+    if workers is not None:
+        workers.journal, workers.part_name = kept, searcher.part_name
     try:
         if objective == "worst":
             depth = _least_worst_case(searcher, workers, progress)
@@ -393,7 +447,8 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
             if result.worst > depth:
                 first = searcher.positions
                 searcher = None  # its transposition table (up to 280 MB) goes before the next one's is made
-                searcher = Searcher(rules, depth, consistent_only)
+                searcher = Searcher(rules, depth, consistent_only, bits)
+                searcher.journal = kept
                 if workers is not None:
                     workers.max_depth = depth
                 result = _expected(searcher, depth, workers, progress)
@@ -406,11 +461,18 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
         if workers is not None:
             workers.close(interrupted=True)
         raise
+    finally:
+        if kept is not None:
+            kept.close()
     if workers is not None:
         workers.close(interrupted=False)
         result.positions += workers.positions
     result.positions += searcher.positions
     result.consistent_only = consistent_only
+    result.table_entries = 1 << bits
+    if kept is not None:
+        result.journal, result.journal_read, result.journal_written = journal, kept.read, kept.written
+    result.peak_memory, result.worker_memory = peak_memory()
     result.seconds = time.perf_counter() - started
     result.jobs = jobs
     return result
@@ -491,23 +553,47 @@ def _expected_here(searcher: Searcher, candidates: list[Opening], depth: int | N
     row = searcher.bounds[0 if depth is None else depth - 1]
     best, winner = inf, candidates[0]
     proved: dict[int, tuple[int, bool]] = {}
+    # The subtrees of parts settled by the journal, or searched while keeping one (its lines carry them).
+    subtrees: dict[int, dict[int, TreeNode]] = {}
     for number, opening in enumerate(candidates, 1):
         cost = opening.bound
-        for count, (_, part) in enumerate(opening.parts, 1):
+        trees = subtrees.setdefault(opening.index, {})
+        for count, (fb, part) in enumerate(opening.parts, 1):
             if cost >= best:
                 break
             if part.size <= 2:
                 continue  # its bound is its cost
             _follow(progress, searcher, _label(searcher, opening, number, len(candidates), count, part.size))
             floor = int(row[part.size])
-            cost += searcher.cost(part, [opening.index], below, best - (cost - floor)) - floor
+            budget = best - (cost - floor)
+            value, tree = _settled_cost(searcher, opening, fb, part, below, budget)
+            if tree is not None:
+                trees[fb] = tree
+            cost += value - floor
         # Below the best: every part met its budget, the cost is exact; else it is a bound.
         exact = cost < best
         if exact:
             best, winner = cost, opening
         proved[opening.index] = (cost, exact)
     searcher.on_tick = None
-    return best, winner, proved, {}
+    return best, winner, proved, subtrees[winner.index]
+
+
+def _settled_cost(searcher: Searcher, opening: Opening, fb: int, part: np.ndarray, depth: int | None,
+                  budget: int) -> tuple[int, TreeNode | None]:
+    """A part's cost below ``budget`` (or a bound at least ``budget``), from the journal or searched, and its
+    subtree when the journal gave it or keeps it (None: the tree is rebuilt from the transposition table)."""
+    journal = searcher.journal
+    if journal is None:
+        return searcher.cost(part, [opening.index], depth, budget), None
+    code, feedback = searcher.part_name(opening.index, fb)
+    known = journal.cost(code, feedback, depth, budget)
+    if known is not None:
+        return known
+    value = searcher.cost(part, [opening.index], depth, budget)
+    tree = searcher.subtree(part, [opening.index], depth) if value < budget else None
+    journal.record_cost(code, feedback, depth, budget, value, tree)
+    return value, tree
 
 
 def _expected_workers(searcher: Searcher, candidates: list[Opening], depth: int | None, workers: _Workers):
@@ -577,10 +663,10 @@ def _some_within(searcher: Searcher, candidates: list[Opening], depth: int, work
         parts = [(fb, part) for fb, part in opening.parts if part.size > 1]
         if workers is None:
             solved = True
-            for count, (_, part) in enumerate(parts, 1):
+            for count, (fb, part) in enumerate(parts, 1):
                 _follow(progress, searcher, f"within {depth} guesses: "
                         + _label(searcher, opening, number, len(candidates), count, part.size))
-                if not searcher.can_solve(part, [opening.index], depth - 1):
+                if not _settled_within(searcher, opening, fb, part, depth - 1):
                     solved = False
                     break
         else:
@@ -589,6 +675,19 @@ def _some_within(searcher: Searcher, candidates: list[Opening], depth: int, work
         if solved:
             return True
     return False
+
+
+def _settled_within(searcher: Searcher, opening: Opening, fb: int, part: np.ndarray, depth: int) -> bool:
+    """Whether a part can be solved within ``depth`` guesses, from the journal or searched."""
+    journal = searcher.journal
+    if journal is None:
+        return searcher.can_solve(part, [opening.index], depth)
+    code, feedback = searcher.part_name(opening.index, fb)
+    known = journal.solvable(code, feedback, depth)
+    if known is None:
+        known = searcher.can_solve(part, [opening.index], depth)
+        journal.record_solvable(code, feedback, depth, known)
+    return known
 
 
 def _all_solvable(workers: _Workers, opening: Opening, parts: list, depth: int, where: str) -> bool:
@@ -608,7 +707,7 @@ def _all_solvable(workers: _Workers, opening: Opening, parts: list, depth: int, 
 _WORKER_SEARCHERS: dict = {}
 
 
-def _part_task(rules: Rules, max_depth: int | None, consistent_only: bool, worst: bool, opening: int,
+def _part_task(rules: Rules, max_depth: int | None, consistent_only: bool, bits: int, worst: bool, opening: int,
                part: np.ndarray, depth: int | None, budget: int) -> tuple[int, TreeNode | None, int]:
     """A worker's task: one part of an opening, searched, and its subtree when it met the budget.
 
@@ -616,11 +715,11 @@ def _part_task(rules: Rules, max_depth: int | None, consistent_only: bool, worst
     ``worst`` (is the part solvable within ``depth``?) the value is 1 or 0 and
     there is no subtree.
     """
-    key = (rules, max_depth, consistent_only)
+    key = (rules, max_depth, consistent_only, bits)
     if key not in _WORKER_SEARCHERS:
         # One per process and rule set, kept across tasks: its transposition table serves them all.
         _WORKER_SEARCHERS.clear()
-        _WORKER_SEARCHERS[key] = Searcher(rules, max_depth, consistent_only)
+        _WORKER_SEARCHERS[key] = Searcher(rules, max_depth, consistent_only, bits)
     searcher = _WORKER_SEARCHERS[key]
     before = searcher.positions
     if worst:
@@ -635,7 +734,7 @@ class _Workers:
     """Worker processes searching parts of openings (:func:`_part_task`); Ctrl-C terminates them."""
 
     def __init__(self, jobs: int, rules: Rules, max_depth: int | None, progress: Progress | None,
-                 consistent_only: bool = False):
+                 consistent_only: bool = False, bits: int | None = None):
         # "spawn", as bench's workers: nothing of this process's state is inherited. Ctrl-C reaches
         # the whole process group: the workers leave it to this process, which terminates them; they
         # end with it if it is killed outright.
@@ -644,9 +743,14 @@ class _Workers:
         self.rules = rules
         self.max_depth = max_depth
         self.consistent_only = consistent_only
+        self.bits = default_table_bits(rules.size) if bits is None else bits
         self.progress = progress
         self.positions = 0
         self.finished: queue.Queue = queue.Queue()
+        #: Where the parts are kept (``--journal``), and how a part is named there: the driver's
+        #: :meth:`Searcher.part_name`.
+        self.journal: Journal | None = None
+        self.part_name: Callable[[int, int], tuple[Code, Feedback]] | None = None
 
     def run(self, tasks: list, skip: Callable, budget: Callable, done: Callable, depth: int | None,
             worst: bool = False, status: Callable[[], str] = str) -> None:
@@ -664,8 +768,13 @@ class _Workers:
                 if skip(task):
                     continue
                 limit = budget(task)
+                known = self._settled(task, depth, limit, worst)
+                if known is not None:
+                    finished += 1
+                    done(task, *known, limit)
+                    continue
                 opening, _, part = task
-                self.pool.apply_async(_part_task, (self.rules, self.max_depth, self.consistent_only, worst,
+                self.pool.apply_async(_part_task, (self.rules, self.max_depth, self.consistent_only, self.bits, worst,
                                                    opening.index, part, depth, limit),
                                       callback=lambda r, t=task, b=limit: self.finished.put((t, b, r, None)),
                                       error_callback=lambda e, t=task, b=limit: self.finished.put((t, b, None, e)))
@@ -687,7 +796,29 @@ class _Workers:
                 raise error
             value, tree, positions = result
             self.positions += positions
+            self._keep(task, depth, limit, worst, value, tree)
             done(task, value, tree, limit)
+
+    def _settled(self, task, depth: int | None, limit: int, worst: bool) -> tuple[int, TreeNode | None] | None:
+        """What the journal says of a task for this budget (``(value, subtree)``), or None: search it."""
+        if self.journal is None:
+            return None
+        opening, fb, _ = task
+        code, feedback = self.part_name(opening.index, fb)
+        if worst:
+            known = self.journal.solvable(code, feedback, depth)
+            return None if known is None else (int(known), None)
+        return self.journal.cost(code, feedback, depth, limit)
+
+    def _keep(self, task, depth: int | None, limit: int, worst: bool, value: int, tree: TreeNode | None) -> None:
+        if self.journal is None:
+            return
+        opening, fb, _ = task
+        code, feedback = self.part_name(opening.index, fb)
+        if worst:
+            self.journal.record_solvable(code, feedback, depth, bool(value))
+        else:
+            self.journal.record_cost(code, feedback, depth, limit, value, tree)
 
     def close(self, interrupted: bool) -> None:
         if interrupted:

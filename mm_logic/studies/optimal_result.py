@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..histogram import format_histogram, histogram_figures
-from ..notation import Code, format_code
+from ..memory import memory_text
+from ..notation import Code, format_code, plural
 from ..rules import Rules
 from ..strategies.tree import TreeNode
 
@@ -44,6 +46,15 @@ class OptimalResult:
     jobs: int = 1
     #: Hard mode: the optimum among strategies whose every guess is consistent with the answers so far.
     consistent_only: bool = False
+    #: Entries of each process's transposition table (the sets of codes solved it keeps).
+    table_entries: int = 0
+    #: Peak resident memory in bytes of the searching process, and of its largest worker (0: none).
+    peak_memory: int = 0
+    worker_memory: int = 0
+    #: The ``--journal`` file, the parts read from it (settled by an earlier run) and written to it.
+    journal: Path | None = None
+    journal_read: int = 0
+    journal_written: int = 0
 
     @property
     def games(self) -> int:
@@ -96,6 +107,10 @@ class OptimalResult:
                          for b in self.openings],
             "impossible_depth": self.impossible_depth,
             "seconds": round(self.seconds, 3), "positions": self.positions, "jobs": self.jobs,
+            "table_entries": self.table_entries, "peak_memory": self.peak_memory,
+            "worker_peak_memory": self.worker_memory,
+            "journal": None if self.journal is None else {
+                "file": str(self.journal), "parts_read": self.journal_read, "parts_written": self.journal_written},
         }
 
     def text(self) -> str:
@@ -123,4 +138,10 @@ class OptimalResult:
             lines.append(f"openings   {', '.join(shown)}")
         lines.append(f"seconds    {self.seconds:.3f}")
         lines.append(f"positions  {self.positions:,}" + (f" ({self.jobs} processes)" if self.jobs > 1 else ""))
+        workers = f", {memory_text(self.worker_memory)} in the largest worker" if self.worker_memory else ""
+        lines.append(f"memory     peak {memory_text(self.peak_memory)}{workers}; room for "
+                     f"{self.table_entries:,} solved sets in each process's table")
+        if self.journal is not None:
+            lines.append(f"journal    {self.journal}: {plural(self.journal_read, 'part')} read from an earlier "
+                         f"run, {self.journal_written} written")
         return "\n".join(lines)

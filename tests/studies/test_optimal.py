@@ -22,7 +22,7 @@ import pytest
 
 from mm_logic.errors import BadInput
 from mm_logic.rules import Rules
-from mm_logic.studies.optimal import MAX_OPTIMAL_CODES, compile_kernels, optimal, perfect_split_bound
+from mm_logic.studies.optimal import compile_kernels, optimal, perfect_split_bound
 
 from generators import brute_score
 
@@ -389,10 +389,20 @@ def test_a_depth_limit_that_cannot_bind_and_a_mistyped_jobs_cost_nothing():
 
 
 def test_refusals():
-    with pytest.raises(BadInput, match=f"at most {MAX_OPTIMAL_CODES:,} codes"):
-        optimal(Rules(5, 8), "expected")
+    with pytest.raises(BadInput, match=r"^mmlogic optimal on 5x8 \(32,768 codes\) needs at least 1\.2 GiB \(its "
+                                       r"feedback table 1\.0 GiB\) and has --memory 1\.0 GiB$"):
+        optimal(Rules(5, 8), "expected", memory=1 << 30)
     with pytest.raises(BadInput, match="--max-depth applies to --objective expected"):
         optimal(Rules(3, 3), "worst", max_depth=4)
+
+
+@pytest.mark.slow
+def test_a_space_beyond_the_old_limit_of_5040_codes_is_searched():
+    # 2x72: 5,184 codes, above bulls and cows' 5,040, the limit before the memory given set it (issue 38);
+    # 400 MiB hold its feedback table (26 MB) and a table of 2**22 solved sets (138 MB).
+    result = optimal(Rules(2, 72), "expected", memory=400 << 20)
+    check_tree(result)
+    assert (result.games, result.total, result.worst, result.table_entries) == (5184, 135212, 38, 2**22)
 
 
 # -- the command line -------------------------------------------------------------------------------
@@ -442,7 +452,7 @@ def test_cli_text_and_worst(run):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--pegs", "5", "--colors", "8"], "at most 5,040 codes"),
+    (["--pegs", "4", "--colors", "6", "--memory", "100M"], "needs at least 202 MiB (its feedback table 1.6 MiB)"),
     (["--objective", "worst", "--max-depth", "5"], "--max-depth applies to --objective expected"),
     (["--pegs", "3", "--colors", "3", "--max-depth", "2"], "no strategy finds every code of 3x3 within 2 guesses"),
 ])

@@ -1,0 +1,172 @@
+"""What an optimal search has proved, part by part, kept in a file so that an interrupted search resumes.
+
+``mmlogic optimal --journal FILE`` appends one JSON line per part of an
+opening searched (the sets of codes the opening's feedbacks leave, the
+search's units of work, in one process or in workers): its exact cost and
+subtree, or the lower bound a failed budget proved, or whether it can be
+solved within a number of guesses. A run given the same file again reads
+those lines and searches only what they do not answer, so a search killed
+after hours loses at most the parts it was searching; the result is the
+same as one run's. The first line names the game::
+
+    {"journal": "mmlogic optimal", "version": 1, "rules": {...}, "consistent_only": false}
+    {"opening": "0012", "feedback": "1,0", "depth": null, "budget": 1073741824, "value": 1234, "tree": {...}}
+    {"opening": "0012", "feedback": "0,1", "depth": 4, "within": true}
+
+``depth``: the guesses left below the opening (null: no limit). A line
+whose ``value`` is below its ``budget`` is exact (its ``tree`` the subtree
+found); otherwise ``value`` is a lower bound. Each line is flushed and
+synced as it is written; a line cut short by a kill (the last) is ignored.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from ..errors import BadInput
+from ..notation import Code, Feedback, format_code, format_feedback
+from ..rules import Rules
+from ..strategies.tree import TreeNode, node_object, read_node
+
+KIND = "mmlogic optimal"
+VERSION = 1
+
+
+class Journal:
+    """The parts a search of one game (and hard mode or not) has settled, read from and appended to a file."""
+
+    def __init__(self, path: Path, rules: Rules, consistent_only: bool):
+        self.path = Path(path)
+        self.rules = rules
+        self.header = {"journal": KIND, "version": VERSION, "rules": rules.as_dict(),
+                       "consistent_only": consistent_only}
+        #: (opening, feedback, depth) -> (value, budget, subtree or None): the best known of a part.
+        self.costs: dict[tuple[str, str, int | None], tuple[int, int, dict | None]] = {}
+        #: (opening, feedback, depth) -> whether the part can be solved within depth guesses.
+        self.within: dict[tuple[str, str, int], bool] = {}
+        #: Lines read from an earlier run (the parts it spares this one), and written by this one.
+        self.read = self.written = 0
+        existing = self.path.exists() and self.path.stat().st_size > 0
+        if existing:
+            self._load()
+        try:
+            self.file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - kept open while the search runs
+        except OSError as error:
+            raise BadInput(f"cannot write --journal {self.path}: {error.strerror or error}") from None
+        if not existing:
+            self._write(self.header)
+
+    def _load(self) -> None:
+        try:
+            lines = self.path.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as error:
+            reason = error.strerror if isinstance(error, OSError) else "not text"
+            raise BadInput(f"cannot read --journal {self.path}: {reason}") from None
+        try:
+            head = json.loads(lines[0])
+        except json.JSONDecodeError:
+            head = None
+        if not isinstance(head, dict) or head.get("journal") != KIND:
+            raise BadInput(f'--journal {self.path} is not an optimal search\'s journal (no "journal": "{KIND}" '
+                           "on its first line): give a new file or one an earlier run of the same search wrote")
+        if head.get("version") != VERSION:
+            raise BadInput(f"--journal {self.path} is journal version {json.dumps(head.get('version'))}; "
+                           f"this mmlogic reads version {VERSION}")
+        if head != self.header:
+            raise BadInput(f"--journal {self.path} is the journal of another search "
+                           f"({_described(head)}), not of {_described(self.header)}")
+        for number, line in enumerate(lines[1:], 2):
+            try:
+                entry = json.loads(line)
+                self._take(entry)
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError, BadInput):
+                if number == len(lines):
+                    break  # cut short by a kill while it was written: searched again
+                raise BadInput(f"--journal {self.path}: line {number} is not a part's result") from None
+            self.read += 1
+
+    def _take(self, entry: dict) -> None:
+        depth = entry["depth"]
+        if depth is not None and not isinstance(depth, int):
+            raise ValueError("depth")
+        key = (str(entry["opening"]), str(entry["feedback"]), depth)
+        if "within" in entry:
+            self.within[key] = bool(entry["within"])
+            return
+        value, budget, tree = int(entry["value"]), int(entry["budget"]), entry.get("tree")
+        if value < budget:
+            read_node(tree, self.rules)  # checked now: a bad subtree is one line, not a failure at the end
+        known = self.costs.get(key)
+        if known is None or _better((value, budget), known[:2]):
+            self.costs[key] = (value, budget, tree)
+
+    def _write(self, entry: dict) -> None:
+        self.file.write(json.dumps(entry) + "\n")
+        self.file.flush()
+        os.fsync(self.file.fileno())
+        self.written += "journal" not in entry
+
+    def _key(self, opening: Code, feedback: Feedback, depth: int | None) -> tuple[str, str, int | None]:
+        return format_code(opening, self.rules), format_feedback(feedback, self.rules), depth
+
+    # -- the parts' costs --------------------------------------------------------------------------
+    def cost(self, opening: Code, feedback: Feedback, depth: int | None, budget: int
+             ) -> tuple[int, TreeNode | None] | None:
+        """What an earlier search settled of a part for ``budget``: ``(cost, subtree)`` when exact,
+        ``(bound, None)`` when a bound at least ``budget`` (the part fails it again); else None."""
+        known = self.costs.get(self._key(opening, feedback, depth))
+        if known is None:
+            return None
+        value, was, tree = known
+        if value < was:
+            return value, read_node(tree, self.rules) if value < budget else None
+        return (value, None) if value >= budget else None
+
+    def record_cost(self, opening: Code, feedback: Feedback, depth: int | None, budget: int, value: int,
+                    tree: TreeNode | None) -> None:
+        """Keep a part's search: its exact cost and subtree (``value < budget``), or a lower bound."""
+        key = self._key(opening, feedback, depth)
+        subtree = node_object(tree, self.rules) if value < budget and tree is not None else None
+        if value < budget and subtree is None:
+            return  # an exact cost without its subtree would not spare the search of the tree
+        known = self.costs.get(key)
+        if known is not None and not _better((value, budget), known[:2]):
+            return
+        self.costs[key] = (value, budget, subtree)
+        self._write({"opening": key[0], "feedback": key[1], "depth": depth, "budget": budget, "value": value,
+                     "tree": subtree})
+
+    # -- feasibility ----------------------------------------------------------------------------
+    def solvable(self, opening: Code, feedback: Feedback, depth: int) -> bool | None:
+        """Whether an earlier search found the part solvable within ``depth`` guesses (None: not searched)."""
+        return self.within.get(self._key(opening, feedback, depth))
+
+    def record_solvable(self, opening: Code, feedback: Feedback, depth: int, solvable: bool) -> None:
+        key = self._key(opening, feedback, depth)
+        if key in self.within:
+            return
+        self.within[key] = solvable
+        self._write({"opening": key[0], "feedback": key[1], "depth": depth, "within": solvable})
+
+    def close(self) -> None:
+        self.file.close()
+
+
+def _better(new: tuple[int, int], old: tuple[int, int]) -> bool:
+    """Whether a part's result ``(value, budget)`` says more than ``old``: exact beats a bound, a higher
+    bound a lower one."""
+    new_exact, old_exact = new[0] < new[1], old[0] < old[1]
+    if old_exact:
+        return False
+    return new_exact or new[0] > old[0]
+
+
+def _described(header: dict) -> str:
+    rules = header.get("rules")
+    try:
+        text = Rules.from_dict(rules).describe() if isinstance(rules, dict) else "?"
+    except (BadInput, KeyError, TypeError, ValueError):
+        text = json.dumps(rules)
+    return text + (", hard mode" if header.get("consistent_only") else "")
