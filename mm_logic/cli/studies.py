@@ -49,9 +49,11 @@ def info(rules, backend, as_json):
 
 @click.command(name="optimal")
 @rules_options(feedback=True)
-@click.option("--objective", type=click.Choice(["expected", "worst"]), default="expected", show_default=True,
+@click.option("--objective", type=click.Choice(["expected", "worst", "worst-case"]), default="expected",
+              show_default=True,
               help="expected: least total guesses over every secret (the mean); worst: least worst case, then least "
-                   "total among the strategies with that worst case.")
+                   "total among the strategies with that worst case; worst-case: the least worst case alone, with "
+                   "a strategy within it (not the cheapest: far quicker where the least total is out of reach).")
 @click.option("--max-depth", type=Integer(1), default=None, metavar="D",
               help="With --objective expected: every game within D guesses.  [default: no limit]")
 @click.option("--consistent-only", is_flag=True,
@@ -92,6 +94,7 @@ def optimal_command(rules, objective, max_depth, consistent_only, jobs, memory, 
       mmlogic optimal
       mmlogic optimal --max-depth 5
       mmlogic optimal --objective worst --json
+      mmlogic optimal --pegs 5 --colors 6 --objective worst-case
       mmlogic optimal --pegs 4 --colors 10 --no-repeat --jobs 2
       mmlogic optimal --consistent-only
       mmlogic optimal --pegs 4 --colors 8 --jobs 2 --journal 4x8.jsonl

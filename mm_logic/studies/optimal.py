@@ -59,7 +59,7 @@ DEFAULT_SHARE = 0.75
 PROCESS_BYTES = 200 << 20
 #: The transposition table's least and largest sizes (entries, as powers of two).
 MIN_TABLE_BITS, MAX_TABLE_BITS = 12, 30
-OBJECTIVES = ("expected", "worst")
+OBJECTIVES = ("expected", "worst", "worst-case")
 #: Called a few times a second with a one-line status of the search.
 Progress = Callable[[str], None]
 
@@ -251,16 +251,39 @@ class Searcher:
         return self._run(self.k.feasible, indices, history, depth, 0, self.game, self.bound, self.capacity,
                          self.scratch, self.tt, self.control) == 1
 
+    def within_tree(self, indices: np.ndarray, history: list[int], depth: int) -> TreeNode:
+        """A strategy that finds every code of ``indices`` within ``depth`` guesses, as :meth:`can_solve` found it
+        (searched again where the table forgot it); the caller knows there is one."""
+        indices = np.ascontiguousarray(indices, dtype=np.int32)
+        if indices.size <= 2:
+            return self._leaf(indices)
+        salt = np.uint64(int(self.transpositions.FEASIBLE_SALT) * (depth + 1) % 2**64)
+        found, _, value, guess = self.transpositions.probe(indices, salt, self.game[2], self.game[3], self.tt)
+        if not (found and value == 1 and guess >= 0):
+            self._run(self.k.feasible, indices, history, depth, 0, self.game, self.bound, self.capacity,
+                      self.scratch, self.tt, self.control)
+            found, _, value, guess = self.transpositions.probe(indices, salt, self.game[2], self.game[3], self.tt)
+        if not (found and value == 1 and guess >= 0):
+            raise AssertionError(f"no strategy within {depth} guesses where one was found")
+        node = TreeNode(self.code(int(guess)))
+        for fb, part in self.parts(int(guess), indices):
+            node.children[self.feedback.from_index(fb, self.rules.pegs)] = self.within_tree(
+                part, [*history, int(guess)], depth - 1)
+        return node
+
+    def _leaf(self, indices: np.ndarray) -> TreeNode:
+        """One code: guess it. Two: guess the first, then the other."""
+        node = TreeNode(self.code(indices[0]))
+        if indices.size == 2:
+            fb = int(self.table[indices[0], indices[1]])
+            node.children[self.feedback.from_index(fb, self.rules.pegs)] = TreeNode(self.code(indices[1]))
+        return node
+
     def subtree(self, indices: np.ndarray, history: list[int], depth: int | None) -> TreeNode:
         """The strategy :meth:`cost` found for the codes ``indices`` (searched again where forgotten)."""
         indices = np.ascontiguousarray(indices, dtype=np.int32)
         if indices.size <= 2:
-            # One code: guess it. Two: guess the first, then the other.
-            node = TreeNode(self.code(indices[0]))
-            if indices.size == 2:
-                fb = int(self.table[indices[0], indices[1]])
-                node.children[self.feedback.from_index(fb, self.rules.pegs)] = TreeNode(self.code(indices[1]))
-            return node
+            return self._leaf(indices)
         salt = self.transpositions.depth_salt(depth)
         found, exact, _, guess = self.transpositions.probe(indices, salt, self.game[2], self.game[3], self.tt)
         if not (found and exact and guess >= 0):
@@ -374,7 +397,9 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
         ``"expected"``: least total guesses over every secret (with
         ``max_depth``, among strategies that finish every game within that
         many guesses); ``"worst"``: least worst case, then least total
-        guesses among the strategies with that worst case.
+        guesses among the strategies with that worst case; ``"worst-case"``:
+        the least worst case alone, with a strategy that keeps within it
+        (the first the search finds; its total is not the least).
     max_depth:
         Expected objective only: the most guesses any game may take.
     jobs:
@@ -408,8 +433,9 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
     """
     if objective not in OBJECTIVES:
         raise BadInput(f"unknown objective {quoted(objective)}; choose from {', '.join(OBJECTIVES)}")
-    if max_depth is not None and objective == "worst":
-        raise BadInput("--max-depth applies to --objective expected (--objective worst minimises the depth itself)")
+    if max_depth is not None and objective != "expected":
+        raise BadInput(f"--max-depth applies to --objective expected (--objective {objective} minimises the depth "
+                       "itself)")
     if max_depth is not None and max_depth < 1:
         raise BadInput(f"--max-depth must be at least 1, got {max_depth}")
     if rules.feedback_kind == RULE_FILE:
@@ -419,7 +445,7 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
     jobs = worker_count(jobs)
     # The driver holds a searcher too (the openings, the tree): jobs + 1 processes with workers.
     bits = table_bits(rules, jobs + 1 if jobs > 1 else 1, memory)
-    compile_kernels(on_compile, worst=objective == "worst")
+    compile_kernels(on_compile, worst=objective != "expected")
     started = time.perf_counter()
     # A limit of at least every code cannot bind: an optimal strategy's guesses each shrink the set (a
     # guess that splits nothing only adds one), so no game is longer. Searching without it spares
@@ -432,8 +458,11 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
     if workers is not None:
         workers.journal, workers.part_name = kept, searcher.part_name
     try:
-        if objective == "worst":
-            depth = _least_worst_case(searcher, workers, progress)
+        if objective == "worst-case":
+            depth, opening = _least_worst_case(searcher, workers, progress)
+            result = _within(searcher, opening, depth)
+        elif objective == "worst":
+            depth, _ = _least_worst_case(searcher, workers, progress)
             # Then the cheapest strategy within that depth. The least total overall is that strategy when it
             # keeps within the depth (bulls and cows: 26,274 within 7); only otherwise (4x6) is the search
             # done again depth-limited, which is slower where the limit prunes little, as it stores each set
@@ -641,21 +670,29 @@ def _shown(cost: int) -> str:
 
 
 # -- the worst objective ------------------------------------------------------------------------
-def _least_worst_case(searcher: Searcher, workers: _Workers | None, progress: Progress | None) -> int:
-    """The least depth within which some opening leaves parts that can all be solved."""
+def _least_worst_case(searcher: Searcher, workers: _Workers | None, progress: Progress | None
+                      ) -> tuple[int, Opening]:
+    """The least depth within which some opening leaves parts that can all be solved, and the first such opening."""
     depth = 1
     while capacity(depth, searcher.classes) < searcher.size:
         depth += 1  # fewer guesses cannot tell every code apart
     candidates = openings(searcher, None)
-    while not _some_within(searcher, candidates, depth, workers, progress):
+    while (found := _some_within(searcher, candidates, depth, workers, progress)) is None:
         depth += 1
     searcher.on_tick = None
-    return depth
+    return depth, found
+
+
+def _within(searcher: Searcher, opening: Opening, depth: int) -> OptimalResult:
+    """``--objective worst-case``: the strategy the feasibility search found within ``depth`` guesses."""
+    subtrees = {fb: searcher.within_tree(part, [opening.index], depth - 1) for fb, part in opening.parts}
+    tree, histogram = _result(searcher, opening, subtrees, depth - 1)
+    return OptimalResult(searcher.rules, "worst-case", None, tree, histogram, [], impossible_depth=depth - 1)
 
 
 def _some_within(searcher: Searcher, candidates: list[Opening], depth: int, workers: _Workers | None,
-                 progress: Progress | None) -> bool:
-    """Whether some opening leaves parts that can each be solved within ``depth - 1`` guesses."""
+                 progress: Progress | None) -> Opening | None:
+    """The first opening that leaves parts that can each be solved within ``depth - 1`` guesses, if any."""
     fits = capacity(depth - 1, searcher.classes)
     for number, opening in enumerate(candidates, 1):
         if any(p.size > fits for _, p in opening.parts):
@@ -673,8 +710,8 @@ def _some_within(searcher: Searcher, candidates: list[Opening], depth: int, work
             solved = _all_solvable(workers, opening, parts, depth - 1,
                                    f"within {depth} guesses, opening {number} of {len(candidates)}")
         if solved:
-            return True
-    return False
+            return opening
+    return None
 
 
 def _settled_within(searcher: Searcher, opening: Opening, fb: int, part: np.ndarray, depth: int) -> bool:

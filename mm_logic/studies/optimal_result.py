@@ -86,6 +86,10 @@ class OptimalResult:
         """One sentence: what is optimal and the bound that proves it."""
         others = ("; every other opening proved to cost at least as much" if len(self.openings) > 1
                   else "; every opening is this one up to symmetry")
+        if self.objective == "worst-case":
+            return (f"worst case {self.worst} is optimal: no strategy finds every code within "
+                    f"{self.impossible_depth} guesses; this strategy keeps within {self.worst} (its total is not "
+                    "the least: --objective worst finds that)")
         if self.objective == "worst":
             return (f"worst case {self.worst} is optimal: no strategy finds every code within "
                     f"{self.impossible_depth} guesses; total {self.total} is the least among strategies within "
@@ -117,7 +121,8 @@ class OptimalResult:
         """The human summary of ``mmlogic optimal``."""
         rules = self.rules
         histogram = format_histogram(self.histogram)
-        goal = "least total guesses" if self.objective == "expected" else "least worst case, then least total guesses"
+        goal = {"expected": "least total guesses", "worst": "least worst case, then least total guesses",
+                "worst-case": "least worst case"}[self.objective]
         if self.max_depth:
             goal += f", every game within {self.max_depth} guesses"
         if self.consistent_only:
