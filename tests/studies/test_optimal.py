@@ -189,6 +189,23 @@ def test_worst_is_the_exhaustive_optimum(small):
     check_tree(result)
 
 
+def test_worst_case_alone_is_the_exhaustive_least_worst_case(small):
+    rules, _, worst, reference = small
+    result = optimal(rules, "worst-case")
+    assert (result.worst, result.impossible_depth, result.objective) == (worst, worst - 1, "worst-case")
+    # A strategy within the least worst case, not necessarily the cheapest of them.
+    assert result.total >= reference.cost(depth=worst)
+    check_tree(result)
+
+
+def test_worst_case_alone_in_workers():
+    # The feasibility of the parts is settled in the workers; the tree is rebuilt in this process.
+    for rules in (Rules(3, 3), Rules(3, 4, max_repeat=1, feedback="black")):
+        result = optimal(rules, "worst-case", jobs=2)
+        assert (result.worst, result.jobs) == (optimal(rules, "worst").worst, 2)
+        check_tree(result)
+
+
 def test_depth_limits_match_the_exhaustive_optimum(small):
     rules, total, worst, reference = small
     # Within the least worst case (one guess more changes nothing here: it is the optimum's depth at most).
@@ -449,6 +466,18 @@ def test_cli_text_and_worst(run):
     assert lines["optimal"] == ("worst case 4 is optimal: no strategy finds every code within 3 guesses; total 72 is "
                                 "the least among strategies within 4 guesses: lower bound 72 met; every opening is "
                                 "this one up to symmetry")
+
+
+def test_cli_worst_case_alone(run):
+    result = run("optimal", "--pegs", "4", "--colors", "6", "--objective", "worst-case")
+    assert result.exit_code == 0, result.stderr
+    lines = dict(line.split(None, 1) for line in result.stdout.splitlines())
+    assert (lines["objective"], lines["max"]) == ("least worst case", "5")
+    assert lines["optimal"] == ("worst case 5 is optimal: no strategy finds every code within 4 guesses; this "
+                                "strategy keeps within 5 (its total is not the least: --objective worst finds that)")
+    refused = run("optimal", "--objective", "worst-case", "--max-depth", "5")
+    assert (refused.exit_code, refused.stderr) == (2, "error: --max-depth applies to --objective expected "
+                                                      "(--objective worst-case minimises the depth itself)\n")
 
 
 @pytest.mark.parametrize("args, message", [
