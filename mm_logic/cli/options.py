@@ -415,6 +415,34 @@ def jobs_option(help: str = "Worker processes (at most the cores); the attempts 
     return click.option("--jobs", type=Integer(1), default=1, show_default=True, help=help)
 
 
+def executor_options(local: str):
+    """``--executor local|dask --scheduler ADDRESS``: where the work runs (``local``: what runs on this machine)."""
+    def decorate(f):
+        f = click.option("--scheduler", metavar="ADDRESS", default=None,
+                         help="Address of the Dask scheduler, e.g. tcp://10.0.0.5:8786 (with --executor dask).")(f)
+        return click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+                            help=f"local: {local}; dask: the workers of a Dask cluster (see --scheduler).")(f)
+    return decorate
+
+
+def check_executor(executor: str, scheduler: str | None, what: str) -> None:
+    """Refuse, in one line, a Dask executor without a scheduler (or with --jobs), or a scheduler without it;
+    ``what`` says what the workers' threads run at once (``cases``)."""
+    from ..studies.sweep import check_dask, check_scheduler
+
+    ctx = click.get_current_context()
+    if executor == "dask":
+        if scheduler is None:
+            raise BadInput("--executor dask needs --scheduler ADDRESS (e.g. tcp://HOST:8786)")
+        if ctx.get_parameter_source("jobs") != click.core.ParameterSource.DEFAULT:
+            raise BadInput(f"--jobs applies to --executor local; on Dask the workers' threads set how many {what} "
+                           "run at once")
+        check_dask()
+        check_scheduler(scheduler)
+    elif scheduler is not None:
+        raise BadInput("--scheduler needs --executor dask")
+
+
 def server_option(help: str):
     """``--server URL``: play against a codemaker on a ``mmlogic serve`` server."""
     def to_server(ctx, param, text: str | None):

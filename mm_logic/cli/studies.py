@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import click
 
 from ..engines import make_engine
@@ -9,7 +11,9 @@ from .options import (
     Integer,
     MemorySize,
     backend_option,
+    check_executor,
     emit,
+    executor_options,
     jobs_option,
     json_option,
     output_file_option,
@@ -61,6 +65,7 @@ def info(rules, backend, as_json):
                    "strategies; 4x6: 5,660).")
 @jobs_option(help="Worker processes (at most the cores) over which the openings' parts are searched; "
                   "the result is the same.")
+@executor_options(local="--jobs processes on this machine")
 @click.option("--memory", type=MemorySize(), default=None, metavar="SIZE",
               help="The most memory the search takes, all its processes together (e.g. 8G, 500M): each "
                    "process's feedback table (codes² bytes) and, in what is left, its table of solved sets.  "
@@ -73,7 +78,8 @@ def info(rules, backend, as_json):
 @output_file_option("--save-tree", "save_tree",
                     help="Also write the optimal strategy's tree to FILE as JSON (--strategy tree:FILE plays it, "
                          "mmlogic tree FILE draws it).")
-def optimal_command(rules, objective, max_depth, consistent_only, jobs, memory, journal, as_json, save_tree):
+def optimal_command(rules, objective, max_depth, consistent_only, jobs, executor, scheduler, memory, journal, as_json,
+                    save_tree):
     """An optimal strategy, by exact search, and the proof that it is optimal.
 
     Branch and bound over guesses and the parts their feedback splits the
@@ -98,12 +104,19 @@ def optimal_command(rules, objective, max_depth, consistent_only, jobs, memory, 
       mmlogic optimal --pegs 4 --colors 10 --no-repeat --jobs 2
       mmlogic optimal --consistent-only
       mmlogic optimal --pegs 4 --colors 8 --jobs 2 --journal 4x8.jsonl
+      mmlogic optimal --pegs 5 --colors 6 --executor dask --scheduler tcp://10.0.0.5:8786 --journal 5x6.jsonl
       mmlogic optimal --save-tree optimal.json && mmlogic tree optimal.json --dot
     """
     from ..studies.optimal import optimal
     from ..terminal.progress import Spinner
 
-    with Spinner("searching") as spinner:
+    check_executor(executor, scheduler, "parts")
+    client = None
+    if executor == "dask":
+        from ..studies.sweep import dask_client
+
+        client = dask_client(scheduler)
+    with Spinner("searching") as spinner, _closing(client):
         def progress(text: str) -> None:
             spinner.label = text  # where the search is, drawn with the seconds spent
 
@@ -116,7 +129,7 @@ def optimal_command(rules, objective, max_depth, consistent_only, jobs, memory, 
             spinner.label = "compiling"
 
         result = optimal(rules, objective, max_depth, jobs, progress=progress, on_compile=compiling,
-                         consistent_only=consistent_only, memory=memory, journal=journal)
+                         consistent_only=consistent_only, memory=memory, journal=journal, client=client)
     if save_tree is not None:
         from ..strategies.tree import StrategyTree
 
@@ -124,3 +137,13 @@ def optimal_command(rules, objective, max_depth, consistent_only, jobs, memory, 
                 + ("-consistent" if consistent_only else ""))
         StrategyTree(rules, result.tree, strategy=name).save(save_tree)
     emit(result, as_json)
+
+
+@contextlib.contextmanager
+def _closing(client):
+    """Close a Dask client (None: nothing) when the search ends, however it ends."""
+    try:
+        yield client
+    finally:
+        if client is not None:
+            client.close()

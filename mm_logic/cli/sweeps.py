@@ -17,7 +17,9 @@ from ..terminal.progress import progress_bar
 from .options import (
     backend_option,
     builtin_feedback_option,
+    check_executor,
     colors_option,
+    executor_options,
     jobs_option,
     json_option,
     output_file_option,
@@ -38,26 +40,13 @@ def sweep_options(f):
                                       "a rerun skips the cases found there (resume).")
     @jobs_option(help="Cases run at once on this machine (at most its cores), each in a fresh process "
                       "(--executor local); the rows are the same as with one.")
-    @click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True,
-                  help="local: processes on this machine; dask: the workers of a Dask cluster (see --scheduler).")
-    @click.option("--scheduler", metavar="ADDRESS", default=None,
-                  help="Address of the Dask scheduler, e.g. tcp://10.0.0.5:8786 (with --executor dask).")
+    @executor_options(local="processes on this machine")
     @json_option
     @functools.wraps(f)
     def wrapper(*args, out, jobs, executor, scheduler, as_json, **kwargs):
-        from ..studies.sweep import check_dask, check_scheduler, run_sweep
+        from ..studies.sweep import run_sweep
 
-        ctx = click.get_current_context()
-        if executor == "dask":
-            if scheduler is None:
-                raise BadInput("--executor dask needs --scheduler ADDRESS (e.g. tcp://HOST:8786)")
-            if ctx.get_parameter_source("jobs") != click.core.ParameterSource.DEFAULT:
-                raise BadInput("--jobs applies to --executor local; on Dask the workers' threads set how many "
-                               "cases run at once")
-            check_dask()
-            check_scheduler(scheduler)
-        elif scheduler is not None:
-            raise BadInput("--scheduler needs --executor dask")
+        check_executor(executor, scheduler, "cases")
 
         def run(cases):
             def bar(n):

@@ -385,8 +385,8 @@ def compile_kernels(on_compile: Callable[[], None] | None = None, worst: bool = 
 
 def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = None, jobs: int = 1,
             progress: Progress | None = None, on_compile: Callable[[], None] | None = None,
-            consistent_only: bool = False, memory: int | None = None, journal: Path | None = None
-            ) -> OptimalResult:
+            consistent_only: bool = False, memory: int | None = None, journal: Path | None = None,
+            client=None) -> OptimalResult:
     """An optimal strategy of ``rules`` for ``objective``, by exact search.
 
     Parameters
@@ -418,6 +418,9 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
     journal:
         A file where each part of an opening searched is kept as it is settled, and from which a
         search of the same game resumes (:mod:`mm_logic.studies.optimal_journal`).
+    client:
+        A ``distributed.Client``: the openings' parts are searched as tasks on its cluster's
+        workers (``jobs`` is then ignored; ``memory`` is what each worker thread's search may take).
 
     Returns
     -------
@@ -442,8 +445,9 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
         # The search counts on renaming colours and, but for positional marks, moving pegs to keep the feedback.
         raise BadInput(f"optimal plays the standard, black and positional feedback rules, not --feedback "
                        f"{rules.feedback}: a rule of your own may tell colours or pegs apart")
-    jobs = worker_count(jobs)
-    # The driver holds a searcher too (the openings, the tree): jobs + 1 processes with workers.
+    jobs = worker_count(jobs) if client is None else 1
+    # The driver holds a searcher too (the openings, the tree): jobs + 1 processes with workers. A cluster's
+    # workers have their machines' memory: the bound is each worker thread's, as for one process here.
     bits = table_bits(rules, jobs + 1 if jobs > 1 else 1, memory)
     compile_kernels(on_compile, worst=objective != "expected")
     started = time.perf_counter()
@@ -454,7 +458,11 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
     searcher = Searcher(rules, limit, consistent_only, bits)
     kept = Journal(journal, rules, consistent_only) if journal is not None else None
     searcher.journal = kept
-    workers = _Workers(jobs, rules, limit, progress, consistent_only, bits) if jobs > 1 else None
+    if client is not None:
+        workers = _DaskWorkers(client, rules, limit, progress, consistent_only, bits)
+        jobs = workers.jobs
+    else:
+        workers = _Workers(jobs, rules, limit, progress, consistent_only, bits) if jobs > 1 else None
     if workers is not None:
         workers.journal, workers.part_name = kept, searcher.part_name
     try:
@@ -741,7 +749,9 @@ def _all_solvable(workers: _Workers, opening: Opening, parts: list, depth: int, 
 
 
 # -- worker processes ----------------------------------------------------------------------------
-_WORKER_SEARCHERS: dict = {}
+#: Each worker thread's searcher (a process of the pool has one thread; a Dask worker may have several,
+#: and a searcher's tables and buffers serve one search at a time).
+_WORKER_SEARCHERS = threading.local()
 
 
 def _part_task(rules: Rules, max_depth: int | None, consistent_only: bool, bits: int, worst: bool, opening: int,
@@ -753,11 +763,12 @@ def _part_task(rules: Rules, max_depth: int | None, consistent_only: bool, bits:
     there is no subtree.
     """
     key = (rules, max_depth, consistent_only, bits)
-    if key not in _WORKER_SEARCHERS:
+    kept = getattr(_WORKER_SEARCHERS, "searcher", None)
+    if kept is None or kept[0] != key:
         # One per process and rule set, kept across tasks: its transposition table serves them all.
-        _WORKER_SEARCHERS.clear()
-        _WORKER_SEARCHERS[key] = Searcher(rules, max_depth, consistent_only, bits)
-    searcher = _WORKER_SEARCHERS[key]
+        _WORKER_SEARCHERS.searcher = None  # the last game's tables go before this one's are made
+        _WORKER_SEARCHERS.searcher = (key, Searcher(rules, max_depth, consistent_only, bits))
+    searcher = _WORKER_SEARCHERS.searcher[1]
     before = searcher.positions
     if worst:
         value, tree = int(searcher.can_solve(part, [opening], depth)), None
@@ -776,6 +787,11 @@ class _Workers:
         # the whole process group: the workers leave it to this process, which terminates them; they
         # end with it if it is killed outright.
         self.pool = start_pool(multiprocessing.get_context("spawn"), jobs, start_worker, (os.getpid(),))
+        self._search(jobs, rules, max_depth, progress, consistent_only, bits)
+
+    def _search(self, jobs: int, rules: Rules, max_depth: int | None, progress: Progress | None,
+                consistent_only: bool, bits: int | None) -> None:
+        """What the tasks are: the game, the depth limit, hard mode, the size of the workers' tables."""
         self.jobs = jobs
         self.rules = rules
         self.max_depth = max_depth
@@ -811,10 +827,8 @@ class _Workers:
                     done(task, *known, limit)
                     continue
                 opening, _, part = task
-                self.pool.apply_async(_part_task, (self.rules, self.max_depth, self.consistent_only, self.bits, worst,
-                                                   opening.index, part, depth, limit),
-                                      callback=lambda r, t=task, b=limit: self.finished.put((t, b, r, None)),
-                                      error_callback=lambda e, t=task, b=limit: self.finished.put((t, b, None, e)))
+                self._submit(task, limit, (self.rules, self.max_depth, self.consistent_only, self.bits, worst,
+                                           opening.index, part, depth, limit))
                 running += 1
             if not running:
                 break
@@ -835,6 +849,12 @@ class _Workers:
             self.positions += positions
             self._keep(task, depth, limit, worst, value, tree)
             done(task, value, tree, limit)
+
+    def _submit(self, task, limit: int, args: tuple) -> None:
+        """Start :func:`_part_task` on ``args``; its result or error goes to :attr:`finished` with the task."""
+        self.pool.apply_async(_part_task, args,
+                              callback=lambda r, t=task, b=limit: self.finished.put((t, b, r, None)),
+                              error_callback=lambda e, t=task, b=limit: self.finished.put((t, b, None, e)))
 
     def _settled(self, task, depth: int | None, limit: int, worst: bool) -> tuple[int, TreeNode | None] | None:
         """What the journal says of a task for this budget (``(value, subtree)``), or None: search it."""
@@ -863,3 +883,33 @@ class _Workers:
         else:
             self.pool.close()
         self.pool.join()
+
+
+class _DaskWorkers(_Workers):
+    """The workers of a Dask cluster (``--executor dask``): each part a task, as many at once as the cluster has
+    threads; each worker thread keeps its own table of solved sets across the tasks it runs."""
+
+    def __init__(self, client, rules: Rules, max_depth: int | None, progress: Progress | None,
+                 consistent_only: bool = False, bits: int | None = None):
+        self.client = client
+        self.futures: set = set()
+        self._search(max(1, sum(client.nthreads().values())), rules, max_depth, progress, consistent_only, bits)
+
+    def _submit(self, task, limit: int, args: tuple) -> None:
+        future = self.client.submit(_part_task, *args, pure=False)
+        self.futures.add(future)
+
+        def arrived(f, t=task, b=limit) -> None:
+            self.futures.discard(f)
+            error = f.exception() if f.status == "error" else None
+            if f.status == "cancelled":
+                return
+            self.finished.put((t, b, None if error is not None else f.result(), error))
+
+        future.add_done_callback(arrived)
+
+    def close(self, interrupted: bool) -> None:
+        # The client is the caller's: only this search's tasks still running are cancelled.
+        if self.futures:
+            self.client.cancel(list(self.futures))
+            self.futures.clear()

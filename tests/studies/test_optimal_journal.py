@@ -155,3 +155,45 @@ def test_cli_journal_and_memory(run, tmp_path):
     bad = run("optimal", "--memory", "12X")
     assert bad.exit_code == 2
     assert bad.stderr == "error: Invalid value for '--memory': not a memory size: '12X' (e.g. 8G, 500M, 1.5GiB)\n"
+
+
+# -- on a Dask cluster ----------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def cluster():
+    """Two worker processes of one thread each, closed after the module."""
+    import distributed
+    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None) as c:
+        yield c
+
+
+@pytest.mark.parametrize("objective", ["expected", "worst", "worst-case"])
+def test_a_two_worker_cluster_finds_what_one_process_does(cluster, objective):
+    import distributed
+    with distributed.Client(cluster.scheduler_address, set_as_default=False) as client:
+        distributed_result = optimal(Rules(4, 4), objective, client=client)
+    alone = optimal(Rules(4, 4), objective)
+    assert strategy(distributed_result) == strategy(alone)
+    assert distributed_result.jobs == 2 and distributed_result.positions > 0
+
+
+def test_a_cluster_search_resumes_from_its_journal(cluster, tmp_path, run):
+    journal = tmp_path / "cluster.jsonl"
+    address = cluster.scheduler_address
+    first = json.loads(run("optimal", "--pegs", 4, "--colors", 4, "--executor", "dask", "--scheduler", address,
+                           "--journal", journal, "--json").stdout)
+    again = json.loads(run("optimal", "--pegs", 4, "--colors", 4, "--journal", journal, "--json").stdout)
+    assert (first["total_guesses"], first["jobs"], again["total_guesses"]) == (905, 2, 905)
+    assert again["journal"]["parts_read"] == first["journal"]["parts_written"] > 0
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--executor", "dask"], "--executor dask needs --scheduler ADDRESS (e.g. tcp://HOST:8786)"),
+    (["--scheduler", "tcp://127.0.0.1:8786"], "--scheduler needs --executor dask"),
+    (["--executor", "dask", "--scheduler", "tcp://127.0.0.1:8786", "--jobs", "2"],
+     "--jobs applies to --executor local; on Dask the workers' threads set how many parts run at once"),
+    (["--executor", "dask", "--scheduler", "10.0.0.5"], "--scheduler '10.0.0.5' is not a scheduler address "
+     "(missing port number); write tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786"),
+])
+def test_cli_executor_refusals_are_one_line(run, args, message):
+    result = run("optimal", "--pegs", 3, "--colors", 3, *args)
+    assert (result.exit_code, result.stderr) == (2, f"error: {message}\n")
