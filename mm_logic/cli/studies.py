@@ -128,8 +128,13 @@ def optimal_command(rules, objective, max_depth, consistent_only, jobs, executor
             click.echo(f"note: {COMPILING_OPTIMAL if CACHE else COMPILING_UNCACHED}", err=True)
             spinner.label = "compiling"
 
-        result = optimal(rules, objective, max_depth, jobs, progress=progress, on_compile=compiling,
-                         consistent_only=consistent_only, memory=memory, journal=journal, client=client)
+        try:
+            result = optimal(rules, objective, max_depth, jobs, progress=progress, on_compile=compiling,
+                             consistent_only=consistent_only, memory=memory, journal=journal, client=client)
+        except KeyboardInterrupt as stopped:
+            spinner.tick()
+            _said_when_stopped(stopped, journal)
+            raise
     if save_tree is not None:
         from ..strategies.tree import StrategyTree
 
@@ -137,6 +142,18 @@ def optimal_command(rules, objective, max_depth, consistent_only, jobs, executor
                 + ("-consistent" if consistent_only else ""))
         StrategyTree(rules, result.tree, strategy=name).save(save_tree)
     emit(result, as_json)
+
+
+def _said_when_stopped(stopped: KeyboardInterrupt, journal) -> None:
+    """What a search stopped halfway proved (one process: the least total any strategy can have, the best
+    found), and where it resumes from."""
+    proved = getattr(stopped, "proved", None)
+    if proved is not None:
+        lower, best = proved
+        found = f", the best strategy found so far takes {best}" if best is not None else ""
+        click.echo(f"note: stopped: no strategy takes fewer than {lower} guesses in all{found}", err=True)
+    if journal is not None:
+        click.echo(f"note: what was settled is in {journal}: the same command resumes from it", err=True)
 
 
 @contextlib.contextmanager

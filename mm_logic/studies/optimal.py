@@ -515,8 +515,8 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
     return result
 
 
-def _follow(progress: Progress | None, searcher: Searcher, head: str) -> None:
-    """Report the searcher's ticks to ``progress`` with ``head`` (where the driver is) in front."""
+def _follow(progress: Progress | None, searcher: Searcher, head: str, tail: str = "") -> None:
+    """Report the searcher's ticks to ``progress`` with ``head`` (where the driver is) in front, ``tail`` after."""
     if progress is None:
         return
     k = searcher.k
@@ -524,7 +524,7 @@ def _follow(progress: Progress | None, searcher: Searcher, head: str) -> None:
     def tick(control: np.ndarray) -> None:
         tried = f", guess {control[k.TRIED]}" if control[k.TRIED] else ""
         nodes = int(control[k.NODES])
-        progress(f"{head}{tried}, {nodes:,} position{'' if nodes == 1 else 's'}")
+        progress(f"{head}{tried}, {nodes:,} position{'' if nodes == 1 else 's'}{tail}")
 
     searcher.on_tick = tick
 
@@ -592,26 +592,35 @@ def _expected_here(searcher: Searcher, candidates: list[Opening], depth: int | N
     proved: dict[int, tuple[int, bool]] = {}
     # The subtrees of parts settled by the journal, or searched while keeping one (its lines carry them).
     subtrees: dict[int, dict[int, TreeNode]] = {}
-    for number, opening in enumerate(candidates, 1):
-        cost = opening.bound
-        trees = subtrees.setdefault(opening.index, {})
-        for count, (fb, part) in enumerate(opening.parts, 1):
-            if cost >= best:
-                break
-            if part.size <= 2:
-                continue  # its bound is its cost
-            _follow(progress, searcher, _label(searcher, opening, number, len(candidates), count, part.size))
-            floor = int(row[part.size])
-            budget = best - (cost - floor)
-            value, tree = _settled_cost(searcher, opening, fb, part, below, budget)
-            if tree is not None:
-                trees[fb] = tree
-            cost += value - floor
-        # Below the best: every part met its budget, the cost is exact; else it is a bound.
-        exact = cost < best
-        if exact:
-            best, winner = cost, opening
-        proved[opening.index] = (cost, exact)
+    # What is proved of each opening so far: its bound, raised by each part settled (a search stopped
+    # halfway reports the least of them: no strategy costs less).
+    lows = {o.index: o.bound for o in candidates}
+    try:
+        for number, opening in enumerate(candidates, 1):
+            cost = opening.bound
+            trees = subtrees.setdefault(opening.index, {})
+            for count, (fb, part) in enumerate(opening.parts, 1):
+                if cost >= best:
+                    break
+                if part.size <= 2:
+                    continue  # its bound is its cost
+                label = _label(searcher, opening, number, len(candidates), count, part.size)
+                _follow(progress, searcher, label, f"; total at least {min(lows.values()):,}, best {_shown(best)}")
+                floor = int(row[part.size])
+                budget = best - (cost - floor)
+                value, tree = _settled_cost(searcher, opening, fb, part, below, budget)
+                if tree is not None:
+                    trees[fb] = tree
+                cost += value - floor
+                lows[opening.index] = cost
+            # Below the best: every part met its budget, the cost is exact; else it is a bound.
+            exact = cost < best
+            if exact:
+                best, winner = cost, opening
+            proved[opening.index] = (cost, exact)
+    except KeyboardInterrupt as stopped:
+        stopped.proved = (min(lows.values()), None if best >= inf else best)  # said by the command line
+        raise
     searcher.on_tick = None
     return best, winner, proved, subtrees[winner.index]
 

@@ -390,10 +390,43 @@ def test_progress_says_where_the_search_is_and_ctrl_c_stops_it_at_once(objective
         optimal(Rules(4, 10, max_repeat=1), objective, progress=interrupt)
     assert threading.active_count() == before  # the search thread has returned
     # 4x10 without repeats has one opening up to symmetry; its first part to search holds 1,440 codes
+    # The expected search says what it has proved so far: the least total of any strategy, the best found.
     where = (r"(within [5-9] guesses: )?opening 0123 \(1 of 1\), part 1 of 13 \(1,440 codes\)"
-             r"(, guess [1-9]\d*)?, (1 position|\d[\d,]* positions)")
+             r"(, guess [1-9]\d*)?, (1 position|\d[\d,]* positions)(; total at least 2[\d,]+, best \?)?")
     assert said[0].startswith(head + "opening 0123")
     assert all(re.fullmatch(where, text) and text.startswith("within") == (objective == "worst") for text in said)
+    assert all(("; total at least" in text) == (objective == "expected") for text in said)
+
+
+def test_a_search_stopped_halfway_says_what_it_proved(run, tmp_path, monkeypatch):
+    import mm_logic.studies.optimal as search
+
+    rules = Rules(4, 4)
+    candidates = search.openings(search.Searcher(rules), None)
+    bound = min(o.bound for o in candidates)
+    calls = []
+    real = search._settled_cost
+
+    def settle_then_stop(*args):
+        calls.append(args)
+        if len(calls) == 9:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(search, "_settled_cost", settle_then_stop)
+    with pytest.raises(KeyboardInterrupt) as stopped:
+        optimal(rules, "expected")
+    lower, best = stopped.value.proved
+    # The parts settled raised the first openings' bounds, never past the optimum (905).
+    assert best is None and bound < lower <= 905
+    journal = tmp_path / "j.jsonl"
+    calls.clear()
+    result = run("optimal", "--pegs", 4, "--colors", 4, "--journal", journal)
+    assert result.exit_code == 130 and result.stdout == ""
+    assert result.stderr == (f"note: stopped: no strategy takes fewer than {lower} guesses in all\n"
+                             f"note: what was settled is in {journal}: the same command resumes from it\n"
+                             "interrupted\n")
+    assert len(journal.read_text().splitlines()) == 1 + 8
 
 
 def test_a_depth_limit_that_cannot_bind_and_a_mistyped_jobs_cost_nothing():
