@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..engines import make_engine
+from ..interrupts import end_quickly
 from .options import Integer, backend_option, emit, jobs_option, json_option, output_file_option, rules_options
 
 #: Said when ``optimal`` compiles its kernels (once: numba caches them).
@@ -30,6 +30,7 @@ def info(rules, backend, as_json):
       mmlogic info --pegs 5 --colors 8 --no-repeat --json
       mmlogic info --feedback positional
     """
+    from ..engines import make_engine
     from ..studies.analysis import computed_optima, study
     from ..terminal.progress import Spinner
 
@@ -102,3 +103,4 @@ def optimal_command(rules, objective, max_depth, consistent_only, jobs, as_json,
                 + ("-consistent" if consistent_only else ""))
         StrategyTree(rules, result.tree, strategy=name).save(save_tree)
     emit(result, as_json)
+    end_quickly()  # the search's workers have ended, the tree is written: nothing left to tidy
