@@ -20,7 +20,7 @@ measured around the child), its own time (the peer's ``cpu=``, mmlogic's
 the ratio of the wall times (mmlogic / arfst23).
 
 Cases (``--case``, repeatable): 4x6 and 4x6:5 (the default: about a second
-each), 4x7 (the peer: about 17 minutes), 4x8:6 and 4x8 (the peer: hours).
+each), 4x7 (the peer: 10 to 17 minutes), 4x8:6 and 4x8 (the peer: hours).
 ``4xC:D`` is every game within D guesses (the peer's ``DEPTH_MAX``; mmlogic's
 ``--max-depth``); ``4xC`` is unrestricted (the peer's ``DEPTH_MAX`` set to the
 optimum's worst case, 6 for 6 and 7 colours, 7 for 8). The exit code is 0 when
@@ -61,8 +61,9 @@ CASES = {
     "4x8": (8, 7, None, 20471, 7),
 }
 DEFAULT_CASES = ["4x6", "4x6:5"]
-#: What one run of the peer takes, said before it starts (its README, on an i7-9700K; here, one core).
-DURATION = {6: "about a second", 7: "about 17 minutes", 8: "hours"}
+#: What one run of the peer takes, said before it starts (on this project's shared 2-core machine;
+#: its README: 4x7 150 s on an i7-9700K).
+DURATION = {6: "about a second", 7: "10 to 17 minutes", 8: "hours"}
 #: The build's compiler and the package that brings it.
 INSTALL = "apt-get install gcc"
 #: GNU time, which reads a child's own peak memory (Debian: apt-get install time).
