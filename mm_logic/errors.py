@@ -11,7 +11,6 @@ import json
 import os
 import socket
 import sys
-from importlib import metadata
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -104,6 +103,8 @@ def installed_from() -> tuple[Path, bool] | None:
     """The folder mmlogic was installed from (a checkout: it holds pyproject.toml) and whether
     the install is editable, as pip recorded it (``direct_url.json``); None when it came from an
     index, a wheel file, or its folder is gone."""
+    from importlib import metadata  # here: it takes a tenth of every command's start-up to import
+
     try:
         text = metadata.distribution("mmlogic").read_text("direct_url.json")
     except metadata.PackageNotFoundError:

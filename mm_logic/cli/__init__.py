@@ -21,8 +21,17 @@ from __future__ import annotations
 import click
 
 from .. import __version__
-from . import benches, comparing, games, serving, studies, sweeps
 from .group import MMLogicGroup
+
+#: Each command's module (under :mod:`mm_logic.cli`) and function. A command's module is imported when
+#: the command runs or is listed (``--help``): ``mmlogic optimal`` does not load what ``bench``,
+#: ``play`` or ``serve`` need (the engines, the strategies, the server), and starts sooner.
+COMMANDS = {
+    "solve": "games:solve", "next": "games:next_command", "play": "games:play_command",
+    "bench": "benches:bench", "tree": "benches:tree_command", "compare": "comparing:compare",
+    "sweep": "sweeps:sweep", "openings": "sweeps:openings", "info": "studies:info",
+    "optimal": "studies:optimal_command", "serve": "serving:serve",
+}
 
 
 @click.group(cls=MMLogicGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -54,10 +63,8 @@ def cli():
     """
 
 
-for command in (games.solve, games.next_command, games.play_command, benches.bench, benches.tree_command,
-                comparing.compare, sweeps.sweep, sweeps.openings, studies.info, studies.optimal_command,
-                serving.serve):
-    cli.add_command(command)
+for name, where in COMMANDS.items():
+    cli.add_lazy_command(name, f"{__name__}.{where}")
 
 
 def main() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import importlib
 import os
 import sys
 
@@ -23,7 +24,48 @@ class Interrupted(Exception):
 
 
 class MMLogicGroup(click.Group):
-    """A click group whose errors are one line each, never a traceback."""
+    """A click group whose errors are one line each, never a traceback.
+
+    Its commands may be named before they are imported (:meth:`add_lazy_command`): a command's module
+    is imported when the command is looked up (to run it, or to list it in ``--help``), and
+    :attr:`commands` imports all of them, as click's own groups hold them.
+    """
+
+    def __init__(self, *args, **kwargs):
+        #: Command name -> ``module:function``, not imported yet.
+        self._lazy: dict[str, str] = {}
+        super().__init__(*args, **kwargs)
+
+    @property
+    def commands(self) -> dict[str, click.Command]:
+        for name in list(self._lazy):
+            self._load(name)
+        return self._commands
+
+    @commands.setter
+    def commands(self, value: dict[str, click.Command]) -> None:
+        self._commands = value
+
+    def add_lazy_command(self, name: str, where: str) -> None:
+        """Name the command ``name``, the function ``where`` (``package.module:function``), imported when used."""
+        self._lazy[name] = where
+
+    def _load(self, name: str) -> None:
+        module, function = self._lazy.pop(name).split(":")
+        self._commands[name] = getattr(importlib.import_module(module), function)
+
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:
+        name = name or cmd.name
+        self._lazy.pop(name, None)
+        self._commands[name] = cmd
+
+    def get_command(self, ctx, cmd_name):
+        if cmd_name in self._lazy:
+            self._load(cmd_name)
+        return self._commands.get(cmd_name)
+
+    def list_commands(self, ctx):
+        return sorted({*self._commands, *self._lazy})
 
     def invoke(self, ctx):
         try:

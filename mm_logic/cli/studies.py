@@ -6,7 +6,7 @@ import contextlib
 
 import click
 
-from ..engines import make_engine
+from ..interrupts import end_quickly
 from .options import (
     Integer,
     MemorySize,
@@ -43,6 +43,7 @@ def info(rules, backend, as_json):
       mmlogic info --pegs 5 --colors 8 --no-repeat --json
       mmlogic info --feedback positional
     """
+    from ..engines import make_engine
     from ..studies.analysis import computed_optima, study
     from ..terminal.progress import Spinner
 
@@ -142,6 +143,7 @@ def optimal_command(rules, objective, max_depth, consistent_only, jobs, executor
                 + ("-consistent" if consistent_only else ""))
         StrategyTree(rules, result.tree, strategy=name).save(save_tree)
     emit(result, as_json)
+    end_quickly()  # the search's workers have ended, the tree is written: nothing left to tidy
 
 
 def _said_when_stopped(stopped: KeyboardInterrupt, journal) -> None:

@@ -298,6 +298,34 @@ def test_every_command_has_help_with_examples_and_is_in_readme(run):
         assert f"mmlogic {name}" in readme, name
 
 
+def test_a_command_imports_its_own_module_alone():
+    # The group names its commands before importing them: `mmlogic optimal` does not load the modules of
+    # bench, play, compare, sweep or serve (issue 38, item 8: its start-up); cli.commands imports them all.
+    import sys
+
+    probe = ("import sys; from mm_logic.cli import cli; import click; "
+             "cli.get_command(click.Context(cli), 'optimal'); "
+             "print(sorted(m for m in sys.modules if m.startswith('mm_logic.cli.'))); "
+             "print(sorted(cli.list_commands(None)) == sorted(cli.commands))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert done.stdout.splitlines() == ["['mm_logic.cli.group', 'mm_logic.cli.options', 'mm_logic.cli.studies']",
+                                        "True"], done.stderr
+    assert sorted(cli.commands) == ["bench", "compare", "info", "next", "openings", "optimal", "play", "serve",
+                                    "solve", "sweep", "tree"]
+
+
+def test_optimal_ends_at_once_with_its_whole_output():
+    # After the result is printed the process ends without the interpreter's shutdown (os._exit, the streams
+    # flushed first): stdout must still hold the whole JSON object, and the exit code be 0.
+    done = subprocess.run([MMLOGIC, "optimal", "--pegs", "3", "--colors", "3", "--json"], capture_output=True,
+                          text=True, timeout=300)
+    assert (done.returncode, done.stderr.replace(
+        "note: compiling the optimal search's kernels (once: they are cached for later runs, which start at once)\n",
+        "")) == (0, "")
+    result = json.loads(done.stdout)
+    assert (result["total_guesses"], result["max"], done.stdout.endswith("}\n")) == (73, 4, True)
+
+
 def test_jobs_give_the_same_results(run_json):
     one = run_json("bench", *PY, "--strategy", "expected", "--colors", 5, "--all")
     two = run_json("bench", *PY, "--strategy", "expected", "--colors", 5, "--all", "--jobs", 2)

@@ -409,7 +409,7 @@ def test_a_search_stopped_halfway_says_what_it_proved(run, tmp_path, monkeypatch
 
     def settle_then_stop(*args):
         calls.append(args)
-        if len(calls) == 9:
+        if len(calls) == 17:
             raise KeyboardInterrupt
         return real(*args)
 
@@ -417,16 +417,18 @@ def test_a_search_stopped_halfway_says_what_it_proved(run, tmp_path, monkeypatch
     with pytest.raises(KeyboardInterrupt) as stopped:
         optimal(rules, "expected")
     lower, best = stopped.value.proved
-    # The parts settled raised the first openings' bounds, never past the optimum (905).
-    assert best is None and bound < lower <= 905
+    # The first opening was settled (the optimum, 905); the parts settled since raised the bounds of the others
+    # above the least of them, never past the optimum.
+    assert best == 905 and bound < lower < 905
     journal = tmp_path / "j.jsonl"
     calls.clear()
     result = run("optimal", "--pegs", 4, "--colors", 4, "--journal", journal)
     assert result.exit_code == 130 and result.stdout == ""
-    assert result.stderr == (f"note: stopped: no strategy takes fewer than {lower} guesses in all\n"
+    assert result.stderr == (f"note: stopped: no strategy takes fewer than {lower} guesses in all, the best "
+                             "strategy found so far takes 905\n"
                              f"note: what was settled is in {journal}: the same command resumes from it\n"
                              "interrupted\n")
-    assert len(journal.read_text().splitlines()) == 1 + 8
+    assert len(journal.read_text().splitlines()) == 1 + 16
 
 
 def test_a_depth_limit_that_cannot_bind_and_a_mistyped_jobs_cost_nothing():
