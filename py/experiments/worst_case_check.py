@@ -36,6 +36,9 @@ Method (exact; the only shortcuts are the sound ones listed):
   and o matters only through the multiset of its colour counts, a partition of P into at most C parts:
   one representative per partition is tried (e.g. 5x6: 00000 00001 00011 00012 00112 00123 01234).
   Symmetry is used there and nowhere else.
+* An opening that works is checked once more: the strategy is built (at every node the first guess
+  whose parts all pass) and played against every secret, the feedback computed anew from the codes,
+  not read from the table.
 
 Usage::
 
@@ -43,7 +46,8 @@ Usage::
     .venv/bin/python py/experiments/worst_case_check.py --pegs 5 --colors 6 --depth 6 --opening 00123
 
 Prints one line per opening (the first part that cannot be solved within D - 1 more guesses: its
-feedback, size and the seconds taken; or that every part can), then the final line
+feedback, size and the seconds taken; or that every part can, and the most guesses the strategy
+built took on any secret), then the final line
 ``no strategy within D guesses: proved`` or ``a strategy within D guesses exists (opening X)``;
 with ``--opening``, the final line is about that opening alone
 (``no strategy within D guesses after opening X``). Progress on stderr. Exit 0; bad arguments 2,
@@ -84,6 +88,13 @@ def feedback_table(codes: np.ndarray, colors: int, chunk: int = 256) -> np.ndarr
         common = np.minimum(counts[rows, None, :], counts[None, :, :]).sum(axis=2)
         table[rows] = black * (pegs + 1) + (common - black)
     return table
+
+
+def scalar_feedback(guess: tuple[int, ...], secret: tuple[int, ...]) -> tuple[int, int]:
+    """(black, white) of one pair, as the rules say (the check of a strategy found, apart from the table)."""
+    black = sum(g == s for g, s in zip(guess, secret))
+    common = sum(min(guess.count(c), secret.count(c)) for c in set(guess))
+    return black, common - black
 
 
 def non_winning_feedbacks(pegs: int) -> int:
@@ -130,7 +141,7 @@ def code_index(code, colors: int) -> int:
 
 
 # -- the compiled levels: within 2 and within 3 guesses --------------------------------------------------
-@njit(cache=True)
+@njit
 def _within2(table, members, win, stamp):
     """Some guess leaves no two codes of ``members`` with the same non-winning feedback (|members| >= 2).
 
@@ -153,7 +164,7 @@ def _within2(table, members, win, stamp):
     return False
 
 
-@njit(cache=True)
+@njit
 def _within3(table, members, win, cap2, n_feedbacks):
     """Some guess leaves every non-winning part of ``members`` solvable within 2 guesses (|members| >= 2)."""
     n_guesses = table.shape[0]
@@ -205,6 +216,10 @@ class Checker:
         self.cap = capacities(pegs, max(depth, 3))
         self.where = ""
         self.last_report = time.monotonic()
+        # The compiled levels compiled now, before the search: numba swallows a Ctrl-C while it compiles.
+        pair = np.arange(min(2, len(self.codes)), dtype=np.int64)
+        _within2(self.table, pair, self.win, np.full(self.n_feedbacks, -1, np.int64))
+        _within3(self.table, pair, self.win, self.cap[2], self.n_feedbacks)
 
     def feedback_text(self, f: int) -> str:
         return f"{f // (self.pegs + 1)}B{f % (self.pegs + 1)}W"
@@ -229,17 +244,8 @@ class Checker:
             return bool(_within2(self.table, members, self.win, np.full(self.n_feedbacks, -1, np.int64)))
         if depth == 3:
             return bool(_within3(self.table, members, self.win, self.cap[2], self.n_feedbacks))
-        # Every guess at once: the size of its largest non-winning part; the capacity bound rejects the
-        # guesses with a part larger than cap(d - 1), the others are tried, the most even first (an order
-        # only: every one is tried before the answer is no).
         n_guesses = self.table.shape[0]
-        sub = self.table[:, members].astype(np.int64)
-        sub += (np.arange(n_guesses, dtype=np.int64) * self.n_feedbacks)[:, None]
-        sizes = np.bincount(sub.ravel(), minlength=n_guesses * self.n_feedbacks).reshape(n_guesses, -1)
-        sizes[:, self.win] = 0
-        largest = sizes.max(axis=1)
-        candidates = np.flatnonzero(largest <= self.cap[depth - 1])
-        candidates = candidates[np.argsort(largest[candidates], kind="stable")]
+        candidates = self.candidates(members, depth)
         for tried, guess in enumerate(candidates):
             if top:
                 self.report(f"guess {tried + 1}/{len(candidates)} ({n_guesses - len(candidates)} of "
@@ -247,6 +253,51 @@ class Checker:
             if all(self.within(part, depth - 1) for _, part in self.parts(int(guess), members)):
                 return True
         return False
+
+    def candidates(self, members: np.ndarray, depth: int) -> np.ndarray:
+        """The guesses whose non-winning parts of ``members`` all hold cap(depth - 1) codes or fewer, the
+        most even first (an order only: every one of them is tried before the answer is no)."""
+        n_guesses = self.table.shape[0]
+        sub = self.table[:, members].astype(np.int64)
+        sub += (np.arange(n_guesses, dtype=np.int64) * self.n_feedbacks)[:, None]
+        sizes = np.bincount(sub.ravel(), minlength=n_guesses * self.n_feedbacks).reshape(n_guesses, -1)
+        sizes[:, self.win] = 0
+        largest = sizes.max(axis=1)
+        candidates = np.flatnonzero(largest <= self.cap[depth - 1])
+        return candidates[np.argsort(largest[candidates], kind="stable")]
+
+    def strategy(self, members: np.ndarray, depth: int) -> tuple[int, dict]:
+        """A strategy that finds every code of ``members`` within ``depth`` guesses, which within() said
+        exists: (guess, {feedback: the strategy for its part})."""
+        if len(members) == 1:
+            return int(members[0]), {}
+        for guess in self.candidates(members, depth):
+            parts = self.parts(int(guess), members)
+            if all(self.within(part, depth - 1) for _, part in parts):
+                return int(guess), {f: self.strategy(part, depth - 1) for f, part in parts}
+        raise AssertionError("within() said yes, and no guess works")
+
+    def verify(self, opening: tuple[int, ...], depth: int) -> int:
+        """Build the strategy after ``opening`` and play it against every secret, the feedback computed anew
+        from the codes (not the table); the most guesses a secret took (AssertionError if one is not found
+        within ``depth``)."""
+        everything = np.arange(len(self.codes), dtype=np.int64)
+        first = code_index(opening, self.colors)
+        tree = (first, {f: self.strategy(part, depth - 1) for f, part in self.parts(first, everything)})
+        codes = [tuple(code) for code in self.codes.tolist()]
+        most = 0
+        for secret in codes:
+            node, guesses = tree, 0
+            while True:
+                guess, children = node
+                guesses += 1
+                black, white = scalar_feedback(codes[guess], secret)
+                if black == self.pegs:
+                    break
+                node = children[black * (self.pegs + 1) + white]
+            assert guesses <= depth, (secret, guesses)
+            most = max(most, guesses)
+        return most
 
     def report(self, what: str, force: bool = False) -> None:
         now = time.monotonic()
@@ -298,8 +349,11 @@ def main() -> int:
         failed = checker.opening(code, depth)
         seconds = time.monotonic() - begun
         if failed is None:
+            begun = time.monotonic()
+            most = checker.verify(code, depth)
             print(f"opening {code_text(code)}: every part solvable within {depth - 1} more guesses "
-                  f"({seconds:.1f} s)", flush=True)
+                  f"({seconds:.1f} s); the strategy built, played against all {len(checker.codes):,} secrets: "
+                  f"at most {most} guesses ({time.monotonic() - begun:.1f} s)", flush=True)
             working = working or code
         else:
             f, size = failed

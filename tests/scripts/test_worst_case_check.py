@@ -139,7 +139,8 @@ def test_4x6(depth, last_line):
                                                                                      "0123")]
     if depth == "5":  # AAAA is the one opening that needs 6 (Knuth, 1977)
         assert lines[1].startswith("opening 0000: part 0B0W (625 codes) not solvable within 4 more guesses")
-        assert all("every part solvable within 4 more guesses" in line for line in lines[2:-1])
+        assert all("every part solvable within 4 more guesses" in line and line.split("; ")[1].startswith(
+            "the strategy built, played against all 1,296 secrets: at most 5 guesses") for line in lines[2:-1])
 
 
 def test_one_opening():
@@ -182,3 +183,13 @@ def test_ctrl_c_is_one_line_and_exit_130():
     assert child.returncode == 130
     assert err.splitlines()[-1] == "interrupted" and "Traceback" not in err
     assert first[1].startswith("opening 0000: ") and "guesses: proved" not in out
+
+
+def test_the_strategy_built_finds_every_secret_within_the_depth():
+    checker = check.Checker(3, 4, 4)
+    working = [code for code in check.opening_representatives(3, 4) if checker.opening(code, 4) is None]
+    assert working == [(0, 0, 1), (0, 1, 2)]  # after 000, the 27 codes of 0B0W need 4 more
+    assert [checker.verify(code, 4) for code in working] == [4, 4]
+    # A strategy is built only where within() says one exists.
+    with pytest.raises(AssertionError, match="within"):
+        checker.verify((0, 0, 0), 4)
