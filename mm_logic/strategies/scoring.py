@@ -22,10 +22,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..codespace import MAX_CODES, code_space
-from ..feedback import feedback_block, rule_of
+from ..feedback import feedback_block, index_lut, rule_of
 from ..notation import Code
-from ..symmetry import Symmetries, block_pool, symmetries
-from .base import Strategy
+from ..symmetry import MAX_MOVES, Symmetries, block_pool, moves_keep_feedback, symmetries
+from .base import PlayedTree, Strategy
 
 #: Up to this many consistent codes, the consistent guesses are scored before
 #: the symmetries are sought: one of them often splits the codes into
@@ -87,8 +87,11 @@ class ScoringStrategy(Strategy):
     def __init__(self, rules, seed=None, **options):
         super().__init__(rules, seed, **options)
         from ..kernels import scoring as kernels
+        from ..kernels import scoring_tree
         kernels.load()  # start-up, before any game's clock
+        scoring_tree.load()
         self._kernels = kernels
+        self._tree_kernel = scoring_tree
         #: The feedback rule, as the kernel knows it (:data:`mm_logic.kernels.scoring.RULE_CODES`).
         self._rule = kernels.rule_code(rules)
         #: Searches, candidates scored and feedbacks computed so far (what the searches cost).
@@ -151,6 +154,30 @@ class ScoringStrategy(Strategy):
         sym = symmetries(space, history, alive)
         index, _ = self._search(space, alive, sym, block_pool(space, sym.blocks), bounds)
         return space.code(index)
+
+    def tree_below(self, session, depth: int, limit: int) -> PlayedTree | None:
+        """The whole subtree below the session's history in one compiled call
+        (:func:`mm_logic.kernels.scoring_tree.scoring_tree`): at every node the guess :meth:`choose`
+        gives, found by the same search, bounds and symmetries, without a return to Python."""
+        if session.edited or not session.history or self._rule == self._kernels.HASHED:
+            return None
+        space = code_space(self.rules)
+        alive = np.ascontiguousarray(session.consistent_indices(), dtype=np.int64)
+        self._tables(space, alive.size)
+        kernels = self._kernels
+        packed = space.packed if self._rule < kernels.POSITIONAL else None
+        words, count_words = packed if packed is not None else (_EMPTY_WORDS, _EMPTY_COUNT_WORDS)
+        history = np.array([guess for guess, _ in session.history], dtype=np.int64).reshape(-1, self.rules.pegs)
+        rule = rule_of(self.rules)
+        grouped = (self.superadditive or self._mode == 0) and self.rules.feedback != "positional"
+        status, nodes, games, effort = self._tree_kernel.scoring_tree(
+            space.codes, words, count_words, space.counts, space.multisets if grouped else _NO_MULTISETS,
+            packed is not None, self._rule, index_lut(self.rules.pegs), rule.win_index(self.rules.pegs), alive,
+            history, depth, limit, self._mode, self._values, self._rest, self.rounding, self.classes,
+            self.rules.standard, grouped, SMALL_SET, moves_keep_feedback(self.rules), MAX_MOVES)
+        for key, n in zip(("searches", "candidates", "feedbacks"), effort.tolist()):
+            self.effort[key] += n
+        return PlayedTree(nodes, games, status == self._tree_kernel.TOO_DEEP)
 
     def _tables(self, space, m: int) -> None:
         if self._values.size <= m:
@@ -227,6 +254,7 @@ class ScoringStrategy(Strategy):
 
 
 _NO_CODES = np.zeros(0, dtype=np.int32)
+_NO_MULTISETS = np.zeros(0, dtype=np.int32)
 _EMPTY_WORDS = np.zeros(0, dtype=np.uint64)
 _EMPTY_COUNT_WORDS = np.zeros((0, 2), dtype=np.uint64)
 
