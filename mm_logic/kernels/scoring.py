@@ -33,6 +33,7 @@ from .orbits import _compare_canonical, _is_representative, representatives
 from .packed import (
     _packed_black,
     _packed_feedback,
+    _packed_mark,
     _plain_black,
     _plain_feedback,
     _positional_feedback,
@@ -43,6 +44,10 @@ from .packed import (
 
 #: Feedbacks computed at once for one candidate before they are counted.
 _CHUNK = 64
+#: Up to this many consistent codes, :func:`_distinct_rank` computes feedbacks one at a time (it stops
+#: sooner); beyond, in chunks of :data:`_BIT_CHUNK` (vectorised).
+_ONE_BY_ONE = 16
+_BIT_CHUNK = 16
 #: Ranks never reached (the search's starting best).
 NO_RANK = np.iinfo(np.int64).max
 #: The feedback rules as the kernels know them (``rule`` of :func:`best_guess_rule`); HASHED is the positional
@@ -132,6 +137,46 @@ def group_bound(codes, multiset, alive, mode, values, rounding):
     return total
 
 
+@nb.njit(cache=CACHE, inline="always")
+def _distinct_rank(out, gw, g0, g1, s_words, s_counts0, s_counts1, m, pegs, mode, first_step, most, best, values):
+    """A candidate's rank when only whether feedbacks repeat matters, from one word of bits (a bit per
+    feedback ``black * (pegs + 1) + common``, so ``(pegs + 1)**2 <= 64``): mode 0 with a best rank of
+    ``values[2]`` (a repeated feedback loses: a perfect split or nothing), or ranks that count parts
+    alone (mode 1, each part ``first_step``, nothing more per code). ``most``: the feedbacks the
+    candidate may get at most. Returns ``(dropped, rank, feedbacks computed)``; dropped as soon as
+    the candidate cannot beat ``best``, as the counting search drops it, or sooner (the parts it may
+    still open are bounded by ``most`` less those it has)."""
+    seen = np.uint64(0)
+    parts = 0
+    computed = 0
+    if mode == 1 and first_step * min(m, most) >= best:
+        return True, 0, 0
+    if m <= _ONE_BY_ONE:
+        for j in range(m):
+            computed += 1
+            bit = np.uint64(1) << np.uint64(_packed_mark(gw, g0, g1, s_words[j], s_counts0[j], s_counts1[j], pegs))
+            if seen & bit:
+                if mode == 0 or first_step * min(parts + m - j - 1, most) >= best:
+                    return True, 0, computed
+            else:
+                seen |= bit
+                parts += 1
+    else:
+        for start in range(0, m, _BIT_CHUNK):
+            stop = min(m, start + _BIT_CHUNK)
+            _packed_feedback(out, gw, g0, g1, s_words, s_counts0, s_counts1, start, stop, pegs)
+            computed += stop - start
+            for j in range(stop - start):
+                bit = np.uint64(1) << np.uint64(out[j])
+                if seen & bit:
+                    if mode == 0 or first_step * min(parts + m - start - j - 1, most) >= best:
+                        return True, 0, computed
+                else:
+                    seen |= bit
+                    parts += 1
+    return False, values[1] if mode == 0 else first_step * parts, computed
+
+
 @nb.njit(cache=CACHE)
 def best_guess(codes, words, count_words, counts, alive, pool, pool_canonical, packed, mode, values, rest,
                bound, outside_bound, sigmas, pis, block_of, block_colors, block_start):
@@ -170,6 +215,12 @@ def best_guess(codes, words, count_words, counts, alive, pool, pool_canonical, p
     steps = np.empty(m + 1, dtype=np.int64)
     for s in range(m):
         steps[s] = values[s + 1] - values[s]
+    # Ranks that only ask whether feedbacks repeat are scored from bits (:func:`_distinct_rank`).
+    bits = packed and width * width <= 64
+    parts_only = mode == 1 and m > 0 and steps[0] < 0
+    for s in range(1, m):
+        parts_only &= steps[s] == 0
+    most_in = (pegs + 1) * (pegs + 2) // 2 - 1  # the standard rule's feedbacks but (pegs - 1, 1)
     colours = counts.shape[1]
     rename = np.zeros(colours, dtype=np.int64)
     stamp = np.zeros(colours, dtype=np.int64)
@@ -227,6 +278,19 @@ def best_guess(codes, words, count_words, counts, alive, pool, pool_canonical, p
                         gcol[ncol] = c
                         gcnt[ncol] = counts[i, c]
                         ncol += 1
+            if bits and (parts_only or (mode == 0 and threshold == 2)):
+                dropped, rank, computed = _distinct_rank(out, gw, g0, g1, s_words, s_counts0, s_counts1, m, pegs,
+                                                         mode, steps[0], most_in - phase, best, values)
+                pairs += computed
+                if dropped:
+                    continue
+                if rank < best:
+                    best, best_index = rank, i
+                    if mode == 0:
+                        threshold = _threshold(values, best, m)
+                    if best <= bound:
+                        return best_index, best, scored, pairs
+                continue
             if not small:
                 counter[:] = 0
             rank = 0
@@ -343,6 +407,12 @@ def best_guess_rule(codes, words, count_words, counts, alive, pool, pool_canonic
     steps = np.empty(m + 1, dtype=np.int64)
     for s in range(m):
         steps[s] = values[s + 1] - values[s]
+    # Ranks that only ask whether feedbacks repeat are scored from bits (:func:`_distinct_rank`).
+    bits = rule == STANDARD and packed and width * width <= 64
+    parts_only = mode == 1 and m > 0 and steps[0] < 0
+    for s in range(1, m):
+        parts_only &= steps[s] == 0
+    most_in = (pegs + 1) * (pegs + 2) // 2 - 1  # the standard rule's feedbacks but (pegs - 1, 1)
     colours = counts.shape[1]
     rename = np.zeros(colours, dtype=np.int64)
     stamp = np.zeros(colours, dtype=np.int64)
@@ -400,6 +470,19 @@ def best_guess_rule(codes, words, count_words, counts, alive, pool, pool_canonic
                         gcol[ncol] = c
                         gcnt[ncol] = counts[i, c]
                         ncol += 1
+            if bits and (parts_only or (mode == 0 and threshold == 2)):
+                dropped, rank, computed = _distinct_rank(out, gw, g0, g1, s_words, s_counts0, s_counts1, m, pegs,
+                                                         mode, steps[0], most_in - phase, best, values)
+                pairs += computed
+                if dropped:
+                    continue
+                if rank < best:
+                    best, best_index = rank, i
+                    if mode == 0:
+                        threshold = _threshold(values, best, m)
+                    if best <= bound:
+                        return best_index, best, scored, pairs
+                continue
             if hashed:
                 for j in range(ntaken):
                     hkeys[htaken[j]] = -1

@@ -24,14 +24,45 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
+from numba import types
+from numba.typed import Dict
 
 from .node_symmetry import node_blocks
 from .numba_cache import CACHE
-from .packed import _packed_black, _plain_black, _plain_feedback, _positional_feedback, packed_marks
+from .orbits import representatives
+from .packed import _packed_black, _packed_mark, _plain_black, _plain_feedback, _positional_feedback
 from .scoring import BLACK, POSITIONAL, STANDARD, best_guess, best_guess_rule, group_bound
 
 #: Status of :func:`scoring_tree`: the tree is complete, or a game went beyond the attempts limit.
 DONE, TOO_DEEP = 0, 1
+#: Most colours whose free blocks key the walk's candidate pools (two bits a colour); most pool entries kept.
+POOL_COLOURS = 31
+POOL_ENTRIES = 16 << 20
+_POOL = types.int32[::1]
+
+
+@nb.njit(cache=CACHE)
+def _pool(pools, block_of, block_colors, block_start, codes, everything, kept):
+    """The codes smallest under the free colour blocks (:func:`mm_logic.symmetry.block_pool`), kept in
+    ``pools`` by blocks (within :data:`POOL_ENTRIES` codes in all, ``kept``); returns it, whether its
+    codes are all canonical under the blocks (else: every code), and ``kept``."""
+    colours = block_of.shape[0]
+    if block_start.shape[0] == 0:
+        return everything, True, kept
+    if colours > POOL_COLOURS:
+        return everything, False, kept
+    key = 0
+    for c in range(colours):
+        key = key * 4 + block_of[c] + 1
+    if key in pools:
+        return pools[key], True, kept
+    if kept + codes.shape[0] > POOL_ENTRIES:
+        return everything, False, kept
+    none = np.zeros((0, 1), dtype=np.int64)
+    mask = representatives(codes, none, none, block_of, block_colors, block_start)
+    pool = np.flatnonzero(mask).astype(np.int32)
+    pools[key] = pool
+    return pool, True, kept + pool.shape[0]
 
 
 @nb.njit(cache=CACHE)
@@ -195,15 +226,16 @@ def _search(rule, codes, words, count_words, counts, alive, pool, pool_canonical
 
 
 @nb.njit(cache=CACHE)
-def _marks(out, rule, packed, g, alive, codes, words, count_words, counts, lut, left):
-    """Feedback indices of the rule (``lut``: the standard rule's by ``black * pegs + common``) of the
-    code ``g`` against the codes ``alive``, written to ``out``."""
+def _marks(out, rule, packed, g, alive, codes, words, count_words, counts, by_mark, left):
+    """Feedback indices of the rule (``by_mark``: the standard rule's by ``black * (pegs + 1) + common``)
+    of the code ``g`` against the codes ``alive``, written to ``out``."""
     pegs = codes.shape[1]
     n = alive.shape[0]
     if rule == STANDARD and packed:
-        marks = packed_marks(words[g], count_words[g, 0], count_words[g, 1], words, count_words, alive, pegs, lut)
+        gw, g0, g1 = words[g], count_words[g, 0], count_words[g, 1]
         for j in range(n):
-            out[j] = marks[j]
+            i = alive[j]
+            out[j] = by_mark[_packed_mark(gw, g0, g1, words[i], count_words[i, 0], count_words[i, 1], pegs)]
         return
     one = np.empty(1, dtype=np.int64)
     guess = codes[g].astype(np.int64)
@@ -215,12 +247,11 @@ def _marks(out, rule, packed, g, alive, codes, words, count_words, counts, lut, 
             gcol[ncol] = c
             gcnt[ncol] = counts[g, c]
             ncol += 1
-    width = pegs + 1
     for j in range(n):
         i = alive[j]
         if rule == STANDARD:
             _plain_feedback(one, guess, gcol, gcnt, ncol, codes, counts, i, i + 1)
-            out[j] = lut[(one[0] // width) * pegs + one[0] % width]
+            out[j] = by_mark[one[0]]
         elif rule == BLACK:
             if packed:
                 _packed_black(one, words[g], words, i, i + 1, pegs)
@@ -233,8 +264,31 @@ def _marks(out, rule, packed, g, alive, codes, words, count_words, counts, lut, 
 
 
 @nb.njit(cache=CACHE)
+def _sort_by_marks(sub, marks, order, codes_buffer, marks_buffer):
+    """Sort ``sub`` by ``marks`` in place, stably (``marks`` sorted alike): by insertion when short."""
+    n = sub.shape[0]
+    if n <= 32:
+        for j in range(1, n):
+            code, mark = sub[j], marks[j]
+            k = j
+            while k > 0 and marks[k - 1] > mark:
+                sub[k] = sub[k - 1]
+                marks[k] = marks[k - 1]
+                k -= 1
+            sub[k] = code
+            marks[k] = mark
+        return
+    order[:n] = np.argsort(marks, kind="mergesort")
+    for j in range(n):
+        codes_buffer[j] = sub[order[j]]
+        marks_buffer[j] = marks[order[j]]
+    sub[:] = codes_buffer[:n]
+    marks[:] = marks_buffer[:n]
+
+
+@nb.njit(cache=CACHE)
 def scoring_tree(codes, words, count_words, counts, multisets, packed, rule, lut, win, secrets, history, depth,
-                 limit, mode, values, rest, rounding, classes, standard, grouped, small_set, moves, max_moves):
+                 limit, mode, values, rest, rounding, classes, standard, grouped, small_set, moves, max_moves, pools):
     """Every game below a history, played by a scoring strategy.
 
     ``secrets``: the codes consistent with the history (sorted code indices), whose guesses are
@@ -243,7 +297,8 @@ def scoring_tree(codes, words, count_words, counts, multisets, packed, rule, lut
     takes them, ``rounding``, ``classes``, ``standard`` (the standard rule: as many parts as
     classes), ``grouped`` (:func:`mm_logic.kernels.scoring.group_bound` holds), ``small_set``;
     ``moves``: whether moving pegs keeps the feedback (at most ``max_moves`` matchings). ``rule``,
-    ``lut`` and ``win`` (the winning feedback's index): the feedback rule.
+    ``lut`` and ``win`` (the winning feedback's index): the feedback rule. ``pools``: the candidate
+    pools of the free colour blocks met so far (:func:`new_pools`, kept from call to call for one space).
 
     Returns ``(status, nodes, games, effort)``: ``nodes`` rows ``(guess, parent, feedback index)`` in
     the walk's order (parent -1 at the top), ``games`` rows ``(secret, attempts)`` in the order the
@@ -255,7 +310,15 @@ def scoring_tree(codes, words, count_words, counts, multisets, packed, rule, lut
     m = secrets.shape[0]
     alive = secrets.copy()
     order_buffer = np.empty(m, dtype=np.int64)
+    codes_buffer = np.empty(m, dtype=np.int64)
+    marks_buffer = np.empty(m, dtype=np.int64)
     mark_buffer = np.empty(m, dtype=np.int64)
+    # The rule's index by black * (pegs + 1) + common (the standard rule; lut: by black * pegs + common).
+    width = pegs + 1
+    by_mark = np.zeros(width * width, dtype=np.int64)
+    for black in range(width):
+        for common in range(black, width):
+            by_mark[black * width + common] = lut[black * pegs + common]
     left = np.zeros(colours, dtype=np.int64)
     hlen0 = history.shape[0]
     room = max(limit - depth + 2, 1)
@@ -272,7 +335,10 @@ def scoring_tree(codes, words, count_words, counts, multisets, packed, rule, lut
     games = np.empty((m, 2), dtype=np.int64)
     n_games = 0
     effort = np.zeros(3, dtype=np.int64)
-    pool = np.arange(n_codes).astype(np.int32)
+    everything = np.arange(n_codes).astype(np.int32)
+    kept = 0
+    for key in pools:
+        kept += pools[key].shape[0]
     no_codes = np.zeros(0, dtype=np.int32)
     none_sigmas = np.zeros((0, pegs), dtype=np.int64)
     none_pis = np.zeros((0, colours), dtype=np.int64)
@@ -314,7 +380,8 @@ def scoring_tree(codes, words, count_words, counts, multisets, packed, rule, lut
                     sigmas, pis = position_moves(hist, hlen, colours, max_moves)
                 else:
                     sigmas, pis = none_sigmas, none_pis
-                index, rank, scored, pairs = _search(rule, codes, words, count_words, counts, sub, pool, False,
+                pool, canonical, kept = _pool(pools, block_of, block_colors, block_start, codes, everything, kept)
+                index, rank, scored, pairs = _search(rule, codes, words, count_words, counts, sub, pool, canonical,
                                                      packed, mode, values, rest, inside, outside, sigmas, pis,
                                                      block_of, block_colors, block_start)
                 effort[0] += 1
@@ -336,19 +403,14 @@ def scoring_tree(codes, words, count_words, counts, multisets, packed, rule, lut
         for p in range(pegs):
             hist[hlen, p] = codes[g, p]
         marks = mark_buffer[:n]
-        _marks(marks, rule, packed, g, sub, codes, words, count_words, counts, lut, left)
-        order = np.argsort(marks, kind="mergesort")
-        for j in range(n):
-            order_buffer[j] = sub[order[j]]
-        for j in range(n):
-            sub[j] = order_buffer[j]
-            order_buffer[j] = marks[order[j]]
+        _marks(marks, rule, packed, g, sub, codes, words, count_words, counts, by_mark, left)
+        _sort_by_marks(sub, marks, order_buffer, codes_buffer, marks_buffer)
         # The children, pushed last first: the first (smallest feedback index) is walked next.
         stop = n
         while stop > 0:
             start = stop - 1
-            f = order_buffer[start]
-            while start > 0 and order_buffer[start - 1] == f:
+            f = marks[start]
+            while start > 0 and marks[start - 1] == f:
                 start -= 1
             if f == win:
                 stack[top, 3] = -2
@@ -385,5 +447,10 @@ def load() -> None:
     secrets = np.array([1, 2, 3], dtype=np.int64)
     for rule in (STANDARD, BLACK, POSITIONAL):
         scoring_tree(codes, words, count_words, counts, multisets, rule != POSITIONAL, rule, lut, 5, secrets,
-                     history, 2, 50, 0, values, values, 0, 4, True, True, 1, True, 2000)
+                     history, 2, 50, 0, values, values, 0, 4, True, True, 1, True, 2000, new_pools())
     _loaded = True
+
+
+def new_pools():
+    """An empty store of candidate pools for :func:`scoring_tree` (one per code space)."""
+    return Dict.empty(key_type=types.int64, value_type=_POOL)

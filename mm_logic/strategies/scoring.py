@@ -92,6 +92,7 @@ class ScoringStrategy(Strategy):
         scoring_tree.load()
         self._kernels = kernels
         self._tree_kernel = scoring_tree
+        self._tree_pools = None
         #: The feedback rule, as the kernel knows it (:data:`mm_logic.kernels.scoring.RULE_CODES`).
         self._rule = kernels.rule_code(rules)
         #: Searches, candidates scored and feedbacks computed so far (what the searches cost).
@@ -174,10 +175,16 @@ class ScoringStrategy(Strategy):
             space.codes, words, count_words, space.counts, space.multisets if grouped else _NO_MULTISETS,
             packed is not None, self._rule, index_lut(self.rules.pegs), rule.win_index(self.rules.pegs), alive,
             history, depth, limit, self._mode, self._values, self._rest, self.rounding, self.classes,
-            self.rules.standard, grouped, SMALL_SET, moves_keep_feedback(self.rules), MAX_MOVES)
+            self.rules.standard, grouped, SMALL_SET, moves_keep_feedback(self.rules), MAX_MOVES, self._pools())
         for key, n in zip(("searches", "candidates", "feedbacks"), effort.tolist()):
             self.effort[key] += n
         return PlayedTree(nodes, games, status == self._tree_kernel.TOO_DEEP)
+
+    def _pools(self):
+        """The candidate pools the compiled walks keep (see :func:`mm_logic.kernels.scoring_tree.new_pools`)."""
+        if self._tree_pools is None:
+            self._tree_pools = self._tree_kernel.new_pools()
+        return self._tree_pools
 
     def _tables(self, space, m: int) -> None:
         if self._values.size <= m:
