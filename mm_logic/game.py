@@ -142,13 +142,11 @@ class Game:
         return guess
 
     def tree_below(self, limit: int) -> PlayedTree | None:
-        """Every game below the history, played by the strategy at once when it can
+        """Every game from the history on (its next guess included), played by the strategy at once when it can
         (:meth:`~mm_logic.strategies.base.Strategy.tree_below`), each within ``limit`` guesses; else None."""
         if self._win is not None:
             return None
         session = self._synced()
-        if not session.history:
-            return None
         with kernel_interrupts():
             return self.strategy.tree_below(session, len(session.history) + 1, limit)
 

@@ -69,11 +69,15 @@ def _packed_black_count(gw, word, pegs):
 
 
 @nb.njit(cache=CACHE, inline="always")
+def _packed_common(g0, g1, count0, count1):
+    """Colours in common (black + white) of two codes, from their packed colour counts."""
+    return np.int64(_byte_sum(_byte_min(g0, count0) + _byte_min(g1, count1)))
+
+
+@nb.njit(cache=CACHE, inline="always")
 def _packed_mark(gw, g0, g1, word, count0, count1, pegs):
     """``black * (pegs + 1) + common`` of one packed guess against one packed secret."""
-    black = _packed_black_count(gw, word, pegs)
-    common = np.int64(_byte_sum(_byte_min(g0, count0) + _byte_min(g1, count1)))
-    return black * (pegs + 1) + common
+    return _packed_black_count(gw, word, pegs) * (pegs + 1) + _packed_common(g0, g1, count0, count1)
 
 
 @nb.njit(cache=CACHE)

@@ -32,6 +32,7 @@ from .numba_cache import CACHE
 from .orbits import _compare_canonical, _is_representative, representatives
 from .packed import (
     _packed_black,
+    _packed_common,
     _packed_feedback,
     _packed_mark,
     _plain_black,
@@ -45,9 +46,9 @@ from .packed import (
 #: Feedbacks computed at once for one candidate before they are counted.
 _CHUNK = 64
 #: Up to this many consistent codes, :func:`_distinct_rank` computes feedbacks one at a time (it stops
-#: sooner); beyond, in chunks of :data:`_BIT_CHUNK` (vectorised).
+#: sooner); beyond, in chunks of :data:`_BIT_CHUNK` (vectorised: most are needed there).
 _ONE_BY_ONE = 16
-_BIT_CHUNK = 16
+_BIT_CHUNK = 64
 #: Ranks never reached (the search's starting best).
 NO_RANK = np.iinfo(np.int64).max
 #: The feedback rules as the kernels know them (``rule`` of :func:`best_guess_rule`); HASHED is the positional
@@ -137,6 +138,72 @@ def group_bound(codes, multiset, alive, mode, values, rounding):
     return total
 
 
+#: Candidates in the pool from which :func:`_colour_floors` pays (per consistent code).
+_FLOOR_POOL = 64
+
+
+@nb.njit(cache=CACHE)
+def _colour_floors(codes, count_words, multisets, distinct, alive, m, pegs, mode, values, first_step):
+    """A rank no guess of each colour multiset beats on the consistent codes ``alive``: ``floors[d]``
+    for the multiset id ``d`` (``distinct``: every id of the space), for minimax (mode 0) and for ranks
+    that count parts alone (``first_step`` a part). The standard rule, packed codes.
+
+    A guess has the same colours in common, ``v``, with every code of a colour multiset: such a
+    group of ``n`` codes differing at ``f`` positions gets at most ``min(n, f + 1)`` feedbacks
+    (:func:`group_bound`), and the codes with ``v`` colours in common get at most ``v + 1`` black
+    counts (``v`` of ``pegs``: ``pegs - 1`` blacks never occur). So they fall in at most ``D_v``
+    parts: the largest part is at least ``ceil(count_v / D_v)``, and there are at most
+    ``sum D_v`` parts."""
+    keys = np.empty(m, dtype=np.int64)
+    for j in range(m):
+        keys[j] = multisets[alive[j]]
+    order = np.argsort(keys)
+    first = np.empty(m, dtype=np.int64)  # each group's first code, size and feedbacks at most
+    size = np.empty(m, dtype=np.int64)
+    most = np.empty(m, dtype=np.int64)
+    groups = 0
+    start = 0
+    while start < m:
+        stop = start + 1
+        while stop < m and keys[order[stop]] == keys[order[start]]:
+            stop += 1
+        head = alive[order[start]]
+        free = 0
+        for p in range(pegs):
+            for j in range(start + 1, stop):
+                if codes[alive[order[j]], p] != codes[head, p]:
+                    free += 1
+                    break
+        first[groups] = head
+        size[groups] = stop - start
+        most[groups] = min(stop - start, free + 1)
+        groups += 1
+        start = stop
+    floors = np.empty(codes.shape[0], dtype=np.int64)
+    count_v = np.zeros(pegs + 1, dtype=np.int64)
+    caps_v = np.zeros(pegs + 1, dtype=np.int64)
+    for k in range(distinct.shape[0]):
+        d = distinct[k]
+        g0, g1 = count_words[d, 0], count_words[d, 1]
+        for v in range(pegs + 1):
+            count_v[v] = 0
+            caps_v[v] = 0
+        for t in range(groups):
+            v = _packed_common(g0, g1, count_words[first[t], 0], count_words[first[t], 1])
+            count_v[v] += size[t]
+            caps_v[v] += most[t]
+        largest = 0
+        parts = 0
+        for v in range(pegs + 1):
+            if count_v[v] == 0:
+                continue
+            slots = min(caps_v[v], v + 1 - (1 if v == pegs else 0))
+            parts += slots
+            largest = max(largest, (count_v[v] + slots - 1) // slots)
+        floors[d] = values[largest] if mode == 0 else first_step * parts
+    return floors
+
+
 @nb.njit(cache=CACHE, inline="always")
 def _distinct_rank(out, gw, g0, g1, s_words, s_counts0, s_counts1, m, pegs, mode, first_step, most, best, values):
     """A candidate's rank when only whether feedbacks repeat matters, from one word of bits (a bit per
@@ -179,7 +246,7 @@ def _distinct_rank(out, gw, g0, g1, s_words, s_counts0, s_counts1, m, pegs, mode
 
 @nb.njit(cache=CACHE)
 def best_guess(codes, words, count_words, counts, alive, pool, pool_canonical, packed, mode, values, rest,
-               bound, outside_bound, sigmas, pis, block_of, block_colors, block_start):
+               bound, outside_bound, sigmas, pis, block_of, block_colors, block_start, multisets, distinct):
     """The contract's best guess against the consistent codes ``alive`` (sorted code indices).
 
     ``mode`` 0: the rank is ``values[largest part]`` (``values`` non-decreasing);
@@ -236,9 +303,15 @@ def best_guess(codes, words, count_words, counts, alive, pool, pool_canonical, p
     scored = 0
     pairs = 0
     cursor = 0
+    floored = False
+    floors = np.empty(0, dtype=np.int64)
     for phase in range(2):
         if phase == 1 and best <= outside_bound:
             break  # no inconsistent guess can beat it
+        if phase == 1 and bits and (parts_only or mode == 0) and distinct.shape[0] > 0 \
+                and pool.shape[0] >= _FLOOR_POOL * m:
+            floors = _colour_floors(codes, count_words, multisets, distinct, alive, m, pegs, mode, values, steps[0])
+            floored = True
         total = m if phase == 0 else pool.shape[0]
         for k in range(total):
             i = alive[k] if phase == 0 else np.int64(pool[k])
@@ -247,6 +320,8 @@ def best_guess(codes, words, count_words, counts, alive, pool, pool_canonical, p
                     cursor += 1
                 if cursor < m and alive[cursor] == i:
                     continue  # consistent: scored already
+                if floored and floors[multisets[i]] >= best:
+                    continue  # its colours alone keep it from beating the best
             if symmetric:
                 if phase == 1 and pool_canonical:
                     ok = True
@@ -350,7 +425,7 @@ def best_guess(codes, words, count_words, counts, alive, pool, pool_canonical, p
 
 @nb.njit(cache=CACHE)
 def best_guess_rule(codes, words, count_words, counts, alive, pool, pool_canonical, packed, mode, values, rest,
-                    bound, outside_bound, sigmas, pis, block_of, block_colors, block_start, rule):
+                    bound, outside_bound, sigmas, pis, block_of, block_colors, block_start, multisets, distinct, rule):
     """:func:`best_guess` under any feedback rule ``rule``: the same search, the feedback of the rule.
 
     A copy rather than an argument of :func:`best_guess`, so that the standard rule's search stays
@@ -428,9 +503,15 @@ def best_guess_rule(codes, words, count_words, counts, alive, pool, pool_canonic
     scored = 0
     pairs = 0
     cursor = 0
+    floored = False
+    floors = np.empty(0, dtype=np.int64)
     for phase in range(2):
         if phase == 1 and best <= outside_bound:
             break  # no inconsistent guess can beat it
+        if phase == 1 and bits and (parts_only or mode == 0) and distinct.shape[0] > 0 \
+                and pool.shape[0] >= _FLOOR_POOL * m:
+            floors = _colour_floors(codes, count_words, multisets, distinct, alive, m, pegs, mode, values, steps[0])
+            floored = True
         total = m if phase == 0 else pool.shape[0]
         for k in range(total):
             i = alive[k] if phase == 0 else np.int64(pool[k])
@@ -439,6 +520,8 @@ def best_guess_rule(codes, words, count_words, counts, alive, pool, pool_canonic
                     cursor += 1
                 if cursor < m and alive[cursor] == i:
                     continue  # consistent: scored already
+                if floored and floors[multisets[i]] >= best:
+                    continue  # its colours alone keep it from beating the best
             if symmetric:
                 if phase == 1 and pool_canonical:
                     ok = True
@@ -591,15 +674,17 @@ def load() -> None:
     none = np.zeros((0, 2), dtype=np.int64)
     blocks = (np.full(2, -1, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
     values = np.arange(3, dtype=np.int64)
+    multisets = np.array([0, 0], dtype=np.int32)
+    distinct = np.zeros(1, dtype=np.int64)
     for packed in (True, False):
         for mode in (0, 1):
             best_guess(codes, words, count_words, counts, alive, alive.astype(np.int32), True, packed, mode, values,
-                       values, 0, 0, none, none, *blocks)
+                       values, 0, 0, none, none, *blocks, multisets, distinct)
     for rule in (STANDARD, BLACK, POSITIONAL, HASHED):
         for packed in (True, False) if rule < POSITIONAL else (False,):
             for mode in (0, 1):
                 best_guess_rule(codes, words, count_words, counts, alive, alive.astype(np.int32), True, packed, mode,
-                                values, values, 0, 0, none, none, *blocks, rule)
+                                values, values, 0, 0, none, none, *blocks, multisets, distinct, rule)
     representatives(codes, none, none, *blocks)
     for mode in (0, 1):
         group_bound(codes, alive.astype(np.int32), alive, mode, values, 0)

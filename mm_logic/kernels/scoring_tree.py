@@ -217,12 +217,14 @@ def even_rank(m, classes, standard, mode, values):
 
 @nb.njit(cache=CACHE)
 def _search(rule, codes, words, count_words, counts, alive, pool, pool_canonical, packed, mode, values, rest,
-            bound, outside_bound, sigmas, pis, block_of, block_colors, block_start):
+            bound, outside_bound, sigmas, pis, block_of, block_colors, block_start, multisets, distinct):
     if rule == STANDARD:
         return best_guess(codes, words, count_words, counts, alive, pool, pool_canonical, packed, mode, values,
-                          rest, bound, outside_bound, sigmas, pis, block_of, block_colors, block_start)
+                          rest, bound, outside_bound, sigmas, pis, block_of, block_colors, block_start, multisets,
+                          distinct)
     return best_guess_rule(codes, words, count_words, counts, alive, pool, pool_canonical, packed, mode, values,
-                           rest, bound, outside_bound, sigmas, pis, block_of, block_colors, block_start, rule)
+                           rest, bound, outside_bound, sigmas, pis, block_of, block_colors, block_start, multisets,
+                           distinct, rule)
 
 
 @nb.njit(cache=CACHE)
@@ -287,8 +289,9 @@ def _sort_by_marks(sub, marks, order, codes_buffer, marks_buffer):
 
 
 @nb.njit(cache=CACHE)
-def scoring_tree(codes, words, count_words, counts, multisets, packed, rule, lut, win, secrets, history, depth,
-                 limit, mode, values, rest, rounding, classes, standard, grouped, small_set, moves, max_moves, pools):
+def scoring_tree(codes, words, count_words, counts, multisets, distinct, packed, rule, lut, win, secrets, history,
+                 depth, limit, mode, values, rest, rounding, classes, standard, grouped, small_set, moves, max_moves,
+                 pools, first):
     """Every game below a history, played by a scoring strategy.
 
     ``secrets``: the codes consistent with the history (sorted code indices), whose guesses are
@@ -296,9 +299,12 @@ def scoring_tree(codes, words, count_words, counts, multisets, packed, rule, lut
     limit. The strategy: ``mode``, ``values``, ``rest`` as :func:`mm_logic.kernels.scoring.best_guess`
     takes them, ``rounding``, ``classes``, ``standard`` (the standard rule: as many parts as
     classes), ``grouped`` (:func:`mm_logic.kernels.scoring.group_bound` holds), ``small_set``;
-    ``moves``: whether moving pegs keeps the feedback (at most ``max_moves`` matchings). ``rule``,
+    ``multisets`` and ``distinct``: the colour multiset of each code and every one of the space (for
+    :func:`mm_logic.kernels.scoring.group_bound` and the search's bound by colours; ``distinct`` empty:
+    no bound by colours). ``moves``: whether moving pegs keeps the feedback (at most ``max_moves`` matchings). ``rule``,
     ``lut`` and ``win`` (the winning feedback's index): the feedback rule. ``pools``: the candidate
     pools of the free colour blocks met so far (:func:`new_pools`, kept from call to call for one space).
+    ``first``: the guess at the history (a code index; -1: the strategy's, found as at every node).
 
     Returns ``(status, nodes, games, effort)``: ``nodes`` rows ``(guess, parent, feedback index)`` in
     the walk's order (parent -1 at the top), ``games`` rows ``(secret, attempts)`` in the order the
@@ -357,7 +363,9 @@ def scoring_tree(codes, words, count_words, counts, multisets, packed, rule, lut
         n = hi - lo
         hlen = hlen0 + d - depth
         # The guess, as ScoringStrategy.choose and best find it.
-        if n <= 2:
+        if parent == -1 and first >= 0:
+            g = first
+        elif n <= 2:
             g = sub[0]
         else:
             inside = even_rank(n, classes, standard, mode, values)
@@ -368,7 +376,8 @@ def scoring_tree(codes, words, count_words, counts, multisets, packed, rule, lut
             if n <= small_set:
                 index, rank, scored, pairs = _search(rule, codes, words, count_words, counts, sub, no_codes, True,
                                                      packed, mode, values, rest, inside, outside, none_sigmas,
-                                                     none_pis, none_of, none_colors, none_start)
+                                                     none_pis, none_of, none_colors, none_start, multisets,
+                                                     distinct)
                 effort[0] += 1
                 effort[1] += scored
                 effort[2] += pairs
@@ -383,7 +392,7 @@ def scoring_tree(codes, words, count_words, counts, multisets, packed, rule, lut
                 pool, canonical, kept = _pool(pools, block_of, block_colors, block_start, codes, everything, kept)
                 index, rank, scored, pairs = _search(rule, codes, words, count_words, counts, sub, pool, canonical,
                                                      packed, mode, values, rest, inside, outside, sigmas, pis,
-                                                     block_of, block_colors, block_start)
+                                                     block_of, block_colors, block_start, multisets, distinct)
                 effort[0] += 1
                 effort[1] += scored
                 effort[2] += pairs
@@ -446,8 +455,9 @@ def load() -> None:
     history = np.array([[0, 0]], dtype=np.int64)
     secrets = np.array([1, 2, 3], dtype=np.int64)
     for rule in (STANDARD, BLACK, POSITIONAL):
-        scoring_tree(codes, words, count_words, counts, multisets, rule != POSITIONAL, rule, lut, 5, secrets,
-                     history, 2, 50, 0, values, values, 0, 4, True, True, 1, True, 2000, new_pools())
+        scoring_tree(codes, words, count_words, counts, multisets, np.array([0, 1, 3], dtype=np.int64),
+                     rule != POSITIONAL, rule, lut, 5, secrets,
+                     history, 2, 50, 0, values, values, 0, 4, True, True, 1, True, 2000, new_pools(), -1)
     _loaded = True
 
 

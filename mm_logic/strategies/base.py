@@ -64,7 +64,8 @@ class Strategy(ABC):
         """The next guess for the session's history, or None if nothing is consistent."""
 
     def tree_below(self, session: Session, depth: int, limit: int) -> PlayedTree | None:
-        """Every game below the session's history (not empty) at once, guess ``depth`` next, each game
+        """Every game from the session's history on at once (its next guess: ``first_guess`` or
+        :meth:`opening` on the empty history, as a game plays them), guess ``depth`` next, each game
         within ``limit`` guesses, as :func:`mm_logic.studies.bench.play_tree` would play them node by
         node: for a deterministic strategy that can walk its own tree faster (compiled). None: it
         cannot; the caller walks the tree itself. The codes consistent with the history are the

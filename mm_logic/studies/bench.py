@@ -228,8 +228,8 @@ def play_tree(engine: Engine, strategy: Strategy, history: list[Entry], secrets:
                     f"the {engine.name} engine counts {found} consistent codes after {played}, "
                     f"the feedback rule gives {secrets.size}"
                 )
-            if at_once and (below := game.tree_below(limit)) is not None:
-                return add_played(below)
+        if at_once and (below := game.tree_below(limit)) is not None:
+            return add_played(below)
         guess = game.suggest()
         node = TreeNode(guess) if record else None
         if secrets.size == 1 and space.code(secrets[0]) == guess:  # a leaf: won here
