@@ -28,7 +28,7 @@ from .feedback import rule_of, score
 from .interrupts import kernel_interrupts
 from .notation import Code, Entry, Feedback, check_feedback, format_code, format_feedback, plural
 from .rules import Rules
-from .strategies.base import Strategy
+from .strategies.base import PlayedTree, Strategy
 
 
 class EngineDisagreement(MMLogicError):
@@ -140,6 +140,15 @@ class Game:
         if guess is None:
             raise self.engine.no_solution(played)
         return guess
+
+    def tree_below(self, limit: int) -> PlayedTree | None:
+        """Every game from the history on (its next guess included), played by the strategy at once when it can
+        (:meth:`~mm_logic.strategies.base.Strategy.tree_below`), each within ``limit`` guesses; else None."""
+        if self._win is not None:
+            return None
+        session = self._synced()
+        with kernel_interrupts():
+            return self.strategy.tree_below(session, len(session.history) + 1, limit)
 
     def record(self, guess: Code, fb: Feedback, *, check: bool = True) -> None:
         """Add a played guess with its feedback.

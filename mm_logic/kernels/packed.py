@@ -68,17 +68,26 @@ def _packed_black_count(gw, word, pegs):
     return pegs - np.int64(_byte_sum(x & _LOW))
 
 
+@nb.njit(cache=CACHE, inline="always")
+def _packed_common(g0, g1, count0, count1):
+    """Colours in common (black + white) of two codes, from their packed colour counts."""
+    return np.int64(_byte_sum(_byte_min(g0, count0) + _byte_min(g1, count1)))
+
+
+@nb.njit(cache=CACHE, inline="always")
+def _packed_mark(gw, g0, g1, word, count0, count1, pegs):
+    """``black * (pegs + 1) + common`` of one packed guess against one packed secret."""
+    return _packed_black_count(gw, word, pegs) * (pegs + 1) + _packed_common(g0, g1, count0, count1)
+
+
 @nb.njit(cache=CACHE)
 def _packed_feedback(out, gw, g0, g1, words, counts0, counts1, start, stop, pegs):
     """``black * (pegs + 1) + common`` of one guess against secrets ``start:stop`` (vectorised)."""
-    width = pegs + 1
     words = words[start:stop]
     counts0 = counts0[start:stop]
     counts1 = counts1[start:stop]
     for j in range(words.shape[0]):
-        black = _packed_black_count(gw, words[j], pegs)
-        common = np.int64(_byte_sum(_byte_min(g0, counts0[j]) + _byte_min(g1, counts1[j])))
-        out[j] = black * width + common
+        out[j] = _packed_mark(gw, g0, g1, words[j], counts0[j], counts1[j], pegs)
 
 
 @nb.njit(cache=CACHE)

@@ -32,7 +32,9 @@ from .numba_cache import CACHE
 from .orbits import _compare_canonical, _is_representative, representatives
 from .packed import (
     _packed_black,
+    _packed_common,
     _packed_feedback,
+    _packed_mark,
     _plain_black,
     _plain_feedback,
     _positional_feedback,
@@ -43,6 +45,10 @@ from .packed import (
 
 #: Feedbacks computed at once for one candidate before they are counted.
 _CHUNK = 64
+#: Up to this many consistent codes, :func:`_distinct_rank` computes feedbacks one at a time (it stops
+#: sooner); beyond, in chunks of :data:`_BIT_CHUNK` (vectorised: most are needed there).
+_ONE_BY_ONE = 16
+_BIT_CHUNK = 64
 #: Ranks never reached (the search's starting best).
 NO_RANK = np.iinfo(np.int64).max
 #: The feedback rules as the kernels know them (``rule`` of :func:`best_guess_rule`); HASHED is the positional
@@ -132,9 +138,115 @@ def group_bound(codes, multiset, alive, mode, values, rounding):
     return total
 
 
+#: Candidates in the pool from which :func:`_colour_floors` pays (per consistent code).
+_FLOOR_POOL = 64
+
+
+@nb.njit(cache=CACHE)
+def _colour_floors(codes, count_words, multisets, distinct, alive, m, pegs, mode, values, first_step):
+    """A rank no guess of each colour multiset beats on the consistent codes ``alive``: ``floors[d]``
+    for the multiset id ``d`` (``distinct``: every id of the space), for minimax (mode 0) and for ranks
+    that count parts alone (``first_step`` a part). The standard rule, packed codes.
+
+    A guess has the same colours in common, ``v``, with every code of a colour multiset: such a
+    group of ``n`` codes differing at ``f`` positions gets at most ``min(n, f + 1)`` feedbacks
+    (:func:`group_bound`), and the codes with ``v`` colours in common get at most ``v + 1`` black
+    counts (``v`` of ``pegs``: ``pegs - 1`` blacks never occur). So they fall in at most ``D_v``
+    parts: the largest part is at least ``ceil(count_v / D_v)``, and there are at most
+    ``sum D_v`` parts."""
+    keys = np.empty(m, dtype=np.int64)
+    for j in range(m):
+        keys[j] = multisets[alive[j]]
+    order = np.argsort(keys)
+    first = np.empty(m, dtype=np.int64)  # each group's first code, size and feedbacks at most
+    size = np.empty(m, dtype=np.int64)
+    most = np.empty(m, dtype=np.int64)
+    groups = 0
+    start = 0
+    while start < m:
+        stop = start + 1
+        while stop < m and keys[order[stop]] == keys[order[start]]:
+            stop += 1
+        head = alive[order[start]]
+        free = 0
+        for p in range(pegs):
+            for j in range(start + 1, stop):
+                if codes[alive[order[j]], p] != codes[head, p]:
+                    free += 1
+                    break
+        first[groups] = head
+        size[groups] = stop - start
+        most[groups] = min(stop - start, free + 1)
+        groups += 1
+        start = stop
+    floors = np.empty(codes.shape[0], dtype=np.int64)
+    count_v = np.zeros(pegs + 1, dtype=np.int64)
+    caps_v = np.zeros(pegs + 1, dtype=np.int64)
+    for k in range(distinct.shape[0]):
+        d = distinct[k]
+        g0, g1 = count_words[d, 0], count_words[d, 1]
+        for v in range(pegs + 1):
+            count_v[v] = 0
+            caps_v[v] = 0
+        for t in range(groups):
+            v = _packed_common(g0, g1, count_words[first[t], 0], count_words[first[t], 1])
+            count_v[v] += size[t]
+            caps_v[v] += most[t]
+        largest = 0
+        parts = 0
+        for v in range(pegs + 1):
+            if count_v[v] == 0:
+                continue
+            slots = min(caps_v[v], v + 1 - (1 if v == pegs else 0))
+            parts += slots
+            largest = max(largest, (count_v[v] + slots - 1) // slots)
+        floors[d] = values[largest] if mode == 0 else first_step * parts
+    return floors
+
+
+@nb.njit(cache=CACHE, inline="always")
+def _distinct_rank(out, gw, g0, g1, s_words, s_counts0, s_counts1, m, pegs, mode, first_step, most, best, values):
+    """A candidate's rank when only whether feedbacks repeat matters, from one word of bits (a bit per
+    feedback ``black * (pegs + 1) + common``, so ``(pegs + 1)**2 <= 64``): mode 0 with a best rank of
+    ``values[2]`` (a repeated feedback loses: a perfect split or nothing), or ranks that count parts
+    alone (mode 1, each part ``first_step``, nothing more per code). ``most``: the feedbacks the
+    candidate may get at most. Returns ``(dropped, rank, feedbacks computed)``; dropped as soon as
+    the candidate cannot beat ``best``, as the counting search drops it, or sooner (the parts it may
+    still open are bounded by ``most`` less those it has)."""
+    seen = np.uint64(0)
+    parts = 0
+    computed = 0
+    if mode == 1 and first_step * min(m, most) >= best:
+        return True, 0, 0
+    if m <= _ONE_BY_ONE:
+        for j in range(m):
+            computed += 1
+            bit = np.uint64(1) << np.uint64(_packed_mark(gw, g0, g1, s_words[j], s_counts0[j], s_counts1[j], pegs))
+            if seen & bit:
+                if mode == 0 or first_step * min(parts + m - j - 1, most) >= best:
+                    return True, 0, computed
+            else:
+                seen |= bit
+                parts += 1
+    else:
+        for start in range(0, m, _BIT_CHUNK):
+            stop = min(m, start + _BIT_CHUNK)
+            _packed_feedback(out, gw, g0, g1, s_words, s_counts0, s_counts1, start, stop, pegs)
+            computed += stop - start
+            for j in range(stop - start):
+                bit = np.uint64(1) << np.uint64(out[j])
+                if seen & bit:
+                    if mode == 0 or first_step * min(parts + m - start - j - 1, most) >= best:
+                        return True, 0, computed
+                else:
+                    seen |= bit
+                    parts += 1
+    return False, values[1] if mode == 0 else first_step * parts, computed
+
+
 @nb.njit(cache=CACHE)
 def best_guess(codes, words, count_words, counts, alive, pool, pool_canonical, packed, mode, values, rest,
-               bound, outside_bound, sigmas, pis, block_of, block_colors, block_start):
+               bound, outside_bound, sigmas, pis, block_of, block_colors, block_start, multisets, distinct):
     """The contract's best guess against the consistent codes ``alive`` (sorted code indices).
 
     ``mode`` 0: the rank is ``values[largest part]`` (``values`` non-decreasing);
@@ -170,6 +282,12 @@ def best_guess(codes, words, count_words, counts, alive, pool, pool_canonical, p
     steps = np.empty(m + 1, dtype=np.int64)
     for s in range(m):
         steps[s] = values[s + 1] - values[s]
+    # Ranks that only ask whether feedbacks repeat are scored from bits (:func:`_distinct_rank`).
+    bits = packed and width * width <= 64
+    parts_only = mode == 1 and m > 0 and steps[0] < 0
+    for s in range(1, m):
+        parts_only &= steps[s] == 0
+    most_in = (pegs + 1) * (pegs + 2) // 2 - 1  # the standard rule's feedbacks but (pegs - 1, 1)
     colours = counts.shape[1]
     rename = np.zeros(colours, dtype=np.int64)
     stamp = np.zeros(colours, dtype=np.int64)
@@ -185,9 +303,15 @@ def best_guess(codes, words, count_words, counts, alive, pool, pool_canonical, p
     scored = 0
     pairs = 0
     cursor = 0
+    floored = False
+    floors = np.empty(0, dtype=np.int64)
     for phase in range(2):
         if phase == 1 and best <= outside_bound:
             break  # no inconsistent guess can beat it
+        if phase == 1 and bits and (parts_only or mode == 0) and distinct.shape[0] > 0 \
+                and pool.shape[0] >= _FLOOR_POOL * m:
+            floors = _colour_floors(codes, count_words, multisets, distinct, alive, m, pegs, mode, values, steps[0])
+            floored = True
         total = m if phase == 0 else pool.shape[0]
         for k in range(total):
             i = alive[k] if phase == 0 else np.int64(pool[k])
@@ -196,6 +320,8 @@ def best_guess(codes, words, count_words, counts, alive, pool, pool_canonical, p
                     cursor += 1
                 if cursor < m and alive[cursor] == i:
                     continue  # consistent: scored already
+                if floored and floors[multisets[i]] >= best:
+                    continue  # its colours alone keep it from beating the best
             if symmetric:
                 if phase == 1 and pool_canonical:
                     ok = True
@@ -227,6 +353,19 @@ def best_guess(codes, words, count_words, counts, alive, pool, pool_canonical, p
                         gcol[ncol] = c
                         gcnt[ncol] = counts[i, c]
                         ncol += 1
+            if bits and (parts_only or (mode == 0 and threshold == 2)):
+                dropped, rank, computed = _distinct_rank(out, gw, g0, g1, s_words, s_counts0, s_counts1, m, pegs,
+                                                         mode, steps[0], most_in - phase, best, values)
+                pairs += computed
+                if dropped:
+                    continue
+                if rank < best:
+                    best, best_index = rank, i
+                    if mode == 0:
+                        threshold = _threshold(values, best, m)
+                    if best <= bound:
+                        return best_index, best, scored, pairs
+                continue
             if not small:
                 counter[:] = 0
             rank = 0
@@ -286,7 +425,7 @@ def best_guess(codes, words, count_words, counts, alive, pool, pool_canonical, p
 
 @nb.njit(cache=CACHE)
 def best_guess_rule(codes, words, count_words, counts, alive, pool, pool_canonical, packed, mode, values, rest,
-                    bound, outside_bound, sigmas, pis, block_of, block_colors, block_start, rule):
+                    bound, outside_bound, sigmas, pis, block_of, block_colors, block_start, multisets, distinct, rule):
     """:func:`best_guess` under any feedback rule ``rule``: the same search, the feedback of the rule.
 
     A copy rather than an argument of :func:`best_guess`, so that the standard rule's search stays
@@ -343,6 +482,12 @@ def best_guess_rule(codes, words, count_words, counts, alive, pool, pool_canonic
     steps = np.empty(m + 1, dtype=np.int64)
     for s in range(m):
         steps[s] = values[s + 1] - values[s]
+    # Ranks that only ask whether feedbacks repeat are scored from bits (:func:`_distinct_rank`).
+    bits = rule == STANDARD and packed and width * width <= 64
+    parts_only = mode == 1 and m > 0 and steps[0] < 0
+    for s in range(1, m):
+        parts_only &= steps[s] == 0
+    most_in = (pegs + 1) * (pegs + 2) // 2 - 1  # the standard rule's feedbacks but (pegs - 1, 1)
     colours = counts.shape[1]
     rename = np.zeros(colours, dtype=np.int64)
     stamp = np.zeros(colours, dtype=np.int64)
@@ -358,9 +503,15 @@ def best_guess_rule(codes, words, count_words, counts, alive, pool, pool_canonic
     scored = 0
     pairs = 0
     cursor = 0
+    floored = False
+    floors = np.empty(0, dtype=np.int64)
     for phase in range(2):
         if phase == 1 and best <= outside_bound:
             break  # no inconsistent guess can beat it
+        if phase == 1 and bits and (parts_only or mode == 0) and distinct.shape[0] > 0 \
+                and pool.shape[0] >= _FLOOR_POOL * m:
+            floors = _colour_floors(codes, count_words, multisets, distinct, alive, m, pegs, mode, values, steps[0])
+            floored = True
         total = m if phase == 0 else pool.shape[0]
         for k in range(total):
             i = alive[k] if phase == 0 else np.int64(pool[k])
@@ -369,6 +520,8 @@ def best_guess_rule(codes, words, count_words, counts, alive, pool, pool_canonic
                     cursor += 1
                 if cursor < m and alive[cursor] == i:
                     continue  # consistent: scored already
+                if floored and floors[multisets[i]] >= best:
+                    continue  # its colours alone keep it from beating the best
             if symmetric:
                 if phase == 1 and pool_canonical:
                     ok = True
@@ -400,6 +553,19 @@ def best_guess_rule(codes, words, count_words, counts, alive, pool, pool_canonic
                         gcol[ncol] = c
                         gcnt[ncol] = counts[i, c]
                         ncol += 1
+            if bits and (parts_only or (mode == 0 and threshold == 2)):
+                dropped, rank, computed = _distinct_rank(out, gw, g0, g1, s_words, s_counts0, s_counts1, m, pegs,
+                                                         mode, steps[0], most_in - phase, best, values)
+                pairs += computed
+                if dropped:
+                    continue
+                if rank < best:
+                    best, best_index = rank, i
+                    if mode == 0:
+                        threshold = _threshold(values, best, m)
+                    if best <= bound:
+                        return best_index, best, scored, pairs
+                continue
             if hashed:
                 for j in range(ntaken):
                     hkeys[htaken[j]] = -1
@@ -508,15 +674,17 @@ def load() -> None:
     none = np.zeros((0, 2), dtype=np.int64)
     blocks = (np.full(2, -1, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
     values = np.arange(3, dtype=np.int64)
+    multisets = np.array([0, 0], dtype=np.int32)
+    distinct = np.zeros(1, dtype=np.int64)
     for packed in (True, False):
         for mode in (0, 1):
             best_guess(codes, words, count_words, counts, alive, alive.astype(np.int32), True, packed, mode, values,
-                       values, 0, 0, none, none, *blocks)
+                       values, 0, 0, none, none, *blocks, multisets, distinct)
     for rule in (STANDARD, BLACK, POSITIONAL, HASHED):
         for packed in (True, False) if rule < POSITIONAL else (False,):
             for mode in (0, 1):
                 best_guess_rule(codes, words, count_words, counts, alive, alive.astype(np.int32), True, packed, mode,
-                                values, values, 0, 0, none, none, *blocks, rule)
+                                values, values, 0, 0, none, none, *blocks, multisets, distinct, rule)
     representatives(codes, none, none, *blocks)
     for mode in (0, 1):
         group_bound(codes, alive.astype(np.int32), alive, mode, values, 0)

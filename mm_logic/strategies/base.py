@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -62,6 +63,16 @@ class Strategy(ABC):
     def choose(self, session: Session) -> Code | None:
         """The next guess for the session's history, or None if nothing is consistent."""
 
+    def tree_below(self, session: Session, depth: int, limit: int) -> PlayedTree | None:
+        """Every game from the session's history on at once (its next guess: ``first_guess`` or
+        :meth:`opening` on the empty history, as a game plays them), guess ``depth`` next, each game
+        within ``limit`` guesses, as :func:`mm_logic.studies.bench.play_tree` would play them node by
+        node: for a deterministic strategy that can walk its own tree faster (compiled). None: it
+        cannot; the caller walks the tree itself. The codes consistent with the history are the
+        session's, asked once; below, the strategy splits them by feedback itself (so a caller whose
+        engine is to be asked at every node walks the tree itself)."""
+        return None
+
 
 class SeededStrategy(Strategy):
     """A strategy whose random choices are a function of (seed, history).
@@ -74,3 +85,17 @@ class SeededStrategy(Strategy):
     def __init__(self, rules: Rules, seed: int | None = None, **options):
         super().__init__(rules, seed, **options)
         self.seed = int(np.random.SeedSequence().entropy % 2**63) if seed is None else seed
+
+
+@dataclass
+class PlayedTree:
+    """The games below a history, as :meth:`Strategy.tree_below` plays them at once."""
+
+    #: One row ``(guess, parent, feedback)`` per node, in the walk's order (depth first, the
+    #: children by increasing feedback index): its guess (a position in the code space), its
+    #: parent's row (-1: the node of the history itself) and the index of the feedback leading to it.
+    nodes: np.ndarray
+    #: One row ``(secret, attempts)`` per game (a position in the code space), in the walk's order.
+    games: np.ndarray
+    #: Whether some game needed the limit of guesses (the strategy is not making progress).
+    too_deep: bool = False

@@ -22,10 +22,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..codespace import MAX_CODES, code_space
-from ..feedback import feedback_block, rule_of
+from ..feedback import feedback_block, index_lut, rule_of
 from ..notation import Code
-from ..symmetry import Symmetries, block_pool, symmetries
-from .base import Strategy
+from ..symmetry import MAX_MOVES, Symmetries, block_pool, moves_keep_feedback, symmetries
+from .base import PlayedTree, Strategy
+
+#: Largest space whose whole tree (the opening's too) :meth:`ScoringStrategy.tree_below` plays in one call.
+TREE_FROM_THE_TOP = 1 << 14
 
 #: Up to this many consistent codes, the consistent guesses are scored before
 #: the symmetries are sought: one of them often splits the codes into
@@ -87,8 +90,13 @@ class ScoringStrategy(Strategy):
     def __init__(self, rules, seed=None, **options):
         super().__init__(rules, seed, **options)
         from ..kernels import scoring as kernels
+        from ..kernels import scoring_tree
         kernels.load()  # start-up, before any game's clock
+        scoring_tree.load()
         self._kernels = kernels
+        self._tree_kernel = scoring_tree
+        self._tree_pools = None
+        self._groups: tuple[np.ndarray, np.ndarray] | None = None
         #: The feedback rule, as the kernel knows it (:data:`mm_logic.kernels.scoring.RULE_CODES`).
         self._rule = kernels.rule_code(rules)
         #: Searches, candidates scored and feedbacks computed so far (what the searches cost).
@@ -152,6 +160,61 @@ class ScoringStrategy(Strategy):
         index, _ = self._search(space, alive, sym, block_pool(space, sym.blocks), bounds)
         return space.code(index)
 
+    def tree_below(self, session, depth: int, limit: int) -> PlayedTree | None:
+        """The whole subtree below the session's history in one compiled call
+        (:func:`mm_logic.kernels.scoring_tree.scoring_tree`): at every node the guess :meth:`choose`
+        gives, found by the same search, bounds and symmetries, without a return to Python. From the
+        empty history (the opening: ``first_guess``, else :meth:`opening`) only in spaces of at most
+        :data:`TREE_FROM_THE_TOP` codes: a larger bench is played a subtree of the opening at a time,
+        which its progress bar follows."""
+        if session.edited or self._rule == self._kernels.HASHED:
+            return None
+        space = code_space(self.rules)
+        first = -1
+        if not session.history:
+            if space.size > TREE_FROM_THE_TOP:
+                return None
+            opening = self.first_guess if self.first_guess is not None else self.opening(session)
+            first = int(space.index_of([opening])[0])
+            if first >= space.size or space.code(first) != tuple(opening):
+                return None  # not a code of the space (a probe): the walk node by node plays it
+        alive = np.ascontiguousarray(session.consistent_indices(), dtype=np.int64)
+        self._tables(space, alive.size)
+        kernels = self._kernels
+        packed = space.packed if self._rule < kernels.POSITIONAL else None
+        words, count_words = packed if packed is not None else (_EMPTY_WORDS, _EMPTY_COUNT_WORDS)
+        history = np.array([guess for guess, _ in session.history], dtype=np.int64).reshape(-1, self.rules.pegs)
+        rule = rule_of(self.rules)
+        grouped = (self.superadditive or self._mode == 0) and self.rules.feedback != "positional"
+        multisets, distinct = self._colour_groups(space)
+        if grouped and multisets.size == 0:
+            multisets = space.multisets
+        status, nodes, games, effort = self._tree_kernel.scoring_tree(
+            space.codes, words, count_words, space.counts, multisets, distinct,
+            packed is not None, self._rule, index_lut(self.rules.pegs), rule.win_index(self.rules.pegs), alive,
+            history, depth, limit, self._mode, self._values, self._rest, self.rounding, self.classes,
+            self.rules.standard, grouped, SMALL_SET, moves_keep_feedback(self.rules), MAX_MOVES, self._pools(), first)
+        for key, n in zip(("searches", "candidates", "feedbacks"), effort.tolist()):
+            self.effort[key] += n
+        return PlayedTree(nodes, games, status == self._tree_kernel.TOO_DEEP)
+
+    def _colour_groups(self, space) -> tuple[np.ndarray, np.ndarray]:
+        """The colour multiset of each code and every multiset of the space (``distinct``), for the
+        search's bound by colours (:func:`mm_logic.kernels.scoring._colour_floors`: the standard rule,
+        packed codes of up to 7 pegs); empty where it does not apply."""
+        if self._groups is None:
+            if self._rule == self._kernels.STANDARD and space.packed is not None and self.rules.pegs <= 7:
+                self._groups = (space.multisets, np.unique(space.multisets).astype(np.int64))
+            else:
+                self._groups = (_NO_MULTISETS, _NO_DISTINCT)
+        return self._groups
+
+    def _pools(self):
+        """The candidate pools the compiled walks keep (see :func:`mm_logic.kernels.scoring_tree.new_pools`)."""
+        if self._tree_pools is None:
+            self._tree_pools = self._tree_kernel.new_pools()
+        return self._tree_pools
+
     def _tables(self, space, m: int) -> None:
         if self._values.size <= m:
             # Part values by size, for the largest set met so far, and what so many codes add at least.
@@ -182,7 +245,7 @@ class ScoringStrategy(Strategy):
         words, count_words = packed if packed is not None else (_EMPTY_WORDS, _EMPTY_COUNT_WORDS)
         arguments = (space.codes, words, count_words, space.counts, alive, pool, True, packed is not None,
                      self._mode, self._values, self._rest, bounds[0], bounds[1], sym.sigmas, sym.pis, sym.block_of,
-                     sym.block_colors, sym.block_start)
+                     sym.block_colors, sym.block_start, *self._colour_groups(space))
         if self._rule == kernels.STANDARD:
             index, rank, candidates, pairs = kernels.best_guess(*arguments)
         else:
@@ -227,6 +290,8 @@ class ScoringStrategy(Strategy):
 
 
 _NO_CODES = np.zeros(0, dtype=np.int32)
+_NO_MULTISETS = np.zeros(0, dtype=np.int32)
+_NO_DISTINCT = np.zeros(0, dtype=np.int64)
 _EMPTY_WORDS = np.zeros(0, dtype=np.uint64)
 _EMPTY_COUNT_WORDS = np.zeros((0, 2), dtype=np.uint64)
 
