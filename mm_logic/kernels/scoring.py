@@ -97,6 +97,40 @@ def _threshold(values, best, m):
 
 
 @nb.njit(cache=CACHE)
+def _multiset_groups(codes, multisets, alive):
+    """The codes ``alive`` grouped by colour multiset (``multisets``: one id per multiset): per group its
+    first code, its size and the number of positions where its codes differ (the groups' arrays)."""
+    m = alive.shape[0]
+    pegs = codes.shape[1]
+    keys = np.empty(m, dtype=np.int64)
+    for j in range(m):
+        keys[j] = multisets[alive[j]]
+    order = np.argsort(keys)
+    first = np.empty(m, dtype=np.int64)
+    size = np.empty(m, dtype=np.int64)
+    free = np.empty(m, dtype=np.int64)
+    groups = 0
+    start = 0
+    while start < m:
+        stop = start + 1
+        while stop < m and keys[order[stop]] == keys[order[start]]:
+            stop += 1
+        head = alive[order[start]]
+        differ = 0
+        for p in range(pegs):
+            for j in range(start + 1, stop):
+                if codes[alive[order[j]], p] != codes[head, p]:
+                    differ += 1
+                    break
+        first[groups] = head
+        size[groups] = stop - start
+        free[groups] = differ
+        groups += 1
+        start = stop
+    return first[:groups], size[:groups], free[:groups]
+
+
+@nb.njit(cache=CACHE)
 def group_bound(codes, multiset, alive, mode, values, rounding):
     """A rank no guess beats, from the colour multisets of the consistent codes.
 
@@ -108,33 +142,17 @@ def group_bound(codes, multiset, alive, mode, values, rounding):
     feedback, which only raises a rank (maxima; superadditive sums, less
     ``rounding`` twice per part).
     """
-    m = alive.shape[0]
     pegs = codes.shape[1]
-    keys = np.empty(m, dtype=np.int64)
-    for j in range(m):
-        keys[j] = multiset[alive[j]]
-    order = np.argsort(keys)
+    _, size, free = _multiset_groups(codes, multiset, alive)
     total = 0
-    start = 0
-    while start < m:
-        stop = start + 1
-        while stop < m and keys[order[stop]] == keys[order[start]]:
-            stop += 1
-        first = alive[order[start]]
-        free = 0
-        for p in range(pegs):
-            for j in range(start + 1, stop):
-                if codes[alive[order[j]], p] != codes[first, p]:
-                    free += 1
-                    break
-        n = stop - start
-        k = min(free + 1, pegs + 1)
+    for t in range(size.shape[0]):
+        n = size[t]
+        k = min(free[t] + 1, pegs + 1)
         q, r = n // k, n % k
         if mode == 0:
             total = max(total, values[q + 1 if r else q])
         else:
             total += r * values[q + 1] + (k - r) * values[q] - 2 * k * rounding
-        start = stop
     return total
 
 
@@ -154,31 +172,10 @@ def _colour_floors(codes, count_words, multisets, distinct, alive, m, pegs, mode
     counts (``v`` of ``pegs``: ``pegs - 1`` blacks never occur). So they fall in at most ``D_v``
     parts: the largest part is at least ``ceil(count_v / D_v)``, and there are at most
     ``sum D_v`` parts."""
-    keys = np.empty(m, dtype=np.int64)
-    for j in range(m):
-        keys[j] = multisets[alive[j]]
-    order = np.argsort(keys)
-    first = np.empty(m, dtype=np.int64)  # each group's first code, size and feedbacks at most
-    size = np.empty(m, dtype=np.int64)
-    most = np.empty(m, dtype=np.int64)
-    groups = 0
-    start = 0
-    while start < m:
-        stop = start + 1
-        while stop < m and keys[order[stop]] == keys[order[start]]:
-            stop += 1
-        head = alive[order[start]]
-        free = 0
-        for p in range(pegs):
-            for j in range(start + 1, stop):
-                if codes[alive[order[j]], p] != codes[head, p]:
-                    free += 1
-                    break
-        first[groups] = head
-        size[groups] = stop - start
-        most[groups] = min(stop - start, free + 1)
-        groups += 1
-        start = stop
+    # Each group's first code, size and feedbacks at most.
+    first, size, free = _multiset_groups(codes, multisets, alive[:m])
+    most = np.minimum(size, free + 1)
+    groups = size.shape[0]
     floors = np.empty(codes.shape[0], dtype=np.int64)
     count_v = np.zeros(pegs + 1, dtype=np.int64)
     caps_v = np.zeros(pegs + 1, dtype=np.int64)
