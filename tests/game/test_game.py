@@ -164,7 +164,8 @@ def test_the_bench_never_imports_the_http_client():
 #: The package's layers, from the bottom up (docs/architecture.md): a module imports its own layer and those below.
 LAYERS = {
     "the game itself": {"rules", "notation", "feedback", "codespace", "counting", "symmetry", "kernels", "sampling",
-                        "histogram", "errors", "files", "interrupts", "processes", "resources", "scripting"},
+                        "histogram", "errors", "files", "interrupts", "processes", "resources", "scripting",
+                        "memory"},
     "engines": {"engines"},
     "strategies": {"strategies"},
     "one game": {"game", "codemaker", "player"},

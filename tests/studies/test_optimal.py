@@ -22,7 +22,8 @@ import pytest
 
 from mm_logic.errors import BadInput
 from mm_logic.rules import Rules
-from mm_logic.studies.optimal import compile_kernels, optimal, perfect_split_bound
+from mm_logic.studies.optimal import optimal
+from mm_logic.studies.optimal_search import compile_kernels, perfect_split_bound
 
 from generators import brute_score
 
@@ -287,7 +288,7 @@ def brute_black_moves(rules: Rules, history: list) -> set:
                                      [(1, 2, 0), (2, 0, 1)]], ids=str)
 def test_per_peg_moves_fix_the_history_and_keep_black_pegs(history):
     from mm_logic.kernels.node_symmetry import peg_moves, peg_permutations, tagged_codes
-    from mm_logic.studies.optimal import per_peg_symmetry
+    from mm_logic.studies.optimal_search import per_peg_symmetry
     rules = Rules(3, 4, feedback="black")
     assert per_peg_symmetry(rules) and not per_peg_symmetry(Rules(3, 4, max_repeat=1, feedback="black"))
     assert not per_peg_symmetry(Rules(3, 4)) and not per_peg_symmetry(Rules(3, 4, feedback="positional"))
@@ -314,7 +315,7 @@ def test_per_peg_moves_fix_the_history_and_keep_black_pegs(history):
                                    Rules(3, 5, feedback="black")], ids=str)
 def test_per_peg_symmetry_changes_no_optimum(rules, monkeypatch):
     # The search with only the symmetries of the other rules (five openings of 4x3, not one) finds the same.
-    import mm_logic.studies.optimal as module
+    import mm_logic.studies.optimal_search as module
     fast = [optimal(rules, objective) for objective in ("expected", "worst")]
     monkeypatch.setattr(module, "per_peg_symmetry", lambda rules: False)
     plain = [optimal(rules, objective) for objective in ("expected", "worst")]

@@ -1,0 +1,323 @@
+"""One process's exact search for ``mmlogic optimal``: the bounds, the memory its tables take, and the
+:class:`Searcher` that runs the compiled branch and bound (:mod:`mm_logic.kernels.optimal`) on sets of codes.
+
+The drivers over the openings are :mod:`mm_logic.studies.optimal`; the worker processes and Dask tasks
+that search the openings' parts elsewhere, :mod:`mm_logic.studies.optimal_workers`.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+import numpy as np
+
+from ..codespace import code_space
+from ..errors import BadInput
+from ..feedback import rule_of
+from ..memory import available_memory, memory_text
+from ..notation import Code, Feedback, amount
+from ..rules import Rules
+from ..strategies.tree import TreeNode
+from ..symmetry import moves_keep_feedback, position_symmetries
+
+#: Bytes of one transposition-table entry: two 64-bit keys, a cost, a guess, a set size, an exact flag.
+ENTRY_BYTES = 33
+#: The most of the machine's available memory one search takes by default (all its processes).
+DEFAULT_SHARE = 0.75
+#: What a search process takes besides its tables (the interpreter, numpy, numba and the kernels).
+PROCESS_BYTES = 200 << 20
+#: The transposition table's least and largest sizes (entries, as powers of two).
+MIN_TABLE_BITS, MAX_TABLE_BITS = 12, 30
+
+# -- bounds ------------------------------------------------------------------------------------
+def perfect_split_bound(size: int, classes: int) -> np.ndarray:
+    """``L[m]``: the least total cost any strategy can have on ``m`` codes, for ``m = 0..size``.
+
+    Each guess finds at most one code (itself) and splits the others into at
+    most ``classes`` parts (the non-winning feedbacks), so at most
+    ``classes**(k-1)`` codes are found by the ``k``-th guess; filling the
+    levels in order gives the bound (1 for one code, 3 for two, ``2m - 1``
+    while one split can leave every part a single code).
+    """
+    bound = np.zeros(size + 1, dtype=np.int64)
+    for m in range(1, size + 1):
+        left, depth, width, total = m, 1, 1, 0
+        while left:
+            take = min(width, left)
+            total += depth * take
+            left -= take
+            width *= classes
+            depth += 1
+        bound[m] = total
+    return bound
+
+
+def capacity(depth: int, classes: int) -> int:
+    """The most codes ``depth`` guesses can tell apart (1 + classes + classes² + ...)."""
+    return sum(classes**k for k in range(depth))
+
+
+def per_peg_symmetry(rules: Rules) -> bool:
+    """Whether a colour may be renamed on one peg alone: black pegs count the pegs where two codes agree, and
+    with repetition allowed the codes renamed so are codes of the game (not so under a repetition limit)."""
+    return rules.feedback == "black" and not rules.restricted
+
+
+# -- one process's search ------------------------------------------------------------------------
+class Searcher:
+    """The compiled search over one rule set's codes, with its transposition table.
+
+    Each call runs a kernel in a thread (it releases the GIL): Ctrl-C in the
+    calling thread stops it at once (the kernel returns, the
+    :class:`KeyboardInterrupt` goes on), and ``on_tick`` is called a few
+    times a second meanwhile, for progress.
+    """
+
+    def __init__(self, rules: Rules, max_depth: int | None = None, consistent_only: bool = False,
+                 bits: int | None = None):
+        from ..kernels import node_symmetry, table
+        from ..kernels import optimal as kernels
+        self.node_symmetry = node_symmetry
+        self.k = kernels
+        self.transpositions = table
+        self.rules = rules
+        #: The feedback rule: the table's indices are its own, the largest the win.
+        self.feedback = rule_of(rules)
+        self.max_depth = max_depth
+        #: Hard mode: every guess consistent with the history (the kernels' ``hard``).
+        self.consistent_only = consistent_only
+        space = code_space(rules)
+        self.space = space
+        self.size = space.size
+        self.table = np.ascontiguousarray(space.table)
+        self.codes = np.ascontiguousarray(space.codes)
+        self.win = int(self.table[0, 0])
+        # Parts a guess can make: the non-winning feedbacks that occur between two codes.
+        self.classes = max(1, int(np.unique(self.table).size) - 1)
+        self.bound = perfect_split_bound(self.size, self.classes)
+        inf = kernels.INF
+        if max_depth is None:
+            self.bounds = self.bound[None, :].copy()
+        else:
+            # Row d: the bound with d guesses left, INF for a set too large for them.
+            self.bounds = np.full((max_depth + 1, self.size + 1), inf, dtype=np.int64)
+            for d in range(max_depth + 1):
+                fits = min(capacity(d, self.classes), self.size)
+                self.bounds[d, : fits + 1] = self.bound[: fits + 1]
+        # outsides[d][n]: the least cost of a guess outside n codes (all n in the non-winning
+        # parts, spread as evenly as the convex bound likes best) with d guesses left.
+        self.outsides = np.full_like(self.bounds, inf)
+        sizes = np.arange(self.size + 1)
+        q, r = np.divmod(sizes, self.classes)
+        for d in range(self.bounds.shape[0]):
+            if max_depth is not None and d == 0:
+                continue
+            row = self.bounds[0 if max_depth is None else d - 1]
+            spread = r * row[np.minimum(q + 1, self.size)] + (self.classes - r) * row[q]
+            self.outsides[d] = np.minimum(sizes + spread, inf)
+        self.capacity = np.array([min(capacity(d, self.classes), 1 << 40) for d in range(64)], dtype=np.int64)
+        rng = np.random.default_rng(0x5EED)
+        z1 = rng.integers(0, 2**63, size=self.size, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+        z2 = rng.integers(0, 2**63, size=self.size, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+        # The table by secret: the scoring reads the codes of a set as secrets, row by row. Black and
+        # white pegs and black pegs alone are symmetric (the table itself); positional marks are not.
+        by_secret = self.table if rules.feedback != "positional" else np.ascontiguousarray(self.table.T)
+        # Black pegs with repetition: a colour may be renamed on one peg alone (the kernels' per-peg symmetry,
+        # on peg-tagged colours); the symmetry kernels see codes of `sym_colours` colours.
+        self.per_peg = per_peg_symmetry(rules)
+        self.sym_colours = rules.colors * rules.pegs if self.per_peg else rules.colors
+        self.sym_codes = node_symmetry.tagged_codes(self.codes, rules.colors) if self.per_peg else self.codes
+        self.perms = node_symmetry.peg_permutations(rules.pegs, self.per_peg)
+        self.game = (self.table, self.sym_codes, z1, z2, by_secret, self.perms, np.int64(consistent_only))
+        self.scratch = kernels.new_scratch(self.size, self.win + 1)
+        #: The transposition table's entries, a power of two (:func:`table_bits`).
+        self.bits = default_table_bits(self.size) if bits is None else bits
+        self.tt = table.new_table(self.bits)
+        self.control = np.zeros(kernels.CONTROL_SLOTS, dtype=np.int64)
+        self.hist = np.zeros((self.size + 2, rules.pegs), dtype=np.int64)
+        self.on_tick: Callable[[np.ndarray], None] | None = None
+        #: Where the parts of the openings searched are kept, if anywhere (``--journal``: a
+        #: :class:`mm_logic.studies.optimal_journal.Journal`).
+        self.journal = None
+
+    @property
+    def positions(self) -> int:
+        return int(self.control[self.k.NODES])
+
+    def code(self, index: int) -> Code:
+        return tuple(int(c) for c in self.codes[index])
+
+    def part_name(self, opening: int, fb: int) -> tuple[Code, Feedback]:
+        """The opening's code and the feedback (an index of the table) that name one of its parts."""
+        return self.code(opening), self.feedback.from_index(fb, self.rules.pegs)
+
+    def moves(self, history: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """The moves that fix every guess of a history (:func:`mm_logic.symmetry.position_symmetries`; per-peg
+        symmetry: :func:`mm_logic.kernels.node_symmetry.peg_moves`)."""
+        if self.per_peg:
+            hist = self.sym_codes[np.array(history, dtype=np.int64)].reshape(len(history), self.rules.pegs)
+            return self.node_symmetry.peg_moves(np.ascontiguousarray(hist), len(history), self.perms,
+                                                self.sym_colours)
+        # None where moving pegs changes the feedback (positional marks): colours alone are symmetric.
+        found = position_symmetries(self.rules, [(self.code(g), None) for g in history]) \
+            if moves_keep_feedback(self.rules) else []
+        pegs, colors = self.rules.pegs, self.rules.colors
+        sigmas = np.array([s for s, _ in found], dtype=np.int64).reshape(len(found), pegs)
+        pis = np.array([p for _, p in found], dtype=np.int64).reshape(len(found), colors)
+        return sigmas, pis
+
+    def parts(self, guess: int, indices: np.ndarray) -> list[tuple[int, np.ndarray]]:
+        """The non-winning parts of ``indices`` under ``guess``: (feedback index, sorted indices), largest first."""
+        row = self.table[guess, indices]
+        found = [(int(f), indices[row == f]) for f in np.unique(row) if f != self.win]
+        found.sort(key=lambda part: -part[1].size)
+        return found
+
+    def _run(self, kernel, indices: np.ndarray, history: list[int], *args):
+        """Run a search kernel on the codes ``indices`` reached by ``history``, in a thread."""
+        sigmas, pis = self.moves(history)
+        for h, g in enumerate(history):
+            self.hist[h] = self.sym_codes[g]
+        part = np.ascontiguousarray(indices, dtype=np.int32)
+        self.control[self.k.TRIED] = self.control[self.k.TRIED_BELOW] = 0
+        out: list = []
+
+        def work() -> None:
+            try:
+                out.append(kernel(part, self.hist, len(history), sigmas, pis, *args))
+            except BaseException as error:  # noqa: BLE001 - raised again in the caller's thread
+                out.append(error)
+
+        worker = threading.Thread(target=work, daemon=True)
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(0.1)
+                if self.on_tick is not None:
+                    self.on_tick(self.control)
+        except KeyboardInterrupt:
+            self.control[self.k.STOP] = 1  # the kernel returns at its next set
+            worker.join()
+            raise
+        if isinstance(out[0], BaseException):
+            raise out[0]
+        return int(out[0])
+
+    def cost(self, indices: np.ndarray, history: list[int], depth: int | None, budget: int) -> int:
+        """The least total cost of the codes ``indices`` if below ``budget``, else a lower bound >= ``budget``.
+
+        ``history``: the guesses (code indices) played to reach them; ``depth``:
+        the guesses left (None: unlimited).
+        """
+        return self._run(self.k.search, indices, history, depth or 0, int(budget), 0, self.game, self.bounds,
+                         self.outsides, depth is not None, self.scratch, self.tt, self.control)
+
+    def can_solve(self, indices: np.ndarray, history: list[int], depth: int) -> bool:
+        """Whether some strategy finds every code of ``indices`` within ``depth`` guesses."""
+        return self._run(self.k.feasible, indices, history, depth, 0, self.game, self.bound, self.capacity,
+                         self.scratch, self.tt, self.control) == 1
+
+    def within_tree(self, indices: np.ndarray, history: list[int], depth: int) -> TreeNode:
+        """A strategy that finds every code of ``indices`` within ``depth`` guesses, as :meth:`can_solve` found it
+        (searched again where the table forgot it); the caller knows there is one."""
+        indices = np.ascontiguousarray(indices, dtype=np.int32)
+        if indices.size <= 2:
+            return self._leaf(indices)
+        salt = np.uint64(int(self.transpositions.FEASIBLE_SALT) * (depth + 1) % 2**64)
+        found, _, value, guess = self.transpositions.probe(indices, salt, self.game[2], self.game[3], self.tt)
+        if not (found and value == 1 and guess >= 0):
+            self._run(self.k.feasible, indices, history, depth, 0, self.game, self.bound, self.capacity,
+                      self.scratch, self.tt, self.control)
+            found, _, value, guess = self.transpositions.probe(indices, salt, self.game[2], self.game[3], self.tt)
+        if not (found and value == 1 and guess >= 0):
+            raise AssertionError(f"no strategy within {depth} guesses where one was found")
+        node = TreeNode(self.code(int(guess)))
+        for fb, part in self.parts(int(guess), indices):
+            node.children[self.feedback.from_index(fb, self.rules.pegs)] = self.within_tree(
+                part, [*history, int(guess)], depth - 1)
+        return node
+
+    def _leaf(self, indices: np.ndarray) -> TreeNode:
+        """One code: guess it. Two: guess the first, then the other."""
+        node = TreeNode(self.code(indices[0]))
+        if indices.size == 2:
+            fb = int(self.table[indices[0], indices[1]])
+            node.children[self.feedback.from_index(fb, self.rules.pegs)] = TreeNode(self.code(indices[1]))
+        return node
+
+    def subtree(self, indices: np.ndarray, history: list[int], depth: int | None) -> TreeNode:
+        """The strategy :meth:`cost` found for the codes ``indices`` (searched again where forgotten)."""
+        indices = np.ascontiguousarray(indices, dtype=np.int32)
+        if indices.size <= 2:
+            return self._leaf(indices)
+        salt = self.transpositions.depth_salt(depth)
+        found, exact, _, guess = self.transpositions.probe(indices, salt, self.game[2], self.game[3], self.tt)
+        if not (found and exact and guess >= 0):
+            # Replaced in the table by other sets since: search it again.
+            self.cost(indices, history, depth, self.k.INF)
+            found, exact, _, guess = self.transpositions.probe(indices, salt, self.game[2], self.game[3], self.tt)
+        guess = int(guess)
+        node = TreeNode(self.code(guess))
+        below = None if depth is None else depth - 1
+        for fb, part in self.parts(guess, indices):
+            node.children[self.feedback.from_index(fb, self.rules.pegs)] = self.subtree(part, [*history, guess],
+                                                                                         below)
+        return node
+
+
+def table_bytes(rules: Rules) -> int:
+    """Bytes of the feedback table a search process holds (size² bytes; positional marks read it both ways)."""
+    return rules.size**2 * (2 if rules.feedback == "positional" else 1)
+
+
+def default_table_bits(size: int) -> int:
+    """The transposition table's entries (a power of two) for a space of ``size`` codes, memory allowing:
+    0.5 MB for the smallest spaces, 280 MB for bulls and cows, 1.1 GB beyond, 2.2 GB from 5x7 on."""
+    return 14 if size <= 256 else 18 if size < 1000 else 22 if size < 2000 else 23 if size <= 5040 \
+        else 25 if size < 16_000 else 26
+
+
+def table_bits(rules: Rules, jobs: int, memory: int | None) -> int:
+    """The transposition table's size (``2**bits`` entries) for each of ``jobs`` search processes.
+
+    ``memory``: the bytes the whole search may take (every process's feedback table, transposition
+    table and interpreter); the transposition table gets what the rest leaves, up to 2**30 entries.
+    None: :func:`default_table_bits`, within :data:`DEFAULT_SHARE` of the memory available now.
+    Refuses, in one line, a game whose feedback tables alone do not fit.
+    """
+    budget = memory if memory is not None else int(available_memory() * DEFAULT_SHARE)
+    fixed = table_bytes(rules) + PROCESS_BYTES
+    room = budget // jobs - fixed
+    fits = (room // ENTRY_BYTES).bit_length() - 1 if room >= ENTRY_BYTES else -1
+    if fits < MIN_TABLE_BITS:
+        given = f"--memory {memory_text(memory)}" if memory is not None else \
+            f"{memory_text(budget)} ({DEFAULT_SHARE:.0%} of the memory available now; --memory sets it)"
+        per = f" in each of {jobs} processes" if jobs > 1 else ""
+        raise BadInput(f"mmlogic optimal on {rules.describe()} ({amount(rules.size)} codes) needs at least "
+                       f"{memory_text(fixed + (ENTRY_BYTES << MIN_TABLE_BITS))}{per} (its feedback table "
+                       f"{memory_text(table_bytes(rules))}) and has {given}")
+    return min(fits, MAX_TABLE_BITS) if memory is not None else min(fits, default_table_bits(rules.size))
+
+
+#: The game the kernels are made ready on before a search: its arguments have every game's types.
+WARM_UP = Rules(2, 3)
+
+
+def compile_kernels(on_compile: Callable[[], None] | None = None, worst: bool = False) -> None:
+    """Load the search's kernels from numba's cache, or compile them (15-45 s, a first run's).
+
+    Done before the clock starts, so that ``seconds`` is the search's own (4x6 reported 14-23 s
+    cold for a search of 0.6 s). ``worst``: also the kernel of the worst objective. ``on_compile``
+    is called when compilation actually starts (:func:`mm_logic.kernels.numba_cache.compilation_said`);
+    a warm cache loads them silently.
+    """
+    from ..kernels.numba_cache import compilation_said
+
+    with compilation_said(on_compile):
+        searcher = Searcher(WARM_UP, max_depth=None)
+        every = np.arange(searcher.size, dtype=np.int32)
+        searcher.cost(every, [], None, searcher.k.INF)  # search
+        searcher.subtree(every, [], None)  # probe
+        if worst:
+            searcher.can_solve(every, [], 3)  # feasible

@@ -1,0 +1,192 @@
+"""Where the openings' parts of ``mmlogic optimal`` are searched besides the driving process: worker
+processes of this machine (:class:`Workers`, ``--jobs N``) or the workers of a Dask cluster
+(:class:`DaskWorkers`, ``--executor dask``), each part a task (:func:`part_task`) searched by a
+:class:`~mm_logic.studies.optimal_search.Searcher` the worker keeps across its tasks.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import queue
+import threading
+from collections import deque
+from collections.abc import Callable
+
+import numpy as np
+
+from ..notation import Code, Feedback
+from ..processes import start_pool, start_worker
+from ..rules import Rules
+from ..strategies.tree import TreeNode
+from .optimal_journal import Journal
+from .optimal_search import Searcher, default_table_bits
+
+#: Called a few times a second with a one-line status of the search.
+Progress = Callable[[str], None]
+
+
+#: Each worker thread's searcher (a process of the pool has one thread; a Dask worker may have several,
+#: and a searcher's tables and buffers serve one search at a time).
+_WORKER_SEARCHERS = threading.local()
+
+
+def part_task(rules: Rules, max_depth: int | None, consistent_only: bool, bits: int, worst: bool, opening: int,
+               part: np.ndarray, depth: int | None, budget: int) -> tuple[int, TreeNode | None, int]:
+    """A worker's task: one part of an opening, searched, and its subtree when it met the budget.
+
+    Returns ``(cost or bound, subtree or None, positions searched)``; with
+    ``worst`` (is the part solvable within ``depth``?) the value is 1 or 0 and
+    there is no subtree.
+    """
+    key = (rules, max_depth, consistent_only, bits)
+    kept = getattr(_WORKER_SEARCHERS, "searcher", None)
+    if kept is None or kept[0] != key:
+        # One per process and rule set, kept across tasks: its transposition table serves them all.
+        _WORKER_SEARCHERS.searcher = None  # the last game's tables go before this one's are made
+        _WORKER_SEARCHERS.searcher = (key, Searcher(rules, max_depth, consistent_only, bits))
+    searcher = _WORKER_SEARCHERS.searcher[1]
+    before = searcher.positions
+    if worst:
+        value, tree = int(searcher.can_solve(part, [opening], depth)), None
+    else:
+        value = searcher.cost(part, [opening], depth, budget)
+        tree = searcher.subtree(part, [opening], depth) if value < budget else None
+    return value, tree, searcher.positions - before
+
+
+class Workers:
+    """Worker processes searching parts of openings (:func:`part_task`); Ctrl-C terminates them."""
+
+    def __init__(self, jobs: int, rules: Rules, max_depth: int | None, progress: Progress | None,
+                 consistent_only: bool = False, bits: int | None = None):
+        # "spawn", as bench's workers: nothing of this process's state is inherited. Ctrl-C reaches
+        # the whole process group: the workers leave it to this process, which terminates them; they
+        # end with it if it is killed outright.
+        self.pool = start_pool(multiprocessing.get_context("spawn"), jobs, start_worker, (os.getpid(),))
+        self._search(jobs, rules, max_depth, progress, consistent_only, bits)
+
+    def _search(self, jobs: int, rules: Rules, max_depth: int | None, progress: Progress | None,
+                consistent_only: bool, bits: int | None) -> None:
+        """What the tasks are: the game, the depth limit, hard mode, the size of the workers' tables."""
+        self.jobs = jobs
+        self.rules = rules
+        self.max_depth = max_depth
+        self.consistent_only = consistent_only
+        self.bits = default_table_bits(rules.size) if bits is None else bits
+        self.progress = progress
+        self.positions = 0
+        self.finished: queue.Queue = queue.Queue()
+        #: Where the parts are kept (``--journal``), and how a part is named there: the driver's
+        #: :meth:`Searcher.part_name`.
+        self.journal: Journal | None = None
+        self.part_name: Callable[[int, int], tuple[Code, Feedback]] | None = None
+
+    def run(self, tasks: list, skip: Callable, budget: Callable, done: Callable, depth: int | None,
+            worst: bool = False, status: Callable[[], str] = str) -> None:
+        """Search ``tasks`` (``(opening, feedback, part)``), at most ``jobs`` at once, in order.
+
+        A task is submitted only when ``skip(task)`` is false, with the budget
+        ``budget(task)`` of that moment; ``done(task, value, subtree, budget)``
+        gets each result as it comes.
+        """
+        pending = deque(tasks)
+        running = finished = 0
+        while pending or running:
+            while pending and running < self.jobs:
+                task = pending.popleft()
+                if skip(task):
+                    continue
+                limit = budget(task)
+                known = self._settled(task, depth, limit, worst)
+                if known is not None:
+                    finished += 1
+                    done(task, *known, limit)
+                    continue
+                opening, _, part = task
+                self._submit(task, limit, (self.rules, self.max_depth, self.consistent_only, self.bits, worst,
+                                           opening.index, part, depth, limit))
+                running += 1
+            if not running:
+                break
+            while True:
+                if self.progress is not None:
+                    self.progress(f"{finished} of {len(tasks)} parts searched in {self.jobs} processes, "
+                                  f"{status()}")
+                try:
+                    task, limit, result, error = self.finished.get(timeout=0.2)
+                    break
+                except queue.Empty:
+                    continue
+            running -= 1
+            finished += 1
+            if error is not None:
+                raise error
+            value, tree, positions = result
+            self.positions += positions
+            self._keep(task, depth, limit, worst, value, tree)
+            done(task, value, tree, limit)
+
+    def _submit(self, task, limit: int, args: tuple) -> None:
+        """Start :func:`part_task` on ``args``; its result or error goes to :attr:`finished` with the task."""
+        self.pool.apply_async(part_task, args,
+                              callback=lambda r, t=task, b=limit: self.finished.put((t, b, r, None)),
+                              error_callback=lambda e, t=task, b=limit: self.finished.put((t, b, None, e)))
+
+    def _settled(self, task, depth: int | None, limit: int, worst: bool) -> tuple[int, TreeNode | None] | None:
+        """What the journal says of a task for this budget (``(value, subtree)``), or None: search it."""
+        if self.journal is None:
+            return None
+        opening, fb, _ = task
+        code, feedback = self.part_name(opening.index, fb)
+        if worst:
+            known = self.journal.solvable(code, feedback, depth)
+            return None if known is None else (int(known), None)
+        return self.journal.cost(code, feedback, depth, limit)
+
+    def _keep(self, task, depth: int | None, limit: int, worst: bool, value: int, tree: TreeNode | None) -> None:
+        if self.journal is None:
+            return
+        opening, fb, _ = task
+        code, feedback = self.part_name(opening.index, fb)
+        if worst:
+            self.journal.record_solvable(code, feedback, depth, bool(value))
+        else:
+            self.journal.record_cost(code, feedback, depth, limit, value, tree)
+
+    def close(self, interrupted: bool) -> None:
+        if interrupted:
+            self.pool.terminate()  # a part may take minutes: nothing of it is kept
+        else:
+            self.pool.close()
+        self.pool.join()
+
+
+class DaskWorkers(Workers):
+    """The workers of a Dask cluster (``--executor dask``): each part a task, as many at once as the cluster has
+    threads; each worker thread keeps its own table of solved sets across the tasks it runs."""
+
+    def __init__(self, client, rules: Rules, max_depth: int | None, progress: Progress | None,
+                 consistent_only: bool = False, bits: int | None = None):
+        self.client = client
+        self.futures: set = set()
+        self._search(max(1, sum(client.nthreads().values())), rules, max_depth, progress, consistent_only, bits)
+
+    def _submit(self, task, limit: int, args: tuple) -> None:
+        future = self.client.submit(part_task, *args, pure=False)
+        self.futures.add(future)
+
+        def arrived(f, t=task, b=limit) -> None:
+            self.futures.discard(f)
+            error = f.exception() if f.status == "error" else None
+            if f.status == "cancelled":
+                return
+            self.finished.put((t, b, None if error is not None else f.result(), error))
+
+        future.add_done_callback(arrived)
+
+    def close(self, interrupted: bool) -> None:
+        # The client is the caller's: only this search's tasks still running are cancelled.
+        if self.futures:
+            self.client.cancel(list(self.futures))
+            self.futures.clear()
