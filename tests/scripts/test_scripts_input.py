@@ -46,6 +46,9 @@ def script(name: str, *args: str, cwd=None) -> subprocess.CompletedProcess:
     ("sample_returns.py", ["--replot", str(ROOT / "pyproject.toml")],
      f"error: --replot: {ROOT / 'pyproject.toml'} is not the JSON rows of an earlier run (--json)", 2),
     ("greedy_ceiling.py", ["--pegs", "0"], "error: --pegs must be between 1 and 64, got 0", 2),
+    ("optimal_dask_workers.py", ["--workers", "1", "0"], "optimal_dask_workers.py: error: argument --workers: '0' "
+                                                         "is not a count (an integer >= 1)", 2),
+    ("optimal_dask_workers.py", ["--colors", "300"], "error: --colors must be between 1 and 255, got 300", 2),
     ("seed003_openings.py", ["--backend", "nope"],
      "error: unknown backend 'nope'; choose from clingo, swipl, python, a1, a2, a3, a4, a5", 2),
     ("seed003_openings.py", ["--seed", "-1"], "seed003_openings.py: error: argument --seed: '-1' is not a natural "
