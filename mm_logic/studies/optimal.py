@@ -158,14 +158,15 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
     searcher = Searcher(rules, limit, consistent_only, bits)
     kept = Journal(journal, rules, consistent_only) if journal is not None else None
     searcher.journal = kept
-    if client is not None:
-        workers = DaskWorkers(client, rules, limit, progress, consistent_only, bits)
-        jobs = workers.jobs
-    else:
-        workers = Workers(jobs, rules, limit, progress, consistent_only, bits) if jobs > 1 else None
-    if workers is not None:
-        workers.journal, workers.part_name = kept, searcher.part_name
+    workers: Workers | None = None
     try:
+        if client is not None:
+            workers = DaskWorkers(client, rules, limit, progress, consistent_only, bits)
+            jobs = workers.jobs
+        elif jobs > 1:
+            workers = Workers(jobs, rules, limit, progress, consistent_only, bits)
+        if workers is not None:
+            workers.journal, workers.part_name = kept, searcher.part_name
         if objective == "worst-case":
             depth, opening = _least_worst_case(searcher, workers, progress)
             result = _within(searcher, opening, depth)
@@ -183,7 +184,7 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
             result = _expected(searcher, None, workers, progress)
             if result.worst > depth:
                 first = searcher.positions
-                searcher = None  # its transposition table (up to 280 MB) goes before the next one's is made
+                searcher = None  # its transposition table goes before the next one's is made
                 searcher = Searcher(rules, depth, consistent_only, bits)
                 searcher.journal = kept
                 if workers is not None:
