@@ -143,7 +143,9 @@ def test_4x6(depth, last_line):
             "the strategy built, played against all 1,296 secrets: at most 5 guesses") for line in lines[2:-1])
 
 
+@pytest.mark.slow
 def test_one_opening():
+    # Two runs of the script, each building 4x6's table and searching one opening: about 6 s.
     result = script("--pegs", "4", "--colors", "6", "--depth", "5", "--opening", "0000")
     assert (result.returncode, result.stdout.splitlines()[-1]) == (0, "no strategy within 5 guesses after opening 0000")
     result = script("--pegs", "4", "--colors", "6", "--depth", "5", "--opening", "1123")
