@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import resource
+import sys
 
 from .errors import BadInput
 from .notation import quoted
@@ -28,9 +29,12 @@ def available_memory() -> int:
 
 def peak_memory() -> tuple[int, int]:
     """Peak resident bytes of this process and of its largest child process ended so far (0: none)."""
-    # ru_maxrss is in KiB on Linux.
-    return (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
-            resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)
+    return _peak_bytes(resource.RUSAGE_SELF), _peak_bytes(resource.RUSAGE_CHILDREN)
+
+
+def _peak_bytes(who: int) -> int:
+    peak = resource.getrusage(who).ru_maxrss
+    return peak if sys.platform == "darwin" else peak * 1024  # ru_maxrss: KiB on Linux, bytes on macOS
 
 
 def memory_text(size: int) -> str:

@@ -33,7 +33,6 @@ import gc
 import json
 import os
 import re
-import resource
 import shutil
 import signal
 import socket
@@ -54,6 +53,7 @@ from ..errors import BackendUnavailable, BadInput, MMLogicError, install_hint
 from ..files import read_text, target_of
 from ..game import Game
 from ..histogram import format_histogram
+from ..memory import peak_memory
 from ..notation import Code, amount, format_code, parse_code, quoted
 from ..player import Player
 from ..processes import die_with_parent, worker_count
@@ -218,9 +218,8 @@ def plan(sizes: list[tuple[int, int]], *, max_repeat: int | None, strategies: li
 
 # -- running one case -------------------------------------------------------------------
 def rss_mb() -> float:
-    """Peak resident set size of this process so far, in MB (ru_maxrss: KiB on Linux, bytes on macOS)."""
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak / 2**20 if sys.platform == "darwin" else peak / 2**10
+    """Peak resident set size of this process so far, in MB (:func:`mm_logic.memory.peak_memory`)."""
+    return peak_memory()[0] / 2**20
 
 
 def run_case(case: Case) -> dict:
