@@ -22,7 +22,6 @@ import numpy as np
 
 from .codespace import MAX_CODES, code_space
 from .feedback import colour_counts
-from .kernels.counting import count_from
 from .notation import Entry
 from .rules import Rules
 
@@ -40,6 +39,8 @@ def count_consistent(rules: Rules, history: list[Entry]) -> int:
     """
     if not history:
         return rules.size
+    # numba (0.2-0.5 s) only where a count is asked: commands that count nothing, such as optimal, start without it.
+    from .kernels.counting import count_from
     if not rules.standard:
         # The search below cuts on black pegs and common colours: the other rules filter the listed codes,
         # with the python engine's own filter.

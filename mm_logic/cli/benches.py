@@ -14,7 +14,6 @@ from .options import (
     Integer,
     distinct_outputs,
     emit,
-    engine_options,
     jobs_option,
     json_option,
     output_file_option,
@@ -22,6 +21,7 @@ from .options import (
     server_option,
     write_output,
 )
+from .strategy_options import engine_options
 
 
 @click.command(name="bench")

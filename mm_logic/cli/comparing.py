@@ -22,10 +22,10 @@ from .options import (
     output_file_option,
     rules_options,
     seed_option,
-    strategy_option,
     time_limit_option,
     write_output,
 )
+from .strategy_options import strategy_option
 
 #: ``compare --preset`` names (``mm_logic.studies.compare.PRESETS``, not imported at start-up; a test keeps them equal).
 PRESET_NAMES = ["seed000", "seed001", "seed003", "seed004", "feedback-rules"]

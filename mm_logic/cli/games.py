@@ -9,7 +9,8 @@ import click
 from ..codemaker import chosen_secret
 from ..errors import BadInput
 from ..notation import parse_entry
-from .options import Integer, emit, engine_options, json_option, rules_options, server_option
+from .options import Integer, emit, json_option, rules_options, server_option
+from .strategy_options import engine_options
 
 
 @click.command(name="solve")

@@ -26,8 +26,8 @@ from .options import (
     pegs_option,
     repeat_options,
     seed_option,
-    strategy_option,
 )
+from .strategy_options import strategy_option
 
 
 # -- sweeps ---------------------------------------------------------------------------------

@@ -17,23 +17,10 @@ peg's own, and the moves fixing the history are found again at every node
 
 from __future__ import annotations
 
-import itertools
-
 import numba as nb
 import numpy as np
 
 from .numba_cache import CACHE
-
-
-def tagged_codes(codes: np.ndarray, colours: int) -> np.ndarray:
-    """The codes with colour ``c`` on peg ``p`` written ``p * colours + c`` (per-peg symmetry)."""
-    return np.ascontiguousarray(codes.astype(np.int64) + np.arange(codes.shape[1], dtype=np.int64) * colours)
-
-
-def peg_permutations(pegs: int, per_peg: bool) -> np.ndarray:
-    """Every permutation of the pegs (per-peg symmetry), else none: the search's switch between the two kinds."""
-    found = list(itertools.permutations(range(pegs))) if per_peg else []
-    return np.array(found, dtype=np.int64).reshape(len(found), pegs)
 
 
 @nb.njit(cache=CACHE, nogil=True)

@@ -18,8 +18,6 @@ as ``cache=``. A first run compiles them (optimal's search: 25-45 s), and
 from __future__ import annotations
 
 import os
-import stat
-import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -29,33 +27,7 @@ import numba
 from numba.core import event
 from numba.misc.appdirs import AppDirs
 
-
-def writable(folder: str | Path) -> bool:
-    """Whether ``folder`` exists or can be made, and takes a file: numba's own test of a cache folder."""
-    try:
-        os.makedirs(folder, exist_ok=True)
-        tempfile.TemporaryFile(dir=folder).close()
-    except OSError:
-        return False
-    return True
-
-
-def private_folder(parent: str | Path | None = None) -> Path | None:
-    """``mmlogic-numba-UID`` under ``parent`` (the temporary directory), made if need be; None unless it is a
-    folder of this account that no other account can write or read."""
-    uid = os.getuid() if hasattr(os, "getuid") else 0  # no accounts to tell apart on Windows
-    folder = Path(parent or tempfile.gettempdir()) / f"mmlogic-numba-{uid}"
-    try:
-        folder.mkdir(mode=0o700, exist_ok=True)
-        info = folder.lstat()
-    except OSError:
-        return None
-    # A cache holds code that numba runs: a folder another account made or can write into is not used.
-    # (Windows reports neither owner nor permissions this way, and its temporary folder is the user's own.)
-    shared = os.name != "nt" and (info.st_uid != uid or info.st_mode & 0o077)
-    if not stat.S_ISDIR(info.st_mode) or shared:
-        return None
-    return folder if writable(folder) else None
+from .cache_folders import private_folder, writable
 
 
 def choose_cache() -> bool:

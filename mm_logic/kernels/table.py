@@ -16,16 +16,6 @@ from .numba_cache import CACHE
 
 #: Ways of the transposition table's buckets.
 WAYS = 4
-#: Mixed into the second hash: the depth left (depth-limited searches) and the feasibility table.
-DEPTH_SALT = np.uint64(0x9E3779B97F4A7C15)
-FEASIBLE_SALT = np.uint64(0xC2B2AE3D27D4EB4F)
-
-
-def new_table(bits: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """An empty transposition table of ``2**bits`` entries: keys, values, guesses, set sizes, exact flags."""
-    size = 1 << bits
-    return (np.zeros((size, 2), dtype=np.uint64), np.zeros(size, dtype=np.int64), np.full(size, -1, dtype=np.int32),
-            np.zeros(size, dtype=np.int32), np.zeros(size, dtype=np.bool_))
 
 
 @nb.njit(cache=CACHE, nogil=True)
@@ -94,8 +84,3 @@ def probe(S, salt, z1, z2, tt):
     if entry < 0:
         return False, False, 0, -1
     return True, tt[4][entry], tt[1][entry], np.int64(tt[2][entry])
-
-
-def depth_salt(depth: int | None) -> np.uint64:
-    """The salt of :func:`mm_logic.kernels.optimal.search`'s entries for ``depth`` guesses left (None: unlimited)."""
-    return np.uint64(0) if depth is None else np.uint64(int(DEPTH_SALT) * (depth + 1) % 2**64)

@@ -71,22 +71,31 @@ import numpy as np
 
 from ..codespace import code_space
 from ..errors import BadInput
-from ..kernels.entropies import climb, partition_entropies
-from ..kernels.rule_sample import rule_climb, rule_distance, rule_entropies, rule_metropolis
-from ..kernels.sample import (
-    codes_with_counts,
-    colour_counts,
-    count_vectors,
-    descend,
-    feedback_distance,
-    metropolis,
-    repair,
-)
-from ..kernels.scoring import rule_code
 from ..notation import Code, shown
 from ..sampling import history_rng, random_code
 from .base import SeededStrategy
 from .scoring import Entropy
+
+
+def _load_kernels() -> None:
+    """Import the sampling kernels (numba) into this module, when the first sampling strategy is made: commands
+    that sample nothing (``optimal``) start without numba (0.2-0.5 s)."""
+    global climb, partition_entropies, rule_climb, rule_distance, rule_entropies, rule_metropolis
+    global codes_with_counts, colour_counts, count_vectors, descend, feedback_distance, metropolis
+    global repair, rule_code
+    from ..kernels.entropies import climb, partition_entropies
+    from ..kernels.rule_sample import rule_climb, rule_distance, rule_entropies, rule_metropolis
+    from ..kernels.sample import (
+        codes_with_counts,
+        colour_counts,
+        count_vectors,
+        descend,
+        feedback_distance,
+        metropolis,
+        repair,
+    )
+    from ..kernels.scoring import rule_code
+
 
 #: Code spaces up to this size are played by the exact ``entropy`` scorer.
 EXACT_SPACE = 50_000
@@ -161,6 +170,7 @@ class SampleEntropy(SeededStrategy):
 
     def __init__(self, rules, seed=None, k: int = SAMPLE_SIZE, **options):
         super().__init__(rules, seed, **options)
+        _load_kernels()
         #: Consistent codes in the sample.
         self.k = checked_size(k)
         if k != SAMPLE_SIZE:

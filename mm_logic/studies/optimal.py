@@ -149,7 +149,7 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
     # The driver holds a searcher too (the openings, the tree): jobs + 1 processes with workers. A cluster's
     # workers have their machines' memory: the bound is each worker thread's, as for one process here.
     bits = table_bits(rules, jobs + 1 if jobs > 1 else 1, memory)
-    compile_kernels(on_compile, worst=objective != "expected")
+    compile_kernels(on_compile, worst=objective != "expected", rules=rules)
     started = time.perf_counter()
     # A limit of at least every code cannot bind: an optimal strategy's guesses each shrink the set (a
     # guess that splits nothing only adds one), so no game is longer. Searching without it spares
@@ -210,7 +210,9 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
     result.table_entries = 1 << bits
     if kept is not None:
         result.journal, result.journal_read, result.journal_written = journal, kept.read, kept.written
-    result.peak_memory, result.worker_memory = peak_memory()
+    result.peak_memory, children = peak_memory()
+    # The search's worker processes only: a first run's build of the kernels is a child process too.
+    result.worker_memory = children if workers is not None else 0
     result.seconds = time.perf_counter() - started
     result.jobs = jobs
     return result

@@ -15,6 +15,8 @@ import numpy as np
 from ..codespace import code_space
 from ..errors import BadInput
 from ..feedback import rule_of
+from ..kernels import ahead
+from ..kernels import search_arrays as arrays
 from ..memory import available_memory, memory_text
 from ..notation import Code, Feedback, amount
 from ..rules import Rules
@@ -58,6 +60,18 @@ def capacity(depth: int, classes: int) -> int:
     return sum(classes**k for k in range(depth))
 
 
+def hash_words(size: int, stream: int) -> np.ndarray:
+    """``size`` odd random-looking 64-bit words, the same at every run (splitmix64 of the counter): the
+    transposition table's keys of a set are the xors of its codes' words. (Written out rather than drawn
+    from numpy's generators: importing numpy.random cost ``optimal`` 10 ms of a start of half a second.)"""
+    with np.errstate(over="ignore"):
+        z = (np.arange(size, dtype=np.uint64) + np.uint64(stream << 40)) * np.uint64(0x9E3779B97F4A7C15)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        z ^= z >> np.uint64(31)
+    return z | np.uint64(1)
+
+
 def per_peg_symmetry(rules: Rules) -> bool:
     """Whether a colour may be renamed on one peg alone: black pegs count the pegs where two codes agree, and
     with repetition allowed the codes renamed so are codes of the game (not so under a repetition limit)."""
@@ -76,11 +90,6 @@ class Searcher:
 
     def __init__(self, rules: Rules, max_depth: int | None = None, consistent_only: bool = False,
                  bits: int | None = None):
-        from ..kernels import node_symmetry, table
-        from ..kernels import optimal as kernels
-        self.node_symmetry = node_symmetry
-        self.k = kernels
-        self.transpositions = table
         self.rules = rules
         #: The feedback rule: the table's indices are its own, the largest the win.
         self.feedback = rule_of(rules)
@@ -94,9 +103,9 @@ class Searcher:
         self.codes = np.ascontiguousarray(space.codes)
         self.win = int(self.table[0, 0])
         # Parts a guess can make: the non-winning feedbacks that occur between two codes.
-        self.classes = max(1, int(np.unique(self.table).size) - 1)
+        self.classes = max(1, int(np.count_nonzero(np.bincount(self.table.ravel()))) - 1)
         self.bound = perfect_split_bound(self.size, self.classes)
-        inf = kernels.INF
+        inf = arrays.INF
         if max_depth is None:
             self.bounds = self.bound[None, :].copy()
         else:
@@ -117,9 +126,7 @@ class Searcher:
             spread = r * row[np.minimum(q + 1, self.size)] + (self.classes - r) * row[q]
             self.outsides[d] = np.minimum(sizes + spread, inf)
         self.capacity = np.array([min(capacity(d, self.classes), 1 << 40) for d in range(64)], dtype=np.int64)
-        rng = np.random.default_rng(0x5EED)
-        z1 = rng.integers(0, 2**63, size=self.size, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
-        z2 = rng.integers(0, 2**63, size=self.size, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+        z1, z2 = hash_words(self.size, 1), hash_words(self.size, 2)
         # The table by secret: the scoring reads the codes of a set as secrets, row by row. Black and
         # white pegs and black pegs alone are symmetric (the table itself); positional marks are not.
         by_secret = self.table if rules.feedback != "positional" else np.ascontiguousarray(self.table.T)
@@ -127,14 +134,17 @@ class Searcher:
         # on peg-tagged colours); the symmetry kernels see codes of `sym_colours` colours.
         self.per_peg = per_peg_symmetry(rules)
         self.sym_colours = rules.colors * rules.pegs if self.per_peg else rules.colors
-        self.sym_codes = node_symmetry.tagged_codes(self.codes, rules.colors) if self.per_peg else self.codes
-        self.perms = node_symmetry.peg_permutations(rules.pegs, self.per_peg)
+        self.sym_codes = arrays.tagged_codes(self.codes, rules.colors) if self.per_peg else self.codes
+        self.perms = arrays.peg_permutations(rules.pegs, self.per_peg)
+        #: The compiled kernels: the module built ahead of time for these arrays' types if there is one, else
+        #: numba's (:func:`mm_logic.kernels.ahead.kernels_for`).
+        self.k = ahead.kernels_for(self.table.dtype, self.sym_codes.dtype)
         self.game = (self.table, self.sym_codes, z1, z2, by_secret, self.perms, np.int64(consistent_only))
-        self.scratch = kernels.new_scratch(self.size, self.win + 1)
+        self.scratch = arrays.new_scratch(self.size, self.win + 1)
         #: The transposition table's entries, a power of two (:func:`table_bits`).
         self.bits = default_table_bits(self.size) if bits is None else bits
-        self.tt = table.new_table(self.bits)
-        self.control = np.zeros(kernels.CONTROL_SLOTS, dtype=np.int64)
+        self.tt = arrays.new_table(self.bits)
+        self.control = np.zeros(arrays.CONTROL_SLOTS, dtype=np.int64)
         self.hist = np.zeros((self.size + 2, rules.pegs), dtype=np.int64)
         self.on_tick: Callable[[np.ndarray], None] | None = None
         #: Where the parts of the openings searched are kept, if anywhere (``--journal``: a
@@ -157,7 +167,7 @@ class Searcher:
         symmetry: :func:`mm_logic.kernels.node_symmetry.peg_moves`)."""
         if self.per_peg:
             hist = self.sym_codes[np.array(history, dtype=np.int64)].reshape(len(history), self.rules.pegs)
-            return self.node_symmetry.peg_moves(np.ascontiguousarray(hist), len(history), self.perms,
+            return self.k.peg_moves(np.ascontiguousarray(hist), len(history), self.perms,
                                                 self.sym_colours)
         # None where moving pegs changes the feedback (positional marks): colours alone are symmetric.
         found = position_symmetries(self.rules, [(self.code(g), None) for g in history]) \
@@ -224,12 +234,12 @@ class Searcher:
         indices = np.ascontiguousarray(indices, dtype=np.int32)
         if indices.size <= 2:
             return self._leaf(indices)
-        salt = np.uint64(int(self.transpositions.FEASIBLE_SALT) * (depth + 1) % 2**64)
-        found, _, value, guess = self.transpositions.probe(indices, salt, self.game[2], self.game[3], self.tt)
+        salt = np.uint64(int(arrays.FEASIBLE_SALT) * (depth + 1) % 2**64)
+        found, _, value, guess = self.k.probe(indices, salt, self.game[2], self.game[3], self.tt)
         if not (found and value == 1 and guess >= 0):
             self._run(self.k.feasible, indices, history, depth, 0, self.game, self.bound, self.capacity,
                       self.scratch, self.tt, self.control)
-            found, _, value, guess = self.transpositions.probe(indices, salt, self.game[2], self.game[3], self.tt)
+            found, _, value, guess = self.k.probe(indices, salt, self.game[2], self.game[3], self.tt)
         if not (found and value == 1 and guess >= 0):
             raise AssertionError(f"no strategy within {depth} guesses where one was found")
         node = TreeNode(self.code(int(guess)))
@@ -251,12 +261,12 @@ class Searcher:
         indices = np.ascontiguousarray(indices, dtype=np.int32)
         if indices.size <= 2:
             return self._leaf(indices)
-        salt = self.transpositions.depth_salt(depth)
-        found, exact, _, guess = self.transpositions.probe(indices, salt, self.game[2], self.game[3], self.tt)
+        salt = arrays.depth_salt(depth)
+        found, exact, _, guess = self.k.probe(indices, salt, self.game[2], self.game[3], self.tt)
         if not (found and exact and guess >= 0):
             # Replaced in the table by other sets since: search it again.
             self.cost(indices, history, depth, self.k.INF)
-            found, exact, _, guess = self.transpositions.probe(indices, salt, self.game[2], self.game[3], self.tt)
+            found, exact, _, guess = self.k.probe(indices, salt, self.game[2], self.game[3], self.tt)
         guess = int(guess)
         node = TreeNode(self.code(guess))
         below = None if depth is None else depth - 1
@@ -307,17 +317,37 @@ def table_bits(rules: Rules, jobs: int, memory: int | None) -> int:
 WARM_UP = Rules(2, 3)
 
 
-def compile_kernels(on_compile: Callable[[], None] | None = None, worst: bool = False) -> None:
-    """Load the search's kernels from numba's cache, or compile them (15-45 s, a first run's).
+def kernel_variant(rules: Rules) -> str | None:
+    """The variant of the kernels a game's search runs (:func:`mm_logic.kernels.ahead.variant`): the dtypes of its
+    feedback table and of its codes (peg-tagged under per-peg symmetry)."""
+    table = rule_of(rules).index_dtype(rules.pegs)
+    codes = np.int64 if per_peg_symmetry(rules) else np.uint8 if rules.colors <= 255 else np.uint16
+    return ahead.variant(table, codes)
 
-    Done before the clock starts, so that ``seconds`` is the search's own (4x6 reported 14-23 s
-    cold for a search of 0.6 s). ``worst``: also the kernel of the worst objective. ``on_compile``
-    is called when compilation actually starts (:func:`mm_logic.kernels.numba_cache.compilation_said`);
-    a warm cache loads them silently.
+
+def compile_kernels(on_compile: Callable[[], None] | None = None, worst: bool = False,
+                    rules: Rules | None = None) -> None:
+    """Make the search's kernels ready before the clock starts, so that ``seconds`` is the search's own.
+
+    For ``rules``' game: load the kernels compiled ahead of time for its arrays, or build them (10-40 s, a
+    first run's; :mod:`mm_logic.kernels.ahead`), and then numba is never imported. Where they cannot be
+    built, or without ``rules``: load numba's kernels from its cache, or compile them (15-45 s); ``worst``:
+    also the kernel of the worst objective. ``on_compile`` is called, once, when compiling actually starts
+    (:func:`mm_logic.kernels.numba_cache.compilation_said`); a warm cache loads them silently.
     """
+    said = []
+
+    def once() -> None:
+        if not said and on_compile is not None:
+            said.append(True)
+            on_compile()
+
+    kind = kernel_variant(rules) if rules is not None else None
+    if kind is not None and ahead.build(kind, once):
+        return
     from ..kernels.numba_cache import compilation_said
 
-    with compilation_said(on_compile):
+    with compilation_said(once):
         searcher = Searcher(WARM_UP, max_depth=None)
         every = np.arange(searcher.size, dtype=np.int32)
         searcher.cost(every, [], None, searcher.k.INF)  # search

@@ -287,7 +287,8 @@ def brute_black_moves(rules: Rules, history: list) -> set:
 @pytest.mark.parametrize("history", [[(0, 0, 1)], [(0, 1, 2), (1, 1, 0)], [(0, 0, 0), (0, 1, 1), (2, 1, 0)],
                                      [(1, 2, 0), (2, 0, 1)]], ids=str)
 def test_per_peg_moves_fix_the_history_and_keep_black_pegs(history):
-    from mm_logic.kernels.node_symmetry import peg_moves, peg_permutations, tagged_codes
+    from mm_logic.kernels.node_symmetry import peg_moves
+    from mm_logic.kernels.search_arrays import peg_permutations, tagged_codes
     from mm_logic.studies.optimal_search import per_peg_symmetry
     rules = Rules(3, 4, feedback="black")
     assert per_peg_symmetry(rules) and not per_peg_symmetry(Rules(3, 4, max_repeat=1, feedback="black"))
