@@ -602,6 +602,14 @@ def feasible(S, hist, hlen, sigmas, pis, depth, level, game, bound, capacity, sc
     if entry >= 0:
         return tt[1][entry]
     win = np.int64(table[0, 0])
+    if depth == 2 and win < 64 and (hard or scratch[0].shape[0] >= 2 * table.shape[0]):
+        # Two guesses left: a code that tells S apart, one of S first (the guess the scoring's order below
+        # would try first: the smallest of S, else the smallest code), or none.
+        g = _separator_in(S, table)
+        if g < 0 and not hard:
+            g = _separator_out(S, game[4], scratch[0])
+        tt_store(tt, k1, k2, 1 if g >= 0 else 0, g, n, True)
+        return 1 if g >= 0 else 0
     guesses, scored, _ = _score_guesses(S, CONSISTENT if hard else EVERY, game, scratch, bound, INF,
                                         capacity[depth - 1])
     blocks = node_blocks(S, codes, hist, hlen, pis.shape[1], perms.shape[0] > 0)

@@ -22,21 +22,34 @@ from ..errors import BadInput
 from ..notation import Code, amount, quoted
 from ..rules import Rules, rule_names
 from .base import Strategy
-from .genetic import Ga001Dissimilar, Ga001Random, Ga001Reduction, Ga001Similar, Ga004
-from .human import Human1, Human2, Human3
-from .sampled import SampleEntropy, is_sample_name, sample_size
-from .scoring import Entropy, Expected, Minimax, Parts
-from .simple import Any, AnyRandomOpening, First, Random
 from .tree import PREFIX, StrategyTree, TreeStrategy
-from .weighted import WeightedEntropy, WeightedEntropyStages
 
-#: The built-in strategies by ``--strategy`` name (``sample-entropy:K`` and ``tree:FILE`` are read by
-#: :func:`parse_strategy`).
-STRATEGIES: dict[str, type[Strategy]] = {
-    cls.name: cls for cls in (First, Any, Random, AnyRandomOpening, Minimax, Expected, Entropy, Parts,
-                            WeightedEntropy, WeightedEntropyStages, Human1, Human2, Human3, Ga001Random,
-                            Ga001Similar, Ga001Dissimilar, Ga001Reduction, Ga004, SampleEntropy)
-}
+_STRATEGIES: dict[str, type[Strategy]] = {}
+
+
+def _registry() -> dict[str, type[Strategy]]:
+    """The built-in strategies by ``--strategy`` name (:data:`STRATEGIES`), their modules imported at the first
+    call: what imports the package for a tree's nodes alone (``optimal``) loads none of them (30 ms)."""
+    if not _STRATEGIES:
+        from .genetic import Ga001Dissimilar, Ga001Random, Ga001Reduction, Ga001Similar, Ga004
+        from .human import Human1, Human2, Human3
+        from .sampled import SampleEntropy
+        from .scoring import Entropy, Expected, Minimax, Parts
+        from .simple import Any, AnyRandomOpening, First, Random
+        from .weighted import WeightedEntropy, WeightedEntropyStages
+        _STRATEGIES.update({cls.name: cls for cls in (
+            First, Any, Random, AnyRandomOpening, Minimax, Expected, Entropy, Parts, WeightedEntropy,
+            WeightedEntropyStages, Human1, Human2, Human3, Ga001Random, Ga001Similar, Ga001Dissimilar, Ga001Reduction,
+            Ga004, SampleEntropy)})
+    return _STRATEGIES
+
+
+def __getattr__(name: str):
+    # STRATEGIES, the built-in strategies by --strategy name (sample-entropy:K and tree:FILE are read by
+    # parse_strategy), made on first use (:func:`_registry`).
+    if name == "STRATEGIES":
+        return _registry()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 #: The literature's names of the built-in strategies (any case), as users type them.
@@ -85,6 +98,7 @@ class StrategyName:
         options = {"time_limit": time_limit, "first_guess": first_guess}
         if self.tree is not None:
             return TreeStrategy(rules, self.tree, self.name, **options)
+        from .sampled import SampleEntropy, sample_size
         if self.cls is SampleEntropy:
             return SampleEntropy(rules, seed, sample_size(self.name), **options)
         return self.cls(rules, seed, **options)
@@ -95,7 +109,7 @@ class StrategyName:
         tree's other rules."""
         cls = self.cls
         if cls.max_codes is not None and rules.size > cls.max_codes:
-            fit = [n for n, c in STRATEGIES.items() if c.for_any_size]
+            fit = [n for n, c in _registry().items() if c.for_any_size]
             others = ", ".join(fit[:-1]) + " or " + fit[-1]
             raise BadInput(f"--strategy {self.name} scores guesses against every code and plays at most "
                            f"{cls.max_codes:,} codes; {rules.describe()} has {amount(rules.size)}: "
@@ -104,7 +118,7 @@ class StrategyName:
             raise BadInput(f"--strategy {self.name} weighs the feedbacks of {cls.pegs_only} pegs only (its published "
                            f"weights); {rules.describe()} has {rules.pegs}: use --strategy entropy")
         if rules.feedback_kind not in cls.feedback_rules:
-            fit = [n for n, c in STRATEGIES.items() if rules.feedback_kind in c.feedback_rules]
+            fit = [n for n, c in _registry().items() if rules.feedback_kind in c.feedback_rules]
             raise BadInput(f"--strategy {self.name} plays {rule_names(cls.feedback_rules)} only; "
                            f"with --feedback {rules.feedback} use --strategy {', '.join(fit[:-1])} or {fit[-1]}")
         if self.tree is not None:
@@ -125,9 +139,10 @@ def parse_strategy(text: str, *, files: bool = True) -> StrategyName:
     >>> parse_strategy("sample-entropy:50").name
     'sample-entropy:50'
     """
+    from .sampled import SampleEntropy, is_sample_name, sample_size
     name = canonical_name(text)
-    if name in STRATEGIES:
-        return StrategyName(name, STRATEGIES[name])
+    if name in _registry():
+        return StrategyName(name, _registry()[name])
     if is_sample_name(name):
         sample_size(name)
         return StrategyName(name, SampleEntropy)
@@ -136,7 +151,7 @@ def parse_strategy(text: str, *, files: bool = True) -> StrategyName:
         if not path:
             raise BadInput("--strategy tree:FILE needs a file name after tree:")
         return StrategyName(name, TreeStrategy, StrategyTree.load(Path(path)))
-    raise BadInput(f"unknown strategy {quoted(name)}; choose from {', '.join(STRATEGIES)}")
+    raise BadInput(f"unknown strategy {quoted(name)}; choose from {', '.join(_registry())}")
 
 
 def parse_strategies(text: str | Iterable[str | StrategyName], *, files: bool = True) -> list[StrategyName]:
@@ -153,7 +168,7 @@ def parse_strategies(text: str | Iterable[str | StrategyName], *, files: bool = 
     listed = [n if isinstance(n, StrategyName) else n.strip() for n in items
               if isinstance(n, StrategyName) or n.strip()]
     if not listed:
-        raise BadInput(f"unknown strategy {quoted(str(text))}; choose from {', '.join(STRATEGIES)}")
+        raise BadInput(f"unknown strategy {quoted(str(text))}; choose from {', '.join(_registry())}")
     chosen = [n if isinstance(n, StrategyName) else parse_strategy(n, files=files) for n in listed]
     return list({s.name: s for s in chosen}.values())
 

@@ -101,6 +101,7 @@ class Searcher:
         self.size = space.size
         self.table = np.ascontiguousarray(space.table)
         self.codes = np.ascontiguousarray(space.codes)
+        self._code_list: list | None = None
         self.win = int(self.table[0, 0])
         # Parts a guess can make: the non-winning feedbacks that occur between two codes.
         self.classes = max(1, int(np.count_nonzero(np.bincount(self.table.ravel()))) - 1)
@@ -156,7 +157,11 @@ class Searcher:
         return int(self.control[self.k.NODES])
 
     def code(self, index: int) -> Code:
-        return tuple(int(c) for c in self.codes[index])
+        """The code of an index (from the codes as Python lists, made once: a tree of 4x6 names 1,386 codes,
+        and reading each from numpy took 40 ms, a tenth of the whole run)."""
+        if self._code_list is None:
+            self._code_list = self.codes.tolist()
+        return tuple(self._code_list[int(index)])
 
     def part_name(self, opening: int, fb: int) -> tuple[Code, Feedback]:
         """The opening's code and the feedback (an index of the table) that name one of its parts."""
@@ -179,9 +184,16 @@ class Searcher:
 
     def parts(self, guess: int, indices: np.ndarray) -> list[tuple[int, np.ndarray]]:
         """The non-winning parts of ``indices`` under ``guess``: (feedback index, sorted indices), largest first."""
+        if indices.size == 0:
+            return []
         row = self.table[guess, indices]
-        found = [(int(f), indices[row == f]) for f in np.unique(row) if f != self.win]
-        found.sort(key=lambda part: -part[1].size)
+        # One stable sort by feedback (np.unique and a mask per feedback cost 4x6's tree a tenth of its run).
+        order = np.argsort(row, kind="stable")
+        feedbacks = row[order]
+        starts = np.flatnonzero(np.diff(feedbacks)) + 1
+        found = [(int(feedbacks[at]), part) for at, part in zip(np.r_[0, starts], np.split(indices[order], starts))
+                 if feedbacks[at] != self.win]
+        found.sort(key=lambda part: -part[1].size)  # stable: equal sizes by feedback
         return found
 
     def _run(self, kernel, indices: np.ndarray, history: list[int], *args):
