@@ -119,6 +119,8 @@ def compare(ctx, preset, rules, feedbacks, backends, strategies, all_secrets, ga
     if as_json:
         click.echo(json.dumps(outcome.as_dict()))
     else:
+        for number, paired in enumerate(outcome.paired):
+            click.echo(("\n" if number == 0 and printed else "") + paired.text())
         for disagreement in outcome.disagreements:
             click.echo(disagreement.text())
     if not outcome.complete:
