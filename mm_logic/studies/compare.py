@@ -259,8 +259,8 @@ class Disagreement:
 
 #: Fields of a row in ``--json`` and ``--csv``, in order.
 ROW_FIELDS = ("games", "total_guesses", "mean", "max", "histogram", "seconds")
-#: The statistics after them (:meth:`BenchResult.statistics`; in CSV ``ci95`` is two columns, ``ci95_low`` and
-#: ``ci95_high``).
+#: The statistics after them (:meth:`~mm_logic.studies.bench.BenchResult.statistics`; in CSV ``ci95`` is two
+#: columns, ``ci95_low`` and ``ci95_high``).
 STATISTICS_FIELDS = ("min", "stdev", "ci95", "failed", "failure_rate")
 
 

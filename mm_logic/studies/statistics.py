@@ -77,7 +77,7 @@ def _beta_fraction(a: float, b: float, x: float) -> float:
 
 
 def t_two_sided_p(t: float, df: float) -> float:
-    """P(|T| >= |t|) for Student's T with ``df`` degrees of freedom.
+    """``P(|T| >= |t|)`` for Student's T with ``df`` degrees of freedom.
 
     >>> round(t_two_sided_p(2.228138852, 10), 6)
     0.05
@@ -164,7 +164,7 @@ def summarize(histogram: Mapping[int, int]) -> Summary:
 
     Computed from the counts: a bench over every secret of a large space holds a million
     games in a few bins. An empty histogram has n = 0, mean, min and max 0 (as ``max`` in
-    :func:`mm_logic.histogram.histogram_figures`).
+    ``mm_logic.histogram.histogram_figures``).
 
     >>> summary = summarize({1: 1, 2: 1, 3: 1, 4: 1, 5: 1})
     >>> summary.mean, summary.min, summary.max, round(summary.stdev, 6)
