@@ -76,6 +76,7 @@ class BenchResult:
     #: history ``tree_at`` (empty: the whole strategy tree).
     tree: TreeNode | None = None
     tree_at: tuple[Entry, ...] = ()
+    #: The games the strategy gave up: ``(secret, its message)``; not in ``games_played``.
     failed: list[tuple[Code, str]] = field(default_factory=list)
 
     @property
@@ -295,7 +296,8 @@ def play_tree(engine: Engine, strategy: Strategy, history: list[Entry], secrets:
         except StrategyGaveUp as gave_up:
             # Every secret here meets this same history, and the strategy's guess is a function of it: each
             # of their games would have stopped here.
-            result.failed.extend((space.code(int(i)), str(gave_up)) for i in secrets.tolist())
+            why = str(gave_up)  # one message for the node's secrets, not a copy each
+            result.failed.extend((space.code(int(i)), why) for i in secrets.tolist())
             if progress:
                 progress(int(secrets.size))
             return None
