@@ -63,6 +63,14 @@ class SolverTimeout(MMLogicError):
     exit_code = 1
 
 
+class StrategyGaveUp(SolverTimeout):
+    """A strategy found no guess within its own limit (a genetic strategy's ``--time-limit``).
+
+    Not an engine's failure nor a bug: ``bench`` and ``compare`` count the game as failed and go
+    on (seed 001 reports such failure rates); a single game (``solve``) exits 1 as any timeout.
+    """
+
+
 class WrongAnswer(BadInput):
     """An engine returned a code the history or the rules exclude: its encoding is wrong (exit 2).
 

@@ -52,6 +52,11 @@ def bench(rules, engine, strategy, seed, all_secrets, games, spaced, server, as_
     lexicographic order. `seconds` is the wall time of the games alone.
     --save-tree FILE (with --all) writes the tree the strategy played.
 
+    Beside the mean: min, the standard deviation and the 95% interval of the
+    mean (Student's t). A game the strategy gives up (a genetic strategy at
+    its --time-limit) is counted as failed, not an error: the figures are over
+    the games won, `failed N of M` beside them.
+
     \b
     Examples:
       mmlogic bench --backend python --strategy minimax --first-guess 0011 --all

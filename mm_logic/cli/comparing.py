@@ -62,6 +62,12 @@ def compare(ctx, preset, rules, feedbacks, backends, strategies, all_secrets, ga
     attempts for every secret; any disagreement is listed and the command
     exits 1. Ctrl-C stops and prints what was finished.
 
+    Each row also gives the games failed (a genetic strategy at its
+    --time-limit), the half width of the mean's 95% interval, the standard
+    deviation and min; strategies that played the same secrets on the same
+    engine are compared pair by pair (`paired:` lines: the mean difference,
+    its 95% interval, a paired t-test and a sign test).
+
     \b
     Presets (each report's experiments; mmlogic compare --preset NAME alone):
       seed000  human1-3 and first on 4x6, 4x8, 4x8 no-repeat, 4x20, 6x4, every secret
@@ -119,6 +125,8 @@ def compare(ctx, preset, rules, feedbacks, backends, strategies, all_secrets, ga
     if as_json:
         click.echo(json.dumps(outcome.as_dict()))
     else:
+        for number, paired in enumerate(outcome.paired):
+            click.echo(("\n" if number == 0 and printed else "") + paired.text())
         for disagreement in outcome.disagreements:
             click.echo(disagreement.text())
     if not outcome.complete:

@@ -185,7 +185,8 @@ class Seconds(click.FloatRange):
 
 
 TIME_LIMIT_HELP = ("Bound on one solver call, and on a genetic strategy's search for a consistent code "
-                   "(ga001-*: 300 s when not given); exceeding it exits 1.")
+                   "(ga001-*: 300 s when not given); exceeding it exits 1, except that bench and compare "
+                   "count a genetic game over it as failed.")
 
 
 def time_limit_option(default: float | None = None, help: str | None = None):

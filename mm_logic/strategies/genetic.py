@@ -45,7 +45,7 @@ from collections import Counter
 
 import numpy as np
 
-from ..errors import SolverTimeout
+from ..errors import StrategyGaveUp
 from ..feedback import black_common, colour_counts, feedback
 from ..notation import Code, Entry
 from ..rules import Rules  # noqa: F401 (doctests)
@@ -137,7 +137,7 @@ class Ga001(SeededStrategy):
             if time.monotonic() > deadline:
                 if found:
                     return found
-                raise SolverTimeout(f"{self.name} found no consistent code in {generation} generations "
+                raise StrategyGaveUp(f"{self.name} found no consistent code in {generation} generations "
                                     f"within the time limit of {budget:g} s ({rules.describe()}); "
                                     "raise --time-limit")
             # Tournaments of 10 (drawn with replacement), the best of each (lowest index on ties)

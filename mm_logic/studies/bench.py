@@ -15,6 +15,10 @@ Tasks run in this process or, with ``jobs > 1``, in worker processes; a
 worker rebuilds the engine and strategy from their :class:`~mm_logic.player.Player` (solvers
 embedded in a process cannot be sent to another), so the attempts are the
 same whatever the number of jobs.
+
+A game the strategy cannot finish (:class:`~mm_logic.errors.StrategyGaveUp`: a genetic
+strategy's time limit) is counted as failed, not fatal: the figures are over the games won,
+with the failures beside (seed 001 reports failure rates). An engine's error stays fatal.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ import numpy as np
 from ..codemaker import check_every_secret, secret_indices
 from ..codespace import code_space
 from ..engines.base import Engine
-from ..errors import BadInput
+from ..errors import BadInput, MMLogicError, StrategyGaveUp
 from ..feedback import rule_of
 from ..game import EngineDisagreement, Game, GameRecord, NoProgress, attempts_limit, play
 from ..histogram import format_histogram, histogram_figures
@@ -43,6 +47,7 @@ from ..processes import portable, start_pool, start_worker, worker_count
 from ..rules import Rules
 from ..strategies.base import PlayedTree, Strategy
 from ..strategies.tree import StrategyTree, TreeNode
+from .statistics import summarize
 
 #: Called with the number of games just finished (a progress bar's ``update``).
 Progress = Callable[[int], None]
@@ -56,7 +61,8 @@ Codemaker = Callable[[Engine, Strategy, Code], GameRecord]
 # -- results -------------------------------------------------------------------------
 @dataclass
 class BenchResult:
-    """Attempts over many games: one ``(secret, attempts)`` pair per game played."""
+    """Attempts over many games: one ``(secret, attempts)`` pair per game won, one ``(secret, why)`` per
+    game failed (the strategy gave up: :class:`~mm_logic.errors.StrategyGaveUp`)."""
 
     rules: Rules
     backend: str
@@ -70,17 +76,25 @@ class BenchResult:
     #: history ``tree_at`` (empty: the whole strategy tree).
     tree: TreeNode | None = None
     tree_at: tuple[Entry, ...] = ()
+    #: The games the strategy gave up: ``(secret, its message)``; not in ``games_played``.
+    failed: list[tuple[Code, str]] = field(default_factory=list)
 
     @property
     def histogram(self) -> Counter:
         return Counter(attempts for _, attempts in self.games_played)
 
     def by_secret(self) -> dict[Code, int]:
-        """Attempts per secret (a secret drawn twice was played alike twice)."""
+        """Attempts per secret won (a secret drawn twice was played alike twice)."""
         return dict(self.games_played)
 
     @property
     def games(self) -> int:
+        """Games played, won or failed."""
+        return len(self.games_played) + len(self.failed)
+
+    @property
+    def won(self) -> int:
+        """Games won (the mean, the histogram and the statistics are over these)."""
         return len(self.games_played)
 
     @property
@@ -89,7 +103,7 @@ class BenchResult:
 
     @property
     def mean(self) -> float:
-        return self.total_guesses / self.games if self.games else 0.0
+        return self.total_guesses / self.won if self.won else 0.0
 
     @property
     def max(self) -> int:
@@ -102,6 +116,7 @@ class BenchResult:
     def merge(self, other: BenchResult) -> None:
         """Add another part's games (a worker's task, or a later batch), and graft its subtree."""
         self.games_played.extend(other.games_played)
+        self.failed.extend(other.failed)
         if other.search is not None:
             mine = self.search or {}
             self.search = {k: mine.get(k, 0) + n for k, n in other.search.items()}
@@ -123,36 +138,78 @@ class BenchResult:
 
     def strategy_tree(self, strategy: Strategy) -> StrategyTree:
         """The recorded tree as a :class:`StrategyTree` (``--save-tree``)."""
+        if self.failed:
+            raise MMLogicError(f"--save-tree: {strategy.name} gave up on {len(self.failed)} of {self.games} "
+                               f"games, so its tree has holes; not saved ({self.failed[0][1]})")
         if self.tree is None or self.tree_at:
             raise ValueError("the bench recorded no whole tree")
         return StrategyTree(self.rules, self.tree, strategy.name, strategy.seed, self.backend, strategy.first_guess)
 
     def figures(self) -> dict:
-        """Games, total, mean, max, histogram and seconds, as the contract writes them."""
+        """Games (won or failed), total, mean (over the games won), max, histogram and seconds, as the
+        contract writes them."""
         return {
             **histogram_figures(self.histogram),
+            "games": self.games,
             "seconds": round(self.seconds, 3),
             **({"search": self.search} if self.search is not None else {}),
         }
 
+    def statistics(self) -> dict:
+        """``min``, ``stdev`` (sample, n - 1) and ``ci95`` (``[low, high]``, Student's t) of the guesses of the
+        games won, None below two games; ``failed`` (games the strategy gave up) and ``failure_rate`` (of
+        every game played)."""
+        summary = summarize(self.histogram)
+        return {"min": summary.min,
+                "stdev": None if summary.stdev is None else round(summary.stdev, 4),
+                "ci95": None if summary.ci95 is None else [round(x, 4) for x in summary.ci95],
+                "failed": len(self.failed),
+                "failure_rate": round(len(self.failed) / self.games, 4) if self.games else 0.0}
+
     def as_dict(self) -> dict:
         """The contract's ``bench --json`` object."""
-        return {**self.figures(), "backend": self.backend, "strategy": self.strategy,
+        return {**self.figures(), **self.statistics(), "backend": self.backend, "strategy": self.strategy,
                 "rules": self.rules.as_dict()}
 
     def text(self) -> str:
         """The human summary of ``bench``."""
         histogram = format_histogram(self.histogram)
+        summary = summarize(self.histogram)
         return (f"rules      {self.rules.describe()}\n"
                 f"backend    {self.backend}\n"
                 f"strategy   {self.strategy}\n"
                 f"games      {self.games}\n"
+                f"failed     {format_failed(len(self.failed), self.games)}\n"
                 f"mean       {self.mean:.3f}\n"
+                f"ci95       {format_interval(summary.ci95)}\n"
+                f"stdev      {'-' if summary.stdev is None else f'{summary.stdev:.3f}'}\n"
+                f"min        {summary.min}\n"
                 f"max        {self.max}\n"
                 f"histogram  {histogram}\n"
                 f"seconds    {self.seconds:.3f}"
                 + "".join(f"\n{k:<10} {n:,} ({n / max(self.games, 1):,.0f} per game)"
                           for k, n in (self.search or {}).items()))
+
+
+def format_failed(failed: int, games: int) -> str:
+    """``3 of 20 (15.0%)``: games failed of games played.
+
+    >>> format_failed(3, 20), format_failed(0, 0)
+    ('3 of 20 (15.0%)', '0 of 0 (0.0%)')
+    """
+    return f"{failed} of {games} ({100 * failed / games if games else 0:.1f}%)"
+
+
+def format_interval(interval: tuple[float, float] | None) -> str:
+    """A 95% interval of the mean in text: ``4.452 to 4.500 (+-0.024)``; ``-`` for none (below two games).
+
+    >>> format_interval((1.03684, 4.96316)), format_interval(None)
+    ('1.037 to 4.963 (+-1.963)', '-')
+    """
+    if interval is None:
+        return "-"
+    low, high = interval
+    return f"{low:.3f} to {high:.3f} (+-{(high - low) / 2:.3f})"
 
 
 # -- playing ---------------------------------------------------------------------------
@@ -173,8 +230,12 @@ def play_games(engine: Engine, strategy: Strategy, secrets: list[Code], progress
     result = _empty(engine, strategy)
     before = engine.search_stats()
     for secret in secrets:
-        record = play(engine, strategy, secret) if codemaker is None else codemaker(engine, strategy, secret)
-        result.games_played.append((secret, record.attempts))
+        try:
+            record = play(engine, strategy, secret) if codemaker is None else codemaker(engine, strategy, secret)
+        except StrategyGaveUp as gave_up:
+            result.failed.append((secret, str(gave_up)))
+        else:
+            result.games_played.append((secret, record.attempts))
         if progress:
             progress(1)
     result.search = _effort_since(engine, before)
@@ -230,7 +291,16 @@ def play_tree(engine: Engine, strategy: Strategy, history: list[Entry], secrets:
                 )
         if at_once and (below := game.tree_below(limit)) is not None:
             return add_played(below)
-        guess = game.suggest()
+        try:
+            guess = game.suggest()
+        except StrategyGaveUp as gave_up:
+            # Every secret here meets this same history, and the strategy's guess is a function of it: each
+            # of their games would have stopped here.
+            why = str(gave_up)  # one message for the node's secrets, not a copy each
+            result.failed.extend((space.code(int(i)), why) for i in secrets.tolist())
+            if progress:
+                progress(int(secrets.size))
+            return None
         node = TreeNode(guess) if record else None
         if secrets.size == 1 and space.code(secrets[0]) == guess:  # a leaf: won here
             result.games_played.append((guess, depth))

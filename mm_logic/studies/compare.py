@@ -6,12 +6,15 @@ ones); :meth:`ComparePlan.make` checks it all before any game runs. Every
 (rule set, backend, strategy) combination then plays the same secrets. For
 strategies whose guess is a function of the history, every backend must give
 the same number of attempts for every secret; any difference is reported as
-a disagreement (an engine or encoding bug).
+a disagreement (an engine or encoding bug). Strategies that played the same
+secrets on the same engine are compared pair by pair on them (:class:`Paired`:
+the mean difference, its 95% interval, a paired t-test and a sign test).
 """
 
 from __future__ import annotations
 
 import csv
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -26,6 +29,7 @@ from ..player import Player
 from ..rules import FEEDBACK_RULES, Rules
 from ..strategies import StrategyName, parse_strategies
 from .bench import BenchResult, Progress, bench_all, bench_games, warm_up
+from .statistics import PairedTest, format_p, paired_test
 
 
 @dataclass(frozen=True)
@@ -255,6 +259,9 @@ class Disagreement:
 
 #: Fields of a row in ``--json`` and ``--csv``, in order.
 ROW_FIELDS = ("games", "total_guesses", "mean", "max", "histogram", "seconds")
+#: The statistics after them (:meth:`~mm_logic.studies.bench.BenchResult.statistics`; in CSV ``ci95`` is two
+#: columns, ``ci95_low`` and ``ci95_high``).
+STATISTICS_FIELDS = ("min", "stdev", "ci95", "failed", "failure_rate")
 
 
 def row_dict(row: BenchResult) -> dict:
@@ -262,7 +269,7 @@ def row_dict(row: BenchResult) -> dict:
     figures = row.figures()
     return {"rules": row.rules.as_dict(), "backend": row.backend, "strategy": row.strategy,
             **{k: figures[k] for k in ROW_FIELDS}, "ms_per_game": round(row.ms_per_game, 3),
-            **({"search": row.search} if row.search is not None else {})}
+            **row.statistics(), **({"search": row.search} if row.search is not None else {})}
 
 
 #: Least widths of the backend and strategy columns of the tables.
@@ -282,8 +289,8 @@ def table_header(rules: Rules, widths: tuple[int, int] = COLUMN_WIDTHS) -> str:
     """The heading of one rule set's table."""
     b, s = widths
     return (f"{rules.describe()} ({amount(rules.size)} codes)\n"
-            f"  {'backend':<{b}} {'strategy':<{s}} {'games':>7} {'mean':>6} {'max':>4} {'ms/game':>9} "
-            f"{'seconds':>8}  histogram")
+            f"  {'backend':<{b}} {'strategy':<{s}} {'games':>7} {'failed':>6} {'mean':>6} {'+-95%':>6} "
+            f"{'stdev':>6} {'min':>4} {'max':>4} {'ms/game':>9} {'seconds':>8}  histogram")
 
 
 def table_row(row: BenchResult, widths: tuple[int, int] = COLUMN_WIDTHS) -> str:
@@ -292,8 +299,94 @@ def table_row(row: BenchResult, widths: tuple[int, int] = COLUMN_WIDTHS) -> str:
     d = row_dict(row)
     histogram = format_histogram(d["histogram"])
     effort = "".join(f"  {k}/game {n / max(row.games, 1):,.0f}" for k, n in (row.search or {}).items())
-    return (f"  {row.backend:<{b}} {row.strategy:<{s}} {d['games']:>7} {d['mean']:>6.3f} {d['max']:>4} "
-            f"{d['ms_per_game']:>9.3f} {d['seconds']:>8.3f}  {histogram}{effort}")
+    # The interval's half width: the mean's noise at a glance (- below two games won).
+    half = "-" if d["ci95"] is None else f"{(d['ci95'][1] - d['ci95'][0]) / 2:.3f}"
+    stdev = "-" if d["stdev"] is None else f"{d['stdev']:.3f}"
+    return (f"  {row.backend:<{b}} {row.strategy:<{s}} {d['games']:>7} {d['failed']:>6} {d['mean']:>6.3f} "
+            f"{half:>6} {stdev:>6} {d['min']:>4} {d['max']:>4} {d['ms_per_game']:>9.3f} {d['seconds']:>8.3f}  "
+            f"{histogram}{effort}")
+
+
+def _rounded_p(p: float | None) -> float | None:
+    """A p-value with 4 significant digits (rounding to decimals would turn 1e-20 into 0)."""
+    return None if p is None else float(f"{p:.4g}")
+
+
+@dataclass
+class Paired:
+    """Two strategies on one engine and the same secrets: a's guesses minus b's, secret by secret.
+
+    ``n`` counts the games both won; ``excluded`` the games either failed (no difference to take).
+    """
+
+    rules: Rules
+    backend: str
+    a: str
+    b: str
+    test: PairedTest
+    excluded: int = 0
+
+    def as_dict(self) -> dict:
+        """One entry of ``compare --json``'s ``paired``."""
+        t = self.test
+        return {"rules": self.rules.as_dict(), "backend": self.backend, "a": self.a, "b": self.b, "n": t.n,
+                "excluded": self.excluded, "mean_difference": round(t.mean_difference, 4),
+                "ci95": None if t.ci95 is None else [round(x, 4) for x in t.ci95],
+                "t": None if t.t is None else round(t.t, 4), "p_value": _rounded_p(t.p_value),
+                "fewer": t.fewer, "more": t.more, "sign_p_value": _rounded_p(t.sign_p_value)}
+
+    def text(self) -> str:
+        """One line under the tables."""
+        t = self.test
+        interval = "" if t.ci95 is None else f", 95% CI {t.ci95[0]:+.3f} to {t.ci95[1]:+.3f}"
+        excluded = f", {self.excluded} failed left out" if self.excluded else ""
+        return (f"paired: {self.rules.describe()} {self.backend} {self.a} - {self.b}: {t.mean_difference:+.3f} "
+                f"guesses{interval} ({t.n} secrets{excluded}); t-test p {format_p(t.p_value)}; "
+                f"sign test p {format_p(t.sign_p_value)} ({self.a} fewer on {t.fewer}, more on {t.more})")
+
+
+def _attempts_by_secret(row: BenchResult) -> dict:
+    """Each secret's attempts in ``row``, None for a game failed (a secret drawn twice has two)."""
+    found = defaultdict(list)
+    for secret, attempts in row.games_played:
+        found[secret].append(attempts)
+    for secret, _ in row.failed:
+        found[secret].append(None)
+    return found
+
+
+def pair(a: BenchResult, b: BenchResult) -> Paired | None:
+    """The paired comparison of two rows, None unless they played the same secrets (as often each)."""
+    first, second = _attempts_by_secret(a), _attempts_by_secret(b)
+    if first.keys() != second.keys() or any(len(first[k]) != len(second[k]) for k in first):
+        return None
+    differences, excluded = [], 0
+    for secret, attempts in first.items():
+        for x, y in zip(attempts, second[secret]):
+            if x is None or y is None:
+                excluded += 1
+            else:
+                differences.append(x - y)
+    return Paired(a.rules, a.backend, a.strategy, b.strategy, paired_test(differences), excluded)
+
+
+def paired_rows(studies: list[tuple[Study, list[BenchResult]]]) -> list[Paired]:
+    """Every pair of strategies that played the same secrets on the same engine and rule set, within a study,
+    in the order of the study's strategies (a row shared by two studies is paired once)."""
+    found, seen = [], set()
+    for _, rows in studies:
+        groups: dict[tuple, list[BenchResult]] = defaultdict(list)
+        for row in rows:
+            groups[(row.rules, row.backend)].append(row)
+        for group in groups.values():
+            for i, a in enumerate(group):
+                for b in group[i + 1:]:
+                    if a.strategy == b.strategy or (id(a), id(b)) in seen:
+                        continue
+                    seen.add((id(a), id(b)))
+                    if (paired := pair(a, b)) is not None:
+                        found.append(paired)
+    return found
 
 
 @dataclass
@@ -307,25 +400,31 @@ class Comparison:
     #: The preset replayed, if any.
     preset: str | None = None
     complete: bool = True
+    #: Pairs of strategies on the same secrets (:func:`paired_rows`).
+    paired: list[Paired] = field(default_factory=list)
 
     def as_dict(self) -> dict:
-        """The contract's ``compare --json`` object."""
+        """The contract's ``compare --json`` object, with ``paired``."""
         return {"rows": [row_dict(r) for r in self.rows],
-                "disagreements": [d.as_dict() for d in self.disagreements]}
+                "disagreements": [d.as_dict() for d in self.disagreements],
+                "paired": [p.as_dict() for p in self.paired]}
 
     def write_csv(self, path: Path) -> None:
         """The rows as CSV: the rules' fields (``feedback`` included), then the row's, the histogram as ``k:v`` pairs;
-        ``nodes`` and ``checks`` columns when an engine counted its search (a1..a5)."""
+        the statistics (``ci95`` as ``ci95_low`` and ``ci95_high``, empty below two games won); ``nodes`` and
+        ``checks`` columns when an engine counted its search (a1..a5)."""
         rows = [row_dict(r) for r in self.rows]
         searched = ["nodes", "checks"] if any("search" in row for row in rows) else []
+        statistics = [f for k in STATISTICS_FIELDS for f in (("ci95_low", "ci95_high") if k == "ci95" else (k,))]
         fields = ["pegs", "colors", "max_repeat", "feedback", "backend", "strategy", *ROW_FIELDS, "ms_per_game",
-                  *searched]
+                  *statistics, *searched]
         with path.open("w", newline="") as f:
             writer = csv.DictWriter(f, fieldnames=fields)
             writer.writeheader()
             for row in rows:
-                writer.writerow({**row.pop("rules"), **row.pop("search", {}), **row,
-                                 "histogram": format_histogram(row["histogram"])})
+                low, high = row.pop("ci95") or (None, None)
+                writer.writerow({**row.pop("rules"), **row.pop("search", {}), **row, "ci95_low": low,
+                                 "ci95_high": high, "histogram": format_histogram(row["histogram"])})
 
 
 def compare(plan: ComparePlan, progress: Progress | None = None,
@@ -379,6 +478,7 @@ def compare(plan: ComparePlan, progress: Progress | None = None,
                         outcome.disagreements.extend(_disagreements(rules, chosen.name, per_backend))
     except KeyboardInterrupt:
         outcome.complete = False
+    outcome.paired = paired_rows(outcome.studies)
     return outcome
 
 
@@ -402,9 +502,10 @@ def _edited_secrets(plan: ComparePlan, study, rules: Rules, every: bool) -> list
 
 
 def _disagreements(rules: Rules, strategy: str, per_backend: dict[str, dict]) -> list[Disagreement]:
-    """Secrets on which the backends' attempts differ."""
+    """Secrets on which the backends' attempts differ (among those every backend won: a game a strategy gave
+    up on its time limit says nothing of the engine)."""
     found = []
-    for secret in sorted(next(iter(per_backend.values()))):
+    for secret in sorted(set.intersection(*(set(won) for won in per_backend.values()))):
         attempts = {b: per_backend[b][secret] for b in per_backend}
         if len(set(attempts.values())) > 1:
             found.append(Disagreement(rules, strategy, format_code(secret, rules), attempts))

@@ -49,7 +49,7 @@ from pathlib import Path
 
 from ..codespace import MAX_CODES
 from ..engines import check_feedback_rule
-from ..errors import BackendUnavailable, BadInput, MMLogicError, install_hint
+from ..errors import BackendUnavailable, BadInput, MMLogicError, StrategyGaveUp, install_hint
 from ..files import read_text, target_of
 from ..game import Game
 from ..histogram import format_histogram
@@ -237,6 +237,8 @@ def run_case(case: Case) -> dict:
     engine, strategy = player.build()
     try:
         result = bench_all(engine, strategy)
+        if result.failed:  # a sweep's row has no column for failed games: a case that has some fails whole
+            raise StrategyGaveUp(f"{len(result.failed)} of {result.games} games failed: {result.failed[0][1]}")
         opening = case.first_guess or next((secret for secret, n in result.games_played if n == 1), None)
         if opening is None:
             # The opening is no code of the space (a probe such as 0000 under --no-repeat): ask again.

@@ -149,5 +149,5 @@ def test_bench_and_compare_report_the_search_effort(run, tmp_path):
     assert "search" not in rows["python"]
     assert rows["a2"]["total_guesses"] == rows["a5"]["total_guesses"] == rows["python"]["total_guesses"]
     lines = (tmp_path / "rows.csv").read_text().splitlines()
-    assert lines[0].endswith(",ms_per_game,nodes,checks")
+    assert lines[0].endswith(",ms_per_game,min,stdev,ci95_low,ci95_high,failed,failure_rate,nodes,checks")
     assert lines[1].split(",")[-2:] == [str(bench["search"]["nodes"]), str(bench["search"]["checks"])]

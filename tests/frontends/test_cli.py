@@ -227,8 +227,8 @@ def test_bench_games_json_and_out_file(run, tmp_path):
     assert result.exit_code == 0, result.stderr
     out = json.loads(result.stdout)
     assert json.loads(out_file.read_text()) == out
-    assert list(out) == ["games", "total_guesses", "mean", "max", "histogram", "seconds", "backend",
-                         "strategy", "rules"]
+    assert list(out) == ["games", "total_guesses", "mean", "max", "histogram", "seconds", "min", "stdev", "ci95",
+                         "failed", "failure_rate", "backend", "strategy", "rules"]
     assert out["games"] == 50 and out["rules"] == {"pegs": 4, "colors": 6, "max_repeat": None,
                                                   "feedback": "standard"}
     # The same secrets' attempts in the tree of every secret (another evaluation of the same games).
@@ -259,9 +259,13 @@ def test_bench_text(run):
     result = run("bench", *PY, "--strategy", "first", "--first-guess", "0000", "--all")
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    assert lines[:7] == ["rules      4x6", "backend    python", "strategy   first", "games      1296",
-                         "mean       5.765", "max        9", "histogram  1:1 2:4 3:25 4:108 5:305 6:602 7:196 8:49 9:6"]
-    assert lines[7].startswith("seconds    ")
+    # stdev: sum (k - 7471/1296)^2 n_k / 1295 = 1.10056 = 1.04907^2; ci95: 7471/1296 = 5.76466 -+ t(0.975, 1295)
+    # 1.96180 * 1.04907 / 36 = 0.05717
+    assert lines[:11] == ["rules      4x6", "backend    python", "strategy   first", "games      1296",
+                          "failed     0 of 1296 (0.0%)", "mean       5.765", "ci95       5.707 to 5.822 (+-0.057)",
+                          "stdev      1.049", "min        1", "max        9",
+                          "histogram  1:1 2:4 3:25 4:108 5:305 6:602 7:196 8:49 9:6"]
+    assert lines[11].startswith("seconds    ")
 
 
 def test_info(run, run_json):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
@@ -54,8 +55,12 @@ def test_rows_and_agreement(run):
     rows = [(r["strategy"], r["games"], r["total_guesses"], r["max"]) for r in data["rows"]]
     assert rows == [("first", 1296, 7471, 9), ("minimax", 1296, 5801, 5)]
     assert list(data["rows"][0]) == ["rules", "backend", "strategy", "games", "total_guesses", "mean", "max",
-                                     "histogram", "seconds", "ms_per_game"]
+                                     "histogram", "seconds", "ms_per_game", "min", "stdev", "ci95", "failed",
+                                     "failure_rate"]
     assert data["rows"][1]["histogram"] == {"1": 1, "2": 6, "3": 62, "4": 533, "5": 694}
+    # Knuth's 1296 games: sum (k - 5801/1296)^2 n_k / 1295 = 0.38247 (stdev 0.6184), t(0.975, 1295) = 1.96184.
+    assert {k: data["rows"][1][k] for k in ("min", "stdev", "ci95", "failed", "failure_rate")} == {
+        "min": 1, "stdev": 0.6184, "ci95": [4.4424, 4.5098], "failed": 0, "failure_rate": 0.0}
 
 
 def test_disagreement_is_reported_and_exits_1(run, broken_backend):
@@ -163,12 +168,17 @@ def test_text_tables(run):
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     assert lines[0] == "3x3 (27 codes)"
-    assert lines[1].split() == ["backend", "strategy", "games", "mean", "max", "ms/game", "seconds", "histogram"]
+    assert lines[1].split() == ["backend", "strategy", "games", "failed", "mean", "+-95%", "stdev", "min", "max",
+                                "ms/game", "seconds", "histogram"]
     expected = first_strategy_by_brute_force(3, 3)
     total = sum(k * v for k, v in expected.items())
+    mean = total / 27
+    stdev = math.sqrt(sum(v * (k - mean) ** 2 for k, v in expected.items()) / 26)
     cells = lines[2].split()
-    assert cells[:5] == ["python", "first", "27", f"{total / 27:.3f}", str(max(expected))]
-    assert cells[7:] == [f"{k}:{v}" for k, v in sorted(expected.items())]
+    # t(0.975, 26) = 2.05553 (Student's table: 2.056)
+    assert cells[:9] == ["python", "first", "27", "0", f"{mean:.3f}", f"{2.055529 * stdev / math.sqrt(27):.3f}",
+                         f"{stdev:.3f}", str(min(expected)), str(max(expected))]
+    assert cells[11:] == [f"{k}:{v}" for k, v in sorted(expected.items())]
 
 
 def test_columns_fit_the_longest_strategy_name(run):
@@ -192,7 +202,8 @@ def test_csv_and_plot(run, tmp_path):
     assert result.exit_code == 0, result.stderr
     lines = csv_file.read_text().splitlines()
     assert lines[0] == ("pegs,colors,max_repeat,feedback,backend,strategy,games,total_guesses,mean,max,histogram,"
-                        "seconds,ms_per_game")  # no engine here counts its search: no nodes, checks
+                        "seconds,ms_per_game,min,stdev,ci95_low,ci95_high,failed,failure_rate")  # no nodes, checks:
+    # no engine here counts its search
     # The preset's rule sets, each once though several studies share it (4x8 no-repeat, 5x10 no-repeat).
     settings = ([(n, 2 * n, "1") for n in range(4, 9)] + [(5, p, "1") for p in range(5, 16) if p != 10]
                 + [(4, 8, "2")])
@@ -213,7 +224,8 @@ def test_csv_has_the_search_columns_when_an_engine_counts_its_search(run, tmp_pa
                  "--csv", csv_file)
     assert result.exit_code == 0, result.stderr
     header, python, a2 = (line.split(",") for line in csv_file.read_text().splitlines())
-    assert header[-4:] == ["seconds", "ms_per_game", "nodes", "checks"]
+    assert header[-10:] == ["seconds", "ms_per_game", "min", "stdev", "ci95_low", "ci95_high", "failed",
+                            "failure_rate", "nodes", "checks"]
     as_json = json.loads(run("compare", "--backend", "a2", "--strategy", "first", "--pegs", 3, "--colors", 3,
                              "--all", "--json").stdout)["rows"][0]["search"]
     assert python[-2:] == ["", ""] and a2[-2:] == [str(as_json["nodes"]), str(as_json["checks"])]
