@@ -1,0 +1,94 @@
+"""The expected case of the frontier sizes: the bounds proved on their optimum, size by size.
+
+An experiment of issue 38 (sizes whose optimal total nobody has published), kept runnable; its
+figures are in ``docs/results/optimal.md``, section "The frontier". For each size it gives:
+
+* **below**: the least total any strategy can reach, as ``mmlogic optimal`` starts from it: for each
+  canonical opening, the codes plus the perfect-split bound of each part it leaves (one code found
+  by each guess, the rest split into every feedback class there is), the least over the openings;
+* **above**: the total of a strategy tree played against every secret (``mmlogic bench --backend
+  python --strategy S --all``, entropy by default): an optimal strategy takes no more;
+* the seconds and the peak memory of each, the feedback table's size and the openings' count.
+
+Each number is computed here, in this run; nothing is read from a results page.
+
+Usage::
+
+    .venv/bin/python py/experiments/frontier_bounds.py                       # 5x6, 4x9, 4x10, 5x7, 5x8
+    .venv/bin/python py/experiments/frontier_bounds.py --sizes 4x6,4x7 --strategy expected
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from mm_logic.errors import MMLogicError
+from mm_logic.memory import memory_text
+from mm_logic.rules import Rules
+from mm_logic.scripting import run
+
+SIZES = "5x6,4x9,4x10,5x7,5x8"
+
+
+def sizes(text: str) -> list[Rules]:
+    """``PxC`` sizes, comma-separated."""
+    found = []
+    for item in text.split(","):
+        pegs, _, colours = item.strip().partition("x")
+        if not (pegs.isdigit() and colours.isdigit()):
+            raise argparse.ArgumentTypeError(f"{item!r} is not a size PxC (e.g. 5x6)")
+        found.append(Rules(int(pegs), int(colours)))
+    return found
+
+
+def below(rules: Rules) -> tuple[int, int, float, int]:
+    """The openings' least perfect-split bound, their count, the seconds it took and this process's peak bytes
+    (a child process per size, so that each peak is the size's own)."""
+    code = ("import json, time; from mm_logic.rules import Rules; from mm_logic.memory import peak_memory; "
+            "from mm_logic.studies.optimal_search import Searcher; from mm_logic.studies.optimal import openings; "
+            f"t = time.perf_counter(); s = Searcher(Rules({rules.pegs}, {rules.colors}), bits=10); "
+            "o = openings(s, None); "
+            "print(json.dumps([min(x.bound for x in o), len(o), time.perf_counter() - t, peak_memory()[0]]))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise MMLogicError(f"{rules.describe()}: {done.stderr.strip().splitlines()[-1]}")
+    low, openings, seconds, peak = json.loads(done.stdout)
+    return low, openings, seconds, peak
+
+
+def above(rules: Rules, strategy: str) -> tuple[int, int, float]:
+    """Total and worst case of ``strategy``'s tree against every secret (python engine), and the seconds."""
+    mmlogic = Path(sys.executable).parent / "mmlogic"
+    started = time.perf_counter()
+    done = subprocess.run([str(mmlogic), "bench", "--backend", "python", "--strategy", strategy, "--all",
+                           "--pegs", str(rules.pegs), "--colors", str(rules.colors), "--json"],
+                          capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise MMLogicError(f"{rules.describe()}: {done.stderr.strip().splitlines()[-1]}")
+    report = json.loads(done.stdout)
+    return report["total_guesses"], report["max"], time.perf_counter() - started
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", type=sizes, default=sizes(SIZES), help=f"PxC,... (default {SIZES})")
+    parser.add_argument("--strategy", default="entropy", help="the strategy whose tree bounds from above")
+    args = parser.parse_args(argv)
+    print(f"| size | codes | openings | below (mean) | s, peak | above: {args.strategy} (mean), worst | s |")
+    print("|---|---|---|---|---|---|---|")
+    for rules in args.sizes:
+        low, openings, low_s, peak = below(rules)
+        high, worst, high_s = above(rules, args.strategy)
+        n = rules.size
+        print(f"| {rules.pegs}x{rules.colors} | {n:,} | {openings} | {low:,} ({low / n:.3f}) | {low_s:.1f}, "
+              f"{memory_text(peak)} | {high:,} ({high / n:.3f}), {worst} | {high_s:.1f} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    run(main)
