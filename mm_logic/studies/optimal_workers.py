@@ -104,7 +104,7 @@ class Workers:
 
         A task is submitted only when ``skip(task)`` is false, with the budget
         ``budget(task)`` of that moment; ``done(task, value, subtree, budget)``
-        gets each result as it comes. A part of more than :attr:`split_above`
+        gets each result as it comes. A part of more than ``split_above``
         codes is searched as one task per guess at it
         (:class:`~mm_logic.studies.optimal_split.Split`), submitted in the
         order the search would try them, before the tasks after it.
