@@ -134,6 +134,22 @@ def test_a_two_worker_cluster_splits_parts_and_finds_what_one_process_does(clust
     check_tree(split)
 
 
+def test_a_cluster_split_search_cut_short_resumes_on_the_cluster_or_here(cluster, tmp_path):
+    import distributed
+    whole = tmp_path / "cluster.jsonl"
+    with distributed.Client(cluster.scheduler_address, set_as_default=False) as client:
+        first = optimal(Rules(3, 4), "worst", client=client, split_above=3, journal=whole)
+        lines = whole.read_text().splitlines(keepends=True)
+        assert any("guess" in json.loads(line) for line in lines[1:])
+        cut = tmp_path / "cut.jsonl"
+        cut.write_text("".join(lines[:6]) + lines[6][:40])
+        resumed = optimal(Rules(3, 4), "worst", client=client, split_above=3, journal=cut)
+    assert strategy(resumed) == strategy(first) == (206, {1: 1, 2: 7, 3: 33, 4: 23}, (0, 0, 1), 3)
+    assert resumed.journal_read == 5
+    here = optimal(Rules(3, 4), "worst", journal=cut)
+    assert strategy(here) == strategy(first) and here.positions == 0
+
+
 def test_cli_split_above(run, cluster):
     data = json.loads(run("optimal", "--pegs", 3, "--colors", 4, "--executor", "dask", "--scheduler",
                           cluster.scheduler_address, "--split-above", 3, "--json").stdout)
