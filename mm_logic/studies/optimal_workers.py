@@ -142,7 +142,9 @@ class Workers:
                 break
             while True:
                 if self.progress is not None:
-                    self.progress(f"{self.settled} of {len(tasks)} parts searched in {self.jobs} processes, "
+                    split = f" ({self.guess_tasks:,} guesses of {self.split_parts} large parts)" \
+                        if self.split_parts else ""
+                    self.progress(f"{self.settled} of {len(tasks)} parts searched{split} in {self.jobs} processes, "
                                   f"{status()}")
                 try:
                     task, limit, result, error = self.finished.get(timeout=0.2)
