@@ -6,6 +6,7 @@ import contextlib
 
 import click
 
+from ..errors import BadInput
 from ..interrupts import end_quickly
 from .options import (
     Integer,
@@ -67,6 +68,10 @@ def info(rules, backend, as_json):
 @jobs_option(help="Worker processes (at most the cores) over which the openings' parts are searched; "
                   "the result is the same.")
 @executor_options(local="--jobs processes on this machine")
+@click.option("--split-above", type=Integer(1), default=None, metavar="N",
+              help="With workers (--jobs 2 or more, or --executor dask): a part of an opening of more than N codes "
+                   "is searched as one task per guess at it, so that the workers share it; the result is the "
+                   "same.  [default: a tenth of the codes]")
 @click.option("--memory", type=MemorySize(), default=None, metavar="SIZE",
               help="The most memory the search takes, all its processes together (e.g. 8G, 500M): each "
                    "process's feedback table (codes² bytes) and, in what is left, its table of solved sets.  "
@@ -79,8 +84,8 @@ def info(rules, backend, as_json):
 @output_file_option("--save-tree", "save_tree",
                     help="Also write the optimal strategy's tree to FILE as JSON (--strategy tree:FILE plays it, "
                          "mmlogic tree FILE draws it).")
-def optimal_command(rules, objective, max_depth, consistent_only, jobs, executor, scheduler, memory, journal, as_json,
-                    save_tree):
+def optimal_command(rules, objective, max_depth, consistent_only, jobs, executor, scheduler, split_above, memory,
+                    journal, as_json, save_tree):
     """An optimal strategy, by exact search, and the proof that it is optimal.
 
     Branch and bound over guesses and the parts their feedback splits the
@@ -105,6 +110,7 @@ def optimal_command(rules, objective, max_depth, consistent_only, jobs, executor
       mmlogic optimal --pegs 4 --colors 10 --no-repeat --jobs 2
       mmlogic optimal --consistent-only
       mmlogic optimal --pegs 4 --colors 8 --jobs 2 --journal 4x8.jsonl
+      mmlogic optimal --pegs 4 --colors 7 --jobs 2 --split-above 200
       mmlogic optimal --pegs 5 --colors 6 --executor dask --scheduler tcp://10.0.0.5:8786 --journal 5x6.jsonl
       mmlogic optimal --save-tree optimal.json && mmlogic tree optimal.json --dot
     """
@@ -112,6 +118,9 @@ def optimal_command(rules, objective, max_depth, consistent_only, jobs, executor
     from ..terminal.progress import Spinner
 
     check_executor(executor, scheduler, "parts")
+    if split_above is not None and executor == "local" and jobs == 1:
+        raise BadInput("--split-above applies with workers (--jobs 2 or more, or --executor dask): one process "
+                       "searches every part whole")
     client = None
     if executor == "dask":
         from ..studies.sweep import dask_client
@@ -131,7 +140,8 @@ def optimal_command(rules, objective, max_depth, consistent_only, jobs, executor
 
         try:
             result = optimal(rules, objective, max_depth, jobs, progress=progress, on_compile=compiling,
-                             consistent_only=consistent_only, memory=memory, journal=journal, client=client)
+                             consistent_only=consistent_only, memory=memory, journal=journal, client=client,
+                             split_above=split_above)
         except KeyboardInterrupt as stopped:
             spinner.tick()
             _said_when_stopped(stopped, journal)

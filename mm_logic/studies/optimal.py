@@ -33,7 +33,6 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -44,10 +43,10 @@ from ..notation import format_code, quoted
 from ..processes import worker_count
 from ..rules import RULE_FILE, Rules
 from ..strategies.tree import TreeNode
-from ..symmetry import canonical_openings
 from .optimal_journal import Journal
 from .optimal_result import OpeningBound, OptimalResult
 from .optimal_search import Searcher, capacity, compile_kernels, table_bits
+from .optimal_split import Opening, openings
 from .optimal_workers import DaskWorkers, Workers
 
 OBJECTIVES = ("expected", "worst", "worst-case")
@@ -55,37 +54,10 @@ OBJECTIVES = ("expected", "worst", "worst-case")
 Progress = Callable[[str], None]
 
 
-# -- the openings ------------------------------------------------------------------------------
-@dataclass
-class Opening:
-    """A canonical opening (code index), its non-winning parts and the bound their sizes give."""
-
-    index: int
-    parts: list[tuple[int, np.ndarray]]
-    #: ``size + sum bound(part)``: no strategy with this opening costs less.
-    bound: int
-
-
-def openings(searcher: Searcher, depth: int | None) -> list[Opening]:
-    """The canonical openings, the most promising first (smallest bound, then finest split)."""
-    space = searcher.space
-    row = searcher.bounds[0 if depth is None else depth - 1]
-    everything = np.arange(space.size, dtype=np.int32)
-    found = []
-    # Per-peg symmetry maps every code onto every other: one opening stands for all.
-    for code in [(0,) * space.rules.pegs] if searcher.per_peg else canonical_openings(searcher.rules):
-        index = int(space.index_of([code])[0])
-        parts = searcher.parts(index, everything)
-        bound = min(space.size + sum(int(row[p.size]) for _, p in parts), searcher.k.INF)
-        squares = sum(p.size**2 for _, p in parts)
-        found.append((bound, squares, index, Opening(index, parts, bound)))
-    return [opening for *_, opening in sorted(found, key=lambda item: item[:3])]
-
-
 def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = None, jobs: int = 1,
             progress: Progress | None = None, on_compile: Callable[[], None] | None = None,
             consistent_only: bool = False, memory: int | None = None, journal: Path | None = None,
-            client=None) -> OptimalResult:
+            client=None, split_above: int | None = None) -> OptimalResult:
     """An optimal strategy of ``rules`` for ``objective``, by exact search.
 
     Parameters
@@ -121,6 +93,10 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
     client:
         A ``distributed.Client``: the openings' parts are searched as tasks on its cluster's
         workers (``jobs`` is then ignored; ``memory`` is what each worker thread's search may take).
+    split_above:
+        With workers: a part of an opening of more than this many codes is searched as one task per guess
+        at it (:mod:`mm_logic.studies.optimal_split`), so that the workers share a large part. None: the
+        automatic threshold, :func:`split_threshold`. Ignored in one process.
 
     Returns
     -------
@@ -167,6 +143,8 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
             workers = Workers(jobs, rules, limit, progress, consistent_only, bits)
         if workers is not None:
             workers.journal, workers.part_name = kept, searcher.part_name
+            workers.split_above = split_threshold(rules.size, workers.jobs) if split_above is None else split_above
+            workers.searcher = searcher
         if objective == "worst-case":
             depth, opening = _least_worst_case(searcher, workers, progress)
             result = _within(searcher, opening, depth)
@@ -188,7 +166,7 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
                 searcher = Searcher(rules, depth, consistent_only, bits)
                 searcher.journal = kept
                 if workers is not None:
-                    workers.max_depth = depth
+                    workers.max_depth, workers.searcher = depth, searcher
                 result = _expected(searcher, depth, workers, progress)
                 result.positions += first
             result.objective, result.max_depth, result.impossible_depth = "worst", None, depth - 1
@@ -205,6 +183,8 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
     if workers is not None:
         workers.close(interrupted=False)
         result.positions += workers.positions
+        result.split_above, result.split_parts, result.guess_tasks = \
+            workers.split_above, workers.split_parts, workers.guess_tasks
     result.positions += searcher.positions
     result.consistent_only = consistent_only
     result.table_entries = 1 << bits
@@ -216,6 +196,23 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
     result.seconds = time.perf_counter() - started
     result.jobs = jobs
     return result
+
+
+#: The automatic ``--split-above``: with workers, a part of more than this share of the codes is searched
+#: guess by guess.
+SPLIT_SHARE = 0.1
+
+
+def split_threshold(size: int, jobs: int) -> int | None:
+    """The automatic ``--split-above`` for a space of ``size`` codes and ``jobs`` workers: parts of more than a
+    tenth of the codes (:data:`SPLIT_SHARE`) are split; None (no part) in one process.
+
+    A part's search is one worker's: where one part holds a fifth of the codes (5x8's best opening leaves one
+    of 7,051 of 32,768; bulls and cows' 1,440 of 5,040) it takes most of the time and the other workers
+    wait for it. A tenth splits those few and leaves the many small parts whole, each still one task
+    (splitting a small part costs a task per guess for little work each).
+    """
+    return None if jobs <= 1 else max(2, int(size * SPLIT_SHARE))
 
 
 def _follow(progress: Progress | None, searcher: Searcher, head: str, tail: str = "") -> None:

@@ -9,14 +9,22 @@ those lines and searches only what they do not answer, so a search killed
 after hours loses at most the parts it was searching; the result is the
 same as one run's. The first line names the game::
 
-    {"journal": "mmlogic optimal", "version": 1, "rules": {...}, "consistent_only": false}
+    {"journal": "mmlogic optimal", "version": 2, "rules": {...}, "consistent_only": false}
     {"opening": "0012", "feedback": "1,0", "depth": null, "budget": 1073741824, "value": 1234, "tree": {...}}
     {"opening": "0012", "feedback": "0,1", "depth": 4, "within": true}
+    {"opening": "0012", "feedback": "1,0", "guess": "0134", "depth": null, "budget": 1250, "value": 1240, "tree": {...}}
 
 ``depth``: the guesses left below the opening (null: no limit). A line
 whose ``value`` is below its ``budget`` is exact (its ``tree`` the subtree
-found); otherwise ``value`` is a lower bound. Each line is flushed and
-synced as it is written; a line cut short by a kill (the last) is ignored.
+found); otherwise ``value`` is a lower bound. A line with a ``guess`` is
+one guess at a part searched guess by guess (``--split-above``,
+:mod:`mm_logic.studies.optimal_split`): its cost there (the part's size
+and its own parts' costs) and its subtree, rooted at the guess, or a bound,
+or whether its parts can each be solved within ``depth - 1`` guesses. These
+lines, the large parts' solved sets, are what the workers share: whichever
+machine searched a guess, a run given the journal does not search it again.
+Version 1 journals (none has a guess line) are read as before. Each line is
+flushed and synced as it is written; a line cut short by a kill (the last) is ignored.
 """
 
 from __future__ import annotations
@@ -31,7 +39,9 @@ from ..rules import Rules
 from ..strategies.tree import TreeNode, node_object, read_node
 
 KIND = "mmlogic optimal"
-VERSION = 1
+VERSION = 2
+#: The versions read: version 1 had no guess lines.
+READABLE = (1, 2)
 
 
 class Journal:
@@ -42,15 +52,17 @@ class Journal:
         self.rules = rules
         self.header = {"journal": KIND, "version": VERSION, "rules": rules.as_dict(),
                        "consistent_only": consistent_only}
-        #: (opening, feedback, depth) -> (value, budget, subtree or None): the best known of a part.
-        self.costs: dict[tuple[str, str, int | None], tuple[int, int, dict | None]] = {}
-        #: (opening, feedback, depth) -> whether the part can be solved within depth guesses.
-        self.within: dict[tuple[str, str, int], bool] = {}
+        #: (opening, feedback, depth, guess or None) -> (value, budget, subtree or None): the best known of a
+        #: part, or of one guess at it.
+        self.costs: dict[tuple[str, str, int | None, str | None], tuple[int, int, dict | None]] = {}
+        #: (opening, feedback, depth, guess or None) -> whether the part (or the guess's parts) can be solved.
+        self.within: dict[tuple[str, str, int, str | None], bool] = {}
         #: Lines read from an earlier run (the parts it spares this one), and written by this one.
         self.read = self.written = 0
         existing = self.path.exists() and self.path.stat().st_size > 0
         if existing:
             self._load()
+            existing = self._drop_cut_line()
         try:
             self.file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - kept open while the search runs
         except OSError as error:
@@ -71,10 +83,10 @@ class Journal:
         if not isinstance(head, dict) or head.get("journal") != KIND:
             raise BadInput(f'--journal {self.path} is not an optimal search\'s journal (no "journal": "{KIND}" '
                            "on its first line): give a new file or one an earlier run of the same search wrote")
-        if head.get("version") != VERSION:
+        if head.get("version") not in READABLE:
             raise BadInput(f"--journal {self.path} is journal version {json.dumps(head.get('version'))}; "
-                           f"this mmlogic reads version {VERSION}")
-        if head != self.header:
+                           f"this mmlogic reads versions {' and '.join(map(str, READABLE))}")
+        if {**head, "version": VERSION} != self.header:
             raise BadInput(f"--journal {self.path} is the journal of another search "
                            f"({_described(head)}), not of {_described(self.header)}")
         for number, line in enumerate(lines[1:], 2):
@@ -87,11 +99,24 @@ class Journal:
                 raise BadInput(f"--journal {self.path}: line {number} is not a part's result") from None
             self.read += 1
 
+    def _drop_cut_line(self) -> bool:
+        """Cut off a last line that a kill left unfinished (no newline), so that the lines written next start
+        on their own; whether anything (the header) is left."""
+        data = self.path.read_bytes()
+        if not data.endswith(b"\n"):
+            try:
+                with open(self.path, "rb+") as file:
+                    file.truncate(data.rfind(b"\n") + 1)
+            except OSError as error:
+                raise BadInput(f"cannot write --journal {self.path}: {error.strerror or error}") from None
+        return self.path.stat().st_size > 0
+
     def _take(self, entry: dict) -> None:
         depth = entry["depth"]
         if depth is not None and not isinstance(depth, int):
             raise ValueError("depth")
-        key = (str(entry["opening"]), str(entry["feedback"]), depth)
+        guess = entry.get("guess")
+        key = (str(entry["opening"]), str(entry["feedback"]), depth, None if guess is None else str(guess))
         if "within" in entry:
             self.within[key] = bool(entry["within"])
             return
@@ -108,15 +133,25 @@ class Journal:
         os.fsync(self.file.fileno())
         self.written += "journal" not in entry
 
-    def _key(self, opening: Code, feedback: Feedback, depth: int | None) -> tuple[str, str, int | None]:
-        return format_code(opening, self.rules), format_feedback(feedback, self.rules), depth
+    def _key(self, opening: Code, feedback: Feedback, depth: int | None, guess: Code | None = None
+             ) -> tuple[str, str, int | None, str | None]:
+        return (format_code(opening, self.rules), format_feedback(feedback, self.rules), depth,
+                None if guess is None else format_code(guess, self.rules))
+
+    @staticmethod
+    def _line(key: tuple) -> dict:
+        """A line's head: the part (opening, feedback), the guess at it if any, the depth."""
+        head = {"opening": key[0], "feedback": key[1]}
+        if key[3] is not None:
+            head["guess"] = key[3]
+        return {**head, "depth": key[2]}
 
     # -- the parts' costs --------------------------------------------------------------------------
-    def cost(self, opening: Code, feedback: Feedback, depth: int | None, budget: int
+    def cost(self, opening: Code, feedback: Feedback, depth: int | None, budget: int, guess: Code | None = None
              ) -> tuple[int, TreeNode | None] | None:
-        """What an earlier search settled of a part for ``budget``: ``(cost, subtree)`` when exact,
-        ``(bound, None)`` when a bound at least ``budget`` (the part fails it again); else None."""
-        known = self.costs.get(self._key(opening, feedback, depth))
+        """What an earlier search settled of a part (or of ``guess`` at it) for ``budget``: ``(cost, subtree)``
+        when exact, ``(bound, None)`` when a bound at least ``budget`` (the part fails it again); else None."""
+        known = self.costs.get(self._key(opening, feedback, depth, guess))
         if known is None:
             return None
         value, was, tree = known
@@ -125,9 +160,10 @@ class Journal:
         return (value, None) if value >= budget else None
 
     def record_cost(self, opening: Code, feedback: Feedback, depth: int | None, budget: int, value: int,
-                    tree: TreeNode | None) -> None:
-        """Keep a part's search: its exact cost and subtree (``value < budget``), or a lower bound."""
-        key = self._key(opening, feedback, depth)
+                    tree: TreeNode | None, guess: Code | None = None) -> None:
+        """Keep a part's search (or that of ``guess`` at it): its exact cost and subtree (``value < budget``), or
+        a lower bound."""
+        key = self._key(opening, feedback, depth, guess)
         subtree = node_object(tree, self.rules) if value < budget and tree is not None else None
         if value < budget and subtree is None:
             return  # an exact cost without its subtree would not spare the search of the tree
@@ -135,20 +171,22 @@ class Journal:
         if known is not None and not _better((value, budget), known[:2]):
             return
         self.costs[key] = (value, budget, subtree)
-        self._write({"opening": key[0], "feedback": key[1], "depth": depth, "budget": budget, "value": value,
-                     "tree": subtree})
+        self._write({**self._line(key), "budget": budget, "value": value, "tree": subtree})
 
     # -- feasibility ----------------------------------------------------------------------------
-    def solvable(self, opening: Code, feedback: Feedback, depth: int) -> bool | None:
-        """Whether an earlier search found the part solvable within ``depth`` guesses (None: not searched)."""
-        return self.within.get(self._key(opening, feedback, depth))
+    def solvable(self, opening: Code, feedback: Feedback, depth: int, guess: Code | None = None) -> bool | None:
+        """Whether an earlier search found the part solvable within ``depth`` guesses (with ``guess``: the parts
+        that guess leaves, within ``depth - 1``); None: not searched."""
+        return self.within.get(self._key(opening, feedback, depth, guess))
 
-    def record_solvable(self, opening: Code, feedback: Feedback, depth: int, solvable: bool) -> None:
-        key = self._key(opening, feedback, depth)
+    def record_solvable(self, opening: Code, feedback: Feedback, depth: int, solvable: bool,
+                        guess: Code | None = None) -> None:
+        """Keep whether a part (or the parts ``guess`` leaves of it) can be solved in the guesses left."""
+        key = self._key(opening, feedback, depth, guess)
         if key in self.within:
             return
         self.within[key] = solvable
-        self._write({"opening": key[0], "feedback": key[1], "depth": depth, "within": solvable})
+        self._write({**self._line(key), "within": solvable})
 
     def close(self) -> None:
         self.file.close()

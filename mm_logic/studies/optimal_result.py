@@ -55,6 +55,12 @@ class OptimalResult:
     journal: Path | None = None
     journal_read: int = 0
     journal_written: int = 0
+    #: With workers: parts of more than ``split_above`` codes were searched guess by guess
+    #: (:mod:`mm_logic.studies.optimal_split`): ``split_parts`` of them, ``guess_tasks`` guesses searched as
+    #: tasks. None: one process, nothing split.
+    split_above: int | None = None
+    split_parts: int = 0
+    guess_tasks: int = 0
 
     @property
     def games(self) -> int:
@@ -115,6 +121,8 @@ class OptimalResult:
             "worker_peak_memory": self.worker_memory,
             "journal": None if self.journal is None else {
                 "file": str(self.journal), "parts_read": self.journal_read, "parts_written": self.journal_written},
+            "split": None if self.split_above is None else {
+                "above": self.split_above, "parts": self.split_parts, "guess_tasks": self.guess_tasks},
         }
 
     def text(self) -> str:
@@ -146,6 +154,9 @@ class OptimalResult:
         workers = f", {memory_text(self.worker_memory)} in the largest worker" if self.worker_memory else ""
         lines.append(f"memory     peak {memory_text(self.peak_memory)}{workers}; room for "
                      f"{self.table_entries:,} solved sets in each process's table")
+        if self.split_above is not None:
+            lines.append(f"split      parts above {self.split_above:,} codes searched guess by guess: "
+                         f"{plural(self.split_parts, 'part')}, {plural(self.guess_tasks, 'guess task')}")
         if self.journal is not None:
             lines.append(f"journal    {self.journal}: {plural(self.journal_read, 'part')} read from an earlier "
                          f"run, {self.journal_written} written")

@@ -21,6 +21,7 @@ from ..rules import Rules
 from ..strategies.tree import TreeNode
 from .optimal_journal import Journal
 from .optimal_search import Searcher, default_table_bits
+from .optimal_split import GuessTask, Split, guess_cost, guess_solvable, openings
 
 #: Called a few times a second with a one-line status of the search.
 Progress = Callable[[str], None]
@@ -32,8 +33,10 @@ _WORKER_SEARCHERS = threading.local()
 
 
 def part_task(rules: Rules, max_depth: int | None, consistent_only: bool, bits: int, worst: bool, opening: int,
-               part: np.ndarray, depth: int | None, budget: int) -> tuple[int, TreeNode | None, int]:
-    """A worker's task: one part of an opening, searched, and its subtree when it met the budget.
+              part: np.ndarray, depth: int | None, budget: int, guess: int | None = None
+              ) -> tuple[int, TreeNode | None, int]:
+    """A worker's task: one part of an opening, searched, and its subtree when it met the budget; or, with
+    ``guess``, that guess at the part (its own parts searched: :func:`~mm_logic.studies.optimal_split.guess_cost`).
 
     Returns ``(cost or bound, subtree or None, positions searched)``; with
     ``worst`` (is the part solvable within ``depth``?) the value is 1 or 0 and
@@ -47,7 +50,12 @@ def part_task(rules: Rules, max_depth: int | None, consistent_only: bool, bits: 
         _WORKER_SEARCHERS.searcher = (key, Searcher(rules, max_depth, consistent_only, bits))
     searcher = _WORKER_SEARCHERS.searcher[1]
     before = searcher.positions
-    if worst:
+    if guess is not None:
+        if worst:
+            value, tree = int(guess_solvable(searcher, part, [opening], guess, depth)), None
+        else:
+            value, tree = guess_cost(searcher, part, [opening], guess, depth, budget)
+    elif worst:
         value, tree = int(searcher.can_solve(part, [opening], depth)), None
     else:
         value = searcher.cost(part, [opening], depth, budget)
@@ -81,6 +89,14 @@ class Workers:
         #: :meth:`Searcher.part_name`.
         self.journal: Journal | None = None
         self.part_name: Callable[[int, int], tuple[Code, Feedback]] | None = None
+        #: Parts of more than this many codes are searched as one task per guess (None: none); the guesses
+        #: are the driver's searcher's (:func:`~mm_logic.studies.optimal_split.openings`).
+        self.split_above: int | None = None
+        self.searcher: Searcher | None = None
+        #: Parts settled so far in :meth:`run` (the progress line).
+        self.settled = 0
+        #: Parts searched guess by guess, and the guesses searched as tasks for them.
+        self.split_parts = self.guess_tasks = 0
 
     def run(self, tasks: list, skip: Callable, budget: Callable, done: Callable, depth: int | None,
             worst: bool = False, status: Callable[[], str] = str) -> None:
@@ -88,22 +104,37 @@ class Workers:
 
         A task is submitted only when ``skip(task)`` is false, with the budget
         ``budget(task)`` of that moment; ``done(task, value, subtree, budget)``
-        gets each result as it comes.
+        gets each result as it comes. A part of more than ``split_above``
+        codes is searched as one task per guess at it
+        (:class:`~mm_logic.studies.optimal_split.Split`), submitted in the
+        order the search would try them, before the tasks after it.
         """
-        pending = deque(tasks)
-        running = finished = 0
+        pending: deque = deque(tasks)
+        running = self.settled = 0
         while pending or running:
             while pending and running < self.jobs:
-                task = pending.popleft()
+                item = pending.popleft()
+                if isinstance(item, GuessTask):
+                    running += self._start_guess(item, skip, budget, done, depth, worst)
+                    continue
+                task = item
                 if skip(task):
                     continue
                 limit = budget(task)
                 known = self._settled(task, depth, limit, worst)
                 if known is not None:
-                    finished += 1
+                    self.settled += 1
                     done(task, *known, limit)
                     continue
                 opening, _, part = task
+                if self.split_above is not None and part.size > self.split_above:
+                    split = Split(task, openings(self.searcher, depth, part, (opening.index,), worst), worst)
+                    self.split_parts += 1
+                    if split.tasks:
+                        pending.extendleft(reversed(split.tasks))
+                    else:
+                        self._finish(split, depth, done)
+                    continue
                 self._submit(task, limit, (self.rules, self.max_depth, self.consistent_only, self.bits, worst,
                                            opening.index, part, depth, limit))
                 running += 1
@@ -111,7 +142,9 @@ class Workers:
                 break
             while True:
                 if self.progress is not None:
-                    self.progress(f"{finished} of {len(tasks)} parts searched in {self.jobs} processes, "
+                    split = f" ({self.guess_tasks:,} guesses of {self.split_parts} large parts)" \
+                        if self.split_parts else ""
+                    self.progress(f"{self.settled} of {len(tasks)} parts searched{split} in {self.jobs} processes, "
                                   f"{status()}")
                 try:
                     task, limit, result, error = self.finished.get(timeout=0.2)
@@ -119,13 +152,51 @@ class Workers:
                 except queue.Empty:
                     continue
             running -= 1
-            finished += 1
             if error is not None:
                 raise error
             value, tree, positions = result
             self.positions += positions
+            if isinstance(task, GuessTask):
+                self._keep_guess(task, depth, limit, worst, value, tree)
+                if not task.split.closed and task.split.settle(task, value, tree, limit):
+                    self._finish(task.split, depth, done)
+                continue
+            self.settled += 1
             self._keep(task, depth, limit, worst, value, tree)
             done(task, value, tree, limit)
+
+    def _start_guess(self, item: GuessTask, skip: Callable, budget: Callable, done: Callable, depth: int | None,
+                     worst: bool) -> int:
+        """Submit a guess of a split part, or settle it without a search (its bound, the journal): 1 if submitted."""
+        split = item.split
+        if split.closed:
+            return 0
+        if skip(split.task):
+            split.closed = True  # its opening is lost: the part's other guesses are not searched
+            return 0
+        limit = 0 if worst else split.budget(budget(split.task))
+        guess = item.guess
+        if not worst and guess.bound >= limit:
+            known = (guess.bound, None)  # the kernel's cut: its parts' sizes alone reach the budget
+        else:
+            known = self._settled_guess(item, depth, limit, worst)
+        if known is not None:
+            if split.settle(item, *known, limit):
+                self._finish(split, depth, done)
+            return 0
+        opening, _, part = split.task
+        self._submit(item, limit, (self.rules, self.max_depth, self.consistent_only, self.bits, worst,
+                                   opening.index, part, depth, limit, guess.index))
+        self.guess_tasks += 1
+        return 1
+
+    def _finish(self, split: Split, depth: int | None, done: Callable) -> None:
+        """A split part settled: kept as a part (the journal) and handed to ``done``."""
+        split.closed = True
+        self.settled += 1
+        value, tree, limit = split.result()
+        self._keep(split.task, depth, limit, split.worst, value, tree)
+        done(split.task, value, tree, limit)
 
     def _submit(self, task, limit: int, args: tuple) -> None:
         """Start :func:`part_task` on ``args``; its result or error goes to :attr:`finished` with the task."""
@@ -153,6 +224,31 @@ class Workers:
             self.journal.record_solvable(code, feedback, depth, bool(value))
         else:
             self.journal.record_cost(code, feedback, depth, limit, value, tree)
+
+    def _guess_name(self, item: GuessTask) -> tuple[Code, Feedback, Code]:
+        opening, fb, _ = item.split.task
+        return (*self.part_name(opening.index, fb), self.searcher.code(item.guess.index))
+
+    def _settled_guess(self, item: GuessTask, depth: int | None, limit: int, worst: bool
+                       ) -> tuple[int, TreeNode | None] | None:
+        """What the journal says of a split part's guess for this budget, or None: search it."""
+        if self.journal is None:
+            return None
+        code, feedback, guess = self._guess_name(item)
+        if worst:
+            known = self.journal.solvable(code, feedback, depth, guess)
+            return None if known is None else (int(known), None)
+        return self.journal.cost(code, feedback, depth, limit, guess)
+
+    def _keep_guess(self, item: GuessTask, depth: int | None, limit: int, worst: bool, value: int,
+                    tree: TreeNode | None) -> None:
+        if self.journal is None:
+            return
+        code, feedback, guess = self._guess_name(item)
+        if worst:
+            self.journal.record_solvable(code, feedback, depth, bool(value), guess)
+        else:
+            self.journal.record_cost(code, feedback, depth, limit, value, tree, guess)
 
     def close(self, interrupted: bool) -> None:
         if interrupted:

@@ -12,11 +12,15 @@ times, the counts alternated round by round so that the machine's other load
 falls on each alike; it prints each count's best and median seconds, the
 total found (the same at every count, or the script says so and exits 1) and
 the speed-up over the first count. On a 2-core machine, 1 and 2 workers.
+``--split-above N`` searches the parts of more than N codes guess by guess
+(the next level as tasks, :mod:`mm_logic.studies.optimal_split`), at every
+count alike (0, the default: the root's parts alone, as before).
 
 Usage::
 
     .venv/bin/python py/experiments/optimal_dask_workers.py                      # 4x7, 1 and 2 workers, 3 rounds
     .venv/bin/python py/experiments/optimal_dask_workers.py --pegs 4 --colors 6 --repeat 5
+    .venv/bin/python py/experiments/optimal_dask_workers.py --split-above 240 --repeat 1
 """
 
 from __future__ import annotations
@@ -37,7 +41,11 @@ def main(argv=None) -> int:
     parser.add_argument("--colors", type=count, default=7)
     parser.add_argument("--workers", type=count, nargs="+", default=[1, 2], help="worker counts, in order")
     parser.add_argument("--repeat", type=count, default=3, help="rounds (each count once a round)")
+    parser.add_argument("--split-above", type=int, default=0,
+                        help="parts of more than N codes searched guess by guess (0: none)")
     args = parser.parse_args(argv)
+    if args.split_above < 0:
+        parser.error(f"argument --split-above: must be 0 or more, got {args.split_above}")
     import logging
     import warnings
 
@@ -58,11 +66,12 @@ def main(argv=None) -> int:
                 clients[n].restart()
                 optimal(Rules(3, 3), "expected", client=clients[n])
                 started = time.perf_counter()
-                result = optimal(rules, "expected", client=clients[n])
+                result = optimal(rules, "expected", client=clients[n],
+                                 split_above=args.split_above or rules.size)
                 seconds[n].append(time.perf_counter() - started)
                 totals.add(result.total)
                 print(f"round {round_number}: {n} worker{'s' if n > 1 else ''}, total {result.total}, "
-                      f"{seconds[n][-1]:.2f} s", flush=True)
+                      f"{seconds[n][-1]:.2f} s, {result.guess_tasks} guess tasks", flush=True)
         if len(totals) != 1:
             raise MMLogicError(f"the worker counts found different totals: {sorted(totals)}")
         first = min(seconds[args.workers[0]])

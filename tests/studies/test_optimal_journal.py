@@ -95,7 +95,7 @@ def test_a_journal_line_holds_a_part_and_its_subtree(tmp_path):
     journal = tmp_path / "search.jsonl"
     optimal(RULES, "expected", journal=journal)
     head, *parts = [json.loads(line) for line in journal.read_text().splitlines()]
-    assert head == {"journal": "mmlogic optimal", "version": 1, "consistent_only": False,
+    assert head == {"journal": "mmlogic optimal", "version": 2, "consistent_only": False,
                     "rules": {"pegs": 3, "colors": 4, "max_repeat": None, "feedback": "standard"}}
     exact = [p for p in parts if p["value"] < p["budget"]]
     assert exact and all(p["tree"]["guess"] for p in exact)
