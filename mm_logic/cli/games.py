@@ -6,7 +6,7 @@ import json
 
 import click
 
-from ..codemaker import chosen_secret
+from ..codemaker import chosen_secret, game_secrets
 from ..errors import BadInput
 from ..notation import parse_entry
 from .options import Integer, emit, json_option, rules_options, server_option
@@ -89,13 +89,17 @@ def next_command(rules, engine, strategy, seed, as_json, history):
 @click.command(name="play")
 @rules_options(feedback=True)
 @engine_options(beyond="any")
-@click.option("--role", type=click.Choice(["codebreaker", "codemaker"]), default="codebreaker", show_default=True,
-              help="codebreaker: you guess; codemaker: you keep a code in mind and the computer guesses it.")
+@click.option("--role", type=click.Choice(["codebreaker", "codemaker", "duel"]), default="codebreaker",
+              show_default=True, help="codebreaker: you guess; codemaker: you keep a code in mind and the computer "
+                                      "guesses it; duel: both in turn, with a score.")
 @click.option("--secret", "secret_text", metavar="CODE", default=None,
               help="The code to find (codebreaker; random by default).")
-@click.option("--max-guesses", type=Integer(1), default=None, help="Give up after this many guesses.")
-def play_command(rules, engine, strategy, seed, role, secret_text, max_guesses):
-    """Play in the terminal: you guess (codebreaker), or the computer guesses your code (codemaker).
+@click.option("--max-guesses", type=Integer(1), default=None,
+              help="Give up after this many guesses.  [default: unlimited; in a duel 10]")
+@click.option("--rounds", type=Integer(2), default=None,
+              help="duel: the rounds, an even number (each side makes as many codes as it breaks).  [default: 2]")
+def play_command(rules, engine, strategy, seed, role, secret_text, max_guesses, rounds):
+    """Play in the terminal: you guess (codebreaker), the computer guesses your code (codemaker), or a duel.
 
     Codebreaker: type a code per line (0123, or 0 1 2 3); a typo is explained
     and you type again. Type `?` for how many codes are still possible (asked
@@ -107,10 +111,16 @@ def play_command(rules, engine, strategy, seed, role, secret_text, max_guesses):
     refused at once, naming them; `undo` takes your last answer back; at the
     end (or after `quit`) type your code to see which answers were wrong.
 
+    Duel: you break the computer's code, then it breaks yours, for --rounds
+    rounds; the codemaker scores a point per guess and one more for a code
+    not broken within --max-guesses (10 unless given). The score follows
+    each round; the last line says who won.
+
     \b
     Examples:
       mmlogic play --pegs 4 --colors 6
       mmlogic play --role codemaker --strategy minimax
+      mmlogic play --role duel --rounds 4 --seed 1
     """
     from ..game import Game
     from ..terminal.play import play_codebreaker, play_codemaker
@@ -125,6 +135,20 @@ def play_command(rules, engine, strategy, seed, role, secret_text, max_guesses):
             click.echo("", err=True)  # Ctrl-D: end the prompt's line; the game ends as after quit
             return None
 
+    if rounds is not None and role != "duel":
+        raise BadInput("--rounds applies to --role duel")
+    if role == "duel":
+        from ..terminal.duel import play_duel
+
+        rounds = 2 if rounds is None else rounds
+        if rounds % 2:
+            raise BadInput(f"--rounds {rounds} is odd: a duel has an even number of rounds, so that each side "
+                           "makes as many codes as it breaks")
+        if secret_text is not None:
+            raise BadInput("--secret applies to --role codebreaker: in a duel the computer's codes are drawn "
+                           "(reproducible with --seed)")
+        secrets = game_secrets(engine, rounds // 2, seed)  # one for each round you break
+        return play_duel(engine, strategy, secrets, ask, click.echo, rounds, max_guesses, busy=Spinner)
     if role == "codemaker":
         if secret_text is not None:
             raise BadInput("--secret applies to --role codebreaker: as codemaker you keep the code in mind")

@@ -35,14 +35,16 @@ QUIT = ("quit", "exit", "q")
 HELP = ("help", "h")
 
 
-def help_text(game: Game) -> str:
-    """What can be typed, in the game's own notation."""
+def help_text(game: Game, assisted: bool = True) -> str:
+    """What can be typed, in the game's own notation (without ``assisted``, as in a duel: no ``?``,
+    ``hint`` or ``undo``)."""
     rules = game.rules
     example = tuple(c % rules.colors for c in range(rules.pegs))
     spaced = " ".join(format_code((c,), rules) for c in example)
+    helpers = ("? how many codes are still possible; hint the computer's guess; undo takes your last guess back; "
+               if assisted else "")
     return (f"type a code of {plural(rules.pegs, 'peg')}, e.g. {format_code(example, rules)} or {spaced}; "
-            "? how many codes are still possible; hint the computer's guess; undo takes your last guess back; "
-            "quit (or q) to give up; "
+            f"{helpers}quit (or q) to give up; "
             "a line that is a code is played as a guess, even one that spells a command")
 
 
@@ -80,7 +82,7 @@ def take_back(game: Game, say: Callable[[str], None]) -> None:
 
 
 def play_codebreaker(game: Game, ask: Callable[[str], str | None], say: Callable[[str], None],
-                     max_guesses: int | None = None, busy: Busy = quiet) -> int:
+                     max_guesses: int | None = None, busy: Busy = quiet, assisted: bool = True) -> int:
     """Let a person find the game's secret; returns the exit code (0: the game ended).
 
     ``ask(prompt)`` returns the line typed, or None at the end of input
@@ -88,7 +90,8 @@ def play_codebreaker(game: Game, ask: Callable[[str], str | None], say: Callable
     codes are still possible, ``hint`` what the strategy would play, ``undo``
     takes the last guess back (it counts no more), ``help`` what can be typed,
     ``quit`` gives up. ``busy(label)`` is entered around
-    the engine's work (the command line's spinner).
+    the engine's work (the command line's spinner). Without ``assisted`` (a duel,
+    where the guesses are the score) ``?``, ``hint`` and ``undo`` are refused.
     """
     rules = game.rules
     alphabet = rules.alphabet[: rules.colors] if rules.symbolic else f"0..{rules.colors - 1}"
@@ -104,7 +107,11 @@ def play_codebreaker(game: Game, ask: Callable[[str], str | None], say: Callable
         if command in QUIT:
             break
         if command in HELP:
-            say(help_text(game))
+            say(help_text(game, assisted))
+            continue
+        if not assisted and command in ("?", "hint", "undo"):
+            # The opponent's strategy must not guess for the person, nor a seen answer be taken back.
+            say(f"no {command} in a duel: every guess counts; type a code")
             continue
         if command == "undo":  # as the codemaker's undo: a mistyped guess need not stand
             take_back(game, say)
