@@ -1,8 +1,9 @@
 // The mmlogic web page: plain JavaScript over the JSON API of `mmlogic serve` (docs/server.md).
-// No build step and nothing from the network but this server. Four tabs:
+// No build step and nothing from the network but this server. Five tabs:
 //   Play        you guess the server's secret; the assistant shows the strategy's next guess;
 //   Codemaker   the computer guesses the code you keep in mind, you answer as the feedback rule says
 //               (black and white; black only; one mark per peg, x o or -);
+//   Duel        the two above in turn, with the board game's running score;
 //   Race        entrants (backend + strategy) play one secret side by side, move by move;
 //   Rules       what black and white mean, and the other feedback rules.
 // Every error the API answers ({"error": "..."}) is shown in the message area.
@@ -394,8 +395,11 @@ const play = {
     $("play-submit").disabled = !open || this.guess.length !== notation.pegs;
     $("play-clear").disabled = !open || this.guess.length === 0;
     $("play-resign").disabled = !open;
-    $("hint").disabled = !open;
-    $("hint-use").disabled = !open || this.hint === null;
+    // In a duel the assistant, the opponent's own strategy, does not guess for you; nor does a new game
+    // replace the duel's.
+    $("play-new").disabled = duel.live;
+    $("hint").disabled = !open || duel.breaking();
+    $("hint-use").disabled = !open || this.hint === null || duel.breaking();
     for (const button of $("play-palette").children) button.disabled = !open;
     if (this.hint === null) {
       $("hint-guess").replaceChildren();
@@ -417,6 +421,10 @@ const play = {
       this.game.over = this.game.won = true;
       this.game.secret = reply.secret;
       $("play-status").textContent = `You found ${reply.secret} in ${plural(reply.attempts, "guess")}.`;
+      if (duel.breaking()) duel.over(reply.attempts, true);
+    } else if (duel.breaking() && reply.attempts >= duel.limit) {
+      await this.resign();  // out of guesses: the secret is shown, the round scored as a code not broken
+      return;
     }
     this.render();
   },
@@ -424,8 +432,11 @@ const play = {
   async resign() {
     this.game = await api("POST", `/api/games/${this.game.id}/resign`);
     this.hint = null;
-    $("play-status").textContent = `The secret was ${this.game.secret} (you gave up after ` +
-      `${plural(this.game.attempts, "guess")}).`;
+    const attempts = this.game.attempts;
+    $("play-status").textContent = `The secret was ${this.game.secret} (` + (duel.breaking() &&
+      attempts >= duel.limit ? `out of guesses: ${duel.limit} allowed in the duel).`
+      : `you gave up after ${plural(attempts, "guess")}).`);
+    if (duel.breaking()) duel.over(attempts, false);
     this.render();
   },
 
@@ -454,9 +465,12 @@ const codemaker = {
   black: 0,
   white: 0,
 
+  closed: false,    // the duel's round ended before the code was found: no more guesses nor answers
+
   async start() {
     const state = await api("POST", "/api/games", {rules: chosenRules(), role: "codemaker",
       backend: $("backend").value, strategy: $("strategy").value});
+    this.closed = false;
     $("cm-status").textContent = "";
     $("cm-info").textContent = `${rulesText(state.rules)}; the computer plays ${state.strategy} on ${state.backend}`;
     $("cm-explain").textContent = CM_EXPLAIN[feedbackOf(state.rules)];
@@ -476,17 +490,31 @@ const codemaker = {
       ? `The computer found your code ${state.history.at(-1).guess} in ${plural(state.attempts, "guess")}.`
       : "";
     this.render();
+    if (duel.making() && (state.won || state.attempts >= duel.limit)) {
+      if (!state.won) $("cm-status").textContent = `Out of guesses: ${duel.limit} allowed in the duel.`;
+      this.stop();
+      duel.over(state.attempts, state.won);
+      return;
+    }
     if (!state.won) {
       this.current = await api("GET", `/api/games/${state.id}/next`);
       this.render();
     }
   },
 
+  /** The duel's round ended: the guess on show goes, and no answer or undo is taken any more. */
+  stop() {
+    this.closed = true;
+    this.current = null;
+    this.render();
+  },
+
   render() {
     const notation = this.notation;
     renderBoard($("cm-board"), notation, this.game.history, "cm");
     $("cm-turn").hidden = this.current === null;
-    $("cm-undo").disabled = this.game.history.length === 0 || this.game.over;
+    $("cm-undo").disabled = this.game.history.length === 0 || this.game.over || this.closed;
+    $("cm-new").disabled = duel.live;
     if (this.current === null) return;
     const guess = pegsOf(notation, this.current.guess);
     $("cm-guess").replaceChildren(...guess.children);
@@ -582,7 +610,133 @@ const CM_EXPLAIN = {
 
 const MARK_WORDS = {"x": "right place", "o": "elsewhere", "-": "neither"};
 
-// ---- c. The race --------------------------------------------------------------------------------------
+// ---- c. The duel: you and the computer in turn --------------------------------------------------------
+// The board game's score (Wikipedia, "Mastermind (board game)", Gameplay and rules), as `mmlogic play
+// --role duel` keeps it (mm_logic/terminal/duel.py): the codemaker scores a point per guess, and one more
+// for a code not broken within the guesses allowed; an even number of rounds, you break first.
+const duel = {
+  rounds: 0,
+  limit: 10,
+  number: 0,      // the round under way, or the last one played
+  live: false,    // a round is under way
+  person: 0,
+  computer: 0,
+  results: [],
+
+  /** A round is under way in which you break the computer's code (odd rounds). */
+  breaking() {
+    return this.live && this.number % 2 === 1;
+  },
+
+  /** A round is under way in which the computer breaks yours (even rounds). */
+  making() {
+    return this.live && this.number % 2 === 0;
+  },
+
+  async start() {
+    const rounds = wholeNumber("duel-rounds", "Rounds");
+    if (rounds < 2 || rounds % 2) {
+      throw new InputError("Rounds: enter an even number, at least 2 (each side makes as many codes as it breaks)");
+    }
+    const limit = wholeNumber("duel-limit", "Guesses allowed");
+    if (limit < 1) throw new InputError("Guesses allowed: enter at least 1");
+    Object.assign(this, {rounds, limit, number: 0, live: false, person: 0, computer: 0, results: []});
+    await this.next();
+  },
+
+  /** The next round, in the tab that plays it (the round is not counted if its game cannot start). */
+  async next() {
+    this.number += 1;
+    this.live = true;
+    try {
+      if (this.number % 2 === 1) await play.start();
+      else await codemaker.start();
+    } catch (error) {
+      this.number -= 1;
+      this.live = false;
+      this.render();
+      throw error;
+    }
+    selectTab($(this.number % 2 === 1 ? "tab-play" : "tab-codemaker"));
+    this.render();
+  },
+
+  /** The round under way ended: `guesses` made, the code `broken` or not. */
+  over(guesses, broken) {
+    const breaks = this.number % 2 === 1;
+    // A code not broken in time earns the extra point; so does one you gave up (giving up never pays),
+    // not one whose breaking you stopped.
+    const points = broken ? guesses : guesses >= this.limit || breaks ? this.limit + 1 : guesses;
+    if (breaks) this.computer += points;
+    else this.person += points;
+    let why;
+    if (broken) {
+      why = breaks ? `you broke its code in ${plural(guesses, "guess")}`
+        : `the computer broke your code in ${plural(guesses, "guess")}`;
+    } else if (guesses >= this.limit) {
+      why = `${breaks ? "its" : "your"} code not broken in ${plural(this.limit, "guess")}: ${this.limit} and 1 more`;
+    } else {
+      why = breaks ? `you gave up: ${this.limit} and 1 more, as for a code not broken`
+        : `you stopped the computer after ${plural(guesses, "guess")}: no extra point`;
+    }
+    const line = `Round ${this.number}: ${breaks ? "the computer scores" : "you score"} ${points} (${why}).`;
+    this.results.push({number: this.number, breaks, guesses, broken, points, line});
+    this.live = false;
+    this.render();
+  },
+
+  /** Stop the round under way: as giving up (a code you break) or as quit (the computer breaking yours). */
+  async stop() {
+    if (this.breaking()) {
+      await play.resign();
+    } else if (this.making()) {
+      codemaker.stop();
+      $("cm-status").textContent = "You stopped the round.";
+      this.over(codemaker.game.history.length, false);
+    }
+  },
+
+  /** Who won, or the round to play: the status line, shown in the Play and Codemaker tabs too. */
+  statusText() {
+    const last = this.results.at(-1);
+    if (this.live) {
+      return `Round ${this.number} of ${this.rounds}: ` + (this.number % 2 === 1
+        ? `you break the computer's code in the Play tab (at most ${plural(this.limit, "guess")}, no assistant).`
+        : `the computer breaks your code in the Computer guesses your code tab (at most ` +
+          `${plural(this.limit, "guess")}).`);
+    }
+    if (this.number < this.rounds) {
+      return `${last.line} Next: round ${this.number + 1} of ${this.rounds}, in the Duel tab.`;
+    }
+    const [high, low] = [Math.max(this.person, this.computer), Math.min(this.person, this.computer)];
+    const verdict = this.person === this.computer ? `The duel is a draw, ${high} to ${low}.`
+      : `${this.person > this.computer ? "You win" : "The computer wins"} the duel, ${high} to ${low}.`;
+    return `${last.line} ${verdict}`;
+  },
+
+  render() {
+    const started = this.number > 0;
+    $("duel-start").disabled = this.live;
+    $("duel-next").disabled = this.live || !started || this.number >= this.rounds;
+    $("duel-stop").disabled = !this.live;
+    $("play-new").disabled = $("cm-new").disabled = this.live;  // a new game would replace the duel's
+    $("duel-board").replaceChildren(...this.results.map((r) => element("tr",
+      {"data-testid": `duel-round-${r.number}`},
+      element("td", {text: String(r.number)}),
+      element("td", {text: r.breaks ? "you" : "the computer"}),
+      element("td", {text: `${r.guesses}${r.broken ? "" : " (not broken)"}`}),
+      element("td", {text: `${r.points} to ${r.breaks ? "the computer" : "you"}`}))));
+    $("duel-score").textContent = started ? `Score: you ${this.person}, the computer ${this.computer}.` : "";
+    const status = started ? this.statusText() : "";
+    $("duel-status").textContent = status;
+    for (const id of ["play-duel", "cm-duel"]) {
+      $(id).textContent = status;
+      $(id).hidden = !started;
+    }
+  },
+};
+
+// ---- d. The race --------------------------------------------------------------------------------------
 const race = {
   state: null,
   running: false,
@@ -773,7 +927,8 @@ function keepingFocus(render, fallback) {
 const busy = new Set();
 
 function on(id, action) {
-  const tab = id.startsWith("cm-") ? "codemaker" : id.startsWith("race-") ? "race" : "play";
+  const tab = id.startsWith("cm-") ? "codemaker" : id.startsWith("race-") ? "race"
+    : id.startsWith("duel-") ? "duel" : "play";
   $(id).addEventListener("click", async () => {
     if (busy.has(tab)) return;
     busy.add(tab);
@@ -808,6 +963,10 @@ document.addEventListener("DOMContentLoaded", () => {
   on("cm-black-minus", () => codemaker.change("black", -1));
   on("cm-white-plus", () => codemaker.change("white", 1));
   on("cm-white-minus", () => codemaker.change("white", -1));
+
+  on("duel-start", () => duel.start());
+  on("duel-next", () => duel.next());
+  on("duel-stop", () => duel.stop());
 
   on("race-add", () => race.addEntrant(options.default_backend, options.default_strategy));
   $("feedback").addEventListener("change", () => guarded(async () => applyFeedback()));
