@@ -104,15 +104,15 @@ class Split:
         return "\n".join(lines)
 
 
-def split_codes(engine: Engine, guess: Code, history: list[Entry]) -> Split:
+def split_codes(engine: Engine, guess: Code, history: list[Entry], limit: int | None = None) -> Split:
     """How ``guess`` splits the codes ``engine`` finds consistent with ``history``.
 
     Raises :class:`~mm_logic.errors.NoConsistentCode` (naming the entries that contradict each other)
-    when no code fits, and :class:`~mm_logic.errors.SpaceTooLarge` when more codes than
-    :func:`split_limit` are still possible (or the engine cannot count them within its budget).
+    when no code fits, and :class:`~mm_logic.errors.SpaceTooLarge` when more codes than ``limit``
+    (default :func:`split_limit`) are still possible, or the engine cannot count them within its budget.
     """
     rules = engine.rules
-    limit = split_limit(engine)
+    limit = split_limit(engine) if limit is None else limit
     with engine.session(history) as session:
         count, exact = session.count_within(limit)
         if count == 0:

@@ -13,7 +13,7 @@ from mm_logic.errors import NoConsistentCode, SpaceTooLarge
 from mm_logic.rules import Rules
 from mm_logic.split import split_codes, split_limit
 
-from conftest import PY, ROOT, one_line_error
+from conftest import PY, ROOT, api_error, one_line_error
 
 SPLIT_KEYS = {"guess", "codes", "parts", "number_of_parts", "largest", "expected_size", "entropy", "consistent"}
 
@@ -149,3 +149,29 @@ def test_the_library_answers_as_the_command():
         split_codes(engine, (0, 0, 1, 1), [((0, 1, 2, 3), (0, 0)), ((4, 5, 4, 5), (0, 0))])
     with pytest.raises(SpaceTooLarge):
         split_codes(ReferenceEngine(Rules(8, 8)), (0,) * 8, [])
+
+
+# -- the server's route, the page's assistant -------------------------------------------------------------
+def test_the_server_splits_a_games_codes(client, run_json):
+    game = client.post("/api/games", json={"rules": {"pegs": 4, "colors": 6}, "backend": "python",
+                                           "secret": "0123"}).json()
+    url = f"/api/games/{game['id']}"
+    opening = client.get(f"{url}/split", params={"guess": "0000"})
+    assert opening.status_code == 200 and opening.json() == run_json("split", *PY, "0000")
+    client.post(f"{url}/guesses", json={"guess": "0011"})  # 1,1
+    after = client.get(f"{url}/split", params={"guess": "0223"}).json()
+    assert after == run_json("split", *PY, "0223", "0011:1,1")
+    assert after["codes"] == 208 and set(after) == SPLIT_KEYS
+
+
+def test_the_servers_split_refusals(client):
+    game = client.post("/api/games", json={"rules": {"pegs": 4, "colors": 6}, "backend": "python"}).json()
+    url = f"/api/games/{game['id']}/split"
+    api_error(client.get(url), 400, "the query must name a guess: ?guess=CODE")
+    api_error(client.get(url, params={"guess": "001"}), 400, "code '001' has 3 pegs, expected 4")
+    assert client.get("/api/games/nope/split", params={"guess": "0011"}).status_code == 404
+    api_error(client.post(url, params={"guess": "0011"}), 405, f"POST is not allowed on /api/games/{game['id']}/split")
+    big = client.post("/api/games", json={"rules": {"pegs": 8, "colors": 8}, "backend": "python"}).json()
+    api_error(client.get(f"/api/games/{big['id']}/split", params={"guess": "01234567"}), 422,
+              "16,777,216 codes are still possible, more than split lists on the python engine (100,000): give "
+              "more history entries")
