@@ -4,7 +4,7 @@ The engine lists the codes consistent with the history; the game's feedback
 rule (:func:`mm_logic.feedback.rule_of`) gives the guess's feedback against
 each of them, and the codes fall into parts, one per feedback. The figures of
 the parts are the scoring strategies' own definitions
-(:mod:`mm_logic.strategies.scoring`): the largest part (Knuth's minimax), the
+(``mm_logic.strategies.scoring``): the largest part (Knuth's minimax), the
 expected size Σ s²/m (Irving), the entropy (Neuwirth) and the number of parts
 (Kooi).
 
@@ -56,7 +56,7 @@ class Split:
 
     @property
     def sizes(self) -> np.ndarray:
-        """The parts' sizes, in :attr:`parts`' order."""
+        """The parts' sizes, in ``parts``' order."""
         return np.array([size for _, size in self.parts], dtype=np.int64)
 
     @property
