@@ -7,6 +7,9 @@ from collections import Counter
 from itertools import product
 
 import pytest
+import test_fuzz_cli as fuzz
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from mm_logic.engines.reference import ReferenceEngine
 from mm_logic.errors import NoConsistentCode, SpaceTooLarge
@@ -18,14 +21,15 @@ from conftest import PY, ROOT, api_error, one_line_error
 SPLIT_KEYS = {"guess", "codes", "parts", "number_of_parts", "largest", "expected_size", "entropy", "consistent"}
 
 
-def brute_force(guess: str, history: list[str], pegs: int = 4, colors: int = 6) -> dict[tuple[int, int], int]:
-    """The parts by black and white of every code consistent with ``history``, with a feedback written here
-    from the contract's words (black: right colour right place; white: Σ min(counts) - black), not the
-    package's."""
-    def feedback(g, s):
-        black = sum(a == b for a, b in zip(g, s))
-        return black, sum((Counter(g) & Counter(s)).values()) - black
+def feedback(g, s) -> tuple[int, int]:
+    """Black and white written here from the contract's words (black: right colour right place; white:
+    Σ min(counts) - black), not the package's."""
+    black = sum(a == b for a, b in zip(g, s))
+    return black, sum((Counter(g) & Counter(s)).values()) - black
 
+
+def brute_force(guess: str, history: list[str], pegs: int = 4, colors: int = 6) -> dict[tuple[int, int], int]:
+    """The parts by black and white of every code consistent with ``history``, by :func:`feedback`."""
     entries = [(tuple(map(int, e.split(":")[0])), tuple(map(int, e.split(":")[1].split(",")))) for e in history]
     codes = [c for c in product(range(colors), repeat=pegs) if all(feedback(g, c) == fb for g, fb in entries)]
     return dict(sorted(Counter(feedback(tuple(map(int, guess)), c) for c in codes).items()))
@@ -116,6 +120,17 @@ def test_every_feedback_rule(run_json):
                                                                  ("won", 1)]
 
 
+def test_an_edited_encoding_splits_its_own_codes(run, run_json):
+    # The palindromes abba, 6 x 6 = 36 of them: the encoding's codes, not the rules'.
+    out = run_json("split", "--encoding", ROOT / "examples" / "palindrome.lp", "0110")
+    palindromes = [c for c in product(range(6), repeat=4) if c == c[::-1]]
+    parts = sorted(Counter(feedback((0, 1, 1, 0), c) for c in palindromes).items())
+    assert out["codes"] == len(palindromes) == 36
+    assert out["parts"] == [{"feedback": f"{b},{w}", "size": n} for (b, w), n in parts]
+    one_line_error(run("split", *PY, "--encoding", ROOT / "examples" / "palindrome.lp", "0110"), 2,
+                   "--encoding applies to --backend clingo (.lp) or swipl (.pl), not python", stdout="")
+
+
 def test_a_probe_splits_but_is_never_consistent(run_json):
     # 0000 breaks --no-repeat: a question the codemaker answers all the same, 1,0 or 0,0.
     out = run_json("split", *PY, "--no-repeat", "0000")
@@ -175,3 +190,19 @@ def test_the_servers_split_refusals(client):
     api_error(client.get(f"/api/games/{big['id']}/split", params={"guess": "01234567"}), 422,
               "16,777,216 codes are still possible, more than split lists on the python engine (100,000): give "
               "more history entries")
+
+
+@settings(max_examples=100, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(args=st.tuples(fuzz.RULES.map(fuzz.flatten), fuzz.option("--backend", ["python", "clingo", "swipl"], ["nope"]),
+                      fuzz.option("--encoding", fuzz.PATHS[3:], fuzz.PATHS[:3]), fuzz.flag("--json"),
+                      st.sampled_from(fuzz.CODES * 2 + fuzz.BAD_CODES).map(lambda c: [c]), fuzz.HISTORY)
+       .map(fuzz.flatten))
+def test_any_split_command_line_gets_an_exit_code_of_the_contract_and_one_line(run, args):
+    # The command line fuzz's rules, codes and histories (tests/frontends/test_fuzz_cli.py), on split.
+    result = run("split", *args)
+    assert result.exit_code in (0, 1, 2, 3), (args, result.output)
+    assert "Traceback" not in result.output and "internal failure" not in result.stderr, (args, result.stderr)
+    if result.exit_code:
+        errors = [line for line in result.stderr.splitlines() if not line.startswith("note: ")]
+        assert len(errors) == 1 and errors[0].startswith("error: "), (args, result.stderr)
