@@ -117,13 +117,13 @@ def split_codes(engine: Engine, guess: Code, history: list[Entry], limit: int | 
         count, exact = session.count_within(limit)
         if count == 0:
             raise engine.no_solution(history)
-        if not exact:
-            raise SpaceTooLarge(f"at least {amount(count)} codes are still possible, and the {engine.name} engine "
-                                "counted no further within its time: split lists them all; give more history "
-                                "entries")
-        if count > limit:
-            raise SpaceTooLarge(f"{amount(count)} codes are still possible, more than split lists on the "
+        many = amount(count) if exact else f"at least {amount(count)}"
+        if count > limit:  # exact, or an edited encoding counted up to the limit and one more
+            raise SpaceTooLarge(f"{many} codes are still possible, more than split lists on the "
                                 f"{engine.name} engine ({limit:,}): give more history entries")
+        if not exact:  # a huge space, counted for a second
+            raise SpaceTooLarge(f"{many} codes are still possible, and the {engine.name} engine counted no "
+                                "further within its time: split lists them all; give more history entries")
         codes = np.asarray(session.enumerate(), dtype=np.int64).reshape(-1, rules.pegs)
     if codes.shape[0] == 0:  # an edited encoding that counts codes it does not list
         raise engine.no_solution(history)
