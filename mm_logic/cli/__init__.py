@@ -8,7 +8,7 @@ contract's exit code (:mod:`mm_logic.cli.group`): 2 bad usage or input, 3 no
 consistent code, 1 any other failure, 130 interrupted (143 after SIGTERM, 129
 after SIGHUP: they stop a command as Ctrl-C does).
 
-The commands, a module per family: ``solve``, ``next`` and ``play``
+The commands, a module per family: ``solve``, ``next``, ``split`` and ``play``
 (:mod:`~mm_logic.cli.games`); ``bench`` and ``tree``
 (:mod:`~mm_logic.cli.benches`); ``compare`` (:mod:`~mm_logic.cli.comparing`);
 ``sweep`` and ``openings`` (:mod:`~mm_logic.cli.sweeps`); ``info`` and
@@ -27,7 +27,8 @@ from .group import MMLogicGroup
 #: the command runs or is listed (``--help``): ``mmlogic optimal`` does not load what ``bench``,
 #: ``play`` or ``serve`` need (the engines, the strategies, the server), and starts sooner.
 COMMANDS = {
-    "solve": "games:solve", "next": "games:next_command", "play": "games:play_command",
+    "solve": "games:solve", "next": "games:next_command", "split": "games:split_command",
+    "play": "games:play_command",
     "bench": "benches:bench", "tree": "benches:tree_command", "compare": "comparing:compare",
     "sweep": "sweeps:sweep", "openings": "sweeps:openings", "info": "studies:info",
     "optimal": "studies:optimal_command", "serve": "serving:serve",
@@ -50,6 +51,7 @@ def cli():
     Examples:
       mmlogic solve --secret 0123
       mmlogic next 0011:1,0 2345:0,2
+      mmlogic split 0000
       mmlogic solve --secret 5432 --feedback positional
       mmlogic bench --backend python --strategy minimax --first-guess 0011 --all
       mmlogic info --pegs 5 --colors 8 --no-repeat

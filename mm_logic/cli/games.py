@@ -1,4 +1,5 @@
-"""``solve``, ``next`` and ``play``: one game, the next guess, a game in the terminal."""
+"""``solve``, ``next``, ``split`` and ``play``: one game, the next guess, how a guess splits the codes, a game in
+the terminal."""
 
 from __future__ import annotations
 
@@ -9,7 +10,16 @@ import click
 from ..codemaker import chosen_secret, game_secrets
 from ..errors import BadInput
 from ..notation import parse_entry
-from .options import Integer, emit, json_option, rules_options, server_option
+from .options import (
+    Integer,
+    backend_option,
+    emit,
+    encoding_option,
+    json_option,
+    rules_options,
+    server_option,
+    time_limit_option,
+)
 from .strategy_options import engine_options
 
 
@@ -84,6 +94,53 @@ def next_command(rules, engine, strategy, seed, as_json, history):
     with Spinner("thinking"):
         suggestion = advise(engine, strategy, entries)
     emit(suggestion, as_json)
+
+
+@click.command(name="split")
+@rules_options(feedback=True)
+@backend_option(help="Engine that lists the codes consistent with the history.")
+@encoding_option
+@time_limit_option(help="Bound on one solver call; exceeding it exits 1.")
+@json_option
+@click.argument("guess", metavar="GUESS")
+@click.argument("history", nargs=-1, metavar="[HISTORY...]")
+def split_command(rules, backend, encoding, time_limit, as_json, guess, history):
+    """How GUESS splits the codes still possible after HISTORY.
+
+    The engine lists the codes consistent with the history (each item
+    GUESS:B,W, or the feedback of --feedback); the game's feedback rule sorts
+    them into parts, one per feedback GUESS would get. Prints one line per
+    part, in feedback order (fewest black pegs first, then fewest white; the
+    win last), with its size; then the number of parts, the largest (what
+    minimax minimises), the expected size sum(size^2)/n (expected), the
+    entropy in bits (entropy), and whether GUESS is still possible (then it
+    may win now, its own part of 1). GUESS may break the repetition rule (a
+    probe); it is then never consistent. Exits 3, naming the entries that
+    contradict each other, when no code fits the history; refuses (exit 2)
+    more than 1,000,000 codes still possible (swipl: 100,000).
+
+    \b
+    Examples:
+      mmlogic split 0000
+      mmlogic split --backend python --json 0011 0123:1,1
+      mmlogic split --feedback black 0123 0011:1
+      mmlogic split --no-repeat --colors 8 --pegs 5 01234
+    """
+    from ..engines import make_engine
+    from ..notation import parse_code
+    from ..split import split_codes
+    from ..terminal.progress import Spinner
+
+    # A probe (a guess or an entry breaking the repetition rule) is a question the codemaker can answer.
+    code = parse_code(guess, rules, check_repeat=False)
+    entries = [parse_entry(item, rules, check_repeat=False) for item in history]
+    engine = make_engine(backend, rules, encoding=encoding, time_limit=time_limit)
+    try:
+        with Spinner("listing the codes"):
+            result = split_codes(engine, code, entries)
+    finally:
+        engine.close()
+    emit(result, as_json)
 
 
 @click.command(name="play")

@@ -10,6 +10,9 @@ Routes (bodies and answers are JSON; the whole reference is ``docs/server.md``):
 * ``GET /api/games/{id}/next``: the computer's next guess, with the number of
   codes still possible (the guess to answer in role ``codemaker``, a hint in
   role ``codebreaker``);
+* ``GET /api/games/{id}/split?guess=CODE``: how ``CODE`` splits the codes still possible (the parts
+  by feedback, the largest, the expected size, the entropy; ``mmlogic split --json``'s object), the
+  page's assistant beside its hint; at most the engine's counting budget of codes (clingo 100,000);
 * ``POST /api/games/{id}/feedback`` ``{"black": 1, "white": 2}``: the client's
   answer to the computer's guess (role ``codemaker``); an answer that no code
   could give with the earlier ones is refused (409), naming them;
@@ -50,10 +53,11 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..engines import BACKENDS, DEFAULT_BACKEND, engine_class
-from ..errors import BadInput, MMLogicError, NoConsistentCode, host_port
+from ..errors import BadInput, MMLogicError, NoConsistentCode, SpaceTooLarge, host_port
 from ..feedback import rule_of
 from ..notation import SHOWN, Feedback, abridged, check_feedback, format_code, shown
 from ..rules import FEEDBACK_RULES, Rules
+from ..split import split_codes
 from ..strategies import STRATEGIES
 from .race import DEFAULT_STRATEGY, MAX_ENTRANTS, Race, new_race
 from .store import Conflict, GameStore, HostedGame, TooManyGames, UnknownGame
@@ -229,6 +233,9 @@ def create_app(store: GameStore | None = None, hosts: frozenset[str] | None = No
     async def next_guess(request: Request):
         return await on_game(request, _next)
 
+    async def split_guess(request: Request):
+        return await on_game(request, _split, request.query_params.get("guess"))
+
     async def answer(request: Request):
         return await on_game(request, _answer, await body_of(request))
 
@@ -279,6 +286,7 @@ def create_app(store: GameStore | None = None, hosts: frozenset[str] | None = No
         Route("/api/games/{game_id}", state, methods=["GET"]),
         Route("/api/games/{game_id}/guesses", guess, methods=["POST"]),
         Route("/api/games/{game_id}/next", next_guess, methods=["GET"]),
+        Route("/api/games/{game_id}/split", split_guess, methods=["GET"]),
         Route("/api/games/{game_id}/feedback", answer, methods=["POST"]),
         Route("/api/games/{game_id}/undo", undo, methods=["POST"]),
         Route("/api/games/{game_id}/resign", resign, methods=["POST"]),
@@ -328,6 +336,20 @@ def _next(hosted: HostedGame, _body) -> dict:
     count, exact = hosted.game.remaining_within()
     return {"guess": format_code(hosted.pending, hosted.rules), "consistent": count if exact else None,
             **({} if exact else {"consistent_at_least": count})}
+
+
+def _split(hosted: HostedGame, guess: str | None) -> dict:
+    """How ``guess`` splits the codes the game's history leaves (``mmlogic split --json``'s object): listed
+    up to the engine's counting budget, about a second, as a request should answer."""
+    if guess is None:
+        raise BadInput("the query must name a guess: ?guess=CODE")
+    code = hosted.code(guess)
+    engine = hosted.game.engine
+    try:
+        return split_codes(engine, code, hosted.game.history, limit=engine.count_budget).as_dict()
+    except SpaceTooLarge as error:
+        # Not the request's fault (400): a question too large to answer within a request (422).
+        raise MMLogicError(str(error)) from None
 
 
 #: The body of a codemaker's answer under each feedback rule, as a malformed one's message names it.

@@ -50,6 +50,39 @@ def partition_counts(block: np.ndarray, slots: int, guess_axis: int = 1) -> np.n
     return np.bincount(flat.ravel(), minlength=guesses * slots).reshape(guesses, slots)
 
 
+def squares(sizes) -> np.ndarray:
+    """Irving's value of parts of the given sizes, ``s²`` (int64): summed over a guess's parts and divided
+    by the codes, the expected size of the next consistent set (:func:`expected_size`)."""
+    sizes = np.asarray(sizes, dtype=np.int64)
+    return sizes * sizes
+
+
+def information(sizes) -> np.ndarray:
+    """Neuwirth's value of parts of the given sizes, ``s·log2 s`` (float; 0 for empty parts): over ``m``
+    codes, the partition's entropy is ``log2 m - Σ s·log2 s / m`` (:func:`entropy_bits`)."""
+    s = np.asarray(sizes, dtype=np.float64)
+    return s * np.log2(np.maximum(s, 1))
+
+
+def expected_size(sizes) -> float:
+    """The expected number of codes left after a guess whose parts have these sizes (Σ s² / m): what
+    ``expected`` minimises."""
+    sizes = np.asarray(sizes, dtype=np.int64)
+    total = int(sizes.sum())
+    return float(squares(sizes).sum()) / total if total else 0.0
+
+
+def entropy_bits(sizes) -> float:
+    """The entropy, in bits, of a guess whose parts have these sizes (each code equally likely): what
+    ``entropy`` maximises."""
+    sizes = np.asarray(sizes, dtype=np.int64)
+    total = int(sizes.sum())
+    if total == 0:
+        return 0.0
+    # max(0, ...): one part of all m codes gives log2 m - log2 m, which rounding may leave at -1e-16.
+    return max(0.0, float(np.log2(total) - information(sizes).sum() / total))
+
+
 def scored_opening(strategy, session) -> Code:
     """The opening a scorer finds: ``strategy.best`` over every code of the empty history.
 
@@ -331,8 +364,7 @@ class Expected(ScoringStrategy):
     superadditive = True
 
     def part(self, sizes):
-        sizes = np.asarray(sizes, dtype=np.int64)
-        return sizes * sizes
+        return squares(sizes)
 
 
 #: Entropy's part values are s·log2(s) in fixed point with this many fractional bits:
@@ -349,9 +381,8 @@ class Entropy(ScoringStrategy):
     rounding = 1
 
     def part(self, sizes):
-        # Entropy = log m - Σ s log s / m, so minimising Σ s log2 s maximises it.
-        s = np.asarray(sizes, dtype=np.float64)
-        return np.rint(s * np.log2(np.maximum(s, 1)) * 2.0**ENTROPY_BITS).astype(np.int64)
+        # Entropy = log m - Σ s log s / m, so minimising Σ s log2 s maximises it (entropy_bits).
+        return np.rint(information(sizes) * 2.0**ENTROPY_BITS).astype(np.int64)
 
 
 class Parts(ScoringStrategy):

@@ -315,7 +315,7 @@ def test_a_command_imports_its_own_module_alone():
     assert done.stdout.splitlines() == ["['mm_logic.cli.group', 'mm_logic.cli.options', 'mm_logic.cli.studies']",
                                         "True"], done.stderr
     assert sorted(cli.commands) == ["bench", "compare", "info", "next", "openings", "optimal", "play", "serve",
-                                    "solve", "sweep", "tree"]
+                                    "solve", "split", "sweep", "tree"]
 
 
 def test_optimal_ends_at_once_with_its_whole_output():

@@ -698,3 +698,28 @@ def test_a_positional_race_to_the_end(driver, server, tmp_path):
     assert page.text("race-status") == "Over: the secret was 2540. Winner: 2 (clingo / any)."
     assert page.message() == "" and page.console_errors() == []
     page.save(page.png(), tmp_path, "race-positional.png")
+
+
+def test_the_assistant_shows_how_a_guess_splits_the_codes(driver, server):
+    # Beside the hint, the suggestion's split; then the player's own guess (0000, seed 000's one-colour
+    # guess), as `mmlogic split` gives them; a guess played clears it.
+    page = Page(driver, server)
+    page.choose("python", "minimax")
+    page.click("play-new")
+    assert not page.find("split").is_enabled()
+    page.click("hint")
+    assert page.text("split-text") == ("0011 splits 1,296 codes into 13 parts: the largest 256, expected size "
+                                       "204.54, entropy 2.89 bits; it may win now.")
+    parts = page.all('[data-testid="split-parts"] li')
+    assert len(parts) == 13 and parts[0].text == "0,0: 256" and parts[-1].text == "4,0: 1"
+    for _ in range(4):
+        page.click("palette-0")
+    page.click("split")
+    assert page.text("split-text") == ("0000 splits 1,296 codes into 5 parts: the largest 625, expected size "
+                                       "511.98, entropy 1.50 bits; it may win now.")
+    assert [p.text for p in page.all('[data-testid="split-parts"] li')] == [
+        "0,0: 625", "1,0: 500", "2,0: 150", "3,0: 20", "4,0: 1"]
+    assert [p.text for p in page.all('[data-testid="split-parts"] li.largest')] == ["0,0: 625"]
+    page.click("play-submit")
+    assert page.text("split-text") == "" and page.all('[data-testid="split-parts"] li') == []
+    assert page.message() == "" and page.console_errors() == []

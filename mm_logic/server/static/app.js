@@ -326,6 +326,7 @@ const play = {
   notation: null,
   guess: [],
   hint: null,
+  split: null,   // how a guess splits the codes still possible (GET /api/games/{id}/split), shown beside the hint
 
   async start() {
     const state = await api("POST", "/api/games", {rules: chosenRules(), role: "codebreaker",
@@ -334,6 +335,7 @@ const play = {
     this.notation = new Notation(state);
     this.guess = [];
     this.hint = null;
+    this.split = null;
     $("play-status").textContent = "";
     $("play-info").textContent = `${rulesText(state.rules)}; assistant: ${state.strategy} on ${state.backend}`;
     this.renderPalette();
@@ -400,12 +402,44 @@ const play = {
     $("play-new").disabled = duel.live;
     $("hint").disabled = !open || duel.breaking();
     $("hint-use").disabled = !open || this.hint === null || duel.breaking();
+    $("split").disabled = !open || this.guess.length !== notation.pegs || duel.breaking();
     for (const button of $("play-palette").children) button.disabled = !open;
     if (this.hint === null) {
       $("hint-guess").replaceChildren();
       $("hint-guess").dataset.code = "";
       $("hint-text").textContent = "";
     }
+    if (this.split === null) {
+      $("split-text").textContent = "";
+      $("split-parts").replaceChildren();
+    }
+  },
+
+  /** Ask how `code` splits the codes still possible and show it. A split the server cannot list (too
+   * many codes) is said in the assistant, not as an error of the page: the hint above it stands. */
+  async showSplit(code) {
+    let split;
+    try {
+      split = await api("GET", `/api/games/${this.game.id}/split?guess=${encodeURIComponent(code)}`);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      this.split = {error: error.message};
+      $("split-text").textContent = `No split of ${code}: ${error.message}`;
+      $("split-parts").replaceChildren();
+      return;
+    }
+    this.split = split;
+    const win = split.consistent ? "it may win now" : "it cannot win now";
+    $("split-text").textContent = `${split.guess} splits ${codes(split.codes)} into ` +
+      `${plural(split.number_of_parts, "part")}: the largest ${countText(split.largest)}, expected size ` +
+      `${split.expected_size.toFixed(2)}, entropy ${split.entropy.toFixed(2)} bits; ${win}.`;
+    $("split-parts").replaceChildren(...split.parts.map((part) => element("li",
+      {class: part.size === split.largest ? "largest" : "", "data-feedback": part.feedback},
+      `${part.feedback}: ${countText(part.size)}`)));
+  },
+
+  async splitGuess() {
+    await this.showSplit(this.notation.format(this.guess));
   },
 
   async submit() {
@@ -417,6 +451,7 @@ const play = {
     this.game.attempts = reply.attempts;
     this.guess = [];
     this.hint = null;
+    this.split = null;
     if (reply.won) {
       this.game.over = this.game.won = true;
       this.game.secret = reply.secret;
@@ -432,6 +467,7 @@ const play = {
   async resign() {
     this.game = await api("POST", `/api/games/${this.game.id}/resign`);
     this.hint = null;
+    this.split = null;
     const attempts = this.game.attempts;
     $("play-status").textContent = `The secret was ${this.game.secret} (` + (duel.breaking() &&
       attempts >= duel.limit ? `out of guesses: ${duel.limit} allowed in the duel).`
@@ -449,6 +485,7 @@ const play = {
     $("hint-guess").replaceChildren(...this.notation.parse(hint.guess).map((i) => peg(this.notation, i)));
     $("hint-guess").dataset.code = hint.guess;
     $("hint-text").textContent = `Suggestion: ${hint.guess}; ${left} still possible.`;
+    await this.showSplit(hint.guess);
   },
 
   useHint() {
@@ -955,6 +992,7 @@ document.addEventListener("DOMContentLoaded", () => {
   on("play-resign", () => play.resign());
   on("hint", () => play.askHint());
   on("hint-use", () => play.useHint());
+  on("split", () => play.splitGuess());
 
   on("cm-new", () => codemaker.start());
   on("cm-send", () => codemaker.send());
