@@ -25,7 +25,7 @@ from .options import (
     time_limit_option,
     write_output,
 )
-from .strategy_options import strategy_option
+from .strategy_options import ga_option, strategy_option
 
 #: ``compare --preset`` names (``mm_logic.studies.compare.PRESETS``, not imported at start-up; a test keeps them equal).
 PRESET_NAMES = ["seed000", "seed001", "seed003", "seed004", "feedback-rules"]
@@ -41,6 +41,7 @@ PRESET_NAMES = ["seed000", "seed001", "seed003", "seed004", "feedback-rules"]
                    "played under each.  [default: standard, or the preset's]")
 @backend_option(many=True)
 @strategy_option("first", many=True, trees=True)
+@ga_option
 @click.option("--all", "all_secrets", is_flag=True, help="Play every secret of each code space once.")
 @click.option("--games", type=Integer(1), default=None, help="Play N random secrets per rule set.")
 @seed_option
@@ -52,7 +53,7 @@ PRESET_NAMES = ["seed000", "seed001", "seed003", "seed004", "feedback-rules"]
               callback=chart_folder, help="Write PNG charts into DIR (needs matplotlib).")
 @jobs_option()
 @click.pass_context
-def compare(ctx, preset, rules, feedbacks, backends, strategies, all_secrets, games, seed, encoding, time_limit,
+def compare(ctx, preset, rules, feedbacks, backends, strategies, ga, all_secrets, games, seed, encoding, time_limit,
             as_json, csv_file, plot_dir, jobs):
     """Run every (rule set, backend, strategy) combination on the same secrets.
 
@@ -100,7 +101,7 @@ def compare(ctx, preset, rules, feedbacks, backends, strategies, all_secrets, ga
         strategies = None if ctx.get_parameter_source("strategies") == default else strategies
     plan = ComparePlan.make(preset=preset, rules=rules, explicit_rules=typed, backends=backends,
                             strategies=strategies, all_secrets=all_secrets, games=games, seed=seed, jobs=jobs,
-                            encoding=encoding, time_limit=time_limit, feedbacks=feedbacks)
+                            encoding=encoding, time_limit=time_limit, feedbacks=feedbacks, ga=ga)
     if (unchecked := plan.unchecked()) is not None:
         click.echo(f"note: {unchecked}", err=True)
     printed: list = []

@@ -27,7 +27,7 @@ from ..histogram import format_histogram
 from ..notation import Code, amount, format_code, quoted
 from ..player import Player
 from ..rules import FEEDBACK_RULES, Rules
-from ..strategies import StrategyName, parse_strategies
+from ..strategies import StrategyName, parse_strategies, with_ga
 from .bench import BenchResult, Progress, bench_all, bench_games, warm_up
 from .statistics import PairedTest, format_p, paired_test
 
@@ -147,7 +147,7 @@ class ComparePlan:
     @classmethod
     def make(cls, *, preset: str | None, rules: Rules, explicit_rules: list[str], backends: str | None,
              strategies: str | None, all_secrets: bool, games: int | None, feedbacks: str | None = None,
-             **options) -> ComparePlan:
+             ga: str | None = None, **options) -> ComparePlan:
         """Check a plan given as the command line gives it, before any game runs.
 
         ``explicit_rules`` names the rules options the user typed (they
@@ -157,6 +157,7 @@ class ComparePlan:
         without a preset; with one, either replaces the studies' own choice.
         ``feedbacks``: comma-separated feedback rules, each rule set played under
         each (None: the rule sets' own, the standard rule unless a preset names another).
+        ``ga``: ``--ga``'s parameters, over the genetic strategies' own (refused where none is genetic).
         """
         if all_secrets and games is not None:
             raise BadInput("give exactly one of --all or --games N")
@@ -191,6 +192,13 @@ class ComparePlan:
             games=games if games is not None else study.games,
             every_secret_up_to=MAX_CODES if all_secrets else 0 if games is not None else study.every_secret_up_to,
         ) for study in studies)
+        if ga is not None:
+            if not any(s.name.partition(":")[0] in _GENETIC for study in studies for s in study.strategies):
+                raise BadInput("--ga sets a genetic algorithm's parameters; no strategy compared is one "
+                               f"(choose from {', '.join(_GENETIC)})")
+            studies = tuple(replace(study, strategies=tuple(dict.fromkeys(
+                with_ga(s, ga) if s.name.partition(":")[0] in _GENETIC else s for s in study.strategies)))
+                for study in studies)
         plan = cls(studies, preset, **options)
         if plan.encoding is not None:
             readers = {b for s in studies for b in s.backends if engine_class(b).suffix is not None}
