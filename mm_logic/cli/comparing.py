@@ -28,7 +28,8 @@ from .options import (
 from .strategy_options import ga_option, strategy_option
 
 #: ``compare --preset`` names (``mm_logic.studies.compare.PRESETS``, not imported at start-up; a test keeps them equal).
-PRESET_NAMES = ["seed000", "seed001", "seed003", "seed004", "feedback-rules"]
+PRESET_NAMES = ["seed000", "seed001", "seed003", "seed004", "ga001-population", "ga001-mutation", "ga004-sweep",
+                "ga004-mutation", "feedback-rules"]
 
 
 @click.command(name="compare")
@@ -77,6 +78,11 @@ def compare(ctx, preset, rules, feedbacks, backends, strategies, ga, all_secrets
       seed003  5 pegs of 8 colours, with and without repetition, every secret;
                random and minimax beside first
       seed004  4x8: ga004 beside ga001-random, random, first, minimax, human3; 500 games
+      ga001-population  seed 001 figure 10: ga001-random by population (10, 20, 50, 100)
+      ga001-mutation  seed 001: ga001-random's mutation rate (1/n, fixed) and type
+      ga004-sweep  seed 004's sweep, 4x8: ratio 2-6 x mutation 3/5/15/30% x population
+               50/100/200, 50 games each (--games N for fewer)
+      ga004-mutation  seed 004, 4x8: ga004 at mutation 5% and 15%, 500 games
       feedback-rules  first and the four scorers under the standard, black and positional
                rules, every secret: 3x4 on python and clingo, 4x6 on python
 
