@@ -31,6 +31,10 @@ is the game's rule, for the secret's answers and the fitness alike: the
 report's ``compare`` pairs each peg with the first match it meets and can miss
 a black (1134 against 2115 gives it 0,2; the rule gives 1,1).
 
+Their parameters are ``--ga KEY=VALUE,...`` (:data:`GA_KEYS`; docs/cli.md, "Genetic algorithms'
+parameters"), the values above their defaults; a strategy played with some carries them in its name
+(``ga004:population=50``), which a bench's workers read back.
+
 Both are functions of (``--seed``, history): every random draw comes from a
 generator seeded by the seed and the history, so ``--seed`` gives the same
 game and a bench over every secret is one tree. A code that breaks the
