@@ -101,8 +101,8 @@ def ga_option(f):
     """
     keys = "; ".join(f"{key}: {meaning}" for key, meaning in GA_KEYS.items())
     return click.option("--ga", "ga", metavar="KEY=VALUE[,...]", default=None,
-                        help=f"A genetic strategy's parameters ({keys}).  [default: the reports' values, "
-                             "docs/cli.md \"Genetic algorithms' parameters\"]")(f)
+                        help=f"A genetic strategy's parameters, comma-separated: {keys}.  [default: the "
+                             "reports' values, in parentheses; docs/cli.md \"Genetic algorithms' parameters\"]")(f)
 
 
 #: Solver messages about an edited encoding shown at most (the rest are counted).

@@ -101,14 +101,15 @@ def repaired(code: list[int], colors: int, limit: int, rng: np.random.Generator)
 GENETIC_NAMES = ("ga001-random", "ga001-similar", "ga001-dissimilar", "ga001-reduction", "ga004")
 #: ``--ga`` keys, in the order a parameterised name lists them, each with its meaning for ``--help``.
 GA_KEYS = {
-    "population": "codes in the population (2..100000)",
-    "mutation": "mutation rate, a probability (0.05, 5%) or 1/n (one over the pegs)",
-    "mutate": "mutation type: each-peg (seed 001) or one-peg (seed 004)",
-    "ratio": "fitness weight of a black peg against a white one (1..100)",
-    "selection": "tournament (seed 001) or roulette (seed 004)",
-    "tournament": "codes in a tournament (2..1000)",
-    "eset": "size of the set E of consistent codes (seed 001's strategies: 1..10000)",
-    "generations": "generations per turn at most (1..100000)",
+    "population": "codes in the population, 2..100000 (ga001-*: 10, 10, 10, 20, 50 for 4..8 pegs; ga004: 200)",
+    "mutation": "mutation rate, a probability (0.05 or 5%) or 1/n, one over the pegs (ga001-*: 0.25 a peg; "
+                "ga004: 5% a code)",
+    "mutate": "mutation type, each-peg or one-peg (ga001-*: each-peg; ga004: one-peg)",
+    "ratio": "fitness weight of a black peg against a white one, 1..100 (ga001-*: 1; ga004: 3)",
+    "selection": "tournament or roulette (ga001-*: tournament; ga004: roulette)",
+    "tournament": "codes in a tournament, 2..1000 (10)",
+    "eset": "size of the set E of consistent codes, 1..10000 (ga001-* only: 10)",
+    "generations": "generations a turn at most, 1..100000 (ga001-*: 100; ga004: 10)",
 }
 _CHOICES = {"mutate": ("each-peg", "one-peg"), "selection": ("tournament", "roulette")}
 _RANGES = {"population": (2, 100_000), "ratio": (1, 100), "tournament": (2, 1000), "eset": (1, 10_000),

@@ -9,6 +9,9 @@ from ..errors import BackendUnavailable, install_hint
 from ..files import check_output
 from .compare import Comparison
 
+#: Most series a chart names in its legend.
+MAX_LEGEND = 16
+
 
 def _pyplot():
     try:
@@ -55,7 +58,9 @@ def _finish(plt, fig, ax, ylabel: str, title: str, path: Path, log: bool) -> Non
     ax.set_title(textwrap.fill(title, 60), fontsize="medium")
     if log:
         ax.set_yscale("log")
-    ax.legend(fontsize="small")
+    # A sweep's 60 strategies would make a legend taller than the chart (its table names them).
+    if len(ax.get_legend_handles_labels()[0]) <= MAX_LEGEND:
+        ax.legend(fontsize="small")
     fig.tight_layout()
     check_output(path)  # a FIFO put there during the games would be waited on for ever
     fig.savefig(path, dpi=110)

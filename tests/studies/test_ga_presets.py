@@ -59,3 +59,16 @@ def test_seed_004s_sweep_at_ratio_3():
     # One game per cell, the ratio-3 row of the grid (rates 3, 5, 15, 30% x populations 50, 100, 200).
     found = totals(plan("ga004-sweep", 1), lambda rules, strategy: strategy.endswith(":ratio=3"))
     assert [t for _, t in found] == [9, 11, 11, 13, 12, 6, 13, 11, 7, 5, 8, 7]
+
+
+def test_a_sweep_is_charted_against_each_parameter(tmp_path):
+    pytest.importorskip("matplotlib")
+    from mm_logic.studies.charts import plot_comparison
+    sweep = plan("ga004-sweep", 1)
+    cells = tuple(s for s in sweep.studies[0].strategies if ":mutation=0.3:" in s.name
+                  and s.name.endswith(("ratio=2", "ratio=3")))
+    outcome = compare(replace(sweep, studies=(replace(sweep.studies[0], strategies=cells),)))
+    names = {p.name for p in plot_comparison(outcome, tmp_path)}
+    # Ratio and population vary (mutation is 30% in every cell): a chart for each, none for mutation.
+    assert {"sweep-by-ratio.png", "sweep-by-population.png"} <= names and "sweep-by-mutation.png" not in names
+    assert "sweep-distribution.png" not in names
