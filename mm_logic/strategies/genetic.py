@@ -357,6 +357,8 @@ class Ga004(Genetic):
         self.generations = int(self.params.get("generations", 10))
         # The population of the game in progress: a game costs one turn's generations per turn.
         self._live: tuple[list[Entry], np.ndarray] | None = None
+        #: When the guess being chosen must be ready by (``time_limit``; None: no limit).
+        self._deadline: float | None = None
 
     def fitness(self, codes: np.ndarray, history: list[Entry]) -> np.ndarray:
         """Σ |3p + m − (3P + M)| over the history for each row of ``codes`` (seed 004's ``eval``, summed)."""
@@ -394,6 +396,12 @@ class Ga004(Genetic):
         played = np.array([guess for guess, _ in history])
         fitness = self.fitness(population, history)
         for generation in range(self.generations):
+            if self._deadline is not None and time.monotonic() > self._deadline:
+                # Only large --ga values get here (a turn of the defaults takes milliseconds): a server's
+                # --time-limit bounds a request's guess as it bounds seed 001's search.
+                raise StrategyGaveUp(f"{self.name} did not evolve its generations within the time limit of "
+                                     f"{self.time_limit:g} s ({self.rules.describe()}); raise --time-limit or "
+                                     "lower --ga population or generations")
             rng = history_rng(self.seed, [*history, generation])
             population = self._generation(population, fitness, rng)
             # Scored once: for the test below and as the next generation's selection.
@@ -417,6 +425,7 @@ class Ga004(Genetic):
     def choose(self, session) -> Code | None:
         history = session.history
         played = {guess for guess, _ in history}
+        self._deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
         population = self._population(history)
         order = np.argsort(self.fitness(population, history), kind="stable")
         for i in order.tolist():

@@ -114,3 +114,13 @@ def test_compare_applies_ga_to_its_genetic_strategies_only(run_json):
 ])
 def test_bad_parameters_are_one_line_exit_2(run, args, message):
     one_line_error(run(*args), 2, message)
+
+
+def test_ga004s_generations_stop_at_the_time_limit(run, run_json):
+    # A server's --time-limit bounds a guess of large --ga values as it bounds seed 001's search.
+    args = ["--pegs", "4", "--colors", "6", "--seed", "1", "--strategy", "ga004", "--ga", "population=100000",
+            "--time-limit", "0.001"]
+    assert run_json("bench", *PY, *args, "--games", "1")["failed"] == 1
+    one_line_error(run("solve", *PY, *args, "--secret", "0123"), 1,
+                   "ga004:population=100000 did not evolve its generations within the time limit of 0.001 s "
+                   "(4x6); raise --time-limit or lower --ga population or generations")
