@@ -137,7 +137,7 @@ def _value(key: str, text: str, strategy: str) -> str:
             raise BadInput(f"--ga mutation={text}: a probability from 0 to 1 (0.05 or 5%), or 1/n")
         return f"{rate:g}"
     low, high = _RANGES[key]
-    if not text.isdigit() or not low <= int(text) <= high:
+    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
         raise BadInput(f"--ga {key}={text}: a whole number from {low} to {high}")
     return str(int(text))
 

@@ -93,6 +93,9 @@ def test_compare_applies_ga_to_its_genetic_strategies_only(run_json):
      "--ga population=1: a whole number from 2 to 100000"),
     (["bench", *PY, "--games", "2", "--strategy", "ga004", "--ga", "ratio=1.5"],
      "--ga ratio=1.5: a whole number from 1 to 100"),
+    # A digit Python's int() does not read (it raised ValueError past isdigit()).
+    (["bench", *PY, "--games", "2", "--strategy", "ga004", "--ga", "population=\u00b2"],
+     "--ga population=\u00b2: a whole number from 2 to 100000"),
     (["bench", *PY, "--games", "2", "--strategy", "ga004", "--ga", "generations=0"],
      "--ga generations=0: a whole number from 1 to 100000"),
     (["bench", *PY, "--games", "2", "--strategy", "ga004", "--ga", "tournament=1"],
