@@ -25,10 +25,11 @@ from .options import (
     time_limit_option,
     write_output,
 )
-from .strategy_options import strategy_option
+from .strategy_options import ga_option, strategy_option
 
 #: ``compare --preset`` names (``mm_logic.studies.compare.PRESETS``, not imported at start-up; a test keeps them equal).
-PRESET_NAMES = ["seed000", "seed001", "seed003", "seed004", "feedback-rules"]
+PRESET_NAMES = ["seed000", "seed001", "seed003", "seed004", "ga001-population", "ga001-mutation", "ga004-sweep",
+                "ga004-mutation", "feedback-rules"]
 
 
 @click.command(name="compare")
@@ -41,6 +42,7 @@ PRESET_NAMES = ["seed000", "seed001", "seed003", "seed004", "feedback-rules"]
                    "played under each.  [default: standard, or the preset's]")
 @backend_option(many=True)
 @strategy_option("first", many=True, trees=True)
+@ga_option
 @click.option("--all", "all_secrets", is_flag=True, help="Play every secret of each code space once.")
 @click.option("--games", type=Integer(1), default=None, help="Play N random secrets per rule set.")
 @seed_option
@@ -52,7 +54,7 @@ PRESET_NAMES = ["seed000", "seed001", "seed003", "seed004", "feedback-rules"]
               callback=chart_folder, help="Write PNG charts into DIR (needs matplotlib).")
 @jobs_option()
 @click.pass_context
-def compare(ctx, preset, rules, feedbacks, backends, strategies, all_secrets, games, seed, encoding, time_limit,
+def compare(ctx, preset, rules, feedbacks, backends, strategies, ga, all_secrets, games, seed, encoding, time_limit,
             as_json, csv_file, plot_dir, jobs):
     """Run every (rule set, backend, strategy) combination on the same secrets.
 
@@ -76,6 +78,11 @@ def compare(ctx, preset, rules, feedbacks, backends, strategies, all_secrets, ga
       seed003  5 pegs of 8 colours, with and without repetition, every secret;
                random and minimax beside first
       seed004  4x8: ga004 beside ga001-random, random, first, minimax, human3; 500 games
+      ga001-population  seed 001 figure 10: ga001-random by population (10, 20, 50, 100)
+      ga001-mutation  seed 001: ga001-random's mutation rate (1/n, fixed) and type
+      ga004-sweep  seed 004's sweep, 4x8: ratio 2-6 x mutation 3/5/15/30% x population
+               50/100/200, 50 games each (--games N for fewer)
+      ga004-mutation  seed 004, 4x8: ga004 at mutation 5% and 15%, 500 games
       feedback-rules  first and the four scorers under the standard, black and positional
                rules, every secret: 3x4 on python and clingo, 4x6 on python
 
@@ -100,7 +107,7 @@ def compare(ctx, preset, rules, feedbacks, backends, strategies, all_secrets, ga
         strategies = None if ctx.get_parameter_source("strategies") == default else strategies
     plan = ComparePlan.make(preset=preset, rules=rules, explicit_rules=typed, backends=backends,
                             strategies=strategies, all_secrets=all_secrets, games=games, seed=seed, jobs=jobs,
-                            encoding=encoding, time_limit=time_limit, feedbacks=feedbacks)
+                            encoding=encoding, time_limit=time_limit, feedbacks=feedbacks, ga=ga)
     if (unchecked := plan.unchecked()) is not None:
         click.echo(f"note: {unchecked}", err=True)
     printed: list = []

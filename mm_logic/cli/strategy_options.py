@@ -16,7 +16,8 @@ from ..errors import BadInput
 from ..notation import amount, parse_code
 from ..player import Player
 from ..rules import rule_names
-from ..strategies import ALIASES, STRATEGIES, StrategyName, is_tree_name, parse_strategy
+from ..strategies import ALIASES, STRATEGIES, StrategyName, is_tree_name, parse_strategy, with_ga
+from ..strategies.genetic import GA_KEYS, GENETIC_NAMES
 from ..strategies.sampled import EXACT_SPACE, SampleEntropy
 from .options import backend_option, encoding_option, seed_option, time_limit_option
 
@@ -51,7 +52,7 @@ class StrategyChoice(click.Choice):
         try:
             return parse_strategy(value)
         except BadInput as error:
-            if value.partition(":")[0] in ("sample-entropy", "tree"):
+            if value.partition(":")[0] in ("sample-entropy", "tree", *GENETIC_NAMES):
                 self.fail(str(error), param, ctx)
         # click's own message, listing the choices.
         return parse_strategy(super().convert(value, param, ctx))
@@ -90,6 +91,20 @@ def strategy_option(default: str, many: bool = False, trees: bool = False):
                         show_default=True, help=_strategy_help())
 
 
+def ga_option(f):
+    """``--ga KEY=VALUE[,KEY=VALUE...]``: the genetic strategies' parameters.
+
+    One option with keys rather than a ``--ga-*`` option per parameter: the eight keys would be
+    eight lines in every playing command's ``--help`` although they mean something for five
+    strategies only, and one value is what a strategy's name carries (``ga004:population=50``),
+    which ``compare`` prints and a bench's workers read back.
+    """
+    keys = "; ".join(f"{key}: {meaning}" for key, meaning in GA_KEYS.items())
+    return click.option("--ga", "ga", metavar="KEY=VALUE[,...]", default=None,
+                        help=f"A genetic strategy's parameters, comma-separated: {keys}.  [default: the "
+                             "reports' values, in parentheses; docs/cli.md \"Genetic algorithms' parameters\"]")(f)
+
+
 #: Solver messages about an edited encoding shown at most (the rest are counted).
 MAX_NOTES = 10
 
@@ -109,7 +124,7 @@ def show_encoding_notes(engine) -> None:
 
 
 def engine_options(default_strategy: str = "minimax", beyond: str | None = None):
-    """``--backend --strategy --first-guess --seed --encoding --time-limit``.
+    """``--backend --strategy --ga --first-guess --seed --encoding --time-limit``.
 
     Passes ``engine`` and ``strategy``, built from one :class:`~mm_logic.player.Player`
     (the strategy holds the first guess), and ``seed``.
@@ -120,6 +135,7 @@ def engine_options(default_strategy: str = "minimax", beyond: str | None = None)
     def decorate(f):
         @backend_option()
         @strategy_option(default_strategy)
+        @ga_option
         @click.option("--first-guess", "first_guess_text", metavar="CODE", default=None,
                       help="Opening guess (default: the strategy's own, see --strategy).")
         @seed_option
@@ -129,8 +145,10 @@ def engine_options(default_strategy: str = "minimax", beyond: str | None = None)
                       help="swipl only: the order in which `any` labels the pegs (ff: first-fail, the "
                            "option seed 003's guesser labels with).  [default: the encoding's own]")
         @functools.wraps(f)
-        def wrapper(*args, rules, backend, strategy, first_guess_text, seed, encoding, time_limit, labeling,
+        def wrapper(*args, rules, backend, strategy, ga, first_guess_text, seed, encoding, time_limit, labeling,
                     **kwargs):
+            if ga is not None:
+                strategy = with_ga(strategy, ga)
             player = Player(rules, backend, strategy, seed, None, time_limit, encoding, labeling)
             # The engine first: a size, encoding or labeling it refuses is named before the strategy's checks.
             engine = player.engine()

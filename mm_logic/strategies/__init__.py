@@ -101,6 +101,10 @@ class StrategyName:
         from .sampled import SampleEntropy, sample_size
         if self.cls is SampleEntropy:
             return SampleEntropy(rules, seed, sample_size(self.name), **options)
+        base, colon, params = self.name.partition(":")
+        if colon:  # a genetic strategy's parameters (--ga), read from its name
+            from .genetic import ga_parameters
+            return self.cls(rules, seed, ga_parameters(params, base), **options)
         return self.cls(rules, seed, **options)
 
     def check(self, rules: Rules) -> None:
@@ -127,7 +131,8 @@ class StrategyName:
 
 def parse_strategy(text: str, *, files: bool = True) -> StrategyName:
     """The one reader of a strategy's name: a built-in name, an author's name (:data:`ALIASES`),
-    ``sample-entropy:K``, or (with ``files``) ``tree:FILE``, whose FILE is read here, once.
+    ``sample-entropy:K``, a genetic strategy with its parameters (``ga004:population=50``, what ``--ga``
+    gives), or (with ``files``) ``tree:FILE``, whose FILE is read here, once.
 
     Raises :class:`BadInput` (one line) for an unknown name, a bad K, or a file that cannot be
     read or is not a tree. A server passes ``files=False``: a request cannot make it read a file.
@@ -138,11 +143,17 @@ def parse_strategy(text: str, *, files: bool = True) -> StrategyName:
     StrategyName(name='minimax', cls=<class 'mm_logic.strategies.scoring.Minimax'>)
     >>> parse_strategy("sample-entropy:50").name
     'sample-entropy:50'
+    >>> parse_strategy("ga004:mutation=15%").name
+    'ga004:mutation=0.15'
     """
+    from .genetic import GENETIC_NAMES, ga_name, ga_parameters
     from .sampled import SampleEntropy, is_sample_name, sample_size
     name = canonical_name(text)
     if name in _registry():
         return StrategyName(name, _registry()[name])
+    base, colon, params = name.partition(":")
+    if base in GENETIC_NAMES:
+        return StrategyName(ga_name(base, ga_parameters(params, base)), _registry()[base])
     if is_sample_name(name):
         sample_size(name)
         return StrategyName(name, SampleEntropy)
@@ -152,6 +163,22 @@ def parse_strategy(text: str, *, files: bool = True) -> StrategyName:
             raise BadInput("--strategy tree:FILE needs a file name after tree:")
         return StrategyName(name, TreeStrategy, StrategyTree.load(Path(path)))
     raise BadInput(f"unknown strategy {quoted(name)}; choose from {', '.join(_registry())}")
+
+
+def with_ga(strategy: StrategyName, text: str) -> StrategyName:
+    """``strategy`` with the ``--ga`` parameters ``text`` (``KEY=VALUE,...``) over its own; :class:`BadInput`
+    (one line) for a strategy that is not genetic or a bad parameter.
+
+    >>> with_ga(parse_strategy("ga004:population=50"), "mutation=0.15,population=100").name
+    'ga004:population=100:mutation=0.15'
+    """
+    from .genetic import GENETIC_NAMES, ga_name, ga_parameters
+    base, _, own = strategy.name.partition(":")
+    if base not in GENETIC_NAMES:
+        raise BadInput(f"--ga sets a genetic algorithm's parameters; --strategy {strategy.name} is not one "
+                       f"(choose from {', '.join(GENETIC_NAMES)})")
+    merged = {**(ga_parameters(own, base) if own else {}), **ga_parameters(text, base)}
+    return parse_strategy(ga_name(base, merged), files=False)
 
 
 def parse_strategies(text: str | Iterable[str | StrategyName], *, files: bool = True) -> list[StrategyName]:

@@ -31,6 +31,10 @@ is the game's rule, for the secret's answers and the fitness alike: the
 report's ``compare`` pairs each peg with the first match it meets and can miss
 a black (1134 against 2115 gives it 0,2; the rule gives 1,1).
 
+Their parameters are ``--ga KEY=VALUE,...`` (:data:`GA_KEYS`; docs/cli.md, "Genetic algorithms'
+parameters"), the values above their defaults; a strategy played with some carries them in its name
+(``ga004:population=50``), which a bench's workers read back.
+
 Both are functions of (``--seed``, history): every random draw comes from a
 generator seeded by the seed and the history, so ``--seed`` gives the same
 game and a bench over every secret is one tree. A code that breaks the
@@ -45,9 +49,9 @@ from collections import Counter
 
 import numpy as np
 
-from ..errors import StrategyGaveUp
+from ..errors import BadInput, StrategyGaveUp
 from ..feedback import black_common, colour_counts, feedback
-from ..notation import Code, Entry
+from ..notation import Code, Entry, quoted
 from ..rules import Rules  # noqa: F401 (doctests)
 from ..sampling import history_rng, random_code
 from .base import SeededStrategy
@@ -64,11 +68,11 @@ def black_white(guess: Code, codes: np.ndarray, colors: int) -> tuple[np.ndarray
     return black, common - black
 
 
-def penalties(codes: np.ndarray, history: list[Entry], rules) -> np.ndarray:
+def penalties(codes: np.ndarray, history: list[Entry], rules, ratio: int = 1) -> np.ndarray:
     """Seed 001's fitness of each row of ``codes``: how far from consistent (0: consistent).
 
-    One point per unit an entry's black or white count is missed, and per
-    peg over the repetition limit.
+    One point per unit an entry's white count is missed (``ratio`` per unit of its black count: 1 in
+    the report), and per peg over the repetition limit.
 
     >>> penalties(np.array([[0, 1], [1, 1]]), [((0, 0), (1, 0))], Rules(2, 2)).tolist()
     [0, 1]
@@ -77,7 +81,7 @@ def penalties(codes: np.ndarray, history: list[Entry], rules) -> np.ndarray:
     total = np.maximum(counts - rules.repeat_limit, 0).sum(axis=1)
     for guess, (black, white) in history:
         b, w = black_white(guess, codes, rules.colors)
-        total += np.abs(b - black) + np.abs(w - white)
+        total += ratio * np.abs(b - black) + np.abs(w - white)
     return total
 
 
@@ -93,19 +97,150 @@ def repaired(code: list[int], colors: int, limit: int, rng: np.random.Generator)
     return tuple(code)
 
 
-class Ga001(SeededStrategy):
-    """Seed 001's genetic algorithm; subclasses pick the guess from E."""
+#: The genetic strategies' names (``--ga`` sets their parameters).
+GENETIC_NAMES = ("ga001-random", "ga001-similar", "ga001-dissimilar", "ga001-reduction", "ga004")
+#: ``--ga`` keys, in the order a parameterised name lists them, each with its meaning for ``--help``.
+GA_KEYS = {
+    "population": "codes in the population, 2..100000 (ga001-*: 10, 10, 10, 20, 50 for 4..8 pegs; ga004: 200)",
+    "mutation": "mutation rate, a probability (0.05 or 5%) or 1/n, one over the pegs (ga001-*: 0.25 a peg; "
+                "ga004: 5% a code)",
+    "mutate": "mutation type, each-peg or one-peg (ga001-*: each-peg; ga004: one-peg)",
+    "ratio": "fitness weight of a black peg against a white one, 1..100 (ga001-*: 1; ga004: 3)",
+    "selection": "tournament or roulette (ga001-*: tournament; ga004: roulette)",
+    "tournament": "codes in a tournament, 2..1000 (10)",
+    "eset": "size of the set E of consistent codes, 1..10000 (ga001-* only: 10)",
+    "generations": "generations a turn at most, 1..100000 (ga001-*: 100; ga004: 10)",
+}
+_CHOICES = {"mutate": ("each-peg", "one-peg"), "selection": ("tournament", "roulette")}
+_RANGES = {"population": (2, 100_000), "ratio": (1, 100), "tournament": (2, 1000), "eset": (1, 10_000),
+           "generations": (1, 100_000)}
+
+
+def _value(key: str, text: str, strategy: str) -> str:
+    """``text`` of ``key`` checked and written in one way (the name's spelling), or :class:`BadInput`."""
+    if key not in GA_KEYS:
+        raise BadInput(f"--ga: unknown key {quoted(key)}; choose from {', '.join(GA_KEYS)}")
+    if key == "eset" and strategy == "ga004":
+        raise BadInput("--ga eset: ga004 keeps no set E (a key of seed 001's ga001-* strategies)")
+    if key in _CHOICES:
+        if text not in _CHOICES[key]:
+            raise BadInput(f"--ga {key}={text}: choose from {', '.join(_CHOICES[key])}")
+        return text
+    if key == "mutation":
+        if text == "1/n":
+            return text
+        try:
+            rate = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+        except ValueError:
+            rate = -1.0
+        if not 0 <= rate <= 1:
+            raise BadInput(f"--ga mutation={text}: a probability from 0 to 1 (0.05 or 5%), or 1/n")
+        return f"{rate:g}"
+    low, high = _RANGES[key]
+    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
+        raise BadInput(f"--ga {key}={text}: a whole number from {low} to {high}")
+    return str(int(text))
+
+
+def ga_parameters(text: str, strategy: str) -> dict[str, str]:
+    """The parameters of ``KEY=VALUE`` items (``,`` or ``:`` between them) for the genetic ``strategy``,
+    each checked (:class:`BadInput`, one line), by key in :data:`GA_KEYS`'s order.
+
+    >>> ga_parameters("mutation=15%,population=50", "ga004")
+    {'population': '50', 'mutation': '0.15'}
+    """
+    given: dict[str, str] = {}
+    for item in text.replace(":", ",").split(","):
+        key, equals, value = item.strip().partition("=")
+        if not equals or not value.strip():
+            raise BadInput(f"--ga: {quoted(item.strip())} is not KEY=VALUE (keys: {', '.join(GA_KEYS)})")
+        given[key.strip()] = _value(key.strip(), value.strip(), strategy)
+    return {key: given[key] for key in GA_KEYS if key in given}
+
+
+def ga_name(strategy: str, parameters: dict[str, str]) -> str:
+    """The name of ``strategy`` played with ``parameters``: ``ga004:population=50:mutation=0.15``
+    (what ``compare`` and ``bench`` print, and a ``--strategy`` reads back).
+
+    >>> ga_name("ga004", {"population": "50"})
+    'ga004:population=50'
+    """
+    return ":".join([strategy, *(f"{k}={v}" for k, v in parameters.items())])
+
+
+class Genetic(SeededStrategy):
+    """A genetic strategy with its ``--ga`` parameters (``params``; the reports' values where not given)."""
 
     feedback_rules = ("standard",)
-
     deterministic = True
-    maxsize = 10
-    maxgen = 100
+    #: Defaults of the keys this strategy reads (subclasses).
+    mutate = "each-peg"
+    selection = "tournament"
     tournament = 10
+    ratio = 1
+
+    def __init__(self, rules, seed=None, params: dict[str, str] | None = None, **options):
+        super().__init__(rules, seed, **options)
+        self.params = dict(params or {})
+        if self.params:
+            # The name carries the parameters: a bench's worker rebuilds the same strategy from it.
+            self.name = ga_name(type(self).name, self.params)
+            for key in ("mutate", "selection"):
+                if key in self.params:
+                    setattr(self, key, self.params[key])
+            for key in ("ratio", "tournament"):
+                if key in self.params:
+                    setattr(self, key, int(self.params[key]))
+            if "mutation" in self.params:
+                text = self.params["mutation"]
+                self.mutation = 1 / rules.pegs if text == "1/n" else float(text)
+
+    def select(self, fitness: np.ndarray, count: int, rng: np.random.Generator) -> np.ndarray:
+        """Indices of ``count`` parents drawn from codes of ``fitness`` (lower is fitter) by the selection."""
+        size = len(fitness)
+        if self.selection == "tournament":
+            # Tournaments (drawn with replacement), the best of each (lowest index on ties) a parent.
+            picks = np.sort(rng.integers(size, size=(count, min(self.tournament, size))), axis=1)
+            return picks[np.arange(count), np.argmin(fitness[picks], axis=1)]
+        # Seed 004's roulette: weight max - fitness (every code alike when they are all equal).
+        weights = fitness.max() - fitness.astype(float)
+        return rng.choice(size, size=count, p=weights / weights.sum() if weights.sum() > 0 else None)
+
+    def mutated(self, codes: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """``codes`` (changed in place) mutated: each peg, with the rate's probability, to a random colour
+        (``each-peg``, seed 001's); or each code, with that probability, one peg to another colour (``one-peg``,
+        seed 004's)."""
+        colors = self.rules.colors
+        if self.mutate == "each-peg":
+            mutate = rng.random(codes.shape) < self.mutation
+            codes[mutate] = rng.integers(colors, size=int(mutate.sum()))
+            return codes
+        mutants = np.flatnonzero(rng.random(len(codes)) < self.mutation)
+        if colors > 1 and mutants.size:
+            where = rng.integers(codes.shape[1], size=mutants.size)
+            shift = 1 + rng.integers(colors - 1, size=mutants.size)
+            codes[mutants, where] = (codes[mutants, where] + shift) % colors
+        return codes
+
+
+class Ga001(Genetic):
+    """Seed 001's genetic algorithm; subclasses pick the guess from E.
+
+    Its ``--ga`` defaults are the report's (part 2, question 2.1: tournaments of 10, each peg mutated
+    with probability 0.25, the population of its table; question 2.2: E of 10 codes, 100 generations).
+    """
+
     mutation = 0.25
+
+    def __init__(self, rules, seed=None, params=None, **options):
+        super().__init__(rules, seed, params, **options)
+        self.maxsize = int(self.params.get("eset", 10))
+        self.maxgen = int(self.params.get("generations", 100))
 
     @property
     def population(self) -> int:
+        if "population" in self.params:
+            return int(self.params["population"])
         pegs = self.rules.pegs
         return GA001_POPULATION.get(pegs, 10 if pegs < 4 else 50)
 
@@ -124,7 +259,7 @@ class Ga001(SeededStrategy):
         deadline = time.monotonic() + budget
         generation = 0
         while True:
-            fitness = penalties(population, history, rules)
+            fitness = penalties(population, history, rules, self.ratio)
             for i in np.flatnonzero(fitness == 0).tolist():
                 code = tuple(int(c) for c in population[i])
                 if code not in played and code not in found:
@@ -140,14 +275,9 @@ class Ga001(SeededStrategy):
                 raise StrategyGaveUp(f"{self.name} found no consistent code in {generation} generations "
                                     f"within the time limit of {budget:g} s ({rules.describe()}); "
                                     "raise --time-limit")
-            # Tournaments of 10 (drawn with replacement), the best of each (lowest index on ties)
-            # a parent; every symbol of every parent mutates with probability 0.25.
-            size = len(population)
-            picks = np.sort(rng.integers(size, size=(size, min(self.tournament, size))), axis=1)
-            winners = picks[np.arange(size), np.argmin(fitness[picks], axis=1)]
-            children = population[winners]
-            mutate = rng.random(children.shape) < self.mutation
-            children[mutate] = rng.integers(rules.colors, size=int(mutate.sum()))
+            # As many parents as codes (tournaments of 10 in the report), every peg of every one
+            # mutated with probability 0.25 (the report's).
+            children = self.mutated(population[self.select(fitness, len(population), rng)], rng)
             if rules.restricted:
                 children = np.array([repaired(row, rules.colors, limit, rng) for row in children.tolist()])
             population = children
@@ -205,25 +335,30 @@ class Ga001Reduction(Ga001):
                 for guess in found]
 
 
-class Ga004(SeededStrategy):
-    """Seed 004's genetic algorithm (see the module): one population through the game."""
+class Ga004(Genetic):
+    """Seed 004's genetic algorithm (see the module): one population through the game.
 
-    feedback_rules = ("standard",)
+    Its ``--ga`` defaults are the report's choice after its sweep ("ratio = 3, pop = 200, taux = 5"),
+    its roulette and its one-peg mutation (step 2, questions 1-2); 10 generations a turn are ours.
+    """
 
     name = "ga004"
     summary = "seed 004's genetic algorithm: population 200 evolved each turn, fittest code played"
-    deterministic = True
-    size = 200
+    mutate = "one-peg"
+    selection = "roulette"
     ratio = 3
     mutation = 0.05
-    #: Generations per turn at most; a turn ends early once the fittest code not yet
-    #: played is consistent ("solution found" in the report's loop).
-    generations = 10
 
-    def __init__(self, rules, seed=None, **options):
-        super().__init__(rules, seed, **options)
+    def __init__(self, rules, seed=None, params=None, **options):
+        super().__init__(rules, seed, params, **options)
+        self.size = int(self.params.get("population", 200))
+        #: Generations per turn at most; a turn ends early once the fittest code not yet
+        #: played is consistent ("solution found" in the report's loop).
+        self.generations = int(self.params.get("generations", 10))
         # The population of the game in progress: a game costs one turn's generations per turn.
         self._live: tuple[list[Entry], np.ndarray] | None = None
+        #: When the guess being chosen must be ready by (``time_limit``; None: no limit).
+        self._deadline: float | None = None
 
     def fitness(self, codes: np.ndarray, history: list[Entry]) -> np.ndarray:
         """Σ |3p + m − (3P + M)| over the history for each row of ``codes`` (seed 004's ``eval``, summed)."""
@@ -238,10 +373,8 @@ class Ga004(SeededStrategy):
         rules, pegs = self.rules, self.rules.pegs
         order = np.argsort(fitness, kind="stable")
         ranked = population[order]
-        rest = fitness[order][1:].astype(float)
-        weights = rest.max() - rest
-        probabilities = weights / weights.sum() if weights.sum() > 0 else None
-        keep = rng.choice(len(rest), size=len(rest) // 2, p=probabilities) + 1
+        rest = fitness[order][1:]
+        keep = self.select(rest, len(rest) // 2, rng) + 1
         parents = np.concatenate([ranked[:1], ranked[keep]])
         # The three crossovers: cut after all pegs but one, after half, after one.
         cuts = np.array(sorted({max(1, pegs - 1), max(1, pegs // 2), 1}))
@@ -252,11 +385,7 @@ class Ga004(SeededStrategy):
         children = np.where(before, parents[pairs[:, 0]], parents[pairs[:, 1]])
         population = np.concatenate([parents, children])
         # Mutation: a code, with probability 5%, gets one peg of another colour.
-        mutants = np.flatnonzero(rng.random(self.size) < self.mutation)
-        if rules.colors > 1 and mutants.size:
-            where = rng.integers(pegs, size=mutants.size)
-            shift = 1 + rng.integers(rules.colors - 1, size=mutants.size)
-            population[mutants, where] = (population[mutants, where] + shift) % rules.colors
+        population = self.mutated(population, rng)
         if rules.restricted:
             population = np.array([repaired(row, rules.colors, rules.repeat_limit, rng)
                                    for row in population.tolist()])
@@ -267,6 +396,12 @@ class Ga004(SeededStrategy):
         played = np.array([guess for guess, _ in history])
         fitness = self.fitness(population, history)
         for generation in range(self.generations):
+            if self._deadline is not None and time.monotonic() > self._deadline:
+                # Only large --ga values get here (a turn of the defaults takes milliseconds): a server's
+                # --time-limit bounds a request's guess as it bounds seed 001's search.
+                raise StrategyGaveUp(f"{self.name} did not evolve its generations within the time limit of "
+                                     f"{self.time_limit:g} s ({self.rules.describe()}); raise --time-limit or "
+                                     "lower --ga population or generations")
             rng = history_rng(self.seed, [*history, generation])
             population = self._generation(population, fitness, rng)
             # Scored once: for the test below and as the next generation's selection.
@@ -290,6 +425,7 @@ class Ga004(SeededStrategy):
     def choose(self, session) -> Code | None:
         history = session.history
         played = {guess for guess, _ in history}
+        self._deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
         population = self._population(history)
         order = np.argsort(self.fitness(population, history), kind="stable")
         for i in order.tolist():

@@ -9,6 +9,9 @@ from ..errors import BackendUnavailable, install_hint
 from ..files import check_output
 from .compare import Comparison
 
+#: Most series a chart names in its legend.
+MAX_LEGEND = 16
+
 
 def _pyplot():
     try:
@@ -55,7 +58,9 @@ def _finish(plt, fig, ax, ylabel: str, title: str, path: Path, log: bool) -> Non
     ax.set_title(textwrap.fill(title, 60), fontsize="medium")
     if log:
         ax.set_yscale("log")
-    ax.legend(fontsize="small")
+    # A sweep's 60 strategies would make a legend taller than the chart (its table names them).
+    if len(ax.get_legend_handles_labels()[0]) <= MAX_LEGEND:
+        ax.legend(fontsize="small")
     fig.tight_layout()
     check_output(path)  # a FIFO put there during the games would be waited on for ever
     fig.savefig(path, dpi=110)
@@ -95,6 +100,29 @@ def _distribution(plt, rows, title: str, path: Path) -> None:
     _finish(plt, fig, ax, "share of games", title, path, False)
 
 
+def _parameters(rows) -> dict[str, dict[str, list]]:
+    """The ``--ga`` keys whose values differ between the rows' strategies (``ga004:population=50:...``):
+    key -> value -> the rows that have it, for a sweep's charts; {} when fewer than two keys vary."""
+    by_key: dict[str, dict[str, list]] = {}
+    for r in rows:
+        for item in r.strategy.split(":")[1:]:
+            key, _, value = item.partition("=")
+            by_key.setdefault(key, {}).setdefault(value, []).append(r)
+    varying = {k: v for k, v in by_key.items() if len(v) > 1 and sum(map(len, v.values())) == len(rows)}
+    return varying if len(varying) > 1 else {}
+
+
+def _parameter_charts(plt, rows, title: str, slug: str, out) -> None:
+    """Mean attempts against each parameter of a sweep, over the others (seed 004's plots of its sweep)."""
+    for key, values in _parameters(rows).items():
+        fig, ax = plt.subplots(figsize=(6.5, 4.2))
+        xs = sorted(values, key=float)
+        means = [sum(r.total_guesses for r in values[x]) / max(sum(r.won for r in values[x]), 1) for x in xs]
+        ax.plot(xs, means, marker="o", label=f"mean over the other parameters ({len(values[xs[0]])} cells each)")
+        ax.set_xlabel(key)
+        _finish(plt, fig, ax, "mean attempts", f"{title}: by {key}", out(f"{slug}-by-{key}.png"), False)
+
+
 def _study_charts(plt, study, rows, out) -> None:
     """The charts of one study: against the varying size, or bars per rule set; effort when counted."""
     part = Comparison(rows=rows)
@@ -120,7 +148,9 @@ def _study_charts(plt, study, rows, out) -> None:
         _grouped_bars(plt, Comparison(rows=effort), lambda r: r.search["nodes"] / r.games,
                       "nodes per game (log)", f"{title}: search effort", out(f"{slug}-nodes.png"),
                       by_backend=True, log=True)
-    if len({r.rules for r in rows}) == 1:
+    if _parameters(rows):
+        _parameter_charts(plt, rows, title, slug, out)
+    elif len({r.rules for r in rows}) == 1:
         _distribution(plt, rows, f"{title}: attempts", out(f"{slug}-distribution.png"))
 
 

@@ -27,7 +27,7 @@ from ..histogram import format_histogram
 from ..notation import Code, amount, format_code, quoted
 from ..player import Player
 from ..rules import FEEDBACK_RULES, Rules
-from ..strategies import StrategyName, parse_strategies
+from ..strategies import StrategyName, parse_strategies, with_ga
 from .bench import BenchResult, Progress, bench_all, bench_games, warm_up
 from .statistics import PairedTest, format_p, paired_test
 
@@ -62,6 +62,8 @@ class Study:
 
 
 _GENETIC = ("ga001-random", "ga001-similar", "ga001-dissimilar", "ga001-reduction", "ga004")
+#: Seed 001's figure 10: the populations tried (the figure's own are not in the text).
+_GA001_POPULATIONS = (10, 20, 50, 100)
 #: ``first`` and the four scorers: what the feedback-rules preset plays under every rule.
 _FIRST_AND_SCORERS = ("first", "minimax", "expected", "entropy", "parts")
 
@@ -98,6 +100,28 @@ PRESETS: dict[str, tuple[Study, ...]] = {
     "seed004": (
         Study("the genetic algorithm beside the other strategies, 4x8", "genetic", (Rules(4, 8),),
               ("python",), ("ga004", "ga001-random", "random", "first", "minimax", "human3"), games=500),),
+    # Issue 39: the reports' parameter studies (docs/results/seed001.md, seed004.md), as --ga names.
+    # Seed 001's figure 10: ga001-random's time by population, maxgen 50, maxsize 6, p 0.25 (question 2.1).
+    "ga001-population": (
+        Study("seed 001 figure 10: ga001-random by population (50 generations, E of 6, mutation 0.25), "
+              "n = 4..8, p = 2n", "population", tuple(Rules(n, 2 * n, 1) for n in range(4, 9)), ("a2",),
+              tuple(f"ga001-random:population={p}:eset=6:generations=50" for p in _GA001_POPULATIONS)),),
+    # Question 2.1's other trials: the rate 1/n or fixed, and the mutation's type.
+    "ga001-mutation": (
+        Study("seed 001 question 2.1: ga001-random's mutation, 1/n or fixed, each peg or one peg, "
+              "n = 4..8, p = 2n", "mutation", tuple(Rules(n, 2 * n, 1) for n in range(4, 9)), ("a2",),
+              tuple(f"ga001-random:mutation={m}" for m in ("1/n", "0.1", "0.25", "0.5"))
+              + ("ga001-random:mutation=1:mutate=one-peg",)),),
+    # Seed 004's sweep: 5 ratios x 4 rates x 3 populations, 50 games each (its 3,000 runs).
+    "ga004-sweep": (
+        Study("seed 004's sweep: ratio 2-6 x mutation 3, 5, 15, 30% x population 50, 100, 200, 4x8", "sweep",
+              (Rules(4, 8),), ("python",), tuple(f"ga004:population={p}:mutation={m}%:ratio={r}"
+                                                 for r in range(2, 7) for m in (3, 5, 15, 30)
+                                                 for p in (50, 100, 200)), games=50),),
+    # Its choice (ratio 3, population 200, 5%) over 500 games, then the rerun at 15%.
+    "ga004-mutation": (
+        Study("seed 004: ratio 3, population 200, mutation 5% (its choice) and 15% (its rerun), 4x8", "rerun",
+              (Rules(4, 8),), ("python",), ("ga004", "ga004:mutation=15%"), games=500),),
     "feedback-rules": (
         Study("first and the scorers under each feedback rule, python beside clingo", "rules-3x4",
               tuple(Rules(3, 4, feedback=f) for f in FEEDBACK_RULES), ("python", "clingo"), _FIRST_AND_SCORERS,
@@ -112,6 +136,10 @@ PRESET_HELP = {
     "seed001": "A1-A5 and the genetic algorithms, n = 4..8, p = 2n; p sweep at n = 5; two occurrences",
     "seed003": "5 pegs of 8 colours, with and without repetition, every secret; random and minimax too",
     "seed004": "4x8: ga004 beside ga001, random, first, minimax, human3; 500 games",
+    "ga001-population": "seed 001 figure 10: ga001-random with populations 10, 20, 50, 100, n = 4..8, p = 2n",
+    "ga001-mutation": "seed 001: ga001-random's mutation 1/n, 0.1, 0.25, 0.5, one peg, n = 4..8, p = 2n",
+    "ga004-sweep": "seed 004's sweep, 4x8: ratio 2-6 x mutation 3/5/15/30% x population 50/100/200, 50 games",
+    "ga004-mutation": "seed 004, 4x8: ga004 at mutation 5% and 15%, 500 games",
     "feedback-rules": "first and the four scorers under the standard, black and positional rules, every secret: "
                       "3x4 on python and clingo, 4x6 on python",
 }
@@ -147,7 +175,7 @@ class ComparePlan:
     @classmethod
     def make(cls, *, preset: str | None, rules: Rules, explicit_rules: list[str], backends: str | None,
              strategies: str | None, all_secrets: bool, games: int | None, feedbacks: str | None = None,
-             **options) -> ComparePlan:
+             ga: str | None = None, **options) -> ComparePlan:
         """Check a plan given as the command line gives it, before any game runs.
 
         ``explicit_rules`` names the rules options the user typed (they
@@ -157,6 +185,7 @@ class ComparePlan:
         without a preset; with one, either replaces the studies' own choice.
         ``feedbacks``: comma-separated feedback rules, each rule set played under
         each (None: the rule sets' own, the standard rule unless a preset names another).
+        ``ga``: ``--ga``'s parameters, over the genetic strategies' own (refused where none is genetic).
         """
         if all_secrets and games is not None:
             raise BadInput("give exactly one of --all or --games N")
@@ -191,6 +220,13 @@ class ComparePlan:
             games=games if games is not None else study.games,
             every_secret_up_to=MAX_CODES if all_secrets else 0 if games is not None else study.every_secret_up_to,
         ) for study in studies)
+        if ga is not None:
+            if not any(s.name.partition(":")[0] in _GENETIC for study in studies for s in study.strategies):
+                raise BadInput("--ga sets a genetic algorithm's parameters; no strategy compared is one "
+                               f"(choose from {', '.join(_GENETIC)})")
+            studies = tuple(replace(study, strategies=tuple(dict.fromkeys(
+                with_ga(s, ga) if s.name.partition(":")[0] in _GENETIC else s for s in study.strategies)))
+                for study in studies)
         plan = cls(studies, preset, **options)
         if plan.encoding is not None:
             readers = {b for s in studies for b in s.backends if engine_class(b).suffix is not None}
