@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import sys
 
 import click
 
@@ -131,11 +132,12 @@ def optimal_command(rules, objective, max_depth, consistent_only, jobs, executor
             spinner.label = text  # where the search is, drawn with the seconds spent
 
         def compiling() -> None:
-            # A first run: 15-45 s before the search starts, which were silent.
-            from ..kernels.numba_cache import CACHE
-
+            # A first run: 10-45 s before the search starts, which were silent. Uncached only where numba
+            # compiles (its cache module then loaded: the kernels built ahead of time are always kept).
+            numba_cache = sys.modules.get("mm_logic.kernels.numba_cache")
+            cached = numba_cache is None or numba_cache.CACHE
             spinner.tick()
-            click.echo(f"note: {COMPILING_OPTIMAL if CACHE else COMPILING_UNCACHED}", err=True)
+            click.echo(f"note: {COMPILING_OPTIMAL if cached else COMPILING_UNCACHED}", err=True)
             spinner.label = "compiling"
 
         try:

@@ -100,10 +100,12 @@ def _processor() -> str:
 
 
 def folders() -> list[Path]:
-    """Where the modules may be kept, in order: numba's own choice of folder where one was set, beside the
-    kernels' sources, the user's cache, then a private folder of the temporary directory."""
-    found = [Path(os.environ["NUMBA_CACHE_DIR"])] if os.environ.get("NUMBA_CACHE_DIR") else []
-    found.append(Path(__file__).resolve().parent / "__pycache__")
+    """Where the modules may be kept, in order: the folder ``NUMBA_CACHE_DIR`` names, alone where it is set (as
+    numba then keeps its own cache there alone), else beside the kernels' sources, then the user's cache (a
+    private folder of the temporary directory comes after these: :func:`load`, :func:`build`)."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return [Path(os.environ["NUMBA_CACHE_DIR"])]
+    found = [Path(__file__).resolve().parent / "__pycache__"]
     cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     found.append(Path(cache) / "mmlogic")
     return found
