@@ -61,12 +61,16 @@ def played(backend: str, strategy: str, secret: str, rules, first_guess: str | N
 
 @pytest.fixture(autouse=True, scope="session")
 def ctrl_c_reaches_python():
-    """Ctrl-C tests send SIGINT. A shell that starts pytest in the background (``cmd &`` without
+    """Ctrl-C tests send SIGINT (and hang-up tests SIGHUP). A shell that starts pytest in the background (``cmd &`` without
     job control) starts it with SIGINT ignored; Python then installs no handler, and the
     children it spawns inherit the ignored signal. A handler here undoes both: exec resets a
     handled signal to its default in every child."""
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    # Likewise SIGHUP under nohup: ignored, it stays ignored in every command a test starts, and the test
+    # that hangs up on `openings` waited a minute for a command that could not hear it.
+    if hasattr(signal, "SIGHUP") and signal.getsignal(signal.SIGHUP) == signal.SIG_IGN:
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
     yield
 
 
