@@ -61,8 +61,8 @@ def played(backend: str, strategy: str, secret: str, rules, first_guess: str | N
 
 @pytest.fixture(autouse=True, scope="session")
 def ctrl_c_reaches_python():
-    """Ctrl-C tests send SIGINT (and hang-up tests SIGHUP). A shell that starts pytest in the background (``cmd &`` without
-    job control) starts it with SIGINT ignored; Python then installs no handler, and the
+    """Ctrl-C tests send SIGINT (hang-up tests SIGHUP). A shell that starts pytest in the background (``cmd &``
+    without job control) starts it with SIGINT ignored; Python then installs no handler, and the
     children it spawns inherit the ignored signal. A handler here undoes both: exec resets a
     handled signal to its default in every child."""
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
