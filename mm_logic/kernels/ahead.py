@@ -24,6 +24,7 @@ tests compare both ways).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.machinery
 import importlib.util
@@ -76,8 +77,10 @@ def variant(table_dtype: np.dtype, codes_dtype: np.dtype) -> str | None:
     return None if table is None or codes is None else table + codes
 
 
+@functools.cache
 def module_name(kind: str) -> str:
-    """The extension module's name for a variant: the kernels' sources, numpy, the interpreter and processor."""
+    """The extension module's name for a variant: the kernels' sources, numpy, the interpreter and processor
+    (hashed once a process: a run asks for it to build, then to load)."""
     digest = hashlib.sha256()
     here = Path(__file__).resolve().parent
     for name in SOURCES:
@@ -122,10 +125,10 @@ def load(kind: str):
     name = module_name(kind)
     if name in sys.modules:
         return sys.modules[name]
-    private = private_folder()
-    for folder in folders() + ([private] if private is not None else []):
-        path = folder / _file(name)
-        if path.is_file():
+    for folder in folders() + [None]:
+        folder = folder or private_folder()  # the private folder last, made only where nothing else has it
+        path = folder / _file(name) if folder is not None else None
+        if path is not None and path.is_file():
             spec = importlib.util.spec_from_file_location(name, path)
             module = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(module)
@@ -151,8 +154,10 @@ def build(kind: str, on_compile: Callable[[], None] | None = None) -> bool:
     build starts. A failed build leaves its reason in a ``.failed`` file beside
     where the module would be, and is not tried again.
     """
-    if not enabled() or load(kind) is not None:
-        return load(kind) is not None
+    if not enabled():
+        return False
+    if load(kind) is not None:
+        return True
     name = module_name(kind)
     places = [f for f in folders() if writable(f)] or [p for p in [private_folder()] if p is not None]
     if not places:
