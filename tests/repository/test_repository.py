@@ -36,6 +36,24 @@ def test_readme_set_up_names_every_extra_and_how_to_add_it():
     assert ".venv/bin/pip install '.[NAME]'" in set_up and "pip install 'mmlogic[NAME]'" in set_up
 
 
+def test_every_dependency_is_in_the_install_page_with_its_bound():
+    # docs/install.md says why each package is there: a dependency added or re-pinned in
+    # pyproject.toml without its row there would go unexplained.
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    page = (ROOT / "docs" / "install.md").read_text().split("## Dependencies", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in page.splitlines() if line.startswith("| ") and not line.startswith("| package")]
+    named = {name.strip().split("[")[0] for row in rows for name in row.split("|")[1].split(",")}
+    wanted = {re.split(r"[<>=\[]", spec, maxsplit=1)[0] for spec in project["dependencies"]}
+    wanted |= {re.split(r"[<>=\[]", spec, maxsplit=1)[0] for specs in project["optional-dependencies"].values()
+               for spec in specs}
+    assert wanted - {"pytest", "hypothesis", "ruff", "pexpect", "selenium", "httpx2", "hatchling"} <= named
+    bounds = {spec.split("[")[0].split(">")[0].split("<")[0]: spec for spec in project["dependencies"]}
+    assert bounds["clingo"] == "clingo>=5.7,<6" and "`>=5.7,<6`" in page
+    assert "starlette>=1.0" in project["optional-dependencies"]["serve"] and "| starlette | `>=1.0` |" in page
+
+
 #: Files an editor or a patch leaves beside an encoding, planted in the copy the wheel is built from.
 BACKUPS = ["code.lp~", "#code.lp#", ".#code.lp", ".mastermind.pl.swp", "mastermind.pl.bak", "feedback.lp.orig"]
 
