@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .adversary import adversarial_answer
 from .engines.base import Engine, Session
 from .errors import BadInput, MMLogicError, NoConsistentCode
 from .feedback import rule_of, score
@@ -58,6 +59,10 @@ class Game:
     history:
         Entries already played, replayed into the session (trusted: they are
         not checked, see :meth:`record`'s ``check``).
+    adversary:
+        With no ``secret``: :meth:`score` answers as the codemaker that keeps no
+        secret (:func:`mm_logic.adversary.adversarial_answer`), the answer that
+        leaves the most codes possible.
 
     Examples
     --------
@@ -74,8 +79,11 @@ class Game:
     """
 
     def __init__(self, engine: Engine, strategy: Strategy, *, secret: Code | None = None,
-                 history: list[Entry] = ()):
+                 history: list[Entry] = (), adversary: bool = False):
+        if adversary and secret is not None:
+            raise BadInput("an adversary keeps no secret: give one or the other")
         self.engine = engine
+        self.adversary = adversary
         self.rules = engine.rules
         self.strategy = strategy
         self.secret = secret
@@ -194,10 +202,22 @@ class Game:
 
     # -- a person guesses --------------------------------------------------------
     def score(self, guess: Code) -> Feedback:
-        """The feedback the secret gives ``guess`` (the codemaker's answer)."""
+        """The feedback the secret gives ``guess`` (the codemaker's answer); the adversary's answer in a game
+        without a secret (``adversary``)."""
         if self.secret is None:
+            if self.adversary:
+                return adversarial_answer(self.engine, self.history, tuple(guess))
             raise BadInput("this game has no secret to score against")
         return score(self.rules, guess, self.secret)
+
+    def shown_secret(self) -> Code | None:
+        """The code to show once the game is over: the secret; in an adversary's game, the winning guess, or
+        else a code consistent with every answer (the adversary could have kept it from the start)."""
+        if self.secret is not None or not self.adversary:
+            return self.secret
+        if self._win is not None:
+            return self._win[0]
+        return self._synced().first()
 
     def play_turn(self) -> Entry:
         """The computer guesses, the secret answers, and the entry is recorded."""

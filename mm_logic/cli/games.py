@@ -155,7 +155,10 @@ def split_command(rules, backend, encoding, time_limit, as_json, guess, history)
               help="Give up after this many guesses.  [default: unlimited; in a duel 10]")
 @click.option("--rounds", type=Integer(2), default=None,
               help="duel: the rounds, an even number (each side makes as many codes as it breaks).  [default: 2]")
-def play_command(rules, engine, strategy, seed, role, secret_text, max_guesses, rounds):
+@click.option("--adversary", is_flag=True,
+              help="codebreaker: the computer keeps no secret and answers each guess so that the most codes stay "
+                   "possible (Knuth's worst case, as Absurdle for Wordle); at the end, a code that fits every answer.")
+def play_command(rules, engine, strategy, seed, role, secret_text, max_guesses, rounds, adversary):
     """Play in the terminal: you guess (codebreaker), the computer guesses your code (codemaker), or a duel.
 
     Codebreaker: type a code per line (0123, or 0 1 2 3); a typo is explained
@@ -168,6 +171,10 @@ def play_command(rules, engine, strategy, seed, role, secret_text, max_guesses, 
     refused at once, naming them; `undo` takes your last answer back; at the
     end (or after `quit`) type your code to see which answers were wrong.
 
+    With --adversary the codebreaker's codemaker keeps no secret: each
+    answer is the one that leaves the most codes possible, so the game ends
+    only when your guess is the last code left.
+
     Duel: you break the computer's code, then it breaks yours, for --rounds
     rounds; the codemaker scores a point per guess and one more for a code
     not broken within --max-guesses (10 unless given). The score follows
@@ -177,6 +184,7 @@ def play_command(rules, engine, strategy, seed, role, secret_text, max_guesses, 
     Examples:
       mmlogic play --pegs 4 --colors 6
       mmlogic play --role codemaker --strategy minimax
+      mmlogic play --adversary
       mmlogic play --role duel --rounds 4 --seed 1
     """
     from ..game import Game
@@ -194,6 +202,10 @@ def play_command(rules, engine, strategy, seed, role, secret_text, max_guesses, 
 
     if rounds is not None and role != "duel":
         raise BadInput("--rounds applies to --role duel")
+    if adversary and role != "codebreaker":
+        raise BadInput("--adversary applies to --role codebreaker: the computer then answers your guesses")
+    if adversary and secret_text is not None:
+        raise BadInput("--adversary keeps no secret: give --secret or --adversary, not both")
     if role == "duel":
         from ..terminal.duel import play_duel
 
@@ -211,6 +223,12 @@ def play_command(rules, engine, strategy, seed, role, secret_text, max_guesses, 
             raise BadInput("--secret applies to --role codebreaker: as codemaker you keep the code in mind")
         with Game(engine, strategy) as game:
             return play_codemaker(game, ask, click.echo, max_guesses, busy=Spinner)
-    game = Game(engine, strategy, secret=chosen_secret(secret_text, engine, seed))
+    if adversary:
+        from ..adversary import check_adversary
+
+        check_adversary(engine.rules, type(engine), engine.encoding is not None)
+        game = Game(engine, strategy, adversary=True)
+    else:
+        game = Game(engine, strategy, secret=chosen_secret(secret_text, engine, seed))
     with game:
         return play_codebreaker(game, ask, click.echo, max_guesses, busy=Spinner)

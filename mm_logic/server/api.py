@@ -324,7 +324,7 @@ def _guess(hosted: HostedGame, body: dict) -> dict:
     reply = {"guess": format_code(code, hosted.rules), **rule_of(hosted.rules).as_json(fb),
              "won": hosted.game.won, "attempts": len(hosted.game.history)}
     if hosted.game.won:
-        reply["secret"] = format_code(hosted.game.secret, hosted.rules)
+        reply["secret"] = format_code(hosted.game.shown_secret(), hosted.rules)
     return reply
 
 

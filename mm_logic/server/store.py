@@ -24,6 +24,7 @@ from typing import Protocol
 
 import numpy as np
 
+from ..adversary import check_adversary
 from ..engines import DEFAULT_BACKEND, engine_class
 from ..errors import BadInput, MMLogicError
 from ..feedback import rule_of
@@ -200,8 +201,11 @@ class HostedGame:
             "history": history_of(self.game),
             "attempts": len(self.game.history), "won": self.game.won, "over": self.over,
         }
-        if self.over and self.game.secret is not None:
-            state["secret"] = format_code(self.game.secret, rules)
+        if self.game.adversary:
+            state["adversary"] = True
+        shown = self.game.shown_secret() if self.over else None
+        if shown is not None:
+            state["secret"] = format_code(shown, rules)
         return state
 
     def close(self) -> None:
@@ -254,10 +258,12 @@ class GameStore:
         return forgotten
 
     def create(self, request: dict) -> HostedGame:
-        """A new game from a request: ``rules``, ``role``, ``backend``, ``strategy``, ``seed``, ``secret``."""
+        """A new game from a request: ``rules``, ``role``, ``backend``, ``strategy``, ``seed``, ``secret``,
+        ``adversary`` (a codemaker without a secret: :mod:`mm_logic.adversary`)."""
         if not isinstance(request, dict):
             raise BadInput("the request body must be a JSON object")
-        unknown = set(request) - {"rules", "role", "backend", "strategy", "seed", "secret", "first_guess"}
+        unknown = set(request) - {"rules", "role", "backend", "strategy", "seed", "secret", "first_guess",
+                                  "adversary"}
         if unknown:
             raise BadInput(f"unknown field {sorted(unknown)[0]!r}")
         rules = rules_from(request.get("rules"))
@@ -275,7 +281,16 @@ class GameStore:
         strategy = player.make_strategy()  # refuses a size it cannot play
         if role == "codebreaker":
             check_probes(strategy, rules)
-        if role == "codemaker":
+        adversary = request.get("adversary", False)
+        if not isinstance(adversary, bool):
+            raise BadInput("adversary must be true or false")
+        if adversary and role != "codebreaker":
+            raise BadInput("adversary applies to role codebreaker: the server then answers the guesses")
+        if adversary and request.get("secret") is not None:
+            raise BadInput("an adversary keeps no secret: give secret or adversary, not both")
+        if adversary:
+            check_adversary(rules, engine_class(backend))
+        if role == "codemaker" or adversary:
             if request.get("secret") is not None:
                 raise BadInput("secret applies to role codebreaker: as codemaker you keep the code")
             secret = None
@@ -285,7 +300,8 @@ class GameStore:
             secret = random_code(rules, np.random.default_rng(seed))
 
         def build(key: str) -> HostedGame:
-            return HostedGame(key, role, Game(player.engine(), strategy, secret=secret), backend)
+            return HostedGame(key, role, Game(player.engine(), strategy, secret=secret, adversary=adversary),
+                              backend)
         return self._admit(self._games, build)
 
     def add_race(self, build: Callable[[str], Hosted]) -> Hosted:

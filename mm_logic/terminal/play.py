@@ -96,6 +96,8 @@ def play_codebreaker(game: Game, ask: Callable[[str], str | None], say: Callable
     rules = game.rules
     alphabet = rules.alphabet[: rules.colors] if rules.symbolic else f"0..{rules.colors - 1}"
     say(f"Find the code of {plural(rules.pegs, 'peg')} over {alphabet} ({rules.describe()}). Type help for help.")
+    if game.adversary:
+        say("The computer keeps no secret: each answer is the one that leaves the most codes possible.")
     while max_guesses is None or len(game.history) < max_guesses:
         text = ask(f"guess {len(game.history) + 1}")
         if text is None:
@@ -131,7 +133,15 @@ def play_codebreaker(game: Game, ask: Callable[[str], str | None], say: Callable
         except BadInput as error:
             say(f"{error}; try again (help for help)")
             continue
-        fb = game.score(guess)
+        if game.adversary:
+            try:
+                with busy("thinking"):  # it lists the codes still possible
+                    fb = game.score(guess)
+            except MMLogicError as error:
+                say(f"cannot answer: {error}")
+                continue
+        else:
+            fb = game.score(guess)
         game.record(guess, fb, check=False)
         say(f"{format_code(guess, rules)}  {format_feedback(fb, rules)}")
         if game.won:
@@ -139,7 +149,16 @@ def play_codebreaker(game: Game, ask: Callable[[str], str | None], say: Callable
             return 0
     if max_guesses is not None and len(game.history) >= max_guesses:
         say(f"out of guesses (--max-guesses {max_guesses})")
-    say(f"the secret was {format_code(game.secret, rules)}")
+    if game.adversary:
+        try:
+            with busy("thinking"):
+                kept = game.shown_secret()
+        except MMLogicError as error:
+            say(f"cannot show a code: {error}")
+        else:
+            say(f"no secret was kept; {format_code(kept, rules)} fits every answer")
+    else:
+        say(f"the secret was {format_code(game.secret, rules)}")
     return 0
 
 

@@ -168,7 +168,7 @@ LAYERS = {
                         "memory"},
     "engines": {"engines"},
     "strategies": {"strategies"},
-    "one game": {"game", "codemaker", "player", "split"},
+    "one game": {"game", "codemaker", "player", "split", "adversary"},
     "studies": {"studies"},
     "front ends": {"cli", "terminal", "server", "client", "__main__"},
 }
