@@ -72,27 +72,42 @@ def solve(rules, engine, strategy, seed, secret_text, server, as_json):
 @rules_options(feedback=True)
 @engine_options()
 @json_option
+@click.option("--diagnose", is_flag=True,
+              help="When no code fits the history: the fewest entries that must be wrong (proven least) and the "
+                   "feedbacks that would make it consistent, instead of exit 3.")
 @click.argument("history", nargs=-1, metavar="HISTORY...")
-def next_command(rules, engine, strategy, seed, as_json, history):
+def next_command(rules, engine, strategy, seed, as_json, diagnose, history):
     """Given what was played so far, the next guess.
 
     Each HISTORY item is GUESS:B,W (black, white). With no history, prints the
     strategy's opening; once an entry scored all black, that code, as solved.
     Exits 3, naming the entries that contradict each other, when no code fits
-    the history.
+    the history; with --diagnose, says instead which entries must be wrong
+    (the fewest: clingo proves it with its optimisation) and what each should
+    have been, and exits 0.
 
     \b
     Examples:
       mmlogic next 0011:1,0 2345:0,2
       mmlogic next --strategy first --json 0123:0,2
       mmlogic next --no-repeat --colors 10 0123:1,1
+      mmlogic next --diagnose 0011:0,0 0123:2,0 2233:0,0
     """
+    from ..errors import NoConsistentCode
     from ..game import advise
     from ..terminal.progress import Spinner
 
     entries = [parse_entry(item, rules, check_repeat=not strategy.probes) for item in history]
-    with Spinner("thinking"):
-        suggestion = advise(engine, strategy, entries)
+    try:
+        with Spinner("thinking"):
+            suggestion = advise(engine, strategy, entries)
+    except NoConsistentCode:
+        if not diagnose:
+            raise
+        from ..diagnosis import diagnose as find_fixes
+
+        with Spinner("diagnosing"):
+            suggestion = find_fixes(engine, entries)
     emit(suggestion, as_json)
 
 

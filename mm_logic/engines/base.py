@@ -334,6 +334,23 @@ class Engine(ABC):
         """Whether some code is consistent with ``history``."""
         return self.first(history) is not None
 
+    def fewest_wrong(self, history: list[Entry]) -> list[tuple[int, ...]]:
+        """Every smallest set of entries whose removal leaves ``history`` consistent (indices from 0).
+
+        The sets all have the least size k (``[()]`` when the history is
+        consistent; ``[]`` when no code exists at all, as under an encoding that
+        admits none). Sets are tried by increasing size, each a question to this
+        engine; an engine with an optimiser (clingo's ``#minimize``) answers
+        at once instead.
+        """
+        n = len(history)
+        for size in range(n + 1):
+            found = [subset for subset in combinations(range(n), size)
+                     if self.satisfiable([e for i, e in enumerate(history) if i not in subset])]
+            if found:
+                return found
+        return []
+
     def conflict(self, history: list[Entry]) -> tuple[int, ...]:
         """Indices of a smallest subset of ``history`` with no consistent code.
 

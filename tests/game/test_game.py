@@ -168,7 +168,7 @@ LAYERS = {
                         "memory"},
     "engines": {"engines"},
     "strategies": {"strategies"},
-    "one game": {"game", "codemaker", "player", "split", "adversary"},
+    "one game": {"game", "codemaker", "player", "split", "adversary", "diagnosis"},
     "studies": {"studies"},
     "front ends": {"cli", "terminal", "server", "client", "__main__"},
 }

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from ...resources import encoding_path
 from ..base import Engine
+from .diagnose import fewest_wrong
 from .program import Program
 from .session import ClingoSession
 
@@ -36,3 +37,12 @@ class ClingoEngine(Engine):
 
     def _new_session(self) -> ClingoSession:
         return ClingoSession(self)
+
+    def fewest_wrong(self, history):
+        """As the base class says, by the encoding's ``#minimize`` (``diagnose.lp``) in one solve; by
+        dropping entries, as every engine can, under an edited encoding without that part or a feedback
+        rule of the user's own (whose told/3 constraints the user's encoding states, not relaxed there)."""
+        if self.rules.feedback not in ("standard", "black", "positional"):
+            return super().fewest_wrong(history)
+        found = fewest_wrong(self.program, list(history), self.time_limit)
+        return super().fewest_wrong(history) if found is None else found

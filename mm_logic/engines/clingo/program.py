@@ -223,7 +223,11 @@ def rule_parts(rules: Rules) -> tuple[str, ...]:
     return RULE_PARTS.get(rules.feedback, OWN_RULE_PARTS)
 
 
-def without_other_rules(statements: list, rules: Rules) -> list:
+#: The diagnosis's part (``diagnose.lp``): given only to the Control of a diagnosis.
+DIAGNOSIS_PART = "fewest_wrong"
+
+
+def without_other_rules(statements: list, rules: Rules, diagnosis: bool = False) -> list:
     """``statements`` less the parts of the other feedback rules (``#program marks(t).`` ... under the
     standard rule).
 
@@ -232,8 +236,9 @@ def without_other_rules(statements: list, rules: Rules) -> list:
     grounder goes through every statement of the program at each ``ground()``, and
     marks.lp and told.lp made the standard game's steps 8% slower to ground (the
     clingo benchmark rows 1.06 to 1.14 times slower), even in their own parts.
+    The diagnosis's part is kept only for a diagnosis (``diagnosis``).
     """
-    skipped = RULE_OWN_PARTS - set(rule_parts(rules))
+    skipped = RULE_OWN_PARTS - set(rule_parts(rules)) | (set() if diagnosis else {DIAGNOSIS_PART})
     kept, skipping = [], False
     for statement in statements:
         if statement.ast_type == ASTType.Program:
@@ -297,12 +302,16 @@ class Program:
                     parse_files([str(f) for f in files], statements.append, logger=self._log, message_limit=100)
             except RuntimeError as error:
                 raise self._encoding_error(error) from None
+            self._parsed = statements
             self._statements = without_other_rules(statements, self.rules)
         return self._statements
 
-    def control(self) -> Control:
-        """A new Control with the encoding, the rules' facts and ``base`` grounded."""
+    def control(self, diagnosis: bool = False) -> Control:
+        """A new Control with the encoding, the rules' facts and ``base`` grounded (with ``diagnosis``, also the
+        diagnosis's part, ungrounded)."""
         statements = self.statements
+        if diagnosis:
+            statements = without_other_rules(self._parsed, self.rules, diagnosis=True)
         arguments = list(CLINGO_ARGUMENTS)
         if self.rules.pegs * self.rules.colors >= LUBY_MIN_PAIRS:
             arguments += LARGE_GAME_ARGUMENTS
