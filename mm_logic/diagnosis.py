@@ -52,10 +52,12 @@ class Diagnosis:
         return {"fewest_wrong": self.fewest, "complete": self.complete,
                 "sets": [[{"entry": i + 1, "feedback": write(fb)} for i, fb in fix] for fix in self.fixes]}
 
-    def text(self) -> str:
-        """One line: how many entries must be wrong, then each set of them with what it should have been."""
+    def text(self, noun: str = "entry") -> str:
+        """One line: how many entries must be wrong, then each set of them with what it should have been
+        (``noun``: what an entry is called, ``answer`` in the terminal game)."""
+        nouns = "entries" if noun == "entry" else f"{noun}s"
         if self.fewest == 0:
-            return "no entry is wrong: some code fits them all"
+            return f"no {noun} is wrong: some code fits them all"
         groups: dict[tuple[int, ...], list[tuple[Feedback, ...]]] = {}
         for fix in self.fixes:
             groups.setdefault(tuple(i for i, _ in fix), []).append(tuple(fb for _, fb in fix))
@@ -68,9 +70,9 @@ class Diagnosis:
             if len(entries) > 1:  # each way a group of entries: in brackets
                 given, ways = f"({given})", [f"({way})" for way in ways]
             should = ways[0] if len(ways) == 1 else f"{', '.join(ways[:-1])} or {ways[-1]}"
-            said.append(f"{'entry' if len(entries) == 1 else 'entries'} {numbers} {given} should be {should}")
+            said.append(f"{noun if len(entries) == 1 else nouns} {numbers} {given} should be {should}")
         more = "" if self.complete else f"; and more (--json lists up to {SETS_LISTED})"
-        return (f"{self.fewest} {'entry' if self.fewest == 1 else 'entries'} must be wrong (no code fits them all): "
+        return (f"{self.fewest} {noun if self.fewest == 1 else nouns} must be wrong (no code fits them all): "
                 + "; or ".join(said) + more)
 
 

@@ -190,6 +190,19 @@ def wrong_answers(history: list[Entry], secret: Code, rules: Rules) -> list[str]
     return lines
 
 
+def fewest_changes(game: Game, refused: Entry, busy: Busy = quiet) -> str:
+    """The diagnosis of the answers with the one refused (:func:`mm_logic.diagnosis.diagnose`): the fewest
+    answers to change, this one among them, and to what; one line."""
+    from ..diagnosis import diagnose
+
+    try:
+        with busy("diagnosing"):
+            found = diagnose(game.engine, [*game.history, refused])
+    except MMLogicError as error:  # a time limit: the refusal above stands alone
+        return f"(no diagnosis: {error})"
+    return f"fewest changes: {found.text('answer')}"
+
+
 def play_codemaker(game: Game, ask: Callable[[str], str | None], say: Callable[[str], None],
                    max_guesses: int | None = None, busy: Busy = quiet) -> int:
     """The computer guesses the code a person keeps in mind; returns the exit code (0).
@@ -232,6 +245,7 @@ def play_codemaker(game: Game, ask: Callable[[str], str | None], say: Callable[[
             continue
         except NoConsistentCode as error:
             say(f"{error}; type the right answer for {format_code(guess, rules)}, or undo")
+            say(fewest_changes(game, (guess, answer), busy))
             continue
         if game.won:
             say(f"found your code in {plural(len(game.history), 'guess')}")

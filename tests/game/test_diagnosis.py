@@ -124,3 +124,14 @@ def test_clingo_answers_by_its_optimisation_and_an_encoding_without_it_by_droppi
     own = engine_class("clingo")(rules, encoding=tmp_path / "own.lp")
     assert fewest_wrong(own.program, history, None) is None
     assert own.fewest_wrong(history) == [(0,), (1,), (2,)]
+
+
+def test_play_codemaker_says_the_fewest_changes_when_it_refuses_an_answer(run):
+    result = run("play", "--role", "codemaker", "--backend", "python", input="1,1\n0,0\n0,0\nq\n\n")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[1:3] == [
+        "no code is consistent with the history: entries 1, 2, 3 (0011:1,1 0023:0,0 1414:0,0) contradict each other; "
+        "type the right answer for 1414, or undo",
+        "fewest changes: 1 answer must be wrong (no code fits them all): answer 1 0011:1,1 should be 0011:0,0; or "
+        "answer 2 0023:0,0 should be 0023:1,1, 0023:1,2, 0023:1,3, 0023:2,1 or 0023:2,2; or answer 3 1414:0,0 should "
+        "be 1414:0,2, 1414:0,3, 1414:0,4, 1414:1,1, 1414:1,2, 1414:2,0, 1414:2,1, 1414:2,2, 1414:3,0 or 1414:4,0"]
