@@ -136,13 +136,14 @@ class BatchRace:
     secrets: list[Code]
     standings: list[Standing] = field(init=False)
     #: Entrant numbers (from 0) in the order they finished the batch.
-    order: list[int] = field(default_factory=list)
+    order: list[int] = field(init=False, default_factory=list)
     #: When every worker was ready (time.monotonic()); None before.
-    started: float | None = None
-    _processes: list = field(default_factory=list, repr=False)
-    _messages: object = field(default=None, repr=False)
-    _go: object = field(default=None, repr=False)
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    started: float | None = field(init=False, default=None)
+    _processes: list = field(init=False, default_factory=list, repr=False)
+    _messages: object = field(init=False, default=None, repr=False)
+    _go: object = field(init=False, default=None, repr=False)
+    # Standings change in the thread that polls and are read in others (the server's requests).
+    _lock: threading.Lock = field(init=False, default_factory=threading.Lock, repr=False)
 
     def __post_init__(self):
         if not 1 <= len(self.players) <= MAX_RACERS:

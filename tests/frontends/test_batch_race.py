@@ -156,3 +156,20 @@ def test_a_batch_race_gives_the_bench_totals_and_shows_the_secrets_at_the_end(cl
 def test_a_bad_batch_race_request_is_400_in_one_line(client, request_body, message):
     body = {"rules": {"pegs": 3, "colors": 4}, "entrants": ENTRANTS, **request_body}
     api_error(client.post("/api/races", json=body), 400, message)
+
+
+def test_at_most_two_batch_races_run_and_a_race_forgotten_stops_its_workers(client, store):
+    body = {"rules": {"pegs": 4, "colors": 6}, "entrants": [{"backend": "python", "strategy": "entropy"}],
+            "games": 1000, "seed": 1}
+    first, second = (client.post("/api/races", json=body).json() for _ in range(2))
+    api_error(client.post("/api/races", json=body), 429,
+              "the server runs its maximum of 2 batch races; try again when one ends")
+    hosted = [store.get_race(race["id"]) for race in (first, second)]
+    deadline = time.monotonic() + 30
+    while not all(h.race._processes for h in hosted) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    workers = [p for h in hosted for p in h.race._processes]
+    assert len(workers) == 2
+    assert store.expire(now=time.monotonic() + 3600) == 2  # forgotten unused: their workers are stopped
+    assert [p.is_alive() for p in workers] == [False, False]
+    assert [s.stopped for h in hosted for s in h.race.standings] == ["the race was stopped"] * 2
