@@ -10,7 +10,9 @@ table alone.
 from __future__ import annotations
 
 import json
+import shutil
 import sys
+import time
 
 import click
 
@@ -70,20 +72,28 @@ class Board:
         self.race, self.width = race, width
         self.enabled = interactive(sys.stderr)
         self.drawn = 0
+        self.last = -REDRAW_EVERY
 
     def draw(self) -> None:
-        if not self.enabled:
+        """Draw the standings again, at most every :data:`REDRAW_EVERY` seconds (a game may end every
+        millisecond: a redraw each would only flicker)."""
+        now = time.monotonic()
+        if not self.enabled or now - self.last < REDRAW_EVERY:
             return
+        self.last = now
         lines = [f"racing: {clock(self.race.since_start())}" if self.race.started
                  else "racing: the workers are starting",
                  *(standing_line(self.race, n, self.width) for n in range(len(self.race.standings)))]
-        # Back to the first line drawn, each line wiped and written again.
+        # Back to the first line drawn, each line wiped and written again; each cut to one screen line
+        # (a wrapped line would throw the count of lines to go back over).
         up = f"\033[{self.drawn}F" if self.drawn else ""
-        sys.stderr.write(up + "".join(f"\033[K{line}\n" for line in lines))
+        columns = shutil.get_terminal_size().columns - 1
+        sys.stderr.write(up + "".join(f"\033[K{line[:columns]}\n" for line in lines))
         sys.stderr.flush()
         self.drawn = len(lines)
 
     def wipe(self) -> None:
+        """Wipe the standings: the final table replaces them."""
         if self.enabled and self.drawn:
             sys.stderr.write(f"\033[{self.drawn}F\033[J")
             sys.stderr.flush()
