@@ -48,6 +48,7 @@ class HostedBatchRace:
 
     @property
     def over(self) -> bool:
+        """Every entrant has finished the batch or stopped (the store may then forget it first)."""
         return self.race.over
 
     def start(self) -> None:

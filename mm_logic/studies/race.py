@@ -65,6 +65,7 @@ class Standing:
 
     @property
     def running(self) -> bool:
+        """Still playing its batch (or getting ready to)."""
         return not self.finished and self.stopped is None
 
     @property
