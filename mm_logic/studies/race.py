@@ -179,6 +179,10 @@ class BatchRace:
 
         A worker gone without a word (killed, out of memory) stops its entrant.
         """
+        # The workers ended before the messages are read: a worker's last messages are in the pipe before it
+        # ends, so any it sent are read below, and one still running after them ended without a word.
+        ended = [(number, process.exitcode) for number, process in enumerate(self._processes)
+                 if process.exitcode is not None]
         try:
             received = [self._messages.get(timeout=timeout)]
         except queue.Empty:
@@ -191,12 +195,9 @@ class BatchRace:
         with self._lock:
             for message in received:
                 self._apply(message)
-            if not received:
-                for number, process in enumerate(self._processes):
-                    standing = self.standings[number]
-                    # Its last words are read before its end is: nothing came, so none are left.
-                    if standing.running and process.exitcode is not None:
-                        standing.stopped = f"its worker process ended unexpectedly (exit code {process.exitcode})"
+            for number, code in ended:
+                if self.standings[number].running:
+                    self.standings[number].stopped = f"its worker process ended unexpectedly (exit code {code})"
             self._start_when_ready()
         return bool(received)
 

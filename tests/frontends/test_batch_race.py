@@ -8,6 +8,8 @@ secrets, two entrants): a race's cost is its workers' start-up, about a second.
 from __future__ import annotations
 
 import json
+import os
+import signal
 import time
 
 import pytest
@@ -104,6 +106,24 @@ def test_an_entrant_that_cannot_start_stops_and_the_others_race_on(tmp_path):
     assert (first.finished, first.games, first.total_guesses, lost.finished, lost.games, race.order) == (
         True, 6, 22, False, 0, [0])
     assert "missing.lp" in lost.stopped and "\n" not in lost.stopped
+
+
+def test_a_worker_killed_stops_its_entrant_with_its_exit_code():
+    rules = Rules(4, 6)
+    race = BatchRace(rules, [Player(rules, "python", "entropy", seed=1)], batch_secrets(rules, 1000, 1))
+    race.start()
+    try:
+        deadline = time.monotonic() + 30
+        while race.started is None and time.monotonic() < deadline:
+            race.poll(0.05)
+        os.kill(race._processes[0].pid, signal.SIGKILL)
+        while not race.over and time.monotonic() < deadline:
+            race.poll(0.05)
+    finally:
+        race.stop()
+    [standing] = race.standings
+    assert (standing.finished, standing.stopped) == (False, "its worker process ended unexpectedly (exit code -9)")
+    assert 0 <= standing.games < 1000 and race.order == []
 
 
 # -- the server ----------------------------------------------------------------------
