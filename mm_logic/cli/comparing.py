@@ -53,9 +53,13 @@ PRESET_NAMES = ["seed000", "seed001", "seed003", "seed004", "ga001-population", 
 @click.option("--plot", "plot_dir", type=FilePath(file_okay=False, path_type=Path), default=None,
               callback=chart_folder, help="Write PNG charts into DIR (needs matplotlib).")
 @jobs_option()
+@click.option("--race", is_flag=True,
+              help="Race the entrants (every backend with every strategy, at most 8) over the same batch of "
+                   "secrets (--games N or --all), each in its own worker process: live standings on a terminal, "
+                   "then the finishing order and each entrant's mean.")
 @click.pass_context
 def compare(ctx, preset, rules, feedbacks, backends, strategies, ga, all_secrets, games, seed, encoding, time_limit,
-            as_json, csv_file, plot_dir, jobs):
+            as_json, csv_file, plot_dir, jobs, race):
     """Run every (rule set, backend, strategy) combination on the same secrets.
 
     Prints a table per rule set: games, mean and max attempts, histogram, time
@@ -86,6 +90,11 @@ def compare(ctx, preset, rules, feedbacks, backends, strategies, ga, all_secrets
       feedback-rules  first and the four scorers under the standard, black and positional
                rules, every secret: 3x4 on python and clingo, 4x6 on python
 
+    --race (seed 000's race window) runs every entrant at once, each playing
+    the whole batch in its own worker process, and shows who finishes the
+    batch first: games done, running mean attempts and seconds as the race
+    goes, then the finishing order with the times and the means.
+
     \b
     Examples:
       mmlogic compare --preset seed000 --plot charts/
@@ -94,10 +103,16 @@ def compare(ctx, preset, rules, feedbacks, backends, strategies, ga, all_secrets
       mmlogic compare --preset seed001 --backend clingo --strategy first,any --games 100 --plot charts/
       mmlogic compare --backend python,clingo --strategy first,random --feedback standard,black,positional --all
       mmlogic compare --preset feedback-rules --csv rows.csv
+      mmlogic compare --race --backend python --strategy minimax,entropy,random --games 20 --seed 1
     """
     from ..studies.compare import ComparePlan, column_widths, compare, table_header, table_row
 
+    default_source = click.core.ParameterSource.DEFAULT
+
     distinct_outputs(csv=csv_file, plot=plot_dir)
+    if race:
+        from .racing import check_race_options
+        check_race_options(preset, csv_file, plot_dir, ctx.get_parameter_source("jobs") != default_source, encoding)
     typed = [f"--{p.replace('_', '-')}" for p in RULE_OPTIONS
              if ctx.get_parameter_source(p) != click.core.ParameterSource.DEFAULT]
     # Without a preset the options' defaults apply; with one, only what was typed replaces its own.
@@ -108,6 +123,9 @@ def compare(ctx, preset, rules, feedbacks, backends, strategies, ga, all_secrets
     plan = ComparePlan.make(preset=preset, rules=rules, explicit_rules=typed, backends=backends,
                             strategies=strategies, all_secrets=all_secrets, games=games, seed=seed, jobs=jobs,
                             encoding=encoding, time_limit=time_limit, feedbacks=feedbacks, ga=ga)
+    if race:
+        from .racing import run_race
+        return run_race(plan, as_json)
     if (unchecked := plan.unchecked()) is not None:
         click.echo(f"note: {unchecked}", err=True)
     printed: list = []

@@ -24,7 +24,9 @@ Routes (bodies and answers are JSON; the whole reference is ``docs/server.md``):
   "strategy": "minimax"}, ...], "secret": "0123"}`` starts a race: every
   entrant plays the same secret; ``POST /api/races/{id}/step`` plays one turn
   of each entrant still running, ``GET /api/races/{id}`` its state (winners and
-  secret once over);
+  secret once over); with ``"games": N`` (and no ``secret``) a batch race: every entrant plays the
+  same N secrets in its own worker process, by itself (no step), and the state gives each one's games
+  done, running mean, seconds and place, and the finishing order (the secrets once over);
 * ``GET /api/options``: the backends and strategies to choose from, and those that play each feedback rule;
 * ``GET /`` the web page (``static/index.html``), its scripts and styles under ``/static/``.
 
@@ -59,6 +61,7 @@ from ..notation import SHOWN, Feedback, abridged, check_feedback, format_code, s
 from ..rules import FEEDBACK_RULES, Rules
 from ..split import split_codes
 from ..strategies import STRATEGIES
+from .batch_race import MAX_BATCH, HostedBatchRace, new_batch_race, refuse_step
 from .race import DEFAULT_STRATEGY, MAX_ENTRANTS, Race, new_race
 from .store import Conflict, GameStore, HostedGame, TooManyGames, UnknownGame
 
@@ -245,8 +248,15 @@ def create_app(store: GameStore | None = None, hosts: frozenset[str] | None = No
     async def resign(request: Request):
         return await on_game(request, _resign)
 
+    def running_batches() -> int:
+        return sum(isinstance(r, HostedBatchRace) and not r.over for r in store.races())
+
     async def create_race(request: Request):
-        build = await run_in_threadpool(new_race, await body_of(request), store.time_limit)
+        body = await body_of(request)
+        if "games" in body:  # a batch race: every entrant plays `games` secrets in its own worker process
+            build = await run_in_threadpool(new_batch_race, body, store.time_limit, running_batches)
+        else:
+            build = await run_in_threadpool(new_race, body, store.time_limit)
         race = await run_in_threadpool(store.add_race, build)
         return JSONResponse(race.state(), status_code=201)
 
@@ -255,15 +265,15 @@ def create_app(store: GameStore | None = None, hosts: frozenset[str] | None = No
         return await under_lock(store.get_race(request.path_params["race_id"]), action)
 
     async def race_state(request: Request):
-        return await on_race(request, Race.state)
+        return await on_race(request, lambda race: race.state())
 
     async def race_step(request: Request):
-        return await on_race(request, _step)
+        return await on_race(request, lambda race: _step(race) if isinstance(race, Race) else refuse_step(race))
 
     async def options(request: Request):
         return JSONResponse({"backends": list(BACKENDS), "default_backend": DEFAULT_BACKEND,
                              "strategies": list(STRATEGIES), "default_strategy": DEFAULT_STRATEGY,
-                             "max_entrants": MAX_ENTRANTS, "feedback_rules": PLAYERS_BY_RULE})
+                             "max_entrants": MAX_ENTRANTS, "max_batch": MAX_BATCH, "feedback_rules": PLAYERS_BY_RULE})
 
     async def page(request: Request):
         return FileResponse(STATIC / "index.html")

@@ -155,16 +155,13 @@ def _entrant_names(entrants, rules: Rules) -> list[tuple[str, str]]:
     return names
 
 
-def new_race(request: dict, time_limit: float | None):
-    """Check a race request; returns a function building the race (its engines) under an id, called once
-    there is room.
-
-    ``request``: ``rules``, ``entrants`` (1 to 8 ``{"backend", "strategy"}``), optional ``secret``,
-    ``seed`` (the random secret's and the strategies'), ``first_guess`` (every entrant's opening).
-    """
+def race_request(request: dict, time_limit: float | None,
+                 fields: frozenset[str]) -> tuple[Rules, int | None, list[Player], list]:
+    """A race request's rules, seed, entrants (as players) and their strategies, checked: refused in one line
+    before any engine is built. ``fields``: the request's fields that this kind of race takes."""
     if not isinstance(request, dict):
         raise BadInput("the request body must be a JSON object")
-    unknown = set(request) - {"rules", "entrants", "secret", "seed", "first_guess"}
+    unknown = set(request) - fields
     if unknown:
         raise BadInput(f"unknown field {sorted(unknown)[0]!r}")
     rules = rules_from(request.get("rules"))
@@ -187,6 +184,18 @@ def new_race(request: dict, time_limit: float | None):
             strategies.append(player.make_strategy())  # refuses a size it cannot play
         except BadInput as error:
             raise BadInput(f"entrant {number}: {error}") from None
+    return rules, seed, players, strategies
+
+
+def new_race(request: dict, time_limit: float | None):
+    """Check a race request; returns a function building the race (its engines) under an id, called once
+    there is room.
+
+    ``request``: ``rules``, ``entrants`` (1 to 8 ``{"backend", "strategy"}``), optional ``secret``,
+    ``seed`` (the random secret's and the strategies'), ``first_guess`` (every entrant's opening).
+    """
+    rules, seed, players, strategies = race_request(
+        request, time_limit, frozenset({"rules", "entrants", "secret", "seed", "first_guess"}))
     if request.get("secret") is not None:
         secret = code_of(request["secret"], rules)
     else:

@@ -326,6 +326,11 @@ class GameStore:
             table[hosted.id] = hosted
         return hosted
 
+    def races(self) -> list[Hosted]:
+        """The races held now."""
+        with self._lock:
+            return list(self._races.values())
+
     def get_race(self, race_id: str) -> Hosted:
         """The race ``race_id``, marked as used now."""
         return self._lookup(self._races, race_id, "race")

@@ -298,7 +298,7 @@ def test_options_name_the_backends_and_strategies(client):
                                    "parts", "sample-entropy"]}
     assert client.get("/api/options").json() == {
         "backends": list(BACKENDS), "default_backend": "clingo", "strategies": list(STRATEGIES),
-        "default_strategy": "minimax", "max_entrants": 8,
+        "default_strategy": "minimax", "max_entrants": 8, "max_batch": 1000,
         # What plays each feedback rule: the page offers those (a1..a5 play black and white only).
         "feedback_rules": {"standard": {"backends": list(BACKENDS), "strategies": list(STRATEGIES)},
                            "black": engines_only, "positional": engines_only}}

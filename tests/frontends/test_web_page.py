@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from mm_logic.codemaker import random_secrets
 from mm_logic.engines import make_engine
 from mm_logic.feedback import feedback, rule_of, score
 from mm_logic.game import Game, plural
@@ -303,6 +304,46 @@ def test_a_race_of_three_entrants_to_the_end(driver, server, tmp_path):
     assert [page.find(i).is_enabled() for i in ("race-step", "race-run", "race-start")] == [False, False, True]
     assert page.message() == "" and page.console_errors() == []
     page.save(page.png(), tmp_path, "race.png")
+
+
+@pytest.mark.slow  # 5.2 s measured: three worker processes start on the server (about 1 s each, on 2 cores)
+def test_a_batch_race_to_the_end_shows_each_entrants_bench_totals(driver, server, tmp_path):
+    page = Page(driver, server)
+    page.choose("python", "minimax", pegs=3, colors=4)
+    page.click("tab-race")
+    page.select("race-mode").select_by_value("batch")
+    assert [page.find(i).is_displayed() for i in ("race-step", "race-secret-input", "race-games", "race-seed",
+                                                  "race-columns")] == [False, False, True, True, False]
+    for testid, value in (("race-games", 6), ("race-seed", 3)):
+        field = page.find(testid)
+        field.clear()
+        field.send_keys(str(value))
+    page.click("race-start")                     # the page then looks at the race every 250 ms
+    page.wait.until(lambda d: page.text("race-status").startswith("Over"))
+    page.settle()
+    # The three entrants of the page (python minimax, entropy, first) over six secrets of 3x4 drawn with seed 3:
+    # `mmlogic bench --backend python --strategy S --pegs 3 --colors 4 --games 6 --seed 3` gives 21, 22 and 22.
+    numbers = (1, 2, 3)
+    assert [page.text(f"batch-games-{n}") for n in numbers] == ["6/6"] * 3
+    assert [page.attribute(f"batch-bar-{n}", "value") for n in numbers] == ["6"] * 3
+    assert [page.text(f"batch-guesses-{n}") for n in numbers] == ["21 guesses", "22 guesses", "22 guesses"]
+    assert [page.text(f"batch-mean-{n}") for n in numbers] == ["mean 3.500", "mean 3.667", "mean 3.667"]
+    assert all(re.fullmatch(r"\d+\.\d{3} s", page.text(f"batch-seconds-{n}")) for n in numbers)
+    places = [page.text(f"batch-place-{n}") for n in numbers]
+    assert sorted(places) == ["#1", "#2", "#3"]
+    names = {1: "python / minimax", 2: "python / entropy", 3: "python / first"}
+    order = sorted(numbers, key=lambda n: places[n - 1])
+    times = [page.text(f"batch-seconds-{n}") for n in order]
+    assert page.text("race-status") == ("Over: 6 secrets. Finishing order: " + ", ".join(
+        f"{i}. {names[n]} ({t})" for i, (n, t) in enumerate(zip(order, times), 1)) + ".")
+    secrets = [format_code(c, Rules(3, 4)) for c in random_secrets(Rules(3, 4), 6, 3)]
+    assert page.text("race-batch-secrets") == f"The secrets: {' '.join(secrets)}"
+    assert [page.find(i).is_enabled() for i in ("race-start", "race-mode")] == [True, True]
+    assert page.message() == "" and page.console_errors() == []
+    page.save(page.png(), tmp_path, "race-batch.png")
+    page.select("race-mode").select_by_value("one")  # back to the race on one secret
+    assert [page.find(i).is_displayed() for i in ("race-step", "race-secret-input", "race-batch")] == [
+        True, True, False]
 
 
 def test_an_api_error_is_shown_in_the_message_area(driver, server):

@@ -1,7 +1,7 @@
 """Commands with worker processes end with their parent (issue 35, item 3).
 
 SIGTERM (``timeout``, ``kill``) and SIGHUP (a terminal closed) stop ``sweep``, ``openings``,
-``compare --jobs``, ``bench --jobs`` and ``optimal --jobs`` as Ctrl-C does: their workers
+``compare --jobs``, ``compare --race``, ``bench --jobs`` and ``optimal --jobs`` as Ctrl-C does: their workers
 stopped, the finished rows kept, exit 143 or 129. Each test starts a real ``mmlogic`` in a
 session of its own, signals that process alone, and looks in /proc for what is left of its
 process group. A worker ends with its parent even when the parent is killed outright.
@@ -186,6 +186,29 @@ def test_sigterm_stops_compare_jobs_and_keeps_the_finished_rows(start):
     # The rule set, the table's head and clingo's row.
     assert [line.split()[:2] for line in stdout.splitlines()] == [["8x8", "(16,777,216"], ["backend", "strategy"],
                                                                   ["clingo", "any"]]
+
+
+#: A race of two entrants over every secret of 4x8 (each about 20 s in its worker).
+RACE = ("compare", "--race", "--backend", "python", "--strategy", "minimax,entropy", "--pegs", 4, "--colors", 8,
+        "--all")
+
+
+def test_sigterm_stops_a_race_and_its_workers_and_prints_the_standings(start):
+    race = with_workers(start(*RACE))
+    code, stdout, stderr = race.end(signal.SIGTERM)
+    assert (code, stderr) == (143, "interrupted: the race was stopped\n")
+    assert race.left() == []
+    lines = stdout.splitlines()
+    assert lines[0] == "race: 4x8, 4,096 secrets, 2 entrants, each in its own worker process"
+    assert [line.split()[:3] for line in lines[2:]] == [["-", "python", "minimax"], ["-", "python", "entropy"]]
+    assert all(line.endswith("stopped: the race was stopped") for line in lines[2:])
+
+
+def test_a_races_workers_end_with_a_parent_killed_outright(start):
+    race = with_workers(start(*RACE))
+    code, _, _ = race.end(signal.SIGKILL)
+    assert code == -signal.SIGKILL
+    assert [p for p in race.left() if "resource_tracker" not in p] == []
 
 
 def test_workers_end_with_a_parent_killed_outright(start):

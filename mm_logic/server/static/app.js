@@ -4,7 +4,8 @@
 //   Codemaker   the computer guesses the code you keep in mind, you answer as the feedback rule says
 //               (black and white; black only; one mark per peg, x o or -);
 //   Duel        the two above in turn, with the board game's running score;
-//   Race        entrants (backend + strategy) play one secret side by side, move by move;
+//   Race        entrants (backend + strategy) play one secret side by side, move by move; or a batch of
+//               secrets, each in its own worker process on the server, the first to finish winning;
 //   Rules       what black and white mean, and the other feedback rules.
 // Every error the API answers ({"error": "..."}) is shown in the message area.
 "use strict";
@@ -927,6 +928,95 @@ const race = {
   },
 };
 
+// ---- d. The batch race: the entrants race over a batch of secrets, each in its own worker process -----
+const batchRace = {
+  state: null,
+  POLL: 250,
+
+  /** The race chosen: one secret move by move (the race above), or a batch. */
+  chosen() {
+    return $("race-mode").value === "batch";
+  },
+
+  /** Show the controls of the race chosen, and its board. */
+  showMode() {
+    const batch = this.chosen();
+    for (const id of ["race-one-note", "race-secret-label", "race-step", "race-run", "race-columns"]) {
+      $(id).hidden = batch;
+    }
+    for (const id of ["race-batch-note", "race-games-label", "race-seed-label", "race-batch"]) $(id).hidden = !batch;
+    $("race-batch-secrets").hidden = !batch || !this.state?.over;
+    $("race-status").textContent = "";
+    if (batch && this.state) this.render();
+    if (!batch && race.state) race.render();
+  },
+
+  /** Start the race and follow it to its end, a look at its state every POLL ms. */
+  async start() {
+    const body = {rules: chosenRules(), entrants: race.entrants(), games: Number($("race-games").value)};
+    const seed = $("race-seed").value.trim();
+    if (seed !== "") body.seed = Number(seed);
+    race.running = true;
+    this.controls();
+    try {
+      this.state = await api("POST", "/api/races", body);
+      this.render();
+      while (!this.state.over) {
+        await new Promise((resolve) => setTimeout(resolve, this.POLL));
+        this.state = await api("GET", `/api/races/${this.state.id}`);
+        this.render();
+      }
+    } finally {
+      race.running = false;
+      this.controls();
+    }
+  },
+
+  controls() {
+    $("race-start").disabled = race.running;
+    $("race-mode").disabled = race.running;
+    race.renderEntrantControls();
+  },
+
+  /** A line per entrant: its bar, games done, guesses, running mean, time, and its place once finished. */
+  render() {
+    const state = this.state;
+    const rows = state.entrants.map((entrant, i) => {
+      const n = i + 1;
+      const end = entrant.place !== null
+        ? element("span", {class: "badge", "data-testid": `batch-place-${n}`, text: `#${entrant.place}`})
+        : element("span", {class: entrant.stopped ? "stopped" : "figure", "data-testid": `batch-place-${n}`,
+          text: entrant.stopped ? `stopped: ${inPageWords(entrant.stopped)}` : ""});
+      return element("div", {class: `batch-row${entrant.place === 1 ? " first" : ""}`,
+        "data-testid": `batch-entrant-${n}`, "data-finished": entrant.finished},
+      element("span", {text: `${n}. ${entrant.backend} / ${entrant.strategy}`}),
+      element("progress", {max: String(state.games), value: String(entrant.games), "data-testid": `batch-bar-${n}`}),
+      element("span", {class: "figure", "data-testid": `batch-games-${n}`, text: `${entrant.games}/${state.games}`}),
+      element("span", {class: "figure", "data-testid": `batch-guesses-${n}`,
+        text: plural(entrant.total_guesses, "guess")}),
+      element("span", {class: "figure", "data-testid": `batch-mean-${n}`,
+        text: `mean ${entrant.mean === null ? "-" : entrant.mean.toFixed(3)}`}),
+      element("span", {class: "figure", "data-testid": `batch-seconds-${n}`, text: `${entrant.seconds.toFixed(3)} s`}),
+      end);
+    });
+    $("race-batch").replaceChildren(...rows);
+    const size = `${sizeText(state.rules)}${FEEDBACK_LABELS[feedbackOf(state.rules)] ?? ""}`;
+    const finished = (i) => `${state.order.indexOf(i) + 1}. ${state.entrants[i].backend} / ` +
+      `${state.entrants[i].strategy} (${state.entrants[i].seconds.toFixed(3)} s)`;
+    if (state.over) {
+      $("race-status").textContent = `Over: ${plural(state.games, "secret")}. ` +
+        (state.order.length ? `Finishing order: ${state.order.map(finished).join(", ")}.` : "No entrant finished.");
+      $("race-batch-secrets").textContent = `The secrets: ${state.secrets.join(" ")}`;
+    } else {
+      $("race-status").textContent = `${size}; ` + (state.started
+        ? `racing over ${plural(state.games, "secret")}, ${state.order.length} of ${state.entrants.length} finished`
+        : "the workers are starting") + ": the secrets are hidden until the end.";
+      $("race-batch-secrets").textContent = "";
+    }
+    $("race-batch-secrets").hidden = !state.over;
+  },
+};
+
 // ---- tabs and wiring ------------------------------------------------------------------------------
 function selectTab(tab) {
   for (const other of document.querySelectorAll("[role=tab]")) {
@@ -1008,7 +1098,8 @@ document.addEventListener("DOMContentLoaded", () => {
 
   on("race-add", () => race.addEntrant(options.default_backend, options.default_strategy));
   $("feedback").addEventListener("change", () => guarded(async () => applyFeedback()));
-  on("race-start", () => race.start());
+  on("race-start", () => (batchRace.chosen() ? batchRace.start() : race.start()));
+  $("race-mode").addEventListener("change", () => batchRace.showMode());
   on("race-step", () => race.step());
   on("race-run", () => race.run());
 
