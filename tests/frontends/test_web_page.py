@@ -390,6 +390,23 @@ def test_a_lost_request_leaves_the_codemaker_game_as_the_server_has_it(driver, s
     assert page.console_errors() == []
 
 
+def test_play_against_the_adversary_and_give_up(driver, server):
+    # No secret: each answer keeps the most codes (0011 0,0 then 2234 1,1, as mmlogic play --adversary answers),
+    # and giving up shows the smallest code that fits them.
+    page = Page(driver, server)
+    page.choose("python", "first")
+    page.click("play-adversary")
+    page.click("play-new")
+    for code in ("0011", "2234"):
+        for symbol in code:
+            page.click(f"palette-{RULES.alphabet.index(symbol)}")
+        page.click("play-submit")
+    assert page.rows("play") == shown([((0, 0, 1, 1), (0, 0)), ((2, 2, 3, 4), (1, 1))])
+    page.click("play-resign")
+    assert page.text("play-status") == "No secret was kept; 2353 fits every answer (you gave up after 2 guesses)."
+    assert page.message() == "" and page.console_errors() == []
+
+
 def test_give_up_the_entrants_limits_and_the_rules_tab(driver, server):
     page = Page(driver, server)
     page.choose("python", "first")

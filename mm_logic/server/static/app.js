@@ -330,8 +330,11 @@ const play = {
   split: null,   // how a guess splits the codes still possible (GET /api/games/{id}/split), shown beside the hint
 
   async start() {
+    // The adversary keeps no secret (each answer leaves the most codes possible); never in a duel, whose rounds
+    // score codes the computer drew.
+    const adversary = $("play-adversary").checked && !duel.breaking();
     const state = await api("POST", "/api/games", {rules: chosenRules(), role: "codebreaker",
-      backend: $("backend").value, strategy: $("strategy").value});
+      backend: $("backend").value, strategy: $("strategy").value, ...(adversary ? {adversary: true} : {})});
     this.game = state;
     this.notation = new Notation(state);
     this.guess = [];
@@ -470,7 +473,9 @@ const play = {
     this.hint = null;
     this.split = null;
     const attempts = this.game.attempts;
-    $("play-status").textContent = `The secret was ${this.game.secret} (` + (duel.breaking() &&
+    const shown = this.game.adversary ? `No secret was kept; ${this.game.secret} fits every answer`
+      : `The secret was ${this.game.secret}`;
+    $("play-status").textContent = `${shown} (` + (duel.breaking() &&
       attempts >= duel.limit ? `out of guesses: ${duel.limit} allowed in the duel).`
       : `you gave up after ${plural(attempts, "guess")}).`);
     if (duel.breaking()) duel.over(attempts, false);
