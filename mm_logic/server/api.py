@@ -19,6 +19,8 @@ Routes (bodies and answers are JSON; the whole reference is ``docs/server.md``):
 * under another feedback rule (``"rules": {"feedback": "black"}`` or ``"positional"``)
   every feedback, in replies, histories and answers, is in the rule's keys:
   ``{"black": 2}``, ``{"marks": "x-o-"}``;
+* ``POST /api/games/{id}/diagnose``, an answer as for ``feedback``, not recorded: the fewest answers that
+  would then be wrong and the fixes (``next --diagnose --json``'s object);
 * ``POST /api/games/{id}/undo`` and ``POST /api/games/{id}/resign``;
 * ``POST /api/races`` ``{"rules": {...}, "entrants": [{"backend": "python",
   "strategy": "minimax"}, ...], "secret": "0123"}`` starts a race: every
@@ -54,6 +56,7 @@ from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ..diagnosis import diagnose
 from ..engines import BACKENDS, DEFAULT_BACKEND, engine_class
 from ..errors import BadInput, MMLogicError, NoConsistentCode, SpaceTooLarge, host_port
 from ..feedback import rule_of
@@ -242,6 +245,9 @@ def create_app(store: GameStore | None = None, hosts: frozenset[str] | None = No
     async def answer(request: Request):
         return await on_game(request, _answer, await body_of(request))
 
+    async def diagnose_answer(request: Request):
+        return await on_game(request, _diagnose, await body_of(request))
+
     async def undo(request: Request):
         return await on_game(request, _undo)
 
@@ -298,6 +304,7 @@ def create_app(store: GameStore | None = None, hosts: frozenset[str] | None = No
         Route("/api/games/{game_id}/next", next_guess, methods=["GET"]),
         Route("/api/games/{game_id}/split", split_guess, methods=["GET"]),
         Route("/api/games/{game_id}/feedback", answer, methods=["POST"]),
+        Route("/api/games/{game_id}/diagnose", diagnose_answer, methods=["POST"]),
         Route("/api/games/{game_id}/undo", undo, methods=["POST"]),
         Route("/api/games/{game_id}/resign", resign, methods=["POST"]),
         Route("/api/races", create_race, methods=["POST"]),
@@ -399,6 +406,20 @@ def _answer(hosted: HostedGame, body: dict) -> dict:
                                error.conflict) from None
     hosted.pending = None
     return hosted.state()
+
+
+def _diagnose(hosted: HostedGame, body: dict) -> dict:
+    """What an answer to the computer's guess would make of the answers so far (role codemaker), not recorded:
+    the fewest answers that must then be wrong and the fixes (:func:`mm_logic.diagnosis.diagnose`), with the
+    line ``play`` says."""
+    hosted.check_open("codemaker")
+    fb = answer_of(body, hosted.rules)
+    guess = hosted.pending if hosted.pending is not None else hosted.game.suggest()
+    if "guess" in body and hosted.code(body["guess"]) != guess:
+        raise Conflict(f"the computer's guess is {format_code(guess, hosted.rules)}, not {body['guess']}")
+    hosted.pending = guess
+    found = diagnose(hosted.game.engine, [*hosted.game.history, (guess, fb)])
+    return {**found.as_dict(), "text": found.text("answer")}
 
 
 def _undo(hosted: HostedGame, _body) -> dict:

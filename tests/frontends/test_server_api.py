@@ -128,6 +128,32 @@ def test_a_codemaker_game_with_a_wrong_answer_and_undo(client):
     assert state["over"] is True and "secret" not in state  # the server never knew it
 
 
+def test_diagnose_says_what_an_answer_would_make_of_the_answers_so_far(client):
+    # As the test above: 1233 answered 2,0 (1234 gives 3,0), then 0434 and 1435 right; 1435's answer 2,1
+    # is refused, and the diagnosis names the wrong answer and its fix.
+    game = new_game(client, role="codemaker", strategy="minimax")
+    url = f"/api/games/{game['id']}"
+    for guess, (black, white) in [("0011", (0, 1)), ("1233", (2, 0)), ("0434", (2, 0))]:
+        assert client.get(f"{url}/next").json()["guess"] == guess
+        assert client.post(f"{url}/feedback", json={"black": black, "white": white}).status_code == 200
+    assert client.get(f"{url}/next").json()["guess"] == "1435"
+    found = client.post(f"{url}/diagnose", json={"black": 2, "white": 1})
+    assert found.status_code == 200
+    assert found.json()["fewest_wrong"] == 1 and {"entry": 2, "feedback": "3,0"} in sum(found.json()["sets"], [])
+    assert found.json()["text"].startswith("1 answer must be wrong (no code fits them all): ")
+    assert len(client.get(url).json()["history"]) == 3  # nothing recorded
+    consistent = client.post(f"{url}/diagnose", json={"guess": "1435", "black": 2, "white": 2}).json()
+    assert consistent == {"fewest_wrong": 0, "complete": True, "sets": [],
+                          "text": "no answer is wrong: some code fits them all"}
+    api_error(client.post(f"{url}/diagnose", json={"guess": "0000", "black": 1, "white": 0}), 409,
+              "the computer's guess is 1435, not 0000")
+    api_error(client.post(f"{url}/diagnose", json={"black": 5, "white": 0}), 400,
+              "feedback 5,0: black + white exceeds the 4 pegs")
+    breaker = new_game(client)
+    api_error(client.post(f"/api/games/{breaker['id']}/diagnose", json={"black": 0, "white": 0}), 409,
+              f"game {breaker['id']} is a codebreaker game: this request is for a codemaker game")
+
+
 @pytest.mark.parametrize("body, status, message", [
     ({"black": 5, "white": 0}, 400, "feedback 5,0: black + white exceeds the 4 pegs"),
     ({"black": 3, "white": 1}, 400, "feedback 3,1 cannot occur: with 3 pegs right the last one cannot be a "
