@@ -13,7 +13,8 @@ it breaks, and the most points win.
 Two cases the board game leaves open are settled so that giving up never pays: a person who
 gives up breaking a code scores the computer as for a code not broken (the limit and the
 extra point); a person who stops the computer breaking theirs scores the guesses made so
-far, without the extra point.
+far, without the extra point; and the extra point for a code the computer did not break goes
+only to a person who then shows it, with every answer right for it.
 """
 
 from __future__ import annotations
@@ -37,7 +38,9 @@ class Round:
     """One round of a duel, as it ended.
 
     ``person_breaks``: the person was the codebreaker; ``guesses``: the guesses the codebreaker
-    made; ``broken``: the code was found; ``limit``: the guesses allowed.
+    made; ``broken``: the code was found; ``limit``: the guesses allowed; ``honest``, for the
+    person's code the computer did not break: True when the person showed it and every answer
+    was right, False when an answer was wrong, None when the code was not shown.
     """
 
     number: int
@@ -45,6 +48,7 @@ class Round:
     guesses: int
     broken: bool
     limit: int
+    honest: bool | None = True
 
     @property
     def points(self) -> int:
@@ -54,12 +58,17 @@ class Round:
         (5, 11)
         >>> Round(1, True, 3, False, 10).points, Round(2, False, 3, False, 10).points  # given up, stopped
         (11, 3)
+        >>> Round(2, False, 10, False, 10, honest=False).points  # an answer was wrong: no extra point
+        10
         """
         if self.broken:
             return self.guesses
-        if self.guesses >= self.limit or self.person_breaks:  # a person who gives up loses as if out of guesses
+        if self.person_breaks:  # a person who gives up loses as if out of guesses
             return self.limit + 1
-        return self.guesses  # the person stopped the computer: no extra point for a code not broken
+        if self.guesses >= self.limit and self.honest:
+            return self.limit + 1
+        # The person stopped the computer, or its code was not shown or not the one answered for.
+        return self.guesses
 
     def line(self) -> str:
         """The round's result, one line: who scores what, and why.
@@ -73,6 +82,9 @@ class Round:
         if self.broken:
             why = (f"you broke its code in {plural(self.guesses, 'guess')}" if self.person_breaks
                    else f"the computer broke your code in {plural(self.guesses, 'guess')}")
+        elif self.guesses >= self.limit and not self.person_breaks and not self.honest:
+            unfit = "not shown" if self.honest is None else "your answers did not fit it"
+            why = f"your code not broken in {plural(self.limit, 'guess')}, but {unfit}: no extra point"
         elif self.guesses >= self.limit:
             whose = "its" if self.person_breaks else "your"
             why = f"{whose} code not broken in {plural(self.limit, 'guess')}: {self.limit} and 1 more"
@@ -134,8 +146,9 @@ def play_duel(engine: Engine, strategy: Strategy, secrets: Sequence[Code], ask: 
             computer += played.points
         else:
             with Game(engine, strategy) as game:
-                play_codemaker(game, asked, say, limit, busy=busy)
-                played = Round(number, False, len(game.history), game.won, limit)
+                shown: list[bool] = []  # whether the code the person shows fits every answer
+                play_codemaker(game, asked, say, limit, busy=busy, honesty=shown)
+                played = Round(number, False, len(game.history), game.won, limit, shown[0] if shown else None)
             person += played.points
         say(played.line())
         say(f"score after round {number} of {rounds}: you {person}, the computer {computer}")

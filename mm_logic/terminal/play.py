@@ -204,7 +204,7 @@ def fewest_changes(game: Game, refused: Entry, busy: Busy = quiet) -> str:
 
 
 def play_codemaker(game: Game, ask: Callable[[str], str | None], say: Callable[[str], None],
-                   max_guesses: int | None = None, busy: Busy = quiet) -> int:
+                   max_guesses: int | None = None, busy: Busy = quiet, honesty: list[bool] | None = None) -> int:
     """The computer guesses the code a person keeps in mind; returns the exit code (0).
 
     Each guess is answered with ``B,W`` (or ``B W``). An answer that no code
@@ -213,7 +213,8 @@ def play_codemaker(game: Game, ask: Callable[[str], str | None], say: Callable[[
     right answer, or ``undo`` to take the previous one back. ``quit`` (or
     Ctrl-D) gives up; the person may then type the code, and the answers it
     contradicts are shown. ``busy(label)`` is entered around the engine's
-    work (the command line's spinner).
+    work (the command line's spinner). ``honesty``, a list, gets whether the
+    code typed at the end fits every answer (a duel's extra point).
     """
     rules = game.rules
     alphabet = rules.alphabet[: rules.colors] if rules.symbolic else f"0..{rules.colors - 1}"
@@ -261,6 +262,9 @@ def play_codemaker(game: Game, ask: Callable[[str], str | None], say: Callable[[
         except BadInput as error:
             say(f"{error}; try again (Enter to skip)")
             continue
-        for line in wrong_answers(game.history, secret, rules) or ["every answer was right"]:
+        wrong = wrong_answers(game.history, secret, rules)
+        for line in wrong or ["every answer was right"]:
             say(line)
+        if honesty is not None:  # the duel's extra point
+            honesty.append(not wrong)
         return 0

@@ -105,6 +105,35 @@ def test_a_code_not_broken_in_time_scores_the_extra_point_and_giving_up_too(spaw
     ends_with(duel, "the computer wins the duel, 6 to 3")
 
 
+def test_the_extra_point_goes_only_to_a_code_shown_that_fits_the_answers(spawn):
+    duel = spawn("--rounds", "4", "--max-guesses", "2")
+    for round_number in (1, 3):
+        duel.expect_exact(f"round {round_number} of 4: you break the computer's code")
+        duel.expect_exact("guess 1> ")
+        duel.sendline("quit")
+        if round_number == 1:
+            # 1234 gives 0011 0,1: answered 0,0, then 2234 as 1234 gives it, the code shown does not fit.
+            duel.expect_exact("guess 1: 0011  black,white> ")
+            duel.sendline("0,0")
+            duel.expect_exact("guess 2: 2234  black,white> ")
+            duel.sendline("3,0")
+            duel.expect_exact("what was your code? (Enter to skip)> ")
+            duel.sendline("1234")
+            duel.expect_exact("answer 1 was wrong: 0011 gets 0,1, you said 0,0")
+            duel.expect_exact("round 2: you score 2 (your code not broken in 2 guesses, but your answers did not "
+                              "fit it: no extra point)")
+        else:
+            duel.expect_exact("guess 1: 0011  black,white> ")
+            duel.sendline("0,0")
+            duel.expect_exact("guess 2: 2234  black,white> ")
+            duel.sendline("0,0")
+            duel.expect_exact("what was your code? (Enter to skip)> ")
+            duel.sendline("")                  # not shown: no extra point either
+            duel.expect_exact("round 4: you score 2 (your code not broken in 2 guesses, but not shown: no extra "
+                              "point)")
+    ends_with(duel, "the computer wins the duel, 6 to 4")
+
+
 def test_end_of_input_ends_the_duel_with_who_leads(spawn):
     duel = spawn()
     duel.expect_exact("guess 1> ")
