@@ -247,7 +247,7 @@ def static_search(rules: Rules, time_limit: float | None = None,
                   progress: Callable[[str], None] | None = None) -> StaticResult:
     """The fewest guesses fixed in advance whose answers tell every code apart (final guess apart).
 
-    ``progress`` gets a line per k. Past ``time_limit`` seconds, or on Ctrl-C, the result so far
+    ``progress`` gets a line per solver call and per k (the lines of a k end with "found" or "proved"). Past ``time_limit`` seconds, or on Ctrl-C, the result so far
     is kept in the exception's ``result`` (:class:`StaticStopped`).
     """
     check_rules(rules)
@@ -287,6 +287,8 @@ def static_search(rules: Rules, time_limit: float | None = None,
                     break
                 ctl.ground([("apart", [Number(s), Number(t)]) for s, t in pairs])
                 result.pairs += len(pairs)
+                say(f"{plural(k, 'guess')}: call {result.calls}, {plural(result.pairs, 'pair')} of codes told apart "
+                    f"so far ({time.monotonic() - began:.0f} s)")
             seconds = time.monotonic() - began
             result.steps.append((k, seconds, chosen is not None))
             if chosen is not None:
