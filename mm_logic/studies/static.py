@@ -247,8 +247,8 @@ def static_search(rules: Rules, time_limit: float | None = None,
                   progress: Callable[[str], None] | None = None) -> StaticResult:
     """The fewest guesses fixed in advance whose answers tell every code apart (final guess apart).
 
-    ``progress`` gets a line per solver call and per k (the lines of a k end with "found" or "proved"). Past ``time_limit`` seconds, or on Ctrl-C, the result so far
-    is kept in the exception's ``result`` (:class:`StaticStopped`).
+    ``progress`` gets a line per solver call and per k. Past ``time_limit`` seconds, or on Ctrl-C,
+    the result so far is kept in the exception's ``result`` (:class:`StaticStopped`).
     """
     check_rules(rules)
     start = time.monotonic()
