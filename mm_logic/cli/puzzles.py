@@ -14,8 +14,11 @@ from .options import Integer, Seconds, backend_option, emit, json_option, rules_
 @rules_options(feedback=True)
 @click.option("--time-limit", type=Seconds(), default=None, metavar="SECONDS",
               help="Bound on the whole search; past it, what was proved is printed and the exit code is 1.")
+@click.option("--guesses", type=Integer(1), default=None, metavar="K",
+              help="Only ask whether K guesses (at most) suffice: the guesses found, not proved optimal, or the "
+                   "proof that K do not suffice (exit 0 either way).")
 @json_option
-def static_command(rules, time_limit, as_json):
+def static_command(rules, time_limit, guesses, as_json):
     """The fewest guesses fixed in advance whose answers tell every code apart.
 
     Static Mastermind: every guess is chosen before any answer comes; the
@@ -36,6 +39,7 @@ def static_command(rules, time_limit, as_json):
       mmlogic static --pegs 3 --colors 4 --json
       mmlogic static --pegs 4 --colors 4 --feedback black
       mmlogic static --time-limit 600
+      mmlogic static --guesses 5 --time-limit 3600
     """
     from ..studies.static import StaticStopped, static_search
     from ..terminal.progress import Spinner
@@ -46,7 +50,7 @@ def static_command(rules, time_limit, as_json):
             spinner.label = f"{line}; searching on"
 
         try:
-            result = static_search(rules, time_limit, progress=progress)
+            result = static_search(rules, time_limit, progress=progress, guesses=guesses)
         except StaticStopped as stopped:
             spinner.tick()
             partial = stopped.result

@@ -55,6 +55,8 @@ ANSWER_PARTS = {"standard": ("step", "tell_black", "tell_white"), "black": ("ste
 MAX_CODES = 4096
 #: Pairs of codes made constraints after one model (the rest wait for the next round).
 PAIRS_PER_ROUND = 2000
+#: clasp options of the search.
+SEARCH_ARGUMENTS: tuple[str, ...] = ()
 #: Most pegs whose moves the symmetry breaking uses (pegs! permutations).
 MAX_MOVED_PEGS = 6
 
@@ -105,6 +107,9 @@ class StaticResult:
     def lines(self) -> list[str]:
         """The text output."""
         if not self.guesses:
+            if self.stopped is None and self.lower_bound > 1:
+                return [f"no {plural(self.lower_bound - 1, 'guess')} tell every code of {self.rules.describe()} "
+                        "apart (proved)"]
             return [self.summary()]
         k = len(self.guesses)
         head = (f"{plural(k, 'guess')} fixed in advance tell every code of {self.rules.describe()} apart"
@@ -244,8 +249,11 @@ def alike_pairs(table: np.ndarray, chosen: list[int], limit: int = PAIRS_PER_ROU
 
 
 def static_search(rules: Rules, time_limit: float | None = None,
-                  progress: Callable[[str], None] | None = None) -> StaticResult:
+                  progress: Callable[[str], None] | None = None, guesses: int | None = None) -> StaticResult:
     """The fewest guesses fixed in advance whose answers tell every code apart (final guess apart).
+
+    With ``guesses``, only that many (at most) are asked for: the guesses found, not proved
+    optimal, or the proof that no set of that many tells every code apart.
 
     ``progress`` gets a line per solver call and per k. Past ``time_limit`` seconds, or on Ctrl-C,
     the result so far is kept in the exception's ``result`` (:class:`StaticStopped`).
@@ -260,7 +268,7 @@ def static_search(rules: Rules, time_limit: float | None = None,
         table = answers(rules)
         say(f"answers of {space.size:,} guesses to {space.size:,} codes from the rule encodings: "
             f"{time.monotonic() - start:.2f} s")
-        ctl = Control([], logger=_quiet)
+        ctl = Control(list(SEARCH_ARGUMENTS), logger=_quiet)
         ctl.load(str(encoding_path("static.lp")))
         n = space.size
         orbit = orbits(rules)
@@ -271,7 +279,7 @@ def static_search(rules: Rules, time_limit: float | None = None,
         if n == 1:
             result.optimal, result.checked = True, True
             return result
-        k = 1
+        k = guesses or 1
         while True:
             ctl.ground([("bound", [Number(k)])])
             within = Function("within", [Number(k)])
@@ -293,19 +301,25 @@ def static_search(rules: Rules, time_limit: float | None = None,
             result.steps.append((k, seconds, chosen is not None))
             if chosen is not None:
                 result.guesses = [space.code(g) for g in sorted(chosen)]
-                result.optimal, result.lower_bound = True, k
+                # at most k: a set of fewer may be found; optimal when k - 1 was proved impossible
+                result.optimal = result.lower_bound == len(chosen)
                 say(f"{plural(k, 'guess')}: found ({seconds:.2f} s)")
                 break
+            # at most k guesses are impossible: so are fewer
             result.lower_bound = k + 1
             say(f"{plural(k, 'guess')}: impossible, proved ({seconds:.2f} s, {plural(result.pairs, 'pair')} so far)")
+            if guesses is not None:
+                break
             ctl.release_external(within)
             k += 1
     except (KeyboardInterrupt, SolverTimeout) as error:
         result.stopped = "interrupted" if isinstance(error, KeyboardInterrupt) else "time limit"
         result.seconds = time.monotonic() - start
         raise StaticStopped(result) from None
-    result.checked = check_guesses(rules, result.guesses)
     result.seconds = time.monotonic() - start
+    if not result.guesses:
+        return result
+    result.checked = check_guesses(rules, result.guesses)
     if not result.checked:
         raise RuntimeError("the guesses found do not tell every code apart by the game's feedback rule")
     return result

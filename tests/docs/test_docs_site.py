@@ -27,7 +27,8 @@ API_MODULES = ["client", "codemaker", "codespace", "counting", "engines", "engin
                "feedback", "game", "notation", "player", "rules", "split", "strategies", "strategies.base",
                "strategies.tree", "studies", "studies.analysis", "studies.bench", "studies.charts", "studies.compare",
                "studies.optimal", "studies.optimal_journal", "studies.optimal_result", "studies.optimal_search",
-               "studies.optimal_split", "studies.optimal_workers", "studies.statistics", "symmetry", "terminal",
+               "studies.optimal_split", "studies.optimal_workers", "studies.statistics", "studies.static",
+               "studies.puzzle", "symmetry", "terminal",
                "terminal.play", "terminal.duel"]
 #: A tag's attribute that makes the browser fetch: scripts, stylesheets, preloaded fonts, images.
 FETCHED = re.compile(r"<(?:script|link|img)\b[^>]*?\b(?:src|href)\s*=\s*[\"']?\s*(https?:)?//", re.I)
