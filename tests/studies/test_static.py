@@ -105,3 +105,24 @@ def test_static_time_limit_prints_what_was_proved(run):
     data = json.loads(result.stdout)
     assert (data["optimal"], data["guesses"], data["stopped"]) == (False, [], "time limit")
     assert result.stderr.startswith("error: the time limit of 1.5 s was reached: no ")
+
+
+@pytest.mark.slow
+def test_ctrl_c_prints_what_was_proved_and_exits_130():
+    import signal
+    import subprocess
+    import time
+
+    from conftest import MMLOGIC
+
+    process = subprocess.Popen([MMLOGIC, "static", "--pegs", "4", "--colors", "4", "--feedback", "black", "--json"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(4)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    data = json.loads(out)
+    assert (data["stopped"], data["guesses"], data["optimal"]) == ("interrupted", [], False)
+    assert data["lower_bound"] >= 2  # one guess never tells the 256 codes apart: proved within the first second
+    assert err.startswith(f"note: stopped: no {data['lower_bound'] - 1} guess")
+    assert err.endswith("interrupted\n")
