@@ -87,8 +87,9 @@ class StaticResult:
         """``static --json``'s object (``docs/cli.md``)."""
         k = len(self.guesses)
         return {"rules": self.rules.as_dict(), "guesses": [format_code(g, self.rules) for g in self.guesses],
-                "count": k if self.guesses else None, "optimal": self.optimal, "lower_bound": self.lower_bound,
-                "final_guess_counted": False, "with_final_guess": k + 1 if self.guesses else None,
+                "count": k if self.guesses or self.optimal else None, "optimal": self.optimal,
+                "lower_bound": self.lower_bound, "final_guess_counted": False,
+                "with_final_guess": k + 1 if self.guesses or self.optimal else None,
                 "checked": self.checked, "seconds": round(self.seconds, 3), "calls": self.calls,
                 "pairs": self.pairs, "stopped": self.stopped,
                 "steps": [{"guesses": k, "seconds": round(s, 3), "satisfiable": sat} for k, s, sat in self.steps]}
@@ -107,6 +108,8 @@ class StaticResult:
     def lines(self) -> list[str]:
         """The text output."""
         if not self.guesses:
+            if self.optimal:
+                return [f"no guess is needed: {self.rules.describe()} has one code, which the final guess names"]
             if self.stopped is None and self.lower_bound > 1:
                 return [f"no {plural(self.lower_bound - 1, 'guess')} tell every code of {self.rules.describe()} "
                         "apart (proved)"]
@@ -277,7 +280,7 @@ def static_search(rules: Rules, time_limit: float | None = None,
         ctl.add("search", [], "".join(facts))
         ctl.ground([("search", [])])
         if n == 1:
-            result.optimal, result.checked = True, True
+            result.optimal, result.checked, result.lower_bound = True, True, 0
             return result
         k = guesses or 1
         while True:

@@ -126,3 +126,9 @@ def test_ctrl_c_prints_what_was_proved_and_exits_130():
     assert data["lower_bound"] >= 2  # one guess never tells the 256 codes apart: proved within the first second
     assert err.startswith(f"note: stopped: no {data['lower_bound'] - 1} guess")
     assert err.endswith("interrupted\n")
+
+
+def test_one_code_needs_no_guess(run):
+    result = run("static", "--pegs", 1, "--colors", 1)
+    assert (result.exit_code, result.stdout) == (0, "no guess is needed: 1x1 has one code, which the final guess "
+                                                    "names\n")
