@@ -55,7 +55,8 @@ ANSWER_PARTS = {"standard": ("step", "tell_black", "tell_white"), "black": ("ste
 MAX_CODES = 4096
 #: Pairs of codes made constraints after one model (the rest wait for the next round).
 PAIRS_PER_ROUND = 2000
-#: clasp options of the search.
+#: clasp options of the search: none, clasp's default configuration was the fastest measured
+#: (docs/results/static.md: on 3x6 13 s, against 21 s to 119 s for trendy, crafty, handy, jumpy).
 SEARCH_ARGUMENTS: tuple[str, ...] = ()
 #: Most pegs whose moves the symmetry breaking uses (pegs! permutations).
 MAX_MOVED_PEGS = 6
@@ -135,10 +136,11 @@ def check_rules(rules: Rules) -> None:
                        "(the answers are codes x codes facts)")
 
 
-def answers(rules: Rules) -> np.ndarray:
+def answers(rules: Rules, deadline: float | None = None) -> np.ndarray:
     """``table[g, s]``: the feedback index (the rule's :meth:`~mm_logic.feedback.FeedbackRule.index`) of
     code ``g`` played against secret ``s``, both numbered in lexicographic order, as the shipped rule
-    encodings state it: one clingo model per secret (``static.lp``'s first program)."""
+    encodings state it: one clingo model per secret (``static.lp``'s first program). Past ``deadline``
+    (``time.monotonic``'s clock) raises :class:`~mm_logic.errors.SolverTimeout`."""
     from ..engines.clingo.control import MARK_ATOMS
 
     space = code_space(rules)
@@ -177,6 +179,8 @@ def answers(rules: Rules) -> np.ndarray:
     seen = np.zeros(n, dtype=bool)
     with ctl.solve(yield_=True) as handle:
         for model in handle:
+            if deadline is not None and time.monotonic() >= deadline:
+                raise SolverTimeout("time limit")
             secret = [0] * pegs
             number = np.zeros(n, dtype=np.int64)
             for symbol in model.symbols(shown=True):
@@ -268,7 +272,7 @@ def static_search(rules: Rules, time_limit: float | None = None,
     result = StaticResult(rules, [], False, 1, 0.0)
     say = progress or (lambda line: None)
     try:
-        table = answers(rules)
+        table = answers(rules, deadline)
         say(f"answers of {space.size:,} guesses to {space.size:,} codes from the rule encodings: "
             f"{time.monotonic() - start:.2f} s")
         ctl = Control(list(SEARCH_ARGUMENTS), logger=_quiet)
