@@ -13,7 +13,7 @@ The commands, a module per family: ``solve``, ``next``, ``split`` and ``play``
 (:mod:`~mm_logic.cli.benches`); ``compare`` (:mod:`~mm_logic.cli.comparing`);
 ``sweep`` and ``openings`` (:mod:`~mm_logic.cli.sweeps`); ``info`` and
 ``optimal`` (:mod:`~mm_logic.cli.studies`); ``serve``
-(:mod:`~mm_logic.cli.serving`).
+(:mod:`~mm_logic.cli.serving`); ``static`` and ``puzzle`` (:mod:`~mm_logic.cli.puzzles`).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ COMMANDS = {
     "bench": "benches:bench", "tree": "benches:tree_command", "compare": "comparing:compare",
     "sweep": "sweeps:sweep", "openings": "sweeps:openings", "info": "studies:info",
     "optimal": "studies:optimal_command", "serve": "serving:serve",
+    "static": "puzzles:static_command", "puzzle": "puzzles:puzzle_command",
 }
 
 
@@ -61,6 +62,8 @@ def cli():
       mmlogic openings --strategy minimax,parts
       mmlogic solve --strategy sample-entropy --pegs 16 --colors 6
       mmlogic serve
+      mmlogic static --pegs 3 --colors 4
+      mmlogic puzzle --entries 5 --seed 1
       mmlogic solve --server http://127.0.0.1:8000
     """
 

@@ -314,8 +314,8 @@ def test_a_command_imports_its_own_module_alone():
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
     assert done.stdout.splitlines() == ["['mm_logic.cli.group', 'mm_logic.cli.options', 'mm_logic.cli.studies']",
                                         "True"], done.stderr
-    assert sorted(cli.commands) == ["bench", "compare", "info", "next", "openings", "optimal", "play", "serve",
-                                    "solve", "split", "sweep", "tree"]
+    assert sorted(cli.commands) == ["bench", "compare", "info", "next", "openings", "optimal", "play", "puzzle",
+                                    "serve", "solve", "split", "static", "sweep", "tree"]
 
 
 def test_optimal_ends_at_once_with_its_whole_output():

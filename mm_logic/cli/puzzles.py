@@ -1,0 +1,125 @@
+"""``static`` and ``puzzle``: guesses fixed in advance, and histories with one code to find."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ..errors import BadInput
+from .options import Integer, Seconds, backend_option, emit, json_option, rules_options, seed_option
+
+
+@click.command(name="static")
+@rules_options(feedback=True)
+@click.option("--time-limit", type=Seconds(), default=None, metavar="SECONDS",
+              help="Bound on the whole search; past it, what was proved is printed and the exit code is 1.")
+@click.option("--guesses", type=Integer(1), default=None, metavar="K",
+              help="Only ask whether K guesses (at most) suffice: the guesses found, not proved optimal, or the "
+                   "proof that K do not suffice (exit 0 either way).")
+@json_option
+def static_command(rules, time_limit, guesses, as_json):
+    """The fewest guesses fixed in advance whose answers tell every code apart.
+
+    Static Mastermind: every guess is chosen before any answer comes; the
+    answers must then single out the code. The final winning guess is
+    counted apart (k guesses tell the codes apart, k+1 win; k when the code
+    was one of them), as Goddard counts (2 pegs, 2..7 colours: 2, 2, 3, 4,
+    4, 5). clingo finds the guesses with encodings/static.lp over the
+    answers that the shipped rule encodings give, asking for 1, 2, ...
+    guesses in turn: each impossible number is proved so, which makes the
+    first possible one optimal. The guesses found are checked by the game's
+    feedback rule. Up to 4,096 codes (the answers are codes x codes
+    facts); 4x4 takes seconds, 4x6 much longer: Ctrl-C (exit 130) or
+    --time-limit (exit 1) prints what was proved so far.
+
+    \b
+    Examples:
+      mmlogic static --pegs 2 --colors 5
+      mmlogic static --pegs 3 --colors 4 --json
+      mmlogic static --pegs 4 --colors 4 --feedback black
+      mmlogic static --time-limit 600
+      mmlogic static --guesses 5 --time-limit 3600
+    """
+    from ..studies.static import StaticStopped, static_search
+    from ..terminal.progress import Spinner
+
+    with Spinner("reading the answers from the rule encodings") as spinner:
+        def progress(line: str) -> None:
+            spinner.tick()
+            spinner.label = f"{line}; searching on"
+
+        try:
+            result = static_search(rules, time_limit, progress=progress, guesses=guesses)
+        except StaticStopped as stopped:
+            spinner.tick()
+            partial = stopped.result
+            click.echo(json.dumps(partial.as_dict()) if as_json else partial.text())
+            if partial.stopped == "interrupted":
+                click.echo(f"note: stopped: {partial.summary()}", err=True)
+                raise KeyboardInterrupt from None
+            click.echo(f"error: the time limit of {time_limit:g} s was reached: {partial.summary()}", err=True)
+            return 1
+    emit(result, as_json)
+
+
+@click.command(name="puzzle")
+@rules_options(feedback=True)
+@backend_option(help="Engine that counts the codes consistent with the history (the final check).")
+@click.option("--entries", type=Integer(1), default=None, metavar="N",
+              help="Entries of the history to draw (the difficulty, with the rules).")
+@seed_option
+@click.option("--tries", type=Integer(1), default=200, show_default=True,
+              help="Histories drawn before giving up (exit 1).")
+@click.option("--check", "check", is_flag=True,
+              help="Verify the HISTORY given instead: one code? every entry needed? which are redundant?")
+@json_option
+@click.argument("history", nargs=-1, metavar="[HISTORY...]")
+def puzzle_command(rules, backend, entries, seed, tries, check, as_json, history):
+    """Draw a history with exactly one consistent code, every entry needed; or check one.
+
+    The same --seed draws the same puzzle. A secret is drawn, then guesses
+    answered by the game's feedback rule, chosen so that the codes still
+    possible shrink to one at the last entry; the history must need every
+    entry (dropping any leaves more than one code). The engine of --backend
+    counts the codes for the final check. Exits 1 when no such history of N
+    entries is found within --tries draws (too few entries to single out a
+    code, or too many to all be needed).
+
+    With --check, HISTORY (GUESS:B,W items, or the feedback of --feedback)
+    is verified: the codes consistent with it (exit 3 when none), and the
+    entries that could be dropped with the same codes left (redundant).
+    Exits 0 when it is a puzzle (one code, no redundant entry), 1 when not.
+
+    \b
+    Examples:
+      mmlogic puzzle --entries 5 --seed 1
+      mmlogic puzzle --pegs 3 --colors 4 --entries 3 --seed 7 --json
+      mmlogic puzzle --feedback black --entries 6 --seed 2
+      mmlogic puzzle --check 0011:1,0 2345:0,2 1124:2,1
+    """
+    from ..engines import make_engine
+    from ..notation import parse_entry
+
+    if check:
+        if entries is not None or seed is not None:
+            raise BadInput("--check verifies the HISTORY given: --entries and --seed draw one")
+        if not history:
+            raise BadInput("--check needs a HISTORY to verify (GUESS:B,W ...)")
+        parsed = [parse_entry(item, rules) for item in history]
+    else:
+        if history:
+            raise BadInput("a HISTORY is verified with --check; without it, puzzle draws one (--entries N)")
+        if entries is None:
+            raise BadInput("puzzle needs --entries N (or --check HISTORY...)")
+    from ..studies.puzzle import check_history, draw_puzzle
+
+    engine = make_engine(backend, rules)
+    try:
+        if check:
+            found = check_history(engine, parsed)
+            click.echo(json.dumps(found.as_dict(rules)) if as_json else found.text(rules))
+            return 0 if found.puzzle else 1
+        emit(draw_puzzle(engine, entries, seed, tries), as_json)
+    finally:
+        engine.close()

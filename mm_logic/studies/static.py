@@ -1,0 +1,366 @@
+"""Static Mastermind (``mmlogic static``): the fewest guesses, fixed in advance, whose answers tell
+every code apart, found and proved by clingo (``encodings/static.lp``).
+
+Three steps:
+
+1. :func:`answers`: the answer of every guess to every secret, from the game's own rule
+   parts (``code.lp``, ``counts.lp``, ``repetition.lp``, ``feedback.lp`` or ``marks.lp``)
+   with every code played and its feedback left open: one model per secret.
+2. :func:`static_search`: satisfiability calls for k = 1, 2, ... guesses (part
+   ``bound(k)``), the first satisfiable one giving the answer, the unsatisfiable ones
+   proving that fewer do not suffice. The codes to tell apart arrive lazily: when the
+   guesses found answer two codes alike, the pair becomes a constraint (part
+   ``apart(s,t)``) and the same k is asked again. A constraint holds for every k, so
+   clingo keeps what it learnt, and an unsatisfiable call over some pairs is a proof
+   for all of them. (Every pair at once grounds pairs x guesses rules, about 10^9 on
+   4x6; clingo's optimisation, which keeps improving a model, does not fit constraints
+   that arrive once a model is found.)
+3. :func:`check_guesses`: the reference check, through the game's feedback rule
+   (:meth:`~mm_logic.feedback.FeedbackRule.indices`): the guesses' answers differ for
+   every pair of codes.
+
+The final winning guess is counted apart: k guesses tell the codes apart, and one more
+names the code (unless it was among the k). Goddard's figures for 2 pegs
+(2, 2, 3, 4, 4, 5 guesses for 2..7 colours) count the same way.
+
+>>> from mm_logic.rules import Rules
+>>> found = static_search(Rules(2, 4))
+>>> len(found.guesses), found.optimal, found.checked
+(3, True, True)
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+from clingo import Control, Function, Number
+
+from ..codespace import code_space
+from ..errors import BadInput, SolverTimeout
+from ..feedback import rule_of
+from ..notation import Code, format_code, plural
+from ..resources import encoding_path
+from ..rules import FEEDBACK_RULES, Rules
+
+#: The shipped parts that state the code space and the feedback rules, in ``mastermind.lp``'s order.
+GAME_PARTS = ("code.lp", "counts.lp", "repetition.lp", "feedback.lp", "marks.lp")
+#: The parts grounded for each guess t, by feedback rule: the rule's constraints and its open answer.
+ANSWER_PARTS = {"standard": ("step", "tell_black", "tell_white"), "black": ("step", "tell_black"),
+                "positional": ("step", "marks", "tell_marks")}
+#: Largest code space searched: the answers are codes x codes facts (4x6: 1.7 million).
+MAX_CODES = 4096
+#: Pairs of codes made constraints after one model (the rest wait for the next round).
+PAIRS_PER_ROUND = 2000
+#: clasp options of the search: none, clasp's default configuration was the fastest measured
+#: (docs/results/static.md: on 3x6 13 s, against 21 s to 119 s for trendy, crafty, handy, jumpy).
+SEARCH_ARGUMENTS: tuple[str, ...] = ()
+#: Most pegs whose moves the symmetry breaking uses (pegs! permutations).
+MAX_MOVED_PEGS = 6
+
+
+@dataclass
+class StaticResult:
+    """What :func:`static_search` found and proved."""
+
+    rules: Rules
+    #: The guesses found (empty when none was found before the end).
+    guesses: list[Code]
+    #: Whether fewer guesses were proved not to suffice.
+    optimal: bool
+    #: The fewest guesses not yet proved insufficient (``len(guesses)`` once optimal).
+    lower_bound: int
+    seconds: float
+    #: Satisfiability calls made, and pairs of codes that became constraints.
+    calls: int = 0
+    pairs: int = 0
+    #: Whether the reference check passed (:func:`check_guesses`).
+    checked: bool = False
+    #: Why the search ended early ("interrupted", "time limit"), or None.
+    stopped: str | None = None
+    #: Seconds per k: (k, seconds, satisfiable).
+    steps: list[tuple[int, float, bool]] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        """``static --json``'s object (``docs/cli.md``)."""
+        k = len(self.guesses)
+        return {"rules": self.rules.as_dict(), "guesses": [format_code(g, self.rules) for g in self.guesses],
+                "count": k if self.guesses or self.optimal else None, "optimal": self.optimal,
+                "lower_bound": self.lower_bound, "final_guess_counted": False,
+                "with_final_guess": k + 1 if self.guesses or self.optimal else None,
+                "checked": self.checked, "seconds": round(self.seconds, 3), "calls": self.calls,
+                "pairs": self.pairs, "stopped": self.stopped,
+                "steps": [{"guesses": k, "seconds": round(s, 3), "satisfiable": sat} for k, s, sat in self.steps]}
+
+    def summary(self) -> str:
+        """One line: what was proved and found (also the message of an interrupted search)."""
+        proved = (f"no {self.lower_bound - 1} guesses suffice" if self.lower_bound > 1 else "nothing proved yet")
+        if not self.guesses:
+            return f"{proved}; no guesses found"
+        return f"{proved}; {len(self.guesses)} found"
+
+    def text(self) -> str:
+        """The text output, a line per fact."""
+        return "\n".join(self.lines())
+
+    def lines(self) -> list[str]:
+        """The text output."""
+        if not self.guesses:
+            if self.optimal:
+                return [f"no guess is needed: {self.rules.describe()} has one code, which the final guess names"]
+            if self.stopped is None and self.lower_bound > 1:
+                return [f"no {plural(self.lower_bound - 1, 'guess')} tell every code of {self.rules.describe()} "
+                        "apart (proved)"]
+            return [self.summary()]
+        k = len(self.guesses)
+        head = (f"{plural(k, 'guess')} fixed in advance tell every code of {self.rules.describe()} apart"
+                f"{' (optimal: ' + str(k - 1) + ' do not)' if self.optimal and k > 1 else ''}"
+                f"{'' if self.optimal else ' (not proved optimal: ' + self.summary() + ')'}")
+        return [head, " ".join(format_code(g, self.rules) for g in self.guesses),
+                f"the final winning guess is counted apart: {k + 1} guesses win ({k} when the code is "
+                "one of them)",
+                f"{self.seconds:.2f} s, {plural(self.calls, 'solver call')}, {plural(self.pairs, 'pair')} of codes "
+                f"told apart as constraints; checked by the reference engine: {'yes' if self.checked else 'no'}"]
+
+
+def check_rules(rules: Rules) -> None:
+    """Refuse (exit 2) a game the search does not take: a rule of one's own, too many codes."""
+    if rules.feedback not in FEEDBACK_RULES:
+        raise BadInput(f"static takes the built-in feedback rules ({', '.join(FEEDBACK_RULES)}), not "
+                       f"{rules.feedback}")
+    if rules.size > MAX_CODES:
+        raise BadInput(f"{rules.describe()} has {rules.size:,} codes; static searches at most {MAX_CODES:,} "
+                       "(the answers are codes x codes facts)")
+
+
+def answers(rules: Rules, deadline: float | None = None) -> np.ndarray:
+    """``table[g, s]``: the feedback index (the rule's :meth:`~mm_logic.feedback.FeedbackRule.index`) of
+    code ``g`` played against secret ``s``, both numbered in lexicographic order, as the shipped rule
+    encodings state it: one clingo model per secret (``static.lp``'s first program). Past ``deadline``
+    (``time.monotonic``'s clock) raises :class:`~mm_logic.errors.SolverTimeout`."""
+    from ..engines.clingo.control import MARK_ATOMS
+
+    space = code_space(rules)
+    rule = rule_of(rules)
+    n, pegs = space.size, rules.pegs
+    ctl = Control(["0"], logger=_quiet)
+    for name in (*GAME_PARTS, "static.lp"):
+        ctl.load(str(encoding_path(name)))
+    facts = f"pegs({pegs}).colours({rules.colors})." + (f"max_repeat({rules.repeat_limit})." if rules.restricted
+                                                        else "")
+    facts += "".join(f"guess({t},{p},{c})." for t in range(n) for p, c in enumerate(space.codes[t].tolist(), 1))
+    ctl.add("base", [], facts + "#show secret/2. #show black/2. #show white/2. #show mark/3.")
+    parts = ANSWER_PARTS[rules.feedback]
+    ctl.ground([("base", []), *((part, [Number(t)]) for t in range(n) for part in parts)])
+    for t in range(n):
+        ctl.assign_external(Function("active", [Number(t)]), True)
+    # Each feedback tuple as a number (value x base^slot), then the rule's index of it through a table.
+    base = 3 if rules.feedback == "positional" else pegs + 1
+    width = pegs if rules.feedback == "positional" else 2 if rules.standard else 1
+    lut = np.zeros(base**width, dtype=np.int64)
+    for values in itertools.product(range(base), repeat=width):
+        if rules.feedback == "positional" or sum(values) <= pegs:
+            lut[sum(v * base**i for i, v in enumerate(values))] = rule.index(tuple(values), pegs)
+    marks = {name: value for value, name in enumerate(MARK_ATOMS)}
+    where: dict = {}  # shown symbol -> (guess or -1 for the secret, slot, value)
+
+    def spot(symbol) -> tuple[int, int, int]:
+        a = symbol.arguments
+        if symbol.name == "secret":
+            return -1, a[0].number - 1, a[1].number
+        if symbol.name == "mark":
+            return a[0].number, a[1].number - 1, marks[a[2].name]
+        return a[0].number, 0 if symbol.name == "black" else 1, a[1].number
+
+    table = np.zeros((n, n), dtype=np.int64)
+    seen = np.zeros(n, dtype=bool)
+    with ctl.solve(yield_=True) as handle:
+        for model in handle:
+            if deadline is not None and time.monotonic() >= deadline:
+                raise SolverTimeout("time limit")
+            secret = [0] * pegs
+            number = np.zeros(n, dtype=np.int64)
+            for symbol in model.symbols(shown=True):
+                place = where.get(symbol)
+                if place is None:
+                    place = where[symbol] = spot(symbol)
+                guess, slot, value = place
+                if guess < 0:
+                    secret[slot] = value
+                else:
+                    number[guess] += value * base**slot
+            s = int(space.index_of([secret])[0])
+            table[:, s], seen[s] = lut[number], True
+    if not seen.all():
+        raise RuntimeError(f"the rule encodings gave no answers for {n - int(seen.sum())} secrets")
+    return table
+
+
+def orbits(rules: Rules) -> np.ndarray:
+    """``orbit[g]``: the smallest code that renaming colours and moving pegs turn code ``g`` into.
+
+    Renaming colours in order of first appearance gives the smallest of the renamings; the smallest
+    over every order of the pegs (up to :data:`MAX_MOVED_PEGS` pegs; colours alone beyond) is the orbit's.
+    Both keep the answers of a set of guesses apart: a renamed game is the same game.
+    """
+    space = code_space(rules)
+    codes = space.codes.astype(np.int64)
+    n, pegs = codes.shape
+    best = np.arange(n, dtype=np.int64)
+    moves = itertools.permutations(range(pegs)) if pegs <= MAX_MOVED_PEGS else [tuple(range(pegs))]
+    rows = np.arange(n)
+    for order in moves:
+        moved = codes[:, list(order)]
+        names = np.full((n, rules.colors), -1, dtype=np.int64)
+        used = np.zeros(n, dtype=np.int64)
+        renamed = np.empty_like(moved)
+        for p in range(pegs):
+            colour = moved[:, p]
+            fresh = names[rows, colour] < 0
+            names[rows[fresh], colour[fresh]] = used[fresh]
+            used += fresh
+            renamed[:, p] = names[rows, colour]
+        best = np.minimum(best, space.index_of(renamed))
+    return best
+
+
+def check_guesses(rules: Rules, guesses: list[Code]) -> bool:
+    """Whether the guesses' answers, by the game's feedback rule, differ for every pair of codes."""
+    space = code_space(rules)
+    if not guesses:
+        return space.size == 1
+    rule = rule_of(rules)
+    answered = np.stack([rule.indices(g, space.codes, space.counts).astype(np.int64) for g in guesses], axis=1)
+    return len(np.unique(answered, axis=0)) == space.size
+
+
+def alike_pairs(table: np.ndarray, chosen: list[int], limit: int = PAIRS_PER_ROUND) -> list[tuple[int, int]]:
+    """Pairs of codes the chosen guesses answer alike: consecutive codes of each class of one answer,
+    at most ``limit``, spread over the classes (every class's first pair first)."""
+    n = table.shape[1]
+    keys = table[chosen].T if chosen else np.zeros((n, 1), dtype=np.int64)
+    order = np.lexsort(keys.T[::-1])
+    same = np.all(keys[order[1:]] == keys[order[:-1]], axis=1)
+    starts = np.flatnonzero(same)
+    if len(starts) == 0:
+        return []
+    # rank of each pair within its class, so that taking the smallest ranks spreads over the classes
+    first = np.concatenate(([True], np.diff(starts) != 1))
+    group = np.cumsum(first) - 1
+    rank = np.arange(len(starts)) - np.flatnonzero(first)[group]
+    picked = starts[np.argsort(rank, kind="stable")[:limit]]
+    return [(int(min(order[i], order[i + 1])), int(max(order[i], order[i + 1]))) for i in picked]
+
+
+def static_search(rules: Rules, time_limit: float | None = None,
+                  progress: Callable[[str], None] | None = None, guesses: int | None = None) -> StaticResult:
+    """The fewest guesses fixed in advance whose answers tell every code apart (final guess apart).
+
+    With ``guesses``, only that many (at most) are asked for: the guesses found, not proved
+    optimal, or the proof that no set of that many tells every code apart.
+
+    ``progress`` gets a line per solver call and per k. Past ``time_limit`` seconds, or on Ctrl-C,
+    the result so far is kept in the exception's ``result`` (:class:`StaticStopped`).
+    """
+    check_rules(rules)
+    start = time.monotonic()
+    deadline = None if time_limit is None else start + time_limit
+    space = code_space(rules)
+    result = StaticResult(rules, [], False, 1, 0.0)
+    say = progress or (lambda line: None)
+    try:
+        table = answers(rules, deadline)
+        say(f"answers of {space.size:,} guesses to {space.size:,} codes from the rule encodings: "
+            f"{time.monotonic() - start:.2f} s")
+        ctl = Control(list(SEARCH_ARGUMENTS), logger=_quiet)
+        ctl.load(str(encoding_path("static.lp")))
+        n = space.size
+        orbit = orbits(rules)
+        facts = [f"code({g}).orbit({g},{orbit[g]})." for g in range(n)]
+        facts += [f"answer({g},{s},{table[g, s]})." for g in range(n) for s in range(n)]
+        ctl.add("search", [], "".join(facts))
+        ctl.ground([("search", [])])
+        if n == 1:
+            result.optimal, result.checked, result.lower_bound = True, True, 0
+            return result
+        k = guesses or 1
+        while True:
+            ctl.ground([("bound", [Number(k)])])
+            within = Function("within", [Number(k)])
+            ctl.assign_external(within, True)
+            began = time.monotonic()
+            while True:
+                result.calls += 1
+                chosen = _solve(ctl, deadline)
+                if chosen is None:
+                    break
+                pairs = alike_pairs(table, chosen)
+                if not pairs:
+                    break
+                ctl.ground([("apart", [Number(s), Number(t)]) for s, t in pairs])
+                result.pairs += len(pairs)
+                say(f"{plural(k, 'guess')}: call {result.calls}, {plural(result.pairs, 'pair')} of codes told apart "
+                    f"so far ({time.monotonic() - began:.0f} s)")
+            seconds = time.monotonic() - began
+            result.steps.append((k, seconds, chosen is not None))
+            if chosen is not None:
+                result.guesses = [space.code(g) for g in sorted(chosen)]
+                # at most k: a set of fewer may be found; optimal when k - 1 was proved impossible
+                result.optimal = result.lower_bound == len(chosen)
+                say(f"{plural(k, 'guess')}: found ({seconds:.2f} s)")
+                break
+            # at most k guesses are impossible: so are fewer
+            result.lower_bound = k + 1
+            say(f"{plural(k, 'guess')}: impossible, proved ({seconds:.2f} s, {plural(result.pairs, 'pair')} so far)")
+            if guesses is not None:
+                break
+            ctl.release_external(within)
+            k += 1
+    except (KeyboardInterrupt, SolverTimeout) as error:
+        result.stopped = "interrupted" if isinstance(error, KeyboardInterrupt) else "time limit"
+        result.seconds = time.monotonic() - start
+        raise StaticStopped(result) from None
+    result.seconds = time.monotonic() - start
+    if not result.guesses:
+        return result
+    result.checked = check_guesses(rules, result.guesses)
+    if not result.checked:
+        raise RuntimeError("the guesses found do not tell every code apart by the game's feedback rule")
+    return result
+
+
+def _quiet(code, message) -> None:
+    """clingo's notes on the shipped parts (atoms of a part not grounded here): nothing to tell."""
+
+
+class StaticStopped(Exception):
+    """The search stopped early (Ctrl-C or the time limit); ``result`` holds what was proved."""
+
+    def __init__(self, result: StaticResult):
+        super().__init__(result.summary())
+        self.result = result
+
+
+def _solve(ctl: Control, deadline: float | None) -> list[int] | None:
+    """The chosen guesses of a model, or None when unsatisfiable; bounded by ``deadline`` and Ctrl-C."""
+    found: list[list[int]] = []
+
+    def on_model(model) -> None:
+        found.append([s.arguments[0].number for s in model.symbols(shown=True) if s.name == "chosen"])
+
+    with ctl.solve(on_model=on_model, async_=True) as handle:
+        try:
+            while not handle.wait(0.05):
+                if deadline is not None and time.monotonic() >= deadline:
+                    handle.cancel()
+                    raise SolverTimeout("time limit")
+        except KeyboardInterrupt:
+            handle.cancel()
+            raise
+        outcome = handle.get()
+    if outcome.unsatisfiable:
+        return None
+    return found[-1]

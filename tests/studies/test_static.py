@@ -1,0 +1,134 @@
+"""Static Mastermind (``mmlogic static``): exact values against a brute force written apart."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import numpy as np
+import pytest
+
+from mm_logic.codespace import code_space
+from mm_logic.feedback import score
+from mm_logic.rules import Rules
+from mm_logic.studies.static import alike_pairs, answers, check_guesses, orbits, static_search
+
+from conftest import one_line_error
+
+
+def brute_force(rules: Rules) -> int:
+    """The fewest guesses whose answers tell every code apart: every k-subset of codes, k = 1, 2, ..."""
+    codes = [tuple(c) for c in code_space(rules).codes.tolist()]
+    told = {g: [score(rules, g, s) for s in codes] for g in codes}
+    for k in range(1, len(codes) + 1):
+        for guesses in itertools.combinations(codes, k):
+            if len(set(zip(*(told[g] for g in guesses)))) == len(codes):
+                return k
+    raise AssertionError("unreachable: the codes themselves tell every code apart")
+
+
+@pytest.mark.parametrize("rules, k", [
+    (Rules(2, 2), 2), (Rules(2, 3), 2), (Rules(2, 4), 3), (Rules(3, 2), 2), (Rules(3, 3), 3),
+    (Rules(2, 3, feedback="black"), 3), (Rules(3, 2, feedback="black"), 3), (Rules(3, 3, feedback="black"), 4),
+    (Rules(2, 3, feedback="positional"), 2), (Rules(3, 2, feedback="positional"), 1),
+    (Rules(3, 3, feedback="positional"), 2),
+    (Rules(3, 3, max_repeat=1), 4), (Rules(3, 4, max_repeat=1), 4), (Rules(3, 3, max_repeat=2), 3),
+])
+def test_static_equals_the_brute_force_and_is_checked(rules, k):
+    assert brute_force(rules) == k
+    found = static_search(rules)
+    assert (len(found.guesses), found.optimal, found.lower_bound, found.checked) == (k, True, k, True)
+    # the steps: every smaller k proved impossible, then k found
+    assert [(step[0], step[2]) for step in found.steps] == [(i, i == k) for i in range(1, k + 1)]
+
+
+def test_goddards_two_peg_figures():
+    # Goddard, "Static Mastermind": 2 pegs, 2..7 colours, the final guess counted apart
+    assert [len(static_search(Rules(2, m)).guesses) for m in range(2, 8)] == [2, 2, 3, 4, 4, 5]
+
+
+def test_the_rule_encodings_answers_are_the_feedback_rules():
+    for feedback in ("standard", "black", "positional"):
+        rules = Rules(3, 3, feedback=feedback)
+        assert np.array_equal(answers(rules), code_space(rules).table.astype(np.int64)), feedback
+
+
+def test_the_reference_check():
+    rules = Rules(2, 2)
+    assert check_guesses(rules, [(0, 0), (0, 1)])
+    assert not check_guesses(rules, [(0, 0)])  # 01 and 10 both answer 1,0
+    assert not check_guesses(rules, [(0, 1), (1, 0)])  # 00 and 11 answer alike
+    assert alike_pairs(answers(rules), [0]) == [(1, 2)]
+
+
+def test_orbits_start_at_the_canonical_openings():
+    rules = Rules(4, 3)
+    space = code_space(rules)
+    assert sorted({space.code(r) for r in orbits(rules)}) == [(0, 0, 0, 0), (0, 0, 0, 1), (0, 0, 1, 1),
+                                                               (0, 0, 1, 2)]
+    assert space.code(orbits(rules)[space.index_of([(2, 1, 2, 2)])[0]]) == (0, 0, 0, 1)
+
+
+def test_static_cli_json(run):
+    result = run("static", "--pegs", 2, "--colors", 3, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert {k: data[k] for k in ("rules", "guesses", "count", "optimal", "lower_bound", "final_guess_counted",
+                                 "with_final_guess", "checked")} == {
+        "rules": {"pegs": 2, "colors": 3, "max_repeat": None, "feedback": "standard"}, "guesses": ["01", "21"],
+        "count": 2, "optimal": True, "lower_bound": 2, "final_guess_counted": False, "with_final_guess": 3,
+        "checked": True}
+    assert [s["satisfiable"] for s in data["steps"]] == [False, True]
+
+
+def test_static_cli_text(run):
+    result = run("static", "--pegs", 2, "--colors", 4)
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[:3] == ["3 guesses fixed in advance tell every code of 2x4 apart (optimal: 2 do not)",
+                         "01 13 23",
+                         "the final winning guess is counted apart: 4 guesses win (3 when the code is one of them)"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--pegs", 5, "--colors", 6], "5x6 has 7,776 codes; static searches at most 4,096 (the answers are codes x "
+                                   "codes facts)"),
+    (["--time-limit", 0], "Invalid value for '--time-limit': 0.0 is not in the range x>0."),
+])
+def test_static_bad_input(run, args, message):
+    one_line_error(run("static", *args), 2, message, stdout="")
+
+
+def test_static_time_limit_prints_what_was_proved(run):
+    result = run("static", "--pegs", 4, "--colors", 4, "--feedback", "black", "--time-limit", 1.5, "--json")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert (data["optimal"], data["guesses"], data["stopped"]) == (False, [], "time limit")
+    assert result.stderr.startswith("error: the time limit of 1.5 s was reached: no ")
+
+
+@pytest.mark.slow
+def test_ctrl_c_prints_what_was_proved_and_exits_130():
+    import signal
+    import subprocess
+    import time
+
+    from conftest import MMLOGIC
+
+    process = subprocess.Popen([MMLOGIC, "static", "--pegs", "4", "--colors", "4", "--feedback", "black", "--json"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(4)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    data = json.loads(out)
+    assert (data["stopped"], data["guesses"], data["optimal"]) == ("interrupted", [], False)
+    assert data["lower_bound"] >= 2  # one guess never tells the 256 codes apart: proved within the first second
+    assert err.startswith(f"note: stopped: no {data['lower_bound'] - 1} guess")
+    assert err.endswith("interrupted\n")
+
+
+def test_one_code_needs_no_guess(run):
+    result = run("static", "--pegs", 1, "--colors", 1)
+    assert (result.exit_code, result.stdout) == (0, "no guess is needed: 1x1 has one code, which the final guess "
+                                                    "names\n")
