@@ -281,7 +281,8 @@ class GameStore:
         strategy = player.make_strategy()  # refuses a size it cannot play
         if role == "codebreaker":
             check_probes(strategy, rules)
-        adversary = request.get("adversary", False)
+        adversary = request.get("adversary")
+        adversary = False if adversary is None else adversary  # null means absent, as for secret
         if not isinstance(adversary, bool):
             raise BadInput("adversary must be true or false")
         if adversary and role != "codebreaker":

@@ -132,6 +132,7 @@ def test_the_server_answers_as_the_adversary(client):
 
 @pytest.mark.parametrize("request_body, message", [
     ({"adversary": "yes"}, "adversary must be true or false"),
+    ({"adversary": 1}, "adversary must be true or false"),
     ({"adversary": True, "role": "codemaker"},
      "adversary applies to role codebreaker: the server then answers the guesses"),
     ({"adversary": True, "secret": "0123"}, "an adversary keeps no secret: give secret or adversary, not both"),
@@ -140,5 +141,6 @@ def test_the_server_answers_as_the_adversary(client):
      "100,000,000: play a smaller game, or with a secret"),
 ])
 def test_bad_adversary_requests(client, request_body, message):
+    assert client.post("/api/games", json={"rules": {"pegs": 4, "colors": 6}, "adversary": None}).status_code == 201
     body = {"rules": {"pegs": 4, "colors": 6}, "backend": "python", **request_body}
     api_error(client.post("/api/games", json=body), 400, message)
