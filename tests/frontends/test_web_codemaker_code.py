@@ -43,7 +43,7 @@ def type_into(page: Page, testid: str, text: str) -> None:
 
 
 def test_the_pages_feedback_functions_agree_with_mm_logic(driver, server):  # noqa: F811
-    page = Page(driver, server)
+    Page(driver, server)  # loads app.js
     draw = random.Random(3)
     pairs = []
     for _ in range(600):
