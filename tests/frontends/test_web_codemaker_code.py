@@ -61,7 +61,7 @@ def test_the_pages_feedback_functions_agree_with_mm_logic(driver, server):  # no
 
 
 @pytest.mark.slow  # a whole game by clicks, with a refused answer: about 3 s
-def test_your_code_typed_checks_each_answer_and_is_never_sent(driver, server):  # noqa: F811
+def test_your_code_typed_checks_each_answer_and_is_never_sent(driver, server, tmp_path):  # noqa: F811
     page = Page(driver, server)
     driver.execute_script(RECORD_REQUESTS)
     page.choose("python", "minimax")
@@ -73,6 +73,7 @@ def test_your_code_typed_checks_each_answer_and_is_never_sent(driver, server):  
     page.click("cm-send")
     assert page.message() == "Your code 1234 answers 0011 with 0,1, not 1,0: nothing sent."
     assert page.rows("cm") == [] and not any("/feedback" in path for _, path, _ in requests_made(page))
+    page.save(page.png(), tmp_path, "codemaker-your-code.png")  # docs/screenshots' (test_web_page.py's docstring)
     for _ in range(10):
         page.click("cm-fill")  # the page sets the answer the code gives
         page.click("cm-send")
