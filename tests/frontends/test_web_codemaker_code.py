@@ -95,6 +95,25 @@ def test_your_code_typed_checks_each_answer_and_is_never_sent(driver, server, tm
     assert page.console_errors() == []
 
 
+def test_a_code_typed_mid_game_checks_the_answers_given_before(driver, server):  # noqa: F811
+    page = Page(driver, server)
+    page.choose("python", "minimax")
+    page.click("tab-codemaker")
+    page.find("cm-secret").clear()
+    page.click("cm-new")
+    page.click("cm-black-plus")  # 1,0 to 0011, sent: no code typed yet
+    page.click("cm-send")
+    type_into(page, "cm-secret", "1234")
+    page.click("cm-fill")
+    page.click("cm-send")
+    assert page.message() == "Your code 1234 answers 0011 (guess 1) with 0,1, not 1,0: undo to it."
+    assert page.rows("cm") == [{"guess": "0011", "black": 1, "white": 0, "text": "1,0"}]
+    page.click("cm-undo")
+    page.click("cm-fill")
+    page.click("cm-send")
+    assert page.message() == "" and page.rows("cm") == [{"guess": "0011", "black": 0, "white": 1, "text": "0,1"}]
+
+
 @pytest.mark.parametrize("feedback, secret, wrong, message", [
     ("black", "1203", ("cm-black-plus", "cm-black-plus"), "Your code 1203 answers 0000 with 1, not 2: nothing sent."),
     pytest.param("positional", "5402", ("cm-mark-0",), "Your code 5402 answers 0000 with --x-, not o---: nothing sent.",

@@ -728,6 +728,17 @@ const codemaker = {
     const right = this.expected();
     const given = this.answer();
     if (right !== null) {
+      // A code typed in mid-game: the answers given before it are checked too, as a wrong one would leave the
+      // computer without a code to find.
+      const code = this.secret();
+      this.game.history.forEach((entry, i) => {
+        const should = feedbackText(this.notation, FEEDBACK[this.notation.feedback](this.notation.parse(entry.guess),
+          code));
+        if (should !== feedbackText(this.notation, entry)) {
+          throw new InputError(`Your code ${$("cm-secret").value.trim()} answers ${entry.guess} (guess ${i + 1}) ` +
+            `with ${should}, not ${feedbackText(this.notation, entry)}: undo to it.`);
+        }
+      });
       const [should, said] = [feedbackText(this.notation, right), feedbackText(this.notation, given)];
       if (should !== said) {
         throw new InputError(`Your code ${$("cm-secret").value.trim()} answers ${this.current.guess} with ` +
