@@ -212,6 +212,14 @@ def test_bad_answers(client, body, status, message):
      "refuses as guesses: its hints could not be played; choose another strategy"),
     ({"role": "codemaker", "secret": "0123"}, 400,
      "secret applies to role codebreaker: as codemaker you keep the code"),
+    # The web page's rules chooser sends max_repeat and alphabet; the server checks them as the command line does.
+    ({"rules": {"pegs": 4, "colors": 6, "max_repeat": 0}}, 400, "--max-repeat must be at least 1, got 0"),
+    ({"rules": {"pegs": 4, "colors": 6, "max_repeat": "2"}}, 400, "rules field 'max_repeat' must be an integer"),
+    ({"rules": {"pegs": 4, "colors": 6, "no_repeat": True, "max_repeat": 2}}, 400,
+     "--no-repeat contradicts --max-repeat 2"),
+    ({"rules": {"pegs": 4, "colors": 6, "alphabet": "AAB"}}, 400,
+     "--alphabet must list distinct symbols, without ',', ':' or spaces"),
+    ({"rules": {"pegs": 4, "colors": 6, "alphabet": 5}}, 400, "rules field 'alphabet' must be str"),
 ])
 def test_bad_new_games(client, store, request_body, status, message):
     api_error(client.post("/api/games", json=request_body), status, message)

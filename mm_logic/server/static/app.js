@@ -24,6 +24,8 @@ const PAGE_WORDS = [
   [/--backend /g, "the backend "],
   [/beyond --no-repeat\b/g, "beyond what \u201cNo repetition\u201d allows"],
   [/--no-repeat\b/g, "\u201cNo repetition\u201d"],
+  [/--max-repeat\b/g, "Max repeat"],
+  [/--alphabet\b/g, "Alphabet"],
   [/--pegs\b/g, "Pegs"],
   [/--colors\b/g, "Colours"],
   [/with --feedback (\S+)/g, "with the feedback rule $1"],
@@ -263,6 +265,20 @@ function wholeNumber(id, label) {
 function chosenRules() {
   const rules = {pegs: wholeNumber("pegs", "Pegs"), colors: wholeNumber("colors", "Colours")};
   if ($("no-repeat").checked) rules.no_repeat = true;
+  // Empty fields are not sent: the server's defaults (any repetition, the default alphabet) stand.
+  if ($("max-repeat").value.trim() !== "") {
+    const most = wholeNumber("max-repeat", "Max repeat");
+    if (most < 1) throw new InputError("Max repeat: enter at least 1, or nothing for any");
+    rules.max_repeat = most;
+  }
+  const alphabet = $("alphabet").value.trim();
+  if (alphabet !== "") {
+    // The rules' own check (mm_logic/rules.py), here first so that the field's fault shows before any request.
+    if (new Set(alphabet).size !== [...alphabet].length || /[,:\s]/.test(alphabet)) {
+      throw new InputError("Alphabet: enter distinct symbols, without ',', ':' or spaces");
+    }
+    rules.alphabet = alphabet;
+  }
   // Sent only when it is not the standard rule (the server reads none as standard): a standard game's requests
   // are as they were.
   if ($("feedback").value !== "standard") rules.feedback = $("feedback").value;
@@ -280,7 +296,9 @@ const FEEDBACK_LABELS = {black: ", black pegs only", positional: ", one mark per
 
 /** "4 pegs, 6 colours, no repetition, one mark per peg". */
 function rulesText(rules) {
-  return sizeText(rules) + (rules.max_repeat === 1 ? ", no repetition" : "") +
+  const repeat = rules.max_repeat === 1 ? ", no repetition"
+    : rules.max_repeat ? `, at most ${rules.max_repeat} of each colour` : "";
+  return sizeText(rules) + repeat +
     (FEEDBACK_LABELS[feedbackOf(rules)] ?? "");
 }
 
@@ -500,6 +518,52 @@ const play = {
   },
 };
 
+// ---- the feedback, computed in the page to check your answers against your code --------------------
+// One function per rule, each mirroring mm_logic/feedback (standard.py, black.py, positional.py): codes are
+// arrays of colour indices. tests/frontends/test_web_codemaker_code.py checks them against mm_logic's on
+// random pairs; change them together.
+
+/** The standard rule (mm_logic/feedback/standard.py): black, the pegs right in colour and place; white, the
+ * further pegs of a right colour (per colour, the smaller of its counts in guess and secret, less the blacks). */
+function feedbackStandard(guess, secret) {
+  let black = 0;
+  const inGuess = new Map();
+  const inSecret = new Map();
+  guess.forEach((g, i) => {
+    if (g === secret[i]) black += 1;
+    inGuess.set(g, (inGuess.get(g) ?? 0) + 1);
+    inSecret.set(secret[i], (inSecret.get(secret[i]) ?? 0) + 1);
+  });
+  let common = 0;
+  for (const [colour, n] of inGuess) common += Math.min(n, inSecret.get(colour) ?? 0);
+  return {black, white: common - black};
+}
+
+/** The black-peg rule (mm_logic/feedback/black.py): the black pegs alone. */
+function feedbackBlack(guess, secret) {
+  return {black: guess.filter((g, i) => g === secret[i]).length};
+}
+
+/** The positional rule (mm_logic/feedback/positional.py): x right place; o the colour elsewhere, credited at
+ * most as often as the secret holds it beyond its right pegs, earlier pegs first; - neither. */
+function feedbackPositional(guess, secret) {
+  const marks = guess.map((g, i) => (g === secret[i] ? "x" : "-"));
+  const left = new Map();
+  secret.forEach((s, i) => {
+    if (marks[i] !== "x") left.set(s, (left.get(s) ?? 0) + 1);
+  });
+  guess.forEach((g, i) => {
+    if (marks[i] !== "x" && (left.get(g) ?? 0) > 0) {
+      marks[i] = "o";
+      left.set(g, left.get(g) - 1);
+    }
+  });
+  return {marks: marks.join("")};
+}
+
+/** The page's feedback function of each rule the page plays. */
+const FEEDBACK = {standard: feedbackStandard, black: feedbackBlack, positional: feedbackPositional};
+
 // ---- b. The computer guesses your code --------------------------------------------------------------
 const codemaker = {
   game: null,
@@ -556,6 +620,7 @@ const codemaker = {
     const notation = this.notation;
     renderBoard($("cm-board"), notation, this.game.history, "cm");
     $("cm-turn").hidden = this.current === null;
+    $("cm-fill").disabled = this.current === null;
     $("cm-undo").disabled = this.game.history.length === 0 || this.game.over || this.closed;
     $("cm-new").disabled = duel.live;
     if (this.current === null) return;
@@ -629,9 +694,64 @@ const codemaker = {
     return {black: this.black, white: this.white};
   },
 
+  /** Your code, from the field, as colour indices; null when the field is empty. It never leaves the page:
+   * no request carries it (the server is told the answers only), so the computer cannot peek. */
+  secret() {
+    const text = $("cm-secret").value.trim();
+    if (text === "") return null;
+    const notation = this.notation;
+    const code = notation.parse(text);
+    const most = this.game.rules.max_repeat;
+    const symbols = notation.symbolic ? `the symbols ${notation.alphabet.slice(0, notation.colors)}`
+      : `numbers 0 to ${notation.colors - 1}, comma-separated`;
+    if (code.length !== notation.pegs || code.some((c) => !Number.isInteger(c) || c < 0 || c >= notation.colors)) {
+      throw new InputError(`Your code: enter ${plural(notation.pegs, "peg")} of ${symbols}`);
+    }
+    if (most && code.some((c) => code.filter((d) => d === c).length > most)) {
+      throw new InputError(`Your code: at most ${most} of each colour in this game`);
+    }
+    return code;
+  },
+
+  /** The answer your code gives to the guess on show, or null without a code. */
+  expected() {
+    const code = this.secret();
+    if (code === null) return null;
+    return FEEDBACK[this.notation.feedback](this.notation.parse(this.current.guess), code);
+  },
+
+  /** Set the answer to the one your code gives. */
+  fill() {
+    const right = this.expected();
+    if (right === null) throw new InputError("Your code: type it first, then the page can fill the answer");
+    if (right.marks !== undefined) this.marks = [...right.marks];
+    else Object.assign(this, {black: right.black, white: right.white ?? 0});
+    keepingFocus(() => this.renderAnswer(), "cm-send");
+  },
+
   async send() {
-    const state = await api("POST", `/api/games/${this.game.id}/feedback`,
-      {...this.answer(), guess: this.current.guess});
+    // With your code typed, an answer that disagrees with it is refused here, and nothing is sent.
+    const right = this.expected();
+    const given = this.answer();
+    if (right !== null) {
+      // A code typed in mid-game: the answers given before it are checked too, as a wrong one would leave the
+      // computer without a code to find.
+      const code = this.secret();
+      this.game.history.forEach((entry, i) => {
+        const should = feedbackText(this.notation, FEEDBACK[this.notation.feedback](this.notation.parse(entry.guess),
+          code));
+        if (should !== feedbackText(this.notation, entry)) {
+          throw new InputError(`Your code ${$("cm-secret").value.trim()} answers ${entry.guess} (guess ${i + 1}) ` +
+            `with ${should}, not ${feedbackText(this.notation, entry)}: undo to it.`);
+        }
+      });
+      const [should, said] = [feedbackText(this.notation, right), feedbackText(this.notation, given)];
+      if (should !== said) {
+        throw new InputError(`Your code ${$("cm-secret").value.trim()} answers ${this.current.guess} with ` +
+          `${should}, not ${said}: nothing sent.`);
+      }
+    }
+    const state = await api("POST", `/api/games/${this.game.id}/feedback`, {...given, guess: this.current.guess});
     await this.show(state);
   },
 
@@ -1092,6 +1212,7 @@ document.addEventListener("DOMContentLoaded", () => {
   on("cm-new", () => codemaker.start());
   on("cm-send", () => codemaker.send());
   on("cm-undo", () => codemaker.undo());
+  on("cm-fill", () => codemaker.fill());
   on("cm-black-plus", () => codemaker.change("black", 1));
   on("cm-black-minus", () => codemaker.change("black", -1));
   on("cm-white-plus", () => codemaker.change("white", 1));
