@@ -251,7 +251,10 @@ def test_the_computer_guesses_your_code_with_a_contradiction_and_undo(driver, se
     assert (page.attribute("cm-guess", "data-code"), page.text("cm-left")) == ("1233", "(256 codes still possible)")
     answer(0, 4)                                          # wrong (1234 gives 3,0), and no code gives both
     assert page.message() == ("no code is consistent with the history: entries 1, 2 (0011:0,1 1233:0,4) "
-                              "contradict each other; send the right answer for 1233, or undo")
+                              "contradict each other; send the right answer for 1233, or undo. Fewest changes: "
+                              "1 answer must be wrong (no code fits them all): answer 1 0011:0,1 should be 0011:1,0; "
+                              "or answer 2 1233:0,4 should be 1233:0,0, 1233:0,1, 1233:0,2, 1233:0,3, 1233:1,0, "
+                              "1233:1,1, 1233:1,2, 1233:1,3, 1233:2,0, 1233:2,1, 1233:2,2, 1233:3,0 or 1233:4,0")
     assert page.rows("cm") == [{"guess": "0011", "black": 0, "white": 1, "text": "0,1"}]
     page.click("cm-undo")
     assert page.message() == "" and page.rows("cm") == []
@@ -664,7 +667,11 @@ def test_the_computer_guesses_your_code_with_marks_a_contradiction_and_undo(driv
     assert (page.attribute("cm-guess", "data-code"), page.text("cm-left")) == ("1110", "(125 codes still possible)")
     answer("---o")                       # 0000 said the only 0 is the last peg: 1110's 0 cannot be elsewhere
     assert page.message() == ("no code is consistent with the history: entries 1, 2 (0000:---x 1110:---o) "
-                              "contradict each other; send the right answer for 1110, or undo")
+                              "contradict each other; send the right answer for 1110, or undo. Fewest changes: "
+                              "1 answer must be wrong (no code fits them all): answer 1 0000:---x should be "
+                              "0000:--x-, 0000:-x--, 0000:-xx-, 0000:x---, 0000:x-x-, 0000:xx-- or 0000:xxx-; or "
+                              "answer 2 1110:---o should be 1110:---x, 1110:--xx, 1110:-x-x, 1110:-xxx, 1110:x--x, "
+                              "1110:x-xx, 1110:xx-x or 1110:xxxx")
     assert page.rows("cm") == [{"guess": "0000", "marks": "---x", "text": "---x"}]
     page.click("cm-undo")
     assert page.message() == "" and page.rows("cm") == []

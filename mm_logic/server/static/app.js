@@ -751,7 +751,18 @@ const codemaker = {
           `${should}, not ${said}: nothing sent.`);
       }
     }
-    const state = await api("POST", `/api/games/${this.game.id}/feedback`, {...given, guess: this.current.guess});
+    const body = {...given, guess: this.current.guess};
+    let state;
+    try {
+      state = await api("POST", `/api/games/${this.game.id}/feedback`, body);
+    } catch (error) {
+      // An answer no code could give with the earlier ones: say which answers to change, and to what.
+      if (error instanceof ApiError && error.message.startsWith("no code is consistent")) {
+        const found = await api("POST", `/api/games/${this.game.id}/diagnose`, body);
+        throw new ApiError(`${error.message}. Fewest changes: ${found.text}`);
+      }
+      throw error;
+    }
     await this.show(state);
   },
 
