@@ -40,6 +40,7 @@ import numpy as np
 from clingo import Control, Function, Number
 
 from ..codespace import code_space
+from ..engines.clingo.solve import solve_within
 from ..errors import BadInput, SolverTimeout
 from ..feedback import rule_of
 from ..notation import Code, format_code, plural
@@ -351,16 +352,9 @@ def _solve(ctl: Control, deadline: float | None) -> list[int] | None:
     def on_model(model) -> None:
         found.append([s.arguments[0].number for s in model.symbols(shown=True) if s.name == "chosen"])
 
-    with ctl.solve(on_model=on_model, async_=True) as handle:
-        try:
-            while not handle.wait(0.05):
-                if deadline is not None and time.monotonic() >= deadline:
-                    handle.cancel()
-                    raise SolverTimeout("time limit")
-        except KeyboardInterrupt:
-            handle.cancel()
-            raise
-        outcome = handle.get()
+    outcome = solve_within(ctl, on_model, deadline)
+    if outcome is None:
+        raise SolverTimeout("time limit")
     if outcome.unsatisfiable:
         return None
     return found[-1]

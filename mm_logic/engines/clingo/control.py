@@ -42,16 +42,27 @@ def feedback_facts(t: int, fb: tuple[int, ...], rule: str) -> str:
     return "".join(f"told({t},{i},{v})." for i, v in enumerate(fb, 1))
 
 
+def ground_entry(program: Program, ctl, t: int, entry: Entry, active: bool | None = True) -> None:
+    """Add entry ``t`` of the history to ``ctl``: its facts as a part of their own, grounded with the
+    parts of step ``t`` under the game's feedback rule, and ``active(t)`` set (True: its constraints
+    bind; None: free, the solver may switch the entry off, as a diagnosis asks)."""
+    guess, fb = entry
+    facts = "".join(f"guess({t},{p},{c})." for p, c in enumerate(guess, 1))
+    part = f"mmlogic_entry_{t}"
+    ctl.add(part, [], facts + feedback_facts(t, fb, program.rules.feedback))
+    # Only the rule's parts: grounding every rule's part in every game made the standard game's clingo
+    # rows 1.2 to 1.6 times slower (Knuth 4x6: 2.04 s against 1.26 s), the grounder working through a
+    # rule's aggregates even with no facts of it.
+    program.ground(ctl, [(part, []), *((name, [Number(t)]) for name in rule_parts(program.rules))])
+    ctl.assign_external(Function("active", [Number(t)]), active)
+
+
 class StepControl:
     """A Control whose steps follow a history that grows and shrinks."""
 
     def __init__(self, program: Program):
         self.program = program
         self.rules = program.rules
-        # Only the rule's parts: grounding every rule's part in every game made the standard game's
-        # clingo rows 1.2 to 1.6 times slower (Knuth 4x6: 2.04 s against 1.26 s), the grounder
-        # working through a rule's aggregates even with no facts of it.
-        self._parts = rule_parts(self.rules)
         #: Controls built so far (one, plus one per rebuild).
         self.controls_built = 0
         self._next_step = 1
@@ -94,14 +105,9 @@ class StepControl:
         self._add_step(entry)
 
     def _add_step(self, entry: Entry) -> None:
-        guess, fb = entry
         t = self._next_step
         self._next_step += 1
-        facts = "".join(f"guess({t},{p},{c})." for p, c in enumerate(guess, 1))
-        part = f"mmlogic_entry_{t}"
-        self.ctl.add(part, [], facts + feedback_facts(t, fb, self.rules.feedback))
-        self.program.ground(self.ctl, [(part, []), *((name, [Number(t)]) for name in self._parts)])
-        self.ctl.assign_external(Function("active", [Number(t)]), True)
+        ground_entry(self.program, self.ctl, t, entry)
         self._steps.append(t)
 
     def pop(self) -> None:

@@ -12,31 +12,22 @@ which lets a strategy take a guess back) is the relaxation.
 
 from __future__ import annotations
 
-import threading
 import time
 
-from clingo import Function, Number
-
 from ...errors import SolverTimeout
-from ...interrupts import interrupts_held
 from ...notation import Entry
-from .control import feedback_facts
-from .program import DIAGNOSIS_PART, Program, rule_parts
-from .solve import wait_for
+from .control import ground_entry
+from .program import DIAGNOSIS_PART, Program
+from .solve import solve_within
 
 
 def fewest_wrong(program: Program, history: list[Entry], time_limit: float | None) -> list[tuple[int, ...]] | None:
     """Every smallest set of entries (indices from 0) whose removal leaves ``history`` consistent, as
     :meth:`mm_logic.engines.base.Engine.fewest_wrong` says; None when the encoding has no ``diagnose``
     part (an edited encoding of its own), which the caller answers otherwise."""
-    rules = program.rules
     ctl = program.control(diagnosis=True)
-    for t, (guess, fb) in enumerate(history, 1):
-        part = f"mmlogic_entry_{t}"
-        facts = "".join(f"guess({t},{p},{c})." for p, c in enumerate(guess, 1))
-        ctl.add(part, [], facts + feedback_facts(t, fb, rules.feedback))
-        program.ground(ctl, [(part, []), *((name, [Number(t)]) for name in rule_parts(rules))])
-        ctl.assign_external(Function("active", [Number(t)]), None)  # free: the solver may switch it off
+    for t, entry in enumerate(history, 1):
+        ground_entry(program, ctl, t, entry, active=None)  # free: the solver may switch it off
     program.ground(ctl, [(DIAGNOSIS_PART, [])])
     if history and not any(True for _ in ctl.symbolic_atoms.by_signature("wrong", 1)):
         return None
@@ -49,20 +40,11 @@ def fewest_wrong(program: Program, history: list[Entry], time_limit: float | Non
             found.append(tuple(sorted(s.arguments[0].number - 1 for s in model.symbols(atoms=True)
                                       if s.name == "wrong" and len(s.arguments) == 1)))
 
-    finished = threading.Event()
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    with interrupts_held():
-        handle = ctl.solve(on_model=on_model, on_finish=lambda _: finished.set(), async_=True)
-    with handle:
-        try:
-            if not wait_for(finished, deadline):
-                handle.cancel()
-                raise SolverTimeout(f"clingo did not answer within the time limit of {time_limit:g} s "
-                                    "(the fewest wrong entries); raise --time-limit")
-        except KeyboardInterrupt:
-            handle.cancel()
-            raise
-        result = handle.get()
+    result = solve_within(ctl, on_model, deadline)
+    if result is None:
+        raise SolverTimeout(f"clingo did not answer within the time limit of {time_limit:g} s "
+                            "(the fewest wrong entries); raise --time-limit")
     if result.unsatisfiable:
         return []  # no code at all, whichever entries are dropped
-    return sorted(set(found), key=lambda subset: subset)
+    return sorted(set(found))

@@ -157,18 +157,27 @@ def solve(ctl: Control, reader: CodeReader, assumptions, models: int, *, budget:
     if budget is not None:
         return False
     reader.reset()
+    if solve_within(ctl, reader, stop_at if stopping else deadline, assumptions) is None:
+        if stopping:
+            return False
+        raise SolverTimeout(f"clingo did not answer within the time limit of {time_limit:g} s "
+                            f"({what}); raise --time-limit")
+    return True
+
+
+def solve_within(ctl: Control, on_model, deadline: float | None, assumptions=()):
+    """One search in clingo's own thread, each model handed to ``on_model``: its ``SolveResult``, or None
+    when ``deadline`` (on ``time.monotonic``'s clock) passed first and the search was cancelled. This
+    thread waits on an event the search sets when it finishes, in slices so that Ctrl-C gets through
+    (it cancels the search and is raised again)."""
     finished = threading.Event()
-    with ctl.solve(on_model=reader, on_finish=lambda _: finished.set(), assumptions=assumptions,
+    with ctl.solve(on_model=on_model, on_finish=lambda _: finished.set(), assumptions=assumptions,
                    async_=True) as handle:
         try:
-            if not wait_for(finished, stop_at if stopping else deadline):
+            if not wait_for(finished, deadline):
                 handle.cancel()
-                if stopping:
-                    return False
-                raise SolverTimeout(f"clingo did not answer within the time limit of {time_limit:g} s "
-                                    f"({what}); raise --time-limit")
+                return None
         except KeyboardInterrupt:
             handle.cancel()
             raise
-        handle.get()
-    return True
+        return handle.get()
