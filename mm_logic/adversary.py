@@ -27,13 +27,13 @@ from .errors import BadInput
 from .feedback import rule_of
 from .notation import Code, Entry, Feedback, amount
 from .rules import Rules
-from .split import LIST_FACTOR, split_codes
+from .split import split_codes, split_limit
 
 
 def check_adversary(rules: Rules, engine: type[Engine], edited: bool = False) -> None:
     """Refuse a game the adversary cannot answer on ``engine`` (an engine class): it lists the codes still
     possible at every guess, and at the first guess every code is (an ``edited`` encoding's are counted then)."""
-    limit = LIST_FACTOR * engine.count_budget
+    limit = split_limit(engine)  # an engine class's count_budget is the one its engines have
     if not edited and rules.size > limit:
         raise BadInput(f"the adversary lists the codes still possible, at most {amount(limit)} on the "
                        f"{engine.name} engine, and {rules.describe()} has {amount(rules.size)}: "

@@ -93,6 +93,14 @@ def check_every_secret(rules: Rules) -> None:
         raise BadInput(f"--all: {rules.describe()} has {amount(rules.size)} codes; use --games N")
 
 
+def every_secret(rules: Rules) -> list[Code]:
+    """Every code of the rules, in lexicographic order, as a list of codes (refused as
+    :func:`check_every_secret` says)."""
+    check_every_secret(rules)
+    space = code_space(rules)
+    return [space.code(i) for i in range(space.size)]
+
+
 def chosen_secret(text: str | None, engine: Engine, seed: int | None, remote: bool = False) -> Code | None:
     """The code the user gave (``text``), or a random one of the engine's game (an edited encoding's
     codes), reproducible with ``seed``.
@@ -133,8 +141,7 @@ def bench_secrets(engine: Engine, games: int | None, spaced: int | None, seed: i
         return spaced_secrets(engine.rules, spaced), None
     if games is not None:
         return game_secrets(engine, games, seed), None
-    check_every_secret(engine.rules)
     if remote:
-        space = code_space(engine.rules)
-        return [space.code(i) for i in range(space.size)], None
+        return every_secret(engine.rules), None
+    check_every_secret(engine.rules)
     return None, secret_indices(engine)

@@ -113,8 +113,7 @@ def compare(ctx, preset, rules, feedbacks, backends, strategies, ga, all_secrets
     if race:
         from .racing import check_race_options
         check_race_options(preset, csv_file, plot_dir, ctx.get_parameter_source("jobs") != default_source, encoding)
-    typed = [f"--{p.replace('_', '-')}" for p in RULE_OPTIONS
-             if ctx.get_parameter_source(p) != click.core.ParameterSource.DEFAULT]
+    typed = [f"--{p.replace('_', '-')}" for p in RULE_OPTIONS if ctx.get_parameter_source(p) != default_source]
     # Without a preset the options' defaults apply; with one, only what was typed replaces its own.
     default = click.core.ParameterSource.DEFAULT
     if preset is not None:

@@ -60,7 +60,7 @@ from ..diagnosis import diagnose
 from ..engines import BACKENDS, DEFAULT_BACKEND, engine_class
 from ..errors import BadInput, MMLogicError, NoConsistentCode, SpaceTooLarge, host_port
 from ..feedback import rule_of
-from ..notation import SHOWN, Feedback, abridged, check_feedback, format_code, shown
+from ..notation import SHOWN, Code, Feedback, abridged, check_feedback, format_code, shown
 from ..rules import FEEDBACK_RULES, Rules
 from ..split import split_codes
 from ..strategies import STRATEGIES
@@ -392,13 +392,20 @@ def answer_of(body: dict, rules: Rules) -> Feedback:
     return check_feedback(fb, rules)
 
 
-def _answer(hosted: HostedGame, body: dict) -> dict:
-    """The client's answer to the computer's guess (role codemaker), in the feedback rule's keys."""
+def _answered(hosted: HostedGame, body: dict) -> tuple[Code, Feedback]:
+    """The computer's guess and the client's answer to it in ``body`` (role codemaker), checked: the body's
+    ``guess``, when given, must be the guess answered."""
     hosted.check_open("codemaker")
     fb = answer_of(body, hosted.rules)
     guess = hosted.pending if hosted.pending is not None else hosted.game.suggest()
     if "guess" in body and hosted.code(body["guess"]) != guess:
         raise Conflict(f"the computer's guess is {format_code(guess, hosted.rules)}, not {body['guess']}")
+    return guess, fb
+
+
+def _answer(hosted: HostedGame, body: dict) -> dict:
+    """The client's answer to the computer's guess (role codemaker), in the feedback rule's keys."""
+    guess, fb = _answered(hosted, body)
     try:
         hosted.game.record(guess, fb)
     except NoConsistentCode as error:
@@ -412,11 +419,7 @@ def _diagnose(hosted: HostedGame, body: dict) -> dict:
     """What an answer to the computer's guess would make of the answers so far (role codemaker), not recorded:
     the fewest answers that must then be wrong and the fixes (:func:`mm_logic.diagnosis.diagnose`), with the
     line ``play`` says."""
-    hosted.check_open("codemaker")
-    fb = answer_of(body, hosted.rules)
-    guess = hosted.pending if hosted.pending is not None else hosted.game.suggest()
-    if "guess" in body and hosted.code(body["guess"]) != guess:
-        raise Conflict(f"the computer's guess is {format_code(guess, hosted.rules)}, not {body['guess']}")
+    guess, fb = _answered(hosted, body)
     hosted.pending = guess
     found = diagnose(hosted.game.engine, [*hosted.game.history, (guess, fb)])
     return {**found.as_dict(), "text": found.text("answer")}

@@ -27,8 +27,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from ..codemaker import check_every_secret, random_secrets
-from ..codespace import code_space
+from ..codemaker import every_secret, random_secrets
 from ..errors import MMLogicError
 from ..interrupts import interrupts_held
 from ..notation import Code
@@ -291,8 +290,4 @@ class BatchRace:
 def batch_secrets(rules: Rules, games: int | None, seed: int | None) -> list[Code]:
     """A race's batch: ``games`` random secrets drawn as ``compare`` and ``bench`` draw them (the same
     ``seed``, the same secrets), or every secret of the rules in order (``games`` None)."""
-    if games is not None:
-        return random_secrets(rules, games, seed)
-    check_every_secret(rules)
-    space = code_space(rules)
-    return [space.code(i) for i in range(space.size)]
+    return every_secret(rules) if games is None else random_secrets(rules, games, seed)
