@@ -202,7 +202,11 @@ class CodeSpace:
         return self.size <= MAX_TABLE_CODES
 
 
-@lru_cache(maxsize=8)
 def code_space(rules: Rules) -> CodeSpace:
-    """The (cached) code space of some rules."""
+    """The (cached) code space of some rules (the same with or without lies: the codes and their feedback)."""
+    return _code_space(rules.truthful)
+
+
+@lru_cache(maxsize=8)
+def _code_space(rules: Rules) -> CodeSpace:
     return CodeSpace(rules)

@@ -27,6 +27,7 @@ from .engines.base import Engine, Session
 from .errors import BadInput, MMLogicError, NoConsistentCode
 from .feedback import rule_of, score
 from .interrupts import kernel_interrupts
+from .lies import Liar, broken, needs
 from .notation import Code, Entry, Feedback, check_feedback, format_code, format_feedback, plural
 from .rules import Rules
 from .strategies.base import PlayedTree, Strategy
@@ -63,6 +64,8 @@ class Game:
         With no ``secret``: :meth:`score` answers as the codemaker that keeps no
         secret (:func:`mm_logic.adversary.adversarial_answer`), the answer that
         leaves the most codes possible.
+    liar:
+        With a ``secret``: :meth:`score` answers as this codemaker, who uses its lies (``--liar``).
 
     Examples
     --------
@@ -79,9 +82,10 @@ class Game:
     """
 
     def __init__(self, engine: Engine, strategy: Strategy, *, secret: Code | None = None,
-                 history: list[Entry] = (), adversary: bool = False):
+                 history: list[Entry] = (), adversary: bool = False, liar: Liar | None = None):
         if adversary and secret is not None:
             raise BadInput("an adversary keeps no secret: give one or the other")
+        self._liar = liar.answers(secret) if liar is not None and secret is not None else None
         self.engine = engine
         self.adversary = adversary
         self.rules = engine.rules
@@ -175,7 +179,7 @@ class Game:
             check_feedback(fb, self.rules)
         rule = rule_of(self.rules)
         if entry[1] == rule.win(self.rules.pegs):
-            if check and any(rule.score(g, entry[0]) != f for g, f in self.history):
+            if check and needs(self.rules, [*self.history, entry], entry[0]) is None:  # with its lies, if any
                 raise self.engine.no_solution([*self.history, entry])
             self._win = entry
             return
@@ -208,6 +212,8 @@ class Game:
             if self.adversary:
                 return adversarial_answer(self.engine, self.history, tuple(guess))
             raise BadInput("this game has no secret to score against")
+        if self._liar is not None:
+            return self._liar(tuple(guess))
         return score(self.rules, guess, self.secret)
 
     def shown_secret(self) -> Code | None:
@@ -262,10 +268,12 @@ class GameRecord:
 
     def as_dict(self) -> dict:
         """The contract's ``solve --json`` object."""
+        lies = set(broken(self.rules, self.guesses, self.secret)) if self.rules.lies else set()
         return {
             "secret": format_code(self.secret, self.rules),
-            "guesses": [{"guess": format_code(g, self.rules), **rule_of(self.rules).as_json(fb)}
-                        for g, fb in self.guesses],
+            "guesses": [{"guess": format_code(g, self.rules), **rule_of(self.rules).as_json(fb),
+                         **({"lie": True} if i in lies else {})}
+                        for i, (g, fb) in enumerate(self.guesses)],
             "attempts": self.attempts,
             "seconds": round(self.seconds, 3),  # milliseconds, as bench and the docs show
             "backend": self.backend,
@@ -278,7 +286,8 @@ class GameRecord:
 
     def text(self) -> str:
         """One line per guess with its feedback, then the number of guesses."""
-        lines = [turn_line(i, entry, self.rules) for i, entry in enumerate(self.guesses, 1)]
+        lies = set(broken(self.rules, self.guesses, self.secret)) if self.rules.lies else set()
+        lines = [turn_line(i, entry, self.rules, lie=i - 1 in lies) for i, entry in enumerate(self.guesses, 1)]
         return "\n".join([*lines, self.summary()])
 
 
@@ -287,20 +296,22 @@ def codes_text(count: int, exact: bool) -> str:
     return plural(count, "code") if exact else f"at least {count:,} codes"
 
 
-def turn_line(number: int, entry: Entry, rules: Rules) -> str:
-    """One turn as ``solve`` prints it: number, guess, feedback."""
-    return f"{number}  {format_code(entry[0], rules)}  {format_feedback(entry[1], rules)}"
+def turn_line(number: int, entry: Entry, rules: Rules, lie: bool = False) -> str:
+    """One turn as ``solve`` prints it: number, guess, feedback (and ``(a lie)`` after a wrong answer)."""
+    line = f"{number}  {format_code(entry[0], rules)}  {format_feedback(entry[1], rules)}"
+    return line + "  (a lie)" if lie else line
 
 
 def play(engine: Engine, strategy: Strategy, secret: Code, max_attempts: int | None = None,
-         on_turn: Callable[[int, Entry], None] | None = None) -> GameRecord:
+         on_turn: Callable[[int, Entry], None] | None = None, liar: Liar | None = None) -> GameRecord:
     """Play one game against ``secret`` and return every guess with its feedback.
 
-    ``on_turn(number, entry)`` is called after each guess (``solve`` prints it at once).
+    ``on_turn(number, entry)`` is called after each guess (``solve`` prints it at once). With a
+    ``liar`` (``--liar``), the codemaker answers some guesses wrongly, as it says.
     """
+    answer = liar.answers(secret) if liar is not None else lambda guess: score(engine.rules, guess, secret)
     try:
-        guesses, seconds = play_against(engine, strategy, lambda guess: score(engine.rules, guess, secret),
-                                        max_attempts, on_turn)
+        guesses, seconds = play_against(engine, strategy, answer, max_attempts, on_turn)
     except NoConsistentCode:
         edited = f" (does {engine.encoding.name} exclude it?)" if engine.encoding else ""
         raise EngineDisagreement(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from math import comb
 
@@ -13,6 +13,9 @@ DEFAULT_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 #: beyond what a solver plays in minutes). The CLI's option ranges and the server's checks use them.
 MAX_PEGS = 64
 MAX_COLORS = 255
+#: The most wrong answers a game allows (``--lies``): beyond a few, nearly every code stays possible
+#: for many guesses, and the states a scorer weighs (code, lies used) grow with each.
+MAX_LIES = 3
 #: The feedback rules (``--feedback``), each defined in :mod:`mm_logic.feedback`: black and white pegs,
 #: black pegs only, one mark per peg.
 FEEDBACK_RULES = ("standard", "black", "positional")
@@ -48,6 +51,9 @@ class Rules:
     feedback:
         What the codemaker tells of a guess (``--feedback``): one of :data:`FEEDBACK_RULES`, or the path
         of a Python module stating a rule of one's own (``FILE.py``, :mod:`mm_logic.feedback.custom`).
+    lies:
+        How many answers of a game may be wrong (``--lies``, :mod:`mm_logic.lies`): a code is possible
+        while it breaks at most this many history entries. The win is always told.
     """
 
     pegs: int = 4
@@ -55,6 +61,7 @@ class Rules:
     max_repeat: int | None = None
     alphabet: str = DEFAULT_ALPHABET
     feedback: str = "standard"
+    lies: int = 0
 
     def __post_init__(self) -> None:
         if not 1 <= self.pegs <= MAX_PEGS:
@@ -63,6 +70,8 @@ class Rules:
             raise BadInput(f"--colors must be between 1 and {MAX_COLORS}, got {self.colors}")
         if self.max_repeat is not None and self.max_repeat < 1:
             raise BadInput(f"--max-repeat must be at least 1, got {self.max_repeat}")
+        if not 0 <= self.lies <= MAX_LIES:
+            raise BadInput(f"--lies must be between 0 and {MAX_LIES}, got {self.lies}")
         if self.feedback not in FEEDBACK_RULES and not self.feedback.endswith(".py"):
             raise BadInput(f"unknown feedback rule {self.feedback!r}; choose from {', '.join(FEEDBACK_RULES)}, "
                            "or a FILE.py of your own")
@@ -127,7 +136,10 @@ class Rules:
     def as_dict(self) -> dict:
         """The rules as the contract's JSON ``rules`` object: ``pegs``, ``colors``, ``max_repeat`` and
         ``feedback`` (the rule's name, or the ``FILE.py`` path as given), ``"standard"`` included."""
-        return {"pegs": self.pegs, "colors": self.colors, "max_repeat": self.max_repeat, "feedback": self.feedback}
+        rules = {"pegs": self.pegs, "colors": self.colors, "max_repeat": self.max_repeat, "feedback": self.feedback}
+        if self.lies:  # a game without lies writes what it always wrote
+            rules["lies"] = self.lies
+        return rules
 
     @classmethod
     def from_dict(cls, data: dict, alphabet: str = DEFAULT_ALPHABET) -> Rules:
@@ -135,7 +147,8 @@ class Rules:
         every object named its rule) plays the standard rule. Values are checked as :class:`Rules` checks
         them; the caller checks their types."""
         data = rules_object(data)
-        return cls(data["pegs"], data["colors"], data["max_repeat"], alphabet=alphabet, feedback=data["feedback"])
+        return cls(data["pegs"], data["colors"], data["max_repeat"], alphabet=alphabet, feedback=data["feedback"],
+                   lies=data.get("lies", 0))
 
     def describe(self) -> str:
         """Short human label, e.g. ``4x6``, ``4x10 no-repeat``, ``5x8 max-repeat 2``."""
@@ -146,7 +159,14 @@ class Rules:
             label += f" max-repeat {self.max_repeat}"
         if not self.standard:
             label += f" {FEEDBACK_LABELS.get(self.feedback) or 'feedback ' + self.feedback.rsplit('/', 1)[-1]}"
+        if self.lies:
+            label += f" {self.lies} lie" + ("s" if self.lies > 1 else "")
         return label
+
+    @property
+    def truthful(self) -> Rules:
+        """The same rules without lies (what one history entry's feedback means)."""
+        return replace(self, lies=0) if self.lies else self
 
 
 def rules_object(data: dict) -> dict:
@@ -156,8 +176,13 @@ def rules_object(data: dict) -> dict:
 
     >>> rules_object({"pegs": 4, "colors": 6, "max_repeat": None}) == Rules().as_dict()
     True
+    >>> rules_object({"pegs": 4, "colors": 6, "max_repeat": None, "lies": 0}) == Rules().as_dict()
+    True
     """
-    return {**data, "feedback": data.get("feedback", "standard")}
+    data = {**data, "feedback": data.get("feedback", "standard")}
+    if data.get("lies") == 0:  # no lies is what an object without the key says
+        del data["lies"]
+    return data
 
 
 def rule_names(names: tuple[str, ...]) -> str:
@@ -173,11 +198,11 @@ def rule_names(names: tuple[str, ...]) -> str:
     return text + (" and rules of your own" if RULE_FILE in names else "")
 
 
-def make_rules(pegs: int = 4, colors: int = 6, no_repeat: bool = False,
-               max_repeat: int | None = None, alphabet: str = DEFAULT_ALPHABET, feedback: str = "standard") -> Rules:
+def make_rules(pegs: int = 4, colors: int = 6, no_repeat: bool = False, max_repeat: int | None = None,
+               alphabet: str = DEFAULT_ALPHABET, feedback: str = "standard", lies: int = 0) -> Rules:
     """Build :class:`Rules` from the command-line options, checking they agree."""
     if no_repeat:
         if max_repeat not in (None, 1):
             raise BadInput(f"--no-repeat contradicts --max-repeat {max_repeat}")
         max_repeat = 1
-    return Rules(pegs=pegs, colors=colors, max_repeat=max_repeat, alphabet=alphabet, feedback=feedback)
+    return Rules(pegs=pegs, colors=colors, max_repeat=max_repeat, alphabet=alphabet, feedback=feedback, lies=lies)

@@ -96,10 +96,20 @@ def game_for(draw, max_pegs: int = 5, max_colors: int = 6, max_len: int = 4,
 
 
 def consistent(rules: Rules, history) -> list[tuple[int, ...]]:
-    """The consistent codes in lexicographic order, by brute force."""
+    """The consistent codes in lexicographic order, by brute force; with ``rules.lies``, those that break at
+    most that many entries and are no guess answered without the win (which is always told)."""
     return [code for code in product(range(rules.colors), repeat=rules.pegs)
             if max(code.count(c) for c in code) <= rules.repeat_limit
-            and all(brute_score(rules, guess, code) == fb for guess, fb in history)]
+            and brute_lies(rules, history, code) <= rules.lies]
+
+
+def brute_lies(rules: Rules, history, code) -> float:
+    """The entries ``code`` breaks (infinity when it is a guess answered without the win, or not the guess
+    of an entry that told the win: the win is always told)."""
+    win = brute_score(rules, code, code)
+    if any((tuple(guess) == tuple(code)) != (tuple(fb) == win) for guess, fb in history):
+        return float("inf")
+    return sum(brute_score(rules, guess, code) != tuple(fb) for guess, fb in history)
 
 
 def rows(codes) -> list[tuple[int, ...]]:

@@ -16,6 +16,7 @@ from .options import (
     emit,
     jobs_option,
     json_option,
+    liar_option,
     output_file_option,
     rules_options,
     server_option,
@@ -25,13 +26,14 @@ from .strategy_options import engine_options
 
 
 @click.command(name="bench")
-@rules_options(feedback=True)
+@rules_options(feedback=True, lies=True)
 @engine_options()
 @click.option("--all", "all_secrets", is_flag=True, help="Play every secret of the code space once.")
 @click.option("--games", type=Integer(1), default=None, help="Play N random secrets (see --seed).")
 @click.option("--spaced", type=Integer(1), default=None, metavar="N",
               help="Play N secrets evenly spaced over the code space in lexicographic order "
                    "(code number i*(size//N)), as published large-game figures do.")
+@liar_option
 @server_option("Play each game against a codemaker on this mmlogic server, which keeps the secret; "
                "the secrets are the bench's own, so the attempts compare with a bench in process.")
 @json_option
@@ -41,7 +43,7 @@ from .strategy_options import engine_options
                          "after every history) to FILE as JSON; --strategy tree:FILE plays it back, "
                          "mmlogic tree FILE sums it up and draws it.")
 @jobs_option()
-def bench(rules, engine, strategy, seed, all_secrets, games, spaced, server, as_json, out, save_tree,
+def bench(rules, engine, strategy, seed, all_secrets, games, spaced, liar_text, server, as_json, out, save_tree,
           jobs):
     """Play many games and summarise the attempts.
 
@@ -67,6 +69,8 @@ def bench(rules, engine, strategy, seed, all_secrets, games, spaced, server, as_
       mmlogic bench --server http://127.0.0.1:8000 --strategy minimax --games 100 --seed 1
       mmlogic bench --backend python --strategy minimax --all --save-tree knuth.json
       mmlogic bench --backend clingo --strategy tree:knuth.json --all
+      mmlogic bench --backend python --strategy minimax --lies 1 --liar random --seed 1 --all
+      mmlogic bench --backend python --strategy minimax --pegs 3 --colors 3 --lies 1 --liar every --all
     """
     from ..client import RemoteCodemaker
     from ..codemaker import bench_secrets
@@ -74,6 +78,30 @@ def bench(rules, engine, strategy, seed, all_secrets, games, spaced, server, as_
 
     if all_secrets + (games is not None) + (spaced is not None) != 1:
         raise BadInput("give exactly one of --all, --games N or --spaced N")
+    liar = None
+    if liar_text == "every":
+        if not all_secrets or server is not None or save_tree is not None:
+            raise BadInput("--liar every applies to --all, played here: every secret, answered every way")
+        from ..studies.every_lie import every_lie
+
+        warm_up(engine.name, strategy.name, rules.max_repeat)
+        from ..terminal.progress import Spinner
+
+        with Spinner("every secret, every lie") as spinner:
+            result = every_lie(engine, strategy, progress=lambda _: spinner.tick())
+        emit(result, as_json)
+        if out:
+            write_output(out, lambda path: path.write_text(json.dumps(result.as_dict()) + "\n"))
+        return
+    if liar_text is not None:
+        from ..lies import parse_liar
+        from ..studies.bench import LyingCodemaker
+
+        if server is not None:
+            raise BadInput("--liar does not apply with --server: the server's codemaker answers")
+        liar = LyingCodemaker(parse_liar(liar_text, rules, seed))
+    if save_tree is not None and rules.lies:
+        raise BadInput("--save-tree does not apply with --lies: a tree file follows truthful answers")
     distinct_outputs(out=out, save_tree=save_tree)
     if save_tree is not None:
         # Refused before any game: a tree covers every secret, played here.
@@ -96,9 +124,9 @@ def bench(rules, engine, strategy, seed, all_secrets, games, spaced, server, as_
     with progress_bar(len(every) if secrets is None else len(secrets), "games") as bar:
         if secrets is None:
             result = bench_all(engine, strategy, progress=bar.update, jobs=jobs,
-                               record_tree=save_tree is not None, secrets=every)
+                               record_tree=save_tree is not None, secrets=every, codemaker=liar)
         else:
-            codemaker = None if server is None else RemoteCodemaker(server)
+            codemaker = liar if server is None else RemoteCodemaker(server)
             result = bench_games(engine, strategy, secrets, progress=bar.update, jobs=jobs,
                                  codemaker=codemaker)
     emit(result, as_json)  # first: a file that cannot be written loses nothing printed

@@ -16,6 +16,7 @@ from .options import (
     emit,
     encoding_option,
     json_option,
+    liar_option,
     rules_options,
     server_option,
     time_limit_option,
@@ -24,14 +25,15 @@ from .strategy_options import engine_options
 
 
 @click.command(name="solve")
-@rules_options(feedback=True)
+@rules_options(feedback=True, lies=True)
 @engine_options()
 @click.option("--secret", "secret_text", metavar="CODE", default=None,
               help="The code to find (random when not given; reproducible with --seed).")
+@liar_option
 @server_option("Play against a codemaker on this mmlogic server, which keeps the secret "
                "(random unless --secret; reproducible with --seed).")
 @json_option
-def solve(rules, engine, strategy, seed, secret_text, server, as_json):
+def solve(rules, engine, strategy, seed, secret_text, liar_text, server, as_json):
     """The computer plays against a secret.
 
     Prints one line per guess with its feedback (black,white), then the number
@@ -45,11 +47,17 @@ def solve(rules, engine, strategy, seed, secret_text, server, as_json):
       mmlogic solve --backend swipl --strategy first --pegs 5 --colors 8 --no-repeat --seed 1
       mmlogic solve --strategy any --pegs 16 --colors 6 --json
       mmlogic solve --server http://127.0.0.1:8000 --pegs 5 --colors 8 --no-repeat
+      mmlogic solve --lies 1 --liar 2 --secret 0123
+      mmlogic solve --lies 2 --liar random --seed 7 --strategy entropy
     """
     from ..game import play, turn_line
+    from ..lies import broken, parse_liar
     from ..studies.bench import warm_up
     from ..terminal.progress import Spinner
 
+    liar = None if liar_text is None else parse_liar(liar_text, rules, seed)
+    if liar is not None and server is not None:
+        raise BadInput("--liar does not apply with --server: the server's codemaker answers")
     secret = chosen_secret(secret_text, engine, seed, remote=server is not None)
     warm_up(engine.name, strategy.name, rules.max_repeat)  # `seconds` leaves start-up out
     with Spinner("thinking") as spinner:
@@ -57,10 +65,11 @@ def solve(rules, engine, strategy, seed, secret_text, server, as_json):
             # Each guess as soon as it is made: a long game is never silent.
             spinner.tick()
             if not as_json:
-                click.echo(turn_line(number, entry, rules))
+                lie = rules.lies > 0 and secret is not None and bool(broken(rules, [entry], secret))
+                click.echo(turn_line(number, entry, rules, lie=lie))
 
         if server is None:
-            record = play(engine, strategy, secret, on_turn=show)
+            record = play(engine, strategy, secret, on_turn=show, liar=liar)
         else:
             from ..client import play_remote
             record = play_remote(engine, strategy, server, secret, seed, on_turn=show)
@@ -69,7 +78,7 @@ def solve(rules, engine, strategy, seed, secret_text, server, as_json):
 
 
 @click.command(name="next")
-@rules_options(feedback=True)
+@rules_options(feedback=True, lies=True)
 @engine_options()
 @json_option
 @click.option("--diagnose", is_flag=True,
@@ -92,11 +101,15 @@ def next_command(rules, engine, strategy, seed, as_json, diagnose, history):
       mmlogic next --strategy first --json 0123:0,2
       mmlogic next --no-repeat --colors 10 0123:1,1
       mmlogic next --diagnose 0011:0,0 0123:2,0 2233:0,0
+      mmlogic next --lies 1 0011:1,0 2345:0,2 0123:1,1
     """
     from ..errors import NoConsistentCode
     from ..game import advise
     from ..terminal.progress import Spinner
 
+    if diagnose and rules.lies:
+        raise BadInput("--diagnose does not apply with --lies: it finds the fewest wrong entries, where --lies "
+                       "says how many may be")
     entries = [parse_entry(item, rules, check_repeat=not strategy.probes) for item in history]
     try:
         with Spinner("thinking"):
@@ -159,7 +172,7 @@ def split_command(rules, backend, encoding, time_limit, as_json, guess, history)
 
 
 @click.command(name="play")
-@rules_options(feedback=True)
+@rules_options(feedback=True, lies=True)
 @engine_options(beyond="any")
 @click.option("--role", type=click.Choice(["codebreaker", "codemaker", "duel"]), default="codebreaker",
               show_default=True, help="codebreaker: you guess; codemaker: you keep a code in mind and the computer "
@@ -173,7 +186,8 @@ def split_command(rules, backend, encoding, time_limit, as_json, guess, history)
 @click.option("--adversary", is_flag=True,
               help="codebreaker: the computer keeps no secret and answers each guess so that the most codes stay "
                    "possible (Knuth's worst case, as Absurdle for Wordle); at the end, a code that fits every answer.")
-def play_command(rules, engine, strategy, seed, role, secret_text, max_guesses, rounds, adversary):
+@liar_option
+def play_command(rules, engine, strategy, seed, role, secret_text, max_guesses, rounds, adversary, liar_text):
     """Play in the terminal: you guess (codebreaker), the computer guesses your code (codemaker), or a duel.
 
     Codebreaker: type a code per line (0123, or 0 1 2 3); a typo is explained
@@ -201,6 +215,8 @@ def play_command(rules, engine, strategy, seed, role, secret_text, max_guesses, 
       mmlogic play --role codemaker --strategy minimax
       mmlogic play --adversary
       mmlogic play --role duel --rounds 4 --seed 1
+      mmlogic play --lies 1 --liar random
+      mmlogic play --role codemaker --lies 1
     """
     from ..game import Game
     from ..terminal.play import play_codebreaker, play_codemaker
@@ -221,6 +237,16 @@ def play_command(rules, engine, strategy, seed, role, secret_text, max_guesses, 
         raise BadInput("--adversary applies to --role codebreaker: the computer then answers your guesses")
     if adversary and secret_text is not None:
         raise BadInput("--adversary keeps no secret: give --secret or --adversary, not both")
+    liar = None
+    if liar_text is not None:
+        from ..lies import parse_liar
+
+        if role != "codebreaker" or adversary:
+            raise BadInput("--liar applies to --role codebreaker with a secret: the computer then answers your "
+                           "guesses")
+        liar = parse_liar(liar_text, rules, seed)
+    if rules.lies and (role == "duel" or adversary):
+        raise BadInput(f"--lies applies to --role codebreaker and codemaker{' without --adversary' * adversary}")
     if role == "duel":
         from ..terminal.duel import play_duel
 
@@ -244,6 +270,6 @@ def play_command(rules, engine, strategy, seed, role, secret_text, max_guesses, 
         check_adversary(engine.rules, type(engine), engine.encoding is not None)
         game = Game(engine, strategy, adversary=True)
     else:
-        game = Game(engine, strategy, secret=chosen_secret(secret_text, engine, seed))
+        game = Game(engine, strategy, secret=chosen_secret(secret_text, engine, seed), liar=liar)
     with game:
         return play_codebreaker(game, ask, click.echo, max_guesses, busy=Spinner)

@@ -23,7 +23,7 @@ from ..errors import BadInput, MMLogicError, install_hint
 from ..feedback.custom import is_rule_file, load_rule
 from ..files import check_output, not_regular
 from ..notation import quoted
-from ..rules import DEFAULT_ALPHABET, FEEDBACK_RULES, MAX_COLORS, MAX_PEGS, make_rules
+from ..rules import DEFAULT_ALPHABET, FEEDBACK_RULES, MAX_COLORS, MAX_LIES, MAX_PEGS, make_rules
 
 
 class Integer(click.IntRange):
@@ -97,16 +97,17 @@ def builtin_feedback_option(f=None, *, where: str = ""):
                              "(black pegs only) or positional (one mark per peg).")(f)
 
 
-def rules_options(f=None, *, refuse_alphabet: str | None = None, feedback: bool = False):
-    """``--pegs --colors --no-repeat --max-repeat --alphabet`` (and, with ``feedback``, ``--feedback``);
-    passes ``rules``.
+def rules_options(f=None, *, refuse_alphabet: str | None = None, feedback: bool = False, lies: bool = False):
+    """``--pegs --colors --no-repeat --max-repeat --alphabet`` (and, with ``feedback``, ``--feedback``;
+    with ``lies``, ``--lies K``); passes ``rules``.
 
     ``refuse_alphabet``: the reason a command (``serve``) takes no ``--alphabet``; the
     option is then left out of its help and refused with that reason. ``feedback``: the command
-    plays every feedback rule (the others play the standard one).
+    plays every feedback rule (the others play the standard one). ``lies``: the command takes a
+    history or plays, and plays games whose answers may be wrong.
     """
     if f is None:
-        return functools.partial(rules_options, refuse_alphabet=refuse_alphabet, feedback=feedback)
+        return functools.partial(rules_options, refuse_alphabet=refuse_alphabet, feedback=feedback, lies=lies)
 
     @pegs_option
     @colors_option
@@ -114,15 +115,29 @@ def rules_options(f=None, *, refuse_alphabet: str | None = None, feedback: bool 
     @click.option("--alphabet", default=DEFAULT_ALPHABET, show_default=True, hidden=refuse_alphabet is not None,
                   help="Symbols in order; the first K are used.")
     @functools.wraps(f)
-    def wrapper(*args, pegs, colors, no_repeat, max_repeat, alphabet, feedback="standard", **kwargs):
+    def wrapper(*args, pegs, colors, no_repeat, max_repeat, alphabet, feedback="standard", lies=0, **kwargs):
         if refuse_alphabet is not None and alphabet != DEFAULT_ALPHABET:
             raise BadInput(f"--alphabet does not apply to {click.get_current_context().info_name}: {refuse_alphabet}")
-        rules = make_rules(pegs, colors, no_repeat, max_repeat, alphabet, feedback)
+        rules = make_rules(pegs, colors, no_repeat, max_repeat, alphabet, feedback, lies)
         if alphabet != DEFAULT_ALPHABET and not rules.symbolic:
             click.echo(f"note: --alphabet has {len(alphabet)} symbols for {colors} colours: codes are written "
                        "as comma-separated colour numbers (0,3,1,2)", err=True)
         return f(*args, rules=rules, **kwargs)
+    if lies:
+        wrapper = lies_option(wrapper)
     return feedback_option(wrapper) if feedback else wrapper
+
+
+liar_option = click.option(
+    "--liar", "liar_text", metavar="WHEN", default=None,
+    help="The codemaker uses its --lies: at the answers numbered WHEN (2,5), or at random ones (random: each "
+         "answer with probability 1/2 while lies are left; reproducible with --seed); bench --all also takes "
+         "every (every secret answered every way: the worst case against any liar). Wrong answers are drawn "
+         "at random; the win is always told.")
+lies_option = click.option(
+    "--lies", type=Integer(0, MAX_LIES), default=0, show_default=True, metavar="K",
+    help=f"At most K answers may be wrong (0 to {MAX_LIES}; the win is always told): a code stays possible "
+         "while it breaks at most K history entries.")
 
 
 def backend_option(many: bool = False, default: str = DEFAULT_BACKEND, help: str | None = None):

@@ -1,7 +1,8 @@
 :- module(mastermind,
           [ secret/2,            % +Rules, -Secret
             pegs/2,              % +Secret, -Pegs
-            feedback/2           % +Secret, +Entry
+            feedback/2,          % +Secret, +Entry
+            feedback/5           % +Secret, +Entry, +Most, +Lies0, -Lies
           ]).
 % The questions mmlogic asks (first/2, any/2, labeled/3, all/3, code/2,
 % count/2) are in questions.pl beside this file, and are this module's too.
@@ -167,6 +168,89 @@ feedback(secret(_Pegs, Marks, Counts), guess(Guess, Black, White)) :-
     maplist(paired(Counts), Offered, Pairs),
     Common is Black + White,
     sum(Pairs, #=, Common).
+
+
+                 /*******************************
+                 *             LIES             *
+                 *******************************/
+
+%!  feedback(+Secret, +Entry, +Most, +Lies0, -Lies) is semidet.
+%
+%   As feedback/2 in a game where the codemaker may answer at most Most
+%   guesses wrongly (--lies): the entry's constraint is reified, Lies is
+%   Lies0 plus 1 when Secret does not answer Entry as told, and at most Most.
+%   The win is always told: an entry of the win binds as feedback/2 does,
+%   and a guess told anything else is not the secret, whatever the answer.
+%   Under the built-in feedback rules (a rule of your own: feedback/2 only).
+%
+%   ```
+%   ?- secret(rules(4, 6, 4), S), feedback(S, guess([0,0,1,1], 1, 0), 1, 0, L1),
+%      feedback(S, guess([2,3,4,5], 0, 2), 1, L1, _), count(S, N).
+%   N = 508.
+%   ```
+
+feedback(Secret, Entry, _Most, Lies, Lies) :-
+    won(Entry),
+    !,
+    feedback(Secret, Entry).
+feedback(Secret, Entry, Most, Lies0, Lies) :-
+    arg(1, Entry, Guess),
+    feedback(Secret, missed(Guess)),
+    told(Secret, Entry, Truth),
+    Lies #= Lies0 + (1 - Truth),
+    Lies #=< Most.
+
+% The entry tells the win: every peg in place.
+won(guess(Guess, Black, _)) :- length(Guess, Black).
+won(black(Guess, Black)) :- length(Guess, Black).
+won(marks(_, Marks)) :- maplist(==(x), Marks).
+
+% Truth is 1 when the secret gives the entry's guess the feedback it tells,
+% else 0: the constraints of feedback/2, reified.
+told(secret(_Pegs, Marks, _Counts), black(Guess, Black), Truth) :-
+    foldl(same_place(Marks), Guess, Blacks, 1, _),
+    sum(Blacks, #=, Placed),
+    Truth #<==> (Placed #= Black).
+told(secret(_Pegs, Marks, Counts), guess(Guess, Black, White), Truth) :-
+    foldl(same_place(Marks), Guess, Blacks, 1, _),
+    sum(Blacks, #=, Placed),
+    msort(Guess, Sorted),
+    clumped(Sorted, Offered),
+    maplist(paired(Counts), Offered, Pairs),
+    sum(Pairs, #=, Shared),
+    Common is Black + White,
+    Truth #<==> (Placed #= Black #/\ Shared #= Common).
+told(secret(Pegs, Marks, _Counts), marks(Guess, Given), Truth) :-
+    maplist(in_place_told, Pegs, Guess, Given, Places),
+    pairs_keys_values(Pairs, Guess, Given),
+    exclude(right_place, Pairs, Others),
+    sort(1, @=<, Others, ByColour),
+    group_pairs_by_key(ByColour, Groups),
+    maplist(elsewhere_told(Marks, Given), Groups, Elsewhere),
+    append(Places, Elsewhere, Truths),
+    foldl(and, Truths, 1, Truth).
+
+% Each of the positional rule's constraints, reified (see in_place/3 and elsewhere/3).
+in_place_told(Peg, C, x, T) :- !, T #<==> (Peg #= C).
+in_place_told(Peg, C, _, T) :- T #<==> (Peg #\= C).
+elsewhere_told(Marks, All, C-Given, T) :-
+    nth0(C, Marks, ColourMarks),
+    pairs_keys_values(Placed, ColourMarks, All),
+    exclude(right_place, Placed, Beyond),
+    pairs_keys(Beyond, Held),
+    sum(Held, #=, Left),
+    (   append(Os, Dashes, Given),
+        maplist(==(o), Os),
+        maplist(==(-), Dashes)
+    ->  length(Os, K),
+        (   Dashes == []
+        ->  T #<==> (Left #>= K)
+        ;   T #<==> (Left #= K)
+        )
+    ;   T = 0                                % an o after a -: never told truly
+    ).
+
+and(T, T0, T1) :- T1 #<==> (T0 #/\ T).
 
 % Peg got mark x (the guess's colour C) or another (not C).
 in_place(Peg, C, x) :- !, Peg #= C.

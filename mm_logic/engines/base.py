@@ -38,6 +38,7 @@ from ..codespace import code_space
 from ..counting import count_consistent, countable
 from ..errors import NoConsistentCode, WrongAnswer
 from ..feedback import colour_counts, gives, rule_of
+from ..lies import broken, lies_of_rows, needs
 from ..notation import Code, Entry, Feedback, format_code, format_entry, format_feedback
 from ..rules import Rules
 
@@ -144,6 +145,14 @@ class Session(ABC):
         n, finished = self._count_up_to(limit, time.monotonic() + seconds)
         return (n, True) if finished and n <= limit else (max(n, 1), False)
 
+    def lies_needed(self) -> np.ndarray:
+        """For each consistent code, in :meth:`consistent_indices`' order, the lies it needs (``--lies``,
+        :mod:`mm_logic.lies`): the entries it breaks; all zero in a game without lies."""
+        indices = self.consistent_indices()
+        if not self.rules.lies:
+            return np.zeros(indices.size, dtype=np.int8)
+        return lies_of_rows(self.rules, self.history, code_space(self.rules).codes[indices]).astype(np.int8)
+
     def consistent_indices(self) -> np.ndarray:
         """Positions of the consistent codes in :func:`mm_logic.codespace.code_space`, increasing.
 
@@ -191,7 +200,9 @@ class Session(ABC):
         if code is None or self.checked_as is None or code == self._last_right:
             return code
         counts = Counter(code)
-        if self.rules.standard:
+        if self.rules.lies:
+            fits = needs(self.rules, self.history, code) is not None
+        elif self.rules.standard:
             fits = all(gives(guess, guess_counts, code, counts, fb) for guess, guess_counts, fb in self._scored)
         else:
             rule = rule_of(self.rules)
@@ -221,6 +232,8 @@ class Session(ABC):
             raise WrongAnswer(f"{self.checked_as} admits {format_code(code, rules)}, "
                               f"which breaks the repetition rule of {rules.describe()}")
         rule = rule_of(rules)
+        if rules.lies:
+            return self._checked_lies(codes)
         for number, (guess, fb) in enumerate(self.history, 1):
             marks = rule.indices(guess, array, counts)
             wrong = np.flatnonzero(marks != rule.index(fb, rules.pegs))
@@ -230,6 +243,21 @@ class Session(ABC):
                     f"{self.checked_as} admits {format_code(code, rules)}, which breaks history entry "
                     f"{number} ({format_entry((guess, fb), rules)}): it scores "
                     f"{format_feedback(rule.score(guess, code), rules)}")
+        return codes
+
+    def _checked_lies(self, codes: np.ndarray) -> np.ndarray:
+        """``codes``, once none needs more lies than the game allows (nor is a guess answered without the win)."""
+        rules = self.rules
+        needed = lies_of_rows(rules, self.history, codes)
+        wrong = np.flatnonzero(needed > rules.lies)
+        if wrong.size:
+            code = tuple(int(c) for c in np.asarray(codes)[wrong[0]])
+            entries = [i + 1 for i in broken(rules, self.history, code)]
+            win = rule_of(rules).win(rules.pegs)
+            told = [n for n, (guess, fb) in enumerate(self.history, 1) if (tuple(guess) == code) != (tuple(fb) == win)]
+            why = (f"which entry {told[0]} rules out (the win is always told, and never claimed wrongly)" if told
+                   else f"which breaks entries {', '.join(map(str, entries))}: more than --lies {rules.lies} allows")
+            raise WrongAnswer(f"{self.checked_as} admits {format_code(code, rules)}, {why}")
         return codes
 
     def close(self) -> None:
@@ -266,6 +294,9 @@ class Engine(ABC):
     labelings: tuple[str, ...] = ()
     #: The feedback rules it answers for (``--feedback``).
     feedback_rules: tuple[str, ...] = ("standard", "black", "positional", "FILE.py")
+    #: Whether it answers for games with lies (``--lies``), and under which feedback rules.
+    lies: bool = True
+    lies_rules: tuple[str, ...] = ("standard", "black", "positional", "FILE.py")
 
     def __init__(self, rules: Rules, *, encoding: Path | None = None,
                  time_limit: float | None = None, labeling: str | None = None):

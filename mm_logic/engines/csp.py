@@ -292,6 +292,8 @@ class CSPEngine(Engine):
 
     #: Seed 001's searches reason on black and white pegs.
     feedback_rules = ("standard",)
+    # The report's searches prune on every entry holding: a lie would cut the secret away.
+    lies = False
 
     algorithm: Algorithm
 

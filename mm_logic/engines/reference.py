@@ -19,6 +19,7 @@ import numpy as np
 
 from ..codespace import code_space
 from ..errors import SolverTimeout
+from ..lies import tell
 from ..notation import Code, Entry
 from .base import Engine, Session
 
@@ -31,18 +32,31 @@ class ReferenceSession(Session):
         self.space = engine.space
         self.time_limit = engine.time_limit
         self._alive = [np.arange(self.space.size, dtype=np.int64)]
+        # With --lies, the lies each surviving code needs, per depth (mm_logic.lies).
+        self._lies = [np.zeros(self.space.size, dtype=np.int8)] if self.rules.lies else None
 
     def _push(self, entry: Entry) -> None:
         started = time.monotonic()
         alive = self._alive[-1]
-        kept = self.space.keep(alive, entry)
+        if self._lies is not None:
+            kept, lies = tell(self.rules, alive, self._lies[-1], entry)
+            self._lies.append(lies)
+        else:
+            kept = self.space.keep(alive, entry)
         if self.time_limit is not None and time.monotonic() - started > self.time_limit:
+            if self._lies is not None:
+                self._lies.pop()
             raise SolverTimeout(f"python did not answer within the time limit of {self.time_limit:g} s "
                                 f"({self.rules.describe()}, {alive.size:,} codes to filter); raise --time-limit")
         self._alive.append(kept)
 
     def _pop(self, entry: Entry) -> None:
         self._alive.pop()
+        if self._lies is not None:
+            self._lies.pop()
+
+    def lies_needed(self) -> np.ndarray:
+        return self._lies[-1] if self._lies is not None else super().lies_needed()
 
     def consistent_indices(self) -> np.ndarray:
         return self._alive[-1]

@@ -22,7 +22,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..codespace import MAX_CODES, code_space
+from ..errors import BadInput
 from ..feedback import feedback_block, index_lut, rule_of
+from ..lies import split_states, volume_weights
 from ..notation import Code
 from ..symmetry import MAX_MOVES, Symmetries, block_pool, moves_keep_feedback, symmetries
 from .base import PlayedTree, Strategy
@@ -91,9 +93,16 @@ def scored_opening(strategy, session) -> Code:
     are scored as the engine lists them, with no symmetry to rely on.
     """
     space = code_space(strategy.rules)
+    if strategy.rules.lies:
+        return strategy.best_of_states(session)
     if session.edited:
         return strategy.best(space, [], np.asarray(session.consistent_indices(), dtype=np.int64), symmetric=False)
     return strategy.best(space, [], np.arange(space.size, dtype=np.int64))
+
+
+#: The largest game a scorer plays with lies: it scores every code against every state, from the whole
+#: feedback table (4x8's 4,096 codes: a 16 MB table).
+LIES_MAX_CODES = 4_096
 
 
 class ScoringStrategy(Strategy):
@@ -167,8 +176,29 @@ class ScoringStrategy(Strategy):
             # One or two codes left: the smallest consistent one splits them
             # perfectly and wins every tie-break.
             return session.first()
+        if self.rules.lies:
+            return self.best_of_states(session)
         alive = np.asarray(session.consistent_indices(), dtype=np.int64)
         return self.best(code_space(self.rules), session.history, alive, symmetric=not session.edited)
+
+    def best_of_states(self, session) -> Code:
+        """The contract's guess in a game with lies (``--lies``): guesses split the states (code, lies used,
+        :mod:`mm_logic.lies`) rather than the codes, and are ranked by those parts, which overlap (a state
+        with a lie left follows every answer), each state weighing one more than the lies it has left
+        (:func:`~mm_logic.lies.volume_weights`); ties as the contract says: a code still possible, then the
+        smallest. Every code is scored, from the whole feedback table."""
+        space = code_space(self.rules)
+        if space.size > LIES_MAX_CODES:
+            raise BadInput(f"--lies with --strategy {self.name} scores every code against every state: games of "
+                           f"at most {LIES_MAX_CODES:,} codes ({self.rules.describe()} has {space.size:,}); "
+                           "use --strategy first, any or random")
+        alive = np.asarray(session.consistent_indices(), dtype=np.int64)
+        marks = space.table[:, alive]
+        ranks = self.cost(split_states(self.rules, marks, session.lies_needed(), volume_weights(self.rules)))
+        outside = np.ones(space.size, dtype=bool)
+        outside[alive] = False
+        # lexsort: the last key first
+        return space.code(int(np.lexsort((np.arange(space.size), outside, ranks))[0]))
 
     def best(self, space, history, alive: np.ndarray, symmetric: bool = True) -> Code:
         """The contract's guess against the consistent codes ``alive`` (sorted indices) after ``history``.
@@ -200,7 +230,7 @@ class ScoringStrategy(Strategy):
         empty history (the opening: ``first_guess``, else :meth:`opening`) only in spaces of at most
         :data:`TREE_FROM_THE_TOP` codes: a larger bench is played a subtree of the opening at a time,
         which its progress bar follows."""
-        if session.edited or self._rule == self._kernels.HASHED:
+        if session.edited or self._rule == self._kernels.HASHED or self.rules.lies:
             return None
         space = code_space(self.rules)
         first = -1

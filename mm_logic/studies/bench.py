@@ -41,6 +41,7 @@ from ..errors import BadInput, MMLogicError, StrategyGaveUp
 from ..feedback import rule_of
 from ..game import EngineDisagreement, Game, GameRecord, NoProgress, attempts_limit, play
 from ..histogram import format_histogram, histogram_figures
+from ..lies import Liar
 from ..notation import Code, Entry, format_entry
 from ..player import Player
 from ..processes import portable, start_pool, start_worker, worker_count
@@ -56,6 +57,16 @@ Progress = Callable[[int], None]
 #: server's codemaker that keeps the secret (:class:`mm_logic.client.RemoteCodemaker`). With ``jobs > 1``
 #: it is sent to the workers: a module-level function or a picklable object.
 Codemaker = Callable[[Engine, Strategy, Code], GameRecord]
+
+
+@dataclass(frozen=True)
+class LyingCodemaker:
+    """A bench's codemaker that uses its lies (``bench --liar``, :class:`mm_logic.lies.Liar`)."""
+
+    liar: Liar
+
+    def __call__(self, engine: Engine, strategy: Strategy, secret: Code) -> GameRecord:
+        return play(engine, strategy, secret, liar=self.liar)
 
 
 # -- results -------------------------------------------------------------------------
@@ -543,7 +554,7 @@ def check_tree_recordable(strategy: Strategy) -> None:
 
 def bench_all(engine: Engine, strategy: Strategy,
               progress: Progress | None = None, jobs: int = 1, record_tree: bool = False,
-              secrets: np.ndarray | None = None) -> BenchResult:
+              secrets: np.ndarray | None = None, codemaker: Codemaker | None = None) -> BenchResult:
     """Play every secret of the code space exactly once.
 
     Strategies whose guess depends only on the history are evaluated as a
@@ -553,7 +564,8 @@ def bench_all(engine: Engine, strategy: Strategy,
     With ``record_tree`` (deterministic strategies only) the result's
     ``tree`` is the whole strategy tree, the workers' subtrees grafted
     under the opening (:meth:`BenchResult.strategy_tree`). ``secrets``:
-    :func:`~mm_logic.codemaker.secret_indices`, when the caller has them already.
+    :func:`~mm_logic.codemaker.secret_indices`, when the caller has them already. ``codemaker``: who
+    answers each game (a :class:`LyingCodemaker`), played one game per secret.
     """
     check_every_secret(engine.rules)
     if record_tree:
@@ -561,8 +573,9 @@ def bench_all(engine: Engine, strategy: Strategy,
     space = code_space(engine.rules)  # built (and cached) before the clock starts
     if secrets is None:
         secrets = secret_indices(engine)
-    if not strategy.deterministic:
-        return bench_games(engine, strategy, [space.code(int(i)) for i in secrets], progress, jobs)
+    if not strategy.deterministic or engine.rules.lies or codemaker is not None:
+        # With lies a node's codes are more than the secrets the truth leads there: one game each.
+        return bench_games(engine, strategy, [space.code(int(i)) for i in secrets], progress, jobs, codemaker)
     with _long_lived_objects_frozen():
         return _bench_tree(engine, strategy, secrets, progress, jobs, record_tree)
 

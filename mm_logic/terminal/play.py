@@ -96,6 +96,8 @@ def play_codebreaker(game: Game, ask: Callable[[str], str | None], say: Callable
     rules = game.rules
     alphabet = rules.alphabet[: rules.colors] if rules.symbolic else f"0..{rules.colors - 1}"
     say(f"Find the code of {plural(rules.pegs, 'peg')} over {alphabet} ({rules.describe()}). Type help for help.")
+    if rules.lies:
+        say(f"At most {plural(rules.lies, 'answer')} may be wrong; the win is always told.")
     if game.adversary:
         say("The computer keeps no secret: each answer is the one that leaves the most codes possible.")
     while max_guesses is None or len(game.history) < max_guesses:
@@ -146,6 +148,8 @@ def play_codebreaker(game: Game, ask: Callable[[str], str | None], say: Callable
         say(f"{format_code(guess, rules)}  {format_feedback(fb, rules)}")
         if game.won:
             say(f"found in {plural(len(game.history), 'guess')}")
+            for line in wrong_answers(game.history, game.secret, rules) if rules.lies and game.secret else ():
+                say(line.replace("you said", "I said"))  # the lies told, once the game is over
             return 0
     if max_guesses is not None and len(game.history) >= max_guesses:
         say(f"out of guesses (--max-guesses {max_guesses})")
@@ -159,6 +163,8 @@ def play_codebreaker(game: Game, ask: Callable[[str], str | None], say: Callable
             say(f"no secret was kept; {format_code(kept, rules)} fits every answer")
     else:
         say(f"the secret was {format_code(game.secret, rules)}")
+        for line in wrong_answers(game.history, game.secret, rules) if rules.lies else ():
+            say(line.replace("you said", "I said"))  # the lies told, once the game is over
     return 0
 
 
@@ -246,7 +252,8 @@ def play_codemaker(game: Game, ask: Callable[[str], str | None], say: Callable[[
             continue
         except NoConsistentCode as error:
             say(f"{error}; type the right answer for {format_code(guess, rules)}, or undo")
-            say(fewest_changes(game, (guess, answer), busy))
+            if not rules.lies:  # with lies allowed, a diagnosis would count them as wrong
+                say(fewest_changes(game, (guess, answer), busy))
             continue
         if game.won:
             say(f"found your code in {plural(len(game.history), 'guess')}")

@@ -24,8 +24,8 @@ from conftest import ROOT
 DOCS = ROOT / "docs"
 #: The modules the API pages document: docs/api/NAME.md for mm_logic.NAME.
 API_MODULES = ["adversary", "client", "codemaker", "codespace", "counting", "diagnosis", "engines", "engines.base",
-               "engines.csp", "errors", "feedback", "game", "notation", "player", "rules", "split", "strategies",
-               "strategies.base", "strategies.tree", "studies", "studies.analysis", "studies.bench",
+               "engines.csp", "errors", "feedback", "game", "lies", "notation", "player", "rules", "split",
+               "strategies", "strategies.base", "strategies.tree", "studies", "studies.analysis", "studies.bench",
                "studies.charts", "studies.compare", "studies.optimal", "studies.optimal_journal",
                "studies.optimal_result", "studies.optimal_search", "studies.optimal_split",
                "studies.optimal_workers", "studies.puzzle", "studies.race", "studies.static", "studies.statistics",

@@ -286,8 +286,8 @@ def test_the_shipped_game_reads_its_own_parts_from_any_working_folder(tmp_path):
     assert (done.returncode, done.stdout, done.stderr) == (0, '{"guess": "1111", "consistent": 625}\n', "")
     # The engine parses the parts mastermind.lp includes, and mastermind.lp says nothing else.
     assert program.shipped_parts(encoding_path("mastermind.lp")) == [encoding_path(name) for name in (
-        "code.lp", "counts.lp", "repetition.lp", "feedback.lp", "marks.lp", "told.lp", "diagnose.lp", "search.lp",
-        "show.lp")]
+        "code.lp", "counts.lp", "repetition.lp", "feedback.lp", "marks.lp", "told.lp", "lies.lp", "diagnose.lp",
+        "search.lp", "show.lp")]
 
 
 def test_a_byte_that_is_not_utf8_inside_a_comment_is_left_alone(tmp_path):

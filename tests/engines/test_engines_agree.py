@@ -10,6 +10,8 @@ joins this suite without a line changed here.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -20,7 +22,17 @@ from mm_logic.engines import BACKENDS, engine_class, make_engine
 from mm_logic.errors import BadInput
 from mm_logic.rules import Rules
 
-from generators import ALL_FEEDBACKS, brute_score, code_for, consistent, entry_for, game_for, rows, small_rules
+from generators import (
+    ALL_FEEDBACKS,
+    brute_lies,
+    brute_score,
+    code_for,
+    consistent,
+    entry_for,
+    game_for,
+    rows,
+    small_rules,
+)
 
 ENGINES = list(BACKENDS)
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -68,6 +80,33 @@ def test_every_question_answered_as_the_brute_force_filter(backend, game, seed, 
         for most in (limit, 100):
             assert session.count_within(most, seconds=0) == (len(expected), True)
             assert session._count_up_to(most, None) == (min(len(expected), most + 1), True)
+
+
+@pytest.mark.parametrize("backend", ENGINES)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=game_for(max_pegs=4, max_colors=5, max_len=5, feedbacks=ALL_FEEDBACKS), lies=st.integers(1, 2),
+       data=st.data())
+def test_with_lies_every_engine_keeps_the_codes_that_break_at_most_k_entries(backend, game, lies, data):
+    # --lies K: a code stays while it breaks at most K entries and is no guess answered without the win.
+    rules, history = game
+    rules = replace(rules, lies=lies)
+    if not engine_class(backend).lies:
+        with pytest.raises(BadInput, match=f"^--backend {backend} plays no --lies; "):
+            make_engine(backend, rules)
+        return
+    expected = consistent(rules, history)
+    with engine(backend, rules).session(history) as session:
+        assert rows(session.enumerate()) == expected
+        assert session.count() == len(expected)
+        assert session.count_within(10, seconds=0) == (len(expected), True)
+        assert session.first() == (expected[0] if expected else None)
+        found = session.any()
+        assert found in expected if expected else found is None
+        # the lies each code needs, as the brute force counts them
+        assert session.lies_needed().tolist() == [brute_lies(rules, history, code) for code in expected]
+        if history:  # taken back, the entry no longer counts
+            session.pop()
+            assert rows(session.enumerate()) == consistent(rules, history[:-1])
 
 
 @pytest.mark.parametrize("backend", ENGINES)

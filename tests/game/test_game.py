@@ -165,7 +165,7 @@ def test_the_bench_never_imports_the_http_client():
 LAYERS = {
     "the game itself": {"rules", "notation", "feedback", "codespace", "counting", "symmetry", "kernels", "sampling",
                         "histogram", "errors", "files", "interrupts", "processes", "resources", "scripting",
-                        "memory"},
+                        "memory", "lies"},
     "engines": {"engines"},
     "strategies": {"strategies"},
     "one game": {"game", "codemaker", "player", "split", "adversary", "diagnosis"},

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from clingo import Function, Number
 
+from ...feedback import rule_of
 from ...feedback.custom import WIN_VALUE
 from ...interrupts import interrupts_held
 from ...notation import Entry
-from .program import Program, rule_parts
+from .program import LIES_PART, Program, rule_parts
 
 #: Released steps a Control may carry before it is rebuilt from the live history.
 MAX_RELEASED_STEPS = 32
@@ -47,14 +48,22 @@ def ground_entry(program: Program, ctl, t: int, entry: Entry, active: bool | Non
     parts of step ``t`` under the game's feedback rule, and ``active(t)`` set (True: its constraints
     bind; None: free, the solver may switch the entry off, as a diagnosis asks)."""
     guess, fb = entry
+    rules = program.rules
     facts = "".join(f"guess({t},{p},{c})." for p, c in enumerate(guess, 1))
+    parts = rule_parts(rules)
+    if rules.lies:  # lies.lp: the entry may be switched off, as one of the lies
+        parts, active = (*parts, LIES_PART), None
+        if tuple(fb) != rule_of(rules).win(rules.pegs):
+            facts += f"missed({t})."
     part = f"mmlogic_entry_{t}"
-    ctl.add(part, [], facts + feedback_facts(t, fb, program.rules.feedback))
+    ctl.add(part, [], facts + feedback_facts(t, fb, rules.feedback))
     # Only the rule's parts: grounding every rule's part in every game made the standard game's clingo
     # rows 1.2 to 1.6 times slower (Knuth 4x6: 2.04 s against 1.26 s), the grounder working through a
     # rule's aggregates even with no facts of it.
-    program.ground(ctl, [(part, []), *((name, [Number(t)]) for name in rule_parts(program.rules))])
+    program.ground(ctl, [(part, []), *((name, [Number(t)]) for name in parts)])
     ctl.assign_external(Function("active", [Number(t)]), active)
+    if rules.lies:
+        ctl.assign_external(Function("live", [Number(t)]), True)
 
 
 class StepControl:
@@ -111,8 +120,11 @@ class StepControl:
         self._steps.append(t)
 
     def pop(self) -> None:
-        """Release the last step: ``active(t)`` is false for good, its constraints void."""
-        self.ctl.release_external(Function("active", [Number(self._steps.pop())]))
+        """Release the last step: ``active(t)`` (and ``live(t)`` with lies) false for good, its constraints void."""
+        t = self._steps.pop()
+        self.ctl.release_external(Function("active", [Number(t)]))
+        if self.rules.lies:
+            self.ctl.release_external(Function("live", [Number(t)]))
         self._released += 1
 
     def target_literals(self) -> list[list[int]]:

@@ -225,6 +225,8 @@ def rule_parts(rules: Rules) -> tuple[str, ...]:
 
 #: The diagnosis's part (``diagnose.lp``): given only to the Control of a diagnosis.
 DIAGNOSIS_PART = "fewest_wrong"
+#: The part of a game with lies (``lies.lp``): given only to the Controls of such a game.
+LIES_PART = "lies"
 
 
 def without_other_rules(statements: list, rules: Rules, diagnosis: bool = False) -> list:
@@ -236,9 +238,10 @@ def without_other_rules(statements: list, rules: Rules, diagnosis: bool = False)
     grounder goes through every statement of the program at each ``ground()``, and
     marks.lp and told.lp made the standard game's steps 8% slower to ground (the
     clingo benchmark rows 1.06 to 1.14 times slower), even in their own parts.
-    The diagnosis's part is kept only for a diagnosis (``diagnosis``).
+    The diagnosis's part is kept only for a diagnosis (``diagnosis``), the part of lies in a game with lies.
     """
-    skipped = RULE_OWN_PARTS - set(rule_parts(rules)) | (set() if diagnosis else {DIAGNOSIS_PART})
+    skipped = (RULE_OWN_PARTS - set(rule_parts(rules)) | (set() if diagnosis else {DIAGNOSIS_PART})
+               | (set() if rules.lies else {LIES_PART}))
     kept, skipping = [], False
     for statement in statements:
         if statement.ast_type == ASTType.Program:
@@ -327,6 +330,10 @@ class Program:
         facts = f"pegs({r.pegs}).colours({r.colors})."
         if r.restricted:
             facts += f"max_repeat({r.repeat_limit})."
+        if r.lies:
+            facts += f"lies({r.lies})."
+            # one model per secret shown, whichever entries it takes as lies (lies.lp)
+            ctl.configuration.solve.project = "show"
         ctl.add("base", [], facts)
         self.ground(ctl, [("base", [])])
         return ctl

@@ -263,6 +263,18 @@ ask(_, _, _, _, _, _, error-"the question failed").
 %   stops only the question it names.
 
 asking(Number, Module, Rules, History, Question, Limit, Seconds, Answer) :-
+    asking(Number, Module, Rules, 0, History, Question, Limit, Seconds, Answer).
+
+%!  asking(+Number, +Module, +Rules, +Lies, +History, +Question, +Limit, +Seconds, -Answer) is det.
+%
+%   As asking/8 in a game where at most Lies answers may be wrong (--lies):
+%   the encoding's feedback/5 posts the entries.
+
+asking(Number, Module, Rules0, Lies, History, Question, Limit, Seconds, Answer) :-
+    (   Lies =:= 0
+    ->  Rules = Rules0
+    ;   Rules = lying(Rules0, Lies)
+    ),
     thread_self(Me),
     setup_call_cleanup(( nb_setval(mmlogic_question, Number),
                          asserta(asking_thread(Number, Me))
@@ -417,15 +429,15 @@ consistent(Module, Rules, Entries, Secret) :-
     ),
     common_prefix(Entries, Kept, 0, Depth, New),
     (   Depth =:= 0
-    ->  template(Module, Rules, Start)
+    ->  start(Module, Rules, Start)
     ;   state_key(Depth, Key),
         nb_getval(Key, Start)
     ),
-    copy_term(Start, Secret),
+    copy_term(Start, State),
     length(Prefix, Depth),
     append(Prefix, _, Entries),
     nb_setval(mmlogic_path, path(Module, Rules, Prefix)),
-    post(New, path(Module, Rules, Prefix), Depth, Secret).
+    post(New, path(Module, Rules, Prefix), Depth, State, Secret).
 
 % Depth entries of Entries are kept; New are the others.
 common_prefix([E|Es], [K|Ks], D0, D, New) :-
@@ -435,16 +447,35 @@ common_prefix([E|Es], [K|Ks], D0, D, New) :-
     common_prefix(Es, Ks, D1, D, New).
 common_prefix(New, _, D, D, New).
 
-% Post the new entries one by one, keeping the secret after each.
-post([], _, _, _).
-post([Entry|Entries], path(Module, Rules, Prefix0), Depth0, Secret) :-
-    Module:feedback(Secret, Entry),
+%   The state before any entry: the template secret, and in a game with lies
+%   (Rules = lying(Rules0, Most)) the lies counted so far, none.
+start(Module, lying(Rules, _Most), lying(Secret, 0)) :-
+    !,
+    template(Module, Rules, Secret).
+start(Module, Rules, Secret) :-
+    template(Module, Rules, Secret).
+
+% Post the new entries one by one, keeping the state after each.
+post([], _, _, State, Secret) :-
+    secret_of(State, Secret).
+post([Entry|Entries], path(Module, Rules, Prefix0), Depth0, State0, Secret) :-
+    tell(Module, Rules, State0, Entry, State),
     Depth is Depth0 + 1,
     state_key(Depth, Key),
-    nb_setval(Key, Secret),
+    nb_setval(Key, State),
     append(Prefix0, [Entry], Prefix),
     nb_setval(mmlogic_path, path(Module, Rules, Prefix)),
-    post(Entries, path(Module, Rules, Prefix), Depth, Secret).
+    post(Entries, path(Module, Rules, Prefix), Depth, State, Secret).
+
+% One entry: the encoding's feedback/2, or feedback/5 counting the lies.
+tell(Module, lying(_, Most), lying(Secret, Lies0), Entry, lying(Secret, Lies)) :-
+    !,
+    Module:feedback(Secret, Entry, Most, Lies0, Lies).
+tell(Module, _, Secret, Entry, Secret) :-
+    Module:feedback(Secret, Entry).
+
+secret_of(lying(Secret, _), Secret) :- !.
+secret_of(Secret, Secret).
 
 state_key(Depth, Key) :-
     atom_concat(mmlogic_state_, Depth, Key).

@@ -23,6 +23,8 @@ class SwiplEngine(Engine):
     labelings = ("leftmost", "ff", "ffc", "min", "max")
     # CLP(FD) labels about 10,000 codes a second (7x7: 10,001 in 0.75 s, 52,068 in 5 s), clingo ten times more.
     count_budget = 10_000
+    # feedback/5 reifies the built-in rules' constraints; a rule of one's own states feedback/2 only.
+    lies_rules = ("standard", "black", "positional")
 
     def __init__(self, rules, **options):
         super().__init__(rules, **options)

@@ -203,7 +203,7 @@ ENTRY = "mastermind.pl"
 SHIPPED_MODULE = "mastermind"
 #: The one query every question runs; data goes through janus' inputs, so
 #: janus' per-query-text cache never grows.
-QUERY = "mmlogic_swipl:asking(N, M, rules(P, K, R), H, Q, L, T, A)"
+QUERY = "mmlogic_swipl:asking(N, M, rules(P, K, R), Y, H, Q, L, T, A)"
 _LOCATION = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?:\d+:)?\s*")
 
 
@@ -389,7 +389,7 @@ class PrologRuntime:
         """
         number = next(self._questions)
         inputs = {
-            "N": number, "M": module, "P": rules.pegs, "K": rules.colors, "R": rules.repeat_limit,
+            "N": number, "M": module, "P": rules.pegs, "K": rules.colors, "R": rules.repeat_limit, "Y": rules.lies,
             "H": entries, "Q": question, "L": "inf" if limit is None else limit,
             "T": float(seconds or 0),
         }
