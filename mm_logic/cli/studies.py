@@ -55,7 +55,7 @@ def info(rules, backend, as_json):
 
 
 @click.command(name="optimal")
-@rules_options(feedback=True)
+@rules_options(feedback=True, lies=True)
 @click.option("--objective", type=click.Choice(["expected", "worst", "worst-case"]), default="expected",
               show_default=True,
               help="expected: least total guesses over every secret (the mean); worst: least worst case, then least "
@@ -114,10 +114,14 @@ def optimal_command(rules, objective, max_depth, consistent_only, jobs, executor
       mmlogic optimal --pegs 4 --colors 7 --jobs 2 --split-above 200
       mmlogic optimal --pegs 5 --colors 6 --executor dask --scheduler tcp://10.0.0.5:8786 --journal 5x6.jsonl
       mmlogic optimal --save-tree optimal.json && mmlogic tree optimal.json --dot
+      mmlogic optimal --pegs 3 --colors 3 --lies 1 --objective worst-case
     """
     from ..studies.optimal import optimal
     from ..terminal.progress import Spinner
 
+    if rules.lies:
+        return _optimal_with_lies(rules, objective, max_depth, consistent_only, jobs, executor, journal, save_tree,
+                                  as_json)
     check_executor(executor, scheduler, "parts")
     if split_above is not None and executor == "local" and jobs == 1:
         raise BadInput("--split-above applies with workers (--jobs 2 or more, or --executor dask): one process "
@@ -178,3 +182,23 @@ def _closing(client):
     finally:
         if client is not None:
             client.close()
+
+
+def _optimal_with_lies(rules, objective, max_depth, consistent_only, jobs, executor, journal, save_tree, as_json):
+    """``optimal --lies K``: the least worst case against every liar, in small games
+    (:mod:`mm_logic.studies.optimal_lies`)."""
+    from ..studies.optimal_lies import least_worst_case
+    from ..terminal.progress import Spinner
+
+    if objective != "worst-case":
+        raise BadInput("--lies takes --objective worst-case: against a liar a mean needs a liar's odds, the "
+                       "worst case does not")
+    extra = [name for name, given in (("--max-depth", max_depth is not None), ("--consistent-only", consistent_only),
+                                      ("--jobs", jobs != 1), ("--executor", executor != "local"),
+                                      ("--journal", journal is not None), ("--save-tree", save_tree is not None))
+             if given]
+    if extra:
+        raise BadInput(f"{extra[0]} does not apply with --lies: one process searches the states whole")
+    with Spinner("searching"):
+        result = least_worst_case(rules)
+    emit(result, as_json)

@@ -246,3 +246,59 @@ def test_play_codemaker_with_lies_takes_a_wrong_answer_and_the_win(run):
     assert refused.stdout.splitlines()[1:] == [
         "no code is consistent with the history: entries 1, 2 (0011:0,4 1100:0,4) contradict each other; "
         "type the right answer for 1100, or undo", "found your code in 2 guesses"]
+
+
+def brute_least_worst_case(rules: Rules) -> int:
+    """The least worst case against every liar, by a plain minimax over the sets of states (no bound, no
+    symmetry, every guess at every node): the value of a set is 0 when empty, else the least over guesses
+    of 1 + the largest value of an answer's states (a guess that leaves an answer every state is no move)."""
+    codes = consistent(replace(rules, lies=0), [])
+    answers = brute_feedbacks(rules)
+    memo: dict = {}
+
+    def value(states: frozenset) -> int:
+        if not states:
+            return 0
+        if states not in memo:
+            best = None
+            for guess in codes:
+                win = brute_score(rules, guess, guess)
+                parts = []
+                for answer in answers:
+                    if answer == win:
+                        continue
+                    part = frozenset((c, lies if brute_score(rules, guess, c) == answer else lies + 1)
+                                     for c, lies in states
+                                     if brute_score(rules, guess, c) == answer
+                                     or (lies < rules.lies and brute_score(rules, guess, c) != win))
+                    parts.append(part)
+                if any(part == states for part in parts):
+                    continue
+                cost = 1 + max(value(part) for part in parts)
+                best = cost if best is None else min(best, cost)
+            memo[states] = best
+        return memo[states]
+
+    return value(frozenset((c, 0) for c in codes))
+
+
+@pytest.mark.parametrize("rules", [Rules(2, 2, lies=1), Rules(2, 3, lies=1), Rules(3, 2, lies=1),
+                                   Rules(2, 3, lies=2), Rules(2, 3, feedback="black", lies=1)])
+def test_optimal_with_lies_is_the_brute_force_least_worst_case(run_json, rules):
+    data = run_json("optimal", "--pegs", rules.pegs, "--colors", rules.colors, "--lies", rules.lies,
+                    "--feedback", rules.feedback, "--objective", "worst-case")
+    assert data["worst_case"] == brute_least_worst_case(rules)
+    assert data["rules"] == rules.as_dict()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--lies", "1"], "--lies takes --objective worst-case: against a liar a mean needs a liar's odds, the worst "
+                      "case does not"),
+    (["--lies", "1", "--objective", "worst-case", "--jobs", "2"],
+     "--jobs does not apply with --lies: one process searches the states whole"),
+    (["--lies", "1", "--objective", "worst-case", "--pegs", "4"],
+     "optimal --lies searches games of at most 81 codes (4x6 1 lie has 1,296): every set of states it meets is "
+     "listed"),
+])
+def test_optimal_with_lies_refuses_in_one_line(run, args, message):
+    one_line_error(run("optimal", *args), 2, message, stdout="")
