@@ -412,6 +412,10 @@ class Engine(ABC):
             return NoConsistentCode(f"no code of {self.rules.describe()} exists{under}", ())
         subset = self.conflict(history)
         entries = " ".join(format_entry(history[i], self.rules) for i in subset)
+        if self.rules.lies:  # with lies, a set of entries conflicts when no code breaks few enough of them
+            numbers = ", ".join(str(i + 1) for i in subset)
+            return NoConsistentCode(f"no code is consistent with the history: none breaks at most --lies "
+                                    f"{self.rules.lies} of entries {numbers} ({entries})", subset)
         if len(subset) == 1:
             message = (f"no code is consistent with the history: entry {subset[0] + 1} ({entries}) "
                        "is impossible on its own")

@@ -244,7 +244,7 @@ def test_play_codemaker_with_lies_takes_a_wrong_answer_and_the_win(run):
     # answered without the win): refused, and no diagnosis follows, which would count the lie as wrong
     refused = run("play", *PY, "--role", "codemaker", "--lies", "1", input="0,4\n0,4\n4,0\n")
     assert refused.stdout.splitlines()[1:] == [
-        "no code is consistent with the history: entries 1, 2 (0011:0,4 1100:0,4) contradict each other; "
+        "no code is consistent with the history: none breaks at most --lies 1 of entries 1, 2 (0011:0,4 1100:0,4); "
         "type the right answer for 1100, or undo", "found your code in 2 guesses"]
 
 
@@ -302,3 +302,13 @@ def test_optimal_with_lies_is_the_brute_force_least_worst_case(run_json, rules):
 ])
 def test_optimal_with_lies_refuses_in_one_line(run, args, message):
     one_line_error(run("optimal", *args), 2, message, stdout="")
+
+
+def test_a_history_no_code_fits_even_with_its_lies_exits_3_naming_the_entries(run):
+    # 0000 told the win: the secret is 0000, which breaks both earlier entries, one more than allowed
+    one_line_error(run("next", *PY, "--lies", "1", "0011:1,0", "2345:0,2", "0000:4,0"), 3,
+                   "no code is consistent with the history: none breaks at most --lies 1 of entries 1, 2, 3 "
+                   "(0011:1,0 2345:0,2 0000:4,0)", stdout="")
+    one_line_error(run("next", "--lies", "1", "--diagnose", "0011:1,0"), 2,
+                   "--diagnose does not apply with --lies: it finds the fewest wrong entries, where --lies says "
+                   "how many may be", stdout="")
