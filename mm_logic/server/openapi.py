@@ -224,7 +224,9 @@ def openapi_schema() -> dict:
             "info": {"title": "mmlogic codemaker server", "version": "1",
                      "description": "The JSON API of `mmlogic serve` (docs/server.md). Every error is "
                                     "`{\"error\": \"one line\"}` with a 4xx status (503 for one connection too "
-                                    "many); a request body is JSON sent as `application/json`."},
+                                    "many); a request body is JSON sent as `application/json`. Integers are sent as "
+                                    "integers: `4`, not `4.0` (which JSON Schema counts as an integer; the server "
+                                    "refuses it, 400)."},
             "paths": paths, "components": copy.deepcopy(_components())}
 
 
