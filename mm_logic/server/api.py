@@ -30,6 +30,8 @@ Routes (bodies and answers are JSON; the whole reference is ``docs/server.md``):
   same N secrets in its own worker process, by itself (no step), and the state gives each one's games
   done, running mean, seconds and place, and the finishing order (the secrets once over);
 * ``GET /api/options``: the backends and strategies to choose from, and those that play each feedback rule;
+* ``GET /openapi.json``: the API's OpenAPI 3.1 document (:mod:`~mm_logic.server.openapi`), and ``GET /api/docs``
+  a page that shows it (``static/reference.html``, nothing fetched from elsewhere);
 * ``GET /`` the web page (``static/index.html``), its scripts and styles under ``/static/``.
 
 Every error is a 4xx with ``{"error": "one line"}`` in the command line's
@@ -65,6 +67,7 @@ from ..rules import FEEDBACK_RULES, Rules
 from ..split import split_codes
 from ..strategies import STRATEGIES
 from .batch_race import MAX_BATCH, HostedBatchRace, new_batch_race, refuse_step
+from .openapi import openapi_schema
 from .race import DEFAULT_STRATEGY, MAX_ENTRANTS, Race, new_race
 from .store import Conflict, GameStore, HostedGame, TooManyGames, UnknownGame
 
@@ -284,6 +287,12 @@ def create_app(store: GameStore | None = None, hosts: frozenset[str] | None = No
     async def page(request: Request):
         return FileResponse(STATIC / "index.html")
 
+    async def specification(request: Request):
+        return JSONResponse(openapi_schema())
+
+    async def reference(request: Request):
+        return FileResponse(STATIC / "reference.html")
+
     async def mmlogic_error(request: Request, error: MMLogicError):
         return error_response(status_of(error), str(error))
 
@@ -311,6 +320,8 @@ def create_app(store: GameStore | None = None, hosts: frozenset[str] | None = No
         Route("/api/races/{race_id}", race_state, methods=["GET"]),
         Route("/api/races/{race_id}/step", race_step, methods=["POST"]),
         Route("/api/options", options, methods=["GET"]),
+        Route("/openapi.json", specification, methods=["GET"]),
+        Route("/api/docs", reference, methods=["GET"]),
         Route("/", page, methods=["GET"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

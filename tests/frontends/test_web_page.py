@@ -788,3 +788,22 @@ def test_the_assistant_shows_how_a_guess_splits_the_codes(driver, server):
     page.click("play-submit")
     assert page.text("split-text") == "" and page.all('[data-testid="split-parts"] li') == []
     assert page.message() == "" and page.console_errors() == []
+
+
+def test_the_api_reference_page_shows_every_operation(driver, server):
+    # GET /api/docs reads /openapi.json from the server (nothing from elsewhere) and shows each operation.
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from mm_logic.server.openapi import openapi_schema
+
+    document = openapi_schema()
+    driver.get_log("browser")
+    driver.get(f"{server}/api/docs")
+    operations = [op["operationId"] for methods in document["paths"].values() for op in methods.values()]
+    WebDriverWait(driver, WAIT).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "section.operation")) > 0)
+    shown = [s.get_attribute("id") for s in driver.find_elements(By.CSS_SELECTOR, "section.operation")]
+    assert shown == operations
+    assert driver.find_element(By.ID, "createGame").find_element(By.TAG_NAME, "h3").text == "POST /api/games"
+    assert driver.find_element(By.ID, "schema-Game").text == "Game"
+    assert [e for e in driver.get_log("browser") if e["level"] == "SEVERE"] == []
