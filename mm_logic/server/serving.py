@@ -3,12 +3,16 @@
 :func:`require_serve_extra` says at once when Starlette or uvicorn is
 missing; :func:`run_server` binds the port itself (so a port in use is one line and
 exit 1, where uvicorn would exit 3), runs until Ctrl-C, SIGTERM or SIGHUP, and
-returns the command's exit code.
+returns the command's exit code. With ``workers`` > 1 it forks that many processes after binding: each
+runs the application on the one socket (the kernel hands each connection to one of them), over a store they
+share (:class:`~mm_logic.server.db_store.SqliteStore`), and the first process waits for them.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import signal
 import socket
 from collections.abc import Callable
@@ -43,7 +47,7 @@ def listen(host: str, port: int) -> socket.socket:
 
 
 def run_server(store: GameStore, host: str, port: int, line_games: LineGames | None = None, tcp_port: int | None = None,
-          *, read_timeout: float, max_connections: int, say: Callable[[str], None] = print) -> int:
+          *, read_timeout: float, max_connections: int, say: Callable[[str], None] = print, workers: int = 1) -> int:
     """Serve the web page and the API of ``store`` on ``host:port`` (and ``line_games`` on ``tcp_port``)
     until Ctrl-C, SIGTERM or SIGHUP; ``say`` gets the lines that say where it listens.
 
@@ -68,6 +72,10 @@ def run_server(store: GameStore, host: str, port: int, line_games: LineGames | N
             say(f"mmlogic serve: line protocol on {host_port(host, line_port)} ({r.pegs} letters from a to "
                 f"{chr(ord('a') + r.colors - 1)}, doubles {doubles(r)})")
 
+    if workers > 1:
+        listening()
+        say(f"mmlogic serve: {workers} worker processes")
+        return run_workers(lambda: asyncio.run(server.serve(sockets=[sock])), workers)
     try:
         if line_games is None:
             listening()
@@ -81,3 +89,52 @@ def run_server(store: GameStore, host: str, port: int, line_games: LineGames | N
         code = interrupted_code()
         return 0 if code == ENDINGS[signal.SIGINT] else code
     return 0
+
+
+def stopped_code(serve: Callable[[], None]) -> int:
+    """Run ``serve`` until Ctrl-C, SIGTERM or SIGHUP; the exit code (0 after Ctrl-C, else the signal's)."""
+    try:
+        serve()
+    except KeyboardInterrupt:
+        code = interrupted_code()
+        return 0 if code == ENDINGS[signal.SIGINT] else code
+    return 0
+
+
+def die_with_parent() -> None:
+    """Ask Linux to send this (forked) process SIGTERM when the process that forked it dies, even by
+    ``kill -9``: no worker is left serving alone. Elsewhere, nothing."""
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def run_workers(serve: Callable[[], None], workers: int) -> int:
+    """Fork ``workers`` processes each running ``serve`` (on a socket bound before), and wait for them.
+
+    Ctrl-C, SIGTERM or SIGHUP to this process is passed on to them; one ending ends the others.
+    """
+    pids = []
+    for _ in range(workers):
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - a forked child, measured by the tests that run serve --workers
+            code = 1
+            try:
+                die_with_parent()
+                code = stopped_code(serve)
+            finally:
+                os._exit(code)
+        pids.append(pid)
+
+    def wait_any() -> None:
+        pid, _ = os.wait()
+        pids.remove(pid)
+
+    code = stopped_code(wait_any)
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGINT)
+    for pid in pids:
+        os.waitpid(pid, 0)
+    return code
