@@ -33,11 +33,14 @@ def require_serve_extra() -> None:
         raise BackendUnavailable(f"mmlogic serve needs Starlette and uvicorn: {install_hint('serve')}") from None
 
 
-def listen(host: str, port: int) -> socket.socket:
-    """A socket bound to ``(host, port)`` and listening (port 0 chooses one); a failure is one line."""
+def listen(host: str, port: int, reuse_port: bool = False) -> socket.socket:
+    """A socket bound to ``(host, port)`` and listening (port 0 chooses one); a failure is one line.
+    With ``reuse_port``, other sockets may bind the port too (``SO_REUSEPORT``), and the kernel spreads
+    the connections over them."""
     try:
         # An IPv6 address (::1) needs its family: create_server's default, IPv4, cannot resolve it.
-        sock = socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET)
+        sock = socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET,
+                                    reuse_port=reuse_port)
     except OSError as error:
         raise cannot_listen(host, port, error) from None
     # Accepted connections inherit it. uvicorn sets it only on sockets it creates: without it, a
@@ -59,7 +62,7 @@ def run_server(store: GameStore, host: str, port: int, line_games: LineGames | N
     from .api import create_app, served_hosts
     from .connections import bounded_protocol  # uvicorn's h11: imported once the extra is known to be there
 
-    sock = listen(host, port)
+    sock = listen(host, port, reuse_port=workers > 1)
     port = sock.getsockname()[1]
     # The Host headers are those of the port bound (port 0 chooses one).
     server = uvicorn.Server(uvicorn.Config(create_app(store, served_hosts(host, port)), host=host, port=port,
@@ -75,7 +78,12 @@ def run_server(store: GameStore, host: str, port: int, line_games: LineGames | N
     if workers > 1:
         listening()
         say(f"mmlogic serve: {workers} worker processes")
-        return run_workers(lambda: asyncio.run(server.serve(sockets=[sock])), workers)
+        # A socket of its own for each worker but the first, on the same port: the kernel spreads the new
+        # connections evenly over them (on one shared socket, the worker awake first would take most).
+        def serve(number: int) -> None:
+            own = sock if number == 0 else listen(host, port, reuse_port=True)
+            asyncio.run(server.serve(sockets=[own]))
+        return run_workers(serve, workers)
     try:
         if line_games is None:
             listening()
@@ -110,19 +118,19 @@ def die_with_parent() -> None:
         ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
-def run_workers(serve: Callable[[], None], workers: int) -> int:
-    """Fork ``workers`` processes each running ``serve`` (on a socket bound before), and wait for them.
+def run_workers(serve: Callable[[int], None], workers: int) -> int:
+    """Fork ``workers`` processes each running ``serve(number)`` (0, 1, ...), and wait for them.
 
     Ctrl-C, SIGTERM or SIGHUP to this process is passed on to them; one ending ends the others.
     """
     pids = []
-    for _ in range(workers):
+    for number in range(workers):
         pid = os.fork()
         if pid == 0:  # pragma: no cover - a forked child, measured by the tests that run serve --workers
             code = 1
             try:
                 die_with_parent()
-                code = stopped_code(serve)
+                code = stopped_code(lambda: serve(number))  # noqa: B023 - called at once
             finally:
                 os._exit(code)
         pids.append(pid)

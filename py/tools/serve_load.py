@@ -11,6 +11,11 @@ connection:
 * ``--role codebreaker``: the client's strategy guesses (this process's
   engine) and the server answers from its secret (``POST /guesses``).
 
+With ``--workers 1,2`` it runs the same load once per number of worker processes,
+side by side in one run: each on its own ``mmlogic serve --db`` (a temporary file)
+with ``--workers N``, and says how many times the games per second of the first
+the others reach.
+
 Every game's attempts must equal the same strategy's game in process on the
 same secret (``mm_logic.game.play``): a game mixed up with another, or a lost
 request, shows as a mismatch. It reports games per second and the p50/p99
@@ -24,17 +29,23 @@ Usage::
     .venv/bin/python py/tools/serve_load.py --games 1000 --concurrency 50 --backend clingo
     .venv/bin/python py/tools/serve_load.py --role codebreaker --strategy first --pegs 5 --colors 8
     .venv/bin/python py/tools/serve_load.py --url http://127.0.0.1:8000   # a server already running here
+    .venv/bin/python py/tools/serve_load.py --workers 1,2 --games 400    # 1 and 2 worker processes, one run
 """
 
 from __future__ import annotations
 
 import argparse
 import ipaddress
+import os
+import resource
 import socket
+import statistics
 import sys
+import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from pathlib import Path
 
 from mm_logic.client import RemoteServer, play_remote, server_url
 from mm_logic.codemaker import random_secrets
@@ -100,6 +111,38 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
+def cpu(who: int) -> float:
+    """CPU seconds (user and system) of this process."""
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
+
+
+def tree_cpu(pid: int) -> float | None:
+    """CPU seconds (user and system) of process ``pid`` and its children, from /proc (None elsewhere)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        with open(f"/proc/{pid}/task/{pid}/children") as listed:
+            children = [int(child) for child in listed.read().split()]
+    except OSError:
+        return None
+    seconds = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    for child in children:
+        seconds += tree_cpu(child) or 0.0
+    return seconds
+
+
+def worker_counts(text: str) -> list[int]:
+    """``--workers``: numbers of worker processes, comma-separated (``1,2``), each 1 to 16."""
+    try:
+        counts = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be numbers such as 1,2, not {text!r}") from None
+    if not counts or not all(1 <= n <= 16 for n in counts):
+        raise argparse.ArgumentTypeError(f"each number must be 1..16, not {text!r}")
+    return counts
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=count, default=200, help=f"games in all (default 200, at most {MAX_GAMES})")
@@ -114,7 +157,16 @@ def main() -> int:
     parser.add_argument("--seed", type=natural, default=1, help="seed of the secrets (default 1)")
     parser.add_argument("--max-seconds", type=positive_seconds, default=300, help="stop after this long (default 300)")
     parser.add_argument("--url", default=None, help="a server already running on this machine (loopback only)")
+    parser.add_argument("--warmup", type=natural, default=0,
+                        help="games played first on each server, untimed (its solvers compiled and warm; default 0)")
+    parser.add_argument("--rounds", type=count, default=1,
+                        help="with --workers: run every configuration this many times, in turn, and compare the "
+                             "medians (default 1)")
+    parser.add_argument("--workers", type=worker_counts, default=None,
+                        help="run the load once per number of worker processes (e.g. 1,2), each server on --db")
     args = parser.parse_args()
+    if args.url and args.workers:
+        parser.error("--workers starts its own servers: not with --url")
     if not 1 <= args.games <= MAX_GAMES or not 1 <= args.concurrency <= MAX_CONCURRENCY:
         parser.error(f"--games must be 1..{MAX_GAMES} and --concurrency 1..{MAX_CONCURRENCY}")
 
@@ -130,12 +182,41 @@ def main() -> int:
     engine = make_engine(args.backend, rules)
     strategy = make_strategy(args.strategy, rules, args.seed)
     expected = [play(engine, strategy, secret).attempts for secret in secrets]
+    request = {"rules": rules.as_dict(), "backend": args.backend, "strategy": args.strategy, "seed": args.seed}
+    if not args.workers:
+        return load(args, None, url if args.url else None, rules, secrets, expected, strategy, request)[0]
+    print(f"{args.games} games of {rules.describe()}, {args.concurrency} at once, role {args.role}, "
+          f"{args.backend}/{args.strategy}, by number of worker processes")
+    codes, rates = [], {n: [] for n in args.workers}
+    with tempfile.TemporaryDirectory() as folder:
+        for round_number in range(args.rounds):
+            for n in args.workers:
+                code, rate = load(args, n, None, rules, secrets, expected, strategy, request,
+                                  db=str(Path(folder) / f"workers{n}-{round_number}.db"))
+                codes.append(code)
+                rates[n].append(rate)
+    medians = {n: statistics.median(r) for n, r in rates.items()}
+    if args.rounds > 1:
+        print("median     " + ", ".join(f"{n} workers {medians[n]:.1f} games/s" for n in args.workers))
+    first = args.workers[0]
+    for n in args.workers[1:]:
+        print(f"speed-up   {n} workers: {medians[n] / medians[first]:.2f} times the games/s of {first}"
+              if medians[first] else f"speed-up   {n} workers: none measured")
+    return max(codes)
+
+
+def load(args, workers: int | None, url: str | None, rules, secrets, expected, strategy, request,
+         db: str | None = None) -> tuple[int, float]:
+    """The games against ``url``, or against a server started here (``--workers workers --db db`` when
+    ``workers`` is given); the exit code and the games per second."""
     # One connection a game in flight: the server must hold them all (its default is 500).
-    server = None if args.url else ServerProcess("--max-games", str(max(1000, args.concurrency)),
-                                                 "--max-connections", str(max(500, args.concurrency + 10)))
+    options = ["--max-games", str(max(1000, args.concurrency)),
+               "--max-connections", str(max(500, args.concurrency + 10))]
+    if workers is not None:
+        options += ["--db", db, "--workers", str(workers)]
+    server = None if url else ServerProcess(*options)
     if server is not None:
         url = server.url
-    request = {"rules": rules.as_dict(), "backend": args.backend, "strategy": args.strategy, "seed": args.seed}
     latencies: list[float] = []
     local = threading.local()
     stop = threading.Event()
@@ -150,11 +231,23 @@ def main() -> int:
             return codemaker_game(local.server, request, secrets[index], rules)
         return play_remote(local.engine, strategy, local.server, secrets[index]).attempts
 
-    print(f"server {url}; {args.games} games of {rules.describe()}, {args.concurrency} at once, "
-          f"role {args.role}, {args.backend}/{args.strategy}")
+    if workers is None:
+        print(f"server {url}; {args.games} games of {rules.describe()}, {args.concurrency} at once, "
+              f"role {args.role}, {args.backend}/{args.strategy}")
+    else:
+        print(f"workers    {workers} (mmlogic serve --db FILE --workers {workers}, at {url})")
     got: dict[int, int] = {}
     failures: list[str] = []
     timed_out = False
+    if args.warmup:
+        with ThreadPoolExecutor(max_workers=args.concurrency) as pool:
+            warm = list(pool.map(one, [i % len(secrets) for i in range(args.warmup)]))
+        latencies.clear()
+        if [w for i, w in enumerate(warm) if w != expected[i % len(secrets)]]:
+            print("failed     a warm-up game's attempts differ from play in process")
+            return 1, 0.0
+    client_cpu = cpu(resource.RUSAGE_SELF)
+    server_cpu = None if server is None else tree_cpu(server.process.pid)
     start = time.perf_counter()
     try:
         with ThreadPoolExecutor(max_workers=args.concurrency) as pool:
@@ -172,7 +265,10 @@ def main() -> int:
                     future.cancel()
     finally:
         seconds = time.perf_counter() - start
+        client_cpu = cpu(resource.RUSAGE_SELF) - client_cpu
         if server is not None:
+            after = tree_cpu(server.process.pid)
+            server_cpu = None if after is None or server_cpu is None else after - server_cpu
             server.stop()
 
     mismatched = [i for i, attempts in got.items() if attempts != expected[i]]
@@ -181,12 +277,15 @@ def main() -> int:
           f"p99 {1000 * percentile(latencies, 99):.1f} ms, max {1000 * max(latencies):.1f} ms"
           if latencies else "requests   none")
     print(f"attempts   {sum(got.values())} in all; mismatches with play in process: {len(mismatched)}")
+    if workers is not None:
+        print(f"cpu        this client {client_cpu:.1f} s, the server "
+              + ("(unknown)" if server_cpu is None else f"{server_cpu:.1f} s"))
     for line in failures[:5]:
         print(f"failed     {line}")
     if timed_out:  # not when the games failed: they were not left, and the time did not run out
         print(f"stopped    after {args.max_seconds:g} s with {args.games - len(got)} games left", file=sys.stderr)
-    return 0 if len(got) == args.games and not mismatched and not failures else 1
-
+    ok = len(got) == args.games and not mismatched and not failures
+    return (0 if ok else 1), len(got) / seconds
 
 if __name__ == "__main__":
     run(main)
