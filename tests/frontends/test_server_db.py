@@ -9,6 +9,7 @@ import signal
 import sqlite3
 import threading
 import time
+import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -210,3 +211,26 @@ def test_kill_9_mid_load_then_a_restart_on_the_file_loses_and_mixes_nothing(tmp_
                 ids[index] = server.request("POST", "/api/games", {"rules": rules.as_dict(), "backend": "python",
                                                                    "role": "codemaker"})["id"]
             assert resume(server, ids[index], secret, rules) == in_process(secret, rules)
+
+
+@pytest.mark.slow  # two servers of two workers, two read timeouts: about 5 s
+def test_two_workers_cut_a_slow_client_and_serve_the_page_and_a_game_across_a_restart(tmp_path):
+    from test_server_api import json_answer, raw_exchange
+
+    db = str(tmp_path / "games.db")
+    with ServerProcess("--db", db, "--workers", "2", "--read-timeout", "0.5") as server:
+        host = f"Host: 127.0.0.1:{server.port}\r\n".encode()
+        for _ in range(2):  # connections spread over the workers: each cuts a half-sent request
+            answer, _ = raw_exchange(server.port, b"GET /api/options HTTP/1.1\r\n" + host)
+            assert json_answer(answer) == (408, {"error": "no complete request within 0.5 s"})
+        client = RemoteServer(server.url)
+        game = client.request("POST", "/api/games", {"rules": RULES, "backend": "python", "secret": "0123"})
+        client.request("POST", f"/api/games/{game['id']}/guesses", {"guess": "0011"})
+    with ServerProcess("--db", db, "--workers", "2") as server:
+        client = RemoteServer(server.url)
+        with urllib.request.urlopen(f"{server.url}/") as page:  # the page, from either worker
+            assert page.status == 200 and b"<html" in page.read()
+        state = client.request("GET", f"/api/games/{game['id']}")  # what the page reads when it resumes a game
+        assert [e["guess"] for e in state["history"]] == ["0011"] and not state["over"]
+        reply = client.request("POST", f"/api/games/{game['id']}/guesses", {"guess": "0123"})
+        assert (reply["attempts"], reply["won"], reply["secret"]) == (2, True, "0123")
