@@ -176,7 +176,23 @@ class SqliteStore(GameStore):
             return forgotten
         self._expired_at = wall
         cursor = self._db().execute("DELETE FROM hosted WHERE last_used < ?", (wall - self.idle_seconds,))
+        # This process's builds unused as long: gone from the file, or to be built again when asked.
+        mono = time.monotonic()
+        with self._lock:
+            idle = [key for key, built in self._built.items() if mono - built.hosted.last_used > self.idle_seconds]
+            for key in idle:
+                self._drop(key)
         return forgotten + cursor.rowcount
+
+    def _drop(self, key: str) -> None:
+        """Forget this process's build of ``key`` (under the store's lock), its engine released unless a
+        request is using it (then released when dropped)."""
+        built = self._built.pop(key, None)
+        if built is not None and built.hosted.lock.acquire(blocking=False):
+            try:
+                built.hosted.close()
+            finally:
+                built.hosted.lock.release()
 
     # -- games and races in and out ------------------------------------------------------
     def create(self, request: dict) -> HostedGame:
@@ -229,6 +245,8 @@ class SqliteStore(GameStore):
             for key in finished:
                 db.execute("DELETE FROM hosted WHERE id = ?", (key,))
                 db.execute("INSERT OR REPLACE INTO evicted VALUES (?, ?)", (key, now))
+                with self._lock:
+                    self._drop(key)
             db.execute("DELETE FROM evicted WHERE id NOT IN (SELECT id FROM evicted ORDER BY at DESC LIMIT 10000)")
 
     def get(self, game_id: str) -> HostedGame:
@@ -255,12 +273,7 @@ class SqliteStore(GameStore):
         with self._lock:
             built = self._built.get(key)
             if built is not None and (row is None or built.version != row[2]):
-                self._built.pop(key, None)
-                if built.hosted.lock.acquire(blocking=False):  # else in use: released when dropped
-                    try:
-                        built.hosted.close()
-                    finally:
-                        built.hosted.lock.release()
+                self._drop(key)
                 built = None
         if row is None:
             raise UnknownGame(f"no {kind} {shown(key)} ({self.why_unknown(key, kind)})")

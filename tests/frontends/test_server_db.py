@@ -234,3 +234,14 @@ def test_two_workers_cut_a_slow_client_and_serve_the_page_and_a_game_across_a_re
         assert [e["guess"] for e in state["history"]] == ["0011"] and not state["over"]
         reply = client.request("POST", f"/api/games/{game['id']}/guesses", {"guess": "0123"})
         assert (reply["attempts"], reply["won"], reply["secret"]) == (2, True, "0123")
+
+
+def test_a_line_protocol_guess_is_written_so_a_won_game_makes_room(tmp_path):
+    from mm_logic.server.line_protocol import LineGames, answer_line
+
+    store = SqliteStore(str(tmp_path / "games.db"), max_games=1)
+    games = LineGames(store, Rules(pegs=3, colors=4), first=1)
+    assert answer_line("init_connexion", games) == "[1,[3,4,oui]]"
+    secret = "".join("abcd"[c] for c in games.get(1).game.secret)
+    assert answer_line(f"[1,{secret}]", games) == "[-1,[3,0]]"
+    assert answer_line("init_connexion", games) == "[2,[3,4,oui]]"  # the won game, over in the file, made room
