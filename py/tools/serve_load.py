@@ -14,7 +14,10 @@ connection:
 With ``--workers 1,2`` it runs the same load once per number of worker processes,
 side by side in one run: each on its own ``mmlogic serve --db`` (a temporary file)
 with ``--workers N``, and says how many times the games per second of the first
-the others reach.
+the others reach (``--rounds R``: every configuration R times in turn, the medians
+compared; ``--warmup N``: N games first on each server, untimed). ``--restart-after
+N`` kills that server (``kill -9``, its workers too) once N games are done, starts it
+again on the same file, and every game goes on from the state the file has.
 
 Every game's attempts must equal the same strategy's game in process on the
 same secret (``mm_logic.game.play``): a game mixed up with another, or a lost
@@ -30,6 +33,7 @@ Usage::
     .venv/bin/python py/tools/serve_load.py --role codebreaker --strategy first --pegs 5 --colors 8
     .venv/bin/python py/tools/serve_load.py --url http://127.0.0.1:8000   # a server already running here
     .venv/bin/python py/tools/serve_load.py --workers 1,2 --games 400    # 1 and 2 worker processes, one run
+    .venv/bin/python py/tools/serve_load.py --workers 1 --games 1000 --restart-after 500   # kill -9 mid-load
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ import argparse
 import ipaddress
 import os
 import resource
+import signal
 import socket
 import statistics
 import sys
@@ -47,7 +52,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
-from mm_logic.client import RemoteServer, play_remote, server_url
+from mm_logic.client import RemoteServer, ServerError, play_remote, server_url
 from mm_logic.codemaker import random_secrets
 from mm_logic.engines import make_engine
 from mm_logic.errors import BadInput
@@ -93,10 +98,21 @@ def loopback(url: str) -> str:
     return url
 
 
-def codemaker_game(server: RemoteServer, request: dict, secret: Code, rules) -> int:
-    """The server's strategy guesses; the client answers from ``secret``. The attempts."""
-    game = server.request("POST", "/api/games", {**request, "role": "codemaker"})
-    url = f"/api/games/{game['id']}"
+def codemaker_game(server: RemoteServer, request: dict, secret: Code, rules, game_id: list | None = None) -> int:
+    """The server's strategy guesses; the client answers from ``secret``. The attempts.
+
+    ``game_id``: a list holding the game's id once created (then the game goes on from the state the
+    server has: after a restart, a request killed inside may or may not be in it)."""
+    if game_id:
+        url = f"/api/games/{game_id[0]}"
+        state = server.request("GET", url)
+        if state["won"]:
+            return state["attempts"]
+    else:
+        game = server.request("POST", "/api/games", {**request, "role": "codemaker"})
+        if game_id is not None:
+            game_id.append(game["id"])
+        url = f"/api/games/{game['id']}"
     while True:
         guess = parse_code(server.request("GET", f"{url}/next")["guess"], rules)
         black, white = feedback(guess, secret)
@@ -157,6 +173,9 @@ def main() -> int:
     parser.add_argument("--seed", type=natural, default=1, help="seed of the secrets (default 1)")
     parser.add_argument("--max-seconds", type=positive_seconds, default=300, help="stop after this long (default 300)")
     parser.add_argument("--url", default=None, help="a server already running on this machine (loopback only)")
+    parser.add_argument("--restart-after", type=count, default=None, metavar="N",
+                        help="with --workers, role codemaker: kill -9 the server once N games are done, start it "
+                             "again on the same --db file, and let every game go on")
     parser.add_argument("--warmup", type=natural, default=0,
                         help="games played first on each server, untimed (its solvers compiled and warm; default 0)")
     parser.add_argument("--rounds", type=count, default=1,
@@ -167,6 +186,9 @@ def main() -> int:
     args = parser.parse_args()
     if args.url and args.workers:
         parser.error("--workers starts its own servers: not with --url")
+    if args.restart_after is not None and (not args.workers or args.role != "codemaker"
+                                           or args.restart_after >= args.games):
+        parser.error("--restart-after N needs --workers, --role codemaker and N below --games")
     if not 1 <= args.games <= MAX_GAMES or not 1 <= args.concurrency <= MAX_CONCURRENCY:
         parser.error(f"--games must be 1..{MAX_GAMES} and --concurrency 1..{MAX_CONCURRENCY}")
 
@@ -220,16 +242,42 @@ def load(args, workers: int | None, url: str | None, rules, secrets, expected, s
     latencies: list[float] = []
     local = threading.local()
     stop = threading.Event()
+    restarted = threading.Event()
+    current = {"url": url}
 
     def one(index: int) -> int:
         if stop.is_set():
             raise TimeoutError
-        if not hasattr(local, "server"):
-            local.server = TimedServer(url, latencies)
+        if getattr(local, "url", None) != current["url"]:
+            local.server = TimedServer(current["url"], latencies)
             local.engine = make_engine(args.backend, rules)
-        if args.role == "codemaker":
+            local.url = current["url"]
+        if args.role != "codemaker":
+            return play_remote(local.engine, strategy, local.server, secrets[index]).attempts
+        if args.restart_after is None:
             return codemaker_game(local.server, request, secrets[index], rules)
-        return play_remote(local.engine, strategy, local.server, secrets[index]).attempts
+        game_id: list[str] = []
+        try:
+            return codemaker_game(local.server, request, secrets[index], rules, game_id)
+        except ServerError:  # killed under this request: the game goes on on the server started again
+            if not restarted.wait(args.max_seconds):
+                raise
+            local.server, local.url = TimedServer(current["url"], latencies), current["url"]
+            return codemaker_game(local.server, request, secrets[index], rules, game_id)
+
+    def restart() -> None:
+        """kill -9 the server and its workers, start it again on the same file."""
+        nonlocal server
+        with open(f"/proc/{server.process.pid}/task/{server.process.pid}/children") as listed:
+            for pid in [*map(int, listed.read().split()), server.process.pid]:
+                os.kill(pid, signal.SIGKILL)
+        server.stop()
+        begin = time.perf_counter()
+        server = ServerProcess(*options)
+        current["url"] = server.url
+        restarted.set()
+        print(f"restart    kill -9 after {len(got)} games done; started again on the same file in "
+              f"{time.perf_counter() - begin:.2f} s (at {server.url})")
 
     if workers is None:
         print(f"server {url}; {args.games} games of {rules.describe()}, {args.concurrency} at once, "
@@ -258,6 +306,8 @@ def load(args, workers: int | None, url: str | None, rules, secrets, expected, s
                         got[futures[future]] = future.result()
                     except Exception as error:  # noqa: BLE001 - each failure is reported, the run goes on
                         failures.append(f"game {futures[future]}: {error}")
+                    if len(got) == args.restart_after and not restarted.is_set():
+                        restart()
             except TimeoutError:
                 timed_out = True
                 stop.set()
@@ -268,7 +318,8 @@ def load(args, workers: int | None, url: str | None, rules, secrets, expected, s
         client_cpu = cpu(resource.RUSAGE_SELF) - client_cpu
         if server is not None:
             after = tree_cpu(server.process.pid)
-            server_cpu = None if after is None or server_cpu is None else after - server_cpu
+            restarted_once = restarted.is_set()  # the CPU of the process killed is not known
+            server_cpu = None if after is None or server_cpu is None or restarted_once else after - server_cpu
             server.stop()
 
     mismatched = [i for i, attempts in got.items() if attempts != expected[i]]
@@ -279,7 +330,7 @@ def load(args, workers: int | None, url: str | None, rules, secrets, expected, s
     print(f"attempts   {sum(got.values())} in all; mismatches with play in process: {len(mismatched)}")
     if workers is not None:
         print(f"cpu        this client {client_cpu:.1f} s, the server "
-              + ("(unknown)" if server_cpu is None else f"{server_cpu:.1f} s"))
+              + ("(not known)" if server_cpu is None else f"{server_cpu:.1f} s"))
     for line in failures[:5]:
         print(f"failed     {line}")
     if timed_out:  # not when the games failed: they were not left, and the time did not run out
