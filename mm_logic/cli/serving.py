@@ -79,7 +79,8 @@ def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit, read
     else:
         from ..server.db_store import SqliteStore
 
-        store = SqliteStore(db, max_games=max_games, idle_seconds=idle_seconds, time_limit=time_limit)
+        store = SqliteStore(db, max_games=max_games, idle_seconds=idle_seconds, time_limit=time_limit,
+                            workers=workers)
     if tcp_port is None:
         line_games = None
         if any(ctx.get_parameter_source(p) != click.core.ParameterSource.DEFAULT for p in RULE_OPTIONS):

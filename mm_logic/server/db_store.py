@@ -140,8 +140,10 @@ class SqliteStore(GameStore):
     """
 
     def __init__(self, path: str, max_games: int = 1000, idle_seconds: float = 1800.0,
-                 time_limit: float | None = 10.0):
+                 time_limit: float | None = 10.0, workers: int = 1):
         super().__init__(max_games, idle_seconds, time_limit)
+        #: The processes serving the file: a batch race, held by one of them, is refused above 1.
+        self.workers = workers
         open_checked(path)
         self.path = path
         self._local = threading.local()
@@ -201,6 +203,10 @@ class SqliteStore(GameStore):
 
     def add_race(self, build: Callable[[str], Hosted], request: dict | None = None) -> Hosted:
         if request is None or "games" in request:  # a batch race: in this process's memory
+            if self.workers > 1:
+                raise Conflict(f"a batch race runs in the memory of one process, and this server has {self.workers}: "
+                               "its state would not be found by the others; race move by move, or serve with "
+                               "--workers 1")
             return super().add_race(build)
         return self._insert("race", request, build, race_played)
 

@@ -245,3 +245,13 @@ def test_a_line_protocol_guess_is_written_so_a_won_game_makes_room(tmp_path):
     secret = "".join("abcd"[c] for c in games.get(1).game.secret)
     assert answer_line(f"[1,{secret}]", games) == "[-1,[3,0]]"
     assert answer_line("init_connexion", games) == "[2,[3,4,oui]]"  # the won game, over in the file, made room
+
+
+def test_a_batch_race_is_refused_when_several_workers_share_the_file(tmp_path):
+    store = SqliteStore(str(tmp_path / "games.db"), workers=2)
+    with TestClient(create_app(store)) as client:
+        response = client.post("/api/races", json={"rules": RULES, "games": 2, "entrants": [{"backend": "python"}]})
+        assert (response.status_code, response.json()) == (409, {
+            "error": "a batch race runs in the memory of one process, and this server has 2: its state would not "
+                     "be found by the others; race move by move, or serve with --workers 1"})
+        assert len(store) == 0
