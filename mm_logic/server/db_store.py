@@ -198,6 +198,7 @@ class SqliteStore(GameStore):
 
     # -- games and races in and out ------------------------------------------------------
     def create(self, request: dict) -> HostedGame:
+        request = self.seeded(request)  # the line protocol's games too
         build = self.game_builder(request)
         return self._insert("game", request, build, game_played)
 
