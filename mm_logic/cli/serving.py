@@ -27,8 +27,17 @@ from .options import RULE_OPTIONS, Integer, Seconds, rules_options, time_limit_o
                    "connection closed).")
 @click.option("--max-connections", type=Integer(1), default=500, show_default=True,
               help="HTTP connections open at once at the most; one beyond is closed at once (HTTP 503).")
-def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit, read_timeout, max_connections):
-    """The codemaker server: a web page and a JSON API, games kept in memory (docs/server.md).
+@click.option("--db", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Keep games and races in this SQLite file (made if new): a restart, even kill -9, loses "
+                   "none. A file of another schema version, or not SQLite, is refused.  [default: in memory]")
+@click.option("--workers", type=Integer(1), default=1, show_default=True,
+              help="Processes serving the API on the one port, sharing the games of --db (needed above 1).")
+def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit, read_timeout, max_connections, db,
+          workers):
+    """The codemaker server: a web page and a JSON API, games kept in memory or in --db (docs/server.md).
+
+    --db FILE keeps the games and races in an SQLite file, so a restart (even
+    kill -9) loses none; --workers N serves from N processes sharing it.
 
     The page at http://HOST:PORT/ plays in a browser: you guess (with an
     assistant), the computer guesses your code, strategies race. The API
@@ -47,6 +56,7 @@ def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit, read
       mmlogic serve
       mmlogic serve --port 8080 --max-games 200 --idle-seconds 600
       mmlogic serve --tcp-port 5000 --pegs 5 --colors 8 --no-repeat
+      mmlogic serve --db games.db --workers 2
       curl -s -X POST localhost:8000/api/games -H 'Content-Type: application/json' \\
         -d '{"rules": {"pegs": 4, "colors": 6}}'
     """
@@ -58,8 +68,19 @@ def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit, read
     if tcp_port is not None and tcp_port == port != 0:
         # Both servers would bind it: the second would fail as "address already in use".
         raise BadInput(f"--tcp-port {tcp_port} is the API's --port too: the line protocol needs a port of its own")
+    if workers > 1 and db is None:
+        raise BadInput(f"--workers {workers} needs --db FILE: the worker processes share their games through it")
+    if workers > 1 and tcp_port is not None:
+        raise BadInput("--tcp-port serves from one process: the line protocol's games are numbered by it; "
+                       "leave --workers at 1")
     ctx = click.get_current_context()
-    store = GameStore(max_games=max_games, idle_seconds=idle_seconds, time_limit=time_limit)
+    if db is None:
+        store = GameStore(max_games=max_games, idle_seconds=idle_seconds, time_limit=time_limit)
+    else:
+        from ..server.db_store import SqliteStore
+
+        store = SqliteStore(db, max_games=max_games, idle_seconds=idle_seconds, time_limit=time_limit,
+                            workers=workers)
     if tcp_port is None:
         line_games = None
         if any(ctx.get_parameter_source(p) != click.core.ParameterSource.DEFAULT for p in RULE_OPTIONS):
@@ -68,4 +89,4 @@ def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit, read
     else:
         line_games = LineGames(store, rules)  # BadInput (exit 2) for rules the protocol cannot state
     return run_server(store, host, port, line_games, tcp_port, read_timeout=read_timeout,
-                      max_connections=max_connections, say=lambda line: click.echo(line, err=True))
+                      max_connections=max_connections, say=lambda line: click.echo(line, err=True), workers=workers)

@@ -221,7 +221,10 @@ def create_app(store: GameStore | None = None, hosts: frozenset[str] | None = No
         """``action(hosted, *args)`` for a game or a race, under its lock, in a worker thread."""
         def locked():
             with hosted.lock:
-                return action(hosted, *args)
+                try:
+                    return action(hosted, *args)
+                finally:
+                    store.saved(hosted)  # a store on disk writes what the request changed
         return JSONResponse(await run_in_threadpool(locked))
 
     async def on_game(request: Request, action, body: dict | None = None):
@@ -229,7 +232,7 @@ def create_app(store: GameStore | None = None, hosts: frozenset[str] | None = No
         return await under_lock(store.get(request.path_params["game_id"]), action, body)
 
     async def create(request: Request):
-        body = await body_of(request)
+        body = store.seeded(await body_of(request))
         hosted = await run_in_threadpool(store.create, body)
         return JSONResponse(hosted.state(), status_code=201)
 
@@ -265,8 +268,9 @@ def create_app(store: GameStore | None = None, hosts: frozenset[str] | None = No
         if "games" in body:  # a batch race: every entrant plays `games` secrets in its own worker process
             build = await run_in_threadpool(new_batch_race, body, store.time_limit, running_batches)
         else:
+            body = store.seeded(body)
             build = await run_in_threadpool(new_race, body, store.time_limit)
-        race = await run_in_threadpool(store.add_race, build)
+        race = await run_in_threadpool(store.add_race, build, body)
         return JSONResponse(race.state(), status_code=201)
 
     async def on_race(request: Request, action):

@@ -162,6 +162,7 @@ def answer_line(line: str, games: LineGames) -> str:
             code = parse_code(guess, hosted.rules)
             black, white = hosted.game.score(code)
             hosted.game.record(code, (black, white), check=False)
+            games.store.saved(hosted)  # a store on disk (--db) writes the guess
         return f"[-1,[{black},{white}]]"
     except MMLogicError as error:
         return error_line(str(error))

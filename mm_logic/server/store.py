@@ -260,6 +260,17 @@ class GameStore:
     def create(self, request: dict) -> HostedGame:
         """A new game from a request: ``rules``, ``role``, ``backend``, ``strategy``, ``seed``, ``secret``,
         ``adversary`` (a codemaker without a secret: :mod:`mm_logic.adversary`)."""
+        return self._admit(self._games, self.game_builder(request))
+
+    def seeded(self, request):
+        """``request`` as the store plays it: unchanged here (a store that rebuilds games fixes the seed)."""
+        return request
+
+    def saved(self, hosted: Hosted) -> None:
+        """Called after each request on ``hosted``, under its lock: nothing to do in memory."""
+
+    def game_builder(self, request: dict) -> Callable[[str], HostedGame]:
+        """Check a game request; returns a function building the game (its engine) under an id."""
         if not isinstance(request, dict):
             raise BadInput("the request body must be a JSON object")
         unknown = set(request) - {"rules", "role", "backend", "strategy", "seed", "secret", "first_guess",
@@ -303,10 +314,11 @@ class GameStore:
         def build(key: str) -> HostedGame:
             return HostedGame(key, role, Game(player.engine(), strategy, secret=secret, adversary=adversary),
                               backend)
-        return self._admit(self._games, build)
+        return build
 
-    def add_race(self, build: Callable[[str], Hosted]) -> Hosted:
-        """Host the race ``build(id)`` makes (a checked request's engines), if there is room."""
+    def add_race(self, build: Callable[[str], Hosted], request: dict | None = None) -> Hosted:
+        """Host the race ``build(id)`` makes (a checked request's engines), if there is room (``request``:
+        the race's request, for a store that keeps it)."""
         return self._admit(self._races, build)
 
     def _admit(self, table: dict, build: Callable[[str], Hosted]) -> Hosted:

@@ -11,6 +11,14 @@ connection:
 * ``--role codebreaker``: the client's strategy guesses (this process's
   engine) and the server answers from its secret (``POST /guesses``).
 
+With ``--workers 1,2`` it runs the same load once per number of worker processes,
+side by side in one run: each on its own ``mmlogic serve --db`` (a temporary file)
+with ``--workers N``, and says how many times the games per second of the first
+the others reach (``--rounds R``: every configuration R times in turn, the medians
+compared; ``--warmup N``: N games first on each server, untimed). ``--restart-after
+N`` kills that server (``kill -9``, its workers too) once N games are done, starts it
+again on the same file, and every game goes on from the state the file has.
+
 Every game's attempts must equal the same strategy's game in process on the
 same secret (``mm_logic.game.play``): a game mixed up with another, or a lost
 request, shows as a mismatch. It reports games per second and the p50/p99
@@ -24,19 +32,27 @@ Usage::
     .venv/bin/python py/tools/serve_load.py --games 1000 --concurrency 50 --backend clingo
     .venv/bin/python py/tools/serve_load.py --role codebreaker --strategy first --pegs 5 --colors 8
     .venv/bin/python py/tools/serve_load.py --url http://127.0.0.1:8000   # a server already running here
+    .venv/bin/python py/tools/serve_load.py --workers 1,2 --games 400    # 1 and 2 worker processes, one run
+    .venv/bin/python py/tools/serve_load.py --workers 1 --games 1000 --restart-after 500   # kill -9 mid-load
 """
 
 from __future__ import annotations
 
 import argparse
 import ipaddress
+import os
+import resource
+import signal
 import socket
+import statistics
 import sys
+import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from pathlib import Path
 
-from mm_logic.client import RemoteServer, play_remote, server_url
+from mm_logic.client import RemoteServer, ServerError, play_remote, server_url
 from mm_logic.codemaker import random_secrets
 from mm_logic.engines import make_engine
 from mm_logic.errors import BadInput
@@ -82,10 +98,21 @@ def loopback(url: str) -> str:
     return url
 
 
-def codemaker_game(server: RemoteServer, request: dict, secret: Code, rules) -> int:
-    """The server's strategy guesses; the client answers from ``secret``. The attempts."""
-    game = server.request("POST", "/api/games", {**request, "role": "codemaker"})
-    url = f"/api/games/{game['id']}"
+def codemaker_game(server: RemoteServer, request: dict, secret: Code, rules, game_id: list | None = None) -> int:
+    """The server's strategy guesses; the client answers from ``secret``. The attempts.
+
+    ``game_id``: a list holding the game's id once created (then the game goes on from the state the
+    server has: after a restart, a request killed inside may or may not be in it)."""
+    if game_id:
+        url = f"/api/games/{game_id[0]}"
+        state = server.request("GET", url)
+        if state["won"]:
+            return state["attempts"]
+    else:
+        game = server.request("POST", "/api/games", {**request, "role": "codemaker"})
+        if game_id is not None:
+            game_id.append(game["id"])
+        url = f"/api/games/{game['id']}"
     while True:
         guess = parse_code(server.request("GET", f"{url}/next")["guess"], rules)
         black, white = feedback(guess, secret)
@@ -98,6 +125,38 @@ def codemaker_game(server: RemoteServer, request: dict, secret: Code, rules) -> 
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+def cpu(who: int) -> float:
+    """CPU seconds (user and system) of this process."""
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
+
+
+def tree_cpu(pid: int) -> float | None:
+    """CPU seconds (user and system) of process ``pid`` and its children, from /proc (None elsewhere)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        with open(f"/proc/{pid}/task/{pid}/children") as listed:
+            children = [int(child) for child in listed.read().split()]
+    except OSError:
+        return None
+    seconds = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    for child in children:
+        seconds += tree_cpu(child) or 0.0
+    return seconds
+
+
+def worker_counts(text: str) -> list[int]:
+    """``--workers``: numbers of worker processes, comma-separated (``1,2``), each 1 to 16."""
+    try:
+        counts = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be numbers such as 1,2, not {text!r}") from None
+    if not counts or not all(1 <= n <= 16 for n in counts):
+        raise argparse.ArgumentTypeError(f"each number must be 1..16, not {text!r}")
+    return counts
 
 
 def main() -> int:
@@ -114,7 +173,22 @@ def main() -> int:
     parser.add_argument("--seed", type=natural, default=1, help="seed of the secrets (default 1)")
     parser.add_argument("--max-seconds", type=positive_seconds, default=300, help="stop after this long (default 300)")
     parser.add_argument("--url", default=None, help="a server already running on this machine (loopback only)")
+    parser.add_argument("--restart-after", type=count, default=None, metavar="N",
+                        help="with --workers, role codemaker: kill -9 the server once N games are done, start it "
+                             "again on the same --db file, and let every game go on")
+    parser.add_argument("--warmup", type=natural, default=0,
+                        help="games played first on each server, untimed (its solvers compiled and warm; default 0)")
+    parser.add_argument("--rounds", type=count, default=1,
+                        help="with --workers: run every configuration this many times, in turn, and compare the "
+                             "medians (default 1)")
+    parser.add_argument("--workers", type=worker_counts, default=None,
+                        help="run the load once per number of worker processes (e.g. 1,2), each server on --db")
     args = parser.parse_args()
+    if args.url and args.workers:
+        parser.error("--workers starts its own servers: not with --url")
+    if args.restart_after is not None and (not args.workers or args.role != "codemaker"
+                                           or args.restart_after >= args.games):
+        parser.error("--restart-after N needs --workers, --role codemaker and N below --games")
     if not 1 <= args.games <= MAX_GAMES or not 1 <= args.concurrency <= MAX_CONCURRENCY:
         parser.error(f"--games must be 1..{MAX_GAMES} and --concurrency 1..{MAX_CONCURRENCY}")
 
@@ -130,31 +204,98 @@ def main() -> int:
     engine = make_engine(args.backend, rules)
     strategy = make_strategy(args.strategy, rules, args.seed)
     expected = [play(engine, strategy, secret).attempts for secret in secrets]
+    request = {"rules": rules.as_dict(), "backend": args.backend, "strategy": args.strategy, "seed": args.seed}
+    if not args.workers:
+        return load(args, None, url if args.url else None, rules, secrets, expected, strategy, request)[0]
+    print(f"{args.games} games of {rules.describe()}, {args.concurrency} at once, role {args.role}, "
+          f"{args.backend}/{args.strategy}, by number of worker processes")
+    codes, rates = [], {n: [] for n in args.workers}
+    with tempfile.TemporaryDirectory() as folder:
+        for round_number in range(args.rounds):
+            for n in args.workers:
+                code, rate = load(args, n, None, rules, secrets, expected, strategy, request,
+                                  db=str(Path(folder) / f"workers{n}-{round_number}.db"))
+                codes.append(code)
+                rates[n].append(rate)
+    medians = {n: statistics.median(r) for n, r in rates.items()}
+    if args.rounds > 1:
+        print("median     " + ", ".join(f"{n} workers {medians[n]:.1f} games/s" for n in args.workers))
+    first = args.workers[0]
+    for n in args.workers[1:]:
+        print(f"speed-up   {n} workers: {medians[n] / medians[first]:.2f} times the games/s of {first}"
+              if medians[first] else f"speed-up   {n} workers: none measured")
+    return max(codes)
+
+
+def load(args, workers: int | None, url: str | None, rules, secrets, expected, strategy, request,
+         db: str | None = None) -> tuple[int, float]:
+    """The games against ``url``, or against a server started here (``--workers workers --db db`` when
+    ``workers`` is given); the exit code and the games per second."""
     # One connection a game in flight: the server must hold them all (its default is 500).
-    server = None if args.url else ServerProcess("--max-games", str(max(1000, args.concurrency)),
-                                                 "--max-connections", str(max(500, args.concurrency + 10)))
+    options = ["--max-games", str(max(1000, args.concurrency)),
+               "--max-connections", str(max(500, args.concurrency + 10))]
+    if workers is not None:
+        options += ["--db", db, "--workers", str(workers)]
+    server = None if url else ServerProcess(*options)
     if server is not None:
         url = server.url
-    request = {"rules": rules.as_dict(), "backend": args.backend, "strategy": args.strategy, "seed": args.seed}
     latencies: list[float] = []
     local = threading.local()
     stop = threading.Event()
+    restarted = threading.Event()
+    current = {"url": url}
 
     def one(index: int) -> int:
         if stop.is_set():
             raise TimeoutError
-        if not hasattr(local, "server"):
-            local.server = TimedServer(url, latencies)
+        if getattr(local, "url", None) != current["url"]:
+            local.server = TimedServer(current["url"], latencies)
             local.engine = make_engine(args.backend, rules)
-        if args.role == "codemaker":
+            local.url = current["url"]
+        if args.role != "codemaker":
+            return play_remote(local.engine, strategy, local.server, secrets[index]).attempts
+        if args.restart_after is None:
             return codemaker_game(local.server, request, secrets[index], rules)
-        return play_remote(local.engine, strategy, local.server, secrets[index]).attempts
+        game_id: list[str] = []
+        try:
+            return codemaker_game(local.server, request, secrets[index], rules, game_id)
+        except ServerError:  # killed under this request: the game goes on on the server started again
+            if not restarted.wait(args.max_seconds):
+                raise
+            local.server, local.url = TimedServer(current["url"], latencies), current["url"]
+            return codemaker_game(local.server, request, secrets[index], rules, game_id)
 
-    print(f"server {url}; {args.games} games of {rules.describe()}, {args.concurrency} at once, "
-          f"role {args.role}, {args.backend}/{args.strategy}")
+    def restart() -> None:
+        """kill -9 the server and its workers, start it again on the same file."""
+        nonlocal server
+        with open(f"/proc/{server.process.pid}/task/{server.process.pid}/children") as listed:
+            for pid in [*map(int, listed.read().split()), server.process.pid]:
+                os.kill(pid, signal.SIGKILL)
+        server.stop()
+        begin = time.perf_counter()
+        server = ServerProcess(*options)
+        current["url"] = server.url
+        restarted.set()
+        print(f"restart    kill -9 after {len(got)} games done; started again on the same file in "
+              f"{time.perf_counter() - begin:.2f} s (at {server.url})")
+
+    if workers is None:
+        print(f"server {url}; {args.games} games of {rules.describe()}, {args.concurrency} at once, "
+              f"role {args.role}, {args.backend}/{args.strategy}")
+    else:
+        print(f"workers    {workers} (mmlogic serve --db FILE --workers {workers}, at {url})")
     got: dict[int, int] = {}
     failures: list[str] = []
     timed_out = False
+    if args.warmup:
+        with ThreadPoolExecutor(max_workers=args.concurrency) as pool:
+            warm = list(pool.map(one, [i % len(secrets) for i in range(args.warmup)]))
+        latencies.clear()
+        if [w for i, w in enumerate(warm) if w != expected[i % len(secrets)]]:
+            print("failed     a warm-up game's attempts differ from play in process")
+            return 1, 0.0
+    client_cpu = cpu(resource.RUSAGE_SELF)
+    server_cpu = None if server is None else tree_cpu(server.process.pid)
     start = time.perf_counter()
     try:
         with ThreadPoolExecutor(max_workers=args.concurrency) as pool:
@@ -165,6 +306,8 @@ def main() -> int:
                         got[futures[future]] = future.result()
                     except Exception as error:  # noqa: BLE001 - each failure is reported, the run goes on
                         failures.append(f"game {futures[future]}: {error}")
+                    if len(got) == args.restart_after and not restarted.is_set():
+                        restart()
             except TimeoutError:
                 timed_out = True
                 stop.set()
@@ -172,7 +315,11 @@ def main() -> int:
                     future.cancel()
     finally:
         seconds = time.perf_counter() - start
+        client_cpu = cpu(resource.RUSAGE_SELF) - client_cpu
         if server is not None:
+            after = tree_cpu(server.process.pid)
+            restarted_once = restarted.is_set()  # the CPU of the process killed is not known
+            server_cpu = None if after is None or server_cpu is None or restarted_once else after - server_cpu
             server.stop()
 
     mismatched = [i for i, attempts in got.items() if attempts != expected[i]]
@@ -181,12 +328,15 @@ def main() -> int:
           f"p99 {1000 * percentile(latencies, 99):.1f} ms, max {1000 * max(latencies):.1f} ms"
           if latencies else "requests   none")
     print(f"attempts   {sum(got.values())} in all; mismatches with play in process: {len(mismatched)}")
+    if workers is not None:
+        print(f"cpu        this client {client_cpu:.1f} s, the server "
+              + ("(not known)" if server_cpu is None else f"{server_cpu:.1f} s"))
     for line in failures[:5]:
         print(f"failed     {line}")
     if timed_out:  # not when the games failed: they were not left, and the time did not run out
         print(f"stopped    after {args.max_seconds:g} s with {args.games - len(got)} games left", file=sys.stderr)
-    return 0 if len(got) == args.games and not mismatched and not failures else 1
-
+    ok = len(got) == args.games and not mismatched and not failures
+    return (0 if ok else 1), len(got) / seconds
 
 if __name__ == "__main__":
     run(main)

@@ -47,3 +47,46 @@ def test_load_goes_to_this_machine_only():
     assert (result.returncode, result.stdout) == (2, "")  # bad input, as every other bad --url
     assert result.stderr == "error: --url must be a loopback address (127.0.0.1, ::1, localhost), " \
                             "not 'http://192.0.2.1:8000'\n"
+
+
+@pytest.mark.slow  # two servers started, 66 small games each: about 6 s
+def test_one_and_two_workers_side_by_side_lose_and_mix_nothing():
+    rules = Rules(pegs=3, colors=4)
+    engine, strategy = ReferenceEngine(rules), make_strategy("minimax", rules)
+    total = sum(play(engine, strategy, secret).attempts for secret in random_secrets(rules, 60, 1))
+    result = load("--workers", "1,2", "--games", "60", "--concurrency", "6", "--warmup", "6", "--pegs", "3",
+                  "--colors", "4", "--max-seconds", "120")
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "60 games of 3x4, 6 at once, role codemaker, python/minimax, by number of worker processes"
+    for block, workers in ((lines[1:6], 1), (lines[6:11], 2)):
+        assert re.fullmatch(rf"workers    {workers} \(mmlogic serve --db FILE --workers {workers}, "
+                            r"at http://127\.0\.0\.1:\d+\)", block[0])
+        assert re.fullmatch(r"games      60 of 60 in [\d.]+ s: [\d.]+ games/s", block[1])
+        assert block[2].startswith(f"requests   {60 + 2 * total}: p50 ")
+        assert block[3] == f"attempts   {total} in all; mismatches with play in process: 0"
+        assert re.fullmatch(r"cpu        this client [\d.]+ s, the server [\d.]+ s", block[4])
+    assert re.fullmatch(r"speed-up   2 workers: [\d.]+ times the games/s of 1", lines[11]) and len(lines) == 12
+
+
+@pytest.mark.slow  # a server killed and started again (two starts), 16 small games: about 8 s
+def test_a_kill_9_and_restart_under_load_loses_and_mixes_nothing():
+    rules = Rules(pegs=3, colors=4)
+    engine, strategy = ReferenceEngine(rules), make_strategy("first", rules)
+    total = sum(play(engine, strategy, secret).attempts for secret in random_secrets(rules, 16, 1))
+    result = load("--workers", "1", "--games", "16", "--concurrency", "4", "--restart-after", "6", "--pegs", "3",
+                  "--colors", "4", "--strategy", "first", "--max-seconds", "120")
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert re.fullmatch(r"restart    kill -9 after 6 games done; started again on the same file in [\d.]+ s "
+                        r"\(at http://127\.0\.0\.1:\d+\)", lines[2])
+    assert re.fullmatch(r"games      16 of 16 in [\d.]+ s: [\d.]+ games/s", lines[3])
+    assert lines[5] == f"attempts   {total} in all; mismatches with play in process: 0"
+    assert lines[6] == "cpu        this client " + lines[6].split("client ")[1] and lines[6].endswith(
+        "the server (not known)")
+
+
+def test_restart_after_needs_workers_and_the_codemaker_role():
+    result = load("--restart-after", "5", "--games", "10")
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.endswith("error: --restart-after N needs --workers, --role codemaker and N below --games\n")

@@ -1,0 +1,367 @@
+"""The server's games and races kept in an SQLite file (``mmlogic serve --db FILE``).
+
+A game is its request (rules, role, backend, strategy, seed, secret...) and
+what was played: its history, the computer's guess waiting for an answer, and
+whether it was resigned. :class:`SqliteStore` writes that, one row per game
+or race, after every request that changed it, in one statement (a transaction
+of its own): a ``kill -9`` inside a request leaves the row before it or after
+it, never half of it. A game is rebuilt by building its request's game again
+(every strategy is a function of its seed and the history, and a request
+without a seed is given one before it is built) and recording its history
+through the same :class:`~mm_logic.game.Game` API, so it goes on as the game
+would have in process.
+
+Each process keeps the games it serves built (a cache) beside the number of
+writes each was built from (``version``). A request reads the row's version
+first: another process (``serve --workers``) or a restart that wrote it since
+makes this one rebuild the game; a write is made only over the version read
+(optimistic concurrency), so two processes changing one game at the same
+moment cannot mix: the second is refused (409) and rebuilt. The file is in
+WAL mode with a busy timeout: readers never wait, writers queue.
+
+Races (move by move) are kept the same way (each entrant's history, time and
+stop); batch races run in worker processes of the server that started them
+and stay in its memory: a restart loses them (their 404 says so). The schema
+is versioned (``PRAGMA user_version``): a file of another version, or not an
+SQLite file, is refused in one line and left as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import BadInput
+from ..notation import shown
+from .race import Race, new_race
+from .store import ID, Conflict, GameStore, Hosted, HostedGame, TooManyGames, UnknownGame
+
+#: The schema's version, in the file's ``PRAGMA user_version``; a file of another is refused.
+SCHEMA_VERSION = 1
+SCHEMA = """
+CREATE TABLE hosted (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,        -- 'game' or 'race'
+    request TEXT NOT NULL,     -- the request, as JSON, with its seed
+    played TEXT NOT NULL,      -- what was played, as JSON (history, pending, resigned; or the entrants')
+    over INTEGER NOT NULL,
+    version INTEGER NOT NULL,  -- writes so far: a process holding an older one rebuilds
+    last_used REAL NOT NULL    -- time.time() of the last request
+);
+CREATE INDEX hosted_used ON hosted (over, last_used);
+CREATE TABLE evicted (id TEXT PRIMARY KEY, at REAL NOT NULL);
+"""
+#: How long a write waits for another process's write to end, in seconds.
+BUSY_SECONDS = 30.0
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def open_checked(path: str) -> None:
+    """Make ``path`` a store (a new or empty file), or check that it is one of this version.
+
+    Raises BadInput (one line, exit 2) for a directory, a file that is not
+    SQLite, an SQLite file of another application or another schema version;
+    such a file is left as it was.
+    """
+    file = Path(path)
+    if file.is_dir():
+        raise BadInput(f"--db {path}: is a directory, not a file")
+    if file.exists() and file.stat().st_size > 0:
+        with file.open("rb") as handle:
+            if handle.read(16) != SQLITE_HEADER:
+                raise BadInput(f"--db {path}: not an SQLite file (refused, left as it was)")
+    try:
+        db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
+    except sqlite3.Error as error:
+        raise BadInput(f"--db {path}: cannot open it: {error}") from None
+    try:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if version == 0 and not tables:
+            db.execute("BEGIN IMMEDIATE")
+            db.executescript(SCHEMA + f"PRAGMA user_version = {SCHEMA_VERSION};")  # commits
+        elif version == 0:
+            raise BadInput(f"--db {path}: an SQLite file of another application (refused, left as it was)")
+        elif version != SCHEMA_VERSION:
+            raise BadInput(f"--db {path}: a store of schema version {version}; this mmlogic reads version "
+                           f"{SCHEMA_VERSION} (refused, left as it was)")
+        db.execute("PRAGMA journal_mode = WAL")
+    except sqlite3.Error as error:
+        raise BadInput(f"--db {path}: cannot read it as a store: {error}") from None
+    finally:
+        db.close()
+
+
+@dataclass
+class Built:
+    """A game or race this process has built, and the version of its row it was built from or wrote."""
+
+    hosted: Hosted
+    version: int
+    played: str
+
+
+def game_played(hosted: HostedGame) -> dict:
+    """What a game's row keeps of its play."""
+    return {"history": [[list(g), list(f)] for g, f in hosted.game.history],
+            "pending": None if hosted.pending is None else list(hosted.pending), "resigned": hosted.resigned}
+
+
+def race_played(race: Race) -> dict:
+    """What a race's row keeps of its play: each entrant's history, seconds and stop."""
+    return {"entrants": [{"history": [[list(g), list(f)] for g, f in e.game.history], "seconds": e.seconds,
+                          "stopped": e.stopped} for e in race.entrants]}
+
+
+def replay(game, history: list) -> None:
+    """Record ``history`` (as a row keeps it) in a new game, as it was played (each entry was accepted)."""
+    for guess, fb in history:
+        game.record(tuple(guess), tuple(fb), check=False)
+
+
+class SqliteStore(GameStore):
+    """A :class:`~mm_logic.server.store.GameStore` whose games and races are rows of an SQLite file.
+
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "games.db")
+    >>> store = SqliteStore(path)
+    >>> game = store.create(store.seeded({"rules": {"pegs": 3, "colors": 4}, "secret": "012"}))
+    >>> store.saved(game)
+    >>> again = SqliteStore(path)  # a restart
+    >>> again.get(game.id).state()["attempts"], len(again)
+    (0, 1)
+    """
+
+    def __init__(self, path: str, max_games: int = 1000, idle_seconds: float = 1800.0,
+                 time_limit: float | None = 10.0, workers: int = 1):
+        super().__init__(max_games, idle_seconds, time_limit)
+        #: The processes serving the file: a batch race, held by one of them, is refused above 1.
+        self.workers = workers
+        open_checked(path)
+        self.path = path
+        self._local = threading.local()
+        self._built: dict[str, Built] = {}
+        self._expired_at = 0.0
+
+    # -- the file ------------------------------------------------------------------
+    def _db(self) -> sqlite3.Connection:
+        """This thread's connection (a new one in a process forked since: connections are not shared)."""
+        db = getattr(self._local, "db", None)
+        if db is None or self._local.pid != os.getpid():
+            db = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False)
+            db.execute("PRAGMA synchronous = NORMAL")  # WAL: a process killed loses nothing committed
+            self._local.db, self._local.pid = db, os.getpid()
+        return db
+
+    def seeded(self, request):
+        """``request`` with a seed when it has none: the game is then a function of its row."""
+        if isinstance(request, dict) and request.get("seed") is None and "games" not in request:
+            return {**request, "seed": secrets.randbits(63)}
+        return request
+
+    def __len__(self) -> int:
+        (count,) = self._db().execute("SELECT count(*) FROM hosted").fetchone()
+        return count + len(self._races)
+
+    def expire(self, now: float | None = None) -> int:
+        """Forget the games and races idle too long (at most once a second a process); how many."""
+        wall = time.time() if now is None else now
+        forgotten = super().expire(time.monotonic() if now is None else now)  # batch races, in memory
+        if now is None and wall - self._expired_at < 1.0:
+            return forgotten
+        self._expired_at = wall
+        cursor = self._db().execute("DELETE FROM hosted WHERE last_used < ?", (wall - self.idle_seconds,))
+        # This process's builds unused as long: gone from the file, or to be built again when asked.
+        mono = time.monotonic()
+        with self._lock:
+            idle = [key for key, built in self._built.items() if mono - built.hosted.last_used > self.idle_seconds]
+            for key in idle:
+                self._drop(key)
+        return forgotten + cursor.rowcount
+
+    def _drop(self, key: str) -> None:
+        """Forget this process's build of ``key`` (under the store's lock), its engine released unless a
+        request is using it (then released when dropped)."""
+        built = self._built.pop(key, None)
+        if built is not None and built.hosted.lock.acquire(blocking=False):
+            try:
+                built.hosted.close()
+            finally:
+                built.hosted.lock.release()
+
+    # -- games and races in and out ------------------------------------------------------
+    def create(self, request: dict) -> HostedGame:
+        request = self.seeded(request)  # the line protocol's games too
+        build = self.game_builder(request)
+        return self._insert("game", request, build, game_played)
+
+    def add_race(self, build: Callable[[str], Hosted], request: dict | None = None) -> Hosted:
+        if request is None or "games" in request:  # a batch race: in this process's memory
+            if self.workers > 1:
+                raise Conflict(f"a batch race runs in the memory of one process, and this server has {self.workers}: "
+                               "its state would not be found by the others; race move by move, or serve with "
+                               "--workers 1")
+            return super().add_race(build)
+        return self._insert("race", request, build, race_played)
+
+    def _insert(self, kind: str, request: dict, build: Callable[[str], Hosted], played: Callable) -> Hosted:
+        """Build a game or race and write its row, if there is room (making room as the memory store does)."""
+        self.expire()
+        self._room(write=False)
+        hosted = build(self.run + secrets.token_urlsafe(9))
+        text = json.dumps(played(hosted))
+        db = self._db()
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                self._room(write=True)
+                db.execute("INSERT INTO hosted VALUES (?, ?, ?, ?, 0, 0, ?)",
+                           (hosted.id, kind, json.dumps(request), text, time.time()))
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        except BaseException:
+            hosted.close()
+            raise
+        with self._lock:
+            self._built[hosted.id] = Built(hosted, 0, text)
+        return hosted
+
+    def _room(self, write: bool) -> None:
+        """Refuse a new game when the file is full of games in play; with ``write`` (in the transaction
+        that adds one), forget the least recently used of those over to make room."""
+        excess = len(self) - self.max_games + 1
+        if excess <= 0:
+            return
+        full = TooManyGames(f"the server holds its maximum of {self.max_games} games and races; try again later")
+        db = self._db()
+        finished = [row[0] for row in db.execute(
+            "SELECT id FROM hosted WHERE over = 1 ORDER BY last_used LIMIT ?", (excess,))]
+        if len(finished) < excess:
+            raise full
+        if write:
+            now = time.time()
+            for key in finished:
+                db.execute("DELETE FROM hosted WHERE id = ?", (key,))
+                db.execute("INSERT OR REPLACE INTO evicted VALUES (?, ?)", (key, now))
+                with self._lock:
+                    self._drop(key)
+            db.execute("DELETE FROM evicted WHERE id NOT IN (SELECT id FROM evicted ORDER BY at DESC LIMIT 10000)")
+
+    def get(self, game_id: str) -> HostedGame:
+        return self._lookup_row(game_id, "game")
+
+    def get_race(self, race_id: str) -> Hosted:
+        with self._lock:
+            batch = self._races.get(race_id)
+        if batch is not None:
+            return super().get_race(race_id)
+        return self._lookup_row(race_id, "race")
+
+    def races(self) -> list[Hosted]:
+        """The batch races running in this process (those the API counts)."""
+        with self._lock:
+            return list(self._races.values())
+
+    def _lookup_row(self, key: str, kind: str) -> Hosted:
+        """The game or race ``key``: this process's build when the row has not changed since, else built
+        again from the row."""
+        self.expire()
+        row = self._db().execute("SELECT request, played, version FROM hosted WHERE id = ? AND kind = ?",
+                                 (key, kind)).fetchone()
+        with self._lock:
+            built = self._built.get(key)
+            if built is not None and (row is None or built.version != row[2]):
+                self._drop(key)
+                built = None
+        if row is None:
+            raise UnknownGame(f"no {kind} {shown(key)} ({self.why_unknown(key, kind)})")
+        if built is None:
+            built = Built(self._rebuild(key, kind, json.loads(row[0]), json.loads(row[1])), row[2], row[1])
+            with self._lock:
+                self._built[key] = built
+        built.hosted.last_used = time.monotonic()
+        return built.hosted
+
+    def _rebuild(self, key: str, kind: str, request: dict, played: dict) -> Hosted:
+        """A game or race built again from its row: its request, then its play recorded."""
+        if kind == "game":
+            hosted = self.game_builder(request)(key)
+            replay(hosted.game, played["history"])
+            hosted.pending = None if played["pending"] is None else tuple(played["pending"])
+            hosted.resigned = played["resigned"]
+            return hosted
+        race = new_race(request, self.time_limit)(key)
+        for entrant, kept in zip(race.entrants, played["entrants"]):
+            replay(entrant.game, kept["history"])
+            entrant.seconds, entrant.stopped = kept["seconds"], kept["stopped"]
+        return race
+
+    def saved(self, hosted: Hosted) -> None:
+        """Write what a request changed in ``hosted`` (under its lock), over the version it was built from.
+
+        Raises Conflict when another process wrote the row since (its build is then dropped): the
+        request is refused, never mixed with the other's.
+        """
+        if isinstance(hosted, HostedGame):
+            text = json.dumps(game_played(hosted))
+        elif isinstance(hosted, Race):
+            text = json.dumps(race_played(hosted))
+        else:  # a batch race: in memory
+            return
+        with self._lock:
+            built = self._built.get(hosted.id)
+        db = self._db()
+        if built is None or built.hosted is not hosted:
+            row = db.execute("SELECT played FROM hosted WHERE id = ?", (hosted.id,)).fetchone()
+            if row is None or row[0] == text:
+                return  # forgotten meanwhile (expired, made room), or nothing changed: nothing to write
+            raise Conflict(f"{hosted.id} was changed by another request at the same moment; read it and try again")
+        if text == built.played:
+            db.execute("UPDATE hosted SET last_used = ? WHERE id = ?", (time.time(), hosted.id))
+            return
+        cursor = db.execute("UPDATE hosted SET played = ?, over = ?, version = version + 1, last_used = ? "
+                            "WHERE id = ? AND version = ?",
+                            (text, int(hosted.over), time.time(), hosted.id, built.version))
+        if cursor.rowcount == 0:
+            with self._lock:
+                self._built.pop(hosted.id, None)
+            raise Conflict(f"{hosted.id} was changed by another request at the same moment; read it and try again")
+        built.version += 1
+        built.played = text
+
+    # -- why an id is unknown -------------------------------------------------------------
+    def evicted(self, key: str) -> bool:
+        if super().evicted(key):
+            return True
+        return self._db().execute("SELECT 1 FROM evicted WHERE id = ?", (key,)).fetchone() is not None
+
+    def why_unknown(self, key: str, kind: str = "game") -> str:
+        """As the memory store says, but a game of an earlier run was kept: gone, it went idle (or never was),
+        unless it is a batch race, which only its process held."""
+        if self.evicted(key):
+            return "it was over, and forgotten to make room for new games"
+        issued = ID.fullmatch(key)
+        if kind == "race" and issued and issued[1] < self.run:
+            return ("a race of an earlier run of the server: a batch race is lost when the server stops; "
+                    f"other {self.idle_text('race')}")
+        return self.idle_text(kind)
+
+    def close(self) -> None:
+        super().close()
+        with self._lock:
+            for built in self._built.values():
+                built.hosted.close()
+            self._built.clear()
+        db = getattr(self._local, "db", None)
+        if db is not None and self._local.pid == os.getpid():
+            db.close()
+            self._local.db = None
