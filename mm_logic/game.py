@@ -85,7 +85,7 @@ class Game:
                  history: list[Entry] = (), adversary: bool = False, liar: Liar | None = None):
         if adversary and secret is not None:
             raise BadInput("an adversary keeps no secret: give one or the other")
-        self._liar = liar.answers(secret) if liar is not None and secret is not None else None
+        self._liar = liar if secret is not None else None
         self.engine = engine
         self.adversary = adversary
         self.rules = engine.rules
@@ -213,7 +213,7 @@ class Game:
                 return adversarial_answer(self.engine, self.history, tuple(guess))
             raise BadInput("this game has no secret to score against")
         if self._liar is not None:
-            return self._liar(tuple(guess))
+            return self._liar.answer(self.secret, self.history, tuple(guess))
         return score(self.rules, guess, self.secret)
 
     def shown_secret(self) -> Code | None:

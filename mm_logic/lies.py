@@ -149,22 +149,28 @@ class Liar:
     turns: tuple[int, ...] = ()
     seed: int | None = None
 
+    def answer(self, secret: Code, history: list[Entry], guess: Code) -> Feedback:
+        """The answer to ``guess`` after ``history`` (this game's, against ``secret``): a function of them and
+        the seed alone, so that a game rebuilt from its history (a server's, after a restart) answers on
+        as it would have."""
+        rules = self.rules
+        rule = rule_of(rules)
+        truth = rule.score(guess, secret)
+        wrong = wrong_answers(rules, guess, secret)
+        number = len(history) + 1
+        rng = np.random.default_rng(None if self.seed is None else [self.seed, number, *secret])
+        told = len(broken(rules, history, secret))
+        lie = told < rules.lies and wrong and (number in self.turns if self.turns else rng.random() < 0.5)
+        return wrong[int(rng.integers(len(wrong)))] if lie else truth
+
     def answers(self, secret: Code) -> Callable[[Code], Feedback]:
         """The answers of one game against ``secret``, one call per guess in order."""
-        rules, turns = self.rules, set(self.turns)
-        rng = np.random.default_rng(None if self.seed is None else [self.seed, *secret])
-        rule = rule_of(rules)
-        told = [0, 0]  # answers given, lies told
+        history: list[Entry] = []
 
         def answer(guess: Code) -> Feedback:
-            told[0] += 1
-            truth = rule.score(guess, secret)
-            wrong = wrong_answers(rules, guess, secret)
-            lie = told[1] < rules.lies and wrong and (told[0] in turns if turns else rng.random() < 0.5)
-            if not lie:
-                return truth
-            told[1] += 1
-            return wrong[int(rng.integers(len(wrong)))]
+            fb = self.answer(secret, history, tuple(guess))
+            history.append((tuple(guess), fb))
+            return fb
         return answer
 
 

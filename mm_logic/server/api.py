@@ -436,6 +436,9 @@ def _diagnose(hosted: HostedGame, body: dict) -> dict:
     line ``play`` says."""
     guess, fb = _answered(hosted, body)
     hosted.pending = guess
+    if hosted.rules.lies:
+        raise BadInput("diagnose does not apply with lies: it finds the fewest wrong answers, where the rules' "
+                       "lies say how many may be")
     found = diagnose(hosted.game.engine, [*hosted.game.history, (guess, fb)])
     return {**found.as_dict(), "text": found.text("answer")}
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import copy
 
 from ..engines import BACKENDS
-from ..rules import FEEDBACK_RULES
+from ..rules import FEEDBACK_RULES, MAX_LIES
 from ..strategies import STRATEGIES
 from .batch_race import MAX_BATCH
 from .race import MAX_ENTRANTS
@@ -67,11 +67,13 @@ def _components() -> dict:
         "no_repeat": {"type": ["boolean", "null"]},
         "max_repeat": {"type": ["integer", "null"], "minimum": 1},
         "alphabet": {"type": ["string", "null"], "minLength": 1},
-        "feedback": {"anyOf": [{"enum": list(FEEDBACK_RULES)}, {"type": "null"}]}}, required=())
+        "feedback": {"anyOf": [{"enum": list(FEEDBACK_RULES)}, {"type": "null"}]},
+        "lies": {"type": ["integer", "null"], "minimum": 0, "maximum": MAX_LIES}}, required=())
     entrant = _obj({"backend": {"enum": list(BACKENDS)}, "strategy": {"enum": list(STRATEGIES)}}, required=())
     entries = [_obj({"guess": CODE, **keys}) for keys in FEEDBACKS.values()]
     rules = _obj({"pegs": {"type": "integer"}, "colors": {"type": "integer"},
-                  "max_repeat": {"type": ["integer", "null"]}, "feedback": {"type": "string"}})
+                  "max_repeat": {"type": ["integer", "null"]}, "feedback": {"type": "string"},
+                  "lies": {"type": "integer", "minimum": 1}}, required=("pegs", "colors", "max_repeat", "feedback"))
     common = {"id": NAME, "rules": _ref("Rules"), "alphabet": NAME}
     race_entrant = _obj({"backend": NAME, "strategy": NAME, "history": {"type": "array", "items": _ref("Entry")},
                          "attempts": INT, "seconds": {"type": "number"}, "won": {"type": "boolean"},
@@ -93,14 +95,18 @@ def _components() -> dict:
         "GameRequest": _obj({"rules": _ref("RulesRequest"), "role": {"enum": ["codebreaker", "codemaker"]},
                              "backend": {"enum": list(BACKENDS)}, "strategy": {"enum": list(STRATEGIES)},
                              "seed": INT, "secret": NULLABLE_CODE, "first_guess": NULLABLE_CODE,
-                             "adversary": {"type": ["boolean", "null"]}}, required=()),
+                             "adversary": {"type": ["boolean", "null"]},
+                             "liar": {"anyOf": [{"const": "random"}, {"type": "null"},
+                                                {"type": "array", "minItems": 1,
+                                                 "items": {"type": "integer", "minimum": 1}}]}}, required=()),
         "Game": _obj({**common, "role": {"enum": ["codebreaker", "codemaker"]}, "backend": NAME, "strategy": NAME,
                       "history": {"type": "array", "items": _ref("Entry")}, "attempts": INT,
                       "won": {"type": "boolean"}, "over": {"type": "boolean"}, "adversary": {"const": True},
-                      "secret": CODE},
+                      "secret": CODE, "lies": {"type": "array", "items": {"type": "integer", "minimum": 1}}},
                      required=("id", "role", "rules", "alphabet", "backend", "strategy", "history", "attempts",
                                "won", "over"),
-                     description="a game's state; `secret` once over (codebreaker)"),
+                     description="a game's state; `secret` once over (codebreaker), and in a game with lies "
+                                 "`lies`, the answers that were wrong"),
         "Guess": _obj({"guess": CODE}),
         "GuessReply": {"anyOf": [_obj({"guess": CODE, **keys, "won": {"type": "boolean"}, "attempts": INT,
                                        "secret": CODE}, required=("guess", *keys, "won", "attempts"))

@@ -29,6 +29,7 @@ from ..engines import DEFAULT_BACKEND, engine_class
 from ..errors import BadInput, MMLogicError
 from ..feedback import rule_of
 from ..game import Game
+from ..lies import Liar, broken, parse_liar
 from ..notation import SHOWN, Code, format_code, parse_code, shown
 from ..player import Player
 from ..rules import FEEDBACK_RULES, Rules, make_rules
@@ -77,12 +78,12 @@ def rules_from(request: dict) -> Rules:
         request = {}
     if not isinstance(request, dict):
         raise BadInput('rules must be a JSON object, e.g. {"pegs": 4, "colors": 6}')
-    unknown = set(request) - {"pegs", "colors", "no_repeat", "max_repeat", "alphabet", "feedback"}
+    unknown = set(request) - {"pegs", "colors", "no_repeat", "max_repeat", "alphabet", "feedback", "lies"}
     if unknown:
         raise BadInput(f"unknown rules field {sorted(unknown)[0]!r}")
     options = {}
     for name, kind in (("pegs", int), ("colors", int), ("no_repeat", bool), ("max_repeat", int),
-                       ("alphabet", str), ("feedback", str)):
+                       ("alphabet", str), ("feedback", str), ("lies", int)):
         value = request.get(name)
         if value is None:
             continue
@@ -94,6 +95,25 @@ def rules_from(request: dict) -> Rules:
         # make the server read a file, let alone run one. A long name is quoted by its start.
         raise BadInput(f"unknown feedback rule {shown(options['feedback'])}; choose from {', '.join(FEEDBACK_RULES)}")
     return make_rules(**options)
+
+
+def liar_of(request: dict, rules: Rules, role: str, seed: int | None) -> Liar | None:
+    """A request's ``liar`` (the server's codemaker uses its lies, as ``--liar``): ``"random"`` or the answers
+    that lie, by number (``[2, 5]``); None when absent or null."""
+    value = request.get("liar")
+    if value is None:
+        return None
+    if role != "codebreaker" or request.get("adversary"):
+        raise BadInput("liar applies to role codebreaker with a secret: the server then answers the guesses")
+    if value != "random" and not (isinstance(value, list) and value
+                                  and all(isinstance(n, int) and not isinstance(n, bool) for n in value)):
+        raise BadInput('liar must be "random" or a list of answer numbers, e.g. [2, 5]')
+    text = value if value == "random" else ",".join(map(str, value))
+    try:
+        return parse_liar(text, rules, seed)
+    except BadInput as error:  # the command line's message, in the API's words
+        raise BadInput(str(error).replace("--liar", "liar").replace("--lies K", "lies in the rules")
+                       .replace("--lies", "lies")) from None
 
 
 def history_of(game: Game) -> list[dict]:
@@ -206,6 +226,8 @@ class HostedGame:
         shown = self.game.shown_secret() if self.over else None
         if shown is not None:
             state["secret"] = format_code(shown, rules)
+            if rules.lies and not self.game.adversary:  # the answers that were wrong, once it is over
+                state["lies"] = [i + 1 for i in broken(rules, self.game.history, shown)]
         return state
 
     def close(self) -> None:
@@ -274,7 +296,7 @@ class GameStore:
         if not isinstance(request, dict):
             raise BadInput("the request body must be a JSON object")
         unknown = set(request) - {"rules", "role", "backend", "strategy", "seed", "secret", "first_guess",
-                                  "adversary"}
+                                  "adversary", "liar"}
         if unknown:
             raise BadInput(f"unknown field {sorted(unknown)[0]!r}")
         rules = rules_from(request.get("rules"))
@@ -302,6 +324,9 @@ class GameStore:
             raise BadInput("an adversary keeps no secret: give secret or adversary, not both")
         if adversary:
             check_adversary(rules, engine_class(backend))
+            if rules.lies:
+                raise BadInput("an adversary tells no lies: its answers already keep the most codes")
+        liar = liar_of(request, rules, role, seed)
         if role == "codemaker" or adversary:
             if request.get("secret") is not None:
                 raise BadInput("secret applies to role codebreaker: as codemaker you keep the code")
@@ -312,8 +337,8 @@ class GameStore:
             secret = random_code(rules, np.random.default_rng(seed))
 
         def build(key: str) -> HostedGame:
-            return HostedGame(key, role, Game(player.engine(), strategy, secret=secret, adversary=adversary),
-                              backend)
+            return HostedGame(key, role, Game(player.engine(), strategy, secret=secret, adversary=adversary,
+                                              liar=liar), backend)
         return build
 
     def add_race(self, build: Callable[[str], Hosted], request: dict | None = None) -> Hosted:

@@ -410,6 +410,36 @@ def test_play_against_the_adversary_and_give_up(driver, server):
     assert page.message() == "" and page.console_errors() == []
 
 
+def test_play_with_a_lie_and_give_up_shows_which_answer_lied(driver, server):
+    # Lies 1: the server's codemaker lies at a random answer; giving up shows the secret and the lie, as the
+    # game's state says (GET /api/games/{id}); the duel plays without lies and says so.
+    import json
+    import urllib.request
+
+    page = Page(driver, server)
+    page.choose("python", "first")
+    page.find("lies").send_keys("1")
+    page.click("play-new")
+    for code in ("0011", "2234", "4455"):
+        for symbol in code:
+            page.click(f"palette-{RULES.alphabet.index(symbol)}")
+        page.click("play-submit")
+    page.click("play-resign")
+    game_id = driver.execute_script("return play.game.id")
+    with urllib.request.urlopen(f"{server}/api/games/{game_id}") as reply:
+        state = json.load(reply)
+    assert state["rules"]["lies"] == 1 and state["over"]
+    lied = f" Answer {state['lies'][0]} was a lie." if state["lies"] else " Every answer was true."
+    assert page.text("play-status") == f"The secret was {state['secret']} (you gave up after 3 guesses).{lied}"
+    truth = [score(RULES, parse_code(e["guess"], RULES), parse_code(state["secret"], RULES)) for e in state["history"]]
+    assert [i + 1 for i, (e, t) in enumerate(zip(state["history"], truth)) if (e["black"], e["white"]) != t] \
+        == state["lies"]
+    page.click("tab-duel")
+    page.click("duel-start")
+    assert page.message() == "Lies: the duel plays without them; empty the field"
+    assert page.console_errors() == []
+
+
 def test_give_up_the_entrants_limits_and_the_rules_tab(driver, server):
     page = Page(driver, server)
     page.choose("python", "first")

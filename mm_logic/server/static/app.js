@@ -282,7 +282,22 @@ function chosenRules() {
   // Sent only when it is not the standard rule (the server reads none as standard): a standard game's requests
   // are as they were.
   if ($("feedback").value !== "standard") rules.feedback = $("feedback").value;
+  // Lies only when asked: a game without them sends what it always sent.
+  if ($("lies").value.trim() !== "") {
+    const lies = wholeNumber("lies", "Lies");
+    if (lies > 3) throw new InputError("Lies: enter 0 to 3");
+    if (lies > 0) rules.lies = lies;
+  }
   return rules;
+}
+
+/** "Answers 1 and 3 were lies." once a game with lies is over (its state's `lies`), else "". */
+function liesText(state) {
+  const lies = state.lies ?? [];
+  if (!lies.length) return state.rules?.lies ? " Every answer was true." : "";
+  const numbers = lies.length === 1 ? `Answer ${lies[0]} was a lie`
+    : `Answers ${lies.slice(0, -1).join(", ")} and ${lies.at(-1)} were lies`;
+  return ` ${numbers}.`;
 }
 
 /** A reply's feedback rule. The server's replies name it always (docs/server.md); one that predates the
@@ -298,8 +313,9 @@ const FEEDBACK_LABELS = {black: ", black pegs only", positional: ", one mark per
 function rulesText(rules) {
   const repeat = rules.max_repeat === 1 ? ", no repetition"
     : rules.max_repeat ? `, at most ${rules.max_repeat} of each colour` : "";
+  const lies = rules.lies ? `, at most ${plural(rules.lies, "wrong answer")}` : "";
   return sizeText(rules) + repeat +
-    (FEEDBACK_LABELS[feedbackOf(rules)] ?? "");
+    (FEEDBACK_LABELS[feedbackOf(rules)] ?? "") + lies;
 }
 
 let options = {backends: [], strategies: [], default_backend: "", default_strategy: "", max_entrants: 8,
@@ -351,8 +367,11 @@ const play = {
     // The adversary keeps no secret (each answer leaves the most codes possible); never in a duel, whose rounds
     // score codes the computer drew.
     const adversary = $("play-adversary").checked && !duel.breaking();
-    const state = await api("POST", "/api/games", {rules: chosenRules(), role: "codebreaker",
-      backend: $("backend").value, strategy: $("strategy").value, ...(adversary ? {adversary: true} : {})});
+    // With lies, the server's codemaker uses them, at random answers (the adversary tells none).
+    const rules = chosenRules();
+    const liar = rules.lies && !adversary ? {liar: "random"} : {};
+    const state = await api("POST", "/api/games", {rules, role: "codebreaker",
+      backend: $("backend").value, strategy: $("strategy").value, ...(adversary ? {adversary: true} : {}), ...liar});
     this.game = state;
     this.notation = new Notation(state);
     this.guess = [];
@@ -478,6 +497,10 @@ const play = {
       this.game.over = this.game.won = true;
       this.game.secret = reply.secret;
       $("play-status").textContent = `You found ${reply.secret} in ${plural(reply.attempts, "guess")}.`;
+      if (this.game.rules.lies) {  // which answers were lies: the state says, now that the game is over
+        const over = await api("GET", `/api/games/${this.game.id}`);
+        $("play-status").textContent += liesText(over);
+      }
       if (duel.breaking()) duel.over(reply.attempts, true);
     } else if (duel.breaking() && reply.attempts >= duel.limit) {
       await this.resign();  // out of guesses: the secret is shown, the round scored as a code not broken
@@ -495,7 +518,7 @@ const play = {
       : `The secret was ${this.game.secret}`;
     $("play-status").textContent = `${shown} (` + (duel.breaking() &&
       attempts >= duel.limit ? `out of guesses: ${duel.limit} allowed in the duel).`
-      : `you gave up after ${plural(attempts, "guess")}).`);
+      : `you gave up after ${plural(attempts, "guess")}).`) + liesText(this.game);
     if (duel.breaking()) duel.over(attempts, false);
     this.render();
   },
@@ -733,7 +756,18 @@ const codemaker = {
     // With your code typed, an answer that disagrees with it is refused here, and nothing is sent.
     const right = this.expected();
     const given = this.answer();
-    if (right !== null) {
+    const lies = this.game.rules.lies ?? 0;
+    if (right !== null && lies) {
+      // With lies you may answer wrongly, up to the rules' number: more would leave the computer no code.
+      const code = this.secret();
+      const told = [...this.game.history, {...given, guess: this.current.guess}];
+      const wrong = told.filter((entry) => feedbackText(this.notation,
+        FEEDBACK[this.notation.feedback](this.notation.parse(entry.guess), code)) !== feedbackText(this.notation, entry));
+      if (wrong.length > lies) {
+        throw new InputError(`Your code ${$("cm-secret").value.trim()} would make ${plural(wrong.length, "answer")} ` +
+          `wrong, more than the ${lies} allowed: nothing sent.`);
+      }
+    } else if (right !== null) {
       // A code typed in mid-game: the answers given before it are checked too, as a wrong one would leave the
       // computer without a code to find.
       const code = this.secret();
@@ -757,7 +791,7 @@ const codemaker = {
       state = await api("POST", `/api/games/${this.game.id}/feedback`, body);
     } catch (error) {
       // An answer no code could give with the earlier ones: say which answers to change, and to what.
-      if (error instanceof ApiError && error.message.startsWith("no code is consistent")) {
+      if (error instanceof ApiError && error.message.startsWith("no code is consistent") && !this.game.rules.lies) {
         const found = await api("POST", `/api/games/${this.game.id}/diagnose`, body);
         throw new ApiError(`${error.message}. Fewest changes: ${found.text}`);
       }
@@ -808,6 +842,7 @@ const duel = {
   },
 
   async start() {
+    if (chosenRules().lies) throw new InputError("Lies: the duel plays without them; empty the field");
     const rounds = wholeNumber("duel-rounds", "Rounds");
     if (rounds < 2 || rounds % 2) {
       throw new InputError("Rounds: enter an even number, at least 2 (each side makes as many codes as it breaks)");
