@@ -27,13 +27,13 @@ def free_port() -> int:
 class ServerProcess:
     """``mmlogic serve OPTIONS`` on 127.0.0.1; a context manager that stops it on exit.
 
-    ``url`` is its HTTP address; with ``tcp=True`` it also serves seed 003's
+    ``url`` is its HTTP address (on ``port``, else a free one); with ``tcp=True`` it also serves seed 003's
     line protocol on ``tcp_port``. Raises RuntimeError, with the server's
     error, if it does not accept connections within ``wait`` seconds.
     """
 
-    def __init__(self, *options: str, tcp: bool = False, wait: float = 30.0):
-        self.port = free_port()
+    def __init__(self, *options: str, tcp: bool = False, wait: float = 30.0, port: int | None = None):
+        self.port = free_port() if port is None else port  # a given port: the same server started again
         self.tcp_port = free_port() if tcp else None
         self.url = f"http://127.0.0.1:{self.port}"
         command = [str(Path(sys.executable).parent / "mmlogic"), "serve", "--port", str(self.port), *options]

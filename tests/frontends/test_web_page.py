@@ -273,6 +273,44 @@ def test_the_computer_guesses_your_code_with_a_contradiction_and_undo(driver, se
     page.save(pictures[-1], tmp_path, "codemaker.png")
 
 
+@pytest.mark.slow  # two server start-ups beside the browser: 5-8 s
+def test_a_game_in_the_page_goes_on_across_a_kill_9_and_a_restart_of_the_server(driver, tmp_path):
+    # serve --db: the server killed (-9) mid-game and started again on the same file and port; the page, left
+    # as it was, answers on, and the computer finds the code with the guesses it plays in process.
+    db = str(tmp_path / "games.db")
+    first = ServerProcess("--db", db)
+    try:
+        page = Page(driver, first.url)
+        page.choose("python", "minimax")
+        page.click("tab-codemaker")
+        page.click("cm-new")
+        secret = parse_code("1234", RULES)
+
+        def answer() -> None:
+            black, white = feedback(parse_code(page.attribute("cm-guess", "data-code"), RULES), secret)
+            for _ in range(black):
+                page.click("cm-black-plus")
+            for _ in range(white):
+                page.click("cm-white-plus")
+            page.click("cm-send")
+
+        answer()
+        assert page.attribute("cm-guess", "data-code") == "1233"
+    finally:
+        first.process.kill()  # kill -9: no clean shutdown
+        first.process.wait()
+    with ServerProcess("--db", db, port=first.port):
+        for _ in range(10):
+            answer()
+            assert page.message() == ""
+            if page.text("cm-status"):
+                break
+        expected = played("python", "minimax", "1234", RULES)
+        assert page.rows("cm") == shown(expected)
+        assert page.text("cm-status") == f"The computer found your code 1234 in {plural(len(expected), 'guess')}."
+        assert page.console_errors() == []
+
+
 def test_a_race_of_three_entrants_to_the_end(driver, server, tmp_path):
     page = Page(driver, server)
     entrants = [("python", "minimax"), ("python", "parts"), ("clingo", "first")]
