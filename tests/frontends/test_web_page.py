@@ -176,6 +176,20 @@ def shown(history) -> list[dict]:
     return [{"guess": format_code(g, RULES), "black": b, "white": w, "text": f"{b},{w}"} for g, (b, w) in history]
 
 
+def answered_to_the_win(page: Page, code: str, answer) -> None:
+    """The codemaker tab's game answered for ``code`` to the win, ``answer(black, white, turn)`` clicking each
+    answer: the board and the last line are those of minimax on python in process."""
+    secret = parse_code(code, RULES)
+    for turn in range(1, 11):
+        answer(*feedback(parse_code(page.attribute("cm-guess", "data-code"), RULES), secret), turn)
+        assert page.message() == ""
+        if page.text("cm-status"):
+            break
+    expected = played("python", "minimax", code, RULES)
+    assert page.rows("cm") == shown(expected)
+    assert page.text("cm-status") == f"The computer found your code {code} in {plural(len(expected), 'guess')}."
+
+
 @pytest.mark.slow  # 4.0 and 4.8 s measured, after Chromium's start (1.6-1.9 s) as the file's first
 def test_play_a_game_with_the_assistant_to_the_win(driver, server, tmp_path):
     page = Page(driver, server)
@@ -259,15 +273,7 @@ def test_the_computer_guesses_your_code_with_a_contradiction_and_undo(driver, se
     page.click("cm-undo")
     assert page.message() == "" and page.rows("cm") == []
     assert page.attribute("cm-guess", "data-code") == "0011"
-    for turn in range(1, 11):
-        guess = page.attribute("cm-guess", "data-code")
-        answer(*feedback(parse_code(guess, RULES), secret), markers=turn % 2 == 0)
-        assert page.message() == ""
-        if page.text("cm-status"):
-            break
-    expected = played("python", "minimax", "1234", RULES)
-    assert page.rows("cm") == shown(expected)
-    assert page.text("cm-status") == f"The computer found your code 1234 in {plural(len(expected), 'guess')}."
+    answered_to_the_win(page, "1234", lambda black, white, turn: answer(black, white, markers=turn % 2 == 0))
     assert not page.find("cm-send").is_displayed()
     assert page.console_errors() == []
     page.save(pictures[-1], tmp_path, "codemaker.png")
@@ -284,30 +290,21 @@ def test_a_game_in_the_page_goes_on_across_a_kill_9_and_a_restart_of_the_server(
         page.choose("python", "minimax")
         page.click("tab-codemaker")
         page.click("cm-new")
-        secret = parse_code("1234", RULES)
 
-        def answer() -> None:
-            black, white = feedback(parse_code(page.attribute("cm-guess", "data-code"), RULES), secret)
+        def answer(black: int, white: int, _turn: int = 0) -> None:
             for _ in range(black):
                 page.click("cm-black-plus")
             for _ in range(white):
                 page.click("cm-white-plus")
             page.click("cm-send")
 
-        answer()
+        answer(*feedback(parse_code("0011", RULES), parse_code("1234", RULES)))
         assert page.attribute("cm-guess", "data-code") == "1233"
     finally:
         first.process.kill()  # kill -9: no clean shutdown
         first.process.wait()
     with ServerProcess("--db", db, port=first.port):
-        for _ in range(10):
-            answer()
-            assert page.message() == ""
-            if page.text("cm-status"):
-                break
-        expected = played("python", "minimax", "1234", RULES)
-        assert page.rows("cm") == shown(expected)
-        assert page.text("cm-status") == f"The computer found your code 1234 in {plural(len(expected), 'guess')}."
+        answered_to_the_win(page, "1234", answer)
         assert page.console_errors() == []
 
 
