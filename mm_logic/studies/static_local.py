@@ -30,8 +30,9 @@ from ..resources import encoding_path
 
 #: One step in this many may take the best replacement even when it leaves fewer classes.
 WORSE_MOVES = 10
-#: Steps without a new best before starting again, and steps of one start at most.
+#: Steps without a new best before starting again.
 STALL = 60
+#: Steps of one start at most.
 STEPS = 400
 #: Candidate codes scored at once (rows of codes x codes keys in memory).
 BLOCK = 512
