@@ -17,8 +17,14 @@ from .options import Integer, Seconds, backend_option, emit, json_option, rules_
 @click.option("--guesses", type=Integer(1), default=None, metavar="K",
               help="Only ask whether K guesses (at most) suffice: the guesses found, not proved optimal, or the "
                    "proof that K do not suffice (exit 0 either way).")
+@click.option("--local-search", "local_seconds", type=Seconds(), default=None, metavar="SECONDS",
+              help="With --guesses K: first look for K guesses by a local search (hill climbing over the answers) "
+                   "for up to SECONDS; a set it finds is checked by clingo and by the feedback rule (not proved "
+                   "optimal), else clingo's search follows.")
+@click.option("--seed", type=Integer(0), default=0, show_default=True,
+              help="The local search's random draws: the same seed finds the same guesses.")
 @json_option
-def static_command(rules, time_limit, guesses, as_json):
+def static_command(rules, time_limit, guesses, local_seconds, seed, as_json):
     """The fewest guesses fixed in advance whose answers tell every code apart.
 
     Static Mastermind: every guess is chosen before any answer comes; the
@@ -31,7 +37,9 @@ def static_command(rules, time_limit, guesses, as_json):
     first possible one optimal. The guesses found are checked by the game's
     feedback rule. Up to 4,096 codes (the answers are codes x codes
     facts); 4x4 takes seconds, 4x6 much longer: Ctrl-C (exit 130) or
-    --time-limit (exit 1) prints what was proved so far.
+    --time-limit (exit 1) prints what was proved so far. --local-search
+    finds sets that clingo's search does not reach (6 guesses for 4x6 in
+    about a second), checked by clingo, without a proof of optimality.
 
     \b
     Examples:
@@ -40,6 +48,7 @@ def static_command(rules, time_limit, guesses, as_json):
       mmlogic static --pegs 4 --colors 4 --feedback black
       mmlogic static --time-limit 600
       mmlogic static --guesses 5 --time-limit 3600
+      mmlogic static --guesses 6 --local-search 60
     """
     from ..studies.static import StaticStopped, static_search
     from ..terminal.progress import Spinner
@@ -50,7 +59,8 @@ def static_command(rules, time_limit, guesses, as_json):
             spinner.label = f"{line}; searching on"
 
         try:
-            result = static_search(rules, time_limit, progress=progress, guesses=guesses)
+            result = static_search(rules, time_limit, progress=progress, guesses=guesses,
+                                   local_seconds=local_seconds, seed=seed)
         except StaticStopped as stopped:
             spinner.tick()
             partial = stopped.result

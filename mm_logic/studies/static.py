@@ -84,6 +84,8 @@ class StaticResult:
     stopped: str | None = None
     #: Seconds per k: (k, seconds, satisfiable).
     steps: list[tuple[int, float, bool]] = field(default_factory=list)
+    #: What found the guesses: "clingo" (its search) or "local search" (checked by clingo), or None.
+    found_by: str | None = None
 
     def as_dict(self) -> dict:
         """``static --json``'s object (``docs/cli.md``)."""
@@ -93,7 +95,7 @@ class StaticResult:
                 "lower_bound": self.lower_bound, "final_guess_counted": False,
                 "with_final_guess": k + 1 if self.guesses or self.optimal else None,
                 "checked": self.checked, "seconds": round(self.seconds, 3), "calls": self.calls,
-                "pairs": self.pairs, "stopped": self.stopped,
+                "pairs": self.pairs, "stopped": self.stopped, "found_by": self.found_by,
                 "steps": [{"guesses": k, "seconds": round(s, 3), "satisfiable": sat} for k, s, sat in self.steps]}
 
     def summary(self) -> str:
@@ -120,11 +122,13 @@ class StaticResult:
         head = (f"{plural(k, 'guess')} fixed in advance tell every code of {self.rules.describe()} apart"
                 f"{' (optimal: ' + str(k - 1) + ' do not)' if self.optimal and k > 1 else ''}"
                 f"{'' if self.optimal else ' (not proved optimal: ' + self.summary() + ')'}")
+        how = (f"found by a local search, checked by clingo ({plural(self.calls, 'solver call')})"
+               if self.found_by == "local search" else
+               f"{plural(self.calls, 'solver call')}, {plural(self.pairs, 'pair')} of codes told apart as constraints")
         return [head, " ".join(format_code(g, self.rules) for g in self.guesses),
                 f"the final winning guess is counted apart: {k + 1} guesses win ({k} when the code is "
                 "one of them)",
-                f"{self.seconds:.2f} s, {plural(self.calls, 'solver call')}, {plural(self.pairs, 'pair')} of codes "
-                f"told apart as constraints; checked by the reference engine: {'yes' if self.checked else 'no'}"]
+                f"{self.seconds:.2f} s, {how}; checked by the reference engine: {'yes' if self.checked else 'no'}"]
 
 
 def check_rules(rules: Rules) -> None:
@@ -257,16 +261,22 @@ def alike_pairs(table: np.ndarray, chosen: list[int], limit: int = PAIRS_PER_ROU
 
 
 def static_search(rules: Rules, time_limit: float | None = None,
-                  progress: Callable[[str], None] | None = None, guesses: int | None = None) -> StaticResult:
+                  progress: Callable[[str], None] | None = None, guesses: int | None = None,
+                  local_seconds: float | None = None, seed: int = 0) -> StaticResult:
     """The fewest guesses fixed in advance whose answers tell every code apart (final guess apart).
 
     With ``guesses``, only that many (at most) are asked for: the guesses found, not proved
-    optimal, or the proof that no set of that many tells every code apart.
+    optimal, or the proof that no set of that many tells every code apart. With ``local_seconds``
+    too, a local search (:mod:`~mm_logic.studies.static_local`, drawn from ``seed``) looks for them
+    first for up to that long; a set it finds is checked by clingo and kept, otherwise clingo's
+    search follows.
 
     ``progress`` gets a line per solver call and per k. Past ``time_limit`` seconds, or on Ctrl-C,
     the result so far is kept in the exception's ``result`` (:class:`StaticStopped`).
     """
     check_rules(rules)
+    if local_seconds is not None and guesses is None:
+        raise BadInput("--local-search looks for --guesses K guesses: give K")
     start = time.monotonic()
     deadline = None if time_limit is None else start + time_limit
     space = code_space(rules)
@@ -276,6 +286,10 @@ def static_search(rules: Rules, time_limit: float | None = None,
         table = answers(rules, deadline)
         say(f"answers of {space.size:,} guesses to {space.size:,} codes from the rule encodings: "
             f"{time.monotonic() - start:.2f} s")
+        if local_seconds is not None and space.size > 1 and _local(table, guesses, local_seconds, seed, deadline,
+                                                                   result, say):
+            result.seconds = time.monotonic() - start
+            return _checked(result)
         ctl = Control(list(SEARCH_ARGUMENTS), logger=_quiet)
         ctl.load(str(encoding_path("static.lp")))
         n = space.size
@@ -308,7 +322,7 @@ def static_search(rules: Rules, time_limit: float | None = None,
             seconds = time.monotonic() - began
             result.steps.append((k, seconds, chosen is not None))
             if chosen is not None:
-                result.guesses = [space.code(g) for g in sorted(chosen)]
+                result.guesses, result.found_by = [space.code(g) for g in sorted(chosen)], "clingo"
                 # at most k: a set of fewer may be found; optimal when k - 1 was proved impossible
                 result.optimal = result.lower_bound == len(chosen)
                 say(f"{plural(k, 'guess')}: found ({seconds:.2f} s)")
@@ -325,12 +339,40 @@ def static_search(rules: Rules, time_limit: float | None = None,
         result.seconds = time.monotonic() - start
         raise StaticStopped(result) from None
     result.seconds = time.monotonic() - start
+    return _checked(result)
+
+
+def _checked(result: StaticResult) -> StaticResult:
+    """The result, its guesses checked by the game's feedback rule (raises when they fail)."""
     if not result.guesses:
         return result
-    result.checked = check_guesses(rules, result.guesses)
+    result.checked = check_guesses(result.rules, result.guesses)
     if not result.checked:
         raise RuntimeError("the guesses found do not tell every code apart by the game's feedback rule")
     return result
+
+
+def _local(table: np.ndarray, k: int, seconds: float, seed: int, deadline: float | None, result: StaticResult,
+           say: Callable[[str], None]) -> bool:
+    """The local search for k guesses, for up to ``seconds``; a set found is checked by clingo and put in
+    ``result`` (True), or nothing was found (False)."""
+    from .static_local import clingo_check, local_search
+
+    began = time.monotonic()
+    until = began + seconds if deadline is None else min(deadline, began + seconds)
+    found = local_search(table, k, seed, until)
+    if found is None:
+        say(f"local search: no {plural(k, 'guess')} found in {time.monotonic() - began:.0f} s; clingo's search")
+        return False
+    result.calls += 1
+    if not clingo_check(table, found, deadline):
+        raise RuntimeError("clingo finds codes alike under the guesses of the local search")
+    space = code_space(result.rules)
+    result.guesses, result.found_by = [space.code(g) for g in found], "local search"
+    result.optimal = result.lower_bound == len(found)  # one guess, when it does; else not proved
+    result.steps.append((len(found), time.monotonic() - began, True))
+    say(f"local search: {plural(len(found), 'guess')} found and checked by clingo")
+    return True
 
 
 def _quiet(code, message) -> None:

@@ -12,6 +12,7 @@ from mm_logic.codespace import code_space
 from mm_logic.feedback import score
 from mm_logic.rules import Rules
 from mm_logic.studies.static import alike_pairs, answers, check_guesses, orbits, static_search
+from mm_logic.studies.static_local import classes, clingo_check, local_search
 
 from conftest import one_line_error
 
@@ -132,3 +133,54 @@ def test_one_code_needs_no_guess(run):
     result = run("static", "--pegs", 1, "--colors", 1)
     assert (result.exit_code, result.stdout) == (0, "no guess is needed: 1x1 has one code, which the final guess "
                                                     "names\n")
+
+
+#: Six guesses for 4x6 that the local search found (mmlogic static --guesses 6 --local-search 60): the
+#: 2015 figure's six, the final guess apart (docs/results/static.md).
+SIX_FOR_4X6 = ["1341", "2133", "2404", "3020", "3450", "5502"]
+
+
+def test_six_guesses_tell_every_code_of_4x6_apart():
+    rules = Rules(4, 6)
+    space = code_space(rules)
+    guesses = [tuple(int(c) for c in code) for code in SIX_FOR_4X6]
+    assert check_guesses(rules, guesses)
+    chosen = [int(i) for i in space.index_of(guesses)]
+    table = space.table.astype(np.int64)
+    assert classes(table, chosen) == 1296 and clingo_check(table, chosen)
+    # one guess changed leaves codes alike: both checks see it
+    changed = chosen[:-1] + [0]
+    assert not check_guesses(rules, [space.code(g) for g in changed])
+    assert classes(table, changed) < 1296 and not clingo_check(table, changed)
+
+
+def test_the_local_search_finds_sets_and_gives_up_past_its_deadline():
+    import time
+
+    table = code_space(Rules(3, 4)).table.astype(np.int64)
+    found = local_search(table, 3, seed=1)
+    assert len(found) == 3 and classes(table, found) == 64
+    assert local_search(table, 3, seed=1) == found  # the same seed, the same guesses
+    # 2 guesses never tell the 64 codes apart (brute force: 3 are needed)
+    assert local_search(table, 2, seed=1, deadline=time.monotonic() + 0.3) is None
+
+
+def test_static_cli_local_search(run):
+    result = run("static", "--pegs", 3, "--colors", 4, "--guesses", 3, "--local-search", 30, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["count"], data["found_by"], data["checked"], data["optimal"], data["calls"]) == (
+        3, "local search", True, False, 1)
+    result = run("static", "--pegs", 2, "--colors", 4, "--guesses", 3, "--local-search", 30)
+    assert result.stdout.splitlines()[-1].endswith("found by a local search, checked by clingo (1 solver call); "
+                                                   "checked by the reference engine: yes")
+    one_line_error(run("static", "--local-search", 5), 2, "--local-search looks for --guesses K guesses: give K",
+                   stdout="")
+
+
+def test_static_local_search_hands_over_to_clingo(run):
+    # 2 guesses cannot tell 2x4's 16 codes apart: the local search finds none, clingo's search proves it
+    result = run("static", "--pegs", 2, "--colors", 4, "--guesses", 2, "--local-search", 0.3, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["guesses"], data["lower_bound"], data["found_by"]) == ([], 3, None)
