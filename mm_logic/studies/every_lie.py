@@ -27,7 +27,7 @@ from ..engines.base import Engine
 from ..errors import BadInput
 from ..feedback import rule_of
 from ..game import Game
-from ..lies import states_after
+from ..lies import split_states
 from ..strategies.base import Strategy
 from .bench import BenchResult, Progress
 
@@ -51,13 +51,13 @@ def every_lie(engine: Engine, strategy: Strategy, progress: Progress | None = No
             """The games below the game's history (``depth`` guesses made), added to ``result``."""
             guess = game.suggest()
             session = game.session
-            alive = session.consistent_indices()
-            codes = space.codes[alive]
+            # the guess's feedback to every code still possible, once: whether it can win, and its parts
+            marks = space.feedback_to(guess, session.consistent_indices())
             games = 0
-            if tuple(guess) in {tuple(c) for c in codes.tolist()}:
+            if (marks == rule.win_index(rules.pegs)).any():
                 result.games_played.append((tuple(guess), depth + 1))
                 games += 1
-            parts = states_after(rules, guess, codes, session.lies_needed())
+            parts = split_states(rules, marks[None, :], session.lies_needed())[0]
             for index in range(parts.size):
                 fb = rule.from_index(index, rules.pegs)
                 if parts[index] == 0 or fb == win:
