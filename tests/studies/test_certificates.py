@@ -14,6 +14,7 @@ QUOTED = {
     "4x9-optimal.json": (6561, 34666, 8),
     "4x9-worst-case.json": (6561, 35049, 7),
     "4x10-worst-case.json": (10000, 56424, 7),
+    "5x6-optimal.json": (7776, 36721, 7),
     "5x6-worst-case.json": (7776, 37353, 6),
     "5x7-worst-case.json": (16807, 86779, 6),
     "hard-4x6-optimal.json": (1296, 5660, 6),
