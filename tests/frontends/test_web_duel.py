@@ -119,3 +119,58 @@ def test_out_of_guesses_a_stopped_round_and_a_bad_number_of_rounds(driver, serve
     assert page.text("cm-status") == "You stopped the round."
     assert not page.find("cm-send").is_displayed() and not page.find("cm-undo").is_enabled()
     assert page.console_errors() == []
+
+
+@pytest.mark.slow  # six rounds by clicks
+def test_your_code_not_broken_earns_the_extra_point_only_shown_with_every_answer_right(driver, server):  # noqa: F811
+    """As `play --role duel` asks: the round waits for your code; shown and fitting every answer, the extra point;
+    not fitting, or not shown (the round stopped), none."""
+    page = Page(driver, server)
+    page.choose("python", "minimax")
+    page.click("tab-duel")
+    for field, value in (("duel-rounds", "6"), ("duel-limit", "1")):
+        page.find(field).clear()
+        page.find(field).send_keys(value)
+    page.click("duel-start")
+
+    def your_round(number: int, answer: tuple[int, int]) -> None:
+        if number > 2:
+            page.click("tab-duel")
+            page.click("duel-next")
+        guess_on_the_page(page, "0000")  # the computer's code: broken or not, the round is over in one guess
+        page.click("tab-duel")
+        page.click("duel-next")
+        assert page.attribute("cm-guess", "data-code") == "0011"
+        answer_on_the_page(page, *answer)
+        assert page.find("cm-show").is_displayed() is (number != 4)
+
+    kept = feedback(parse_code("0011", RULES), parse_code("1234", RULES))
+    your_round(2, kept)
+    assert page.text("cm-status") == ("Out of guesses: 1 allowed in the duel. For the extra point, show your code: "
+                                      "type it in Your code, then Show your code.")
+    assert page.text("cm-duel") == ("Round 2 of 6: the computer did not break your code in 1 guess; show it in the "
+                                    "Computer guesses your code tab for the extra point.")
+    page.click("cm-show")
+    assert page.message() == "Your code: type it first, then show it"
+    page.find("cm-secret").send_keys("5555")  # 0011 answers 5555 with 0,0, not the 0,1 given
+    page.click("cm-show")
+    assert page.text("cm-status") == "Your code 5555 does not fit answer 1 (to 0011): no extra point."
+    assert page.text("cm-duel") == ("Round 2: you score 1 (your code not broken in 1 guess, but your answers did not "
+                                    "fit it: no extra point). Next: round 3 of 6, in the Duel tab.")
+    assert not page.find("cm-show").is_displayed()
+    # Your code typed before the end is shown at once.
+    your_round(4, feedback(parse_code("0011", RULES), parse_code("5555", RULES)))
+    assert page.text("cm-status") == "Your code 5555 fits every answer: the extra point is yours."
+    assert page.text("cm-duel") == ("Round 4: you score 2 (your code not broken in 1 guess: 1 and 1 more). "
+                                    "Next: round 5 of 6, in the Duel tab.")
+    page.find("cm-secret").clear()
+    your_round(6, kept)
+    page.click("tab-duel")
+    page.click("duel-stop")
+    assert page.text("duel-status").startswith("Round 6: you score 1 (your code not broken in 1 guess, but not shown: "
+                                               "no extra point). ")
+    assert page.text("duel-score").startswith("Score: you 4, the computer ")
+    page.click("tab-codemaker")
+    assert page.text("cm-status") == "You did not show your code: no extra point."
+    assert not page.find("cm-show").is_displayed()
+    assert page.console_errors() == []

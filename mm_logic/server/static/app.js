@@ -621,9 +621,9 @@ const codemaker = {
       : "";
     this.render();
     if (duel.making() && (state.won || state.attempts >= duel.limit)) {
-      if (!state.won) $("cm-status").textContent = `Out of guesses: ${duel.limit} allowed in the duel.`;
       this.stop();
-      duel.over(state.attempts, state.won);
+      if (state.won) duel.over(state.attempts, true);
+      else duel.outOfGuesses(state.attempts);
       return;
     }
     if (!state.won) {
@@ -830,6 +830,7 @@ const duel = {
   person: 0,
   computer: 0,
   results: [],
+  showing: null,  // the computer ran out of guesses at your code: its guesses, while the round waits for the code
 
   /** A round is under way in which you break the computer's code (odd rounds). */
   breaking() {
@@ -849,7 +850,7 @@ const duel = {
     }
     const limit = wholeNumber("duel-limit", "Guesses allowed");
     if (limit < 1) throw new InputError("Guesses allowed: enter at least 1");
-    Object.assign(this, {rounds, limit, number: 0, live: false, person: 0, computer: 0, results: []});
+    Object.assign(this, {rounds, limit, number: 0, live: false, person: 0, computer: 0, results: [], showing: null});
     await this.next();
   },
 
@@ -870,18 +871,50 @@ const duel = {
     this.render();
   },
 
-  /** The round under way ended: `guesses` made, the code `broken` or not. */
-  over(guesses, broken) {
+  /** The computer did not break your code within the guesses allowed. As `play --role duel` asks, the extra
+   * point goes to a code shown at the end with every answer right for it: the round waits for it (the Your code
+   * field, then Show your code; one typed already is shown at once), or for Stop the round (no extra point). */
+  outOfGuesses(guesses) {
+    this.showing = guesses;
+    $("cm-status").textContent = `Out of guesses: ${this.limit} allowed in the duel. For the extra point, show ` +
+      "your code: type it in Your code, then Show your code.";
+    this.render();
+    if ($("cm-secret").value.trim() !== "") this.show();
+  },
+
+  /** Your code, shown at the end of a round the computer did not win: the extra point if every answer was its. */
+  show() {
+    const code = codemaker.secret();
+    if (code === null) throw new InputError("Your code: type it first, then show it");
+    const notation = codemaker.notation;
+    const text = $("cm-secret").value.trim();
+    const wrong = codemaker.game.history.findIndex((entry) => feedbackText(notation,
+      FEEDBACK[notation.feedback](notation.parse(entry.guess), code)) !== feedbackText(notation, entry));
+    $("cm-status").textContent = wrong < 0 ? `Your code ${text} fits every answer: the extra point is yours.`
+      : `Your code ${text} does not fit answer ${wrong + 1} (to ${codemaker.game.history[wrong].guess}): no extra ` +
+        "point.";
+    const guesses = this.showing;
+    this.showing = null;
+    this.over(guesses, false, wrong < 0);
+  },
+
+  /** The round under way ended: `guesses` made, the code `broken` or not; `honest`, for your code the computer
+   * did not break in time: shown and every answer right for it (true), an answer wrong (false), not shown (null). */
+  over(guesses, broken, honest = true) {
     const breaks = this.number % 2 === 1;
-    // A code not broken in time earns the extra point; so does one you gave up (giving up never pays),
-    // not one whose breaking you stopped.
-    const points = broken ? guesses : guesses >= this.limit || breaks ? this.limit + 1 : guesses;
+    // A code not broken in time earns the extra point (yours only when shown, every answer right for it); so does
+    // one you gave up (giving up never pays), not one whose breaking you stopped.
+    const extra = breaks || (guesses >= this.limit && honest);
+    const points = broken ? guesses : extra ? this.limit + 1 : guesses;
     if (breaks) this.computer += points;
     else this.person += points;
     let why;
     if (broken) {
       why = breaks ? `you broke its code in ${plural(guesses, "guess")}`
         : `the computer broke your code in ${plural(guesses, "guess")}`;
+    } else if (guesses >= this.limit && !breaks && !honest) {
+      why = `your code not broken in ${plural(this.limit, "guess")}, but ` +
+        `${honest === null ? "not shown" : "your answers did not fit it"}: no extra point`;
     } else if (guesses >= this.limit) {
       why = `${breaks ? "its" : "your"} code not broken in ${plural(this.limit, "guess")}: ${this.limit} and 1 more`;
     } else {
@@ -898,6 +931,11 @@ const duel = {
   async stop() {
     if (this.breaking()) {
       await play.resign();
+    } else if (this.showing !== null) {
+      const guesses = this.showing;
+      this.showing = null;
+      $("cm-status").textContent = "You did not show your code: no extra point.";
+      this.over(guesses, false, null);
     } else if (this.making()) {
       codemaker.stop();
       $("cm-status").textContent = "You stopped the round.";
@@ -908,6 +946,10 @@ const duel = {
   /** Who won, or the round to play: the status line, shown in the Play and Codemaker tabs too. */
   statusText() {
     const last = this.results.at(-1);
+    if (this.showing !== null) {
+      return `Round ${this.number} of ${this.rounds}: the computer did not break your code in ` +
+        `${plural(this.limit, "guess")}; show it in the Computer guesses your code tab for the extra point.`;
+    }
     if (this.live) {
       return `Round ${this.number} of ${this.rounds}: ` + (this.number % 2 === 1
         ? `you break the computer's code in the Play tab (at most ${plural(this.limit, "guess")}, no assistant).`
@@ -928,6 +970,7 @@ const duel = {
     $("duel-start").disabled = this.live;
     $("duel-next").disabled = this.live || !started || this.number >= this.rounds;
     $("duel-stop").disabled = !this.live;
+    $("cm-show").hidden = this.showing === null;
     $("play-new").disabled = $("cm-new").disabled = this.live;  // a new game would replace the duel's
     $("duel-board").replaceChildren(...this.results.map((r) => element("tr",
       {"data-testid": `duel-round-${r.number}`},
@@ -1265,6 +1308,7 @@ document.addEventListener("DOMContentLoaded", () => {
   on("cm-white-minus", () => codemaker.change("white", -1));
 
   on("duel-start", () => duel.start());
+  on("cm-show", () => duel.show());
   on("duel-next", () => duel.next());
   on("duel-stop", () => duel.stop());
 
