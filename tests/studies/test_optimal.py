@@ -378,7 +378,8 @@ def test_processes_find_the_same_optimum():
     check_tree(worst)
 
 
-@pytest.mark.parametrize("objective, head", [("expected", ""), ("worst", "within 5 guesses: ")])
+# The worst-case search tries within 5 guesses, then 6: a loaded machine may say its first line after 5 is done.
+@pytest.mark.parametrize("objective, head", [("expected", ""), ("worst", "within [56] guesses: ")])
 def test_progress_says_where_the_search_is_and_ctrl_c_stops_it_at_once(objective, head):
     said = []
 
@@ -395,7 +396,7 @@ def test_progress_says_where_the_search_is_and_ctrl_c_stops_it_at_once(objective
     # The expected search says what it has proved so far: the least total of any strategy, the best found.
     where = (r"(within [5-9] guesses: )?opening 0123 \(1 of 1\), part 1 of 13 \(1,440 codes\)"
              r"(, guess [1-9]\d*)?, (1 position|\d[\d,]* positions)(; total at least 2[\d,]+, best \?)?")
-    assert said[0].startswith(head + "opening 0123")
+    assert re.match(head + "opening 0123", said[0])
     assert all(re.fullmatch(where, text) and text.startswith("within") == (objective == "worst") for text in said)
     assert all(("; total at least" in text) == (objective == "expected") for text in said)
 
