@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import threading
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -263,14 +264,23 @@ def create_app(store: GameStore | None = None, hosts: frozenset[str] | None = No
     def running_batches() -> int:
         return sum(isinstance(r, HostedBatchRace) and not r.over for r in store.races())
 
+    #: Held from counting the batch races running to hosting the new one: two requests at once would both
+    #: count one running and start a third (their workers' engines take a while to check).
+    batch_admission = threading.Lock()
+
+    def add_batch_race(build, body: dict):
+        with batch_admission:
+            return store.add_race(build, body)
+
     async def create_race(request: Request):
         body = await body_of(request)
         if "games" in body:  # a batch race: every entrant plays `games` secrets in its own worker process
             build = await run_in_threadpool(new_batch_race, body, store.time_limit, running_batches)
+            race = await run_in_threadpool(add_batch_race, build, body)
         else:
             body = store.seeded(body)
             build = await run_in_threadpool(new_race, body, store.time_limit)
-        race = await run_in_threadpool(store.add_race, build, body)
+            race = await run_in_threadpool(store.add_race, build, body)
         return JSONResponse(race.state(), status_code=201)
 
     async def on_race(request: Request, action):
@@ -360,11 +370,24 @@ def _guess(hosted: HostedGame, body: dict) -> dict:
     return reply
 
 
+def _suggest(hosted: HostedGame) -> Code:
+    """The computer's next guess for the game's history.
+
+    A strategy that plays its own sequence of probes (``human1``...) cannot go on from a history that left it
+    (a guess of the client's, a ``first_guess``): the game's state refuses the request (409), as for an
+    answer no code could give; the request itself (a GET) was not bad input.
+    """
+    try:
+        return hosted.game.suggest()
+    except BadInput as error:
+        raise Conflict(str(error)) from None
+
+
 def _next(hosted: HostedGame, _body) -> dict:
     """The computer's next guess and how many codes are still possible."""
     hosted.check_open()
     if hosted.pending is None:
-        hosted.pending = hosted.game.suggest()
+        hosted.pending = _suggest(hosted)
     count, exact = hosted.game.remaining_within()
     return {"guess": format_code(hosted.pending, hosted.rules), "consistent": count if exact else None,
             **({} if exact else {"consistent_at_least": count})}
@@ -412,7 +435,7 @@ def _answered(hosted: HostedGame, body: dict) -> tuple[Code, Feedback]:
     ``guess``, when given, must be the guess answered."""
     hosted.check_open("codemaker")
     fb = answer_of(body, hosted.rules)
-    guess = hosted.pending if hosted.pending is not None else hosted.game.suggest()
+    guess = hosted.pending if hosted.pending is not None else _suggest(hosted)
     if "guess" in body and hosted.code(body["guess"]) != guess:
         raise Conflict(f"the computer's guess is {format_code(guess, hosted.rules)}, not {body['guess']}")
     return guess, fb

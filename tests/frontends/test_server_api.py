@@ -241,6 +241,25 @@ def test_a_first_guess_opens_the_hints(client):
     assert client.get(f"/api/games/{game['id']}/next").json() == {"guess": "0011", "consistent": 1296}
 
 
+def test_a_strategy_whose_plan_the_history_left_refuses_the_next_guess_with_409(client):
+    # Found by the fuzzing (tests/frontends/test_server_openapi.py): human1 plays its own sequence of probes, so it
+    # has no next guess after a guess of the client's or another opening; that was a 400, which GET .../next (a
+    # request without a body) never answers by the document. The game's state refuses it: 409, in the same words.
+    message = "--strategy human1 plays its own sequence of probes: history entry 1 (0123) is not its guess (0000)"
+    game = new_game(client, strategy="human1", secret="5432")
+    url = f"/api/games/{game['id']}"
+    assert client.post(f"{url}/guesses", json={"guess": "0123"}).status_code == 200
+    api_error(client.get(f"{url}/next"), 409, message)
+    # As codemaker with a first_guess: the opening is played, then the plan cannot go on, for the next guess
+    # as for an answer sent without asking for it.
+    game = new_game(client, strategy="human1", role="codemaker", first_guess="0123")
+    url = f"/api/games/{game['id']}"
+    assert client.get(f"{url}/next").json()["guess"] == "0123"
+    assert client.post(f"{url}/feedback", json={"black": 0, "white": 1}).status_code == 200
+    api_error(client.get(f"{url}/next"), 409, message)
+    api_error(client.post(f"{url}/feedback", json={"black": 0, "white": 0}), 409, message)
+
+
 def test_a_probing_strategy_plays_where_its_probes_are_not_refused(client):
     # As codemaker the client answers any guess, 0000 too, as `solve` does in process.
     game = new_game(client, rules={"pegs": 4, "colors": 6, "no_repeat": True}, role="codemaker", strategy="human2")
