@@ -25,6 +25,19 @@ def guess_on_the_page(page: Page, code: str) -> None:
     page.click("play-submit")
 
 
+def duel_tab(driver, server) -> Page:  # noqa: F811
+    """The page with the python engine's minimax, in its Duel tab."""
+    page = Page(driver, server)
+    page.choose("python", "minimax")
+    page.click("tab-duel")
+    return page
+
+
+def type_in(page: Page, testid: str, text: str) -> None:
+    page.find(testid).clear()
+    page.find(testid).send_keys(text)
+
+
 def answer_on_the_page(page: Page, black: int, white: int) -> None:
     for _ in range(black):
         page.click("cm-black-plus")
@@ -35,9 +48,7 @@ def answer_on_the_page(page: Page, black: int, white: int) -> None:
 
 @pytest.mark.slow  # two whole games by clicks
 def test_a_duel_of_two_rounds_to_the_winner(driver, server, tmp_path):  # noqa: F811
-    page = Page(driver, server)
-    page.choose("python", "minimax")
-    page.click("tab-duel")
+    page = duel_tab(driver, server)
     page.click("duel-start")
     assert page.attribute("tab-play", "aria-selected") == "true"
     assert page.text("play-duel") == ("Round 1 of 2: you break the computer's code in the Play tab (at most 10 "
@@ -86,19 +97,14 @@ def test_a_duel_of_two_rounds_to_the_winner(driver, server, tmp_path):  # noqa: 
 
 
 def test_out_of_guesses_a_stopped_round_and_a_bad_number_of_rounds(driver, server):  # noqa: F811
-    page = Page(driver, server)
-    page.choose("python", "minimax")
-    page.click("tab-duel")
-    for rounds, field in (("3", "duel-rounds"), ("x", "duel-rounds")):
-        page.find(field).clear()
-        page.find(field).send_keys(rounds)
+    page = duel_tab(driver, server)
+    for rounds in ("3", "x"):
+        type_in(page, "duel-rounds", rounds)
         page.click("duel-start")
         assert page.message() == ("Rounds: enter an even number, at least 2 (each side makes as many codes as it "
                                   "breaks)" if rounds == "3" else "Rounds: enter a whole number")
-    page.find("duel-rounds").clear()
-    page.find("duel-rounds").send_keys("2")
-    page.find("duel-limit").clear()
-    page.find("duel-limit").send_keys("1")
+    type_in(page, "duel-rounds", "2")
+    type_in(page, "duel-limit", "1")
     page.click("duel-start")
     assert page.message() == ""
     guess_on_the_page(page, "0000")               # not the secret (then: a 1-guess round, broken)
@@ -125,12 +131,9 @@ def test_out_of_guesses_a_stopped_round_and_a_bad_number_of_rounds(driver, serve
 def test_your_code_not_broken_earns_the_extra_point_only_shown_with_every_answer_right(driver, server):  # noqa: F811
     """As `play --role duel` asks: the round waits for your code; shown and fitting every answer, the extra point;
     not fitting, or not shown (the round stopped), none."""
-    page = Page(driver, server)
-    page.choose("python", "minimax")
-    page.click("tab-duel")
-    for field, value in (("duel-rounds", "6"), ("duel-limit", "1")):
-        page.find(field).clear()
-        page.find(field).send_keys(value)
+    page = duel_tab(driver, server)
+    type_in(page, "duel-rounds", "6")
+    type_in(page, "duel-limit", "1")
     page.click("duel-start")
 
     def your_round(number: int, answer: tuple[int, int]) -> None:
