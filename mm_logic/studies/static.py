@@ -84,8 +84,13 @@ class StaticResult:
     stopped: str | None = None
     #: Seconds per k: (k, seconds, satisfiable).
     steps: list[tuple[int, float, bool]] = field(default_factory=list)
-    #: What found the guesses: "clingo" (its search) or "local search" (checked by clingo), or None.
+    #: What found the guesses: "clingo" (its search), "local search" (checked by clingo, or by the feedback
+    #: rule alone with the exhaustive search) or "exhaustive search", or None.
     found_by: str | None = None
+    #: What proves a number of guesses impossible: "clingo" or "exhaustive" (:mod:`mm_logic.studies.static_proof`).
+    method: str = "clingo"
+    #: With the exhaustive search: its proofs in turn (:meth:`mm_logic.studies.static_proof.ProofResult.as_dict`).
+    proofs: list[dict] = field(default_factory=list)
 
     def as_dict(self) -> dict:
         """``static --json``'s object (``docs/cli.md``)."""
@@ -95,7 +100,8 @@ class StaticResult:
                 "lower_bound": self.lower_bound, "final_guess_counted": False,
                 "with_final_guess": k + 1 if self.guesses or self.optimal else None,
                 "checked": self.checked, "seconds": round(self.seconds, 3), "calls": self.calls,
-                "pairs": self.pairs, "stopped": self.stopped, "found_by": self.found_by,
+                "pairs": self.pairs, "stopped": self.stopped, "found_by": self.found_by, "method": self.method,
+                "proofs": self.proofs,
                 "steps": [{"guesses": k, "seconds": round(s, 3), "satisfiable": sat} for k, s, sat in self.steps]}
 
     def summary(self) -> str:
@@ -115,16 +121,26 @@ class StaticResult:
             if self.optimal:
                 return [f"no guess is needed: {self.rules.describe()} has one code, which the final guess names"]
             if self.stopped is None and self.lower_bound > 1:
+                by = " by the exhaustive search" if self.method == "exhaustive" else ""
                 return [f"no {plural(self.lower_bound - 1, 'guess')} tell every code of {self.rules.describe()} "
-                        "apart (proved)"]
+                        f"apart (proved{by}, {self.seconds:.2f} s)"]
             return [self.summary()]
         k = len(self.guesses)
         head = (f"{plural(k, 'guess')} fixed in advance tell every code of {self.rules.describe()} apart"
                 f"{' (optimal: ' + str(k - 1) + ' do not)' if self.optimal and k > 1 else ''}"
                 f"{'' if self.optimal else ' (not proved optimal: ' + self.summary() + ')'}")
-        how = (f"found by a local search, checked by clingo ({plural(self.calls, 'solver call')})"
-               if self.found_by == "local search" else
-               f"{plural(self.calls, 'solver call')}, {plural(self.pairs, 'pair')} of codes told apart as constraints")
+        if self.method == "exhaustive":
+            branches = sum(p["branches_done"] for p in self.proofs)
+            proved = f"; {k - 1} proved impossible by the exhaustive search" if self.optimal and k > 1 else ""
+            how = (f"found by {'a local search' if self.found_by == 'local search' else 'the exhaustive search'}"
+                   f"{proved}"
+                   f" ({plural(len(self.proofs), 'proof')}, {plural(branches, 'branch')} over the "
+                   "symmetry classes)")
+        elif self.found_by == "local search":
+            how = f"found by a local search, checked by clingo ({plural(self.calls, 'solver call')})"
+        else:
+            how = (f"{plural(self.calls, 'solver call')}, {plural(self.pairs, 'pair')} of codes told apart as "
+                   "constraints")
         return [head, " ".join(format_code(g, self.rules) for g in self.guesses),
                 f"the final winning guess is counted apart: {k + 1} guesses win ({k} when the code is "
                 "one of them)",
@@ -262,7 +278,7 @@ def alike_pairs(table: np.ndarray, chosen: list[int], limit: int = PAIRS_PER_ROU
 
 def static_search(rules: Rules, time_limit: float | None = None,
                   progress: Callable[[str], None] | None = None, guesses: int | None = None,
-                  local_seconds: float | None = None, seed: int = 0) -> StaticResult:
+                  local_seconds: float | None = None, seed: int = 0, exhaustive: bool = False) -> StaticResult:
     """The fewest guesses fixed in advance whose answers tell every code apart (final guess apart).
 
     With ``guesses``, only that many (at most) are asked for: the guesses found, not proved
@@ -270,6 +286,9 @@ def static_search(rules: Rules, time_limit: float | None = None,
     too, a local search (:mod:`~mm_logic.studies.static_local`, drawn from ``seed``) looks for them
     first for up to that long; a set it finds is checked by clingo and kept, otherwise clingo's
     search follows.
+
+    With ``exhaustive``, the numbers of guesses are settled by the exhaustive search of
+    :mod:`mm_logic.studies.static_proof` over the feedback rule's table instead of clingo (see ``_exhaustive``).
 
     ``progress`` gets a line per solver call and per k. Past ``time_limit`` seconds, or on Ctrl-C,
     the result so far is kept in the exception's ``result`` (:class:`StaticStopped`).
@@ -282,6 +301,9 @@ def static_search(rules: Rules, time_limit: float | None = None,
     space = code_space(rules)
     result = StaticResult(rules, [], False, 1, 0.0)
     say = progress or (lambda line: None)
+    if exhaustive:
+        result.method = "exhaustive"
+        return _exhaustive(result, guesses, local_seconds, seed, start, deadline, say)
     try:
         table = answers(rules, deadline)
         say(f"answers of {space.size:,} guesses to {space.size:,} codes from the rule encodings: "
@@ -336,6 +358,64 @@ def static_search(rules: Rules, time_limit: float | None = None,
             k += 1
     except (KeyboardInterrupt, SolverTimeout) as error:
         result.stopped = "interrupted" if isinstance(error, KeyboardInterrupt) else "time limit"
+        result.seconds = time.monotonic() - start
+        raise StaticStopped(result) from None
+    result.seconds = time.monotonic() - start
+    return _checked(result)
+
+
+def _exhaustive(result: StaticResult, guesses: int | None, local_seconds: float | None, seed: int, start: float,
+                deadline: float | None, say: Callable[[str], None]) -> StaticResult:
+    """``static --prove-exhaustive``: every number of guesses settled by
+    :func:`mm_logic.studies.static_proof.prove`.
+
+    Without ``guesses``: 1, 2, ... guesses, each proved impossible until a set is found (optimal).
+    With ``guesses`` K: a set of K (by the local search first, with ``local_seconds``; else by the
+    exhaustive search), then K - 1 proved impossible (optimal) or a set of K - 1 found (kept, not
+    proved optimal); or the proof that K do not suffice. The answers are the feedback rule's table."""
+    from .static_local import local_search
+    from .static_proof import ProofStopped, prove
+
+    rules, space = result.rules, code_space(result.rules)
+
+    def settle(k: int) -> bool:
+        began = time.monotonic()
+        proof = prove(rules, k, say, deadline)
+        result.proofs.append(proof.as_dict())
+        result.steps.append((k, time.monotonic() - began, bool(proof.possible)))
+        if proof.possible:
+            result.guesses, result.found_by = proof.guesses, "exhaustive search"
+            result.optimal = result.lower_bound >= len(proof.guesses)
+            say(f"{plural(k, 'guess')}: found ({time.monotonic() - began:.2f} s)")
+        else:
+            result.lower_bound = max(result.lower_bound, k + 1)
+            result.optimal = bool(result.guesses) and result.lower_bound >= len(result.guesses)
+            say(f"{plural(k, 'guess')}: impossible, proved ({time.monotonic() - began:.2f} s)")
+        return bool(proof.possible)
+
+    try:
+        if space.size == 1:
+            result.optimal, result.checked, result.lower_bound = True, True, 0
+        elif guesses is None:
+            k = 1
+            while not settle(k):
+                k += 1
+        else:
+            found = None
+            if local_seconds is not None:
+                began = time.monotonic()
+                until = began + local_seconds if deadline is None else min(deadline, began + local_seconds)
+                found = local_search(space.table.astype(np.int64), guesses, seed, until)
+                if found is not None:
+                    result.guesses, result.found_by = [space.code(g) for g in found], "local search"
+                    result.steps.append((len(found), time.monotonic() - began, True))
+                    say(f"local search: {plural(len(found), 'guess')} found")
+            if (found is not None or settle(guesses)) and len(result.guesses) > 1:
+                settle(len(result.guesses) - 1)
+    except (KeyboardInterrupt, ProofStopped) as error:
+        result.stopped = "interrupted" if isinstance(error, KeyboardInterrupt) else "time limit"
+        if isinstance(error, ProofStopped):
+            result.proofs.append(error.result.as_dict())
         result.seconds = time.monotonic() - start
         raise StaticStopped(result) from None
     result.seconds = time.monotonic() - start

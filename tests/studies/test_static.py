@@ -186,3 +186,105 @@ def test_static_local_search_hands_over_to_clingo(run):
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert (data["guesses"], data["lower_bound"], data["found_by"]) == ([], 3, None)
+
+
+# The exhaustive proof (mm_logic/studies/static_proof.py): the same answers as the brute force and clingo.
+
+BRUTE_FORCE_GAMES = [
+    (Rules(2, 2), 2), (Rules(2, 3), 2), (Rules(2, 4), 3), (Rules(3, 2), 2), (Rules(3, 3), 3),
+    (Rules(2, 3, feedback="black"), 3), (Rules(3, 3, feedback="black"), 4), (Rules(3, 3, feedback="positional"), 2),
+    (Rules(3, 3, max_repeat=1), 4), (Rules(3, 3, max_repeat=2), 3),
+]
+
+
+@pytest.mark.parametrize("rules, k", BRUTE_FORCE_GAMES)
+def test_the_exhaustive_proof_equals_the_brute_force(rules, k):
+    from mm_logic.studies.static_proof import fewest
+
+    assert brute_force(rules) == k
+    found, proofs = fewest(rules)
+    assert found == k
+    assert [p.possible for p in proofs] == [i == k for i in range(1, k + 1)]
+    assert len(proofs[-1].guesses) == k and check_guesses(rules, proofs[-1].guesses)
+
+
+@pytest.mark.parametrize("rules, k", [
+    # clingo's figures (docs/results/static.md): k - 1 proved impossible by it, k found
+    (Rules(3, 4), 3), (Rules(2, 7), 5), (Rules(3, 5), 4), (Rules(4, 3), 3), (Rules(4, 4), 4), (Rules(5, 2), 3),
+    (Rules(5, 3), 4), (Rules(4, 4, feedback="positional"), 3), (Rules(4, 3, feedback="black"), 5),
+    (Rules(4, 5, max_repeat=1), 5),
+])
+def test_the_exhaustive_proof_equals_clingos_answers(rules, k):
+    from mm_logic.studies.static_proof import prove
+
+    assert prove(rules, k - 1).possible is False
+    found = prove(rules, k)
+    assert found.possible and len(found.guesses) == k and check_guesses(rules, found.guesses)
+
+
+@pytest.mark.parametrize("rules, k", [
+    (Rules(3, 4), 2), (Rules(3, 4), 3), (Rules(4, 3), 2), (Rules(4, 3), 3), (Rules(3, 5), 3),
+    (Rules(3, 3, feedback="black"), 3), (Rules(3, 4, feedback="positional"), 2),
+    (Rules(4, 3, feedback="positional"), 2), (Rules(3, 4, max_repeat=1), 3),
+])
+def test_the_symmetry_breaking_loses_no_set(rules, k):
+    from mm_logic.studies.static_proof import prove
+
+    # every combination of k codes against one set per symmetry class: the same answer
+    assert prove(rules, k).possible == prove(rules, k, symmetric=False).possible
+
+
+def test_the_symmetries_and_the_class_bounds(monkeypatch):
+    from mm_logic.studies import static_proof
+
+    rules = Rules(3, 4)
+    maps = static_proof.symmetry_group(rules)
+    assert maps.shape == (24 * 6, 64) and np.array_equal(maps[0], np.arange(64))
+    assert all(sorted(row) == list(range(64)) for row in maps.tolist())  # each map a permutation of the codes
+    table = code_space(rules).table
+    smallest = maps.min(axis=0)
+    assert sorted(set(smallest.tolist())) == sorted(set(orbits(rules).tolist()))
+    # 1 guess: 3x4 has 9 answers; 2 guesses: the most classes of any pair, by brute force
+    pairs = max(len(set(zip(table[a].tolist(), table[b].tolist()))) for a in range(64) for b in range(64))
+    assert static_proof.class_bounds(table, 3, smallest).tolist() == [1, 9, pairs, 64]
+    # fewer colours renamed when the maps are too many to list: a subgroup, the same answers
+    monkeypatch.setattr(static_proof, "MAX_GROUP_ENTRIES", 64 * 6 * 2)
+    assert len(static_proof.symmetry_group(rules)) == 12
+    assert [static_proof.prove(rules, k).possible for k in (2, 3)] == [False, True]
+
+
+def test_the_exhaustive_search_pauses_and_resumes_alike(monkeypatch):
+    from mm_logic.studies import static_proof
+
+    whole = [static_proof.prove(Rules(4, 4), k) for k in (3, 4)]
+    monkeypatch.setattr(static_proof, "BUDGET", 7)  # a slice of 7 guesses tried, then on where it was
+    sliced = [static_proof.prove(Rules(4, 4), k) for k in (3, 4)]
+    assert [(p.possible, p.guesses, p.nodes) for p in sliced] == [(p.possible, p.guesses, p.nodes) for p in whole]
+    # more guesses than needed: the two of a branch may tell every code apart already
+    assert static_proof.prove(Rules(2, 3), 3).possible and static_proof.prove(Rules(3, 4), 5).possible
+
+
+def test_static_cli_prove_exhaustive(run):
+    result = run("static", "--pegs", 3, "--colors", 4, "--prove-exhaustive", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["count"], data["optimal"], data["lower_bound"], data["checked"], data["method"], data["found_by"]) == (
+        3, True, 3, True, "exhaustive", "exhaustive search")
+    assert [(p["guesses"], p["possible"]) for p in data["proofs"]] == [(1, False), (2, False), (3, True)]
+    assert "exhaustive" in data["proofs"][0]["method"]
+    # --guesses K: a set of K (here by the local search), then K - 1 proved impossible: optimal
+    result = run("static", "--pegs", 3, "--colors", 4, "--guesses", 3, "--local-search", 30, "--prove-exhaustive")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == ("3 guesses fixed in advance tell every code of 3x4 apart "
+                                             "(optimal: 2 do not)")
+    assert "found by a local search; 2 proved impossible by the exhaustive search" in result.stdout
+    result = run("static", "--pegs", 3, "--colors", 4, "--guesses", 2, "--prove-exhaustive")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("no 2 guesses tell every code of 3x4 apart (proved by the exhaustive search")
+    # past --time-limit (checked between branches): what was proved, exit 1
+    result = run("static", "--pegs", 3, "--colors", 4, "--prove-exhaustive", "--time-limit", 0.001, "--json")
+    assert result.exit_code == 1, result.output
+    data = json.loads(result.stdout)
+    assert (data["stopped"], data["guesses"], data["lower_bound"], data["method"]) == (
+        "time limit", [], 3, "exhaustive")
+    assert data["proofs"][-1]["possible"] is None
