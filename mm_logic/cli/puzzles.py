@@ -39,17 +39,23 @@ def static_command(rules, time_limit, guesses, local_seconds, seed, exhaustive, 
     answers must then single out the code. The final winning guess is
     counted apart (k guesses tell the codes apart, k+1 win; k when the code
     was one of them), as Goddard counts (2 pegs, 2..7 colours: 2, 2, 3, 4,
-    4, 5). clingo finds the guesses with encodings/static.lp over the
-    answers that the shipped rule encodings give, asking for 1, 2, ...
-    guesses in turn: each impossible number is proved so, which makes the
-    first possible one optimal. The guesses found are checked by the game's
-    feedback rule. Up to 4,096 codes (the answers are codes x codes
-    facts); 4x4 takes seconds, 4x6 much longer: Ctrl-C (exit 130) or
-    --time-limit (exit 1) prints what was proved so far. --local-search
-    finds sets that clingo's search does not reach (6 guesses for 4x6 in
-    about a second), checked by clingo, without a proof of optimality.
-    --prove-exhaustive settles each number by an exhaustive search over the
-    symmetry classes instead (4x6: 5 guesses proved impossible in minutes).
+    4, 5). The guesses found are checked by the game's feedback rule. Up to
+    4,096 codes (the answers are codes x codes facts).
+
+    \b
+    How it searches:
+      (by default)          clingo (encodings/static.lp over the answers
+                            the shipped rule encodings give) asks for 1, 2,
+                            ... guesses in turn: each impossible number is
+                            proved so, the first possible one is optimal;
+                            4x4 takes seconds; 4x6 did not end in an hour
+      --local-search S      with --guesses K: a set of K by hill climbing
+                            (6 for 4x6 in about a second), checked by
+                            clingo, not proved optimal
+      --prove-exhaustive    each number settled by an exhaustive search
+                            over the symmetry classes instead (4x6: 5
+                            guesses proved impossible in 4.5 minutes)
+      Ctrl-C (exit 130) or --time-limit (exit 1) print what was proved.
 
     \b
     Examples:
