@@ -28,7 +28,7 @@ import time
 
 from mm_logic.rules import Rules
 from mm_logic.scripting import count, natural, output_file, positive_seconds, run
-from mm_logic.studies.lies_within import check, parse_widths, search_within, tree_json
+from mm_logic.studies.lies_within import BOUND_DEPTHS, check, parse_widths, search_within, tree_json
 
 
 def main() -> int:
@@ -41,6 +41,9 @@ def main() -> int:
                         help="nodes with at most this many guesses left try every guess (default: D, exhaustive)")
     parser.add_argument("--widths", default="", help="LEFT:WIDTH pairs, the guesses a node tries per pass above "
                         "--full, times the pass's number (default 1 everywhere)")
+    parser.add_argument("--bounded", type=count, default=BOUND_DEPTHS,
+                        help="the counting bound prunes parts left with at most this many guesses (1: never; default "
+                        f"{BOUND_DEPTHS}): a proof checked with less of it")
     parser.add_argument("--seconds", type=positive_seconds, default=None, help="time budget of the search")
     parser.add_argument("--out", type=output_file, default=None, help="the strategy's tree as JSON, when found")
     args = parser.parse_args()
@@ -50,7 +53,8 @@ def main() -> int:
     def say(message: str) -> None:
         print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
-    result = search_within(rules, args.depth, full=args.full, widths=widths, seconds=args.seconds, progress=say)
+    result = search_within(rules, args.depth, full=args.full, widths=widths, seconds=args.seconds, progress=say,
+                           bounded=args.bounded)
     print(result.text())
     for entry in result.log:
         failed = ", ".join(f"{opening} ({done} of {parts} answers finished)"

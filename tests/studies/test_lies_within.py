@@ -13,11 +13,14 @@ import sys
 from collections import Counter
 from itertools import product
 
+import numpy as np
 import pytest
 
 from mm_logic.errors import BadInput
+from mm_logic.kernels.lies_within import one_lie_bound
+from mm_logic.lies import answerable
 from mm_logic.rules import Rules
-from mm_logic.studies.lies_within import check, parse_widths, search_within, tree_json
+from mm_logic.studies.lies_within import check, finishes, parse_widths, search_within, tree_json
 from mm_logic.studies.optimal_lies import least_worst_case
 
 from conftest import py_path
@@ -66,6 +69,47 @@ def test_the_exhaustive_search_finds_the_least_worst_case_and_proves_one_less_im
     if walked is not None:
         assert report.histogram == dict(sorted(walked.items()))
     assert check(rules, tree_json(rules, at.tree)) == report
+
+
+@pytest.mark.parametrize("rules", [Rules(3, 3, lies=1), Rules(2, 4, lies=1), Rules(4, 2, lies=1)],
+                         ids=lambda r: r.describe())
+def test_the_counting_bound_never_refuses_a_set_that_can_be_finished(rules):
+    # random sets of states: the exhaustive search with the bound and without it agree, and every set that can
+    # be finished within d guesses has at most bound[d, fresh] used states
+    rng = np.random.default_rng(40)
+    size = rules.colors ** rules.pegs
+    bound = one_lie_bound(4, 60, int(answerable(rules).sum()) - 1)  # the answers a liar may give: all but the win
+    for _ in range(20):
+        codes = rng.choice(size, size=int(rng.integers(2, size + 1)), replace=False)
+        lies = (rng.random(codes.size) < rng.random()).astype(np.int8)
+        for depth in (2, 3, 4):
+            free = finishes(rules, codes, lies, depth, bounded=1)
+            assert finishes(rules, codes, lies, depth) == free
+            fresh = int((lies == 0).sum())
+            assert not free or codes.size - fresh <= bound[depth, min(fresh, 60)]
+
+
+@pytest.mark.parametrize("rules", [Rules(4, 6, lies=1), Rules(3, 4, lies=2), Rules(3, 3, feedback="black", lies=1)],
+                         ids=lambda r: r.describe())
+def test_the_kernel_s_parts_add_up_to_the_package_s_split_of_the_states(rules):
+    from mm_logic.codespace import code_space
+    from mm_logic.feedback import rule_of
+    from mm_logic.kernels.lies_within import child_counts
+    from mm_logic.lies import split_states
+
+    space, rule = code_space(rules), rule_of(rules)
+    win = rule.win_index(rules.pegs)
+    lie_to = answerable(rules).copy()
+    lie_to[win] = False
+    rng = np.random.default_rng(7)
+    for _ in range(5):
+        codes = np.sort(rng.choice(space.size, size=int(rng.integers(1, min(space.size, 300))), replace=False))
+        lies = rng.integers(0, rules.lies + 1, size=codes.size).astype(np.int8)
+        guesses = rng.choice(space.size, size=20).astype(np.int64)
+        counts = child_counts(space.table, guesses, codes, lies, rules.lies, win, lie_to)
+        parts = split_states(rules, space.table[guesses][:, codes], lies)
+        parts[:, win] = 0  # the win ends the game: no part follows it
+        assert (counts.sum(axis=2) == parts).all()
 
 
 def test_a_search_cut_above_full_depth_finds_a_strategy_that_the_brute_walk_accepts():
