@@ -29,7 +29,7 @@ API_MODULES = ["adversary", "client", "codemaker", "codespace", "counting", "dia
                "studies.charts", "studies.compare", "studies.optimal", "studies.optimal_journal",
                "studies.optimal_result", "studies.optimal_search", "studies.optimal_split",
                "studies.optimal_workers", "studies.puzzle", "studies.race", "studies.static", "studies.static_local",
-               "studies.static_proof",
+               "studies.static_proof", "studies.lies_within",
                "studies.statistics", "symmetry", "terminal", "terminal.play", "terminal.duel", "server.openapi"]
 #: A tag's attribute that makes the browser fetch: scripts, stylesheets, preloaded fonts, images.
 FETCHED = re.compile(r"<(?:script|link|img)\b[^>]*?\b(?:src|href)\s*=\s*[\"']?\s*(https?:)?//", re.I)
