@@ -229,7 +229,10 @@ def volume_weights(rules: Rules) -> np.ndarray:
 
 
 def answerable(rules: Rules) -> np.ndarray:
-    """Per feedback index, whether some pair of codes gives it (a liar's answer is one of these)."""
+    """Per feedback index, whether the rule takes it as an answer (``rule.impossible`` finds nothing against
+    it): a liar's answer is one of these. With few colours some are given by no pair of codes (3x2's 0,1: no
+    black peg means every peg differs); a liar may still give them, as a person may type them, and every
+    front end takes them."""
     rule = rule_of(rules)
     return np.array([rule.impossible(rule.from_index(i, rules.pegs), rules.pegs, rules.colors) is None
                      for i in range(rule.slots(rules.pegs))])

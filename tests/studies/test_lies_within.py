@@ -155,3 +155,17 @@ def test_the_script_prints_the_search_and_the_check_and_writes_the_tree(tmp_path
     bad = subprocess.run([sys.executable, str(py_path("lies_within")), "--depth", "0"], capture_output=True,
                          text=True, timeout=120)
     assert bad.returncode == 2 and "--depth" in bad.stderr
+
+
+@pytest.mark.slow  # 5.5-9.3 s measured
+def test_4x6_with_one_lie_has_no_strategy_within_6_guesses_and_the_saved_one_finishes_within_7():
+    """docs/results/lies.md's figure: 4x6's least worst case against every liar (one lie) is 7."""
+    from conftest import ROOT
+
+    rules = Rules(4, 6, lies=1)
+    six = search_within(rules, 6)
+    assert (six.found, six.proved, six.timed_out) == (False, True, False)
+    saved = json.loads((ROOT / "docs" / "results" / "lies-4x6-within-7.json").read_text())
+    assert (saved["rules"], saved["within"]) == (rules.as_dict(), 7)
+    report = check(rules, saved["tree"])
+    assert (report.games, report.worst, report.missing) == (57504, 7, [])
