@@ -22,8 +22,12 @@ QUOTED = {
 }
 
 
+#: Strategies against every liar: trees of answers, checked by tests/studies/test_lies_within.py.
+AGAINST_LIARS = {"lies-4x6-within-7.json"}
+
+
 def test_every_certificate_is_quoted_here():
-    assert {p.name for p in RESULTS.glob("*.json")} == set(QUOTED)
+    assert {p.name for p in RESULTS.glob("*.json")} == set(QUOTED) | AGAINST_LIARS
 
 
 @pytest.mark.parametrize("name", sorted(QUOTED))
