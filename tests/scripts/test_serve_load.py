@@ -23,15 +23,24 @@ def load(*options: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, str(SCRIPT), *options], capture_output=True, text=True, timeout=300)
 
 
+def attempts_in_process(rules: Rules, strategy: str, games: int) -> int:
+    """The attempts the script's seeded secrets take in process: what every load must add up to."""
+    engine, player = ReferenceEngine(rules), make_strategy(strategy, rules)
+    return sum(play(engine, player, secret).attempts for secret in random_secrets(rules, games, 1))
+
+
+def loaded(*options: str) -> list[str]:
+    """The script's report, run to success."""
+    result = load(*options)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout.splitlines()
+
+
 @pytest.mark.slow  # 200 games at once: 7.7 s measured (5.3 s warm)
 def test_200_concurrent_games_each_take_the_attempts_they_take_in_process():
-    rules = Rules()
-    engine, strategy = ReferenceEngine(rules), make_strategy("minimax", rules)
-    total = sum(play(engine, strategy, secret).attempts for secret in random_secrets(rules, 200, 1))
+    total = attempts_in_process(Rules(), "minimax", 200)
     for role in ("codemaker", "codebreaker"):
-        result = load("--games", "200", "--concurrency", "200", "--role", role, "--max-seconds", "120")
-        assert result.returncode == 0, result.stdout + result.stderr
-        lines = result.stdout.splitlines()
+        lines = loaded("--games", "200", "--concurrency", "200", "--role", role, "--max-seconds", "120")
         assert re.fullmatch(r"server http://127\.0\.0\.1:\d+; 200 games of 4x6, 200 at once, "
                             rf"role {role}, python/minimax", lines[0])
         assert re.fullmatch(r"games      200 of 200 in [\d.]+ s: [\d.]+ games/s", lines[1])
@@ -51,13 +60,9 @@ def test_load_goes_to_this_machine_only():
 
 @pytest.mark.slow  # two servers started, 66 small games each: about 6 s
 def test_one_and_two_workers_side_by_side_lose_and_mix_nothing():
-    rules = Rules(pegs=3, colors=4)
-    engine, strategy = ReferenceEngine(rules), make_strategy("minimax", rules)
-    total = sum(play(engine, strategy, secret).attempts for secret in random_secrets(rules, 60, 1))
-    result = load("--workers", "1,2", "--games", "60", "--concurrency", "6", "--warmup", "6", "--pegs", "3",
-                  "--colors", "4", "--max-seconds", "120")
-    assert result.returncode == 0, result.stdout + result.stderr
-    lines = result.stdout.splitlines()
+    total = attempts_in_process(Rules(pegs=3, colors=4), "minimax", 60)
+    lines = loaded("--workers", "1,2", "--games", "60", "--concurrency", "6", "--warmup", "6", "--pegs", "3",
+                   "--colors", "4", "--max-seconds", "120")
     assert lines[0] == "60 games of 3x4, 6 at once, role codemaker, python/minimax, by number of worker processes"
     for block, workers in ((lines[1:6], 1), (lines[6:11], 2)):
         assert re.fullmatch(rf"workers    {workers} \(mmlogic serve --db FILE --workers {workers}, "
@@ -71,13 +76,9 @@ def test_one_and_two_workers_side_by_side_lose_and_mix_nothing():
 
 @pytest.mark.slow  # a server killed and started again (two starts), 16 small games: about 8 s
 def test_a_kill_9_and_restart_under_load_loses_and_mixes_nothing():
-    rules = Rules(pegs=3, colors=4)
-    engine, strategy = ReferenceEngine(rules), make_strategy("first", rules)
-    total = sum(play(engine, strategy, secret).attempts for secret in random_secrets(rules, 16, 1))
-    result = load("--workers", "1", "--games", "16", "--concurrency", "4", "--restart-after", "6", "--pegs", "3",
-                  "--colors", "4", "--strategy", "first", "--max-seconds", "120")
-    assert result.returncode == 0, result.stdout + result.stderr
-    lines = result.stdout.splitlines()
+    total = attempts_in_process(Rules(pegs=3, colors=4), "first", 16)
+    lines = loaded("--workers", "1", "--games", "16", "--concurrency", "4", "--restart-after", "6", "--pegs", "3",
+                   "--colors", "4", "--strategy", "first", "--max-seconds", "120")
     assert re.fullmatch(r"restart    kill -9 after 6 games done; started again on the same file in [\d.]+ s "
                         r"\(at http://127\.0\.0\.1:\d+\)", lines[2])
     assert re.fullmatch(r"games      16 of 16 in [\d.]+ s: [\d.]+ games/s", lines[3])
