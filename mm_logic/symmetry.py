@@ -36,11 +36,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from itertools import permutations
 from math import comb
 
 import numpy as np
 
-from .codespace import CodeSpace
+from .codespace import CodeSpace, code_space
 from .notation import Code, Entry
 from .rules import Rules
 
@@ -319,3 +320,20 @@ def _colour_patterns(rules: Rules) -> list[Code]:
 
     extend([], [])
     return found
+
+
+def code_maps(rules: Rules, *, move_pegs: bool = True, renamed: int | None = None) -> np.ndarray:
+    """``maps[s, i]``: the index of the code that symmetry ``s`` makes of code ``i``: every order of the
+    pegs (the identity alone when not ``move_pegs``), each followed by every renaming of the first
+    ``renamed`` colours (all of them by default), in that order; row 0 is the identity."""
+    space = code_space(rules)
+    colours = rules.colors if renamed is None else renamed
+    renamings = np.array([list(p) + list(range(colours, rules.colors)) for p in permutations(range(colours))],
+                         dtype=np.int64)
+    codes = np.asarray(space.codes, dtype=np.int64)
+    orders = permutations(range(rules.pegs)) if move_pegs else [tuple(range(rules.pegs))]
+    maps = [space.index_of(renamings[:, codes[:, list(order)]].reshape(-1, rules.pegs)).reshape(len(renamings),
+                                                                                                   space.size)
+            for order in orders]
+    return np.concatenate(maps).astype(np.int16 if space.size < 2**15 else np.int32)
+

@@ -53,12 +53,12 @@ checked, and none within 6 (exhaustive, 6 s; docs/results/lies.md).
 from __future__ import annotations
 
 import hashlib
+import math
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import permutations
 
 import numpy as np
 
@@ -68,7 +68,7 @@ from ..feedback import rule_of
 from ..lies import answerable, wrong_answers
 from ..notation import Code, format_code, format_feedback, parse_code
 from ..rules import Rules
-from ..symmetry import canonical_openings, moves_keep_feedback
+from ..symmetry import canonical_openings, code_maps, moves_keep_feedback
 
 #: The largest game searched: every code is scored against every state from the whole feedback table.
 MAX_CODES = 4096
@@ -281,18 +281,10 @@ def symmetry_maps(rules: Rules) -> np.ndarray | None:
     than :data:`MAX_SYMMETRIES` or the rule is a user's own."""
     if rules.feedback not in BUILT_IN:
         return None
-    space = code_space(rules)
-    sigmas = list(permutations(range(rules.pegs))) if moves_keep_feedback(rules) else [tuple(range(rules.pegs))]
-    pis = np.array(list(permutations(range(rules.colors))), dtype=np.int64) \
-        if np.prod(range(1, rules.colors + 1)) * len(sigmas) <= MAX_SYMMETRIES else None
-    if pis is None:
+    move_pegs = moves_keep_feedback(rules)
+    if math.factorial(rules.colors) * (math.factorial(rules.pegs) if move_pegs else 1) > MAX_SYMMETRIES:
         return None
-    codes = np.asarray(space.codes, dtype=np.int64)
-    maps = []
-    for sigma in sigmas:
-        moved = pis[:, codes[:, list(sigma)]]  # (colour maps, codes, pegs)
-        maps.append(space.index_of(moved.reshape(-1, rules.pegs)).reshape(len(pis), space.size))
-    return np.concatenate(maps).astype(np.int16 if space.size < 2**15 else np.int32)
+    return code_maps(rules, move_pegs=move_pegs)
 
 
 def search_within(rules: Rules, depth: int, *, full: int | None = None, widths: dict[int, int] | None = None,

@@ -31,7 +31,6 @@ each candidate read until its first two codes alike.
 
 from __future__ import annotations
 
-import itertools
 import math
 import time
 from collections.abc import Callable
@@ -44,6 +43,7 @@ from ..errors import SolverTimeout
 from ..feedback import rule_of
 from ..notation import Code, format_code, plural
 from ..rules import Rules
+from ..symmetry import code_maps
 
 #: Most entries (maps x codes) of the listed symmetries; beyond, colours are renamed among the first ones only.
 MAX_GROUP_ENTRIES = 40_000_000
@@ -83,20 +83,10 @@ def symmetry_group(rules: Rules) -> np.ndarray:
     """``maps[h, i]``: the code that map h turns code i into, for every order of the pegs and every
     renaming of the colours (of the first c colours only, c the most for which there are at most
     :data:`MAX_GROUP_ENTRIES` entries). Row 0 is the identity."""
-    space = code_space(rules)
-    n, pegs, colours = space.size, rules.pegs, rules.colors
-    moved = colours
-    while moved > 1 and math.factorial(moved) * math.factorial(pegs) * n > MAX_GROUP_ENTRIES:
+    moved = rules.colors
+    while moved > 1 and math.factorial(moved) * math.factorial(rules.pegs) * code_space(rules).size > MAX_GROUP_ENTRIES:
         moved -= 1
-    renamings = np.array([list(p) + list(range(moved, colours)) for p in itertools.permutations(range(moved))],
-                         dtype=np.int64)
-    codes = space.codes.astype(np.int64)
-    dtype = np.int16 if n < 2**15 else np.int32
-    rows = []
-    for order in itertools.permutations(range(pegs)):
-        mapped = renamings[:, codes[:, list(order)]]  # (renamings, n, pegs)
-        rows.append(space.index_of(mapped.reshape(-1, pegs)).reshape(len(renamings), n).astype(dtype))
-    return np.concatenate(rows)
+    return code_maps(rules, renamed=moved)
 
 
 def class_bounds(table: np.ndarray, k: int, smallest: np.ndarray) -> np.ndarray:
