@@ -736,6 +736,17 @@ const codemaker = {
     return code;
   },
 
+  /** The answer, as text, that `code` gives to `guess`. */
+  answerText(guess, code) {
+    return feedbackText(this.notation, FEEDBACK[this.notation.feedback](this.notation.parse(guess), code));
+  },
+
+  /** The indices of the `entries` (by default the game's history) whose answer `code` does not give. */
+  wrongFor(code, entries = this.game.history) {
+    return entries.flatMap((entry, i) =>
+      this.answerText(entry.guess, code) !== feedbackText(this.notation, entry) ? [i] : []);
+  },
+
   /** The answer your code gives to the guess on show, or null without a code. */
   expected() {
     const code = this.secret();
@@ -759,10 +770,7 @@ const codemaker = {
     const lies = this.game.rules.lies ?? 0;
     if (right !== null && lies) {
       // With lies you may answer wrongly, up to the rules' number: more would leave the computer no code.
-      const code = this.secret();
-      const told = [...this.game.history, {...given, guess: this.current.guess}];
-      const wrong = told.filter((entry) => feedbackText(this.notation,
-        FEEDBACK[this.notation.feedback](this.notation.parse(entry.guess), code)) !== feedbackText(this.notation, entry));
+      const wrong = this.wrongFor(this.secret(), [...this.game.history, {...given, guess: this.current.guess}]);
       if (wrong.length > lies) {
         throw new InputError(`Your code ${$("cm-secret").value.trim()} would make ${plural(wrong.length, "answer")} ` +
           `wrong, more than the ${lies} allowed: nothing sent.`);
@@ -771,14 +779,12 @@ const codemaker = {
       // A code typed in mid-game: the answers given before it are checked too, as a wrong one would leave the
       // computer without a code to find.
       const code = this.secret();
-      this.game.history.forEach((entry, i) => {
-        const should = feedbackText(this.notation, FEEDBACK[this.notation.feedback](this.notation.parse(entry.guess),
-          code));
-        if (should !== feedbackText(this.notation, entry)) {
-          throw new InputError(`Your code ${$("cm-secret").value.trim()} answers ${entry.guess} (guess ${i + 1}) ` +
-            `with ${should}, not ${feedbackText(this.notation, entry)}: undo to it.`);
-        }
-      });
+      const [first] = this.wrongFor(code);
+      if (first !== undefined) {
+        const entry = this.game.history[first];
+        throw new InputError(`Your code ${$("cm-secret").value.trim()} answers ${entry.guess} (guess ${first + 1}) ` +
+          `with ${this.answerText(entry.guess, code)}, not ${feedbackText(this.notation, entry)}: undo to it.`);
+      }
       const [should, said] = [feedbackText(this.notation, right), feedbackText(this.notation, given)];
       if (should !== said) {
         throw new InputError(`Your code ${$("cm-secret").value.trim()} answers ${this.current.guess} with ` +
@@ -886,10 +892,8 @@ const duel = {
   show() {
     const code = codemaker.secret();
     if (code === null) throw new InputError("Your code: type it first, then show it");
-    const notation = codemaker.notation;
     const text = $("cm-secret").value.trim();
-    const wrong = codemaker.game.history.findIndex((entry) => feedbackText(notation,
-      FEEDBACK[notation.feedback](notation.parse(entry.guess), code)) !== feedbackText(notation, entry));
+    const [wrong = -1] = codemaker.wrongFor(code);
     $("cm-status").textContent = wrong < 0 ? `Your code ${text} fits every answer: the extra point is yours.`
       : `Your code ${text} does not fit answer ${wrong + 1} (to ${codemaker.game.history[wrong].guess}): no extra ` +
         "point.";
