@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+import time
 
 import click
 
@@ -25,6 +26,8 @@ from .options import (
 #: Said when ``optimal`` compiles its kernels (once: numba caches them).
 COMPILING_OPTIMAL = "compiling the optimal search's kernels (once: they are cached for later runs, which start at once)"
 COMPILING_UNCACHED = "compiling the optimal search's kernels (at every run: no folder for numba's cache can be written)"
+#: Seconds between two progress lines of a search whose stderr is no terminal (a log, a batch job).
+LOGGED_EVERY = 300
 
 
 @click.command(name="info")
@@ -132,8 +135,15 @@ def optimal_command(rules, objective, max_depth, consistent_only, jobs, executor
 
         client = dask_client(scheduler)
     with Spinner("searching") as spinner, _closing(client):
+        logged = {"at": time.monotonic(), "started": time.monotonic()}
+
         def progress(text: str) -> None:
             spinner.label = text  # where the search is, drawn with the seconds spent
+            if not spinner.enabled and time.monotonic() - logged["at"] >= LOGGED_EVERY:
+                # No terminal to draw on (nohup, a batch job): a line now and then, so that the log tells how a
+                # search of hours goes.
+                logged["at"] = now = time.monotonic()
+                click.echo(f"progress ({(now - logged['started']) / 60:.0f} min): {text}", err=True)
 
         def compiling() -> None:
             # A first run: 10-45 s before the search starts, which were silent. Uncached only where numba

@@ -336,9 +336,11 @@ def _settled_cost(searcher: Searcher, opening: Opening, fb: int, part: np.ndarra
     known = journal.cost(code, feedback, depth, budget)
     if known is not None:
         return known
+    before, started = searcher.positions, time.perf_counter()
     value = searcher.cost(part, [opening.index], depth, budget)
     tree = searcher.subtree(part, [opening.index], depth) if value < budget else None
-    journal.record_cost(code, feedback, depth, budget, value, tree)
+    journal.record_cost(code, feedback, depth, budget, value, tree,
+                        effort=(searcher.positions - before, time.perf_counter() - started))
     return value, tree
 
 
@@ -439,8 +441,10 @@ def _settled_within(searcher: Searcher, opening: Opening, fb: int, part: np.ndar
     code, feedback = searcher.part_name(opening.index, fb)
     known = journal.solvable(code, feedback, depth)
     if known is None:
+        before, started = searcher.positions, time.perf_counter()
         known = searcher.can_solve(part, [opening.index], depth)
-        journal.record_solvable(code, feedback, depth, known)
+        journal.record_solvable(code, feedback, depth, known,
+                                effort=(searcher.positions - before, time.perf_counter() - started))
     return known
 
 

@@ -25,6 +25,11 @@ lines, the large parts' solved sets, are what the workers share: whichever
 machine searched a guess, a run given the journal does not search it again.
 Version 1 journals (none has a guess line) are read as before. Each line is
 flushed and synced as it is written; a line cut short by a kill (the last) is ignored.
+
+A line of a part or guess that was searched (not read back) also says what it
+took, ``"positions"`` and ``"seconds"`` (its own, in one worker): a long
+search's rate and what is left of it can be read off its journal while it
+runs (``py/experiments/journal_effort.py``). Readers ignore them.
 """
 
 from __future__ import annotations
@@ -160,9 +165,10 @@ class Journal:
         return (value, None) if value >= budget else None
 
     def record_cost(self, opening: Code, feedback: Feedback, depth: int | None, budget: int, value: int,
-                    tree: TreeNode | None, guess: Code | None = None) -> None:
+                    tree: TreeNode | None, guess: Code | None = None, effort: tuple[int, float] | None = None
+                    ) -> None:
         """Keep a part's search (or that of ``guess`` at it): its exact cost and subtree (``value < budget``), or
-        a lower bound."""
+        a lower bound; ``effort``: the positions and seconds the search took."""
         key = self._key(opening, feedback, depth, guess)
         subtree = node_object(tree, self.rules) if value < budget and tree is not None else None
         if value < budget and subtree is None:
@@ -171,7 +177,7 @@ class Journal:
         if known is not None and not _better((value, budget), known[:2]):
             return
         self.costs[key] = (value, budget, subtree)
-        self._write({**self._line(key), "budget": budget, "value": value, "tree": subtree})
+        self._write({**self._line(key), "budget": budget, "value": value, "tree": subtree, **_effort(effort)})
 
     # -- feasibility ----------------------------------------------------------------------------
     def solvable(self, opening: Code, feedback: Feedback, depth: int, guess: Code | None = None) -> bool | None:
@@ -180,16 +186,25 @@ class Journal:
         return self.within.get(self._key(opening, feedback, depth, guess))
 
     def record_solvable(self, opening: Code, feedback: Feedback, depth: int, solvable: bool,
-                        guess: Code | None = None) -> None:
-        """Keep whether a part (or the parts ``guess`` leaves of it) can be solved in the guesses left."""
+                        guess: Code | None = None, effort: tuple[int, float] | None = None) -> None:
+        """Keep whether a part (or the parts ``guess`` leaves of it) can be solved in the guesses left, and
+        ``effort``, the positions and seconds that took."""
         key = self._key(opening, feedback, depth, guess)
         if key in self.within:
             return
         self.within[key] = solvable
-        self._write({**self._line(key), "within": solvable})
+        self._write({**self._line(key), "within": solvable, **_effort(effort)})
 
     def close(self) -> None:
         self.file.close()
+
+
+def _effort(effort: tuple[int, float] | None) -> dict:
+    """A line's record of what its search took (nothing for a result not searched here)."""
+    if effort is None:
+        return {}
+    positions, seconds = effort
+    return {"positions": int(positions), "seconds": round(float(seconds), 3)}
 
 
 def _better(new: tuple[int, int], old: tuple[int, int]) -> bool:

@@ -10,6 +10,7 @@ import multiprocessing
 import os
 import queue
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 
@@ -34,13 +35,14 @@ _WORKER_SEARCHERS = threading.local()
 
 def part_task(rules: Rules, max_depth: int | None, consistent_only: bool, bits: int, worst: bool, opening: int,
               part: np.ndarray, depth: int | None, budget: int, guess: int | None = None
-              ) -> tuple[int, TreeNode | None, int]:
+              ) -> tuple[int, TreeNode | None, int, float]:
     """A worker's task: one part of an opening, searched, and its subtree when it met the budget; or, with
     ``guess``, that guess at the part (its own parts searched: :func:`~mm_logic.studies.optimal_split.guess_cost`).
 
-    Returns ``(cost or bound, subtree or None, positions searched)``; with
-    ``worst`` (is the part solvable within ``depth``?) the value is 1 or 0 and
-    there is no subtree.
+    Returns ``(cost or bound, subtree or None, positions searched, seconds)``;
+    with ``worst`` (is the part solvable within ``depth``?) the value is 1
+    or 0 and there is no subtree. The seconds are the task's own, in its
+    worker: what the journal keeps of its effort.
     """
     key = (rules, max_depth, consistent_only, bits)
     kept = getattr(_WORKER_SEARCHERS, "searcher", None)
@@ -49,7 +51,7 @@ def part_task(rules: Rules, max_depth: int | None, consistent_only: bool, bits: 
         _WORKER_SEARCHERS.searcher = None  # the last game's tables go before this one's are made
         _WORKER_SEARCHERS.searcher = (key, Searcher(rules, max_depth, consistent_only, bits))
     searcher = _WORKER_SEARCHERS.searcher[1]
-    before = searcher.positions
+    before, started = searcher.positions, time.perf_counter()
     if guess is not None:
         if worst:
             value, tree = int(guess_solvable(searcher, part, [opening], guess, depth)), None
@@ -60,7 +62,7 @@ def part_task(rules: Rules, max_depth: int | None, consistent_only: bool, bits: 
     else:
         value = searcher.cost(part, [opening], depth, budget)
         tree = searcher.subtree(part, [opening], depth) if value < budget else None
-    return value, tree, searcher.positions - before
+    return value, tree, searcher.positions - before, time.perf_counter() - started
 
 
 class Workers:
@@ -83,7 +85,9 @@ class Workers:
         self.consistent_only = consistent_only
         self.bits = default_table_bits(rules.size) if bits is None else bits
         self.progress = progress
+        #: Positions the finished tasks searched, and their seconds in the workers (core-seconds).
         self.positions = 0
+        self.seconds = 0.0
         self.finished: queue.Queue = queue.Queue()
         #: Where the parts are kept (``--journal``), and how a part is named there: the driver's
         #: :meth:`Searcher.part_name`.
@@ -145,7 +149,7 @@ class Workers:
                     split = f" ({self.guess_tasks:,} guesses of {self.split_parts} large parts)" \
                         if self.split_parts else ""
                     self.progress(f"{self.settled} of {len(tasks)} parts searched{split} in {self.jobs} processes, "
-                                  f"{status()}")
+                                  f"{status()}{self._rate()}")
                 try:
                     task, limit, result, error = self.finished.get(timeout=0.2)
                     break
@@ -154,16 +158,24 @@ class Workers:
             running -= 1
             if error is not None:
                 raise error
-            value, tree, positions = result
+            value, tree, positions, seconds = result
             self.positions += positions
+            self.seconds += seconds
+            effort = (positions, seconds)
             if isinstance(task, GuessTask):
-                self._keep_guess(task, depth, limit, worst, value, tree)
+                self._keep_guess(task, depth, limit, worst, value, tree, effort)
                 if not task.split.closed and task.split.settle(task, value, tree, limit):
                     self._finish(task.split, depth, done)
                 continue
             self.settled += 1
-            self._keep(task, depth, limit, worst, value, tree)
+            self._keep(task, depth, limit, worst, value, tree, effort)
             done(task, value, tree, limit)
+
+    def _rate(self) -> str:
+        """The positions the finished tasks searched and how many a second a worker searched them."""
+        if not self.seconds:
+            return ""
+        return f", {self.positions:,} positions ({self.positions / self.seconds:,.0f} a second a worker)"
 
     def _start_guess(self, item: GuessTask, skip: Callable, budget: Callable, done: Callable, depth: int | None,
                      worst: bool) -> int:
@@ -215,15 +227,16 @@ class Workers:
             return None if known is None else (int(known), None)
         return self.journal.cost(code, feedback, depth, limit)
 
-    def _keep(self, task, depth: int | None, limit: int, worst: bool, value: int, tree: TreeNode | None) -> None:
+    def _keep(self, task, depth: int | None, limit: int, worst: bool, value: int, tree: TreeNode | None,
+              effort: tuple[int, float] | None = None) -> None:
         if self.journal is None:
             return
         opening, fb, _ = task
         code, feedback = self.part_name(opening.index, fb)
         if worst:
-            self.journal.record_solvable(code, feedback, depth, bool(value))
+            self.journal.record_solvable(code, feedback, depth, bool(value), effort=effort)
         else:
-            self.journal.record_cost(code, feedback, depth, limit, value, tree)
+            self.journal.record_cost(code, feedback, depth, limit, value, tree, effort=effort)
 
     def _guess_name(self, item: GuessTask) -> tuple[Code, Feedback, Code]:
         opening, fb, _ = item.split.task
@@ -241,14 +254,14 @@ class Workers:
         return self.journal.cost(code, feedback, depth, limit, guess)
 
     def _keep_guess(self, item: GuessTask, depth: int | None, limit: int, worst: bool, value: int,
-                    tree: TreeNode | None) -> None:
+                    tree: TreeNode | None, effort: tuple[int, float]) -> None:
         if self.journal is None:
             return
         code, feedback, guess = self._guess_name(item)
         if worst:
-            self.journal.record_solvable(code, feedback, depth, bool(value), guess)
+            self.journal.record_solvable(code, feedback, depth, bool(value), guess, effort=effort)
         else:
-            self.journal.record_cost(code, feedback, depth, limit, value, tree, guess)
+            self.journal.record_cost(code, feedback, depth, limit, value, tree, guess, effort=effort)
 
     def close(self, interrupted: bool) -> None:
         if interrupted:

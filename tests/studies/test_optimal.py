@@ -401,6 +401,26 @@ def test_progress_says_where_the_search_is_and_ctrl_c_stops_it_at_once(objective
     assert all(("; total at least" in text) == (objective == "expected") for text in said)
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_with_no_terminal_the_progress_is_a_line_now_and_then(run, monkeypatch, jobs):
+    # A search of hours run under nohup or as a batch job has no spinner to draw: its log gets the status every
+    # LOGGED_EVERY seconds (here at every status, 0), with the positions searched and the rate once known.
+    import mm_logic.cli.studies as command
+
+    monkeypatch.setattr(command, "LOGGED_EVERY", 0)
+    result = run("optimal", "--pegs", 4, "--colors", 4, "--jobs", jobs)
+    assert result.exit_code == 0 and re.search(r"^total +905$", result.stdout, re.MULTILINE)
+    lines = [line for line in result.stderr.splitlines() if not line.startswith("note: compiling")]
+    here = r"opening \d{4} \(\d of 5\), part \d+ of \d+ \([\d,]+ codes\)(, guess \d+)?, [\d,]+ positions?; " \
+           r"total at least [\d,]+, best (\?|905)"
+    workers = r"\d+ of \d+ parts searched( \([\d,]+ guesses of \d+ large parts\))? in 2 processes, " \
+              r"best so far (\?|905)(, [\d,]+ positions \([\d,]+ a second a worker\))?"
+    assert lines and all(re.fullmatch(r"progress \(0 min\): " + (here if jobs == 1 else workers), line)
+                         for line in lines), lines[:3]
+    if jobs == 2:
+        assert "a second a worker" in lines[-1]
+
+
 def test_a_search_stopped_halfway_says_what_it_proved(run, tmp_path, monkeypatch):
     import mm_logic.studies.optimal as search
 

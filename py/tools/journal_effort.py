@@ -1,0 +1,108 @@
+"""What a journal of ``mmlogic optimal`` tells of its search: the parts settled, the positions searched and how fast.
+
+A search of hours keeps each part of an opening, and each guess at a part it splits, as a line of its
+``--journal`` file, with the positions and seconds that line's search took (journal lines written since
+the journal kept them; lines read back from an earlier run, or settled by their guesses, have none). This
+reads such a file, while the search runs or after, and prints part by part what was settled, then the
+totals: positions, core-seconds (each line's seconds are its worker's), and positions a second a worker,
+the rate quoted in ``docs/results/optimal.md``.
+
+Usage::
+
+    .venv/bin/python py/tools/journal_effort.py 4x10-expected.jsonl
+    .venv/bin/python py/tools/journal_effort.py 4x10-expected.jsonl --json
+
+Each part is ``opening feedback``: ``exact`` with its cost, ``at least`` with the bound its search proved,
+or ``open`` (guesses at it settled, the part not yet); with the number of its guesses searched when it
+was split (``--split-above``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from mm_logic.errors import BadInput
+from mm_logic.scripting import run
+from mm_logic.studies.optimal_journal import KIND
+
+
+def read(path: Path) -> tuple[dict, list[dict]]:
+    """The journal's header and its lines (a last line cut short by a kill is left out)."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise BadInput(f"cannot read {path}: {getattr(error, 'strerror', None) or 'not text'}") from None
+    try:
+        head = json.loads(lines[0]) if lines else None
+    except json.JSONDecodeError:
+        head = None
+    if not isinstance(head, dict) or head.get("journal") != KIND:
+        raise BadInput(f"{path} is not a journal of mmlogic optimal (its first line names none)")
+    entries = []
+    for number, line in enumerate(lines[1:], 2):
+        try:
+            entry = json.loads(line)
+            if not isinstance(entry, dict) or not {"opening", "feedback", "depth"} <= entry.keys() \
+                    or not ({"within"} <= entry.keys() or {"value", "budget"} <= entry.keys()):
+                raise ValueError(number)
+        except (json.JSONDecodeError, ValueError):
+            if number == len(lines):
+                break  # cut short by a kill while it was written
+            raise BadInput(f"{path}: line {number} is not a part's result") from None
+        entries.append(entry)
+    return head, entries
+
+
+def summary(head: dict, entries: list[dict]) -> dict:
+    """Part by part (in the order first met): what is settled, the guesses searched, positions and seconds;
+    and the totals."""
+    parts: dict[tuple, dict] = {}
+    for entry in entries:
+        key = (entry["opening"], entry["feedback"], entry["depth"])
+        part = parts.setdefault(key, {"opening": key[0], "feedback": key[1], "depth": key[2], "state": "open",
+                                      "value": None, "guesses": 0, "positions": 0, "seconds": 0.0})
+        part["positions"] += entry.get("positions", 0)
+        part["seconds"] += entry.get("seconds", 0.0)
+        if "guess" in entry:
+            part["guesses"] += 1
+        elif "within" in entry:
+            part["state"] = "within" if entry["within"] else "not within"
+        else:
+            exact = entry["value"] < entry["budget"]
+            part["state"], part["value"] = ("exact" if exact else "at least"), entry["value"]
+    positions = sum(p["positions"] for p in parts.values())
+    seconds = sum(p["seconds"] for p in parts.values())
+    return {"rules": head.get("rules"), "consistent_only": head.get("consistent_only"),
+            "parts": list(parts.values()), "settled": sum(p["state"] != "open" for p in parts.values()),
+            "guess_lines": sum(p["guesses"] for p in parts.values()), "positions": positions,
+            "seconds": round(seconds, 3), "rate": round(positions / seconds) if seconds else None}
+
+
+def text(found: dict) -> str:
+    """The summary as lines for a person."""
+    lines = []
+    for p in found["parts"]:
+        state = p["state"] if p["value"] is None else f"{p['state']} {p['value']:,}"
+        depth = "" if p["depth"] is None else f" within {p['depth']}"
+        guesses = f", {p['guesses']} guess{'' if p['guesses'] == 1 else 'es'} searched" if p["guesses"] else ""
+        lines.append(f"{p['opening']} {p['feedback']}{depth}: {state}{guesses}; "
+                     f"{p['positions']:,} position{'' if p['positions'] == 1 else 's'} in {p['seconds']:,.1f} s")
+    rate = "" if found["rate"] is None else f": {found['rate']:,} positions a second a worker"
+    lines.append(f"{found['settled']} of {len(found['parts'])} parts settled, {found['guess_lines']} guess lines; "
+                 f"{found['positions']:,} positions in {found['seconds']:,.1f} core-seconds{rate}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("journal", type=Path, help="the --journal file of mmlogic optimal")
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    args = parser.parse_args(argv)
+    found = summary(*read(args.journal))
+    print(json.dumps(found, indent=1) if args.json else text(found))
+
+
+if __name__ == "__main__":
+    run(main)
