@@ -372,13 +372,18 @@ def _expected_workers(searcher: Searcher, candidates: list[Opening], depth: int 
             dead.add(opening.index)
 
     waves = [candidates[:1], candidates[1:]]
-    for wave in waves:
-        tasks = [(o, fb, part) for o in wave if o.bound < state["best"] for fb, part in o.parts if part.size > 2]
-        workers.run(tasks, skip, budget, done, below, status=lambda: f"best so far {_shown(state['best'])}")
-        for opening in wave:
-            if opening.index not in dead and cost[opening.index] < state["best"] \
-                    and len(subtrees[opening.index]) == sum(p.size > 2 for _, p in opening.parts):
-                state["best"], state["winner"] = cost[opening.index], opening
+    try:
+        for wave in waves:
+            tasks = [(o, fb, part) for o in wave if o.bound < state["best"] for fb, part in o.parts if part.size > 2]
+            workers.run(tasks, skip, budget, done, below, status=lambda: f"best so far {_shown(state['best'])}")
+            for opening in wave:
+                if opening.index not in dead and cost[opening.index] < state["best"] \
+                        and len(subtrees[opening.index]) == sum(p.size > 2 for _, p in opening.parts):
+                    state["best"], state["winner"] = cost[opening.index], opening
+    except KeyboardInterrupt as stopped:
+        # As in one process: each opening's bound, raised by its parts settled so far; the least is proved.
+        stopped.proved = (min(cost.values()), None if state["best"] >= inf else state["best"])
+        raise
     best, winner = state["best"], state["winner"]
     proved = {o.index: (max(cost[o.index], best) if o is not winner else best, o is winner) for o in candidates}
     return best, winner, proved, subtrees[winner.index]

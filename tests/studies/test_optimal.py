@@ -23,7 +23,8 @@ import pytest
 from mm_logic.errors import BadInput
 from mm_logic.rules import Rules
 from mm_logic.studies.optimal import optimal
-from mm_logic.studies.optimal_search import compile_kernels, perfect_split_bound
+from mm_logic.studies.optimal_search import Searcher, compile_kernels, perfect_split_bound
+from mm_logic.studies.optimal_split import openings
 
 from generators import brute_score
 
@@ -452,6 +453,21 @@ def test_a_search_stopped_halfway_says_what_it_proved(run, tmp_path, monkeypatch
                              f"note: what was settled is in {journal}: the same command resumes from it\n"
                              "interrupted\n")
     assert len(journal.read_text().splitlines()) == 1 + 16
+
+
+def test_a_search_in_workers_stopped_halfway_says_what_it_proved_too():
+    # Stopped once the first opening is settled (its cost, 905, the best so far), the workers' search proves as
+    # much as one process's: the least of the openings' bounds, raised by the parts settled, and the best found.
+    def stop_after_the_first_opening(status: str) -> None:
+        if "best so far 905" in status:
+            raise KeyboardInterrupt
+
+    rules = Rules(4, 4)
+    bound = min(o.bound for o in openings(Searcher(rules), None))
+    with pytest.raises(KeyboardInterrupt) as stopped:
+        optimal(rules, "expected", jobs=2, progress=stop_after_the_first_opening)
+    lower, best = stopped.value.proved
+    assert best == 905 and bound <= lower <= 905
 
 
 def test_a_depth_limit_that_cannot_bind_and_a_mistyped_jobs_cost_nothing():
