@@ -2,11 +2,14 @@
 
 The search's time goes to the parts the first guess leaves, each solved exactly. This solves the parts of
 one opening (by default the most promising, which the search settles first and exactly) from the smallest
-up to ``--up-to`` codes, in one process, with the package's own search, and times each; fits
-``seconds = a * codes ** b`` to those that took at least ``--least`` seconds (least squares on the
-logarithms); and adds up the fit over the parts left. ``--check`` solves the parts left too and prints the
-measured time beside the predicted one: on games whose search finishes (4x7, 4x8, 5x6) it tells how far
-to trust the estimate where it does not (4x10, 5x7, 5x8).
+up to ``--up-to`` codes, in one process, with the package's own search, and times each; fits two curves to
+those that took at least ``--least`` seconds (least squares on the logarithms of the seconds), a power of
+the codes, ``seconds = a * codes ** b``, and an exponential, ``seconds = a * exp(b * codes)``; and adds
+up each over the parts left. The search's time grows faster than any fixed power of a part's size (its
+exponent grows with the guesses left) and slower than an exponential at large sizes, so the two bracket
+it. ``--check`` solves the parts left too and prints the measured time beside the predicted ones: on
+games whose search finishes (4x7, 4x8) it tells how far to trust the estimate where it does not (4x10,
+5x7, 5x8).
 
 The estimate is of the opening's exact cost alone, on one core; the other openings are searched against
 it (a bound reached early stops one) and, on the sizes measured, took less.
@@ -35,19 +38,36 @@ from mm_logic.scripting import count, output_file, positive_seconds, run
 from mm_logic.studies.optimal_search import Searcher, compile_kernels, table_bits
 from mm_logic.studies.optimal_split import INF, openings
 
+#: The curves fitted: name -> (the x of a part of ``codes`` codes, the seconds predicted from ``a``, ``b``).
+CURVES = {"power": (math.log, lambda a, b, n: a * n**b), "exponential": (float, lambda a, b, n: a * math.exp(b * n))}
 
-def fit(measured: list[tuple[int, float]]) -> tuple[float, float]:
-    """``(a, b)`` of ``seconds = a * codes ** b``, least squares on the logarithms of ``(codes, seconds)``."""
+
+def fit(measured: list[tuple[int, float]], curve: str = "power") -> tuple[float, float]:
+    """``(a, b)`` of the ``curve`` through ``(codes, seconds)``: least squares on the logarithm of the seconds
+    against the logarithm of the codes (power) or the codes (exponential)."""
     if len({n for n, _ in measured}) < 2:
         raise BadInput("too few parts took long enough to fit a curve: raise --up-to or lower --least")
-    x = np.log([n for n, _ in measured])
+    x = [CURVES[curve][0](n) for n, _ in measured]
     y = np.log([t for _, t in measured])
     b, log_a = np.polyfit(x, y, 1)
     return math.exp(log_a), float(b)
 
 
-def estimate(rules: Rules, up_to: int, least: float, check: bool, opening: str | None, say=print) -> dict:
-    """Solve the chosen opening's parts of at most ``up_to`` codes (all with ``check``) and predict the others."""
+def _limit(started: float, seconds: float | None):
+    """The searcher's tick that stops a part's search after ``seconds`` (None: never)."""
+    def tick(_control) -> None:
+        if seconds is not None and time.perf_counter() - started > seconds:
+            raise KeyboardInterrupt
+    return tick
+
+
+def estimate(rules: Rules, up_to: int, least: float, check: bool, opening: str | None, say=print,
+             part_limit: float | None = None) -> dict:
+    """Solve the chosen opening's parts of at most ``up_to`` codes (all with ``check``) and predict the others.
+
+    A part whose search is stopped (Ctrl-C, or ``part_limit`` seconds) ends the measuring: it and the larger
+    parts are predicted, and its row says ``stopped`` with the seconds it ran, which it took at least.
+    """
     compile_kernels(None, rules=rules)
     searcher = Searcher(rules, None, False, table_bits(rules, 1, None))
     candidates = openings(searcher, None)
@@ -62,42 +82,60 @@ def estimate(rules: Rules, up_to: int, least: float, check: bool, opening: str |
     name = format_code(searcher.code(chosen.index), rules)
     parts = sorted((p for _, p in chosen.parts if p.size > 2), key=lambda p: p.size)
     rows = []
+    stopped = False
     for part in parts:
-        if part.size > up_to and not check:
+        if stopped or (part.size > up_to and not check):
             rows.append({"codes": int(part.size), "seconds": None, "positions": None, "cost": None})
             continue
         before, started = searcher.positions, time.perf_counter()
-        cost = searcher.cost(part, [chosen.index], None, INF)
-        seconds = time.perf_counter() - started
-        rows.append({"codes": int(part.size), "seconds": round(seconds, 3), "positions": searcher.positions - before,
-                     "cost": int(cost)})
-        say(f"  part of {part.size:,} codes: cost {cost:,}, {seconds:,.2f} s, {searcher.positions - before:,} "
-            "positions")
-    a, b = fit([(r["codes"], r["seconds"]) for r in rows if r["codes"] <= up_to and r["seconds"] >= least])
-    for row in rows:
-        row["predicted"] = round(a * row["codes"] ** b, 3)
-    small = sum(r["seconds"] for r in rows if r["codes"] <= up_to)
-    left = sum(r["predicted"] for r in rows if r["codes"] > up_to)
-    found = {"rules": rules.as_dict(), "opening": name, "up_to": up_to, "least": least, "a": a, "b": round(b, 3),
-             "parts": rows, "measured_small": round(small, 3), "predicted_left": round(left, 3),
-             "estimated": round(small + left, 3)}
-    if check:
+        searcher.on_tick = _limit(started, part_limit)
+        try:
+            cost = int(searcher.cost(part, [chosen.index], None, INF))
+        except KeyboardInterrupt:
+            # Ctrl-C or the part's time limit: this part took at least that long, the estimate is made of the
+            # parts solved before it.
+            stopped, cost = True, None
+        seconds, positions = time.perf_counter() - started, searcher.positions - before
+        rows.append({"codes": int(part.size), "seconds": round(seconds, 6), "positions": positions, "cost": cost,
+                     **({"stopped": True} if stopped else {})})
+        say(f"  part of {part.size:,} codes: " + (f"stopped after {seconds:,.0f} s" if stopped else
+                                                   f"cost {cost:,}, {seconds:,.2f} s") + f", {positions:,} positions")
+        if stopped:
+            up_to = min(up_to, int(part.size) - 1)  # what is fitted, and what is predicted
+    measured = [(r["codes"], r["seconds"]) for r in rows
+                if r["codes"] <= up_to and r["cost"] is not None and r["seconds"] >= least]
+    found = {"rules": rules.as_dict(), "opening": name, "up_to": up_to, "least": least, "parts": rows,
+             "measured_small": round(sum(r["seconds"] for r in rows if r["codes"] <= up_to), 3), "curves": {}}
+    for curve, (_, predict) in CURVES.items():
+        a, b = fit(measured, curve)
+        for row in rows:
+            row[curve] = round(predict(a, b, row["codes"]), 3)
+        found["curves"][curve] = {"a": a, "b": b, "predicted_left": round(sum(r[curve] for r in rows
+                                                                                if r["codes"] > up_to), 3)}
+    if check and not stopped:
         found["measured_left"] = round(sum(r["seconds"] for r in rows if r["codes"] > up_to), 3)
     return found
 
 
 def report(found: dict) -> str:
-    lines = [f"opening {found['opening']}: seconds = {found['a']:.3g} * codes^{found['b']} "
-             f"(fitted on the parts of at most {found['up_to']:,} codes that took {found['least']} s or more)"]
+    """The estimate as lines for a person: the curves, each part left predicted (and measured), the sums."""
+    power, exponential = found["curves"]["power"], found["curves"]["exponential"]
+    lines = [f"opening {found['opening']}: fitted on the parts of at most {found['up_to']:,} codes that took "
+             f"{found['least']} s or more: seconds = {power['a']:.3g} * codes^{power['b']:.2f} (power), "
+             f"{exponential['a']:.3g} * exp({exponential['b']:.3g} * codes) (exponential)"]
     for row in found["parts"]:
         if row["codes"] > found["up_to"]:
-            measured = "" if row["seconds"] is None else f", measured {row['seconds']:,.1f} s"
-            lines.append(f"  {row['codes']:>6,} codes: predicted {row['predicted']:,.1f} s{measured}")
-    lines.append(f"measured {found['measured_small']:,.1f} s on the small parts; predicted {found['predicted_left']:,.0f} s "
-                 f"for the parts left ({found['predicted_left'] / 3600:,.2f} hours of one core)")
-    if "measured_left" in found:
-        lines.append(f"measured {found['measured_left']:,.1f} s for the parts left: the prediction is "
-                     f"{found['predicted_left'] / found['measured_left']:.2f} times the measure")
+            measured = "" if row["seconds"] is None else \
+                f"; {'stopped after' if row.get('stopped') else 'measured'} {row['seconds']:,.1f} s"
+            lines.append(f"  {row['codes']:>6,} codes: predicted {row['power']:,.1f} s (power), "
+                         f"{row['exponential']:,.1f} s (exponential){measured}")
+    lines.append(f"measured {found['measured_small']:,.1f} s on the small parts")
+    for curve, got in found["curves"].items():
+        left = got["predicted_left"]
+        ratio = f", {left / found['measured_left']:.2f} times the measure ({found['measured_left']:,.1f} s)" \
+            if found.get("measured_left") else ""
+        lines.append(f"{curve}: {left:,.0f} s predicted for the parts left ({left / 3600:,.2f} hours of one core)"
+                     f"{ratio}")
     return "\n".join(lines)
 
 
@@ -107,13 +145,16 @@ def main() -> None:
     parser.add_argument("--colors", type=count, required=True)
     parser.add_argument("--up-to", type=count, required=True, metavar="CODES",
                         help="solve the parts of at most this many codes, fit, predict the others")
-    parser.add_argument("--least", type=positive_seconds, default=0.05, metavar="SECONDS",
-                        help="fit only the parts that took at least this long (default 0.05)")
+    parser.add_argument("--least", type=positive_seconds, default=1.0, metavar="SECONDS",
+                        help="fit only the parts that took at least this long (default 1)")
     parser.add_argument("--opening", help="the opening whose parts are solved (default: the most promising)")
     parser.add_argument("--check", action="store_true", help="solve the parts left too, and compare")
+    parser.add_argument("--part-limit", type=positive_seconds, metavar="SECONDS",
+                        help="stop a part's search after this long and estimate from the parts before it (Ctrl-C too)")
     parser.add_argument("--json", type=output_file, help="write the figures as JSON to this file")
     args = parser.parse_args()
-    found = estimate(Rules(args.pegs, args.colors), args.up_to, args.least, args.check, args.opening)
+    found = estimate(Rules(args.pegs, args.colors), args.up_to, args.least, args.check, args.opening,
+                     part_limit=args.part_limit)
     print(report(found))
     if args.json is not None:
         args.json.write_text(json.dumps(found, indent=1) + "\n")
