@@ -29,7 +29,7 @@ flushed and synced as it is written; a line cut short by a kill (the last) is ig
 A line of a part or guess that was searched (not read back) also says what it
 took, ``"positions"`` and ``"seconds"`` (its own, in one worker): a long
 search's rate and what is left of it can be read off its journal while it
-runs (``py/experiments/journal_effort.py``). Readers ignore them.
+runs (``py/tools/journal_effort.py``). Readers ignore them.
 """
 
 from __future__ import annotations

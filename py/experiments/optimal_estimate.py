@@ -2,14 +2,16 @@
 
 The search's time goes to the parts the first guess leaves, each solved exactly. This solves the parts of
 one opening (by default the most promising, which the search settles first and exactly) from the smallest
-up to ``--up-to`` codes, in one process, with the package's own search, and times each; fits two curves to
-those that took at least ``--least`` seconds (least squares on the logarithms of the seconds), a power of
-the codes, ``seconds = a * codes ** b``, and an exponential, ``seconds = a * exp(b * codes)``; and adds
-up each over the parts left. The search's time grows faster than any fixed power of a part's size (its
-exponent grows with the guesses left) and slower than an exponential at large sizes, so the two bracket
-it. ``--check`` solves the parts left too and prints the measured time beside the predicted ones: on
-games whose search finishes (4x7, 4x8) it tells how far to trust the estimate where it does not (4x10,
-5x7, 5x8).
+up to ``--up-to`` codes, in one process, with the package's own search, and times each (a part stopped
+by ``--part-limit`` or Ctrl-C ends the measuring: it took at least that long); fits ``seconds = a *
+codes ** b`` to those that took at least ``--least`` seconds (least squares on the logarithms); and adds
+up the fit over the parts left. ``--check`` solves the parts left too and prints the measured time beside
+the predicted one: on games whose search finishes (4x7, 4x8) it tells how far to trust the estimate where
+it does not (4x10, 5x7, 5x8). On 4x8 the fit predicts a quarter of what its two largest parts take: the
+search's time grows faster than any fixed power of a part's size (the exponent grows with the guesses
+left), so the estimate is a lower one, and where few parts are solved (5x8) it says little. The parts'
+own times and positions a second are the measure; docs/results/optimal.md says how they are
+extrapolated.
 
 The estimate is of the opening's exact cost alone, on one core; the other openings are searched against
 it (a bound reached early stops one) and, on the sizes measured, took less.
@@ -38,16 +40,13 @@ from mm_logic.scripting import count, output_file, positive_seconds, run
 from mm_logic.studies.optimal_search import Searcher, compile_kernels, table_bits
 from mm_logic.studies.optimal_split import INF, openings
 
-#: The curves fitted: name -> (the x of a part of ``codes`` codes, the seconds predicted from ``a``, ``b``).
-CURVES = {"power": (math.log, lambda a, b, n: a * n**b), "exponential": (float, lambda a, b, n: a * math.exp(b * n))}
 
-
-def fit(measured: list[tuple[int, float]], curve: str = "power") -> tuple[float, float]:
-    """``(a, b)`` of the ``curve`` through ``(codes, seconds)``: least squares on the logarithm of the seconds
-    against the logarithm of the codes (power) or the codes (exponential)."""
+def fit(measured: list[tuple[int, float]]) -> tuple[float, float]:
+    """``(a, b)`` of ``seconds = a * codes ** b`` through ``(codes, seconds)``: least squares on the
+    logarithms."""
     if len({n for n, _ in measured}) < 2:
         raise BadInput("too few parts took long enough to fit a curve: raise --up-to or lower --least")
-    x = [CURVES[curve][0](n) for n, _ in measured]
+    x = np.log([n for n, _ in measured])
     y = np.log([t for _, t in measured])
     b, log_a = np.polyfit(x, y, 1)
     return math.exp(log_a), float(b)
@@ -104,38 +103,32 @@ def estimate(rules: Rules, up_to: int, least: float, check: bool, opening: str |
             up_to = min(up_to, int(part.size) - 1)  # what is fitted, and what is predicted
     measured = [(r["codes"], r["seconds"]) for r in rows
                 if r["codes"] <= up_to and r["cost"] is not None and r["seconds"] >= least]
-    found = {"rules": rules.as_dict(), "opening": name, "up_to": up_to, "least": least, "parts": rows,
-             "measured_small": round(sum(r["seconds"] for r in rows if r["codes"] <= up_to), 3), "curves": {}}
-    for curve, (_, predict) in CURVES.items():
-        a, b = fit(measured, curve)
-        for row in rows:
-            row[curve] = round(predict(a, b, row["codes"]), 3)
-        found["curves"][curve] = {"a": a, "b": b, "predicted_left": round(sum(r[curve] for r in rows
-                                                                                if r["codes"] > up_to), 3)}
+    a, b = fit(measured)
+    for row in rows:
+        row["predicted"] = round(a * row["codes"] ** b, 3)
+    found = {"rules": rules.as_dict(), "opening": name, "up_to": up_to, "least": least, "a": a, "b": b,
+             "parts": rows, "measured_small": round(sum(r["seconds"] for r in rows if r["codes"] <= up_to), 3),
+             "predicted_left": round(sum(r["predicted"] for r in rows if r["codes"] > up_to), 3)}
     if check and not stopped:
         found["measured_left"] = round(sum(r["seconds"] for r in rows if r["codes"] > up_to), 3)
     return found
 
 
 def report(found: dict) -> str:
-    """The estimate as lines for a person: the curves, each part left predicted (and measured), the sums."""
-    power, exponential = found["curves"]["power"], found["curves"]["exponential"]
-    lines = [f"opening {found['opening']}: fitted on the parts of at most {found['up_to']:,} codes that took "
-             f"{found['least']} s or more: seconds = {power['a']:.3g} * codes^{power['b']:.2f} (power), "
-             f"{exponential['a']:.3g} * exp({exponential['b']:.3g} * codes) (exponential)"]
+    """The estimate as lines for a person: the curve, each part left predicted (and measured), the sums."""
+    lines = [f"opening {found['opening']}: seconds = {found['a']:.3g} * codes^{found['b']:.2f}, fitted on the parts "
+             f"of at most {found['up_to']:,} codes that took {found['least']} s or more"]
     for row in found["parts"]:
         if row["codes"] > found["up_to"]:
             measured = "" if row["seconds"] is None else \
                 f"; {'stopped after' if row.get('stopped') else 'measured'} {row['seconds']:,.1f} s"
-            lines.append(f"  {row['codes']:>6,} codes: predicted {row['power']:,.1f} s (power), "
-                         f"{row['exponential']:,.1f} s (exponential){measured}")
-    lines.append(f"measured {found['measured_small']:,.1f} s on the small parts")
-    for curve, got in found["curves"].items():
-        left = got["predicted_left"]
-        ratio = f", {left / found['measured_left']:.2f} times the measure ({found['measured_left']:,.1f} s)" \
-            if found.get("measured_left") else ""
-        lines.append(f"{curve}: {left:,.0f} s predicted for the parts left ({left / 3600:,.2f} hours of one core)"
-                     f"{ratio}")
+            lines.append(f"  {row['codes']:>6,} codes: predicted {row['predicted']:,.1f} s{measured}")
+    left = found["predicted_left"]
+    lines.append(f"measured {found['measured_small']:,.1f} s on the small parts; predicted {left:,.0f} s for the "
+                 f"parts left ({left / 3600:,.2f} hours of one core)")
+    if found.get("measured_left"):
+        lines.append(f"measured {found['measured_left']:,.1f} s for the parts left: the prediction is "
+                     f"{left / found['measured_left']:.2f} times the measure")
     return "\n".join(lines)
 
 

@@ -3,7 +3,17 @@ worst case the results pages quote (on the python engine; the pages give the cli
 
 from __future__ import annotations
 
+import json
+
+import numpy as np
 import pytest
+
+from mm_logic.codespace import code_space
+from mm_logic.feedback import rule_of
+from mm_logic.notation import parse_code
+from mm_logic.rules import Rules
+from mm_logic.strategies.tree import read_node
+from mm_logic.studies.optimal import optimal
 
 from conftest import ROOT
 
@@ -37,3 +47,80 @@ def test_a_certificate_plays_every_secret_to_its_quoted_total(run_json, name):
     args = ["--pegs", rules["pegs"], "--colors", rules["colors"], "--feedback", rules["feedback"]]
     played = run_json("bench", "--backend", "python", "--strategy", f"tree:{path}", "--all", *args)
     assert (played["games"], played["total_guesses"], played["max"]) == QUOTED[name]
+
+
+# -- the journals of the searches under way ----------------------------------------------------
+#: docs/results/journals: the journal of a search not finished, the same command resumes from (its first line
+#: names the game); docs/results/optimal.md quotes what it settled.
+JOURNALS = RESULTS / "journals"
+#: Each journal's exact lines (each replayed below) and its lines in all, as docs/results/optimal.md says.
+QUOTED_JOURNALS: dict[str, tuple[int, int]] = {}
+
+
+def cost_on_part(node, indices, space, rule) -> int:
+    """The guesses a subtree takes in all over the codes ``indices`` (its first guess counted for each), played
+    from the game's own feedback; a feedback with codes and no subtree fails."""
+    if not indices.size:
+        return 0
+    pegs = space.rules.pegs
+    found = space.feedback_to(node.guess, indices)
+    total = int(indices.size)
+    for index in np.unique(found):
+        if index == rule.win_index(pegs):
+            continue
+        child = node.children.get(rule.from_index(int(index), pegs))
+        assert child is not None, f"{node.guess}: no subtree for {rule.from_index(int(index), pegs)}"
+        total += cost_on_part(child, indices[found == index], space, rule)
+    return total
+
+
+def checked_lines(path) -> tuple[int, int]:
+    """Every exact line of a journal (a part's cost, or a guess's at a part) replayed: its subtree, played on its
+    part's codes, takes exactly its value. Returns (exact lines, lines)."""
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    rules = Rules.from_dict(lines[0]["rules"])
+    space, rule = code_space(rules), rule_of(rules)
+    exact = 0
+    for entry in lines[1:]:
+        if "within" in entry or entry["value"] >= entry["budget"]:
+            continue
+        opening = parse_code(entry["opening"], rules)
+        part = np.flatnonzero(space.feedback_to(opening, None) ==
+                              rule.index(rule.read(entry["feedback"], rules.pegs), rules.pegs))
+        tree = read_node(entry["tree"], rules)
+        if "guess" in entry:
+            assert tree.guess == parse_code(entry["guess"], rules)
+        assert cost_on_part(tree, part, space, rule) == entry["value"], entry["opening"] + " " + entry["feedback"]
+        exact += 1
+    return exact, len(lines) - 1
+
+
+def test_the_exact_lines_of_a_journal_are_checked_by_replay(tmp_path):
+    # The check itself, on a journal of guesses and parts written here: every exact line replays to its value,
+    # and a value one off is caught.
+    journal = tmp_path / "4x4.jsonl"
+    optimal(Rules(4, 4), jobs=2, journal=journal, split_above=40)
+    exact, lines = checked_lines(journal)
+    assert exact > 10 and lines > exact
+    entries = journal.read_text().splitlines()
+    first = next(i for i, line in enumerate(entries[1:], 1) if '"guess"' in line and '"tree": {' in line)
+    wrong = json.loads(entries[first])
+    wrong["value"] += 1
+    entries[first] = json.dumps(wrong)
+    journal.write_text("\n".join(entries) + "\n")
+    with pytest.raises(AssertionError, match=f"^{wrong['opening']} {wrong['feedback']}"):
+        checked_lines(journal)
+
+
+def test_every_journal_is_quoted_here():
+    assert {p.name for p in JOURNALS.glob("*")} == set(QUOTED_JOURNALS)
+
+
+@pytest.mark.parametrize("name", sorted(QUOTED_JOURNALS))
+def test_a_journal_of_a_search_under_way_holds_what_it_says(name):
+    path = JOURNALS / name
+    header = json.loads(path.read_text().splitlines()[0])
+    rules = Rules.from_dict(header["rules"])
+    assert name == f"{rules.pegs}x{rules.colors}-expected.jsonl" and not header["consistent_only"]
+    exact, lines = checked_lines(path)
+    assert (exact, lines) == QUOTED_JOURNALS[name]
