@@ -336,11 +336,11 @@ def _settled_cost(searcher: Searcher, opening: Opening, fb: int, part: np.ndarra
     known = journal.cost(code, feedback, depth, budget)
     if known is not None:
         return known
-    before, started = searcher.positions, time.perf_counter()
+    before, started = searcher.positions, searcher.cpu_seconds
     value = searcher.cost(part, [opening.index], depth, budget)
     tree = searcher.subtree(part, [opening.index], depth) if value < budget else None
     journal.record_cost(code, feedback, depth, budget, value, tree,
-                        effort=(searcher.positions - before, time.perf_counter() - started))
+                        effort=(searcher.positions - before, searcher.cpu_seconds - started))
     return value, tree
 
 
@@ -446,10 +446,10 @@ def _settled_within(searcher: Searcher, opening: Opening, fb: int, part: np.ndar
     code, feedback = searcher.part_name(opening.index, fb)
     known = journal.solvable(code, feedback, depth)
     if known is None:
-        before, started = searcher.positions, time.perf_counter()
+        before, started = searcher.positions, searcher.cpu_seconds
         known = searcher.can_solve(part, [opening.index], depth)
         journal.record_solvable(code, feedback, depth, known,
-                                effort=(searcher.positions - before, time.perf_counter() - started))
+                                effort=(searcher.positions - before, searcher.cpu_seconds - started))
     return known
 
 

@@ -27,7 +27,7 @@ Version 1 journals (none has a guess line) are read as before. Each line is
 flushed and synced as it is written; a line cut short by a kill (the last) is ignored.
 
 A line of a part or guess that was searched (not read back) also says what it
-took, ``"positions"`` and ``"seconds"`` (its own, in one worker): a long
+took, ``"positions"`` and ``"seconds"`` (its search's CPU time): a long
 search's rate and what is left of it can be read off its journal while it
 runs (``py/tools/journal_effort.py``). Readers ignore them.
 """

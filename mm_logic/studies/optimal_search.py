@@ -8,6 +8,7 @@ that search the openings' parts elsewhere, :mod:`mm_logic.studies.optimal_worker
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 
 import numpy as np
@@ -158,6 +159,8 @@ class Searcher:
         self.control = np.zeros(arrays.CONTROL_SLOTS, dtype=np.int64)
         self.hist = np.zeros((self.size + 2, rules.pegs), dtype=np.int64)
         self.on_tick: Callable[[np.ndarray], None] | None = None
+        #: CPU seconds the kernels have run (in their own threads: a Dask worker's other tasks not counted).
+        self.cpu_seconds = 0.0
         #: Where the parts of the openings searched are kept, if anywhere (``--journal``: a
         #: :class:`mm_logic.studies.optimal_journal.Journal`).
         self.journal = None
@@ -216,10 +219,13 @@ class Searcher:
         out: list = []
 
         def work() -> None:
+            started = time.thread_time()
             try:
                 out.append(kernel(part, self.hist, len(history), sigmas, pis, *args))
             except BaseException as error:  # noqa: BLE001 - raised again in the caller's thread
                 out.append(error)
+            finally:
+                self.cpu_seconds += time.thread_time() - started
 
         worker = threading.Thread(target=work, daemon=True)
         worker.start()

@@ -10,7 +10,6 @@ import multiprocessing
 import os
 import queue
 import threading
-import time
 from collections import deque
 from collections.abc import Callable
 
@@ -39,10 +38,11 @@ def part_task(rules: Rules, max_depth: int | None, consistent_only: bool, bits: 
     """A worker's task: one part of an opening, searched, and its subtree when it met the budget; or, with
     ``guess``, that guess at the part (its own parts searched: :func:`~mm_logic.studies.optimal_split.guess_cost`).
 
-    Returns ``(cost or bound, subtree or None, positions searched, seconds)``;
+    Returns ``(cost or bound, subtree or None, positions searched, CPU seconds)``;
     with ``worst`` (is the part solvable within ``depth``?) the value is 1
-    or 0 and there is no subtree. The seconds are the task's own, in its
-    worker: what the journal keeps of its effort.
+    or 0 and there is no subtree. The seconds are the task's own search's
+    CPU time (not the time it waited for a core, or was stopped): what the
+    journal keeps of its effort.
     """
     key = (rules, max_depth, consistent_only, bits)
     kept = getattr(_WORKER_SEARCHERS, "searcher", None)
@@ -51,7 +51,7 @@ def part_task(rules: Rules, max_depth: int | None, consistent_only: bool, bits: 
         _WORKER_SEARCHERS.searcher = None  # the last game's tables go before this one's are made
         _WORKER_SEARCHERS.searcher = (key, Searcher(rules, max_depth, consistent_only, bits))
     searcher = _WORKER_SEARCHERS.searcher[1]
-    before, started = searcher.positions, time.perf_counter()
+    before, started = searcher.positions, searcher.cpu_seconds
     if guess is not None:
         if worst:
             value, tree = int(guess_solvable(searcher, part, [opening], guess, depth)), None
@@ -62,7 +62,7 @@ def part_task(rules: Rules, max_depth: int | None, consistent_only: bool, bits: 
     else:
         value = searcher.cost(part, [opening], depth, budget)
         tree = searcher.subtree(part, [opening], depth) if value < budget else None
-    return value, tree, searcher.positions - before, time.perf_counter() - started
+    return value, tree, searcher.positions - before, searcher.cpu_seconds - started
 
 
 class Workers:
@@ -85,7 +85,7 @@ class Workers:
         self.consistent_only = consistent_only
         self.bits = default_table_bits(rules.size) if bits is None else bits
         self.progress = progress
-        #: Positions the finished tasks searched, and their seconds in the workers (core-seconds).
+        #: Positions the finished tasks searched, and their searches' CPU seconds (core-seconds).
         self.positions = 0
         self.seconds = 0.0
         self.finished: queue.Queue = queue.Queue()

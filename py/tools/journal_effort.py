@@ -4,7 +4,7 @@ A search of hours keeps each part of an opening, and each guess at a part it spl
 ``--journal`` file, with the positions and seconds that line's search took (journal lines written since
 the journal kept them; lines read back from an earlier run, or settled by their guesses, have none). This
 reads such a file, while the search runs or after, and prints part by part what was settled, then the
-totals: positions, core-seconds (each line's seconds are its worker's), and positions a second a worker,
+totals: positions, core-seconds (each line's seconds are its search's CPU time), and positions a second a worker,
 the rate quoted in ``docs/results/optimal.md``.
 
 Usage::
