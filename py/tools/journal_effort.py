@@ -14,7 +14,7 @@ Usage::
 
 Each part is ``opening feedback``: ``exact`` with its cost, ``at least`` with the bound its search proved,
 or ``open`` (guesses at it settled, the part not yet); with the number of its guesses searched when it
-was split (``--split-above``).
+was split (``--split-above``); ``effort not kept`` where none of its lines says what it took.
 """
 
 from __future__ import annotations
@@ -62,9 +62,10 @@ def summary(head: dict, entries: list[dict]) -> dict:
     for entry in entries:
         key = (entry["opening"], entry["feedback"], entry["depth"])
         part = parts.setdefault(key, {"opening": key[0], "feedback": key[1], "depth": key[2], "state": "open",
-                                      "value": None, "guesses": 0, "positions": 0, "seconds": 0.0})
+                                      "value": None, "guesses": 0, "positions": 0, "seconds": 0.0, "measured": 0})
         part["positions"] += entry.get("positions", 0)
         part["seconds"] += entry.get("seconds", 0.0)
+        part["measured"] += "positions" in entry
         if "guess" in entry:
             part["guesses"] += 1
         elif "within" in entry:
@@ -87,8 +88,9 @@ def text(found: dict) -> str:
         state = p["state"] if p["value"] is None else f"{p['state']} {p['value']:,}"
         depth = "" if p["depth"] is None else f" within {p['depth']}"
         guesses = f", {p['guesses']} guess{'' if p['guesses'] == 1 else 'es'} searched" if p["guesses"] else ""
-        lines.append(f"{p['opening']} {p['feedback']}{depth}: {state}{guesses}; "
-                     f"{p['positions']:,} position{'' if p['positions'] == 1 else 's'} in {p['seconds']:,.1f} s")
+        effort = f"{p['positions']:,} position{'' if p['positions'] == 1 else 's'} in {p['seconds']:,.1f} s" \
+            if p["measured"] else "effort not kept"
+        lines.append(f"{p['opening']} {p['feedback']}{depth}: {state}{guesses}; {effort}")
     rate = "" if found["rate"] is None else f": {found['rate']:,} positions a second a worker"
     lines.append(f"{found['settled']} of {len(found['parts'])} parts settled, {found['guess_lines']} guess lines; "
                  f"{found['positions']:,} positions in {found['seconds']:,.1f} core-seconds{rate}")

@@ -46,7 +46,7 @@ def test_the_parts_and_the_totals_of_a_journal(tmp_path):
     assert done.stdout.splitlines() == [
         "0123 0,1: open, 2 guesses searched; 1,200,000 positions in 500.0 s",
         "0123 0,2: exact 9,876; 1 position in 0.2 s",
-        "0123 1,0: at least 5,000; 0 positions in 0.0 s",
+        "0123 1,0: at least 5,000; effort not kept",
         "0012 0,0 within 5: not within; 3 positions in 0.5 s",
         "3 of 4 parts settled, 2 guess lines; 1,200,004 positions in 500.8 core-seconds: 2,396 positions a second "
         "a worker",
