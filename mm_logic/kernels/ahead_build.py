@@ -74,7 +74,7 @@ def signatures(kind: str) -> dict[str, object]:
     table_t, codes_t = _DTYPES[kind[:2]], _DTYPES[kind[2:]]
     matrix = arr(i64, 2)
     game = types.Tuple((arr(table_t, 2), arr(codes_t, 2), arr(u64, 1), arr(u64, 1), arr(table_t, 2), matrix, i64))
-    scratch = types.Tuple((arr(u64, 1), arr(i64, 1), arr(i64, 1), arr(i64, 1)))
+    scratch = types.Tuple((arr(u64, 1), arr(i64, 1), arr(i64, 1), arr(i64, 1), arr(types.int16, 1)))
     tt = types.Tuple((arr(u64, 2), arr(i64, 1), arr(types.int32, 1), arr(types.int32, 1), arr(types.boolean, 1)))
     S = arr(types.int32, 1)
     found = {

@@ -53,10 +53,17 @@ from .node_symmetry import child_moves, node_blocks
 from .numba_cache import CACHE
 from .orbits import _is_representative
 from .search_arrays import DEPTH_SALT, FEASIBLE_SALT, INF, NODES, STOP, STOPPED, TRIED, TRIED_BELOW
+from .seen import seen_scores
 from .table import set_key, tt_find, tt_store
+from .tally import LEFT_OUT, tally_scores
 
 #: Sets of at most this many codes score their consistent guesses first.
 SMALL_SET = 40
+#: Parts of at least this many codes are scored before any is searched (0: none).
+PROBE = 3
+#: Guesses read again from the table after :mod:`mm_logic.kernels.seen`'s scoring, at most one in this many of
+#: the codes; past that every guess's parts are counted (:mod:`mm_logic.kernels.tally`).
+RECHECKED = 64
 
 
 # -- scoring the guesses of a node ----------------------------------------------------------------
@@ -86,7 +93,7 @@ def _score_guesses(S, which, game, scratch, part_bound, cut, widest):
     by_secret = game[4]  # by_secret[s, g]: the feedback of the guess g against the secret s
     n = S.shape[0]
     win = np.int64(table[0, 0])  # a code against itself: the winning feedback
-    words, scores, every, picked = scratch
+    words, scores, every, picked, shorts = scratch
     # While no part has more than `plain` codes, part_bound[c] = 2c - 1 for each: the bound is
     # n + 2 (codes outside the winning part) - (parts outside it), and no part is read.
     plain = 0
@@ -100,9 +107,44 @@ def _score_guesses(S, which, game, scratch, part_bound, cut, widest):
     pool = S.astype(np.int64) if which == CONSISTENT else every
     size = pool.shape[0]
     skip_won = which == INCONSISTENT  # the consistent guesses were scored in the consistent phase
-    if n < 256:
+    # Every code a guess: which feedbacks each guess gets, a bit each (:mod:`.seen`), is its bound while no
+    # part can exceed `plain` codes. Past that a guess's largest part holds at most n - won - (parts - 1) =
+    # score - 2n + won + 1 codes, so only a score above `unseen` may hide a larger part: the few such guesses
+    # below the cut are read again from the table (the others' scores stay lower bounds), and where they are
+    # many the parts of every guess are counted instead, in bytes (:mod:`.tally`).
+    every_guess = which != CONSISTENT
+    masked = every_guess and n < 256 and win < 64
+    unseen = 2 * n - 2 + plain
+    recheck = False
+    smallest_cut = _EXCLUDED
+    m = 0
+    if masked:
+        m, smallest_cut = _seen_picked(S, by_secret, words, win, skip_won, cut, scores, picked)
+        if n > plain:
+            hidden = 0
+            for i in range(m):
+                hidden += scores[picked[i]] > unseen
+            recheck = hidden > 0
+            if hidden * RECHECKED > size:
+                masked = recheck = False
+                smallest_cut = _EXCLUDED
+    width = 16 if win < 16 else 24  # the byte counters' rows (:mod:`.tally`), where `words` holds them
+    tallied = every_guess and not masked and n < 256 and win < 24 and words.shape[0] * 8 >= width * size
+    counts = np.zeros((0, win + 1), dtype=np.int64)
+    packed = words[:0].reshape((1, 0))
+    tallies = words.view(np.uint8)[:0].reshape((1, 0))
+    bits = 0
+    if masked:
+        pass
+    elif tallied:
+        bits = -1  # parts read again from the byte counts
+        tallies = words.view(np.uint8)[:width * size].reshape((width, size))
+        m, least = tally_scores(S, by_secret, win, plain, skip_won, cut, tallies, shorts, picked)
+        for i in range(m):
+            scores[picked[i]] = shorts[picked[i]]
+        smallest_cut = _EXCLUDED if least >= LEFT_OUT else least
+    elif n < 256:
         # Part sizes fit a nibble (below 16 codes) or a byte: 16 or 8 counters to a word.
-        counts = np.zeros((0, win + 1), dtype=np.int64)
         bits = 4 if n < 16 else 8
         used_words = (win + 64 // bits) // (64 // bits)
         # A prefix of the flat buffer, reshaped: contiguous rows (a 2-d slice would not be, and
@@ -115,8 +157,6 @@ def _score_guesses(S, which, game, scratch, part_bound, cut, widest):
             _count_every(S, by_secret, packed, bits)
         _word_bounds(packed, n, plain, win, bits, skip_won, scores)
     else:
-        bits = 0
-        packed = words[:0].reshape((1, 0))
         counts = np.zeros((size, win + 1), dtype=np.int64)
         for j in range(n):
             row = by_secret[S[j]]
@@ -133,26 +173,37 @@ def _score_guesses(S, which, game, scratch, part_bound, cut, widest):
                 scores[k] = _EXCLUDED
             else:
                 scores[k] = -1 if large else n + 2 * (n - won) - parts
-    # The guesses below the cut; one with a part above `plain` codes (-1) is read again.
-    m = 0
-    for k in range(size):
-        bound = scores[k]
-        if bound < cut:
-            if bound < 0:
-                bound = n
-                for f in range(win):
-                    c = _part_size(packed, counts, bits, k, f)
-                    bound += part_bound[c]
-                    if narrow and c > widest:
-                        bound = INF
-                scores[k] = bound
-                if bound >= cut or bound >= INF:
-                    continue
+    if not (masked or tallied):
+        # The guesses below the cut: few, picked without a branch.
+        m = 0
+        for k in range(size):
             picked[m] = k
-            m += 1
-    smallest_cut = _EXCLUDED
-    for k in range(size):
-        smallest_cut = min(smallest_cut, scores[k] if scores[k] >= cut else _EXCLUDED)
+            m += scores[k] < cut
+    # One with a part above `plain` codes (-1), or that may hide one (`recheck`), is read again.
+    part_sizes = np.zeros(win + 1, dtype=np.int64)
+    kept = 0
+    for i in range(m):
+        k = picked[i]
+        bound = scores[k]
+        if bound < 0 or (recheck and bound > unseen):
+            if bound >= 0:
+                _sizes_of(table[pool[k]], S, part_sizes)
+            bound = n
+            for f in range(win):
+                c = part_sizes[f] if masked else _part_size(packed, tallies, counts, bits, k, f)
+                bound += part_bound[c]
+                if narrow and c > widest:
+                    bound = INF
+            scores[k] = bound
+            if bound >= cut or bound >= INF:
+                smallest_cut = min(smallest_cut, bound)
+                continue
+        picked[kept] = k
+        kept += 1
+    m = kept
+    if not (masked or tallied):
+        for k in range(size):
+            smallest_cut = min(smallest_cut, scores[k] if scores[k] >= cut else _EXCLUDED)
     smallest_cut = min(smallest_cut, INF)
     # In increasing order of bound (a counting sort: bounds are small integers, and often only
     # the first few guesses are ever searched).
@@ -180,8 +231,11 @@ def _score_guesses(S, which, game, scratch, part_bound, cut, widest):
 
 
 @nb.njit(cache=CACHE, inline="always")
-def _part_size(words, counts, bits, k, f):
-    """Guess ``k``'s part of feedback ``f``: from the packed words (``bits`` per counter), else from ``counts``."""
+def _part_size(words, tallies, counts, bits, k, f):
+    """Guess ``k``'s part of feedback ``f``: from the packed words (``bits`` per counter), the byte counts
+    (``bits`` -1: ``tallies[f, k]``), else from ``counts``."""
+    if bits < 0:
+        return np.int64(tallies[f, k])
     if bits:
         per = 64 // bits
         return np.int64((words[f // per, k] >> np.uint64(bits * (f % per))) & np.uint64((1 << bits) - 1))
@@ -220,12 +274,14 @@ def _count_every(S, by_secret, words, bits):
 @nb.njit(cache=CACHE, nogil=True)
 def _count_few(S, table, words, bits):
     """:func:`_count_every` for the guesses that are the codes of S (``words[., k]``: the k-th)."""
-    per = 64 // bits
+    shift = 2 if bits == 4 else 3  # log2(bits): shifts, not a division by a variable in the inner loop
+    index = 4 if bits == 4 else 3  # log2(per)
+    within = 64 // bits - 1
     for k in range(S.shape[0]):
         row = table[S[k]]
         for j in range(S.shape[0]):
-            f = row[S[j]]
-            words[f // per, k] += np.uint64(1) << np.uint64(bits * (f % per))
+            f = np.int64(row[S[j]])
+            words[f >> index, k] += np.uint64(1) << np.uint64((f & within) << shift)
 
 
 _LOW3 = np.uint64(0x7777777777777777)
@@ -310,6 +366,37 @@ def _word_bounds(words, n, plain, win, bits, skip_won, scores):
                 parts += _nonzero(words[w, k], bits)
                 large |= _above(words[w, k], plain, bits)
             scores[k] = _word_score(parts, won, large, n, skip_won)
+
+
+@nb.njit(cache=CACHE, nogil=True)
+def _copy_picked(S, by_secret, win, skip_won, cut, seen, scores, picked):
+    """:func:`mm_logic.kernels.seen.seen_scores` into ``seen``, the picked guesses' scores copied into ``scores``;
+    returns ``(picked, least score >= cut)``, a left-out guess's score :data:`_EXCLUDED`."""
+    m, least = seen_scores(S, by_secret, win, skip_won, cut, seen, picked)
+    for i in range(m):
+        scores[picked[i]] = seen[picked[i]]
+    return m, _EXCLUDED if least >= (1 << (min(seen.itemsize * 8, 32) - 1)) - 1 else least
+
+
+@nb.njit(cache=CACHE, nogil=True)
+def _seen_picked(S, by_secret, words, win, skip_won, cut, scores, picked):
+    """Every code's score as a guess from the feedbacks it gets (:mod:`.seen`, in ``words``, the scoring's buffer,
+    as the narrowest integers that hold a bit for each), the guesses below ``cut`` in ``picked``; returns their
+    number and the least score of the others."""
+    size = by_secret.shape[1]
+    if win < 16:
+        return _copy_picked(S, by_secret, win, skip_won, cut, words.view(np.int16)[:size], scores, picked)
+    if win < 32:
+        return _copy_picked(S, by_secret, win, skip_won, cut, words.view(np.int32)[:size], scores, picked)
+    return _copy_picked(S, by_secret, win, skip_won, cut, words.view(np.int64)[:size], scores, picked)
+
+
+@nb.njit(cache=CACHE, nogil=True)
+def _sizes_of(row, S, sizes):
+    """``sizes[f]``: the codes of S that give the guess whose feedbacks are ``row`` the feedback ``f``."""
+    sizes[:] = 0
+    for j in range(S.shape[0]):
+        sizes[row[S[j]]] += 1
 
 
 @nb.njit(cache=CACHE, nogil=True)
@@ -550,6 +637,26 @@ def search(S, hist, hlen, sigmas, pis, depth, budget, level, game, bounds, outsi
                 if cost >= best:
                     failed_at = min(failed_at, cost)
                     continue
+                if PROBE and not limited and not hard:
+                    # Each part's own best bound, one guess ahead (a scoring with nothing below the cut), before
+                    # any is searched: a guess whose parts' bounds add up past `best` is dropped, and every
+                    # part gets a tighter budget. Kept in the table as the part's lower bound.
+                    for q in range(parts.shape[0]):
+                        f = parts[q]
+                        if known[q] or floors[q] > below[sizes[f]] or sizes[f] < PROBE:
+                            continue
+                        part = out[starts[f]:starts[f] + sizes[f]]
+                        _, _, ahead = _score_guesses(part, EVERY, game, scratch, below, 0, -1)
+                        if ahead > floors[q] and ahead < INF:
+                            cost += ahead - floors[q]
+                            floors[q] = ahead
+                            p1, p2 = set_key(part, z1, z2, child_salt)
+                            tt_store(tt, p1, p2, ahead, -1, sizes[f], False)
+                        if cost >= best:
+                            break
+                    if cost >= best:
+                        failed_at = min(failed_at, cost)
+                        continue
                 hist[hlen] = codes[g]
                 child_sigmas, child_pis = child_moves(sigmas, pis, hist, hlen + 1, codes[g], perms)
                 for q in range(parts.shape[0]):
