@@ -42,8 +42,8 @@ from . import search_arrays
 from .cache_folders import private_folder, writable
 
 #: The kernels' sources: any change builds the modules again.
-SOURCES = ("optimal.py", "table.py", "node_symmetry.py", "orbits.py", "seen.py", "tally.py", "search_arrays.py",
-           "ahead_build.py")
+SOURCES = ("optimal.py", "guess_scores.py", "seen.py", "tally.py", "table.py", "node_symmetry.py", "orbits.py",
+           "search_arrays.py", "ahead_build.py")
 #: The dtypes a module can be built for (table, codes): codes are peg-tagged int64 under per-peg symmetry.
 TABLE_DTYPES = {np.dtype(np.uint8): "u1", np.dtype(np.uint16): "u2"}
 CODE_DTYPES = {np.dtype(np.uint8): "u1", np.dtype(np.uint16): "u2", np.dtype(np.int64): "i8"}

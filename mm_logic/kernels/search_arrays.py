@@ -28,7 +28,7 @@ FEASIBLE_SALT = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
 def new_scratch(size: int, slots: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Buffers the scoring (:func:`mm_logic.kernels.optimal._score_guesses`) reuses at every node: part-count words
+    """Buffers the scoring (:func:`mm_logic.kernels.guess_scores.score_guesses`) reuses at every node: part-count words
     (or byte counts, or feedback bits), scores, every code, picked guesses, and 16-bit scores (those of
     :mod:`mm_logic.kernels.seen` and :mod:`~mm_logic.kernels.tally`)."""
     return (np.zeros((slots + 7) // 8 * size, dtype=np.uint64), np.zeros(size, dtype=np.int64),

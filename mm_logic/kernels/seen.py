@@ -5,7 +5,7 @@ fewer than 32 codes) and their scoring was the search's whole time: every
 code of the game counted as a guess, its parts' sizes in counters packed in
 words (1.3-1.6 cycles a guess and a secret). While no part can hold more
 codes than one guess can tell apart, a guess's bound needs only *which*
-feedbacks it gets (:func:`mm_logic.kernels.optimal._score_guesses`): one bit
+feedbacks it gets (:func:`mm_logic.kernels.guess_scores.score_guesses`): one bit
 per feedback, or-ed over the set's secrets, then ``3n - won - bits set``.
 :func:`seen_scores` keeps those bits for a vector of guesses in a register
 through the whole set (a shift and an or for every 32 guesses and a secret:

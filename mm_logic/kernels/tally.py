@@ -8,7 +8,7 @@ in a register through the whole set (a compare and a subtraction per
 feedback for 32 guesses and a secret: 0.4-0.5 cycles a pair, against 1.3-2
 for the counters packed in words that numba's loops load and store at every
 secret), then scores the guesses there as
-:func:`mm_logic.kernels.optimal._word_score` does.
+:func:`mm_logic.kernels.guess_scores._word_score` does.
 """
 
 from __future__ import annotations

@@ -76,19 +76,20 @@ def _guesses_at(searcher: Searcher, part: np.ndarray, history: list[int], depth:
     """:func:`openings` at a set below the root, by the search kernel's own scoring and orbits."""
     # numba's kernels themselves (the searcher's own may be the ones compiled ahead of time, which export the
     # search alone): loaded only where a part is split.
+    from ..kernels import guess_scores as scoring
     from ..kernels import node_symmetry
     from ..kernels import optimal as k
     n = part.size
     if worst:
         # As the feasibility kernel: the unlimited bound orders them; a part above what the guesses left
         # can tell apart rules a guess out.
-        phases, row, widest = [k.CONSISTENT if searcher.consistent_only else k.EVERY], searcher.bound, \
+        phases, row, widest = [scoring.CONSISTENT if searcher.consistent_only else scoring.EVERY], searcher.bound, \
             capacity(depth - 1, searcher.classes)
     else:
         row, widest = searcher.bounds[0 if depth is None else depth - 1], -1
         # The search kernel's phases: small sets score their consistent guesses first, hard mode those alone.
-        phases = [k.CONSISTENT] if searcher.consistent_only else \
-            [k.CONSISTENT, k.INCONSISTENT] if n <= k.SMALL_SET else [k.EVERY]
+        phases = [scoring.CONSISTENT] if searcher.consistent_only else \
+            [scoring.CONSISTENT, scoring.INCONSISTENT] if n <= k.SMALL_SET else [scoring.EVERY]
     sigmas, pis = searcher.moves(history)
     hist = np.zeros_like(searcher.hist)
     for h, g in enumerate(history):
@@ -97,7 +98,8 @@ def _guesses_at(searcher: Searcher, part: np.ndarray, history: list[int], depth:
                                                 searcher.perms.shape[0] > 0)
     found = []
     for which in phases:
-        guesses, scored, _ = k._score_guesses(part, which, searcher.game, searcher.scratch, row, k.INF, widest)
+        guesses, scored, _ = scoring.score_guesses(part, which, searcher.game, searcher.scratch, row, scoring.INF,
+                                                   widest)
         i = 0
         while i < guesses.shape[0]:
             j = i
