@@ -29,13 +29,13 @@ from numba.extending import intrinsic
 from .numba_cache import CACHE
 from .search_arrays import INF
 from .seen import seen_scores
-from .tally import LEFT_OUT, tally_scores
+from .tally import tally_scores
 
 #: Guesses read again from the table after :mod:`mm_logic.kernels.seen`'s scoring, at most one in this many of
 #: the codes; past that every guess's parts are counted (:mod:`mm_logic.kernels.tally`).
 RECHECKED = 64
 
-#: Which guesses :func:`_score_guesses` scores.
+#: Which guesses :func:`score_guesses` scores.
 CONSISTENT, INCONSISTENT, EVERY = 0, 1, 2
 #: The score of a guess that is no candidate (above every bound).
 _EXCLUDED = 1 << 40
@@ -102,15 +102,13 @@ def score_guesses(S, which, game, scratch, part_bound, cut, widest):
     packed = words[:0].reshape((1, 0))
     tallies = words.view(np.uint8)[:0].reshape((1, 0))
     bits = 0
-    if masked:
-        pass
-    elif tallied:
+    if tallied:
         bits = -1  # parts read again from the byte counts
         tallies = words.view(np.uint8)[:width * size].reshape((width, size))
         m, least = tally_scores(S, by_secret, win, plain, skip_won, cut, tallies, shorts, picked)
-        for i in range(m):
-            scores[picked[i]] = shorts[picked[i]]
-        smallest_cut = _EXCLUDED if least >= LEFT_OUT else least
+        smallest_cut = _widen_picked(shorts, scores, picked, m, least)
+    elif masked:
+        pass  # scored above
     elif n < 256:
         # Part sizes fit a nibble (below 16 codes) or a byte: 16 or 8 counters to a word.
         bits = 4 if n < 16 else 8
@@ -337,13 +335,20 @@ def _word_bounds(words, n, plain, win, bits, skip_won, scores):
 
 
 @nb.njit(cache=CACHE, nogil=True)
+def _widen_picked(narrow, scores, picked, m, least):
+    """The ``m`` picked guesses' scores copied from ``narrow`` (:mod:`.seen`'s or :mod:`.tally`'s integers) into
+    ``scores``; returns the least score of the others, :data:`_EXCLUDED` for none (``least`` -1)."""
+    for i in range(m):
+        scores[picked[i]] = narrow[picked[i]]
+    return _EXCLUDED if least < 0 else least
+
+
+@nb.njit(cache=CACHE, nogil=True)
 def _copy_picked(S, by_secret, win, skip_won, cut, seen, scores, picked):
     """:func:`mm_logic.kernels.seen.seen_scores` into ``seen``, the picked guesses' scores copied into ``scores``;
-    returns ``(picked, least score >= cut)``, a left-out guess's score :data:`_EXCLUDED`."""
+    returns ``(picked, least score >= cut)``, :data:`_EXCLUDED` for none."""
     m, least = seen_scores(S, by_secret, win, skip_won, cut, seen, picked)
-    for i in range(m):
-        scores[picked[i]] = seen[picked[i]]
-    return m, _EXCLUDED if least >= (1 << (min(seen.itemsize * 8, 32) - 1)) - 1 else least
+    return m, _widen_picked(seen, scores, picked, m, least)
 
 
 @nb.njit(cache=CACHE, nogil=True)

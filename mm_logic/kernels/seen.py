@@ -114,11 +114,35 @@ def _block_scores(typingctx, by_secret, S, start, scores, win, skip_won, cut):
     return sig, codegen
 
 
+@nb.njit(cache=CACHE, inline="always")
+def take_block(found, scores, start, stop, limit, picked, m, least):
+    """Fold one vector's result (``(guesses below cut) << 32 | least score >= cut``) into ``least``, and append
+    its guesses ``start..stop`` scored below ``limit`` to ``picked[m:]``; returns ``(m, least)``."""
+    least = min(least, found & 0xFFFFFFFF)
+    if found >> 32:
+        for k in range(start, stop):
+            if scores[k] < limit:
+                picked[m] = k
+                m += 1
+    return m, least
+
+
+@nb.njit(cache=CACHE, inline="always")
+def take_one(score, g, limit, picked, m, least):
+    """:func:`take_block` for one guess ``g`` scored on its own (the last guesses, fewer than a vector's lanes)."""
+    if score < limit:
+        picked[m] = g
+        m += 1
+    else:
+        least = min(least, score)
+    return m, least
+
+
 @nb.njit(cache=CACHE, nogil=True)
 def seen_scores(S, by_secret, win, skip_won, cut, scores, picked):
     """Every code's score as a guess of S (:func:`_block_scores`) into ``scores`` (integers wider than ``win``,
     the largest one for a guess left out); returns ``(guesses below cut, least score >= cut)``, the
-    former's indices in ``picked``."""
+    former's indices in ``picked``, the latter -1 where every guess is below the cut or left out."""
     size = by_secret.shape[1]
     lanes = VECTOR_BYTES // scores.itemsize
     full = size - size % lanes
@@ -128,12 +152,7 @@ def seen_scores(S, by_secret, win, skip_won, cut, scores, picked):
     m = 0
     for start in range(0, full, lanes):
         found = _block_scores(by_secret, S, start, scores, np.int64(win), np.int64(skip_won), np.int64(cut))
-        least = min(least, found & 0xFFFFFFFF)
-        if found >> 32:
-            for k in range(start, start + lanes):
-                if scores[k] < limit:
-                    picked[m] = k
-                    m += 1
+        m, least = take_block(found, scores, start, start + lanes, limit, picked, m, least)
     n = S.shape[0]
     for g in range(full, size):  # the last guesses, fewer than a vector's lanes
         bits = np.uint64(0)
@@ -147,9 +166,5 @@ def seen_scores(S, by_secret, win, skip_won, cut, scores, picked):
         parts = set_bits - won
         score = largest if (parts == 1 and won == 0) or (skip_won and won) else 3 * n - won - set_bits
         scores[g] = score
-        if score < limit:
-            picked[m] = g
-            m += 1
-        else:
-            least = min(least, score)
-    return m, least
+        m, least = take_one(score, g, limit, picked, m, least)
+    return m, -1 if least >= largest else least

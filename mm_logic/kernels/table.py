@@ -18,7 +18,7 @@ from .numba_cache import CACHE
 WAYS = 4
 
 
-@nb.njit(cache=CACHE, nogil=True, inline="always")
+@nb.njit(cache=CACHE, nogil=True)
 def set_key(S, z1, z2, salt):
     """The two hashes of a set of codes (xor of per-code random words), ``salt`` mixed into the second."""
     k1 = np.uint64(1)  # never (0, 0): that marks an empty entry
@@ -29,7 +29,7 @@ def set_key(S, z1, z2, salt):
     return k1 | np.uint64(1), k2
 
 
-@nb.njit(cache=CACHE, nogil=True, inline="always")
+@nb.njit(cache=CACHE, nogil=True)
 def tt_find(tt, k1, k2):
     """The entry of a key, or -1."""
     keys = tt[0]
@@ -41,7 +41,7 @@ def tt_find(tt, k1, k2):
     return -1
 
 
-@nb.njit(cache=CACHE, nogil=True, inline="always")
+@nb.njit(cache=CACHE, nogil=True)
 def tt_store(tt, k1, k2, value, guess, size, exact):
     """Record a set's exact cost (and best guess) or a lower bound, replacing its smallest neighbour when full."""
     keys, values, guesses, sizes, exacts = tt

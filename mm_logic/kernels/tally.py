@@ -21,6 +21,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from .numba_cache import CACHE
+from .seen import take_block, take_one
 
 #: Guesses counted at once: byte counters, 32 to a 256-bit register, their scores 16-bit.
 LANES = 32
@@ -119,7 +120,8 @@ def tally_scores(S, by_secret, win, plain, skip_won, cut, counts, scores, picked
     """Every code's parts as a guess of S (``counts[f, g]``, bytes: S has fewer than 256 codes) and score
     (``scores``, 16-bit: :data:`LARGE` with a part above ``plain`` codes, :data:`LEFT_OUT` for a guess
     that leaves S whole or, with ``skip_won``, wins); returns ``(guesses below cut, least score >= cut)``,
-    the former's indices in ``picked``. Games of at most 24 feedbacks (``win < 24``)."""
+    the former's indices in ``picked``, the latter -1 where every guess is below the cut or left out. Games
+    of at most 24 feedbacks (``win < 24``)."""
     size = by_secret.shape[1]
     n = S.shape[0]
     full = size - size % LANES
@@ -133,12 +135,7 @@ def tally_scores(S, by_secret, win, plain, skip_won, cut, counts, scores, picked
         else:
             found = _block24(by_secret, S, start, counts, scores, np.int64(win), np.int64(plain),
                              np.int64(skip_won), np.int64(cut))
-        least = min(least, found & 0xFFFFFFFF)
-        if found >> 32:
-            for k in range(start, start + LANES):
-                if scores[k] < limit:
-                    picked[m] = k
-                    m += 1
+        m, least = take_block(found, scores, start, start + LANES, limit, picked, m, least)
     for g in range(full, size):  # the last guesses, fewer than a vector's lanes
         for f in range(win + 1):
             counts[f, g] = 0
@@ -154,9 +151,5 @@ def tally_scores(S, by_secret, win, plain, skip_won, cut, counts, scores, picked
         if (parts == 1 and won == 0) or (skip_won and won > 0):
             score = LEFT_OUT
         scores[g] = score
-        if score < limit:
-            picked[m] = g
-            m += 1
-        else:
-            least = min(least, score)
-    return m, least
+        m, least = take_one(score, g, limit, picked, m, least)
+    return m, -1 if least >= LEFT_OUT else least
