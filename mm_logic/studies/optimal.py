@@ -284,7 +284,10 @@ def _expected(searcher: Searcher, depth: int | None, workers: Workers | None,
 
 
 def _expected_here(searcher: Searcher, candidates: list[Opening], depth: int | None, progress: Progress | None):
-    """Branch and bound over the openings in this process: each part's budget is what is left of the best's."""
+    """Branch and bound over the openings in this process: each part's budget is what is left of the best's.
+
+    Once a best cost is known, an opening's parts are searched smallest first (:func:`_smallest_first`).
+    """
     inf = searcher.k.INF
     below = None if depth is None else depth - 1
     row = searcher.bounds[0 if depth is None else depth - 1]
@@ -299,7 +302,8 @@ def _expected_here(searcher: Searcher, candidates: list[Opening], depth: int | N
         for number, opening in enumerate(candidates, 1):
             cost = opening.bound
             trees = subtrees.setdefault(opening.index, {})
-            for count, (fb, part) in enumerate(opening.parts, 1):
+            numbered = list(enumerate(opening.parts, 1))
+            for count, (fb, part) in numbered if best >= inf else _smallest_first(numbered):
                 if cost >= best:
                     break
                 if part.size <= 2:
@@ -356,9 +360,11 @@ def _expected_workers(searcher: Searcher, candidates: list[Opening], depth: int 
     state = {"best": inf, "winner": candidates[0]}
 
     def budget(task) -> int:
+        # What is left of the best's cost once the opening's other parts are counted: the costs (or bounds) of
+        # those settled so far, the others' floors.
         opening, _, part = task
         floor = int(row[part.size])
-        return inf if state["best"] >= inf else state["best"] - (opening.bound - floor)
+        return inf if state["best"] >= inf else state["best"] - (cost[opening.index] - floor)
 
     def skip(task) -> bool:
         return task[0].index in dead or cost[task[0].index] >= state["best"]
@@ -374,7 +380,8 @@ def _expected_workers(searcher: Searcher, candidates: list[Opening], depth: int 
     waves = [candidates[:1], candidates[1:]]
     try:
         for wave in waves:
-            tasks = [(o, fb, part) for o in wave if o.bound < state["best"] for fb, part in o.parts if part.size > 2]
+            tasks = [(o, fb, part) for o in wave if o.bound < state["best"]
+                     for fb, part in (o.parts if wave is waves[0] else _smallest_first(o.parts)) if part.size > 2]
             workers.run(tasks, skip, budget, done, below, status=lambda: f"best so far {_shown(state['best'])}")
             for opening in wave:
                 if opening.index not in dead and cost[opening.index] < state["best"] \
@@ -387,6 +394,16 @@ def _expected_workers(searcher: Searcher, candidates: list[Opening], depth: int 
     best, winner = state["best"], state["winner"]
     proved = {o.index: (max(cost[o.index], best) if o is not winner else best, o is winner) for o in candidates}
     return best, winner, proved, subtrees[winner.index]
+
+
+def _smallest_first(parts: list) -> list:
+    """An opening's parts (largest first) in the order a search against a known best takes them: smallest first.
+
+    Most such openings fail the best's cost. The small parts' costs, cheap to find, leave the large ones
+    budgets tight enough to fail fast; searched first, a large part is solved nearly exactly against the
+    whole slack (as a guess's parts: :func:`mm_logic.studies.optimal_split.guess_cost`).
+    """
+    return parts[::-1]
 
 
 def _shown(cost: int) -> str:

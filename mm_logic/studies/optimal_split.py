@@ -118,14 +118,18 @@ def guess_cost(searcher: Searcher, part: np.ndarray, history: list[int], guess: 
     """``guess`` at the set ``part`` (reached by ``history``, ``depth`` guesses left there): the set's size plus
     its parts' costs if below ``budget`` (with the subtree from the guess), else a lower bound >= ``budget``.
 
-    The parts are searched largest first, each against what is left of the budget, as the kernel does.
+    The parts are searched smallest first, each against what is left of the budget. Most guesses at a split
+    part fail its budget, and the small parts' exact costs, cheap, leave the largest a tight budget that fails
+    fast: 4x10's 0123 0,1 (3,048 codes), guess 1415 against 14,864: 21 s instead of 94 s searched largest first
+    (the part of 964 codes solved exactly, 86 s), 4456 77 s instead of 149 s; a guess that meets its budget
+    costs a little more (1245: 96 s against 88 s). Within the kernel, largest first measured faster.
     """
     below = None if depth is None else depth - 1
     row = searcher.bounds[0 if depth is None else depth - 1]
     parts = searcher.parts(guess, part)
     cost = min(part.size + sum(int(row[p.size]) for _, p in parts), searcher.k.INF)
     trail = [*history, guess]
-    for _, sub in parts:
+    for _, sub in parts[::-1]:
         if cost >= budget:
             break
         if sub.size <= 2:
