@@ -28,7 +28,7 @@ from numba.extending import intrinsic
 
 from .numba_cache import CACHE
 from .search_arrays import INF
-from .seen import seen_scores
+from .seen import least_score, seen_scores
 from .tally import tally_scores
 
 #: Guesses read again from the table after :mod:`mm_logic.kernels.seen`'s scoring, at most one in this many of
@@ -86,6 +86,11 @@ def score_guesses(S, which, game, scratch, part_bound, cut, widest):
     recheck = False
     smallest_cut = _EXCLUDED
     m = 0
+    if masked and cut <= 0 and not skip_won:
+        # No guess below the cut: the least score alone, the bound one guess ahead (:mod:`.optimal`'s probe). Past
+        # `plain` it is a lower bound, as below: only guesses under the cut are read again.
+        least = _least_seen(S, by_secret, words, win)
+        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64), INF if least < 0 else min(least, INF)
     if masked:
         m, smallest_cut = _seen_picked(S, by_secret, words, win, skip_won, cut, scores, picked)
         if n > plain:
@@ -362,6 +367,16 @@ def _seen_picked(S, by_secret, words, win, skip_won, cut, scores, picked):
     if win < 32:
         return _copy_picked(S, by_secret, win, skip_won, cut, words.view(np.int32)[:size], scores, picked)
     return _copy_picked(S, by_secret, win, skip_won, cut, words.view(np.int64)[:size], scores, picked)
+
+
+@nb.njit(cache=CACHE, nogil=True)
+def _least_seen(S, by_secret, words, win):
+    """:func:`mm_logic.kernels.seen.least_score` in the narrowest integers that hold a bit for each feedback."""
+    if win < 16:
+        return least_score(S, by_secret, win, words.view(np.int16)[:1])
+    if win < 32:
+        return least_score(S, by_secret, win, words.view(np.int32)[:1])
+    return least_score(S, by_secret, win, words.view(np.int64)[:1])
 
 
 @nb.njit(cache=CACHE, nogil=True)

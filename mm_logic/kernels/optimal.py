@@ -292,11 +292,12 @@ def search(S, hist, hlen, sigmas, pis, depth, budget, level, game, bounds, outsi
                 # sharpens the guess's bound before anything is searched.
                 floors = np.empty(parts.shape[0], dtype=np.int64)
                 known = np.zeros(parts.shape[0], dtype=np.bool_)
+                keys = np.empty((parts.shape[0], 2), dtype=np.uint64)  # kept for the bounds one guess ahead
                 for q in range(parts.shape[0]):
                     f = parts[q]
                     floors[q] = below[sizes[f]]
-                    p1, p2 = set_key(out[starts[f]:starts[f] + sizes[f]], z1, z2, child_salt)
-                    e = tt_find(tt, p1, p2)
+                    keys[q, 0], keys[q, 1] = set_key(out[starts[f]:starts[f] + sizes[f]], z1, z2, child_salt)
+                    e = tt_find(tt, keys[q, 0], keys[q, 1])
                     if e >= 0 and tt[1][e] > floors[q]:
                         cost += tt[1][e] - floors[q]
                         floors[q] = tt[1][e]
@@ -317,8 +318,7 @@ def search(S, hist, hlen, sigmas, pis, depth, budget, level, game, bounds, outsi
                         if ahead > floors[q] and ahead < INF:
                             cost += ahead - floors[q]
                             floors[q] = ahead
-                            p1, p2 = set_key(part, z1, z2, child_salt)
-                            tt_store(tt, p1, p2, ahead, -1, sizes[f], False)
+                            tt_store(tt, keys[q, 0], keys[q, 1], ahead, -1, sizes[f], False)
                         if cost >= best:
                             break
                     if cost >= best:

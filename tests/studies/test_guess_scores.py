@@ -1,7 +1,7 @@
 """The optimal search's vector scoring (mm_logic/kernels/seen.py, tally.py) against numpy, written apart.
 
 Every code's score as a guess of a random set, the guesses picked below a cut, and the least score
-of the others, on games of each feedback rule and of 15, 21 and fewer feedbacks, in each width of
+of the others (and of every guess, the bound one guess ahead), on games of each feedback rule and of 15, 21 and fewer feedbacks, in each width of
 integers the search uses; the search itself is checked against an exhaustive one in test_optimal.py.
 """
 
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from mm_logic.codespace import code_space
-from mm_logic.kernels.seen import seen_scores
+from mm_logic.kernels.seen import least_score, seen_scores
 from mm_logic.kernels.tally import LARGE, LEFT_OUT, tally_scores
 from mm_logic.rules import Rules
 
@@ -54,6 +54,23 @@ def test_the_feedbacks_each_guess_gets_score_it_as_numpy_does(rules):
                     m, least = seen_scores(S, table, win, skip_won, cut, scores, picked)
                     assert scores.tolist() == want.tolist()
                     assert (picked[:m].tolist(), least) == expected(want, cut, left_out)
+
+
+@pytest.mark.parametrize("rules", GAMES + [Rules(4, 10)], ids=lambda r: f"{r.pegs}x{r.colors}-{r.feedback}")
+def test_the_least_score_of_every_guess_is_numpys(rules):
+    table = np.ascontiguousarray(code_space(rules).table)
+    win, size = int(table[0, 0]), table.shape[0]
+    rng = np.random.default_rng(11)
+    for width in (np.int16, np.int32, np.int64):
+        if win >= np.dtype(width).itemsize * 8:
+            continue
+        for n in (1, 2, 3, 9, 20, 64, min(200, size)):
+            S = np.sort(rng.choice(size, n, replace=False)).astype(np.int32)
+            counts = tallies(table, S)
+            won, parts = counts[win], (counts[:win] > 0).sum(axis=0)
+            scores = np.where((parts == 1) & (won == 0), 1 << 40, 3 * n - 2 * won - parts)
+            want = int(scores.min())  # the code of S that wins, at worst, never leaves S whole
+            assert least_score(S, table, win, np.zeros(1, dtype=width)) == want
 
 
 @pytest.mark.parametrize("rules", GAMES, ids=lambda r: f"{r.pegs}x{r.colors}-{r.feedback}")
