@@ -625,3 +625,16 @@ def test_no_scorer_beats_the_optimum(rules):
     totals = {name: bench_all(make_engine("python", rules), make_strategy(name, rules)).total_guesses
               for name in ("minimax", "expected", "entropy", "parts")}
     assert min(totals.values()) >= best, totals
+
+
+def test_a_set_large_enough_to_search_its_parts_smallest_first_costs_the_published_optimum():
+    # Every code of 4x6 searched as one set by the kernel: 1,296 codes, above SMALLEST_FIRST (700), so the guesses
+    # at the root search their parts smallest first (the openings' parts, at most 312 codes, largest first).
+    from mm_logic.kernels import optimal as kernel
+    searcher = Searcher(Rules(4, 6))
+    everything = np.arange(searcher.size, dtype=np.int32)
+    assert searcher.size >= kernel.SMALLEST_FIRST > 312
+    assert searcher.cost(everything, [], None, searcher.k.INF) == 5625  # Koyama & Lai
+    searcher = Searcher(Rules(4, 6))
+    assert searcher.cost(everything, [], None, 5625) >= 5625  # a budget it cannot stay below: a bound
+    assert searcher.cost(everything, [], None, 5626) == 5625
