@@ -41,6 +41,82 @@ def _largest(width: int) -> int:
     return (1 << (min(width, 32) - 1)) - 1
 
 
+class _Vectors:
+    """The LLVM vector code the kernels share: ``lanes`` integers of ``width`` bits, one per guess, filled from
+    the rows of the table by secret (``args[0]``) of the secrets ``args[1]``."""
+
+    def __init__(self, context, builder, signature, args, width):
+        self.builder = builder
+        self.lanes = VECTOR_BYTES * 8 // width
+        self.i64, self.iw = ir.IntType(64), ir.IntType(width)
+        table_t, s_t = signature.args[:2]
+        table = context.make_array(table_t)(context, builder, args[0])
+        self.secrets = context.make_array(s_t)(context, builder, args[1])
+        self.feedback_width, self.width = table_t.dtype.bitwidth, width
+        self.feedbacks = ir.VectorType(ir.IntType(self.feedback_width), self.lanes)
+        self.words = ir.VectorType(self.iw, self.lanes)
+        self.row_stride = cgutils.unpack_tuple(builder, table.strides, 2)[0]
+        self.count = cgutils.unpack_tuple(builder, self.secrets.shape, 1)[0]
+        self.item = ir.Constant(self.i64, self.feedback_width // 8)
+        self.base = builder.ptrtoint(table.data, self.i64)
+        self.name = f"v{self.lanes}i{width}"
+        self.one, self.zero = self.constant(1), self.constant(0)
+        self.largest = self.constant(_largest(width))
+
+    def constant(self, value: int):
+        return ir.Constant(self.words, [value] * self.lanes)
+
+    def broadcast(self, value):
+        """A 64-bit value, truncated, in every lane."""
+        single = self.builder.insert_element(ir.Constant(self.words, ir.Undefined), self.builder.trunc(value, self.iw),
+                                             ir.Constant(ir.IntType(32), 0))
+        return self.builder.shuffle_vector(single, single, ir.Constant(ir.VectorType(ir.IntType(32), self.lanes),
+                                                                       [0] * self.lanes))
+
+    def guess_at(self, start):
+        """The address of guess ``start``'s feedback in row 0 of the table (rows follow at ``row_stride``)."""
+        return self.builder.add(self.base, self.builder.mul(start, self.item))
+
+    def or_rows(self, firsts, seens):
+        """For every secret of S, or into each vector ``seens[v]`` the bits of the feedbacks its row gives the
+        guesses from the address ``firsts[v]`` on."""
+        builder = self.builder
+        with cgutils.for_range(builder, self.count) as loop:
+            secret = builder.sext(builder.load(builder.gep(self.secrets.data, [loop.index])), self.i64)
+            offset = builder.mul(secret, self.row_stride)
+            for at, seen in zip(firsts, seens):
+                row = builder.load(builder.inttoptr(builder.add(at, offset), self.feedbacks.as_pointer()), align=1)
+                if self.feedback_width < self.width:
+                    row = builder.zext(row, self.words)
+                elif self.feedback_width > self.width:
+                    row = builder.trunc(row, self.words)
+                builder.store(builder.or_(builder.load(seen), builder.shl(self.one, row)), seen)
+
+    def scores(self, bits, win, skip_won=None):
+        """The guesses' scores from their feedback bits: ``3n - won - bits set``, :func:`_largest` for a guess
+        that leaves S whole or (``skip_won`` set) wins."""
+        builder = self.builder
+        ctpop = cgutils.get_or_insert_function(builder.module, ir.FunctionType(self.words, [self.words]),
+                                               f"llvm.ctpop.{self.name}")
+        set_bits = builder.call(ctpop, [bits])
+        won = builder.and_(builder.lshr(bits, self.broadcast(win)), self.one)
+        parts = builder.sub(set_bits, won)
+        left_out = builder.and_(builder.icmp_unsigned("==", parts, self.one),
+                                builder.icmp_unsigned("==", won, self.zero))
+        if skip_won is not None:
+            left_out = builder.or_(left_out, builder.and_(builder.icmp_unsigned("!=", won, self.zero),
+                                                          builder.icmp_unsigned("!=", self.broadcast(skip_won),
+                                                                                self.zero)))
+        three_n = self.broadcast(builder.mul(self.count, ir.Constant(self.i64, 3)))
+        return builder.select(left_out, self.largest, builder.sub(builder.sub(three_n, won), set_bits))
+
+    def least(self, vector):
+        """The least lane of ``vector``, as a 64-bit integer."""
+        smin = cgutils.get_or_insert_function(self.builder.module, ir.FunctionType(self.iw, [self.words]),
+                                              f"llvm.vector.reduce.smin.{self.name}")
+        return self.builder.sext(self.builder.call(smin, [vector]), self.i64)
+
+
 @intrinsic
 def _block_scores(typingctx, by_secret, S, start, scores, win, skip_won, cut):
     """Score the guesses ``start + i``, ``i`` below one vector's lanes (``VECTOR_BYTES`` over the width of
@@ -51,71 +127,22 @@ def _block_scores(typingctx, by_secret, S, start, scores, win, skip_won, cut):
     ``3n - won - bits set``. Returns ``(guesses below cut) << 32 | (least score >= cut)``.
     """
     width = scores.dtype.bitwidth
-    lanes = VECTOR_BYTES * 8 // width
     sig = types.int64(by_secret, S, start, scores, win, skip_won, cut)
 
     def codegen(context, builder, signature, args):
-        table_t, s_t, _, out_t = signature.args[:4]
-        table = context.make_array(table_t)(context, builder, args[0])
-        secrets = context.make_array(s_t)(context, builder, args[1])
-        out = context.make_array(out_t)(context, builder, args[3])
-        i64, iw = ir.IntType(64), ir.IntType(width)
-        feedbacks = ir.VectorType(ir.IntType(table_t.dtype.bitwidth), lanes)
-        words = ir.VectorType(iw, lanes)
-
-        def splat(value):
-            return builder.insert_element(ir.Constant(words, ir.Undefined), value, ir.Constant(ir.IntType(32), 0))
-
-        def broadcast(value):
-            single = splat(value)
-            return builder.shuffle_vector(single, single, ir.Constant(ir.VectorType(ir.IntType(32), lanes),
-                                                                      [0] * lanes))
-
-        seen = cgutils.alloca_once_value(builder, ir.Constant(words, [0] * lanes))  # a register after mem2reg
-        row_stride = cgutils.unpack_tuple(builder, table.strides, 2)[0]
-        count = cgutils.unpack_tuple(builder, secrets.shape, 1)[0]
-        item = ir.Constant(i64, table_t.dtype.bitwidth // 8)
-        first = builder.add(builder.ptrtoint(table.data, i64), builder.mul(args[2], item))
-        one = ir.Constant(words, [1] * lanes)
-        with cgutils.for_range(builder, count) as loop:
-            secret = builder.sext(builder.load(builder.gep(secrets.data, [loop.index])), i64)
-            at = builder.add(first, builder.mul(secret, row_stride))
-            row = builder.load(builder.inttoptr(at, feedbacks.as_pointer()), align=1)
-            if table_t.dtype.bitwidth < width:
-                row = builder.zext(row, words)
-            elif table_t.dtype.bitwidth > width:
-                row = builder.trunc(row, words)
-            builder.store(builder.or_(builder.load(seen), builder.shl(one, row)), seen)
-        bits = builder.load(seen)
-        vector_name = f"v{lanes}i{width}"
-        ctpop = cgutils.get_or_insert_function(builder.module, ir.FunctionType(words, [words]),
-                                               f"llvm.ctpop.{vector_name}")
-        set_bits = builder.call(ctpop, [bits])
-        won = builder.and_(builder.lshr(bits, broadcast(builder.trunc(args[4], iw))), one)
-        parts = builder.sub(set_bits, won)
-        zero = ir.Constant(words, [0] * lanes)
-        top = _largest(width)
-        largest = ir.Constant(words, [top] * lanes)
-        whole = builder.and_(builder.icmp_unsigned("==", parts, one), builder.icmp_unsigned("==", won, zero))
-        winning = builder.and_(builder.icmp_unsigned("!=", won, zero),
-                               builder.icmp_unsigned("!=", broadcast(builder.trunc(args[5], iw)), zero))
-        three_n = broadcast(builder.trunc(builder.mul(count, ir.Constant(i64, 3)), iw))
-        score = builder.select(builder.or_(whole, winning), largest,
-                               builder.sub(builder.sub(three_n, won), set_bits))
-        target = builder.bitcast(builder.gep(out.data, [args[2]]), words.as_pointer())
-        builder.store(score, target, align=1)
-        limit = builder.select(builder.icmp_signed(">", args[6], ir.Constant(i64, top)), ir.Constant(i64, top),
-                               args[6])
-        cut = broadcast(builder.trunc(limit, iw))
-        below = builder.icmp_signed("<", score, cut)
-        kept = builder.select(below, largest, score)
-        smin = cgutils.get_or_insert_function(builder.module, ir.FunctionType(iw, [words]),
-                                              f"llvm.vector.reduce.smin.{vector_name}")
-        least = builder.sext(builder.call(smin, [kept]), i64)
-        mask = builder.bitcast(below, ir.IntType(lanes))
-        ctpop_mask = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(lanes)])
-        under = builder.zext(builder.call(ctpop_mask, [mask]), i64)
-        return builder.or_(builder.shl(under, ir.Constant(i64, 32)), least)
+        v = _Vectors(context, builder, signature, args, width)
+        out = context.make_array(signature.args[3])(context, builder, args[3])
+        seen = cgutils.alloca_once_value(builder, v.zero)  # a register after mem2reg
+        v.or_rows([v.guess_at(args[2])], [seen])
+        score = v.scores(builder.load(seen), args[4], args[5])
+        builder.store(score, builder.bitcast(builder.gep(out.data, [args[2]]), v.words.as_pointer()), align=1)
+        top = ir.Constant(v.i64, _largest(width))
+        below = builder.icmp_signed("<", score, v.broadcast(builder.select(builder.icmp_signed(">", args[6], top),
+                                                                              top, args[6])))
+        least = v.least(builder.select(below, v.largest, score))
+        ctpop_mask = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(v.lanes)])
+        under = builder.zext(builder.call(ctpop_mask, [builder.bitcast(below, ir.IntType(v.lanes))]), v.i64)
+        return builder.or_(builder.shl(under, ir.Constant(v.i64, 32)), least)
 
     return sig, codegen
 
@@ -123,69 +150,30 @@ def _block_scores(typingctx, by_secret, S, start, scores, win, skip_won, cut):
 @intrinsic
 def _least_in(typingctx, by_secret, S, stop, win, width):
     """The least score (:func:`_block_scores`'s, ``skip_won`` off) of the guesses ``0..stop - 1``, ``stop`` a
-    multiple of two vectors' lanes, in integers as wide as ``width``'s: :func:`_largest` for none.
+    multiple of :data:`LEAST_VECTORS` vectors' lanes, in integers as wide as ``width``'s: :func:`_largest` for
+    none.
 
-    Two vectors of guesses at a time share each secret's row address, and the least is kept in a vector
-    until the end: no score is stored (what a bound one guess ahead needs, :func:`least_score`).
+    :data:`LEAST_VECTORS` vectors of guesses at a time share each secret's row address, and the least is kept in
+    a vector until the end: no score is stored (what a bound one guess ahead needs, :func:`least_score`).
     """
     bitwidth = width.dtype.bitwidth
-    lanes = VECTOR_BYTES * 8 // bitwidth
     sig = types.int64(by_secret, S, stop, win, width)
 
     def codegen(context, builder, signature, args):
-        table_t, s_t = signature.args[:2]
-        table = context.make_array(table_t)(context, builder, args[0])
-        secrets = context.make_array(s_t)(context, builder, args[1])
-        i64, iw = ir.IntType(64), ir.IntType(bitwidth)
-        feedbacks = ir.VectorType(ir.IntType(table_t.dtype.bitwidth), lanes)
-        words = ir.VectorType(iw, lanes)
-
-        def broadcast(value):
-            single = builder.insert_element(ir.Constant(words, ir.Undefined), value, ir.Constant(ir.IntType(32), 0))
-            return builder.shuffle_vector(single, single, ir.Constant(ir.VectorType(ir.IntType(32), lanes),
-                                                                      [0] * lanes))
-
-        top = _largest(bitwidth)
-        largest = ir.Constant(words, [top] * lanes)
-        zero = ir.Constant(words, [0] * lanes)
-        one = ir.Constant(words, [1] * lanes)
-        least = cgutils.alloca_once_value(builder, largest)
-        row_stride = cgutils.unpack_tuple(builder, table.strides, 2)[0]
-        count = cgutils.unpack_tuple(builder, secrets.shape, 1)[0]
-        item = ir.Constant(i64, table_t.dtype.bitwidth // 8)
-        base = builder.ptrtoint(table.data, i64)
-        win_v = broadcast(builder.trunc(args[3], iw))
-        three_n = broadcast(builder.trunc(builder.mul(count, ir.Constant(i64, 3)), iw))
-        vector_name = f"v{lanes}i{bitwidth}"
-        ctpop = cgutils.get_or_insert_function(builder.module, ir.FunctionType(words, [words]),
-                                               f"llvm.ctpop.{vector_name}")
-        step = ir.Constant(i64, LEAST_VECTORS * lanes)
-        with cgutils.for_range_slice(builder, ir.Constant(i64, 0), args[2], step) as (start, _):
-            first = builder.add(base, builder.mul(start, item))
-            ats = [builder.add(first, builder.mul(ir.Constant(i64, v * lanes), item)) for v in range(LEAST_VECTORS)]
-            seens = [cgutils.alloca_once_value(builder, zero) for _ in range(LEAST_VECTORS)]
-            with cgutils.for_range(builder, count) as loop:
-                secret = builder.sext(builder.load(builder.gep(secrets.data, [loop.index])), i64)
-                offset = builder.mul(secret, row_stride)
-                for at, seen in zip(ats, seens):
-                    row = builder.load(builder.inttoptr(builder.add(at, offset), feedbacks.as_pointer()), align=1)
-                    if table_t.dtype.bitwidth < bitwidth:
-                        row = builder.zext(row, words)
-                    elif table_t.dtype.bitwidth > bitwidth:
-                        row = builder.trunc(row, words)
-                    builder.store(builder.or_(builder.load(seen), builder.shl(one, row)), seen)
+        v = _Vectors(context, builder, signature, args, bitwidth)
+        least = cgutils.alloca_once_value(builder, v.largest)
+        step = ir.Constant(v.i64, LEAST_VECTORS * v.lanes)
+        with cgutils.for_range_slice(builder, ir.Constant(v.i64, 0), args[2], step) as (start, _):
+            first = v.guess_at(start)
+            firsts = [builder.add(first, builder.mul(ir.Constant(v.i64, k * v.lanes), v.item))
+                      for k in range(LEAST_VECTORS)]
+            seens = [cgutils.alloca_once_value(builder, v.zero) for _ in range(LEAST_VECTORS)]
+            v.or_rows(firsts, seens)
             for seen in seens:
-                bits = builder.load(seen)
-                set_bits = builder.call(ctpop, [bits])
-                won = builder.and_(builder.lshr(bits, win_v), one)
-                parts = builder.sub(set_bits, won)
-                whole = builder.and_(builder.icmp_unsigned("==", parts, one), builder.icmp_unsigned("==", won, zero))
-                score = builder.select(whole, largest, builder.sub(builder.sub(three_n, won), set_bits))
+                score = v.scores(builder.load(seen), args[3])
                 kept = builder.load(least)
                 builder.store(builder.select(builder.icmp_signed("<", score, kept), score, kept), least)
-        smin = cgutils.get_or_insert_function(builder.module, ir.FunctionType(iw, [words]),
-                                              f"llvm.vector.reduce.smin.{vector_name}")
-        return builder.sext(builder.call(smin, [builder.load(least)]), i64)
+        return v.least(builder.load(least))
 
     return sig, codegen
 
@@ -199,19 +187,25 @@ def least_score(S, by_secret, win, width):
     full = size - size % (LEAST_VECTORS * lanes)
     largest = np.int64((1 << (min(width.itemsize * 8, 32) - 1)) - 1)  # _largest
     least = _least_in(by_secret, S, np.int64(full), np.int64(win), width) if full else largest
-    n = S.shape[0]
     for g in range(full, size):  # the last guesses, fewer than two vectors' lanes
-        bits = np.uint64(0)
-        for j in range(n):
-            bits |= np.uint64(1) << np.uint64(by_secret[S[j], g])
-        won = np.int64((bits >> np.uint64(win)) & np.uint64(1))
-        set_bits = np.int64(0)
-        while bits:
-            bits &= bits - np.uint64(1)
-            set_bits += 1
-        if not (set_bits - won == 1 and won == 0):
-            least = min(least, 3 * n - won - set_bits)
+        least = min(least, one_score(by_secret, S, g, win, False, largest))
     return -1 if least >= largest else least
+
+
+@nb.njit(cache=CACHE, inline="always")
+def one_score(by_secret, S, g, win, skip_won, largest):
+    """:func:`_block_scores`'s score of the one guess ``g`` (the last guesses, fewer than a vector's lanes)."""
+    bits = np.uint64(0)
+    for j in range(S.shape[0]):
+        bits |= np.uint64(1) << np.uint64(by_secret[S[j], g])
+    won = np.int64((bits >> np.uint64(win)) & np.uint64(1))
+    set_bits = np.int64(0)
+    while bits:
+        bits &= bits - np.uint64(1)
+        set_bits += 1
+    if (set_bits - won == 1 and won == 0) or (skip_won and won):
+        return largest
+    return 3 * S.shape[0] - won - set_bits
 
 
 @nb.njit(cache=CACHE, inline="always")
@@ -253,18 +247,8 @@ def seen_scores(S, by_secret, win, skip_won, cut, scores, picked):
     for start in range(0, full, lanes):
         found = _block_scores(by_secret, S, start, scores, np.int64(win), np.int64(skip_won), np.int64(cut))
         m, least = take_block(found, scores, start, start + lanes, limit, picked, m, least)
-    n = S.shape[0]
     for g in range(full, size):  # the last guesses, fewer than a vector's lanes
-        bits = np.uint64(0)
-        for j in range(n):
-            bits |= np.uint64(1) << np.uint64(by_secret[S[j], g])
-        won = np.int64((bits >> np.uint64(win)) & np.uint64(1))
-        set_bits = np.int64(0)
-        while bits:
-            bits &= bits - np.uint64(1)
-            set_bits += 1
-        parts = set_bits - won
-        score = largest if (parts == 1 and won == 0) or (skip_won and won) else 3 * n - won - set_bits
+        score = one_score(by_secret, S, g, win, skip_won, largest)
         scores[g] = score
         m, least = take_one(score, g, limit, picked, m, least)
     return m, -1 if least >= largest else least

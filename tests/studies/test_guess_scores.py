@@ -1,8 +1,9 @@
 """The optimal search's vector scoring (mm_logic/kernels/seen.py, tally.py) against numpy, written apart.
 
 Every code's score as a guess of a random set, the guesses picked below a cut, and the least score
-of the others (and of every guess, the bound one guess ahead), on games of each feedback rule and of 15, 21 and fewer feedbacks, in each width of
-integers the search uses; the search itself is checked against an exhaustive one in test_optimal.py.
+of the others (and of every guess, the bound one guess ahead), on games of each feedback rule and of
+15, 21 and fewer feedbacks, in each width of integers the search uses; the search itself is checked
+against an exhaustive one in test_optimal.py.
 """
 
 from __future__ import annotations
@@ -26,6 +27,18 @@ def tallies(table: np.ndarray, S: np.ndarray) -> np.ndarray:
     return counts
 
 
+def sets_in_each_width(table: np.ndarray, seed: int, sizes: tuple[int, ...]):
+    """``(width, S)``: random sets of codes of each size (at most every code), for each width of integers
+    that holds a bit for each feedback."""
+    win, size = int(table[0, 0]), table.shape[0]
+    rng = np.random.default_rng(seed)
+    for width in (np.int16, np.int32, np.int64):
+        if win >= np.dtype(width).itemsize * 8:
+            continue
+        for n in sizes:
+            yield width, np.sort(rng.choice(size, min(n, size), replace=False)).astype(np.int32)
+
+
 def expected(scores: np.ndarray, cut: int, left_out: int) -> tuple[list[int], int]:
     """The guesses below the cut (a left-out guess never is) and the least score of the others, -1 for none."""
     limit = min(cut, left_out)
@@ -37,40 +50,31 @@ def expected(scores: np.ndarray, cut: int, left_out: int) -> tuple[list[int], in
 def test_the_feedbacks_each_guess_gets_score_it_as_numpy_does(rules):
     table = np.ascontiguousarray(code_space(rules).table)
     win, size = int(table[0, 0]), table.shape[0]
-    rng = np.random.default_rng(7)
-    for width in (np.int16, np.int32, np.int64):
-        if win >= np.dtype(width).itemsize * 8:
-            continue
+    for width, S in sets_in_each_width(table, 7, (1, 2, 5, 20, 31)):
         left_out = (1 << (min(np.dtype(width).itemsize * 8, 32) - 1)) - 1
-        for n in (1, 2, 5, 20, 31):
-            S = np.sort(rng.choice(size, n, replace=False)).astype(np.int32)
-            counts = tallies(table, S)
-            won, parts = counts[win], (counts[:win] > 0).sum(axis=0)
-            for skip_won in (False, True):
-                left = ((parts == 1) & (won == 0)) | ((won > 0) & skip_won)
-                want = np.where(left, left_out, 3 * n - 2 * won - parts)
-                for cut in (2 * n + 3, 3 * n - 4, 1 << 30):
-                    scores, picked = np.zeros(size, dtype=width), np.zeros(size, dtype=np.int64)
-                    m, least = seen_scores(S, table, win, skip_won, cut, scores, picked)
-                    assert scores.tolist() == want.tolist()
-                    assert (picked[:m].tolist(), least) == expected(want, cut, left_out)
+        n = S.size
+        counts = tallies(table, S)
+        won, parts = counts[win], (counts[:win] > 0).sum(axis=0)
+        for skip_won in (False, True):
+            left = ((parts == 1) & (won == 0)) | ((won > 0) & skip_won)
+            want = np.where(left, left_out, 3 * n - 2 * won - parts)
+            for cut in (2 * n + 3, 3 * n - 4, 1 << 30):
+                scores, picked = np.zeros(size, dtype=width), np.zeros(size, dtype=np.int64)
+                m, least = seen_scores(S, table, win, skip_won, cut, scores, picked)
+                assert scores.tolist() == want.tolist()
+                assert (picked[:m].tolist(), least) == expected(want, cut, left_out)
 
 
 @pytest.mark.parametrize("rules", GAMES + [Rules(4, 10)], ids=lambda r: f"{r.pegs}x{r.colors}-{r.feedback}")
 def test_the_least_score_of_every_guess_is_numpys(rules):
     table = np.ascontiguousarray(code_space(rules).table)
-    win, size = int(table[0, 0]), table.shape[0]
-    rng = np.random.default_rng(11)
-    for width in (np.int16, np.int32, np.int64):
-        if win >= np.dtype(width).itemsize * 8:
-            continue
-        for n in (1, 2, 3, 9, 20, 64, min(200, size)):
-            S = np.sort(rng.choice(size, n, replace=False)).astype(np.int32)
-            counts = tallies(table, S)
-            won, parts = counts[win], (counts[:win] > 0).sum(axis=0)
-            scores = np.where((parts == 1) & (won == 0), 1 << 40, 3 * n - 2 * won - parts)
-            want = int(scores.min())  # the code of S that wins, at worst, never leaves S whole
-            assert least_score(S, table, win, np.zeros(1, dtype=width)) == want
+    win = int(table[0, 0])
+    for width, S in sets_in_each_width(table, 11, (1, 2, 3, 9, 20, 64, 200)):
+        counts = tallies(table, S)
+        won, parts = counts[win], (counts[:win] > 0).sum(axis=0)
+        scores = np.where((parts == 1) & (won == 0), 1 << 40, 3 * S.size - 2 * won - parts)
+        want = int(scores.min())  # the code of S that wins, at worst, never leaves S whole
+        assert least_score(S, table, win, np.zeros(1, dtype=width)) == want
 
 
 @pytest.mark.parametrize("rules", GAMES, ids=lambda r: f"{r.pegs}x{r.colors}-{r.feedback}")
