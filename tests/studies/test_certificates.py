@@ -52,11 +52,11 @@ def test_a_certificate_plays_every_secret_to_its_quoted_total(run_json, name):
 
 # -- the journals of the searches kept ---------------------------------------------------------
 #: docs/results/journals: the journal of a search, which the same command resumes from (its first line names the
-#: game): 4x10's, finished, holds every part and guess it settled, the other openings' bounds among them;
-#: docs/results/optimal.md quotes what it settled.
+#: game): 4x10's, finished, holds every part and guess it settled, the other openings' bounds among them; 5x7's,
+#: under way, what it settled so far; docs/results/optimal.md quotes what each settled.
 JOURNALS = RESULTS / "journals"
 #: Each journal's exact lines (each replayed below) and its lines in all, as docs/results/optimal.md says.
-QUOTED_JOURNALS = {"4x10-expected.jsonl": (78, 935)}
+QUOTED_JOURNALS = {"4x10-expected.jsonl": (78, 935), "5x7-expected.jsonl": (17, 1420)}
 
 
 def cost_on_part(node, indices, space, rule) -> int:
