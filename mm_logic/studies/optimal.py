@@ -46,7 +46,7 @@ from ..strategies.tree import TreeNode
 from .optimal_journal import Journal
 from .optimal_result import OpeningBound, OptimalResult
 from .optimal_search import Searcher, capacity, compile_kernels, table_bits
-from .optimal_split import Opening, openings
+from .optimal_split import Opening, openings, smallest_first
 from .optimal_workers import DaskWorkers, Workers
 
 OBJECTIVES = ("expected", "worst", "worst-case")
@@ -286,7 +286,8 @@ def _expected(searcher: Searcher, depth: int | None, workers: Workers | None,
 def _expected_here(searcher: Searcher, candidates: list[Opening], depth: int | None, progress: Progress | None):
     """Branch and bound over the openings in this process: each part's budget is what is left of the best's.
 
-    Once a best cost is known, an opening's parts are searched smallest first (:func:`_smallest_first`).
+    Once a best cost is known, an opening's parts are searched smallest first
+    (:func:`~mm_logic.studies.optimal_split.smallest_first`).
     """
     inf = searcher.k.INF
     below = None if depth is None else depth - 1
@@ -303,7 +304,7 @@ def _expected_here(searcher: Searcher, candidates: list[Opening], depth: int | N
             cost = opening.bound
             trees = subtrees.setdefault(opening.index, {})
             numbered = list(enumerate(opening.parts, 1))
-            for count, (fb, part) in numbered if best >= inf else _smallest_first(numbered):
+            for count, (fb, part) in numbered if best >= inf else smallest_first(numbered):
                 if cost >= best:
                     break
                 if part.size <= 2:
@@ -381,7 +382,7 @@ def _expected_workers(searcher: Searcher, candidates: list[Opening], depth: int 
     try:
         for wave in waves:
             tasks = [(o, fb, part) for o in wave if o.bound < state["best"]
-                     for fb, part in (o.parts if wave is waves[0] else _smallest_first(o.parts)) if part.size > 2]
+                     for fb, part in (o.parts if wave is waves[0] else smallest_first(o.parts)) if part.size > 2]
             workers.run(tasks, skip, budget, done, below, status=lambda: f"best so far {_shown(state['best'])}")
             for opening in wave:
                 if opening.index not in dead and cost[opening.index] < state["best"] \
@@ -394,16 +395,6 @@ def _expected_workers(searcher: Searcher, candidates: list[Opening], depth: int 
     best, winner = state["best"], state["winner"]
     proved = {o.index: (max(cost[o.index], best) if o is not winner else best, o is winner) for o in candidates}
     return best, winner, proved, subtrees[winner.index]
-
-
-def _smallest_first(parts: list) -> list:
-    """An opening's parts (largest first) in the order a search against a known best takes them: smallest first.
-
-    Most such openings fail the best's cost. The small parts' costs, cheap to find, leave the large ones
-    budgets tight enough to fail fast; searched first, a large part is solved nearly exactly against the
-    whole slack (as a guess's parts: :func:`mm_logic.studies.optimal_split.guess_cost`).
-    """
-    return parts[::-1]
 
 
 def _shown(cost: int) -> str:

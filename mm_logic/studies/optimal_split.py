@@ -113,6 +113,17 @@ def _guesses_at(searcher: Searcher, part: np.ndarray, history: list[int], depth:
 
 
 # -- a guess's task --------------------------------------------------------------------------------
+def smallest_first(parts: list) -> list:
+    """Parts (largest first, as :meth:`~mm_logic.studies.optimal_search.Searcher.parts` gives them) in the order a
+    search against a known best takes them: smallest first.
+
+    Most such searches fail the best's cost. The small parts' costs, cheap to find, leave the large ones
+    budgets tight enough to fail fast; searched first, a large part is solved nearly exactly against the
+    whole slack (:func:`guess_cost`; the openings after the first, in :mod:`mm_logic.studies.optimal`).
+    """
+    return parts[::-1]
+
+
 def guess_cost(searcher: Searcher, part: np.ndarray, history: list[int], guess: int, depth: int | None,
                budget: int) -> tuple[int, TreeNode | None]:
     """``guess`` at the set ``part`` (reached by ``history``, ``depth`` guesses left there): the set's size plus
@@ -130,7 +141,7 @@ def guess_cost(searcher: Searcher, part: np.ndarray, history: list[int], guess: 
     parts = searcher.parts(guess, part)
     cost = min(part.size + sum(int(row[p.size]) for _, p in parts), searcher.k.INF)
     trail = [*history, guess]
-    for _, sub in parts[::-1]:
+    for _, sub in smallest_first(parts):
         if cost >= budget:
             break
         if sub.size <= 2:
