@@ -22,8 +22,8 @@ optimal.
 The openings' parts are independent problems: with ``jobs > 1`` they are
 searched in worker processes, or on a Dask cluster's workers
 (:mod:`mm_logic.studies.optimal_workers`), the most promising opening's first
-(its cost is the budget the others must beat), then the others' (each worker
-keeps its own transposition table). One process's search, its bounds and the
+(its cost is the budget the others must beat), then the others', each against
+the best cost so far (each worker keeps its own transposition table). One process's search, its bounds and the
 memory its tables take are :mod:`mm_logic.studies.optimal_search`; what a
 search settles is kept for resuming by :mod:`mm_logic.studies.optimal_journal`.
 """
@@ -351,24 +351,43 @@ def _settled_cost(searcher: Searcher, opening: Opening, fb: int, part: np.ndarra
 
 def _expected_workers(searcher: Searcher, candidates: list[Opening], depth: int | None, workers: Workers):
     """The openings' parts in worker processes: the most promising opening's exactly, then the others'
-    against its cost (an opening's remaining parts are dropped once its sum reaches the best)."""
+    against the best cost so far (an opening's remaining parts are dropped once its sum reaches it).
+
+    An opening settled below the best becomes the best at once, so the openings still searched get its
+    tighter budgets; one before it in search order needs only to tie it, which keeps the winner the
+    first of the least cost, as in one process, whatever order the workers finish in.
+    """
     inf = searcher.k.INF
     below = None if depth is None else depth - 1
     row = searcher.bounds[0 if depth is None else depth - 1]
+    order = {o.index: number for number, o in enumerate(candidates)}
     cost = {o.index: o.bound for o in candidates}
     subtrees: dict[int, dict[int, TreeNode]] = {o.index: {} for o in candidates}
     dead: set[int] = set()
     state = {"best": inf, "winner": candidates[0]}
 
+    def target(opening: Opening) -> int:
+        # The least cost the opening must stay under to win: one more than the best's if it comes first.
+        return state["best"] + (order[opening.index] < order[state["winner"].index])
+
     def budget(task) -> int:
-        # What is left of the best's cost once the opening's other parts are counted: the costs (or bounds) of
+        # What is left of the target once the opening's other parts are counted: the costs (or bounds) of
         # those settled so far, the others' floors.
         opening, _, part = task
         floor = int(row[part.size])
-        return inf if state["best"] >= inf else state["best"] - (cost[opening.index] - floor)
+        return inf if state["best"] >= inf else target(opening) - (cost[opening.index] - floor)
 
     def skip(task) -> bool:
-        return task[0].index in dead or cost[task[0].index] >= state["best"]
+        return task[0].index in dead or cost[task[0].index] >= target(task[0])
+
+    def complete(opening: Opening) -> bool:
+        # Every part met its budget, so the cost is exact (an opening searched whole, then beaten, keeps it:
+        # 5x7's 00123 costs 85,828, as one process says).
+        return opening.index not in dead and len(subtrees[opening.index]) == sum(p.size > 2 for _, p in opening.parts)
+
+    def consider(opening: Opening) -> None:
+        if complete(opening) and cost[opening.index] < target(opening):
+            state["best"], state["winner"] = cost[opening.index], opening
 
     def done(task, value: int, tree: TreeNode | None, limit: int) -> None:
         opening, fb, part = task
@@ -377,23 +396,23 @@ def _expected_workers(searcher: Searcher, candidates: list[Opening], depth: int 
             subtrees[opening.index][fb] = tree
         if value >= limit:
             dead.add(opening.index)
+        consider(opening)
 
     waves = [candidates[:1], candidates[1:]]
     try:
         for wave in waves:
-            tasks = [(o, fb, part) for o in wave if o.bound < state["best"]
+            tasks = [(o, fb, part) for o in wave if o.bound < target(o)
                      for fb, part in (o.parts if wave is waves[0] else smallest_first(o.parts)) if part.size > 2]
             workers.run(tasks, skip, budget, done, below, status=lambda: f"best so far {_shown(state['best'])}")
             for opening in wave:
-                if opening.index not in dead and cost[opening.index] < state["best"] \
-                        and len(subtrees[opening.index]) == sum(p.size > 2 for _, p in opening.parts):
-                    state["best"], state["winner"] = cost[opening.index], opening
+                consider(opening)  # an opening whose parts are all of two codes or fewer has no task
     except KeyboardInterrupt as stopped:
         # As in one process: each opening's bound, raised by its parts settled so far; the least is proved.
         stopped.proved = (min(cost.values()), None if state["best"] >= inf else state["best"])
         raise
     best, winner = state["best"], state["winner"]
-    proved = {o.index: (max(cost[o.index], best) if o is not winner else best, o is winner) for o in candidates}
+    proved = {o.index: (cost[o.index], True) if complete(o) else (max(cost[o.index], best), False)
+              for o in candidates}
     return best, winner, proved, subtrees[winner.index]
 
 

@@ -22,7 +22,7 @@ import pytest
 
 from mm_logic.errors import BadInput
 from mm_logic.rules import Rules
-from mm_logic.studies.optimal import optimal
+from mm_logic.studies.optimal import _expected_here, _expected_workers, optimal
 from mm_logic.studies.optimal_search import Searcher, compile_kernels, perfect_split_bound
 from mm_logic.studies.optimal_split import openings
 
@@ -378,6 +378,64 @@ def test_processes_find_the_same_optimum():
     assert (worst.worst, worst.total, worst.histogram) == (5, 5626, Counter({1: 1, 2: 8, 3: 101, 4: 624, 5: 562}))
     check_tree(worst)
 
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_opening_searched_whole_then_beaten_keeps_its_exact_cost(jobs):
+    # 3x4's most promising opening, 012, is searched first with no budget, then 001 beats it: its cost is
+    # exact in one process and in the workers alike (the workers once said only ">=208").
+    rules = Rules(3, 4)
+    reference = Exhaustive(rules)
+    exact = {code: reference.codes.index(code) for code in [(0, 0, 1), (0, 1, 2)]}
+    costs = {code: 64 + sum(reference.cost(mask) for wins, mask in reference.classes[index] if not wins)
+             for code, index in exact.items()}
+    assert costs == {(0, 0, 1): 206, (0, 1, 2): 208}
+    searcher = Searcher(rules)
+    assert searcher.code(openings(searcher, None)[0].index) == (0, 1, 2)
+    result = optimal(rules, "expected", jobs=jobs)
+    assert [(b.opening, b.cost, b.exact) for b in result.openings[:2]] == [
+        ((0, 0, 1), 206, True), ((0, 1, 2), 208, True)]
+    assert (result.openings[2].opening, result.openings[2].exact) == ((0, 0, 0), False)
+    assert result.openings[2].cost >= 206
+
+
+class BackwardsWorkers:
+    """Workers that finish the openings last to first (each opening's parts in order), in this process."""
+
+    def __init__(self, searcher: Searcher):
+        self.searcher = searcher
+
+    def run(self, tasks, skip, budget, done, depth, worst=False, status=str):
+        places = {index: i for i, index in enumerate(dict.fromkeys(o.index for o, _, _ in tasks))}
+        for task in sorted(tasks, key=lambda t: -places[t[0].index]):
+            if skip(task):
+                continue
+            opening, _, part = task
+            limit = budget(task)
+            value = self.searcher.cost(part, [opening.index], depth, limit)
+            done(task, value, self.searcher.subtree(part, [opening.index], depth) if value < limit else None, limit)
+
+
+def test_the_winner_is_the_first_of_the_least_cost_whatever_order_the_workers_finish_in():
+    # Positional 4x3: six openings tie at 193, 0011 costs 194. Searched first, 0011 loses; the six are then
+    # settled last to first, and each one before the best so far needs only to tie it: the first of them wins.
+    rules = Rules(4, 3, feedback="positional")
+    reference = Exhaustive(rules)
+    searcher = Searcher(rules)
+    found = openings(searcher, None)
+    exact = {}
+    for opening in found:
+        index = reference.codes.index(searcher.code(opening.index))
+        exact[searcher.code(opening.index)] = 81 + sum(reference.cost(m) for wins, m in reference.classes[index]
+                                                       if not wins)
+    tied = [o for o in found if exact[searcher.code(o.index)] == 193]
+    assert len(tied) == 6 and exact[(0, 0, 1, 1)] == 194
+    candidates = [next(o for o in found if searcher.code(o.index) == (0, 0, 1, 1))] + tied
+    best, winner, proved, _ = _expected_workers(searcher, candidates, None, BackwardsWorkers(searcher))
+    assert (best, searcher.code(winner.index)) == (193, searcher.code(tied[0].index))
+    assert proved[candidates[0].index] == (194, True)
+    assert all(cost >= 193 for cost, _ in proved.values())
+    alone = _expected_here(Searcher(rules), candidates, None, None)
+    assert (alone[0], alone[1].index) == (best, winner.index)
 
 # The worst-case search tries within 5 guesses, then 6: a loaded machine may say its first line after 5 is done.
 @pytest.mark.parametrize("objective, head", [("expected", ""), ("worst", "within [56] guesses: ")])
