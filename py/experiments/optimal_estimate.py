@@ -21,7 +21,7 @@ Usage::
     .venv/bin/python py/experiments/optimal_estimate.py --pegs 4 --colors 8 --up-to 500 --check
     .venv/bin/python py/experiments/optimal_estimate.py --pegs 5 --colors 7 --up-to 1000 --json out.json
 
-Its figures are in docs/results/optimal.md, "Beyond 5x6: how long".
+Its figures are in docs/results/optimal.md, "Beyond 5x7: measured, and how long".
 """
 
 from __future__ import annotations
