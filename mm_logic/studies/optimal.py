@@ -23,9 +23,10 @@ The openings' parts are independent problems: with ``jobs > 1`` they are
 searched in worker processes, or on a Dask cluster's workers
 (:mod:`mm_logic.studies.optimal_workers`), the most promising opening's first
 (its cost is the budget the others must beat), then the others', each against
-the best cost so far (each worker keeps its own transposition table). One process's search, its bounds and the
-memory its tables take are :mod:`mm_logic.studies.optimal_search`; what a
-search settles is kept for resuming by :mod:`mm_logic.studies.optimal_journal`.
+the best cost so far (each worker keeps its own transposition table). One
+process's search, its bounds and the memory its tables take are
+:mod:`mm_logic.studies.optimal_search`; what a search settles is kept for
+resuming by :mod:`mm_logic.studies.optimal_journal`.
 """
 
 from __future__ import annotations

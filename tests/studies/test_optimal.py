@@ -437,6 +437,7 @@ def test_the_winner_is_the_first_of_the_least_cost_whatever_order_the_workers_fi
     alone = _expected_here(Searcher(rules), candidates, None, None)
     assert (alone[0], alone[1].index) == (best, winner.index)
 
+
 # The worst-case search tries within 5 guesses, then 6: a loaded machine may say its first line after 5 is done.
 @pytest.mark.parametrize("objective, head", [("expected", ""), ("worst", "within [56] guesses: ")])
 def test_progress_says_where_the_search_is_and_ctrl_c_stops_it_at_once(objective, head):
