@@ -364,6 +364,8 @@ def _expected_workers(searcher: Searcher, candidates: list[Opening], depth: int 
     order = {o.index: number for number, o in enumerate(candidates)}
     cost = {o.index: o.bound for o in candidates}
     subtrees: dict[int, dict[int, TreeNode]] = {o.index: {} for o in candidates}
+    # The parts each opening searches (those of one or two codes cost their bound): all settled, it is complete.
+    searched = {o.index: sum(p.size > 2 for _, p in o.parts) for o in candidates}
     dead: set[int] = set()
     state = {"best": inf, "winner": candidates[0]}
 
@@ -384,7 +386,7 @@ def _expected_workers(searcher: Searcher, candidates: list[Opening], depth: int 
     def complete(opening: Opening) -> bool:
         # Every part met its budget, so the cost is exact (an opening searched whole, then beaten, keeps it:
         # 5x7's 00123 costs 85,828, as one process says).
-        return opening.index not in dead and len(subtrees[opening.index]) == sum(p.size > 2 for _, p in opening.parts)
+        return opening.index not in dead and len(subtrees[opening.index]) == searched[opening.index]
 
     def consider(opening: Opening) -> None:
         if complete(opening) and cost[opening.index] < target(opening):

@@ -96,6 +96,11 @@ class Exhaustive:
                                            for parts in self._splits(codes))
         return self.known[codes, depth]
 
+    def opening_cost(self, code: tuple) -> float:
+        """Least total guesses over every code when ``code`` is the first guess: the opening's exact cost."""
+        first = self.classes[self.codes.index(code)]
+        return len(self.codes) + sum(self.cost(mask) for wins, mask in first if not wins)
+
     def worst(self, codes: int | None = None) -> int:
         """Least worst case over the codes."""
         codes = self.everything if codes is None else codes
@@ -385,10 +390,7 @@ def test_an_opening_searched_whole_then_beaten_keeps_its_exact_cost(jobs):
     # exact in one process and in the workers alike (the workers once said only ">=208").
     rules = Rules(3, 4)
     reference = Exhaustive(rules)
-    exact = {code: reference.codes.index(code) for code in [(0, 0, 1), (0, 1, 2)]}
-    costs = {code: 64 + sum(reference.cost(mask) for wins, mask in reference.classes[index] if not wins)
-             for code, index in exact.items()}
-    assert costs == {(0, 0, 1): 206, (0, 1, 2): 208}
+    assert {code: reference.opening_cost(code) for code in [(0, 0, 1), (0, 1, 2)]} == {(0, 0, 1): 206, (0, 1, 2): 208}
     searcher = Searcher(rules)
     assert searcher.code(openings(searcher, None)[0].index) == (0, 1, 2)
     result = optimal(rules, "expected", jobs=jobs)
@@ -422,11 +424,7 @@ def test_the_winner_is_the_first_of_the_least_cost_whatever_order_the_workers_fi
     reference = Exhaustive(rules)
     searcher = Searcher(rules)
     found = openings(searcher, None)
-    exact = {}
-    for opening in found:
-        index = reference.codes.index(searcher.code(opening.index))
-        exact[searcher.code(opening.index)] = 81 + sum(reference.cost(m) for wins, m in reference.classes[index]
-                                                       if not wins)
+    exact = {searcher.code(o.index): reference.opening_cost(searcher.code(o.index)) for o in found}
     tied = [o for o in found if exact[searcher.code(o.index)] == 193]
     assert len(tied) == 6 and exact[(0, 0, 1, 1)] == 194
     candidates = [next(o for o in found if searcher.code(o.index) == (0, 0, 1, 1))] + tied
