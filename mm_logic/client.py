@@ -172,7 +172,7 @@ class RemoteServer:
     def new_game(self, rules: Rules, secret: Code | None = None, seed: int | None = None) -> RemoteGame:
         """A codebreaker game on the server: it keeps ``secret`` (random when None, from ``seed``)."""
         wire_rules = rules.as_dict()
-        if rules.standard:
+        if rule_of(rules).default:
             del wire_rules["feedback"]  # as before the feedback rules: a server that predates them refuses the key
         if rules.alphabet != DEFAULT_ALPHABET:
             wire_rules["alphabet"] = rules.alphabet

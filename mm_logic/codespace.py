@@ -12,6 +12,7 @@ import numpy as np
 
 from .errors import SpaceTooLarge
 from .feedback import (
+    STANDARD,
     colour_counts,
     feedback_block,
     feedback_features,
@@ -21,7 +22,7 @@ from .feedback import (
     rule_of,
 )
 from .notation import Code, Entry, amount
-from .rules import Rules
+from .rules import Rules, all_codes
 
 #: Largest code space the reference engine enumerates (10**7 and a little more).
 MAX_CODES = 20_000_000
@@ -44,31 +45,8 @@ class CodeSpace:
 
     @cached_property
     def codes(self) -> np.ndarray:
-        """Array ``(size, pegs)`` of all valid codes, lexicographic order."""
-        r = self.rules
-        dtype = np.uint8 if r.colors <= 255 else np.uint16
-        if not r.restricted:
-            n = r.size
-            digits = np.arange(n, dtype=np.int64)
-            codes = np.empty((n, r.pegs), dtype=dtype)
-            for p in range(r.pegs - 1, -1, -1):
-                codes[:, p] = digits % r.colors
-                digits //= r.colors
-            return codes
-        # Extend prefixes one peg at a time, dropping those that already break
-        # the repetition rule, so we never materialise colours**pegs rows.
-        codes = np.zeros((1, 0), dtype=dtype)
-        counts = np.zeros((1, r.colors), dtype=np.uint8)
-        for _ in range(r.pegs):
-            m = codes.shape[0]
-            new_colour = np.tile(np.arange(r.colors, dtype=dtype), m)
-            parent = np.repeat(np.arange(m), r.colors)
-            new_counts = counts[parent]
-            new_counts[np.arange(parent.size), new_colour] += 1
-            keep = new_counts[np.arange(parent.size), new_colour] <= r.repeat_limit
-            codes = np.concatenate([codes[parent[keep]], new_colour[keep, None]], axis=1)
-            counts = new_counts[keep]
-        return codes
+        """Array ``(size, pegs)`` of all valid codes, lexicographic order (:func:`mm_logic.rules.all_codes`)."""
+        return all_codes(self.rules)
 
     @property
     def size(self) -> int:
@@ -123,7 +101,7 @@ class CodeSpace:
         From the packed words when the codes fit them (one compiled pass, the standard rule),
         else from the game's feedback rule (:meth:`mm_logic.feedback.FeedbackRule.indices`).
         """
-        if not self.rules.standard:
+        if rule_of(self.rules) is not STANDARD:
             rule = rule_of(self.rules)
             if indices is None:
                 return rule.indices(guess, self.codes, self.counts)
@@ -178,9 +156,13 @@ class CodeSpace:
         n = self.size
         if n > MAX_TABLE_CODES:
             raise SpaceTooLarge(f"no feedback table for {n:,} codes (limit {MAX_TABLE_CODES:,})")
-        if not self.rules.standard:
-            # Row by row: a rule of the game's own need not be symmetric (positional marks are not).
+        if rule_of(self.rules) is not STANDARD:
+            # Row by row: a rule of the game's own need not be symmetric (positional marks are not). A rule
+            # derived from an encoding keeps its own table.
             rule = rule_of(self.rules)
+            kept = rule.kept_table()
+            if kept is not None:
+                return kept
             table = np.empty((n, n), dtype=rule.index_dtype(self.rules.pegs))
             for g in range(n):
                 table[g] = rule.indices(self.code(g), self.codes, self.counts)

@@ -21,7 +21,8 @@ from __future__ import annotations
 import numpy as np
 
 from .codespace import MAX_CODES, code_space
-from .feedback import colour_counts
+from .feedback import colour_counts, rule_of
+from .feedback.rule import PEGS_AND_COLOURS
 from .notation import Entry
 from .rules import Rules
 
@@ -44,7 +45,7 @@ def count_consistent(rules: Rules, history: list[Entry]) -> int:
         return int(possible_indices(rules, history)[0].size)
     # numba (0.2-0.5 s) only where a count is asked: commands that count nothing, such as optimal, start without it.
     from .kernels.counting import count_from
-    if not rules.standard:
+    if rule_of(rules).kernel != PEGS_AND_COLOURS:
         # The search below cuts on black pegs and common colours: the other rules filter the listed codes,
         # with the python engine's own filter.
         return int(code_space(rules).consistent(history).size)

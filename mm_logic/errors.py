@@ -9,10 +9,49 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import sys
 from pathlib import Path
 from urllib.parse import unquote, urlparse
+
+#: How many characters of a long input an error message repeats.
+SHOWN = 40
+#: In repr()'s text: an escaped backslash, or a byte that was not UTF-8 (Python reads it as a
+#: surrogate, U+DC80..U+DCFF, which repr() writes \udcff).
+_NOT_UTF8 = re.compile(r"\\\\|\\udc([89a-f][0-9a-f])")
+#: Such a byte itself, as Python reads it (``os.fsdecode``, ``surrogateescape``).
+_SURROGATE = re.compile("[\udc80-\udcff]")
+
+
+def quoted(text: str) -> str:
+    r"""``repr(text)``, with a byte that was not UTF-8 (typed, or in an argument) written as the
+    byte it was, ``\xff``, not as the surrogate Python reads it as (``\udcff``).
+
+    >>> print(quoted("ab" + b"\xff".decode("utf-8", "surrogateescape")), quoted("a\\udcff"))
+    'ab\xff' 'a\\udcff'
+    """
+    return bytes_as_typed(repr(text))
+
+
+def bytes_as_typed(message: str) -> str:
+    r"""``message`` with each byte that was not UTF-8 written ``\xff``, as :func:`quoted` writes
+    it: where ``repr()`` quoted it (click's own messages quote so), not ``\udcff``; where it
+    stands as it came (a file name), not as the surrogate stderr would print as ``\udcff``.
+
+    >>> print(bytes_as_typed("cannot read " + b"/a\xff".decode("utf-8", "surrogateescape")))
+    cannot read /a\xff
+    """
+    message = _NOT_UTF8.sub(lambda m: m[0] if m[1] is None else f"\\x{m[1]}", message)
+    return _SURROGATE.sub(lambda m: f"\\x{ord(m[0]) - 0xDC00:02x}", message)
+
+
+def shown(text: str) -> str:
+    """``text`` as an error message quotes it (:func:`quoted`): whole when short, else its start
+    and its length (a pasted megabyte comes back as one readable line)."""
+    if len(text) <= SHOWN:
+        return quoted(text)
+    return f"{quoted(text[:SHOWN])}... ({len(text):,} characters)"
 
 
 def one_line(text) -> str:

@@ -11,17 +11,15 @@ the game's feedback rule says (:mod:`mm_logic.feedback`): ``B,W`` (standard),
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from contextlib import suppress
 from decimal import Decimal
 
-from .errors import BadInput
+# The quoting of what the user typed lives with the errors (the feedback rules' messages quote too); read from
+# here as well.
+from .errors import SHOWN, BadInput, bytes_as_typed, quoted, shown  # noqa: F401
 from .feedback import rule_of
 from .rules import Code, Entry, Feedback, Rules
-
-#: How many characters of a long input an error message repeats.
-SHOWN = 40
 
 
 def abridged(text: str, limit: int) -> str:
@@ -29,48 +27,9 @@ def abridged(text: str, limit: int) -> str:
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
 
-#: In repr()'s text: an escaped backslash, or a byte that was not UTF-8 (Python reads it as a
-#: surrogate, U+DC80..U+DCFF, which repr() writes \udcff).
-_NOT_UTF8 = re.compile(r"\\\\|\\udc([89a-f][0-9a-f])")
-#: Such a byte itself, as Python reads it (``os.fsdecode``, ``surrogateescape``).
-_SURROGATE = re.compile("[\udc80-\udcff]")
-
-
-def quoted(text: str) -> str:
-    r"""``repr(text)``, with a byte that was not UTF-8 (typed, or in an argument) written as the
-    byte it was, ``\xff``, not as the surrogate Python reads it as (``\udcff``).
-
-    >>> print(quoted("ab" + b"\xff".decode("utf-8", "surrogateescape")), quoted("a\\udcff"))
-    'ab\xff' 'a\\udcff'
-    """
-    return bytes_as_typed(repr(text))
-
-
-def bytes_as_typed(message: str) -> str:
-    r"""``message`` with each byte that was not UTF-8 written ``\xff``, as :func:`quoted` writes
-    it: where ``repr()`` quoted it (click's own messages quote so), not ``\udcff``; where it
-    stands as it came (a file name), not as the surrogate stderr would print as ``\udcff``.
-
-    >>> print(bytes_as_typed("cannot read " + b"/a\xff".decode("utf-8", "surrogateescape")))
-    cannot read /a\xff
-    """
-    message = _NOT_UTF8.sub(lambda m: m[0] if m[1] is None else f"\\x{m[1]}", message)
-    return _SURROGATE.sub(lambda m: f"\\x{ord(m[0]) - 0xDC00:02x}", message)
-
-
-def shown(text: str) -> str:
-    """``text`` as an error message quotes it (:func:`quoted`): whole when short, else its start
-    and its length (a pasted megabyte comes back as one readable line)."""
-    if len(text) <= SHOWN:
-        return quoted(text)
-    return f"{quoted(text[:SHOWN])}... ({len(text):,} characters)"
-
-
 def format_code(code: Code, rules: Rules) -> str:
-    """Write a code in the contract's notation."""
-    if rules.symbolic:
-        return "".join(rules.alphabet[c] for c in code)
-    return ",".join(str(c) for c in code)
+    """Write a code in the contract's notation (:meth:`mm_logic.rules.Rules.code_text`)."""
+    return rules.code_text(code)
 
 
 def format_feedback(feedback: Feedback, rules: Rules) -> str:
@@ -223,9 +182,7 @@ def parse_entry(text: str, rules: Rules, *, check_repeat: bool = True) -> Entry:
     ((0, 0, 1, 1), (1, 0))
     """
     if ":" not in text:
-        example = {"standard": "GUESS:B,W (e.g. 0011:1,0)", "black": "GUESS:B (e.g. 0011:1)",
-                   "positional": "GUESS:MARKS (e.g. 0011:x-o-)"}[rules.feedback]
-        raise BadInput(f"history entry {shown(text)} is not of the form {example}")
+        raise BadInput(f"history entry {shown(text)} is not of the form {rule_of(rules).entry_form}")
     guess_text, _, feedback_text = text.rpartition(":")
     # A guess that breaks the repetition rule cannot have been played, unless
     # the strategy probes with such codes.

@@ -6,6 +6,8 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from math import comb
 
+import numpy as np
+
 from .errors import BadInput
 
 DEFAULT_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -19,10 +21,10 @@ MAX_LIES = 3
 #: The feedback rules (``--feedback``), each defined in :mod:`mm_logic.feedback`: black and white pegs,
 #: black pegs only, one mark per peg.
 FEEDBACK_RULES = ("standard", "black", "positional")
+#: How each of them is named in a game's short label (:meth:`Rules.describe`), in that order.
+RULE_LABELS = ("", "black-peg", "positional")
 #: What engines and strategies list for the feedback rules of users' own files (``--feedback FILE.py``).
 RULE_FILE = "FILE.py"
-#: How each feedback rule is named in a short label (``describe``); the standard rule is not named.
-FEEDBACK_LABELS = {"black": "black-peg", "positional": "positional"}
 
 #: A code: one colour number per peg.
 Code = tuple[int, ...]
@@ -50,7 +52,9 @@ class Rules:
         Symbols used to write colours; colour ``i`` is ``alphabet[i]``.
     feedback:
         What the codemaker tells of a guess (``--feedback``): one of :data:`FEEDBACK_RULES`, or the path
-        of a Python module stating a rule of one's own (``FILE.py``, :mod:`mm_logic.feedback.custom`).
+        of a file stating a rule of one's own: a Python module (``FILE.py``, :mod:`mm_logic.feedback.custom`)
+        or an encoding whose ``told``/``won`` rule is derived by its own engine (``FILE.lp``, ``FILE.pl``,
+        :mod:`mm_logic.feedback.encoded`).
     lies:
         How many answers of a game may be wrong (``--lies``, :mod:`mm_logic.lies`): a code is possible
         while it breaks at most this many history entries. The win is always told.
@@ -72,9 +76,9 @@ class Rules:
             raise BadInput(f"--max-repeat must be at least 1, got {self.max_repeat}")
         if not 0 <= self.lies <= MAX_LIES:
             raise BadInput(f"--lies must be between 0 and {MAX_LIES}, got {self.lies}")
-        if self.feedback not in FEEDBACK_RULES and not self.feedback.endswith(".py"):
+        if self.feedback not in FEEDBACK_RULES and not self.feedback.endswith((".py", ".lp", ".pl")):
             raise BadInput(f"unknown feedback rule {self.feedback!r}; choose from {', '.join(FEEDBACK_RULES)}, "
-                           "or a FILE.py of your own")
+                           "or a FILE.py, FILE.lp or FILE.pl of your own")
         if (len(set(self.alphabet)) != len(self.alphabet) or "," in self.alphabet or ":" in self.alphabet
                 or any(symbol.isspace() for symbol in self.alphabet)):
             # ',' ':' and spaces separate pegs and entries: a code using them could not be read back.
@@ -128,11 +132,6 @@ class Rules:
         strategies list in their ``feedback_rules``)."""
         return self.feedback if self.feedback in FEEDBACK_RULES else RULE_FILE
 
-    @property
-    def standard(self) -> bool:
-        """Whether the codemaker tells black and white pegs (the default feedback rule)."""
-        return self.feedback == "standard"
-
     def as_dict(self) -> dict:
         """The rules as the contract's JSON ``rules`` object: ``pegs``, ``colors``, ``max_repeat`` and
         ``feedback`` (the rule's name, or the ``FILE.py`` path as given), ``"standard"`` included."""
@@ -150,6 +149,12 @@ class Rules:
         return cls(data["pegs"], data["colors"], data["max_repeat"], alphabet=alphabet, feedback=data["feedback"],
                    lies=data.get("lies", 0))
 
+    def code_text(self, code) -> str:
+        """A code in the contract's notation: its colours' symbols, or its colour numbers with commas."""
+        if self.symbolic:
+            return "".join(self.alphabet[int(c)] for c in code)
+        return ",".join(str(int(c)) for c in code)
+
     def describe(self) -> str:
         """Short human label, e.g. ``4x6``, ``4x10 no-repeat``, ``5x8 max-repeat 2``."""
         label = f"{self.pegs}x{self.colors}"
@@ -157,8 +162,10 @@ class Rules:
             label += " no-repeat"
         elif self.max_repeat is not None:
             label += f" max-repeat {self.max_repeat}"
-        if not self.standard:
-            label += f" {FEEDBACK_LABELS.get(self.feedback) or 'feedback ' + self.feedback.rsplit('/', 1)[-1]}"
+        rule_label = (RULE_LABELS[FEEDBACK_RULES.index(self.feedback)] if self.feedback in FEEDBACK_RULES
+                      else "feedback " + self.feedback.rsplit("/", 1)[-1])
+        if rule_label:  # the rule a game plays when it names none is not written
+            label += f" {rule_label}"
         if self.lies:
             label += f" {self.lies} lie" + ("s" if self.lies > 1 else "")
         return label
@@ -206,3 +213,32 @@ def make_rules(pegs: int = 4, colors: int = 6, no_repeat: bool = False, max_repe
             raise BadInput(f"--no-repeat contradicts --max-repeat {max_repeat}")
         max_repeat = 1
     return Rules(pegs=pegs, colors=colors, max_repeat=max_repeat, alphabet=alphabet, feedback=feedback, lies=lies)
+
+
+def all_codes(rules: Rules) -> np.ndarray:
+    """Array ``(size, pegs)`` of every valid code of ``rules``, lexicographic order (colour 0 < colour 1 < ...,
+    peg 1 most significant): what :attr:`mm_logic.codespace.CodeSpace.codes` keeps."""
+    r = rules
+    dtype = np.uint8 if r.colors <= 255 else np.uint16
+    if not r.restricted:
+        n = r.size
+        digits = np.arange(n, dtype=np.int64)
+        codes = np.empty((n, r.pegs), dtype=dtype)
+        for p in range(r.pegs - 1, -1, -1):
+            codes[:, p] = digits % r.colors
+            digits //= r.colors
+        return codes
+    # Extend prefixes one peg at a time, dropping those that already break
+    # the repetition rule, so we never materialise colours**pegs rows.
+    codes = np.zeros((1, 0), dtype=dtype)
+    counts = np.zeros((1, r.colors), dtype=np.uint8)
+    for _ in range(r.pegs):
+        m = codes.shape[0]
+        new_colour = np.tile(np.arange(r.colors, dtype=dtype), m)
+        parent = np.repeat(np.arange(m), r.colors)
+        new_counts = counts[parent]
+        new_counts[np.arange(parent.size), new_colour] += 1
+        keep = new_counts[np.arange(parent.size), new_colour] <= r.repeat_limit
+        codes = np.concatenate([codes[parent[keep]], new_colour[keep, None]], axis=1)
+        counts = new_counts[keep]
+    return codes

@@ -181,11 +181,13 @@ SCORER_RANKS = {
 }
 
 
-def brute_replay(rules: Rules, choose) -> dict[int, int]:
+def brute_replay(rules: Rules, choose, answer=None) -> dict[int, int]:
     """The histogram (guesses: games) of a deterministic strategy over every secret, by brute force:
     ``choose(codes, alive)`` picks the guess from the valid codes and the consistent ones, the parts by
-    :func:`brute_score` (``first``: ``lambda codes, alive: alive[0]``; Knuth: :func:`contract_pick` with ``max``)."""
-    codes = consistent(rules, [])
+    :func:`brute_score` (``first``: ``lambda codes, alive: alive[0]``; Knuth: :func:`contract_pick` with ``max``),
+    or by ``answer(guess, code)`` (a rule of one's own; the win must be its own answer)."""
+    answer = answer or (lambda guess, code: brute_score(rules, guess, code))
+    codes = consistent(Rules(rules.pegs, rules.colors, rules.max_repeat), [])
     histogram: Counter = Counter()
     stack = [(codes, 1)]
     while stack:
@@ -193,10 +195,115 @@ def brute_replay(rules: Rules, choose) -> dict[int, int]:
         guess = choose(codes, alive)
         parts: dict = {}
         for code in alive:
-            parts.setdefault(brute_score(rules, guess, code), []).append(code)
+            parts.setdefault(answer(guess, code), []).append(code)
         for part in parts.values():
             if part == [guess]:
                 histogram[depth] += 1
             else:
                 stack.append((part, depth + 1))
     return dict(sorted(histogram.items()))
+
+
+class BruteOptimum:
+    """The least total and the least worst case by brute force: every code a guess at every set of secrets
+    still possible, every part searched, no bound and no symmetry (a memo of the sets met; sets are bit
+    masks over ``codes``). ``answer(guess, secret)`` is the rule's answer; a guess played against itself
+    wins, in a part of its own (the win is always told). ``secrets``: which codes may be the secret (an
+    edited encoding's; every code by default), every code remaining a guess; ``consistent_only``: a guess
+    must be a secret still possible (hard mode). Exponential: spaces of a few dozen codes."""
+
+    def __init__(self, codes, answer, consistent_only: bool = False, secrets=None):
+        self.consistent_only = consistent_only
+        self.codes = list(codes)
+        # Per guess: (wins, mask of the codes giving one answer) for each answer.
+        self.classes = []
+        for guess in self.codes:
+            by: dict = {}
+            for i, secret in enumerate(self.codes):
+                key = "won" if guess == secret else answer(guess, secret)
+                by[key] = by.get(key, 0) | 1 << i
+            self.classes.append([(key == "won", mask) for key, mask in by.items()])
+        self.everything = sum(1 << i for i, code in enumerate(self.codes) if secrets is None or secrets(code))
+        self.known: dict = {}
+        self.deepest: dict = {}
+
+    def _splits(self, codes: int):
+        """For every guess that tells something apart: its non-winning parts."""
+        for index, classes in enumerate(self.classes):
+            if self.consistent_only and not codes >> index & 1:
+                continue
+            parts, won = [], False
+            for wins, mask in classes:
+                part = codes & mask
+                if part:
+                    won |= wins
+                    if not wins:
+                        parts.append(part)
+            if won or len(parts) > 1:
+                yield parts
+
+    def cost(self, codes: int | None = None, depth: float = float("inf")) -> float:
+        """Least total guesses over the codes, every game within ``depth`` guesses (inf: impossible)."""
+        codes = self.everything if codes is None else codes
+        if depth < 1:
+            return float("inf")
+        n = codes.bit_count()
+        if n == 1:
+            return 1
+        # Remembered per set and depth (black pegs only split so little that the plain recursion takes minutes).
+        if (codes, depth) not in self.known:
+            self.known[codes, depth] = min(n + sum(self.cost(part, depth - 1) for part in parts)
+                                           for parts in self._splits(codes))
+        return self.known[codes, depth]
+
+    def opening_cost(self, code: tuple) -> float:
+        """Least total guesses over every code when ``code`` is the first guess: the opening's exact cost."""
+        first = self.classes[self.codes.index(code)]
+        return self.everything.bit_count() + sum(self.cost(mask & self.everything) for wins, mask in first
+                                                 if not wins and mask & self.everything)
+
+    def worst(self, codes: int | None = None) -> int:
+        """Least worst case over the codes."""
+        codes = self.everything if codes is None else codes
+        if codes.bit_count() == 1:
+            return 1
+        if codes not in self.deepest:
+            self.deepest[codes] = min(1 + max((self.worst(part) for part in parts), default=0)
+                                      for parts in self._splits(codes))
+        return self.deepest[codes]
+
+
+#: Rules of one's own, as users write them (``--feedback FILE.py``), each telling something the built-in rules
+#: do not: by file stem, the module's source.
+OWN_RULES = {
+    # Tells pegs apart: moving a peg from one half to the other changes the answer.
+    "first_half": "def score(guess, secret):\n"
+                  "    half = len(guess) // 2 + len(guess) % 2\n"
+                  "    return (sum(g == s for g, s in zip(guess[:half], secret[:half])),)\n",
+    # Keeps every peg order and every renaming of the colours.
+    "shared": "from collections import Counter\n\n"
+              "def score(guess, secret):\n"
+              "    return (sum((Counter(guess) & Counter(secret)).values()),)\n",
+    # Black pegs modulo 2: one bit of an answer.
+    "parity": "def score(guess, secret):\n"
+              "    return (sum(g == s for g, s in zip(guess, secret)) % 2,)\n",
+    # Tells colour 0 apart from the others: black pegs, and whether the secret holds colour 0.
+    "colour_zero": "def score(guess, secret):\n"
+                   "    return (sum(g == s for g, s in zip(guess, secret)), int(0 in secret))\n",
+}
+
+
+def own_rule_file(folder, stem: str) -> str:
+    """The rule ``stem`` of :data:`OWN_RULES` written to ``folder`` as a user's module; its path."""
+    path = folder / f"{stem}.py"
+    if not path.exists():
+        path.write_text(OWN_RULES[stem])
+    return str(path)
+
+
+def own_score(stem: str):
+    """The ``score`` of the rule ``stem``, run here apart from the package's loading of it."""
+    namespace: dict = {}
+    exec(OWN_RULES[stem], namespace)  # noqa: S102 - the tests' own rules
+    return namespace["score"]
+

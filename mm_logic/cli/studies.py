@@ -16,6 +16,7 @@ from .options import (
     backend_option,
     check_executor,
     emit,
+    encoding_option,
     executor_options,
     jobs_option,
     json_option,
@@ -69,6 +70,11 @@ def info(rules, backend, as_json):
 @click.option("--consistent-only", is_flag=True,
               help="Hard mode: every guess must be consistent with the answers so far (the optimum among such "
                    "strategies; 4x6: 5,660).")
+@encoding_option
+@click.option("--no-symmetry", "symmetric", is_flag=True, default=True, flag_value=False,
+              help="Search without the game's symmetries (the peg orders and colour renamings its rule keeps, "
+                   "declared by a built-in rule or found on a rule of your own's feedback table): slower, the same "
+                   "optimum; a check of the symmetries.")
 @jobs_option(help="Worker processes (at most the cores) over which the openings' parts are searched; "
                   "the result is the same.")
 @executor_options(local="--jobs processes on this machine")
@@ -88,14 +94,15 @@ def info(rules, backend, as_json):
 @output_file_option("--save-tree", "save_tree",
                     help="Also write the optimal strategy's tree to FILE as JSON (--strategy tree:FILE plays it, "
                          "mmlogic tree FILE draws it).")
-def optimal_command(rules, objective, max_depth, consistent_only, jobs, executor, scheduler, split_above, memory,
-                    journal, as_json, save_tree):
+def optimal_command(rules, objective, max_depth, consistent_only, encoding, symmetric, jobs, executor, scheduler,
+                    split_above, memory, journal, as_json, save_tree):
     """An optimal strategy, by exact search, and the proof that it is optimal.
 
     Branch and bound over guesses and the parts their feedback splits the
     codes into: lower bounds on a part's cost, guesses ordered so that the
     bound stops the rest early, one guess per class of the history's
-    colour and position symmetries, and a table of the sets already
+    colour and position symmetries (those the feedback rule keeps: a rule
+    of your own's are found on its feedback table), and a table of the sets already
     solved. Prints the total guesses over every secret, the mean, the
     worst case, the histogram, and what proves it: for the expected
     objective, every opening with its cost or a lower bound no smaller; for
@@ -118,6 +125,8 @@ def optimal_command(rules, objective, max_depth, consistent_only, jobs, executor
       mmlogic optimal --pegs 5 --colors 6 --executor dask --scheduler tcp://10.0.0.5:8786 --journal 5x6.jsonl
       mmlogic optimal --save-tree optimal.json && mmlogic tree optimal.json --dot
       mmlogic optimal --pegs 3 --colors 3 --lies 1 --objective worst-case
+      mmlogic optimal --pegs 3 --colors 4 --feedback examples/shared_colours.py
+      mmlogic optimal --encoding examples/palindrome.lp
     """
     from ..studies.optimal import optimal
     from ..terminal.progress import Spinner
@@ -157,7 +166,7 @@ def optimal_command(rules, objective, max_depth, consistent_only, jobs, executor
         try:
             result = optimal(rules, objective, max_depth, jobs, progress=progress, on_compile=compiling,
                              consistent_only=consistent_only, memory=memory, journal=journal, client=client,
-                             split_above=split_above)
+                             split_above=split_above, symmetric=symmetric, encoding=encoding)
         except KeyboardInterrupt as stopped:
             spinner.tick()
             _said_when_stopped(stopped, journal)

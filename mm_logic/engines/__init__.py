@@ -72,13 +72,36 @@ def check_feedback_rule(name: str, rules: Rules, encoding: str | Path | None = N
     if rules.lies and rules.feedback_kind not in cls.lies_rules:
         raise BadInput(f"--backend {name} plays --lies under {rule_names(cls.lies_rules)} only")
     if rules.feedback_kind == RULE_FILE and cls.suffix is not None and encoding is None:
+        stated = Path(rules.feedback).suffix
+        if stated == cls.suffix:
+            return  # the rule's own encoding plays it (make_engine gives it as the --encoding)
+        if stated in (".lp", ".pl"):
+            raise BadInput(f"--feedback {rules.feedback}: --backend {name} needs an --encoding {cls.suffix} file "
+                           f"that states the rule (docs/encodings.md); {rules.feedback} is for --backend "
+                           f"{_reader(stated)}")
         raise BadInput(f"--feedback {rules.feedback}: the shipped encodings do not state your rule; give "
                        f"--backend {name} an --encoding {cls.suffix} file that does (docs/encodings.md)")
 
 
+def _reader(suffix: str) -> str:
+    """The backend that reads encodings ending in ``suffix``."""
+    return next(n for n in BACKENDS if engine_class(n).suffix == suffix)
+
+
+def _default_encoding(name: str, rules: Rules, encoding: str | Path | None) -> str | Path | None:
+    """``encoding``, or, without one, the rule's own file where ``--feedback FILE.lp`` (``FILE.pl``) is what the
+    backend reads: that encoding states the rule and the game."""
+    if encoding is None and rules.feedback_kind == RULE_FILE and Path(rules.feedback).suffix == engine_class(
+            name).suffix:
+        return rules.feedback
+    return encoding
+
+
 def make_engine(name: str, rules: Rules, *, encoding: str | Path | None = None,
                 time_limit: float | None = None, labeling: str | None = None) -> Engine:
-    """Create the engine ``name`` for ``rules``."""
+    """Create the engine ``name`` for ``rules`` (with ``--feedback FILE.lp`` or ``FILE.pl`` and no ``encoding``,
+    the backend that reads the file plays it)."""
+    encoding = _default_encoding(name, rules, encoding)
     check_encoding(name, encoding)
     check_feedback_rule(name, rules, encoding)
     cls = engine_class(name)
@@ -86,7 +109,7 @@ def make_engine(name: str, rules: Rules, *, encoding: str | Path | None = None,
         readers = [n for n in BACKENDS if labeling in engine_class(n).labelings]
         raise BadInput(f"--labeling {labeling} applies to --backend {' or '.join(readers) or 'none'}, not {name}")
     engine = cls(rules, encoding=Path(encoding) if encoding else None, time_limit=time_limit, labeling=labeling)
-    if rules.feedback_kind == RULE_FILE and encoding is not None:
+    if _compared(rules, encoding):
         from .rule_check import check_encoding_states_rule
         try:
             check_encoding_states_rule(engine)
@@ -94,6 +117,26 @@ def make_engine(name: str, rules: Rules, *, encoding: str | Path | None = None,
             engine.close()
             raise
     return engine
+
+
+def _compared(rules: Rules, encoding: str | Path | None) -> bool:
+    """Whether an edited encoding is compared with the game's rule of one's own when its engine is made
+    (:mod:`.rule_check`): not the rule's own encoding (the rule was derived from it), nor against a rule
+    derived from an encoding that narrows the code space (the comparison reads the rule over every code;
+    the answer check still holds each code the engine returns to the rule)."""
+    if rules.feedback_kind != RULE_FILE or encoding is None or _same_file(encoding, rules.feedback):
+        return False
+    from ..feedback import EncodedRule, rule_of
+    rule = rule_of(rules)
+    return not isinstance(rule, EncodedRule) or rule.admitted().size == rules.size
+
+
+def _same_file(encoding: str | Path, feedback: str) -> bool:
+    """Whether ``--encoding`` is the ``--feedback`` file itself."""
+    try:
+        return Path(encoding).resolve() == Path(feedback).resolve()
+    except OSError:
+        return False
 
 
 __all__ = ["BACKENDS", "DEFAULT_BACKEND", "Engine", "Session", "check_encoding", "check_feedback_rule", "engine_class",

@@ -37,7 +37,7 @@ import numpy as np
 from ..codespace import code_space
 from ..counting import count_consistent, countable
 from ..errors import NoConsistentCode, WrongAnswer
-from ..feedback import colour_counts, gives, rule_of
+from ..feedback import colour_counts, rule_of
 from ..lies import broken, lies_of_rows, needs
 from ..notation import Code, Entry, Feedback, format_code, format_entry, format_feedback
 from ..rules import Rules
@@ -202,11 +202,9 @@ class Session(ABC):
         counts = Counter(code)
         if self.rules.lies:
             fits = needs(self.rules, self.history, code) is not None
-        elif self.rules.standard:
-            fits = all(gives(guess, guess_counts, code, counts, fb) for guess, guess_counts, fb in self._scored)
         else:
             rule = rule_of(self.rules)
-            fits = all(rule.score(guess, code) == fb for guess, _, fb in self._scored)
+            fits = all(rule.fits(guess, guess_counts, code, counts, fb) for guess, guess_counts, fb in self._scored)
         if max(counts.values()) > self.rules.repeat_limit or not fits:
             self._checked_rows(np.asarray([code]))  # names the broken rule or entry
         self._last_right = code

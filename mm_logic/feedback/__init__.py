@@ -4,7 +4,9 @@
   vectorised and matrix forms the code space and the kernels use;
 * ``black``: black pegs only (black-peg Mastermind, the permutation game);
 * ``positional``: one mark per peg, Wordle's rule;
-* ``custom``: a rule of the user's own, a Python module (``--feedback FILE.py``).
+* ``custom``: a rule of the user's own, a Python module (``--feedback FILE.py``);
+* ``encoded``: a rule of the user's own stated in an encoding (``--feedback FILE.lp`` or ``FILE.pl``),
+  its table derived by the encoding's engine and cached.
 
 Each is a :class:`~.rule.FeedbackRule`; :func:`rule_of` gives a game's. The encodings state
 the same rules for clingo (``feedback.lp``, ``marks.lp``) and SWI-Prolog
@@ -13,9 +15,15 @@ the same rules for clingo (``feedback.lp``, ``marks.lp``) and SWI-Prolog
 
 from __future__ import annotations
 
+import os
+from functools import lru_cache
+from pathlib import Path
+
+from ..errors import BadInput
 from ..rules import Code, Feedback, Rules
 from .black import BLACK
 from .custom import load_rule
+from .encoded import ENCODED_SUFFIXES, EncodedRule
 from .positional import POSITIONAL
 from .rule import FeedbackRule
 from .standard import (
@@ -40,9 +48,26 @@ RULES: dict[str, FeedbackRule] = {rule.name: rule for rule in (STANDARD, BLACK, 
 
 
 def rule_of(rules: Rules) -> FeedbackRule:
-    """The feedback rule of a game: a built-in one, or the module of a ``--feedback FILE.py``."""
+    """The feedback rule of a game: a built-in one, the module of a ``--feedback FILE.py``, or the rule an
+    encoding states (``FILE.lp``, ``FILE.pl``), derived for the game's code space."""
     rule = RULES.get(rules.feedback)
-    return rule if rule is not None else load_rule(rules.feedback)
+    if rule is not None:
+        return rule
+    if rules.feedback.endswith(ENCODED_SUFFIXES):
+        path = Path(rules.feedback)
+        try:
+            stat = os.stat(path)
+        except OSError as error:
+            raise BadInput(f"cannot read --feedback {path}: {error.strerror or error}") from None
+        return _encoded(rules.feedback, stat.st_mtime_ns, stat.st_size, rules.pegs, rules.colors, rules.max_repeat)
+    return load_rule(rules.feedback)
+
+
+@lru_cache(maxsize=16)
+def _encoded(name: str, mtime: int, size: int, pegs: int, colors: int, max_repeat: int | None) -> EncodedRule:
+    """The rule of an encoding for a code space, built once a process for each version of the file (the
+    table itself is cached on disk too)."""
+    return EncodedRule(Path(name), Rules(pegs, colors, max_repeat))
 
 
 def score(rules: Rules, guess: Code, secret: Code) -> Feedback:
@@ -54,7 +79,7 @@ def score(rules: Rules, guess: Code, secret: Code) -> Feedback:
     return rule_of(rules).score(guess, secret)
 
 
-__all__ = ["BLACK", "POSITIONAL", "RULES", "STANDARD", "FeedbackRule", "black_common", "colour_counts",
+__all__ = ["BLACK", "POSITIONAL", "RULES", "STANDARD", "EncodedRule", "FeedbackRule", "black_common", "colour_counts",
            "feedback", "feedback_block", "feedback_features", "feedback_index", "feedback_indices", "feedback_slots",
            "gives", "index_dtype", "index_feedback", "index_lut", "rule_of", "score",
            "win_index"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..rules import Code, Feedback
-from .rule import FeedbackRule
+from .rule import BLACK_PEGS, FeedbackRule
 from .standard import _small_ints
 
 
@@ -20,11 +20,41 @@ class BlackRule(FeedbackRule):
 
     name = "black"
     summary = "black pegs only: how many pegs are the right colour in the right place"
+    moves_pegs = True
+    renames_colours = True
+    renames_per_peg = True
+    swaps_roles = True
+    entry_form = "GUESS:B (e.g. 0011:1)"
+    json_body = '{"black": B}'
+    json_schema = {"black": {"type": "integer", "minimum": 0}}
+    open_parts = ("tell_black",)
+    kernel = BLACK_PEGS
+    by_multiset = True
     form = "B (e.g. 2)"
     json_keys = ("black",)
     typed = "the black pegs, e.g. 2"
     prompt = "black"
     explained = "black for my guess (e.g. 2: the pegs of the right colour in the right place)"
+
+    def classes(self, pegs: int) -> int:
+        return self.slots(pegs)  # every count occurs
+
+    def answer_shape(self, pegs: int) -> tuple[int, int]:
+        return pegs + 1, 1
+
+    def answer_atom(self, symbol) -> tuple[int, int, int]:
+        t, value = symbol.arguments
+        return t.number, 0, value.number  # black(t,B)
+
+    def asp_facts(self, t: int, fb: Feedback) -> str:
+        return f"black({t},{fb[0]})."
+
+    def prolog_entries(self, guess: Code, fb: Feedback) -> list:
+        # ("black", G, B) is -(black, G, B), which the bridge reads as black(G, B).
+        return [("black", list(guess), int(fb[0]))]
+
+    def json_problem(self, body: dict) -> str:
+        return "black must be an integer"
 
     def score(self, guess: Code, secret: Code) -> Feedback:
         """

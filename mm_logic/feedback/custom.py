@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import os
 import types
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
 from ..errors import BadInput
-from ..files import read_text
+from ..files import read_bytes, read_text
 from ..rules import Code, Feedback
 from .rule import FeedbackRule
 from .standard import _small_ints
@@ -41,13 +42,23 @@ class CustomRule(FeedbackRule):
     typed = "the numbers the codemaker tells, e.g. 2 or 1,2 (won when the guess is the code)"
     prompt = "feedback"
     explained = "the numbers your rule tells of my guess (e.g. 2 or 1,2), or won when it is your code"
+    # The user's encoding states told/3 in step(t) or told(t); the shipped told.lp states won (its part told(t)).
+    asp_parts = ("step", "told")
+    # diagnose.lp relaxes the built-in rules' entries; a rule of one's own is relaxed by dropping entries.
+    diagnosed = False
+    entry_form = "GUESS:NUMBERS (e.g. 0011:2, or 0011:won)"
+    json_body = '{"feedback": "2"}'
+    json_schema = {"feedback": {"type": "string", "pattern": "^([0-9]+(,[0-9]+)*|won)$"}}
 
-    def __init__(self, path: Path, module: types.ModuleType):
+    def __init__(self, path: Path, module: types.ModuleType | None = None, *, label: str | None = None,
+                 summary: str | None = None):
+        # A subclass that states the rule otherwise (an encoding, :mod:`.encoded`) gives no module.
         self.path = path
         self.name = str(path)
-        self.label = str(getattr(module, "NAME", path.stem))
-        self.summary = (module.__doc__ or "").strip().split("\n")[0] or f"the rule of {path.name}"
-        self._score = module.score
+        self.label = label or str(getattr(module, "NAME", path.stem))
+        self.summary = summary or (getattr(module, "__doc__", None) or "").strip().split("\n")[0] or \
+            f"the rule of {path.name}"
+        self._score = getattr(module, "score", None)
         self._arity: int | None = None
 
     # -- the rule ------------------------------------------------------------------------
@@ -89,6 +100,18 @@ class CustomRule(FeedbackRule):
 
     def win(self, pegs: int) -> Feedback:
         return (WIN_VALUE,) * self.arity(pegs)
+
+    def asp_facts(self, t: int, fb: Feedback) -> str:
+        # The numbers told, or that the guess is the code.
+        if fb and fb[0] == WIN_VALUE:
+            return f"won({t})."
+        return "".join(f"told({t},{i},{v})." for i, v in enumerate(fb, 1))
+
+    def prolog_entries(self, guess: Code, fb: Feedback) -> list:
+        if fb and fb[0] == WIN_VALUE:  # the guess is the code
+            return [("won", list(guess), [])]
+        # ... or the numbers the codemaker told, of a guess that is not the code
+        return [("told", list(guess), [int(v) for v in fb]), ("missed", list(guess), [])]
 
     def right_place(self, fb: Feedback) -> int:
         return 0  # the rule tells nothing of places: only its win ends a game
@@ -137,18 +160,38 @@ class CustomRule(FeedbackRule):
         return self.read(told, pegs) if isinstance(told, str) else None
 
 
+#: The endings of a rule file: a Python module, or an encoding the rule is derived from (:mod:`.encoded`).
+RULE_FILE_SUFFIXES = (".py", ".lp", ".pl")
+
+
 def is_rule_file(name: str) -> bool:
-    """Whether a ``--feedback`` value names a rule file (``FILE.py``) rather than a built-in rule."""
-    return name.endswith(".py")
+    """Whether a ``--feedback`` value names a rule file (``FILE.py``, ``FILE.lp`` or ``FILE.pl``) rather than
+    a built-in rule."""
+    return name.endswith(RULE_FILE_SUFFIXES)
 
 
-def load_rule(name: str) -> CustomRule:
-    """The rule of the module file ``name`` (read again when the file changes)."""
+@dataclass(frozen=True)
+class RuleFile:
+    """An encoding that states a rule (``FILE.lp``, ``FILE.pl``), found readable: its rule depends on the
+    game's size, and is built by :func:`mm_logic.feedback.rule_of` once the rules are known."""
+
+    path: Path
+
+
+def load_rule(name: str) -> CustomRule | RuleFile:
+    """The rule of the module file ``name`` (read again when the file changes); for an encoding, the file
+    once it can be read (its rule is derived for a game's rules: :class:`~.encoded.EncodedRule`)."""
     path = Path(name)
     try:
         stat = os.stat(path)
     except OSError as error:
         raise BadInput(f"cannot read --feedback {path}: {error.strerror or error}") from None
+    if not name.endswith(".py"):
+        try:
+            read_bytes(path, "--feedback")
+        except OSError as error:
+            raise BadInput(f"cannot read --feedback {path}: {error.strerror or error}") from None
+        return RuleFile(path)
     return _load(str(path), stat.st_mtime_ns, stat.st_size)
 
 

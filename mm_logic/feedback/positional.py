@@ -14,8 +14,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import shown
 from ..rules import Code, Feedback
-from .rule import FeedbackRule
+from .rule import ONE_MARK_PER_PEG, FeedbackRule
+
+#: The mark atoms of positional feedback in the ASP encodings (marks.lp), by mark value (0 ``-``, 1 ``o``, 2 ``x``).
+MARK_ATOMS = ("miss", "o", "x")
 
 #: Marks as written, by value.
 MARKS = "-ox"
@@ -28,12 +32,42 @@ class PositionalRule(FeedbackRule):
     name = "positional"
     summary = ("one mark per peg: x right colour right place, o the colour elsewhere (as often as the "
                "secret holds it beyond its right pegs, earlier pegs first), - neither")
+    moves_pegs = False
+    renames_colours = True
+    swaps_roles = False
+    entry_form = "GUESS:MARKS (e.g. 0011:x-o-)"
+    json_body = '{"marks": "x-o-"}'
+    json_schema = {"marks": {"type": "string", "pattern": "^[xo-]+$"}}
+    asp_parts = ("step", "marks")
+    open_parts = ("tell_marks",)
+    kernel = ONE_MARK_PER_PEG
     form = "one mark per peg, x o or - (e.g. x-o-)"
     json_keys = ("marks",)
     typed = "one mark per peg, x o or -, e.g. x-o-"
     prompt = "marks"
     explained = ("one mark per peg of my guess (e.g. x-o-: x right colour right place, o the colour is "
                  "elsewhere, - neither)")
+
+    def classes(self, pegs: int) -> int:
+        return self.slots(pegs) - pegs  # one o beside every other peg x never occurs
+
+    def answer_shape(self, pegs: int) -> tuple[int, int]:
+        return 3, pegs
+
+    def answer_atom(self, symbol) -> tuple[int, int, int]:
+        t, peg, mark = symbol.arguments
+        return t.number, peg.number - 1, MARK_ATOMS.index(mark.name)  # mark(t,P,M)
+
+    def asp_facts(self, t: int, fb: Feedback) -> str:
+        return "".join(f"mark({t},{p},{MARK_ATOMS[m]})." for p, m in enumerate(fb, 1))
+
+    def prolog_entries(self, guess: Code, fb: Feedback) -> list:
+        return [("marks", list(guess), ["-ox"[m] for m in fb])]
+
+    def json_problem(self, body: dict) -> str:
+        if not isinstance(body.get("marks"), str):
+            return 'marks must be a string, e.g. "x-o-"'
+        return f"feedback {shown(body['marks'])} is not of the form {self.form}"
 
     def score(self, guess: Code, secret: Code) -> Feedback:
         """

@@ -15,6 +15,10 @@ import numpy as np
 
 from ..rules import Code, Feedback
 
+#: The compiled feedbacks a rule may declare (:attr:`FeedbackRule.kernel`), numbered as the kernels number
+#: them (:func:`mm_logic.kernels.scoring.rule_code`): black and white pegs, black pegs, one mark per peg.
+PEGS_AND_COLOURS, BLACK_PEGS, ONE_MARK_PER_PEG = 0, 1, 2
+
 
 class FeedbackRule(ABC):
     """One feedback rule (``--feedback NAME``)."""
@@ -32,6 +36,92 @@ class FeedbackRule(ABC):
     #: The terminal game's prompt after the computer's guess, and its help on answering.
     prompt: str = ""
     explained: str = ""
+
+    # -- what the rule declares of itself --------------------------------------------------
+    # None: not declared; then found on the game's feedback table (:func:`mm_logic.symmetry.game_symmetry`),
+    # as for a rule of one's own. A built-in rule's declarations are checked on its table by the tests.
+    #: Every order of the pegs keeps every feedback: fb(sigma g, sigma s) = fb(g, s).
+    moves_pegs: bool | None = None
+    #: Every renaming of the colours keeps every feedback: fb(pi g, pi s) = fb(g, s).
+    renames_colours: bool | None = None
+    #: A colour may be renamed on one peg alone (black pegs: only the pegs where two codes agree count);
+    #: a symmetry of the game where the repetition rule allows every code.
+    renames_per_peg: bool = False
+    #: fb(g, s) = fb(s, g) for every pair: the feedback table is its own transpose.
+    swaps_roles: bool | None = None
+    #: The compiled scorers' own feedback (:func:`mm_logic.kernels.scoring.rule_code`): ``PEGS_AND_COLOURS``,
+    #: ``BLACK_PEGS`` or ``ONE_MARK_PER_PEG`` (this module's); None: none, the scorers read the game's
+    #: feedback table.
+    kernel: int | None = None
+    #: Codes of one colour multiset get as many answers as the pegs where they differ allow (the feedback
+    #: depends on the secret's colours and its black pegs): the scorers' bound by colour groups holds.
+    by_multiset: bool = False
+
+    #: The rule a game plays when it names none: its JSON ``rules`` may leave ``feedback`` out.
+    default: bool = False
+    #: A history entry as the command line takes it, for messages: ``GUESS:B,W (e.g. 0011:1,0)``.
+    entry_form: str = "GUESS:FEEDBACK"
+    #: A codemaker's answer as the server's JSON body, for messages: ``{"black": B, "white": W}``.
+    json_body: str = "{}"
+    #: The JSON schema of a feedback's keys (the server's OpenAPI document).
+    json_schema: dict = {}
+    #: How the terminal game asks a person to answer (``play --role codemaker``).
+    answer_with: str = ""
+    #: The parts of the ASP encoding an entry grounds: ``step(t)`` (feedback.lp, and the rules a user's
+    #: encoding adds) and the rule's own part, if any.
+    asp_parts: tuple[str, ...] = ("step",)
+    #: The parts of ``static.lp`` that leave one answer open per guess (:func:`mm_logic.studies.static.answers`),
+    #: after :attr:`asp_parts`; None: the static search reads the rule's answers from its feedback table.
+    open_parts: tuple[str, ...] | None = None
+    #: What ``info`` calls the feedbacks the rule writes (:meth:`slots` of them).
+    written: str = "feedbacks the rule writes"
+    #: Whether ``diagnose.lp`` relaxes the rule's entries (a rule of one's own is relaxed by dropping entries).
+    diagnosed: bool = True
+
+    def classes(self, pegs: int) -> int | None:
+        """How many answers a guess that is a code may get at most (slots that never occur left out), or
+        None: as the game's feedback table shows."""
+        return None
+
+    def answer_shape(self, pegs: int) -> tuple[int, int]:
+        """How :attr:`open_parts`' models write an answer: as ``width`` numbers below ``base``, ``(base, width)``."""
+        raise NotImplementedError
+
+    def answer_atom(self, symbol) -> tuple[int, int, int]:
+        """Where an atom of an answer in :attr:`open_parts`' models goes: ``(guess, slot, value)``, the answer
+        being the values by slot in :meth:`answer_shape`'s base (``black(t,B)``: guess t, slot 0, B)."""
+        raise NotImplementedError
+
+    def never(self, pegs: int) -> str:
+        """Which of the feedbacks written never occur, as ``info`` says it."""
+        return "every feedback but those that cannot occur"
+
+    def admitted_codes(self) -> np.ndarray | None:
+        """The codes the rule answers as secrets where it narrows the code space (a rule an encoding states):
+        indices into the rules' codes, increasing; None: every code."""
+        return None
+
+    def kept_table(self) -> np.ndarray | None:
+        """The rule's own table of feedback indices between every pair of codes (``[guess, secret]``), where it
+        keeps one (a rule derived from an encoding); None: the code space computes it."""
+        return None
+
+    def asp_facts(self, t: int, fb: Feedback) -> str:
+        """The facts of entry ``t``'s feedback, as the ASP encodings read them."""
+        raise NotImplementedError
+
+    def prolog_entries(self, guess: Code, fb: Feedback) -> list:
+        """The entry as the Prolog bridge reads it: janus terms (a pair is a ``-`` term), one or two."""
+        raise NotImplementedError
+
+    def json_problem(self, body: dict) -> str:
+        """Why a JSON answer with the rule's keys is no feedback of it (:meth:`from_json` gave None)."""
+        return f"the feedback is not of the form {self.form}"
+
+    def fits(self, guess: Code, guess_counts, code: Code, counts, fb: Feedback) -> bool:
+        """Whether ``code`` gives ``guess`` the feedback ``fb`` (the colour counts of both given, as
+        :class:`collections.Counter`, for the rules that use them)."""
+        return self.score(guess, code) == tuple(fb)
 
     # -- the rule ------------------------------------------------------------------------
     @abstractmethod

@@ -18,7 +18,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..rules import Code, Feedback
-from .rule import FeedbackRule
+from .rule import PEGS_AND_COLOURS, FeedbackRule
 
 
 def feedback(guess: Code, secret: Code) -> Feedback:
@@ -190,12 +190,50 @@ class StandardRule(FeedbackRule):
 
     name = "standard"
     summary = "black and white pegs: right colour right place, right colour elsewhere (duplicates paired once)"
+    moves_pegs = True
+    renames_colours = True
+    swaps_roles = True
+    default = True
+    written = "pairs b+w<=pegs"
+    entry_form = "GUESS:B,W (e.g. 0011:1,0)"
+    json_body = '{"black": B, "white": W}'
+    json_schema = {"black": {"type": "integer", "minimum": 0}, "white": {"type": "integer", "minimum": 0}}
+    answer_with = "black,white (e.g. 1,2)"
+    open_parts = ("tell_black", "tell_white")
+    kernel = PEGS_AND_COLOURS
+    by_multiset = True
     form = "B,W (e.g. 1,2)"
     json_keys = ("black", "white")
     typed = "black and white, e.g. 1,2 or 1 2"
     prompt = "black,white"
     explained = ("black,white for my guess (e.g. 1,2 or 1 2: black = right colour right place, white = right "
                  "colour wrong place)")
+
+    def classes(self, pegs: int) -> int:
+        return self.slots(pegs) - 1  # (pegs - 1, 1) never occurs
+
+    def never(self, pegs: int) -> str:
+        return f"every pair but {pegs - 1},1"
+
+    def answer_shape(self, pegs: int) -> tuple[int, int]:
+        return pegs + 1, 2
+
+    def answer_atom(self, symbol) -> tuple[int, int, int]:
+        t, value = symbol.arguments
+        return t.number, int(symbol.name == "white"), value.number  # black(t,B), white(t,W)
+
+    def asp_facts(self, t: int, fb: Feedback) -> str:
+        return f"black({t},{fb[0]}).white({t},{fb[1]})."
+
+    def prolog_entries(self, guess: Code, fb: Feedback) -> list:
+        # janus turns a Python pair into a '-' term: ((G, B), W) is G-B-W.
+        return [((list(guess), int(fb[0])), int(fb[1]))]
+
+    def json_problem(self, body: dict) -> str:
+        return "black and white must be integers"
+
+    def fits(self, guess: Code, guess_counts, code: Code, counts, fb: Feedback) -> bool:
+        return gives(guess, guess_counts, code, counts, fb)
 
     def score(self, guess: Code, secret: Code) -> Feedback:
         return feedback(guess, secret)

@@ -21,6 +21,7 @@ import numba as nb
 import numpy as np
 
 from .numba_cache import CACHE
+from .search_arrays import FIXED_COLOURS
 
 
 @nb.njit(cache=CACHE, nogil=True)
@@ -83,6 +84,15 @@ def node_blocks(S, codes, hist, hlen, colours, per_peg):
     block_start = np.zeros(2 * codes.shape[1], dtype=np.int64)
     blocks = _free_blocks(S, codes, hist, hlen, colours, per_peg, block_of, block_colors, block_start)
     return block_of, block_colors, block_start[:blocks]
+
+
+@nb.njit(cache=CACHE, nogil=True)
+def game_blocks(S, codes, hist, hlen, colours, per_peg, flags):
+    """:func:`node_blocks`, or none at all where the game's flags say colours may not be renamed
+    (:data:`~mm_logic.kernels.search_arrays.FIXED_COLOURS`)."""
+    if flags & FIXED_COLOURS:
+        return np.full(colours, -1, dtype=np.int64), np.empty(colours, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    return node_blocks(S, codes, hist, hlen, colours, per_peg)
 
 
 @nb.njit(cache=CACHE, nogil=True)

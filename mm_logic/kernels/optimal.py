@@ -55,10 +55,10 @@ import numba as nb
 import numpy as np
 
 from .guess_scores import CONSISTENT, EVERY, INCONSISTENT, score_guesses
-from .node_symmetry import child_moves, node_blocks
+from .node_symmetry import child_moves, game_blocks
 from .numba_cache import CACHE
 from .orbits import _is_representative
-from .search_arrays import DEPTH_SALT, FEASIBLE_SALT, INF, NODES, STOP, STOPPED, TRIED, TRIED_BELOW
+from .search_arrays import DEPTH_SALT, FEASIBLE_SALT, HARD, INF, NODES, STOP, STOPPED, TRIED, TRIED_BELOW
 from .table import set_key, tt_find, tt_store
 
 #: Sets of at most this many codes score their consistent guesses first.
@@ -213,8 +213,10 @@ def search(S, hist, hlen, sigmas, pis, depth, budget, level, game, bounds, outsi
     ``game``: ``(table, codes, z1, z2, by_secret, perms, hard)``: the feedback table (``table[g, s]``), the
     codes (peg-tagged under per-peg symmetry), the hash words, the table by secret (``by_secret[s, g] =
     table[g, s]``: the table itself where the rule is symmetric) and the peg permutations of per-peg
-    symmetry (none otherwise: :func:`mm_logic.kernels.node_symmetry.peg_permutations`), and ``hard``: 1
-    when every guess must be consistent with the history (``--consistent-only``). ``depth``: guesses
+    symmetry (none otherwise: :func:`mm_logic.kernels.node_symmetry.peg_permutations`), and ``flags``:
+    :data:`HARD` when every guess must be consistent with the history (``--consistent-only``), with
+    :data:`FIXED_COLOURS` when renaming colours does not keep the feedback (a rule of one's own may tell
+    colours apart: no free colour blocks). ``depth``: guesses
     left (``limited``), or ignored;
     ``bounds[d]``: the perfect-split bound of a set by its size with ``d``
     guesses left (row 0 when not ``limited``), ``outsides[d]`` the least cost
@@ -230,7 +232,8 @@ def search(S, hist, hlen, sigmas, pis, depth, budget, level, game, bounds, outsi
     if control[STOP]:
         return STOPPED
     control[NODES] += 1
-    table, codes, z1, z2, _, perms, hard = game
+    table, codes, z1, z2, _, perms, flags = game
+    hard = (flags & HARD) != 0
     k1, k2 = set_key(S, z1, z2, DEPTH_SALT * np.uint64(depth + 1) if limited else np.uint64(0))
     if here[n] == 2 * n - 1 and table[0, 0] < 64:
         # A perfect split is conceivable: a code of S that tells S apart meets the bound (feedbacks as bits
@@ -256,7 +259,7 @@ def search(S, hist, hlen, sigmas, pis, depth, budget, level, game, bounds, outsi
     below = bounds[depth - 1 if limited else 0]
     child_salt = DEPTH_SALT * np.uint64(depth) if limited else np.uint64(0)
     win = np.int64(table[0, 0])
-    blocks = node_blocks(S, codes, hist, hlen, pis.shape[1], perms.shape[0] > 0)
+    blocks = game_blocks(S, codes, hist, hlen, pis.shape[1], perms.shape[0] > 0, flags)
     best = budget
     best_guess = -1
     failed_at = INF
@@ -379,7 +382,8 @@ def feasible(S, hist, hlen, sigmas, pis, depth, level, game, bound, capacity, sc
     if control[STOP]:
         return STOPPED
     control[NODES] += 1
-    table, codes, z1, z2, _, perms, hard = game
+    table, codes, z1, z2, _, perms, flags = game
+    hard = (flags & HARD) != 0
     k1, k2 = set_key(S, z1, z2, FEASIBLE_SALT * np.uint64(depth + 1))
     entry = tt_find(tt, k1, k2)
     if entry >= 0:
@@ -395,7 +399,7 @@ def feasible(S, hist, hlen, sigmas, pis, depth, level, game, bound, capacity, sc
         return 1 if g >= 0 else 0
     guesses, scored, _ = score_guesses(S, CONSISTENT if hard else EVERY, game, scratch, bound, INF,
                                         capacity[depth - 1])
-    blocks = node_blocks(S, codes, hist, hlen, pis.shape[1], perms.shape[0] > 0)
+    blocks = game_blocks(S, codes, hist, hlen, pis.shape[1], perms.shape[0] > 0, flags)
     out = np.empty(n, dtype=S.dtype)
     starts = np.empty(win + 1, dtype=np.int64)
     sizes = np.empty(win + 1, dtype=np.int64)

@@ -28,6 +28,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from ..feedback.rule import BLACK_PEGS, ONE_MARK_PER_PEG, PEGS_AND_COLOURS
 from .numba_cache import CACHE
 from .orbits import _compare_canonical, _is_representative, representatives
 from .packed import (
@@ -52,18 +53,22 @@ _BIT_CHUNK = 64
 #: Ranks never reached (the search's starting best).
 NO_RANK = np.iinfo(np.int64).max
 #: The feedback rules as the kernels know them (``rule`` of :func:`best_guess_rule`); HASHED is the positional
-#: rule with the marks met by each candidate numbered densely through a hash table (:func:`_dense_ids`).
-STANDARD, BLACK, POSITIONAL, HASHED = 0, 1, 2, 3
+#: rule with the marks met by each candidate numbered densely through a hash table (:func:`_dense_ids`); TABLE,
+#: a rule the kernels do not know (a rule of one's own), scored from the game's feedback table instead.
+STANDARD, BLACK, POSITIONAL, HASHED, TABLE = PEGS_AND_COLOURS, BLACK_PEGS, ONE_MARK_PER_PEG, 3, 4
 #: Most pegs of the positional rule whose feedbacks are counted in an array of ``3**pegs`` slots (longer
 #: codes: HASHED).
 POSITIONAL_PEGS = 13
 
 
 def rule_code(rules) -> int:
-    """The ``rule`` argument of :func:`best_guess_rule` for a game."""
-    if rules.feedback == "positional":
-        return POSITIONAL if rules.pegs <= POSITIONAL_PEGS else HASHED
-    return BLACK if rules.feedback == "black" else STANDARD
+    """The ``rule`` argument of :func:`best_guess_rule` for a game, from the compiled feedback its rule declares
+    (:attr:`mm_logic.feedback.FeedbackRule.kernel`); TABLE where it declares none."""
+    from ..feedback import rule_of
+    kernel = rule_of(rules).kernel
+    if kernel is None:
+        return TABLE
+    return HASHED if kernel == POSITIONAL and rules.pegs > POSITIONAL_PEGS else kernel
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 

@@ -407,26 +407,16 @@ def _split(hosted: HostedGame, guess: str | None) -> dict:
         raise MMLogicError(str(error)) from None
 
 
-#: The body of a codemaker's answer under each feedback rule, as a malformed one's message names it.
-ANSWER_BODIES = {"standard": '{"black": B, "white": W}', "black": '{"black": B}', "positional": '{"marks": "x-o-"}'}
-
-
 def answer_of(body: dict, rules: Rules) -> Feedback:
     """The feedback of a codemaker's answer in the rule's keys (``black`` and ``white``; ``black``;
     ``marks``, one mark per peg), checked: it can occur under the rules."""
     rule = rule_of(rules)
     keys = set(rule.json_keys)
     if not set(body) <= keys | {"guess"} or not keys <= set(body):
-        raise BadInput(f'the body must be {ANSWER_BODIES[rule.name]}, optionally with "guess"')
+        raise BadInput(f'the body must be {rule.json_body}, optionally with "guess"')
     fb = rule.from_json(body, rules.pegs)
     if fb is None:
-        if rule.name == "standard":
-            raise BadInput("black and white must be integers")
-        if rule.name == "black":
-            raise BadInput("black must be an integer")
-        if not isinstance(body["marks"], str):
-            raise BadInput('marks must be a string, e.g. "x-o-"')
-        raise BadInput(f"feedback {shown(body['marks'])} is not of the form {rule.form}")
+        raise BadInput(rule.json_problem(body))
     return check_feedback(fb, rules)
 
 

@@ -34,6 +34,7 @@ from collections.abc import Awaitable, Callable
 
 from ..codespace import MAX_CODES
 from ..errors import BadInput, MMLogicError, cannot_listen
+from ..feedback import STANDARD, rule_of
 from ..notation import SHOWN, abridged, amount, parse_code
 from ..rules import Rules
 from .store import Conflict, GameStore, HostedGame, UnknownGame
@@ -53,7 +54,7 @@ UNREADABLE = "unreadable request: send init_connexion or [GAME,GUESS], e.g. [1,a
 
 def protocol_rules(rules: Rules) -> Rules:
     """``rules`` written in letters from ``a``, or BadInput when the protocol cannot state them."""
-    if not rules.standard:
+    if rule_of(rules) is not STANDARD:
         # serve's rules options take no --feedback; a game of another rule never reaches the protocol.
         raise BadInput(f"--tcp-port: the line protocol answers black and white pegs only, not --feedback "
                        f"{rules.feedback}")

@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 
 from ..engines import BACKENDS
+from ..feedback import RULES
 from ..rules import FEEDBACK_RULES, MAX_LIES
 from ..strategies import STRATEGIES
 from .batch_race import MAX_BATCH
@@ -55,9 +56,8 @@ CODE = {"type": "string", "minLength": 1, "description": "a code in the game's n
 INT = {"type": "integer", "minimum": 0}
 NAME = {"type": "string"}
 NULLABLE_CODE = {"anyOf": [CODE, {"type": "null"}]}
-#: A feedback, in each rule's keys.
-FEEDBACKS = {"standard": {"black": INT, "white": INT}, "black": {"black": INT},
-             "positional": {"marks": {"type": "string", "pattern": "^[xo-]+$"}}}
+#: A feedback, in each rule's keys (the schema each rule declares).
+FEEDBACKS = {name: rule.json_schema for name, rule in RULES.items()}
 
 
 def _components() -> dict:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..errors import BadInput
 from ..notation import Code, amount, quoted
-from ..rules import Rules, rule_names
+from ..rules import RULE_FILE, Rules, rule_names
 from .base import Strategy
 from .tree import PREFIX, StrategyTree, TreeStrategy
 
@@ -118,11 +118,17 @@ class StrategyName:
             raise BadInput(f"--strategy {self.name} scores guesses against every code and plays at most "
                            f"{cls.max_codes:,} codes; {rules.describe()} has {amount(rules.size)}: "
                            f"use --strategy {others}")
+        limit = cls.own_rule_max_codes
+        if rules.feedback_kind == RULE_FILE and limit is not None and rules.size > limit:
+            raise BadInput(f"--strategy {self.name} scores a rule of your own from its feedback table, in games of "
+                           f"at most {limit:,} codes; {rules.describe()} has {amount(rules.size)}: "
+                           "use --strategy first, any or random")
         if cls.pegs_only is not None and rules.pegs != cls.pegs_only:
             raise BadInput(f"--strategy {self.name} weighs the feedbacks of {cls.pegs_only} pegs only (its published "
                            f"weights); {rules.describe()} has {rules.pegs}: use --strategy entropy")
         if rules.feedback_kind not in cls.feedback_rules:
-            fit = [n for n, c in _registry().items() if rules.feedback_kind in c.feedback_rules]
+            fit = [n for n, c in _registry().items() if rules.feedback_kind in c.feedback_rules
+                   and (rules.feedback_kind != RULE_FILE or (c.own_rule_max_codes or rules.size) >= rules.size)]
             raise BadInput(f"--strategy {self.name} plays {rule_names(cls.feedback_rules)} only; "
                            f"with --feedback {rules.feedback} use --strategy {', '.join(fit[:-1])} or {fit[-1]}")
         if self.tree is not None:

@@ -41,6 +41,8 @@ class Strategy(ABC):
     for_any_size: bool = False
     #: Largest code space the strategy can play (None: any size).
     max_codes: int | None = None
+    #: Largest code space it plays under a rule of one's own (None: as any other rule).
+    own_rule_max_codes: int | None = None
     #: The only number of pegs the strategy plays (None: any), for strategies whose parameters were fitted
     #: to the feedbacks of one code length.
     pegs_only: int | None = None

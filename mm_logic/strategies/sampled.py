@@ -69,9 +69,10 @@ import time
 
 import numpy as np
 
-from ..codespace import code_space
+from ..codespace import MAX_TABLE_CODES, code_space
 from ..errors import BadInput
 from ..notation import Code, shown
+from ..rules import RULE_FILE
 from ..sampling import history_rng, random_code
 from .base import SeededStrategy
 from .scoring import Entropy
@@ -156,8 +157,10 @@ DRAWS_PER_LOOK = 300
 class SampleEntropy(SeededStrategy):
     """Largest entropy of the partition of ``k`` sampled consistent codes."""
 
-    # Every built-in rule; a rule of the user's own has no compiled feedback (nor an exact scorer).
-    feedback_rules = ("standard", "black", "positional")
+    # Every rule; a rule of the user's own has no compiled feedback to sample with: played in the spaces whose
+    # feedback table the exact scorer reads (where sample-entropy is entropy itself).
+    feedback_rules = ("standard", "black", "positional", RULE_FILE)
+    own_rule_max_codes = min(EXACT_SPACE, MAX_TABLE_CODES)
 
     name = "sample-entropy"
     for_any_size = True
@@ -187,8 +190,11 @@ class SampleEntropy(SeededStrategy):
         #: nor the importance sampler served), "listing" (it found no code within its work),
         #: "repair" (the focused search found no consistent code).
         self._failed: dict[str, tuple] = {}
-        #: The feedback rule as the kernels know it (:func:`mm_logic.kernels.scoring.rule_code`).
+        #: The feedback rule as the kernels know it (:func:`mm_logic.kernels.scoring.rule_code`), and whether
+        #: it is black and white pegs, which the sampler's own kernels cut on.
         self._rule = rule_code(rules)
+        from ..kernels.scoring import STANDARD
+        self._pegs_and_colours = self._rule == STANDARD
         #: Under another rule than the standard one: the last history listed and its consistent codes
         #: (indices into the code space), which the next guess's listing filters further.
         self._listed: tuple[tuple, np.ndarray | None] = ((), None)
@@ -201,7 +207,7 @@ class SampleEntropy(SeededStrategy):
         if self.exact:
             return self._scorer.choose(session)
         rng = history_rng(self.seed, session.history)
-        sample, exact = self.sample(session, rng) if self.rules.standard else self.sample_rule(session, rng)
+        sample, exact = self.sample(session, rng) if self._pegs_and_colours else self.sample_rule(session, rng)
         if sample is None:
             return None
         distinct = np.unique(sample, axis=0)
@@ -214,7 +220,7 @@ class SampleEntropy(SeededStrategy):
         rules = self.rules
         if len(distinct) > CANDIDATES:
             distinct = distinct[np.sort(rng.choice(len(distinct), CANDIDATES, replace=False))]
-        if rules.standard:
+        if self._pegs_and_colours:
             entropy, wins = partition_entropies(distinct, sample, rules.colors)
         else:
             entropy, wins = rule_entropies(distinct, sample, rules.colors, self._rule)
@@ -225,7 +231,7 @@ class SampleEntropy(SeededStrategy):
         starts = [distinct[r] for r in order[:CLIMBS]]
         starts += [np.asarray(random_code(rules, rng), dtype=np.int64) for _ in range(CLIMBS)]
         for start in starts:
-            if rules.standard:
+            if self._pegs_and_colours:
                 guess, value = climb(start, sample, rules.colors, rules.repeat_limit, CLIMB_ROUNDS)
             else:
                 guess, value = rule_climb(start, sample, rules.colors, rules.repeat_limit, CLIMB_ROUNDS, self._rule)

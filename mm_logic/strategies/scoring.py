@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..codespace import MAX_CODES, code_space
+from ..codespace import MAX_CODES, MAX_TABLE_CODES, code_space
 from ..errors import BadInput
 from ..feedback import feedback_block, index_lut, rule_of
 from ..lies import split_states, volume_weights
 from ..notation import Code
+from ..rules import RULE_FILE
 from ..symmetry import MAX_MOVES, Symmetries, block_pool, moves_keep_feedback, symmetries
 from .base import PlayedTree, Strategy
 
@@ -118,12 +119,14 @@ class ScoringStrategy(Strategy):
     parts. With ``np.maximum``, part values must not decrease with the size.
     """
 
-    feedback_rules = ("standard", "black", "positional")
+    feedback_rules = ("standard", "black", "positional", RULE_FILE)
 
     #: How part values combine into a rank.
     combine: np.ufunc = np.add
     #: Scoring needs the code space enumerated.
     max_codes = MAX_CODES
+    #: A rule of one's own is scored from the feedback table (:func:`table_guess`).
+    own_rule_max_codes = MAX_TABLE_CODES
     #: Part values are superadditive and convex (see :meth:`rest_bound`)...
     superadditive = False
     #: ... up to this many units (values rounded to integers).
@@ -147,6 +150,7 @@ class ScoringStrategy(Strategy):
         self._rest = np.zeros(0, dtype=np.int64)
         self._bounds: dict[tuple[int, bool], int] = {}
         self._no_symmetry = Symmetries.of(rules, [], [])
+        self._classes: int | None = None
 
     def part(self, sizes: np.ndarray) -> np.ndarray:
         """The value (int64) of parts of the given sizes; a part of size 0 counts 0."""
@@ -162,10 +166,16 @@ class ScoringStrategy(Strategy):
 
     @property
     def classes(self) -> int:
-        """How many feedbacks a consistent guess may get at most (slots that never occur left out):
-        standard, (pegs-1, 1); positional, the ``pegs`` marks with one o beside every other peg x."""
-        pegs = self.rules.pegs
-        return {"standard": self.slots - 1, "black": self.slots, "positional": self.slots - pegs}[self.rules.feedback]
+        """How many feedbacks a consistent guess may get at most (slots that never occur left out), as the
+        rule declares it (:meth:`mm_logic.feedback.FeedbackRule.classes`) or, for a rule of one's own, as the
+        game's feedback table shows."""
+        declared = rule_of(self.rules).classes(self.rules.pegs)
+        if declared is not None:
+            return declared
+        if self._classes is None:
+            table = code_space(self.rules).table
+            self._classes = max(1, int(np.unique(table).size) - 1)  # the win is no part
+        return self._classes
 
     def opening(self, session) -> Code:
         return scored_opening(self, session)
@@ -207,6 +217,8 @@ class ScoringStrategy(Strategy):
         map it onto itself and one guess per class of them is enough; an edited encoding's codes
         need not be (palindromes are not closed under moving pegs): every code is then a candidate.
         """
+        if self._rule == self._kernels.TABLE:
+            return table_guess(self, alive)
         m = alive.size
         self._tables(space, m)
         bounds = self._bounds_of(space, alive)
@@ -230,8 +242,8 @@ class ScoringStrategy(Strategy):
         empty history (the opening: ``first_guess``, else :meth:`opening`) only in spaces of at most
         :data:`TREE_FROM_THE_TOP` codes: a larger bench is played a subtree of the opening at a time,
         which its progress bar follows."""
-        if session.edited or self._rule == self._kernels.HASHED or self.rules.lies:
-            return None
+        if session.edited or self._rule >= self._kernels.HASHED or self.rules.lies:
+            return None  # node by node: an edited encoding, long positional codes, a rule of one's own, lies
         space = code_space(self.rules)
         first = -1
         if not session.history:
@@ -248,7 +260,7 @@ class ScoringStrategy(Strategy):
         words, count_words = packed if packed is not None else (_EMPTY_WORDS, _EMPTY_COUNT_WORDS)
         history = np.array([guess for guess, _ in session.history], dtype=np.int64).reshape(-1, self.rules.pegs)
         rule = rule_of(self.rules)
-        grouped = (self.superadditive or self._mode == 0) and self.rules.feedback != "positional"
+        grouped = (self.superadditive or self._mode == 0) and rule.by_multiset
         multisets, distinct = self._colour_groups(space)
         if grouped and multisets.size == 0:
             multisets = space.multisets
@@ -256,7 +268,8 @@ class ScoringStrategy(Strategy):
             space.codes, words, count_words, space.counts, multisets, distinct,
             packed is not None, self._rule, index_lut(self.rules.pegs), rule.win_index(self.rules.pegs), alive,
             history, depth, limit, self._mode, self._values, self._rest, self.rounding, self.classes,
-            self.rules.standard, grouped, SMALL_SET, moves_keep_feedback(self.rules), MAX_MOVES, self._pools(), first)
+            self._rule == kernels.STANDARD, grouped, SMALL_SET, moves_keep_feedback(self.rules), MAX_MOVES,
+            self._pools(), first)
         for key, n in zip(("searches", "candidates", "feedbacks"), effort.tolist()):
             self.effort[key] += n
         return PlayedTree(nodes, games, status == self._tree_kernel.TOO_DEEP)
@@ -292,7 +305,7 @@ class ScoringStrategy(Strategy):
         grouped = self.lower_bound(m)
         # Codes of one colour multiset get as many feedbacks as their differing pegs allow: true of black
         # pegs (a function of the standard feedback), not of positional marks (an o may move with them).
-        if (self.superadditive or self._mode == 0) and self.rules.feedback != "positional":
+        if (self.superadditive or self._mode == 0) and rule_of(self.rules).by_multiset:
             grouped = max(grouped, int(group_bound(space.codes, space.multisets, alive, self._mode, self._values,
                                                    self.rounding)))
         return grouped, max(self.lower_bound(m, outside=True), grouped)
@@ -331,7 +344,7 @@ class ScoringStrategy(Strategy):
         if not self.superadditive:
             return np.minimum(np.diff(values).min(), 0) * sizes
         # r codes touch at most r parts: more classes than codes change nothing but the rounding.
-        classes = self.classes if self.rules.standard else min(self.classes, max(int(sizes[-1]), 1))
+        classes = self.classes if self._rule == self._kernels.STANDARD else min(self.classes, max(int(sizes[-1]), 1))
         q, r = np.divmod(sizes, classes)
         spread = r * values[np.minimum(q + 1, values.size - 1)] + (classes - r) * values[q]
         return spread - 2 * classes * self.rounding
@@ -344,7 +357,7 @@ class ScoringStrategy(Strategy):
         key = (m, outside)
         if key not in self._bounds:
             classes = self.classes - outside  # an inconsistent guess never wins
-            if not self.rules.standard:
+            if self._rule != self._kernels.STANDARD:
                 classes = min(classes, max(m, 1))  # parts beyond m would be empty
             q, r = divmod(m, classes)
             parts = np.array([q + 1] * r + [q] * (classes - r), dtype=np.int64)
@@ -363,12 +376,15 @@ def table_guess(strategy: ScoringStrategy, alive: np.ndarray) -> Code:
     """The contract's guess the plain way: every code ranked from the feedback table.
 
     Lowest rank, then consistent, then smallest: what :meth:`ScoringStrategy.best`
-    must give (small spaces only, tests).
+    must give (the tests hold it to this), and how a rule of one's own is scored (no compiled
+    feedback, no symmetry assumed: every code of a space with a table, :data:`~mm_logic.codespace.MAX_TABLE_CODES`).
     """
     space = code_space(strategy.rules)
     block = space.table[:, alive] if space.has_table else feedback_block(
         space.features[0], space.features[1][alive], space.rules.pegs)
-    costs = strategy.cost(partition_counts(block, strategy.slots, guess_axis=0))
+    # A rule of one's own writes its indices in as many slots as its numbers allow, most never met.
+    slots = max(strategy.slots, int(block.max(initial=0)) + 1)
+    costs = strategy.cost(partition_counts(block, slots, guess_axis=0))
     consistent = np.zeros(space.size, dtype=bool)
     consistent[alive] = True
     best = int(np.lexsort((np.arange(space.size), ~consistent, costs))[0])

@@ -48,16 +48,15 @@ MAX_PARTITION_CODES = 1_000_000
 
 
 def written_count(rules: Rules) -> int:
-    """How many feedbacks the game's rule writes: pairs ``b + w <= pegs``, ``0..pegs``, ``3**pegs`` marks."""
-    pegs = rules.pegs
-    return {"standard": (pegs + 1) * (pegs + 2) // 2, "black": pegs + 1, "positional": 3**pegs}[rules.feedback]
+    """How many feedbacks the game's rule writes: pairs ``b + w <= pegs``, ``0..pegs``, ``3**pegs`` marks (its
+    indices)."""
+    return rule_of(rules).slots(rules.pegs)
 
 
 def candidate_count(rules: Rules) -> int:
     """How many feedbacks :func:`candidate_feedbacks` lists, counted without listing them (3**40 marks):
     those written, but ``(pegs - 1, 1)`` and the positional marks with one ``o`` beside every other peg ``x``."""
-    pegs = rules.pegs
-    return written_count(rules) - {"standard": 1, "black": 0, "positional": pegs}[rules.feedback]
+    return rule_of(rules).classes(rules.pegs)
 
 
 def candidate_feedbacks(rules: Rules) -> list[Feedback]:
@@ -267,7 +266,7 @@ def known_optima(rules: Rules, computed: tuple[Optimum, ...] = ()) -> list[Optim
 
 def published(rules: Rules) -> tuple[Optimum, ...]:
     """The published optimal values of the rules (the standard feedback rule's: none of the others here)."""
-    return PUBLISHED.get(rules_key(rules), ()) if rules.standard else ()
+    return PUBLISHED.get(rules_key(rules), ()) if rule_of(rules).default else ()
 
 
 # -- the study -------------------------------------------------------------------------------
@@ -310,14 +309,13 @@ class Study:
 
     def text(self) -> str:
         """The human output of ``info``."""
-        written = "pairs b+w<=pegs" if self.rules.standard else "feedbacks the rule writes"
+        written = rule_of(self.rules).written
         feedbacks = (f"{len(self.feedbacks)} of {self.naive_feedbacks} {written} "
                      f"({' '.join(format_feedback(fb, self.rules) for fb in self.feedbacks)})"
                      if self.feedbacks is not None
                      else f"at most {self.candidates} (too many to check, or over {FEEDBACK_SECONDS:g} s)")
         f = len(self.feedbacks) if self.feedbacks is not None else self.candidates
-        but = (f"every pair but {self.rules.pegs - 1},1" if self.rules.standard
-               else "every feedback but those that cannot occur")
+        but = rule_of(self.rules).never(self.rules.pegs)
         rows = [("seed 000's bound", f"ceil(log N / log F), F = {self.candidates}: {but}",
                  f">= {self.seed_bound}", "")]
         if self.feedback_bound:

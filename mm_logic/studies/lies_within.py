@@ -68,15 +68,12 @@ from ..feedback import rule_of
 from ..lies import answerable, wrong_answers
 from ..notation import Code, format_code, format_feedback, parse_code
 from ..rules import Rules
-from ..symmetry import canonical_openings, code_maps, moves_keep_feedback
+from ..symmetry import canonical_openings, code_maps, game_symmetry, moves_keep_feedback
 
 #: The largest game searched: every code is scored against every state from the whole feedback table.
 MAX_CODES = 4096
 #: The largest group of symmetries listed (pegs! x colours! maps of every code): past it, openings only.
 MAX_SYMMETRIES = 50_000
-#: The rules whose feedback renaming colours keeps (and moving pegs, but positional marks'): a user's own rule
-#: is searched with no symmetry.
-BUILT_IN = ("standard", "black", "positional")
 #: The guesses left up to which the counting bound prunes a part (past it, the bound seldom binds).
 BOUND_DEPTHS = 8
 #: Fresh states up to which ``kernels.lies_within.one_lie_bound`` is tabled.
@@ -250,7 +247,7 @@ class _Search:
         """The guesses to score: one per orbit of the symmetries ``stab`` (indices into the maps); with no
         maps listed, the canonical openings at the start (every code fresh) and every code below."""
         if stab is None:
-            if codes.size == self.space.size and not lies.any() and self.rules.feedback in BUILT_IN:
+            if codes.size == self.space.size and not lies.any():  # the game's symmetries (game_symmetry)
                 return self.space.index_of(canonical_openings(self.rules)).astype(np.int64)
             return np.arange(self.space.size, dtype=np.int64)
         return np.flatnonzero(self.perms[stab].min(axis=0) == np.arange(self.space.size)).astype(np.int64)
@@ -278,8 +275,9 @@ def child_counts(*args) -> np.ndarray:
 def symmetry_maps(rules: Rules) -> np.ndarray | None:
     """``maps[s, code]``: the code that symmetry ``s`` (pegs moved, then colours renamed, where the rule keeps
     its feedback under them) makes of each code, indices into the code space; None when the group is larger
-    than :data:`MAX_SYMMETRIES` or the rule is a user's own."""
-    if rules.feedback not in BUILT_IN:
+    than :data:`MAX_SYMMETRIES` or the rule does not keep its answers under renamed colours
+    (:func:`mm_logic.symmetry.game_symmetry`)."""
+    if not game_symmetry(rules).renames_colours:
         return None
     move_pegs = moves_keep_feedback(rules)
     if math.factorial(rules.colors) * (math.factorial(rules.pegs) if move_pegs else 1) > MAX_SYMMETRIES:
@@ -429,5 +427,5 @@ def parse_widths(text: str) -> dict[int, int]:
         raise BadInput(f"widths are LEFT:WIDTH pairs (4:3,5:2), got {text!r}") from None
 
 
-__all__ = ["BOUND_CAP", "BOUND_DEPTHS", "BUILT_IN", "MAX_CODES", "MAX_SYMMETRIES", "Check", "OutOfTime", "Tree",
+__all__ = ["BOUND_CAP", "BOUND_DEPTHS", "MAX_CODES", "MAX_SYMMETRIES", "Check", "OutOfTime", "Tree",
            "WithinResult", "check", "finishes", "parse_widths", "search_within", "symmetry_maps", "tree_json"]

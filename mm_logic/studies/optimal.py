@@ -8,7 +8,8 @@ reach it (Koyama and Lai's 5,626 on 4x6, where the least total, 5,625, needs
 six guesses once).
 
 The search is exact. The openings tried are one per class of codes that
-colour and position symmetry tell apart (:func:`mm_logic.symmetry.canonical_openings`:
+the game's colour and position symmetry tell apart (:func:`mm_logic.symmetry.canonical_openings`;
+only the symmetries the rule declares or its feedback table shows, :func:`mm_logic.symmetry.game_symmetry`:
 0000 0001 0011 0012 0123 for 4x6; under black pegs with repetition, where a
 colour may be renamed on one peg alone, every code is like 0000, the only
 opening: :func:`mm_logic.studies.optimal_search.per_peg_symmetry`); each splits the codes into parts, and
@@ -42,13 +43,15 @@ from ..errors import BadInput
 from ..memory import peak_memory
 from ..notation import format_code, quoted
 from ..processes import worker_count
-from ..rules import RULE_FILE, Rules
+from ..rules import Rules
 from ..strategies.tree import TreeNode
+from ..symmetry import NO_SYMMETRY, game_symmetry
 from .optimal_journal import Journal
 from .optimal_result import OpeningBound, OptimalResult
 from .optimal_search import Searcher, capacity, compile_kernels, table_bits
 from .optimal_split import Opening, openings, smallest_first
 from .optimal_workers import DaskWorkers, Workers
+from .written_game import encoding_secrets
 
 OBJECTIVES = ("expected", "worst", "worst-case")
 #: Called a few times a second with a one-line status of the search.
@@ -58,7 +61,8 @@ Progress = Callable[[str], None]
 def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = None, jobs: int = 1,
             progress: Progress | None = None, on_compile: Callable[[], None] | None = None,
             consistent_only: bool = False, memory: int | None = None, journal: Path | None = None,
-            client=None, split_above: int | None = None) -> OptimalResult:
+            client=None, split_above: int | None = None, symmetric: bool = True,
+            encoding: Path | None = None) -> OptimalResult:
     """An optimal strategy of ``rules`` for ``objective``, by exact search.
 
     Parameters
@@ -98,6 +102,13 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
         With workers: a part of an opening of more than this many codes is searched as one task per guess
         at it (:mod:`mm_logic.studies.optimal_split`), so that the workers share a large part. None: the
         automatic threshold, :func:`split_threshold`. Ignored in one process.
+    symmetric:
+        Take the game's symmetries (:func:`mm_logic.symmetry.game_symmetry`: those its rule declares, or its
+        feedback table shows) for the same; False: none (``--no-symmetry``), slower, the same optimum.
+    encoding:
+        An edited encoding (``.lp`` or ``.pl``) whose codes are the secrets, listed by its own engine, while
+        every code of the rules may be a guess (:mod:`mm_logic.studies.written_game`); a rule stated in an
+        encoding that narrows the code space (``--feedback FILE.lp``) narrows the secrets too.
 
     Returns
     -------
@@ -118,30 +129,30 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
                        "itself)")
     if max_depth is not None and max_depth < 1:
         raise BadInput(f"--max-depth must be at least 1, got {max_depth}")
-    if rules.feedback_kind == RULE_FILE:
-        # The search counts on renaming colours and, but for positional marks, moving pegs to keep the feedback.
-        raise BadInput(f"optimal plays the standard, black and positional feedback rules, not --feedback "
-                       f"{rules.feedback}: a rule of your own may tell colours or pegs apart")
     jobs = worker_count(jobs) if client is None else 1
     # The driver holds a searcher too (the openings, the tree): jobs + 1 processes with workers. A cluster's
     # workers have their machines' memory: the bound is each worker thread's, as for one process here.
     bits = table_bits(rules, jobs + 1 if jobs > 1 else 1, memory)
-    compile_kernels(on_compile, worst=objective != "expected", rules=rules)
+    if progress is not None and encoding is not None:
+        progress(f"listing the codes of {encoding}")
+    secrets = encoding_secrets(rules, encoding)
+    symmetry = game_symmetry(rules, secrets) if symmetric else NO_SYMMETRY
+    compile_kernels(on_compile, worst=objective != "expected", rules=rules, symmetry=symmetry)
     started = time.perf_counter()
     # A limit of at least every code cannot bind: an optimal strategy's guesses each shrink the set (a
     # guess that splits nothing only adds one), so no game is longer. Searching without it spares
     # tables of (limit + 1) x codes: --max-depth 2147483648 asked for 448 GiB.
     limit = max_depth if max_depth is not None and max_depth < rules.size else None
-    searcher = Searcher(rules, limit, consistent_only, bits)
-    kept = Journal(journal, rules, consistent_only) if journal is not None else None
+    searcher = Searcher(rules, limit, consistent_only, bits, symmetry, secrets)
+    kept = Journal(journal, rules, consistent_only, secrets) if journal is not None else None
     searcher.journal = kept
     workers: Workers | None = None
     try:
         if client is not None:
-            workers = DaskWorkers(client, rules, limit, progress, consistent_only, bits)
+            workers = DaskWorkers(client, rules, limit, progress, consistent_only, bits, symmetry)
             jobs = workers.jobs
         elif jobs > 1:
-            workers = Workers(jobs, rules, limit, progress, consistent_only, bits)
+            workers = Workers(jobs, rules, limit, progress, consistent_only, bits, symmetry)
         if workers is not None:
             workers.journal, workers.part_name = kept, searcher.part_name
             workers.split_above = split_threshold(rules.size, workers.jobs) if split_above is None else split_above
@@ -164,7 +175,7 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
             if result.worst > depth:
                 first = searcher.positions
                 searcher = None  # its transposition table goes before the next one's is made
-                searcher = Searcher(rules, depth, consistent_only, bits)
+                searcher = Searcher(rules, depth, consistent_only, bits, symmetry, secrets)
                 searcher.journal = kept
                 if workers is not None:
                     workers.max_depth, workers.searcher = depth, searcher
@@ -188,6 +199,7 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
             workers.split_above, workers.split_parts, workers.guess_tasks
     result.positions += searcher.positions
     result.consistent_only = consistent_only
+    result.encoding = encoding
     result.table_entries = 1 << bits
     if kept is not None:
         result.journal, result.journal_read, result.journal_written = journal, kept.read, kept.written
@@ -256,7 +268,7 @@ def _result(searcher: Searcher, opening: Opening, subtrees: dict[int, TreeNode],
             if part.size:
                 play(child, part, guesses + 1)
 
-    play(tree, np.arange(searcher.size), 1)
+    play(tree, searcher.root, 1)
     return tree, histogram
 
 
@@ -428,7 +440,7 @@ def _least_worst_case(searcher: Searcher, workers: Workers | None, progress: Pro
                       ) -> tuple[int, Opening]:
     """The least depth within which some opening leaves parts that can all be solved, and the first such opening."""
     depth = 1
-    while capacity(depth, searcher.classes) < searcher.size:
+    while capacity(depth, searcher.classes) < searcher.root.size:
         depth += 1  # fewer guesses cannot tell every code apart
     candidates = openings(searcher, None)
     while (found := _some_within(searcher, candidates, depth, workers, progress)) is None:

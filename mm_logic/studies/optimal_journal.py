@@ -34,9 +34,12 @@ runs (``py/tools/journal_effort.py``). Readers ignore them.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
+
+import numpy as np
 
 from ..errors import BadInput
 from ..notation import Code, Feedback, format_code, format_feedback
@@ -52,11 +55,15 @@ READABLE = (1, 2)
 class Journal:
     """The parts a search of one game (and hard mode or not) has settled, read from and appended to a file."""
 
-    def __init__(self, path: Path, rules: Rules, consistent_only: bool):
+    def __init__(self, path: Path, rules: Rules, consistent_only: bool, secrets: np.ndarray | None = None):
         self.path = Path(path)
         self.rules = rules
         self.header = {"journal": KIND, "version": VERSION, "rules": rules.as_dict(),
                        "consistent_only": consistent_only}
+        if secrets is not None:
+            # An edited encoding's secrets: named by their number and a digest of their indices, so that the
+            # journal of another variant of the same rules is refused.
+            self.header["secrets"] = secrets_name(secrets)
         #: (opening, feedback, depth, guess or None) -> (value, budget, subtree or None): the best known of a
         #: part, or of one guess at it.
         self.costs: dict[tuple[str, str, int | None, str | None], tuple[int, int, dict | None]] = {}
@@ -222,4 +229,14 @@ def _described(header: dict) -> str:
         text = Rules.from_dict(rules).describe() if isinstance(rules, dict) else "?"
     except (BadInput, KeyError, TypeError, ValueError):
         text = json.dumps(rules)
+    secrets = header.get("secrets")
+    if isinstance(secrets, dict):
+        text += f", {secrets.get('count')} secrets of an edited encoding"
     return text + (", hard mode" if header.get("consistent_only") else "")
+
+
+def secrets_name(secrets: np.ndarray) -> dict:
+    """An edited encoding's secrets (indices into the rules' codes) as a journal names them: their number
+    and the sha256 of their indices as 64-bit integers."""
+    indices = np.ascontiguousarray(secrets, dtype="<i8")
+    return {"count": int(indices.size), "sha256": hashlib.sha256(indices.tobytes()).hexdigest()}

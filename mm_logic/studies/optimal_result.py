@@ -58,6 +58,8 @@ class OptimalResult:
     #: With workers: parts of more than ``split_above`` codes were searched guess by guess
     #: (:mod:`mm_logic.studies.optimal_split`): ``split_parts`` of them, ``guess_tasks`` guesses searched as
     #: tasks. None: one process, nothing split.
+    #: The edited encoding whose codes are the secrets (``--encoding``), if any.
+    encoding: Path | None = None
     split_above: int | None = None
     split_parts: int = 0
     guess_tasks: int = 0
@@ -107,7 +109,8 @@ class OptimalResult:
         """The ``optimal --json`` object."""
         rules = self.rules
         return {
-            "rules": rules.as_dict(), "objective": self.objective, "max_depth": self.max_depth,
+            "rules": rules.as_dict(), **({"encoding": str(self.encoding)} if self.encoding is not None else {}),
+            "objective": self.objective, "max_depth": self.max_depth,
             "consistent_only": self.consistent_only,
             "optimal": self.optimal_figure,
             "lower_bound": self.total if self.objective == "expected" else self.worst,
@@ -136,6 +139,7 @@ class OptimalResult:
         if self.consistent_only:
             goal += ", every guess consistent (hard mode)"
         lines = [f"rules      {rules.describe()}",
+                 *([f"encoding   {self.encoding} (its codes are the secrets)"] if self.encoding is not None else []),
                  f"objective  {goal}",
                  f"opening    {format_code(self.opening, rules)}",
                  f"games      {self.games}",

@@ -22,7 +22,7 @@ from ..memory import available_memory, memory_text
 from ..notation import Code, Feedback, amount
 from ..rules import Rules
 from ..strategies.tree import TreeNode
-from ..symmetry import moves_keep_feedback, position_symmetries
+from ..symmetry import GameSymmetry, game_symmetry, position_symmetries
 
 #: Bytes of one transposition-table entry: two 64-bit keys, a cost, a guess, a set size, an exact flag.
 ENTRY_BYTES = 33
@@ -83,10 +83,11 @@ def hash_words(size: int, stream: int) -> np.ndarray:
     return z | np.uint64(1)
 
 
-def per_peg_symmetry(rules: Rules) -> bool:
+def per_peg_symmetry(rules: Rules, symmetry: GameSymmetry | None = None) -> bool:
     """Whether a colour may be renamed on one peg alone: black pegs count the pegs where two codes agree, and
-    with repetition allowed the codes renamed so are codes of the game (not so under a repetition limit)."""
-    return rules.feedback == "black" and not rules.restricted
+    with repetition allowed the codes renamed so are codes of the game (not so under a repetition limit);
+    what the rule declares (:func:`mm_logic.symmetry.game_symmetry`), or ``symmetry`` says."""
+    return (game_symmetry(rules) if symmetry is None else symmetry).per_peg
 
 
 # -- one process's search ------------------------------------------------------------------------
@@ -100,8 +101,12 @@ class Searcher:
     """
 
     def __init__(self, rules: Rules, max_depth: int | None = None, consistent_only: bool = False,
-                 bits: int | None = None):
+                 bits: int | None = None, symmetry: GameSymmetry | None = None, secrets: np.ndarray | None = None):
         self.rules = rules
+        #: The maps of codes the search may take for the same (None: the game's,
+        #: :func:`mm_logic.symmetry.game_symmetry`;
+        #: :data:`~mm_logic.symmetry.NO_SYMMETRY` for ``--no-symmetry``).
+        self.symmetry = game_symmetry(rules, secrets) if symmetry is None else symmetry
         #: The feedback rule: the table's indices are its own, the largest the win.
         self.feedback = rule_of(rules)
         self.max_depth = max_depth
@@ -110,7 +115,15 @@ class Searcher:
         space = code_space(rules)
         self.space = space
         self.size = space.size
+        #: The secrets: every code, or those an edited encoding admits (the guesses are every code).
+        self.root = np.arange(space.size, dtype=np.int32) if secrets is None else np.asarray(secrets, dtype=np.int32)
         self.table = np.ascontiguousarray(space.table)
+        win = self.feedback.win_index(rules.pegs)
+        if (np.diagonal(self.table) != win).any():
+            # The kernels read the win at table[0, 0]: a rule derived from an encoding that narrows the code space
+            # writes its "not admitted" there for a code the encoding excludes (never a secret of the search).
+            self.table = self.table.copy()
+            np.fill_diagonal(self.table, win)
         self.codes = np.ascontiguousarray(space.codes)
         self._code_list: list | None = None
         self.win = int(self.table[0, 0])
@@ -140,18 +153,22 @@ class Searcher:
         self.capacity = np.array([min(capacity(d, self.classes), 1 << 40) for d in range(64)], dtype=np.int64)
         z1, z2 = hash_words(self.size, 1), hash_words(self.size, 2)
         # The table by secret: the scoring reads the codes of a set as secrets, row by row. Black and
-        # white pegs and black pegs alone are symmetric (the table itself); positional marks are not.
-        by_secret = self.table if rules.feedback != "positional" else np.ascontiguousarray(self.table.T)
+        # white pegs and black pegs alone swap roles (the table itself); positional marks do not.
+        swaps = self.feedback.swaps_roles
+        if swaps is None:  # a rule of one's own: as its table shows
+            swaps = bool(np.array_equal(self.table, self.table.T))
+        by_secret = self.table if swaps else np.ascontiguousarray(self.table.T)
         # Black pegs with repetition: a colour may be renamed on one peg alone (the kernels' per-peg symmetry,
         # on peg-tagged colours); the symmetry kernels see codes of `sym_colours` colours.
-        self.per_peg = per_peg_symmetry(rules)
+        self.per_peg = self.symmetry.per_peg
         self.sym_colours = rules.colors * rules.pegs if self.per_peg else rules.colors
         self.sym_codes = arrays.tagged_codes(self.codes, rules.colors) if self.per_peg else self.codes
         self.perms = arrays.peg_permutations(rules.pegs, self.per_peg)
         #: The compiled kernels: the module built ahead of time for these arrays' types if there is one, else
         #: numba's (:func:`mm_logic.kernels.ahead.kernels_for`).
         self.k = ahead.kernels_for(self.table.dtype, self.sym_codes.dtype)
-        self.game = (self.table, self.sym_codes, z1, z2, by_secret, self.perms, np.int64(consistent_only))
+        flags = (arrays.HARD if consistent_only else 0) | (0 if self.symmetry.renames_colours else arrays.FIXED_COLOURS)
+        self.game = (self.table, self.sym_codes, z1, z2, by_secret, self.perms, np.int64(flags))
         self.scratch = arrays.new_scratch(self.size, self.win + 1)
         #: The transposition table's entries, a power of two (:func:`table_bits`).
         self.bits = default_table_bits(self.size) if bits is None else bits
@@ -187,9 +204,10 @@ class Searcher:
             hist = self.sym_codes[np.array(history, dtype=np.int64)].reshape(len(history), self.rules.pegs)
             return self.k.peg_moves(np.ascontiguousarray(hist), len(history), self.perms,
                                                 self.sym_colours)
-        # None where moving pegs changes the feedback (positional marks): colours alone are symmetric.
+        # None where moving pegs changes the feedback (positional marks): colours alone are symmetric. A move
+        # renames colours too (it maps each guess onto itself): none where colours are told apart.
         found = position_symmetries(self.rules, [(self.code(g), None) for g in history]) \
-            if moves_keep_feedback(self.rules) else []
+            if self.symmetry.moves_pegs and self.symmetry.renames_colours else []
         pegs, colors = self.rules.pegs, self.rules.colors
         sigmas = np.array([s for s, _ in found], dtype=np.int64).reshape(len(found), pegs)
         pis = np.array([p for _, p in found], dtype=np.int64).reshape(len(found), colors)
@@ -306,7 +324,8 @@ class Searcher:
 
 def table_bytes(rules: Rules) -> int:
     """Bytes of the feedback table a search process holds (size² bytes; positional marks read it both ways)."""
-    return rules.size**2 * (2 if rules.feedback == "positional" else 1)
+    # A rule whose answers do not swap roles (positional marks) keeps its table by secret too.
+    return rules.size**2 * (1 if rule_of(rules).swaps_roles else 2)
 
 
 def default_table_bits(size: int) -> int:
@@ -345,16 +364,16 @@ def table_bits(rules: Rules, jobs: int, memory: int | None) -> int:
 WARM_UP = Rules(2, 3)
 
 
-def kernel_variant(rules: Rules) -> str | None:
+def kernel_variant(rules: Rules, symmetry: GameSymmetry | None = None) -> str | None:
     """The variant of the kernels a game's search runs (:func:`mm_logic.kernels.ahead.variant`): the dtypes of its
     feedback table and of its codes (peg-tagged under per-peg symmetry)."""
     table = rule_of(rules).index_dtype(rules.pegs)
-    codes = np.int64 if per_peg_symmetry(rules) else np.uint8 if rules.colors <= 255 else np.uint16
+    codes = np.int64 if per_peg_symmetry(rules, symmetry) else np.uint8 if rules.colors <= 255 else np.uint16
     return ahead.variant(table, codes)
 
 
 def compile_kernels(on_compile: Callable[[], None] | None = None, worst: bool = False,
-                    rules: Rules | None = None) -> None:
+                    rules: Rules | None = None, symmetry: GameSymmetry | None = None) -> None:
     """Make the search's kernels ready before the clock starts, so that ``seconds`` is the search's own.
 
     For ``rules``' game: load the kernels compiled ahead of time for its arrays, or build them (10-40 s, a
@@ -370,7 +389,7 @@ def compile_kernels(on_compile: Callable[[], None] | None = None, worst: bool = 
             said.append(True)
             on_compile()
 
-    kind = kernel_variant(rules) if rules is not None else None
+    kind = kernel_variant(rules, symmetry) if rules is not None else None
     if kind is not None and ahead.build(kind, once):
         return
     from ..kernels.numba_cache import compilation_said

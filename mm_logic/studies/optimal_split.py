@@ -59,13 +59,14 @@ def openings(searcher: Searcher, depth: int | None, indices: np.ndarray | None =
         return _guesses_at(searcher, np.ascontiguousarray(indices, dtype=np.int32), list(history), depth, worst)
     space = searcher.space
     row = searcher.bounds[0 if depth is None else depth - 1]
-    everything = np.arange(space.size, dtype=np.int32)
+    everything = searcher.root
     found = []
     # Per-peg symmetry maps every code onto every other: one opening stands for all.
-    for code in [(0,) * space.rules.pegs] if searcher.per_peg else canonical_openings(searcher.rules):
+    for code in [(0,) * space.rules.pegs] if searcher.per_peg else canonical_openings(searcher.rules,
+                                                                                       searcher.symmetry):
         index = int(space.index_of([code])[0])
         parts = searcher.parts(index, everything)
-        bound = min(space.size + sum(int(row[p.size]) for _, p in parts), searcher.k.INF)
+        bound = min(everything.size + sum(int(row[p.size]) for _, p in parts), searcher.k.INF)
         squares = sum(p.size**2 for _, p in parts)
         found.append((bound, squares, index, Opening(index, parts, bound)))
     return [opening for *_, opening in sorted(found, key=lambda item: item[:3])]

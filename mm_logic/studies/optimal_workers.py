@@ -19,6 +19,7 @@ from ..notation import Code, Feedback
 from ..processes import start_pool, start_worker
 from ..rules import Rules
 from ..strategies.tree import TreeNode
+from ..symmetry import GameSymmetry
 from .optimal_journal import Journal
 from .optimal_search import Searcher, default_table_bits
 from .optimal_split import GuessTask, Split, guess_cost, guess_solvable, openings
@@ -33,7 +34,8 @@ _WORKER_SEARCHERS = threading.local()
 
 
 def part_task(rules: Rules, max_depth: int | None, consistent_only: bool, bits: int, worst: bool, opening: int,
-              part: np.ndarray, depth: int | None, budget: int, guess: int | None = None
+              part: np.ndarray, depth: int | None, budget: int, guess: int | None = None,
+              symmetry: GameSymmetry | None = None
               ) -> tuple[int, TreeNode | None, int, float]:
     """A worker's task: one part of an opening, searched, and its subtree when it met the budget; or, with
     ``guess``, that guess at the part (its own parts searched: :func:`~mm_logic.studies.optimal_split.guess_cost`).
@@ -44,12 +46,12 @@ def part_task(rules: Rules, max_depth: int | None, consistent_only: bool, bits: 
     CPU time (not the time it waited for a core, or was stopped): what the
     journal keeps of its effort.
     """
-    key = (rules, max_depth, consistent_only, bits)
+    key = (rules, max_depth, consistent_only, bits, symmetry)
     kept = getattr(_WORKER_SEARCHERS, "searcher", None)
     if kept is None or kept[0] != key:
         # One per process and rule set, kept across tasks: its transposition table serves them all.
         _WORKER_SEARCHERS.searcher = None  # the last game's tables go before this one's are made
-        _WORKER_SEARCHERS.searcher = (key, Searcher(rules, max_depth, consistent_only, bits))
+        _WORKER_SEARCHERS.searcher = (key, Searcher(rules, max_depth, consistent_only, bits, symmetry))
     searcher = _WORKER_SEARCHERS.searcher[1]
     before, started = searcher.positions, searcher.cpu_seconds
     if guess is not None:
@@ -69,16 +71,18 @@ class Workers:
     """Worker processes searching parts of openings (:func:`part_task`); Ctrl-C terminates them."""
 
     def __init__(self, jobs: int, rules: Rules, max_depth: int | None, progress: Progress | None,
-                 consistent_only: bool = False, bits: int | None = None):
+                 consistent_only: bool = False, bits: int | None = None, symmetry: GameSymmetry | None = None):
         # "spawn", as bench's workers: nothing of this process's state is inherited. Ctrl-C reaches
         # the whole process group: the workers leave it to this process, which terminates them; they
         # end with it if it is killed outright.
         self.pool = start_pool(multiprocessing.get_context("spawn"), jobs, start_worker, (os.getpid(),))
-        self._search(jobs, rules, max_depth, progress, consistent_only, bits)
+        self._search(jobs, rules, max_depth, progress, consistent_only, bits, symmetry)
 
     def _search(self, jobs: int, rules: Rules, max_depth: int | None, progress: Progress | None,
-                consistent_only: bool, bits: int | None) -> None:
-        """What the tasks are: the game, the depth limit, hard mode, the size of the workers' tables."""
+                consistent_only: bool, bits: int | None, symmetry: GameSymmetry | None) -> None:
+        """What the tasks are: the game, the depth limit, hard mode, the size of the workers' tables, the
+        symmetries taken (None: the game's)."""
+        self.symmetry = symmetry
         self.jobs = jobs
         self.rules = rules
         self.max_depth = max_depth
@@ -212,7 +216,7 @@ class Workers:
 
     def _submit(self, task, limit: int, args: tuple) -> None:
         """Start :func:`part_task` on ``args``; its result or error goes to :attr:`finished` with the task."""
-        self.pool.apply_async(part_task, args,
+        self.pool.apply_async(part_task, args, {"symmetry": self.symmetry},
                               callback=lambda r, t=task, b=limit: self.finished.put((t, b, r, None)),
                               error_callback=lambda e, t=task, b=limit: self.finished.put((t, b, None, e)))
 
@@ -276,13 +280,14 @@ class DaskWorkers(Workers):
     threads; each worker thread keeps its own table of solved sets across the tasks it runs."""
 
     def __init__(self, client, rules: Rules, max_depth: int | None, progress: Progress | None,
-                 consistent_only: bool = False, bits: int | None = None):
+                 consistent_only: bool = False, bits: int | None = None, symmetry: GameSymmetry | None = None):
         self.client = client
         self.futures: set = set()
-        self._search(max(1, sum(client.nthreads().values())), rules, max_depth, progress, consistent_only, bits)
+        self._search(max(1, sum(client.nthreads().values())), rules, max_depth, progress, consistent_only, bits,
+                     symmetry)
 
     def _submit(self, task, limit: int, args: tuple) -> None:
-        future = self.client.submit(part_task, *args, pure=False)
+        future = self.client.submit(part_task, *args, symmetry=self.symmetry, pure=False)
         self.futures.add(future)
 
         def arrived(f, t=task, b=limit) -> None:

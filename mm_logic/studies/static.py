@@ -49,9 +49,6 @@ from ..rules import FEEDBACK_RULES, Rules
 
 #: The shipped parts that state the code space and the feedback rules, in ``mastermind.lp``'s order.
 GAME_PARTS = ("code.lp", "counts.lp", "repetition.lp", "feedback.lp", "marks.lp")
-#: The parts grounded for each guess t, by feedback rule: the rule's constraints and its open answer.
-ANSWER_PARTS = {"standard": ("step", "tell_black", "tell_white"), "black": ("step", "tell_black"),
-                "positional": ("step", "marks", "tell_marks")}
 #: Largest code space searched: the answers are codes x codes facts (4x6: 1.7 million).
 MAX_CODES = 4096
 #: Pairs of codes made constraints after one model (the rest wait for the next round).
@@ -149,7 +146,7 @@ class StaticResult:
 
 def check_rules(rules: Rules) -> None:
     """Refuse (exit 2) a game the search does not take: a rule of one's own, too many codes."""
-    if rules.feedback not in FEEDBACK_RULES:
+    if rule_of(rules).open_parts is None:
         raise BadInput(f"static takes the built-in feedback rules ({', '.join(FEEDBACK_RULES)}), not "
                        f"{rules.feedback}")
     if rules.size > MAX_CODES:
@@ -162,8 +159,6 @@ def answers(rules: Rules, deadline: float | None = None) -> np.ndarray:
     code ``g`` played against secret ``s``, both numbered in lexicographic order, as the shipped rule
     encodings state it: one clingo model per secret (``static.lp``'s first program). Past ``deadline``
     (``time.monotonic``'s clock) raises :class:`~mm_logic.errors.SolverTimeout`."""
-    from ..engines.clingo.control import MARK_ATOMS
-
     space = code_space(rules)
     rule = rule_of(rules)
     n, pegs = space.size, rules.pegs
@@ -174,27 +169,24 @@ def answers(rules: Rules, deadline: float | None = None) -> np.ndarray:
                                                         else "")
     facts += "".join(f"guess({t},{p},{c})." for t in range(n) for p, c in enumerate(space.codes[t].tolist(), 1))
     ctl.add("base", [], facts + "#show secret/2. #show black/2. #show white/2. #show mark/3.")
-    parts = ANSWER_PARTS[rules.feedback]
+    # The parts grounded for each guess t: the rule's constraints and its open answer.
+    parts = (*rule.asp_parts, *rule.open_parts)
     ctl.ground([("base", []), *((part, [Number(t)]) for t in range(n) for part in parts)])
     for t in range(n):
         ctl.assign_external(Function("active", [Number(t)]), True)
     # Each feedback tuple as a number (value x base^slot), then the rule's index of it through a table.
-    base = 3 if rules.feedback == "positional" else pegs + 1
-    width = pegs if rules.feedback == "positional" else 2 if rules.standard else 1
+    base, width = rule.answer_shape(pegs)
     lut = np.zeros(base**width, dtype=np.int64)
     for values in itertools.product(range(base), repeat=width):
-        if rules.feedback == "positional" or sum(values) <= pegs:
+        if rule.impossible(values, pegs, rules.colors) is None:  # the others never answer: left at 0
             lut[sum(v * base**i for i, v in enumerate(values))] = rule.index(tuple(values), pegs)
-    marks = {name: value for value, name in enumerate(MARK_ATOMS)}
     where: dict = {}  # shown symbol -> (guess or -1 for the secret, slot, value)
 
     def spot(symbol) -> tuple[int, int, int]:
         a = symbol.arguments
         if symbol.name == "secret":
             return -1, a[0].number - 1, a[1].number
-        if symbol.name == "mark":
-            return a[0].number, a[1].number - 1, marks[a[2].name]
-        return a[0].number, 0 if symbol.name == "black" else 1, a[1].number
+        return rule.answer_atom(symbol)  # the rule's own atoms of an answer
 
     table = np.zeros((n, n), dtype=np.int64)
     seen = np.zeros(n, dtype=bool)

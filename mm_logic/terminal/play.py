@@ -225,7 +225,7 @@ def play_codemaker(game: Game, ask: Callable[[str], str | None], say: Callable[[
     rules = game.rules
     alphabet = rules.alphabet[: rules.colors] if rules.symbolic else f"0..{rules.colors - 1}"
     rule = rule_of(rules)
-    answer_with = "black,white (e.g. 1,2)" if rules.standard else rule.typed
+    answer_with = rule.answer_with or rule.typed
     say(f"Think of a code of {plural(rules.pegs, 'peg')} over {alphabet} ({rules.describe()}); I guess it. "
         f"Answer each guess with {answer_with}; undo takes your last answer back; help for help.")
     while max_guesses is None or len(game.history) < max_guesses:

@@ -303,7 +303,7 @@ def test_a_created_game_s_rules_are_compared_by_value(rules, told, accepted):
         assert str(error.value) == ("http://127.0.0.1:9 created a game that is not the one asked for: "
                                     f"{ {'id': 'g', 'rules': told} }")
     # The standard rule is not named in the request, as before the feedback rules (an older server refuses the key).
-    assert sent[0]["rules"] == (STANDARD_4X6 if rules.standard else {**STANDARD_4X6, "feedback": "black"})
+    assert sent[0]["rules"] == (STANDARD_4X6 if rules.feedback == "standard" else {**STANDARD_4X6, "feedback": "black"})
 
 
 def test_a_remote_server_pickles_as_its_address(server):

@@ -100,14 +100,14 @@ def test_what_does_not_play_a_rule_is_refused_in_one_line(run):
                    "FILE.py (a rule of your own).")
 
 
-def test_a_default_strategy_that_cannot_play_the_rule_gives_way_with_a_note(run):
-    # minimax, the default, scores under the built-in rules; a rule of one's own is the engine's to answer.
+def test_the_default_strategy_plays_every_rule(run):
+    # minimax, the default, scores the built-in rules with its compiled feedback and a rule of one's own from
+    # the game's feedback table: no strategy gives way.
     result = run("solve", *PY, "--feedback", "black", "--secret", "0123")
     assert (result.exit_code, result.stderr) == (0, "") and result.stdout.endswith("guesses\n")
     result = run("solve", *PY, "--feedback", "examples/shared_colours.py", "--secret", "0123")
-    assert result.exit_code == 0 and result.stdout.endswith("4 guesses\n")
-    assert result.stderr == ("note: minimax plays the standard, black and positional feedback rules only: first "
-                             "instead (choose another with --strategy)\n")
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout == "1  0011  2\n2  0022  2\n3  0003  2\n4  0044  1\n5  0123  won\n5 guesses\n"
 
 
 @pytest.mark.parametrize("role_input, expected_tail", [

@@ -25,8 +25,9 @@ from mm_logic.rules import Rules
 from mm_logic.studies.optimal import _expected_here, _expected_workers, optimal
 from mm_logic.studies.optimal_search import Searcher, compile_kernels, perfect_split_bound
 from mm_logic.studies.optimal_split import openings
+from mm_logic.symmetry import GameSymmetry
 
-from generators import brute_score
+from generators import BruteOptimum, brute_score
 
 
 # -- the independent reference -----------------------------------------------------------------
@@ -44,72 +45,15 @@ def marks(guess, secret) -> tuple[int, int]:
 
 def reference_feedback(rules: Rules, guess, secret) -> tuple[int, ...]:
     """The game's feedback: :func:`marks` for the standard rule, else the textbook rule of generators.py."""
-    return marks(guess, secret) if rules.standard else brute_score(rules, guess, secret)
+    return marks(guess, secret) if rules.feedback == "standard" else brute_score(rules, guess, secret)
 
 
-class Exhaustive:
-    """Every code as a guess, every part searched: sets of codes are bit masks."""
+class Exhaustive(BruteOptimum):
+    """The brute force over every code of ``rules`` (:class:`generators.BruteOptimum`), by the reference feedback."""
 
     def __init__(self, rules: Rules, consistent_only: bool = False):
-        #: Hard mode: only the codes of the set are guesses.
-        self.consistent_only = consistent_only
-        self.codes = all_codes(rules)
-        win = reference_feedback(rules, self.codes[0], self.codes[0])
-        # Per guess: (wins, mask of the codes giving one feedback) for each feedback.
-        self.classes = []
-        for guess in self.codes:
-            by: dict = {}
-            for i, secret in enumerate(self.codes):
-                fb = reference_feedback(rules, guess, secret)
-                by[fb] = by.get(fb, 0) | 1 << i
-            self.classes.append([(fb == win, mask) for fb, mask in by.items()])
-        self.everything = (1 << len(self.codes)) - 1
-        self.known: dict = {}
-        self.deepest: dict = {}
-
-    def _splits(self, codes: int):
-        """For every guess that tells something apart: its non-winning parts."""
-        for index, classes in enumerate(self.classes):
-            if self.consistent_only and not codes >> index & 1:
-                continue
-            parts, won = [], False
-            for wins, mask in classes:
-                part = codes & mask
-                if part:
-                    won |= wins
-                    if not wins:
-                        parts.append(part)
-            if won or len(parts) > 1:
-                yield parts
-
-    def cost(self, codes: int | None = None, depth: float = float("inf")) -> float:
-        """Least total guesses over the codes, every game within ``depth`` guesses (inf: impossible)."""
-        codes = self.everything if codes is None else codes
-        if depth < 1:
-            return float("inf")
-        n = codes.bit_count()
-        if n == 1:
-            return 1
-        # Remembered per set and depth (black pegs only split so little that the plain recursion takes minutes).
-        if (codes, depth) not in self.known:
-            self.known[codes, depth] = min(n + sum(self.cost(part, depth - 1) for part in parts)
-                                           for parts in self._splits(codes))
-        return self.known[codes, depth]
-
-    def opening_cost(self, code: tuple) -> float:
-        """Least total guesses over every code when ``code`` is the first guess: the opening's exact cost."""
-        first = self.classes[self.codes.index(code)]
-        return len(self.codes) + sum(self.cost(mask) for wins, mask in first if not wins)
-
-    def worst(self, codes: int | None = None) -> int:
-        """Least worst case over the codes."""
-        codes = self.everything if codes is None else codes
-        if codes.bit_count() == 1:
-            return 1
-        if codes not in self.deepest:
-            self.deepest[codes] = min(1 + max((self.worst(part) for part in parts), default=0)
-                                      for parts in self._splits(codes))
-        return self.deepest[codes]
+        super().__init__(all_codes(rules), lambda guess, secret: reference_feedback(rules, guess, secret),
+                         consistent_only)
 
 
 def play_tree(result) -> Counter:
@@ -322,13 +266,14 @@ def test_per_peg_moves_fix_the_history_and_keep_black_pegs(history):
                                    Rules(3, 5, feedback="black")], ids=str)
 def test_per_peg_symmetry_changes_no_optimum(rules, monkeypatch):
     # The search with only the symmetries of the other rules (five openings of 4x3, not one) finds the same.
-    import mm_logic.studies.optimal_search as module
+    import mm_logic.studies.optimal as module
     fast = [optimal(rules, objective) for objective in ("expected", "worst")]
-    monkeypatch.setattr(module, "per_peg_symmetry", lambda rules: False)
+    nothing = [optimal(rules, objective, symmetric=False) for objective in ("expected", "worst")]
+    monkeypatch.setattr(module, "game_symmetry", lambda rules, secrets=None: GameSymmetry(True, True))
     plain = [optimal(rules, objective) for objective in ("expected", "worst")]
-    assert len(fast[0].openings) == 1 and len(plain[0].openings) > 1
-    for a, b in zip(fast, plain):
-        assert (a.total, a.worst) == (b.total, b.worst)
+    assert len(fast[0].openings) == 1 and 1 < len(plain[0].openings) < len(nothing[0].openings) == rules.size
+    for a, b, c in zip(fast, plain, nothing):
+        assert (a.total, a.worst) == (b.total, b.worst) == (c.total, c.worst)
         check_tree(a)
 
 

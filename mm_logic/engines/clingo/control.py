@@ -16,7 +16,6 @@ from __future__ import annotations
 from clingo import Function, Number
 
 from ...feedback import rule_of
-from ...feedback.custom import WIN_VALUE
 from ...interrupts import interrupts_held
 from ...notation import Entry
 from .program import LIES_PART, Program, rule_parts
@@ -25,22 +24,6 @@ from .program import LIES_PART, Program, rule_parts
 MAX_RELEASED_STEPS = 32
 
 
-#: The mark atoms of positional feedback (marks.lp), by mark value (0 ``-``, 1 ``o``, 2 ``x``).
-MARK_ATOMS = ("miss", "o", "x")
-
-
-def feedback_facts(t: int, fb: tuple[int, ...], rule: str) -> str:
-    """The facts of entry ``t``'s feedback under the feedback rule ``rule`` (the encoding's input)."""
-    if rule == "standard":
-        return f"black({t},{fb[0]}).white({t},{fb[1]})."
-    if rule == "black":
-        return f"black({t},{fb[0]})."
-    if rule == "positional":
-        return "".join(f"mark({t},{p},{MARK_ATOMS[m]})." for p, m in enumerate(fb, 1))
-    # A rule of the user's own (--feedback FILE.py): the numbers told, or that the guess is the code.
-    if fb and fb[0] == WIN_VALUE:
-        return f"won({t})."
-    return "".join(f"told({t},{i},{v})." for i, v in enumerate(fb, 1))
 
 
 def ground_entry(program: Program, ctl, t: int, entry: Entry, active: bool | None = True) -> None:
@@ -56,7 +39,7 @@ def ground_entry(program: Program, ctl, t: int, entry: Entry, active: bool | Non
         if tuple(fb) != rule_of(rules).win(rules.pegs):
             facts += f"missed({t})."
     part = f"mmlogic_entry_{t}"
-    ctl.add(part, [], facts + feedback_facts(t, fb, rules.feedback))
+    ctl.add(part, [], facts + rule_of(rules).asp_facts(t, fb))
     # Only the rule's parts: grounding every rule's part in every game made the standard game's clingo
     # rows 1.2 to 1.6 times slower (Knuth 4x6: 2.04 s against 1.26 s), the grounder working through a
     # rule's aggregates even with no facts of it.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ...feedback import rule_of
 from ...resources import encoding_path
 from ..base import Engine
 from .diagnose import fewest_wrong
@@ -42,7 +43,7 @@ class ClingoEngine(Engine):
         """As the base class says, by the encoding's ``#minimize`` (``diagnose.lp``) in one solve; by
         dropping entries, as every engine can, under an edited encoding without that part or a feedback
         rule of the user's own (whose told/3 constraints the user's encoding states, not relaxed there)."""
-        if self.rules.feedback not in ("standard", "black", "positional"):
+        if not rule_of(self.rules).diagnosed:
             return super().fewest_wrong(history)
         found = fewest_wrong(self.program, list(history), self.time_limit)
         return super().fewest_wrong(history) if found is None else found

@@ -23,6 +23,8 @@ from clingo.ast import ASTType, ProgramBuilder, parse_files
 from clingo.core import MessageCode
 
 from ...errors import EncodingError, SolverTimeout, one_line
+from ...feedback import RULES, rule_of
+from ...feedback.custom import CustomRule
 from ...files import read_bytes
 from ...interrupts import abandon
 from ...resources import encodings_dir
@@ -208,19 +210,15 @@ def ground_watched(ctl: Control, parts, time_limit: float | None, entry: Path) -
         raise failure[0]
 
 
-#: The parts an entry grounds, by feedback rule: ``step(t)`` (feedback.lp: black and white, or black
-#: alone, and the rules a user's encoding adds) and the rule's own part.
-RULE_PARTS = {"standard": ("step",), "black": ("step",), "positional": ("step", "marks")}
-#: A rule of the user's own (``--feedback FILE.py``).
-OWN_RULE_PARTS = ("step", "told")
 #: The parts that belong to one feedback rule (marks.lp, told.lp), each given to a Control under its
-#: rule only: every part named above but the shared ``step``.
-RULE_OWN_PARTS = frozenset(part for parts in (*RULE_PARTS.values(), OWN_RULE_PARTS) for part in parts) - {"step"}
+#: rule only: every part a rule's entries ground (:attr:`mm_logic.feedback.FeedbackRule.asp_parts`) but
+#: the shared ``step``.
+RULE_OWN_PARTS = frozenset(part for rule in (*RULES.values(), CustomRule) for part in rule.asp_parts) - {"step"}
 
 
 def rule_parts(rules: Rules) -> tuple[str, ...]:
     """The parts an entry of ``rules``' feedback rule grounds (``step`` and the rule's own part)."""
-    return RULE_PARTS.get(rules.feedback, OWN_RULE_PARTS)
+    return rule_of(rules).asp_parts
 
 
 #: The diagnosis's part (``diagnose.lp``): given only to the Control of a diagnosis.

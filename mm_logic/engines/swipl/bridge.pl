@@ -3,7 +3,9 @@
             load_encoding/5,     % +File, +Wanted, +Seconds, -Module, -Messages
             undefined/2,         % +Module, -Missing
             undefined/3,         % +Module, +Predicates, -Missing
-            ask/7                % +Module, +Rules, +History, +Question, +Limit,
+            ask/7,               % +Module, +Rules, +History, +Question, +Limit,
+                                 % +Seconds, -Answer
+            told_table/7         % +Module, +Rules, +Guesses, +Secrets, +Arity,
                                  % +Seconds, -Answer
           ]).
 :- use_module(library(apply), [maplist/3]).
@@ -496,6 +498,112 @@ forget_templates(Module) :-
     forall(retract(template_key(Module, Key)),
            ( nb_current(Key, _) -> nb_delete(Key) ; true )),
     nb_setval(mmlogic_path, none).
+
+
+                 /*******************************
+                 *   A RULE STATED IN PROLOG    *
+                 *******************************/
+
+%!  told_table(+Module, +Rules, +Guesses, +Secrets, +Arity, +Seconds, -Answer) is det.
+%
+%   What the encoding in Module tells of every code of Guesses against
+%   every code of Secrets (codes it admits), as the feedback rule of one's
+%   own that its feedback/2 states for told(Guess, Numbers) entries
+%   (docs/encodings.md): mmlogic derives the rule's table from it
+%   (`--feedback FILE.pl`). Answer is a list per secret, one cell per
+%   guess: the index of the Arity numbers told (each 0..Pegs, in base
+%   Pegs + 2, the first most significant); the win's index (every number
+%   Pegs + 1) when the guess is the secret; -1 when the encoding tells
+%   nothing; -(2 + A * Slots + B) when it tells two answers, of indices A
+%   and B (Slots = (Pegs + 2)^Arity). Within Seconds (0: no limit);
+%   otherwise Answer is `timeout`, `interrupted` or error-Message, as for
+%   ask/7.
+%
+%   Each secret is a copy of the template secret with its pegs bound to
+%   the code; the numbers are labelled when feedback/2 leaves them free.
+%
+%   ```
+%   ?- told_table(mastermind, rules(2, 2, 2), [[0,0]], [[0,0], [0,1]], 1, 0, A).
+%   A = [[3], [-1]].
+%   ```
+
+told_table(Module, Rules, Guesses, Secrets, Arity, Seconds, Answer) :-
+    catch(( within(Seconds, told_columns(Module, Rules, Guesses, Secrets, Arity, Columns)),
+            Answer0 = Columns
+          ),
+          Error,
+          failed(Error, Answer0)),
+    !,
+    Answer = Answer0.
+told_table(_, _, _, _, _, _, error-"the derivation failed").
+
+told_columns(Module, Rules, Guesses, Secrets, Arity, Columns) :-
+    template(Module, Rules, Template),
+    Rules = rules(Pegs, _, _),
+    maplist(told_column(Module, Template, Guesses, Pegs, Arity), Secrets, Columns).
+
+% The cells of one secret, Code: none when the encoding does not admit it.
+told_column(Module, Template, Guesses, Pegs, Arity, Code, Column) :-
+    copy_term(Template, Secret),
+    (   predicate_property(Module:pegs(_, _), defined)
+    ->  Module:pegs(Secret, Code)
+    ;   arg(1, Secret, Code)
+    ),
+    !,
+    maplist(told_cell(Module, Secret, Code, Pegs, Arity), Guesses, Column).
+told_column(_, _, Guesses, _, _, _, Column) :-
+    findall(-1, member(_, Guesses), Column).
+
+told_cell(_, _, Code, Pegs, Arity, Guess, Cell) :-
+    Guess == Code,
+    !,
+    Win is Pegs + 1,
+    findall(Win, between(1, Arity, _), Wins),
+    told_index(Wins, Pegs, Cell).
+told_cell(Module, Secret, _, Pegs, Arity, Guess, Cell) :-
+    length(Ns, Arity),
+    % Most rules answer deterministically: one call, and all answers (two at most) only when a choice
+    % point is left (findall and limit cost a third of a cell).
+    (   call_cleanup(told_numbers(Module, Secret, Guess, Pegs, Ns), Det = true),
+        (   var(Det)
+        ->  Once = false
+        ;   Once = true
+        )
+    ->  (   Once == true
+        ->  told_index(Ns, Pegs, Cell)
+        ;   length(Ns2, Arity),
+            findall(Ns2, limit(2, distinct(Ns2, told_numbers(Module, Secret, Guess, Pegs, Ns2))), Answers),
+            told_cell(Answers, Pegs, Cell)
+        )
+    ;   Cell = -1
+    ).
+
+told_cell([Ns], Pegs, Cell) :-
+    told_index(Ns, Pegs, Cell).
+told_cell([A, B], Pegs, Cell) :-
+    told_index(A, Pegs, IA),
+    told_index(B, Pegs, IB),
+    length(A, Arity),
+    Slots is (Pegs + 2) ^ Arity,
+    Cell is -(2 + IA * Slots + IB).
+
+% Numbers told of Guess by the secret (not the guess): whole numbers 0..Pegs.
+told_numbers(Module, Secret, Guess, Pegs, Ns) :-
+    Module:feedback(Secret, told(Guess, Ns)),
+    (   ground(Ns)
+    ->  forall(member(N, Ns), (integer(N), between(0, Pegs, N)))
+    ;   clpfd:ins(Ns, '..'(0, Pegs)),      % library(clpfd)'s operators are not this module's
+        clpfd:label(Ns)
+    ).
+
+told_index(Ns, Pegs, Index) :-
+    Base is Pegs + 2,
+    told_index(Ns, Base, 0, Index).
+
+told_index([], _, Index, Index).
+told_index([N|Ns], Base, Index0, Index) :-
+    Index1 is Index0 * Base + N,
+    told_index(Ns, Base, Index1, Index).
 
 
                  /*******************************

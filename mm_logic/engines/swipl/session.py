@@ -6,7 +6,7 @@ import time
 
 import numpy as np
 
-from ...feedback.custom import WIN_VALUE
+from ...feedback import rule_of
 from ...notation import Code, Entry
 from ..base import Session
 
@@ -43,20 +43,11 @@ class SwiplSession(Session):
     # -- history -----------------------------------------------------------
     def _push(self, entry: Entry) -> None:
         guess, fb = entry
-        rule = self.rules.feedback
-        # janus turns a Python pair into a '-' term: ((G, B), W) is G-B-W, and
-        # ("black", G, B) is -(black, G, B), which the bridge reads as black(G, B).
-        if rule == "standard":
-            self._entries.append(((list(guess), int(fb[0])), int(fb[1])))
-        elif rule == "black":
-            self._entries.append(("black", list(guess), int(fb[0])))
-        elif rule == "positional":
-            self._entries.append(("marks", list(guess), ["-ox"[m] for m in fb]))
-        elif fb and fb[0] == WIN_VALUE:  # a rule of the user's own: the guess is the code
-            self._entries.append(("won", list(guess), []))
-        else:  # ... or the numbers the codemaker told, of a guess that is not the code
-            self._entries.append(("told", list(guess), [int(v) for v in fb]))
-            self._entries.append(("missed", list(guess), []))
+        # The rule's terms for the bridge: one, or under a rule of one's own the numbers told and that
+        # the guess is not the code (told and missed).
+        terms = rule_of(self.rules).prolog_entries(guess, fb)
+        self._entries.extend(terms)
+        if len(terms) == 2:
             self._pushed_twice.append(len(self._known))
         self._known.append({})
 

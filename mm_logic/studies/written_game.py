@@ -1,0 +1,56 @@
+"""The game as an edited encoding writes it, for the studies that search over every code (``optimal``, ...).
+
+The secrets of an edited encoding are the codes it admits, listed by its own engine (clingo for a
+``.lp`` file, SWI-Prolog for a ``.pl`` file); the guesses are every code of the rules' space, as the
+strategies play an edited encoding (minimax opens 0012 on palindromes); a guess that is a secret may win,
+and the win is always told (docs/cli.md, "Edited encodings in every command").
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from ..codespace import MAX_CODES
+from ..engines import BACKENDS, engine_class, make_engine
+from ..errors import BadInput, NoConsistentCode
+from ..feedback import rule_of
+from ..notation import amount
+from ..rules import Rules
+
+
+def backend_of(encoding: Path) -> str:
+    """The engine that reads an encoding, by its suffix (``.lp``: clingo, ``.pl``: swipl)."""
+    readers = {engine_class(name).suffix: name for name in BACKENDS if engine_class(name).suffix}
+    try:
+        return readers[encoding.suffix]
+    except KeyError:
+        raise BadInput(f"--encoding must be a {' or '.join(sorted(readers))} file, got {encoding}") from None
+
+
+def encoding_secrets(rules: Rules, encoding: Path | None, time_limit: float | None = None) -> np.ndarray | None:
+    """The codes ``encoding`` admits, by its own engine: indices into the rules' codes (lexicographic order),
+    increasing; None without an encoding (every code is a secret). Refused in one line: a space the studies
+    cannot list, an encoding that admits no code."""
+    own = rule_of(rules).admitted_codes()  # a rule stated in an encoding that narrows the code space
+    if encoding is None:
+        return own
+    if rules.size > MAX_CODES:
+        raise BadInput(f"{rules.describe()} has {amount(rules.size)} codes, more than an edited encoding's codes "
+                       f"are listed for ({MAX_CODES:,})")
+    # The codes alone: the encoding's engine lists them under the standard rule (the code space is the
+    # encoding's, whatever rule answers the guesses).
+    engine = make_engine(backend_of(encoding), replace(rules.truthful, feedback="standard"), encoding=encoding,
+                         time_limit=time_limit)
+    try:
+        with engine.session() as session:
+            admitted = np.asarray(session.consistent_indices(), dtype=np.int64)
+    finally:
+        engine.close()
+    if own is not None:
+        admitted = np.intersect1d(admitted, own)
+    if admitted.size == 0:
+        raise NoConsistentCode(f"{encoding} admits no code of {rules.describe()}")
+    return np.sort(admitted)
