@@ -8,7 +8,16 @@ import time
 import click
 
 from ..errors import BadInput
-from .options import Integer, Seconds, backend_option, emit, json_option, rules_options, seed_option
+from .options import (
+    Integer,
+    Seconds,
+    backend_option,
+    emit,
+    encoding_option,
+    json_option,
+    rules_options,
+    seed_option,
+)
 
 #: Seconds after which ``static --prove-exhaustive`` writes its progress lines to stderr when it is no terminal.
 PROGRESS_AFTER = 5.0
@@ -97,6 +106,7 @@ def static_command(rules, time_limit, guesses, local_seconds, seed, exhaustive, 
 @click.command(name="puzzle")
 @rules_options(feedback=True)
 @backend_option(help="Engine that counts the codes consistent with the history (the final check).")
+@encoding_option
 @click.option("--entries", type=Integer(1), default=None, metavar="N",
               help="Entries of the history to draw (the difficulty, with the rules).")
 @seed_option
@@ -106,14 +116,15 @@ def static_command(rules, time_limit, guesses, local_seconds, seed, exhaustive, 
               help="Verify the HISTORY given instead: one code? every entry needed? which are redundant?")
 @json_option
 @click.argument("history", nargs=-1, metavar="[HISTORY...]")
-def puzzle_command(rules, backend, entries, seed, tries, check, as_json, history):
+def puzzle_command(rules, backend, encoding, entries, seed, tries, check, as_json, history):
     """Draw a history with exactly one consistent code, every entry needed; or check one.
 
     The same --seed draws the same puzzle. A secret is drawn, then guesses
     answered by the game's feedback rule, chosen so that the codes still
     possible shrink to one at the last entry; the history must need every
     entry (dropping any leaves more than one code). The engine of --backend
-    counts the codes for the final check. Exits 1 when no such history of N
+    counts the codes for the final check. With --encoding, the secrets are
+    the codes the edited encoding admits (every code may be a guess). Exits 1 when no such history of N
     entries is found within --tries draws (too few entries to single out a
     code, or too many to all be needed).
 
@@ -128,6 +139,7 @@ def puzzle_command(rules, backend, entries, seed, tries, check, as_json, history
       mmlogic puzzle --pegs 3 --colors 4 --entries 3 --seed 7 --json
       mmlogic puzzle --feedback black --entries 6 --seed 2
       mmlogic puzzle --check 0011:1,0 2345:0,2 1124:2,1
+      mmlogic puzzle --encoding examples/palindrome.lp --entries 2 --seed 1
     """
     from ..engines import make_engine
     from ..notation import parse_entry
@@ -145,7 +157,7 @@ def puzzle_command(rules, backend, entries, seed, tries, check, as_json, history
             raise BadInput("puzzle needs --entries N (or --check HISTORY...)")
     from ..studies.puzzle import check_history, draw_puzzle
 
-    engine = make_engine(backend, rules)
+    engine = make_engine(backend, rules, encoding=encoding)
     try:
         if check:
             found = check_history(engine, parsed)

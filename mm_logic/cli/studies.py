@@ -34,8 +34,9 @@ LOGGED_EVERY = 300
 @click.command(name="info")
 @rules_options(feedback=True)
 @backend_option(help="Engine that decides which feedbacks can occur.")
+@encoding_option
 @json_option
-def info(rules, backend, as_json):
+def info(rules, backend, encoding, as_json):
     """How many codes and feedbacks, and how many guesses at least.
 
     Seed 000's study done right: feedbacks that cannot occur under the rules
@@ -48,13 +49,15 @@ def info(rules, backend, as_json):
       mmlogic info
       mmlogic info --pegs 5 --colors 8 --no-repeat --json
       mmlogic info --feedback positional
+      mmlogic info --encoding examples/palindrome.lp
+      mmlogic info --feedback examples/shared_colours.py --backend python
     """
     from ..engines import make_engine
     from ..studies.analysis import computed_optima, study
     from ..terminal.progress import Spinner
 
     with Spinner("asking the engine"):
-        result = study(make_engine(backend, rules), computed_optima(rules))
+        result = study(make_engine(backend, rules, encoding=encoding), computed_optima(rules, encoding))
     emit(result, as_json)
 
 

@@ -87,6 +87,9 @@ class CustomRule(FeedbackRule):
                            f"{self._arity} before; it must always tell as many")
         return tuple(told)
 
+    def written_count(self, pegs: int) -> int:
+        return (pegs + 1) ** self.arity(pegs) + 1  # the numbers 0..pegs, and won
+
     def arity(self, pegs: int) -> int:
         """How many numbers the codemaker tells."""
         if self._arity is None:

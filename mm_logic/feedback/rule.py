@@ -92,6 +92,10 @@ class FeedbackRule(ABC):
         being the values by slot in :meth:`answer_shape`'s base (``black(t,B)``: guess t, slot 0, B)."""
         raise NotImplementedError
 
+    def written_count(self, pegs: int) -> int:
+        """How many feedbacks the rule writes, the win included (seed 000's count): its indices."""
+        return self.slots(pegs)
+
     def never(self, pegs: int) -> str:
         """Which of the feedbacks written never occur, as ``info`` says it."""
         return "every feedback but those that cannot occur"

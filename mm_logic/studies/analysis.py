@@ -27,16 +27,18 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
 from ..codespace import code_space
 from ..engines.base import Engine
-from ..errors import BadInput, SolverTimeout
+from ..errors import SolverTimeout
 from ..feedback import rule_of
 from ..notation import Feedback, amount, format_feedback, plural
-from ..rules import RULE_FILE, Rules
-from ..symmetry import canonical_openings, opening_count
+from ..rules import Rules
+from ..symmetry import canonical_openings, game_symmetry, opening_count
+from .written_game import encoding_secrets, engine_secrets
 
 #: Beyond this many (opening, feedback) questions the feedback set is not computed.
 MAX_QUESTIONS = 20_000
@@ -48,9 +50,9 @@ MAX_PARTITION_CODES = 1_000_000
 
 
 def written_count(rules: Rules) -> int:
-    """How many feedbacks the game's rule writes: pairs ``b + w <= pegs``, ``0..pegs``, ``3**pegs`` marks (its
-    indices)."""
-    return rule_of(rules).slots(rules.pegs)
+    """How many feedbacks the game's rule writes: pairs ``b + w <= pegs``, ``0..pegs``, ``3**pegs`` marks; a
+    rule of one's own, its numbers and the win."""
+    return rule_of(rules).written_count(rules.pegs)
 
 
 def candidate_count(rules: Rules) -> int:
@@ -68,7 +70,16 @@ def candidate_feedbacks(rules: Rules) -> list[Feedback]:
             if rule.impossible(fb, pegs, max(rules.colors, 2)) is None]
 
 
-def possible_feedbacks(engine: Engine) -> list[Feedback] | None:
+def table_feedbacks(rules: Rules, secrets: np.ndarray | None) -> list[Feedback]:
+    """The feedbacks a rule of one's own gives between a code and a secret, read from its feedback table (the
+    rule is its table: nothing to ask an engine), in index order."""
+    table = code_space(rules).table
+    met = np.unique(table if secrets is None else table[:, secrets])
+    rule = rule_of(rules)
+    return [rule.from_index(int(index), rules.pegs) for index in met]
+
+
+def possible_feedbacks(engine: Engine, secrets: np.ndarray | None = None) -> list[Feedback] | None:
     """The feedbacks some guess and secret produce under the engine's rules.
 
     Asks the engine, for each opening up to symmetry and each candidate
@@ -80,7 +91,8 @@ def possible_feedbacks(engine: Engine) -> list[Feedback] | None:
     if opening_count(rules) * candidate_count(rules) > MAX_QUESTIONS:
         return None
     candidates = candidate_feedbacks(rules)
-    openings = canonical_openings(rules)
+    # One guess per class of the maps that keep the feedback and the secrets (an edited encoding's codes).
+    openings = canonical_openings(rules, game_symmetry(rules, secrets))
     deadline = time.monotonic() + FEEDBACK_SECONDS
     found = []
     try:
@@ -160,22 +172,23 @@ class PartitionBound(Bound):
         return super().as_dict() | {"max_parts": self.max_parts, "openings": self.openings}
 
 
-def partition_bound(rules: Rules) -> PartitionBound | None:
+def partition_bound(rules: Rules, secrets: np.ndarray | None = None) -> PartitionBound | None:
     """The bounds from every canonical opening's partition of the codes; None on spaces too large.
 
     Each opening splits the codes into classes by feedback; below it, each
     class is filled as in :func:`fill_levels` with ``K - 1`` subtrees a node
     (``K`` the most classes any opening makes: a guess splits a part of the
     codes into no more classes than it splits them all, one of which is its
-    own win). The bound is the best opening's. Guesses are valid codes.
+    own win). The bound is the best opening's. Guesses are valid codes; ``secrets``: an edited encoding's
+    codes (None: every code), the openings those of the symmetries that keep them.
     """
     if rules.size > MAX_PARTITION_CODES:
         return None
     space = code_space(rules)
     rule = rule_of(rules)
     win = rule.win_index(rules.pegs)
-    openings = canonical_openings(rules)
-    parts = [np.bincount(space.feedback_to_all(opening), minlength=rule.slots(rules.pegs))
+    openings = canonical_openings(rules, game_symmetry(rules, secrets))
+    parts = [np.bincount(space.feedback_to(opening, secrets), minlength=rule.slots(rules.pegs))
              for opening in openings]
     most = max(int(np.count_nonzero(p)) for p in parts)
     worst, total = math.inf, math.inf
@@ -184,7 +197,8 @@ def partition_bound(rules: Rules) -> PartitionBound | None:
                  for index, size in enumerate(sizes) if size and index != win]
         worst = min(worst, max((depth for depth, _ in below), default=1))
         total = min(total, 1 + sum(guesses for _, guesses in below))
-    return PartitionBound(int(worst), int(total), rules.size, max_parts=most, openings=len(openings))
+    n = rules.size if secrets is None else secrets.size
+    return PartitionBound(int(worst), int(total), n, max_parts=most, openings=len(openings))
 
 
 # -- optimal values ------------------------------------------------------------------------
@@ -236,32 +250,38 @@ def rules_key(rules: Rules) -> tuple[int, int, int | None]:
 COMPUTED_UP_TO = 1_000
 
 
-def computed_optima(rules: Rules) -> tuple[Optimum, ...]:
+def computed_optima(rules: Rules, encoding: Path | None = None) -> tuple[Optimum, ...]:
     """The optimal values of a small space with none published, found by :func:`mm_logic.studies.optimal.optimal`:
     the least worst case, the least total, and (when the two strategies differ) the least total
-    within that worst case. Nothing for spaces of more than :data:`COMPUTED_UP_TO` codes.
+    within that worst case. Nothing for spaces of more than :data:`COMPUTED_UP_TO` codes. ``encoding``: an
+    edited encoding whose codes are the secrets.
 
     2 pegs of 2 colours: every guess leaves two codes together, which take guesses 2 and 3:
 
     >>> [(o.measure, o.value, o.max_guesses) for o in computed_optima(Rules(2, 2))]
     [('worst_case', 3, None), ('total_guesses', 8, None)]
     """
-    if rules.size > COMPUTED_UP_TO or published(rules):
+    if encoding is None and (rules.size > COMPUTED_UP_TO or published(rules)):
+        return ()
+    if encoding is not None and (rules.size > MAX_PARTITION_CODES
+                                 or encoding_secrets(rules, encoding).size > COMPUTED_UP_TO):
         return ()
     from .optimal import optimal
-    least = optimal(rules, "expected")
-    worst = optimal(rules, "worst")
-    found = [Optimum("worst_case", worst.worst, "computed", "mmlogic optimal --objective worst"),
-             Optimum("total_guesses", least.total, "computed", "mmlogic optimal")]
+    least = optimal(rules, "expected", encoding=encoding)
+    worst = optimal(rules, "worst", encoding=encoding)
+    edited = f" --encoding {encoding}" if encoding is not None else ""
+    found = [Optimum("worst_case", worst.worst, "computed", f"mmlogic optimal --objective worst{edited}"),
+             Optimum("total_guesses", least.total, "computed", f"mmlogic optimal{edited}")]
     if worst.total != least.total:
-        found.append(Optimum("total_guesses", worst.total, "computed", "mmlogic optimal --objective worst",
+        found.append(Optimum("total_guesses", worst.total, "computed", f"mmlogic optimal --objective worst{edited}",
                              max_guesses=worst.worst))
     return tuple(found)
 
 
-def known_optima(rules: Rules, computed: tuple[Optimum, ...] = ()) -> list[Optimum]:
-    """The published optimal values for ``rules``, then the computed ones given."""
-    return [*published(rules), *computed]
+def known_optima(rules: Rules, computed: tuple[Optimum, ...] = (), edited: bool = False) -> list[Optimum]:
+    """The published optimal values for ``rules`` (none for an edited encoding's codes), then the computed ones
+    given."""
+    return [*(() if edited else published(rules)), *computed]
 
 
 def published(rules: Rules) -> tuple[Optimum, ...]:
@@ -287,11 +307,14 @@ class Study:
     #: The tighter bounds from the openings' partitions (None beyond MAX_PARTITION_CODES codes).
     partitions: PartitionBound | None = None
     optima: list[Optimum] = field(default_factory=list)
+    #: The edited encoding whose codes are the secrets, if any.
+    encoding: Path | None = None
 
     def as_dict(self) -> dict:
         """The ``info --json`` object."""
         return {
             "rules": self.rules.as_dict(),
+            **({"encoding": str(self.encoding)} if self.encoding is not None else {}),
             "codes": self.codes,
             "feedbacks": len(self.feedbacks) if self.feedbacks is not None else None,
             "feedback_list": ([format_feedback(fb, self.rules) for fb in self.feedbacks]
@@ -340,8 +363,9 @@ class Study:
         else:
             needs = plural(self.lower_bound, "guess")
         table = "\n".join(f"  {name:<20} {worst:<6} {total:<{wide}}  {how}" for name, how, worst, total in rows)
+        encoding = f"encoding               {self.encoding} (its codes are the secrets)\n" if self.encoding else ""
         return (f"rules                  {self.rules.describe()}\n"
-                f"codes                  {amount(self.codes)}\n"
+                f"{encoding}codes                  {amount(self.codes)}\n"
                 f"feedbacks              {feedbacks}\n"
                 f"worst case needs >=    {needs}\n"
                 f"bounds on the best strategy (guessing valid codes):\n"
@@ -357,17 +381,22 @@ def study(engine: Engine, computed: tuple[Optimum, ...] = ()) -> Study:
     ``computed`` adds optimal values a search found (status ``computed``).
     """
     rules = engine.rules
-    if rules.feedback_kind == RULE_FILE:
-        raise BadInput(f"info reasons on the standard, black and positional feedback rules, not --feedback "
-                       f"{rules.feedback}")
+    # The secrets: an edited encoding's codes (every code may still be a guess).
+    secrets = engine_secrets(engine)
     # Every feedback the rule writes, the win included (seed 000's count; the standard rule's pairs).
     naive = written_count(rules)
-    candidates = candidate_count(rules)
-    fbs = possible_feedbacks(engine)
+    if rule_of(rules).classes(rules.pegs) is None:
+        # A rule of one's own is its feedback table: the feedbacks that occur are read there.
+        fbs = table_feedbacks(rules, secrets)
+        candidates = len(fbs)
+    else:
+        candidates = candidate_count(rules)
+        fbs = possible_feedbacks(engine, secrets)
     f = len(fbs) if fbs is not None else candidates
-    n = rules.size
+    n = rules.size if secrets is None else int(secrets.size)
     seed = math.ceil(math.log2(n) / math.log2(candidates)) if n > 1 and candidates > 1 else 1
     by_feedbacks = Bound(*fill_levels(n, f - 1), codes=n) if n == 1 or f > 1 else None
     return Study(rules=rules, codes=n, feedbacks=fbs, naive_feedbacks=naive, candidates=candidates,
                  lower_bound=worst_case_lower_bound(n, f), seed_bound=seed, feedback_bound=by_feedbacks,
-                 partitions=partition_bound(rules), optima=known_optima(rules, computed))
+                 partitions=partition_bound(rules, secrets),
+                 optima=known_optima(rules, computed, edited=engine.encoding is not None), encoding=engine.encoding)

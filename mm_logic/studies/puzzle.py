@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -31,6 +32,7 @@ from ..errors import BadInput, MMLogicError
 from ..feedback import rule_of
 from ..notation import Entry, format_code, format_entry, plural
 from ..rules import Rules
+from .written_game import engine_secrets
 
 #: Random guesses drawn for each entry; the one leaving the count nearest the schedule is kept.
 CANDIDATES = 24
@@ -104,11 +106,14 @@ class Puzzle:
     backend: str
     #: Codes still possible after each entry (the engine's counts of the history's prefixes).
     remaining: list[int]
+    #: The edited encoding whose codes are the secrets, if any.
+    encoding: Path | None = None
 
     def as_dict(self) -> dict:
         """``puzzle --json``'s object (``docs/cli.md``)."""
         rules = self.rules
-        return {"rules": rules.as_dict(), "history": [format_entry(e, rules) for e in self.check.history],
+        return {"rules": rules.as_dict(), **({"encoding": str(self.encoding)} if self.encoding else {}),
+                "history": [format_entry(e, rules) for e in self.check.history],
                 "secret": format_code(self.check.secret, rules), "entries": len(self.check.history),
                 "seed": self.seed, "tries": self.tries, "backend": self.backend, "remaining": self.remaining,
                 "unique": True, "every_entry_needed": True, "prompt": prompt(self.check, rules)}
@@ -116,8 +121,8 @@ class Puzzle:
     def text(self) -> str:
         """The text output: the history to solve, then the answer."""
         rules = self.rules
-        lines = [f"{entries_word(len(self.check.history))}, one code fits, every entry needed "
-                 f"({rules.describe()}):"]
+        game = rules.describe() + (f", the codes of {self.encoding}" if self.encoding else "")
+        lines = [f"{entries_word(len(self.check.history))}, one code fits, every entry needed ({game}):"]
         lines += [f"  {format_entry(e, rules)}   ({amount_left(n)})" for e, n in zip(self.check.history,
                                                                                  self.remaining)]
         lines.append(f"secret: {format_code(self.check.secret, rules)}")
@@ -170,30 +175,34 @@ def draw_puzzle(engine: Engine, entries: int, seed: int | None = None, tries: in
         raise BadInput("--entries must be at least 1")
     space = code_space(rules)
     rule = rule_of(rules)
+    # The secrets: an edited encoding's codes (every code remains a guess).
+    secrets = engine_secrets(engine)
+    secrets = np.arange(space.size, dtype=np.int64) if secrets is None else secrets
     rng = np.random.default_rng(seed)
     for attempt in range(1, tries + 1):
-        history = _draw(space, rule, rng, entries)
+        history = _draw(space, rule, rng, entries, secrets)
         if history is None:
             continue
         check = check_history(engine, history)
         if check.puzzle:
             remaining = [engine.count(history[:i]) for i in range(1, len(history) + 1)]
-            return Puzzle(rules, check, seed, attempt, engine.name, remaining)
+            return Puzzle(rules, check, seed, attempt, engine.name, remaining, engine.encoding)
     tries_word = f"{tries:,} tr{'y' if tries == 1 else 'ies'}"
     raise PuzzleNotFound(f"no puzzle of {entries_word(entries)} with one code and every entry needed found in "
                          f"{tries_word} ({rules.describe()}); try another --entries, --seed or --tries")
 
 
-def _draw(space, rule, rng: np.random.Generator, entries: int) -> list[Entry] | None:
-    """One history drawn towards one code at the last entry, or None when the draw missed."""
+def _draw(space, rule, rng: np.random.Generator, entries: int, secrets: np.ndarray) -> list[Entry] | None:
+    """One history drawn towards one code at the last entry, or None when the draw missed: a secret among
+    ``secrets`` (indices), guesses among every code."""
     n = space.size
-    secret_index = int(rng.integers(n))
+    secret_index = int(secrets[rng.integers(secrets.size)])
     secret = space.code(secret_index)
-    alive = np.arange(n, dtype=np.int64)
+    alive = secrets
     history: list[Entry] = []
     for i in range(entries):
         # the count the schedule aims at after this entry: n^(1 - (i+1)/entries), one at the end
-        target = math.log(n) * (1 - (i + 1) / entries)
+        target = math.log(secrets.size) * (1 - (i + 1) / entries)
         best = None
         for g in rng.integers(n, size=CANDIDATES):
             guess = space.code(int(g))
@@ -216,6 +225,6 @@ def _draw(space, rule, rng: np.random.Generator, entries: int) -> list[Entry] | 
         return None
     # every entry needed: the history less any one entry leaves more than one code
     for i in range(entries):
-        if len(space.consistent(history[:i] + history[i + 1:])) == 1:
+        if len(space.consistent(history[:i] + history[i + 1:], secrets)) == 1:
             return None
     return history

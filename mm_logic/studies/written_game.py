@@ -30,6 +30,19 @@ def backend_of(encoding: Path) -> str:
         raise BadInput(f"--encoding must be a {' or '.join(sorted(readers))} file, got {encoding}") from None
 
 
+def engine_secrets(engine) -> np.ndarray | None:
+    """The secrets of the game an engine plays: the codes its edited encoding admits (asked of it, an
+    empty history's consistent codes), or those a rule stated in an encoding admits (``--feedback
+    FILE.lp`` on the python engine); None: every code. Indices into the rules' codes, increasing."""
+    if engine.encoding is None:
+        return rule_of(engine.rules).admitted_codes()
+    with engine.session() as session:
+        admitted = np.sort(np.asarray(session.consistent_indices(), dtype=np.int64))
+    if admitted.size == 0:
+        raise NoConsistentCode(f"{engine.encoding} admits no code of {engine.rules.describe()}")
+    return admitted
+
+
 def encoding_secrets(rules: Rules, encoding: Path | None, time_limit: float | None = None) -> np.ndarray | None:
     """The codes ``encoding`` admits, by its own engine: indices into the rules' codes (lexicographic order),
     increasing; None without an encoding (every code is a secret). Refused in one line: a space the studies
