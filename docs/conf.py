@@ -69,8 +69,8 @@ PAGES = [
     "install", "cli", "server", "line-protocol",
     "encodings", "architecture", "testing",
     "results/README", "results/benchmarks", "results/classical", "results/optimal",
-    "results/large-games", "results/feedback-rules", "results/static", "results/lies", "results/seed000",
-    "results/seed001", "results/seed003", "results/seed004", "results/server",
+    "results/large-games", "results/feedback-rules", "results/variants", "results/static", "results/lies",
+    "results/seed000", "results/seed001", "results/seed003", "results/seed004", "results/server",
     "reference/cli", "api/index",
 ]
 

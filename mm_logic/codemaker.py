@@ -7,6 +7,8 @@ or every one); an edited encoding's game draws among the codes it admits.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from .codespace import MAX_CODES, code_space
@@ -29,7 +31,7 @@ def secret_indices(engine: Engine) -> np.ndarray:
     or only those an edited encoding admits (``examples/palindrome.lp``: 36 of 1,296). Raises
     :class:`~mm_logic.errors.NoConsistentCode` when it admits none."""
     space = code_space(engine.rules)
-    if engine.encoding is None:
+    if not engine.edited:
         return np.arange(space.size)
     indices = space.index_of(engine.enumerate([]))
     if indices.size == 0:
@@ -49,7 +51,7 @@ def game_secrets(engine: Engine, games: int, seed: int | None) -> list[Code]:
     excludes could never be found; beyond :data:`LISTED_SECRETS` codes, as the engine's
     ``random`` draws them)."""
     rules = engine.rules
-    if engine.encoding is None:
+    if not engine.edited:
         return random_secrets(rules, games, seed)
     rng = np.random.default_rng(seed)
     if rules.size <= LISTED_SECRETS:
@@ -110,20 +112,20 @@ def chosen_secret(text: str | None, engine: Engine, seed: int | None, remote: bo
     is given one of the encoding's codes, checked or drawn here (as ``bench --server`` gives it its
     secrets).
     """
-    if remote and engine.encoding is None:
+    if remote and not engine.edited:
         return parse_code(text, engine.rules) if text is not None else None
     if text is None:
         return game_secrets(engine, 1, seed)[0]
     secret = parse_code(text, engine.rules)
     # A code the edited game excludes could never be found: said now, not after the guesses.
-    if engine.encoding is not None:
+    if engine.edited:
         try:
             admitted = engine.first([(secret, rule_of(engine.rules).win(engine.rules.pegs))]) is not None
         except WrongAnswer as error:  # the encoding is wrong, not the secret
             raise WrongAnswer(f"{error} (asked whether it admits --secret {text})") from None
         if not admitted:
-            raise BadInput(f"--secret {text} is excluded by {engine.encoding.name} (the game's secrets are the "
-                           "codes it admits)")
+            variant = Path(engine.encoding or engine.rules.feedback).name
+            raise BadInput(f"--secret {text} is excluded by {variant} (the game's secrets are the codes it admits)")
     return secret
 
 

@@ -38,6 +38,10 @@ def count_consistent(rules: Rules, history: list[Entry]) -> int:
     >>> count_consistent(Rules(4, 6), [((0, 0, 1, 1), (1, 0)), ((2, 3, 4, 5), (0, 2))])
     60
     """
+    admitted = rule_of(rules).admitted_codes()
+    if admitted is not None and not rules.lies:
+        # A rule stated in an encoding that narrows the code space: its codes, filtered by the python engine's own.
+        return int(code_space(rules).consistent(history, admitted).size)
     if not history:
         return rules.size
     if rules.lies:  # the codes that break at most that many entries (mm_logic.lies)

@@ -131,8 +131,8 @@ class Game:
 
     @property
     def _edited(self) -> bool:
-        """Whether an edited encoding answers: its codes are its own, not every code of the rules."""
-        return self.engine.encoding is not None
+        """Whether the codes are a variant's own, not every code of the rules (:attr:`Engine.edited`)."""
+        return self.engine.edited
 
     # -- the computer guesses --------------------------------------------------
     def suggest(self) -> Code:

@@ -133,7 +133,9 @@ def bench(rules, engine, strategy, seed, all_secrets, games, spaced, liar_text, 
     if out:
         write_output(out, lambda path: path.write_text(json.dumps(result.as_dict()) + "\n"))
     if save_tree:
-        write_output(save_tree, result.strategy_tree(strategy).save)
+        from ..studies.written_game import variant_of
+
+        write_output(save_tree, result.strategy_tree(strategy, variant_of(rules, engine.encoding)).save)
 
 
 @click.command(name="tree")

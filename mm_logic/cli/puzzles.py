@@ -36,12 +36,13 @@ PROGRESS_AFTER = 5.0
                    "optimal), else clingo's search follows.")
 @click.option("--seed", type=Integer(0), default=0, show_default=True,
               help="The local search's random draws: the same seed finds the same guesses.")
+@encoding_option
 @click.option("--prove-exhaustive", "exhaustive", is_flag=True,
               help="Settle each number of guesses by an exhaustive search over the symmetry classes (a compiled "
                    "branch and bound over the feedback rule's table) instead of clingo; with --guesses K, a set "
                    "of K found is then made optimal by proving K-1 impossible.")
 @json_option
-def static_command(rules, time_limit, guesses, local_seconds, seed, exhaustive, as_json):
+def static_command(rules, time_limit, guesses, local_seconds, seed, encoding, exhaustive, as_json):
     """The fewest guesses fixed in advance whose answers tell every code apart.
 
     Static Mastermind: every guess is chosen before any answer comes; the
@@ -49,7 +50,9 @@ def static_command(rules, time_limit, guesses, local_seconds, seed, exhaustive, 
     counted apart (k guesses tell the codes apart, k+1 win; k when the code
     was one of them), as Goddard counts (2 pegs, 2..7 colours: 2, 2, 3, 4,
     4, 5). The guesses found are checked by the game's feedback rule. Up to
-    4,096 codes (the answers are codes x codes facts).
+    4,096 codes (the answers are codes x codes facts). With --encoding, the
+    codes to tell apart are those the edited encoding admits (every code
+    may be a guess); a rule of your own is answered by its feedback table.
 
     \b
     How it searches:
@@ -75,6 +78,8 @@ def static_command(rules, time_limit, guesses, local_seconds, seed, exhaustive, 
       mmlogic static --guesses 5 --time-limit 3600
       mmlogic static --guesses 6 --local-search 60
       mmlogic static --guesses 6 --local-search 60 --prove-exhaustive
+      mmlogic static --encoding examples/palindrome.lp
+      mmlogic static --pegs 3 --colors 4 --feedback examples/shared_colours.py
     """
     from ..studies.static import StaticStopped, static_search
     from ..terminal.progress import Spinner
@@ -90,7 +95,7 @@ def static_command(rules, time_limit, guesses, local_seconds, seed, exhaustive, 
 
         try:
             result = static_search(rules, time_limit, progress=progress, guesses=guesses,
-                                   local_seconds=local_seconds, seed=seed, exhaustive=exhaustive)
+                                   local_seconds=local_seconds, seed=seed, exhaustive=exhaustive, encoding=encoding)
         except StaticStopped as stopped:
             spinner.tick()
             partial = stopped.result

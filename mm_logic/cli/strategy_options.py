@@ -168,6 +168,10 @@ def engine_options(default_strategy: str = "minimax", beyond: str | None = None)
             # What the strategy refuses (a size, a feedback rule, a tree's other rules) is named before the
             # first guess is read; the strategy is then built once, with its opening.
             player.strategy.check(rules)
+            if player.strategy.tree is not None:
+                from ..studies.written_game import variant_of
+
+                player.strategy.tree.check_variant(variant_of(rules, engine.encoding), str(player.strategy))
             first_guess = parse_code(first_guess_text, rules) if first_guess_text is not None else None
             chosen = replace(player, first_guess=first_guess).make_strategy()
             if isinstance(chosen, SampleEntropy) and chosen.exact:

@@ -329,6 +329,12 @@ class Engine(ABC):
         return None
 
     @property
+    def edited(self) -> bool:
+        """Whether the codes are a variant's own, not every code of the rules: an edited encoding answers, or the
+        rule is stated in an encoding that narrows the code space (``--feedback FILE.lp``)."""
+        return self.encoding is not None or rule_of(self.rules).admitted_codes() is not None
+
+    @property
     def source(self) -> str:
         """Who answers, as messages name it: the encoding file for declarative engines."""
         return f"the {self.name} engine"
@@ -337,7 +343,7 @@ class Engine(ABC):
         """A new session, starting from ``history`` (replayed entry by entry)."""
         session = self._new_session()
         session.checked_as = self.source if self.checked else None
-        session.edited = self.encoding is not None
+        session.edited = self.edited
         for guess, fb in history:
             session.push(guess, fb)
         return session

@@ -19,6 +19,7 @@ import numpy as np
 
 from ..codespace import code_space
 from ..errors import SolverTimeout
+from ..feedback import rule_of
 from ..lies import tell
 from ..notation import Code, Entry
 from .base import Engine, Session
@@ -31,7 +32,10 @@ class ReferenceSession(Session):
         super().__init__(engine.rules)
         self.space = engine.space
         self.time_limit = engine.time_limit
-        self._alive = [np.arange(self.space.size, dtype=np.int64)]
+        # Every code, or those a rule stated in an encoding admits (--feedback FILE.lp that narrows the space):
+        # the secrets, from the empty history on.
+        admitted = rule_of(self.rules).admitted_codes()
+        self._alive = [np.arange(self.space.size, dtype=np.int64) if admitted is None else admitted]
         # With --lies, the lies each surviving code needs, per depth (mm_logic.lies).
         self._lies = [np.zeros(self.space.size, dtype=np.int8)] if self.rules.lies else None
 

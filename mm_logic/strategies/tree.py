@@ -102,6 +102,10 @@ class StrategyTree:
     first_guess: Code | None = None
     #: The file it was read from, for messages.
     source: Path | None = None
+    #: The variant it was made for, where it is not the rules' own game: the edited encoding and the rule of
+    #: one's own, each ``{"file": name, "sha256": digest of its files}`` (``variant_of``,
+    #: :mod:`mm_logic.studies.written_game`); None: the rules' codes under a built-in rule.
+    variant: dict | None = None
 
     # -- the file ----------------------------------------------------------------------
     def as_json(self) -> dict:
@@ -112,6 +116,8 @@ class StrategyTree:
             "alphabet": rules.alphabet[: rules.colors] if rules.symbolic else None,
             "strategy": self.strategy, "seed": self.seed, "backend": self.backend,
             "first_guess": format_code(self.first_guess, rules) if self.first_guess is not None else None,
+            # Only in a variant's file: a built-in game's tree is written as it always was.
+            **({"variant": self.variant} if self.variant else {}),
             "tree": node_object(self.root, rules),
         }
 
@@ -147,9 +153,15 @@ class StrategyTree:
                     or not (isinstance(backend, str) or backend is None):
                 raise BadInput('"strategy", "seed" or "backend" has the wrong type')
             first_guess = parse_code(first, rules, check_repeat=False) if isinstance(first, str) else None
+            variant = data.get("variant")
+            if variant is not None and not (isinstance(variant, dict) and variant and all(
+                    key in ("encoding", "feedback") and isinstance(part, dict)
+                    and set(part) == {"file", "sha256"} and all(isinstance(v, str) for v in part.values())
+                    for key, part in variant.items())):
+                raise BadInput('"variant" must map "encoding" or "feedback" to {"file": NAME, "sha256": DIGEST}')
         except BadInput as error:
             raise BadInput(f"{path}: {error}") from None
-        return cls(rules, root, strategy, seed, backend, first_guess, source=path)
+        return cls(rules, root, strategy, seed, backend, first_guess, source=path, variant=variant)
 
     def check_rules(self, rules: Rules, name: str) -> None:
         """Refuse to play the tree under other rules than its own (the alphabet may differ)."""
@@ -159,6 +171,20 @@ class StrategyTree:
         if key(self.rules) != key(rules):
             raise BadInput(f"--strategy {name} plays {self.rules.describe()}, not {rules.describe()}: "
                            f"give the tree's rules options")
+
+    def check_variant(self, variant: dict | None, name: str) -> None:
+        """Refuse to play the tree in another variant than its own (another edited encoding or rule file, or
+        one edited since: their digests differ; the files' names may)."""
+        def digests(v: dict | None) -> dict:
+            return {key: part["sha256"] for key, part in (v or {}).items()}
+
+        def described(v: dict | None) -> str:
+            if not v:
+                return "the rules' own game"
+            return " and ".join(f"{key} {part['file']} (sha256 {part['sha256'][:12]})" for key, part in v.items())
+
+        if digests(self.variant) != digests(variant):
+            raise BadInput(f"--strategy {name} was saved for {described(self.variant)}, not for {described(variant)}")
 
     # -- walking it ----------------------------------------------------------------------
     def follow(self, history: list[Entry], name: str) -> TreeNode:

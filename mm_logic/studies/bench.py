@@ -147,14 +147,16 @@ class BenchResult:
             parent = parent.children[fb]
         parent.children[below[-1][1]] = node
 
-    def strategy_tree(self, strategy: Strategy) -> StrategyTree:
-        """The recorded tree as a :class:`StrategyTree` (``--save-tree``)."""
+    def strategy_tree(self, strategy: Strategy, variant: dict | None = None) -> StrategyTree:
+        """The recorded tree as a :class:`StrategyTree` (``--save-tree``); ``variant``: what it was played in,
+        where not the rules' own game (:func:`mm_logic.studies.written_game.variant_of`)."""
         if self.failed:
             raise MMLogicError(f"--save-tree: {strategy.name} gave up on {len(self.failed)} of {self.games} "
                                f"games, so its tree has holes; not saved ({self.failed[0][1]})")
         if self.tree is None or self.tree_at:
             raise ValueError("the bench recorded no whole tree")
-        return StrategyTree(self.rules, self.tree, strategy.name, strategy.seed, self.backend, strategy.first_guess)
+        return StrategyTree(self.rules, self.tree, strategy.name, strategy.seed, self.backend, strategy.first_guess,
+                            variant=variant)
 
     def figures(self) -> dict:
         """Games (won or failed), total, mean (over the games won), max, histogram and seconds, as the

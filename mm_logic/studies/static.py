@@ -35,6 +35,7 @@ import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 from clingo import Control, Function, Number
@@ -45,7 +46,9 @@ from ..errors import BadInput, SolverTimeout
 from ..feedback import rule_of
 from ..notation import Code, format_code, plural
 from ..resources import encoding_path
-from ..rules import FEEDBACK_RULES, Rules
+from ..rules import Rules
+from ..symmetry import GameSymmetry, game_symmetry
+from .written_game import encoding_secrets
 
 #: The shipped parts that state the code space and the feedback rules, in ``mastermind.lp``'s order.
 GAME_PARTS = ("code.lp", "counts.lp", "repetition.lp", "feedback.lp", "marks.lp")
@@ -88,11 +91,21 @@ class StaticResult:
     method: str = "clingo"
     #: With the exhaustive search: its proofs in turn (:meth:`mm_logic.studies.static_proof.ProofResult.as_dict`).
     proofs: list[dict] = field(default_factory=list)
+    #: The edited encoding whose codes are to be told apart (every code may be a guess), if any.
+    encoding: Path | None = None
+    #: Those codes (indices into the rules' codes), None: every code.
+    secrets: np.ndarray | None = None
+
+    @property
+    def game(self) -> str:
+        """What is told apart, for the text: ``4x6``, or ``4x6, the codes of FILE``."""
+        return self.rules.describe() + (f", the codes of {self.encoding}" if self.encoding is not None else "")
 
     def as_dict(self) -> dict:
         """``static --json``'s object (``docs/cli.md``)."""
         k = len(self.guesses)
-        return {"rules": self.rules.as_dict(), "guesses": [format_code(g, self.rules) for g in self.guesses],
+        return {"rules": self.rules.as_dict(), **({"encoding": str(self.encoding)} if self.encoding else {}),
+                "guesses": [format_code(g, self.rules) for g in self.guesses],
                 "count": k if self.guesses or self.optimal else None, "optimal": self.optimal,
                 "lower_bound": self.lower_bound, "final_guess_counted": False,
                 "with_final_guess": k + 1 if self.guesses or self.optimal else None,
@@ -116,14 +129,14 @@ class StaticResult:
         """The text output."""
         if not self.guesses:
             if self.optimal:
-                return [f"no guess is needed: {self.rules.describe()} has one code, which the final guess names"]
+                return [f"no guess is needed: {self.game} has one code, which the final guess names"]
             if self.stopped is None and self.lower_bound > 1:
                 by = " by the exhaustive search" if self.method == "exhaustive" else ""
-                return [f"no {plural(self.lower_bound - 1, 'guess')} tell every code of {self.rules.describe()} "
+                return [f"no {plural(self.lower_bound - 1, 'guess')} tell every code of {self.game} "
                         f"apart (proved{by}, {self.seconds:.2f} s)"]
             return [self.summary()]
         k = len(self.guesses)
-        head = (f"{plural(k, 'guess')} fixed in advance tell every code of {self.rules.describe()} apart"
+        head = (f"{plural(k, 'guess')} fixed in advance tell every code of {self.game} apart"
                 f"{' (optimal: ' + str(k - 1) + ' do not)' if self.optimal and k > 1 else ''}"
                 f"{'' if self.optimal else ' (not proved optimal: ' + self.summary() + ')'}")
         if self.method == "exhaustive":
@@ -145,10 +158,7 @@ class StaticResult:
 
 
 def check_rules(rules: Rules) -> None:
-    """Refuse (exit 2) a game the search does not take: a rule of one's own, too many codes."""
-    if rule_of(rules).open_parts is None:
-        raise BadInput(f"static takes the built-in feedback rules ({', '.join(FEEDBACK_RULES)}), not "
-                       f"{rules.feedback}")
+    """Refuse (exit 2) a game the search does not take: too many codes."""
     if rules.size > MAX_CODES:
         raise BadInput(f"{rules.describe()} has {rules.size:,} codes; static searches at most {MAX_CODES:,} "
                        "(the answers are codes x codes facts)")
@@ -158,9 +168,13 @@ def answers(rules: Rules, deadline: float | None = None) -> np.ndarray:
     """``table[g, s]``: the feedback index (the rule's :meth:`~mm_logic.feedback.FeedbackRule.index`) of
     code ``g`` played against secret ``s``, both numbered in lexicographic order, as the shipped rule
     encodings state it: one clingo model per secret (``static.lp``'s first program). Past ``deadline``
-    (``time.monotonic``'s clock) raises :class:`~mm_logic.errors.SolverTimeout`."""
+    (``time.monotonic``'s clock) raises :class:`~mm_logic.errors.SolverTimeout`. A rule of one's own states
+    no open answer in the shipped parts: its answers are its feedback table (the rule itself, or derived
+    from its encoding by that encoding's engine)."""
     space = code_space(rules)
     rule = rule_of(rules)
+    if rule.open_parts is None:
+        return space.table.astype(np.int64)
     n, pegs = space.size, rules.pegs
     ctl = Control(["0"], logger=_quiet)
     for name in (*GAME_PARTS, "static.lp"):
@@ -212,18 +226,24 @@ def answers(rules: Rules, deadline: float | None = None) -> np.ndarray:
     return table
 
 
-def orbits(rules: Rules) -> np.ndarray:
+def orbits(rules: Rules, symmetry: GameSymmetry | None = None) -> np.ndarray:
     """``orbit[g]``: the smallest code that renaming colours and moving pegs turn code ``g`` into.
 
     Renaming colours in order of first appearance gives the smallest of the renamings; the smallest
     over every order of the pegs (up to :data:`MAX_MOVED_PEGS` pegs; colours alone beyond) is the orbit's.
-    Both keep the answers of a set of guesses apart: a renamed game is the same game.
+    Both keep the answers of a set of guesses apart: a renamed game is the same game. Only the maps
+    ``symmetry`` allows (default: the game's, :func:`mm_logic.symmetry.game_symmetry`): without the
+    renamings every code is its own orbit, without the peg orders the renamings alone.
     """
     space = code_space(rules)
     codes = space.codes.astype(np.int64)
     n, pegs = codes.shape
     best = np.arange(n, dtype=np.int64)
-    moves = itertools.permutations(range(pegs)) if pegs <= MAX_MOVED_PEGS else [tuple(range(pegs))]
+    symmetry = game_symmetry(rules) if symmetry is None else symmetry
+    if not symmetry.renames_colours:
+        return best
+    moves = itertools.permutations(range(pegs)) if pegs <= MAX_MOVED_PEGS and symmetry.moves_pegs \
+        else [tuple(range(pegs))]
     rows = np.arange(n)
     for order in moves:
         moved = codes[:, list(order)]
@@ -240,11 +260,12 @@ def orbits(rules: Rules) -> np.ndarray:
     return best
 
 
-def check_guesses(rules: Rules, guesses: list[Code]) -> bool:
-    """Whether the guesses' answers, by the game's feedback rule, differ for every pair of codes."""
+def check_guesses(rules: Rules, guesses: list[Code], secrets: np.ndarray | None = None) -> bool:
+    """Whether the guesses' answers, by the game's feedback rule, differ for every pair of codes (of
+    ``secrets``: an edited encoding's; None: every code)."""
     from .static_proof import told_apart  # the exhaustive search's check too; that module needs no clingo
 
-    return told_apart(rules, guesses)
+    return told_apart(rules, guesses, secrets)
 
 
 def alike_pairs(table: np.ndarray, chosen: list[int], limit: int = PAIRS_PER_ROUND) -> list[tuple[int, int]]:
@@ -267,7 +288,8 @@ def alike_pairs(table: np.ndarray, chosen: list[int], limit: int = PAIRS_PER_ROU
 
 def static_search(rules: Rules, time_limit: float | None = None,
                   progress: Callable[[str], None] | None = None, guesses: int | None = None,
-                  local_seconds: float | None = None, seed: int = 0, exhaustive: bool = False) -> StaticResult:
+                  local_seconds: float | None = None, seed: int = 0, exhaustive: bool = False,
+                  encoding: Path | None = None) -> StaticResult:
     """The fewest guesses fixed in advance whose answers tell every code apart (final guess apart).
 
     With ``guesses``, only that many (at most) are asked for: the guesses found, not proved
@@ -281,6 +303,11 @@ def static_search(rules: Rules, time_limit: float | None = None,
 
     ``progress`` gets a line per solver call and per k. Past ``time_limit`` seconds, or on Ctrl-C,
     the result so far is kept in the exception's ``result`` (:class:`StaticStopped`).
+
+    ``encoding``: an edited encoding whose codes (listed by its own engine) are the codes to tell apart,
+    every code of the rules a guess; a rule stated in an encoding (``--feedback FILE.lp``) that narrows the
+    code space narrows them too. The symmetry breaking keeps only the maps that also map them onto
+    themselves.
     """
     check_rules(rules)
     if local_seconds is not None and guesses is None:
@@ -288,28 +315,36 @@ def static_search(rules: Rules, time_limit: float | None = None,
     start = time.monotonic()
     deadline = None if time_limit is None else start + time_limit
     space = code_space(rules)
-    result = StaticResult(rules, [], False, 1, 0.0)
+    secrets = encoding_secrets(rules, encoding)
+    result = StaticResult(rules, [], False, 1, 0.0, encoding=encoding, secrets=secrets)
     say = progress or (lambda line: None)
+    if exhaustive and secrets is not None:
+        raise BadInput("--prove-exhaustive searches the symmetry classes of every code of the rules: it takes no "
+                       "edited code space (--encoding, or a rule stated in an encoding that narrows it); the "
+                       "default search does")
     if exhaustive:
         result.method = "exhaustive"
         return _exhaustive(result, guesses, local_seconds, seed, start, deadline, say)
     try:
         table = answers(rules, deadline)
-        say(f"answers of {space.size:,} guesses to {space.size:,} codes from the rule encodings: "
+        if secrets is not None:
+            table = np.ascontiguousarray(table[:, secrets])  # the codes to tell apart: the secrets
+        say(f"answers of {space.size:,} guesses to {table.shape[1]:,} codes from the rule encodings: "
             f"{time.monotonic() - start:.2f} s")
-        if local_seconds is not None and space.size > 1 and _local(table, guesses, local_seconds, seed, deadline,
-                                                                   result, say):
+        if local_seconds is not None and table.shape[1] > 1 and _local(table, guesses, local_seconds, seed,
+                                                                       deadline, result, say):
             result.seconds = time.monotonic() - start
             return _checked(result)
         ctl = Control(list(SEARCH_ARGUMENTS), logger=_quiet)
         ctl.load(str(encoding_path("static.lp")))
         n = space.size
-        orbit = orbits(rules)
+        orbit = orbits(rules, game_symmetry(rules, secrets))
         facts = [f"code({g}).orbit({g},{orbit[g]})." for g in range(n)]
-        facts += [f"answer({g},{s},{table[g, s]})." for g in range(n) for s in range(n)]
+        # The codes to tell apart are the table's columns (every code, or the secrets numbered in order).
+        facts += [f"answer({g},{s},{table[g, s]})." for g in range(n) for s in range(table.shape[1])]
         ctl.add("search", [], "".join(facts))
         ctl.ground([("search", [])])
-        if n == 1:
+        if table.shape[1] == 1:
             result.optimal, result.checked, result.lower_bound = True, True, 0
             return result
         k = guesses or 1
@@ -415,7 +450,7 @@ def _checked(result: StaticResult) -> StaticResult:
     """The result, its guesses checked by the game's feedback rule (raises when they fail)."""
     if not result.guesses:
         return result
-    result.checked = check_guesses(result.rules, result.guesses)
+    result.checked = check_guesses(result.rules, result.guesses, result.secrets)
     if not result.checked:
         raise RuntimeError("the guesses found do not tell every code apart by the game's feedback rule")
     return result

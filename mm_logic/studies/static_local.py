@@ -67,13 +67,14 @@ def _classes_with_each(table: np.ndarray, key: np.ndarray) -> np.ndarray:
 
 def local_search(table: np.ndarray, k: int, seed: int = 0, deadline: float | None = None) -> list[int] | None:
     """K guesses (code numbers, sorted) whose answers tell every code apart, or None past ``deadline``
-    (``time.monotonic``'s clock; None searches until found). The same seed gives the same guesses."""
+    (``time.monotonic``'s clock; None searches until found). The same seed gives the same guesses.
+    ``table`` may have fewer columns (secrets: an edited encoding's codes) than rows (guesses: every code)."""
     n = table.shape[1]
-    if k >= n:
+    if k >= n and table.shape[0] == n:
         return list(range(n))
     rng = np.random.default_rng(seed)
     while deadline is None or time.monotonic() < deadline:
-        chosen = [int(g) for g in rng.choice(n, k, replace=False)]
+        chosen = [int(g) for g in rng.choice(table.shape[0], k, replace=False)]
         current = classes(table, chosen)
         best, stall = current, 0
         for _ in range(STEPS):

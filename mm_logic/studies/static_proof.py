@@ -43,7 +43,7 @@ from ..errors import SolverTimeout
 from ..feedback import rule_of
 from ..notation import Code, format_code, plural
 from ..rules import Rules
-from ..symmetry import code_maps
+from ..symmetry import code_maps, game_symmetry
 
 #: Most entries (maps x codes) of the listed symmetries; beyond, colours are renamed among the first ones only.
 MAX_GROUP_ENTRIES = 40_000_000
@@ -82,11 +82,14 @@ class ProofResult:
 def symmetry_group(rules: Rules) -> np.ndarray:
     """``maps[h, i]``: the code that map h turns code i into, for every order of the pegs and every
     renaming of the colours (of the first c colours only, c the most for which there are at most
-    :data:`MAX_GROUP_ENTRIES` entries). Row 0 is the identity."""
-    moved = rules.colors
-    while moved > 1 and math.factorial(moved) * math.factorial(rules.pegs) * code_space(rules).size > MAX_GROUP_ENTRIES:
+    :data:`MAX_GROUP_ENTRIES` entries) that keep the game's feedback (:func:`mm_logic.symmetry.game_symmetry`:
+    a rule of one's own may tell pegs or colours apart). Row 0 is the identity."""
+    found = game_symmetry(rules)
+    orders = math.factorial(rules.pegs) if found.moves_pegs else 1
+    moved = rules.colors if found.renames_colours else 1
+    while moved > 1 and math.factorial(moved) * orders * code_space(rules).size > MAX_GROUP_ENTRIES:
         moved -= 1
-    return code_maps(rules, renamed=moved)
+    return code_maps(rules, move_pegs=found.moves_pegs, renamed=moved)
 
 
 def class_bounds(table: np.ndarray, k: int, smallest: np.ndarray) -> np.ndarray:
@@ -216,13 +219,15 @@ def _search_branch(table, allowed, canon, depth, bounds, order, starts, classes,
             return _PAUSED
 
 
-def told_apart(rules: Rules, guesses: list[Code]) -> bool:
-    """Whether the guesses' answers, by the game's feedback rule, differ for every pair of codes
-    (as ``static``'s reference check)."""
+def told_apart(rules: Rules, guesses: list[Code], secrets: np.ndarray | None = None) -> bool:
+    """Whether the guesses' answers, by the game's feedback rule, differ for every pair of codes (of
+    ``secrets``, an edited encoding's codes; None: every code), as ``static``'s reference check."""
     space = code_space(rules)
     rule = rule_of(rules)
-    answered = [rule.indices(g, space.codes, space.counts).astype(np.int64) for g in guesses]
-    return len(np.unique(np.stack(answered, axis=1), axis=0)) == space.size if guesses else space.size == 1
+    secrets = np.arange(space.size) if secrets is None else secrets
+    codes, counts = space.codes[secrets], space.counts[secrets]
+    answered = [rule.indices(g, codes, counts).astype(np.int64) for g in guesses]
+    return len(np.unique(np.stack(answered, axis=1), axis=0)) == secrets.size if guesses else secrets.size == 1
 
 
 def _branches(maps: np.ndarray, smallest: np.ndarray, table: np.ndarray, k: int, bounds: np.ndarray):

@@ -8,6 +8,7 @@ and the win is always told (docs/cli.md, "Edited encodings in every command").
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,8 +18,37 @@ from ..codespace import MAX_CODES
 from ..engines import BACKENDS, engine_class, make_engine
 from ..errors import BadInput, NoConsistentCode
 from ..feedback import rule_of
+from ..files import read_bytes
 from ..notation import amount
-from ..rules import Rules
+from ..rules import RULE_FILE, Rules
+
+
+def variant_of(rules: Rules, encoding: Path | None) -> dict | None:
+    """The variant a strategy tree records (:attr:`mm_logic.strategies.tree.StrategyTree.variant`): the edited
+    encoding and the rule of one's own (a ``--feedback`` file), each as ``{"file": its name as given, "sha256":
+    a digest of its bytes and, for a ``.lp`` file, of the files it includes}``; None for the rules' own game."""
+    found = {}
+    rule_file = Path(rules.feedback) if rules.feedback_kind == RULE_FILE else None
+    # A rule written once is its own encoding too (an engine plays --feedback FILE.lp as its encoding).
+    if encoding is not None and (rule_file is None or Path(encoding).resolve() != rule_file.resolve()):
+        found["encoding"] = _file_digest(Path(encoding))
+    if rule_file is not None:
+        found["feedback"] = _file_digest(rule_file)
+    return found or None
+
+
+def _file_digest(path: Path) -> dict:
+    from ..engines.clingo.told_table import included_files  # clingo's own lookup of the includes
+
+    digest = hashlib.sha256()
+    for file in included_files(path) if path.suffix == ".lp" else [path]:
+        try:
+            data = read_bytes(file, "the variant's file")
+        except OSError as error:
+            raise BadInput(f"cannot read {file}: {error.strerror or error}") from None
+        digest.update(f"{len(data)}\n".encode())
+        digest.update(data)
+    return {"file": str(path), "sha256": digest.hexdigest()}
 
 
 def backend_of(encoding: Path) -> str:

@@ -144,8 +144,13 @@ def main() -> int:
                                   capture_output=True, text=True, env=env)
             if then.returncode == 0:
                 # Its own name: `earlier` is the checkout's command, run again for every row.
-                then_seconds = json.loads(then.stdout)["seconds"]
-                other = f" {then_seconds:.2f} s (x{out['seconds'] / max(then_seconds, 1e-9):.2f}) |"
+                earlier_out = json.loads(then.stdout)
+                then_seconds = earlier_out["seconds"]
+                # The same games are the point of the comparison: say where the figures differ.
+                same = all(earlier_out.get(key) == out.get(key) for key in ("games", "total_guesses", "max"))
+                differ = "" if same else (f", other games: {earlier_out.get('games')} games, total "
+                                          f"{earlier_out.get('total_guesses')}, max {earlier_out.get('max')}")
+                other = f" {then_seconds:.2f} s (x{out['seconds'] / max(then_seconds, 1e-9):.2f}{differ}) |"
             elif "--feedback" in command:
                 other = " new: no --feedback there |"  # the option came with issue 37
             else:

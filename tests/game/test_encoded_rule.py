@@ -281,3 +281,18 @@ def test_the_other_engine_needs_an_encoding_that_states_the_rule(run):
     one_line_error(run("next", "--feedback", SHARED[".lp"], "--backend", "swipl", "--strategy", "first"), 2,
                    f"--feedback {SHARED['.lp']}: --backend swipl needs an --encoding .pl file that states the rule "
                    f"(docs/encodings.md); {SHARED['.lp']} is for --backend clingo", stdout="")
+
+
+def test_a_rule_that_narrows_the_code_space_is_played_alike_by_python_and_clingo(run_json, run):
+    # examples/shared_no_adjacent.lp: 12 codes of 3x3 with no two adjacent pegs alike, the colours shared told.
+    rule = EXAMPLES / "shared_no_adjacent.lp"
+    admitted = [c for c in product(range(3), repeat=3) if c[0] != c[1] and c[1] != c[2]]
+    for backend in ("python", "clingo"):
+        opening = run_json("next", "--backend", backend, "--pegs", 3, "--colors", 3, "--feedback", rule,
+                           "--strategy", "first")
+        assert opening == {"guess": "010", "consistent": len(admitted)}
+        bench = run_json("bench", "--backend", backend, "--pegs", 3, "--colors", 3, "--feedback", rule, "--all")
+        assert (bench["games"], bench["total_guesses"]) == (12, 42)
+    refused = run("solve", "--backend", "python", "--pegs", 3, "--colors", 3, "--feedback", rule, "--secret", "000")
+    assert (refused.exit_code, refused.stderr) == (
+        2, "error: --secret 000 is excluded by shared_no_adjacent.lp (the game's secrets are the codes it admits)\n")
