@@ -38,8 +38,9 @@ PRESET_NAMES = ["seed000", "seed001", "seed003", "seed004", "ga001-population", 
                    "instead of the rules options; --backend, --strategy, --all or --games replace the preset's.")
 @rules_options
 @click.option("--feedback", "feedbacks", default=None, metavar="RULE[,RULE...]",
-              help="Feedback rules to compare, comma-separated (standard, black, positional): each rule set is "
-                   "played under each.  [default: standard, or the preset's]")
+              help="Feedback rules to compare, comma-separated (standard, black, positional, or a FILE.py, "
+                   "FILE.lp or FILE.pl of your own): each rule set is played under each.  [default: standard, or "
+                   "the preset's]")
 @backend_option(many=True)
 @strategy_option("first", many=True, trees=True)
 @ga_option

@@ -23,6 +23,8 @@ from ..codemaker import check_every_secret, game_secrets, random_secrets, secret
 from ..codespace import MAX_CODES, code_space
 from ..engines import BACKENDS, check_encoding, check_feedback_rule, engine_class, make_engine
 from ..errors import BadInput
+from ..feedback import rule_of
+from ..feedback.custom import is_rule_file
 from ..histogram import format_histogram
 from ..notation import Code, amount, format_code, quoted
 from ..player import Player
@@ -30,6 +32,21 @@ from ..rules import FEEDBACK_RULES, Rules
 from ..strategies import StrategyName, parse_strategies, with_ga
 from .bench import BenchResult, Progress, bench_all, bench_games, warm_up
 from .statistics import PairedTest, format_p, paired_test
+
+
+def feedback_names(text: str) -> list[str]:
+    """A comma-separated list of feedback rules: built-in names, or files stating a rule of one's own
+    (``FILE.py``, ``FILE.lp``, ``FILE.pl``), without repeats.
+
+    >>> feedback_names("standard, examples/shared_colours.py,standard")
+    ['standard', 'examples/shared_colours.py']
+    """
+    listed = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in listed if n not in FEEDBACK_RULES and not is_rule_file(n)]
+    if unknown or not listed:
+        raise BadInput(f"unknown feedback rule {quoted(unknown[0] if unknown else text)}; choose from "
+                       f"{', '.join(FEEDBACK_RULES)}, or a FILE.py, FILE.lp or FILE.pl of your own")
+    return list(dict.fromkeys(listed))
 
 
 @dataclass(frozen=True)
@@ -201,7 +218,7 @@ class ComparePlan:
             studies = PRESETS[preset]
         chosen_backends = tuple(names("backend", BACKENDS, backends)) if backends is not None else None
         if feedbacks is not None:
-            axis = names("feedback rule", FEEDBACK_RULES, feedbacks)
+            axis = feedback_names(feedbacks)
             # (A preset's rule sets that differ by their rule only become one per rule typed.)
             studies = tuple(replace(study, rule_sets=tuple(dict.fromkeys(replace(r, feedback=f) for r in study.rule_sets
                                                                              for f in axis))) for study in studies)
@@ -324,7 +341,9 @@ def column_widths(plan: ComparePlan) -> tuple[int, int]:
 def table_header(rules: Rules, widths: tuple[int, int] = COLUMN_WIDTHS) -> str:
     """The heading of one rule set's table."""
     b, s = widths
-    return (f"{rules.describe()} ({amount(rules.size)} codes)\n"
+    admitted = rule_of(rules).admitted_codes()  # a rule stated in an encoding that narrows the code space
+    codes = rules.size if admitted is None else admitted.size
+    return (f"{rules.describe()} ({amount(codes)} codes)\n"
             f"  {'backend':<{b}} {'strategy':<{s}} {'games':>7} {'failed':>6} {'mean':>6} {'+-95%':>6} "
             f"{'stdev':>6} {'min':>4} {'max':>4} {'ms/game':>9} {'seconds':>8}  histogram")
 

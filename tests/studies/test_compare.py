@@ -392,3 +392,24 @@ def test_a_feedback_typed_with_the_feedback_rules_preset_keeps_one_rule_set_per_
     assert [[r.describe() for r in s.rule_sets] for s in plan.studies] == [
         ["3x4 black-peg", "3x4 positional"], ["4x6 black-peg", "4x6 positional"]]
     assert plan.total_games == 2 * 64 * 5 * 2 + 2 * 1296 * 5
+
+
+def test_compare_takes_rules_of_ones_own_on_its_feedback_axis(run, run_json, tmp_path):
+    # A module and a rule written once in an encoding beside a built-in rule; python and clingo play each alike.
+    from generators import own_rule_file
+
+    module = own_rule_file(tmp_path, "colour_zero")
+    written_once = ROOT / "examples" / "shared_no_adjacent.lp"
+    out = run_json("compare", "--backend", "python,clingo", "--strategy", "first,minimax", "--pegs", 3, "--colors", 3,
+                   "--feedback", f"standard,{written_once}", "--all")
+    rows = {(r["rules"]["feedback"], r["backend"], r["strategy"]): r for r in out["rows"]}
+    for strategy in ("first", "minimax"):
+        ours = [rows[(str(written_once), backend, strategy)] for backend in ("python", "clingo")]
+        assert ours[0]["histogram"] == ours[1]["histogram"] and ours[0]["games"] == 12
+    assert rows[(str(written_once), "python", "minimax")]["total_guesses"] == 42
+    alone = run_json("compare", "--backend", "python", "--strategy", "minimax", "--pegs", 3, "--colors", 3,
+                     "--feedback", module, "--all")
+    assert alone["rows"][0]["games"] == 27
+    wrong = run("compare", "--backend", "python", "--strategy", "first", "--feedback", "standard,mixed", "--all")
+    assert (wrong.exit_code, wrong.stderr) == (2, "error: unknown feedback rule 'mixed'; choose from standard, "
+                                                  "black, positional, or a FILE.py, FILE.lp or FILE.pl of your own\n")
