@@ -316,6 +316,8 @@ def static_search(rules: Rules, time_limit: float | None = None,
     deadline = None if time_limit is None else start + time_limit
     space = code_space(rules)
     secrets = encoding_secrets(rules, encoding)
+    if encoding is None and secrets is not None:
+        encoding = Path(rules.feedback)  # a rule written once in an encoding that narrows the code space
     result = StaticResult(rules, [], False, 1, 0.0, encoding=encoding, secrets=secrets)
     say = progress or (lambda line: None)
     if exhaustive and secrets is not None:

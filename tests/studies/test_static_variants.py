@@ -72,3 +72,11 @@ def test_static_names_the_encoding(run):
     assert json.loads(out.stdout)["encoding"] == str(EXAMPLES / "palindrome.lp")
     text = run("static", "--encoding", EXAMPLES / "palindrome.lp", "--pegs", 4, "--colors", 3)
     assert f"tell every code of 4x3, the codes of {EXAMPLES / 'palindrome.lp'} apart" in text.stdout
+
+
+def test_a_rule_written_once_names_its_codes(run):
+    rule = EXAMPLES / "shared_no_adjacent.lp"
+    out = run("static", "--pegs", 3, "--colors", 3, "--feedback", rule)
+    assert out.exit_code == 0, out.stderr
+    assert out.stdout.splitlines()[0] == (f"7 guesses fixed in advance tell every code of 3x3 feedback "
+                                          f"shared_no_adjacent.lp, the codes of {rule} apart (optimal: 6 do not)")
