@@ -22,7 +22,7 @@ from .feedback import (
     rule_of,
 )
 from .notation import Code, Entry, amount
-from .rules import Rules, all_codes
+from .rules import Rules, all_codes, code_keys
 
 #: Largest code space the reference engine enumerates (10**7 and a little more).
 MAX_CODES = 20_000_000
@@ -60,14 +60,12 @@ class CodeSpace:
     @cached_property
     def _keys(self) -> np.ndarray:
         # Base-`colors` value of each code: increasing, so searchsorted finds indices.
-        weights = self.rules.colors ** np.arange(self.rules.pegs - 1, -1, -1, dtype=np.int64)
-        return self.codes.astype(np.int64) @ weights
+        return code_keys(self.codes, self.rules.colors)
 
     def index_of(self, codes) -> np.ndarray:
         """Positions in :attr:`codes` of the given codes (array ``(m, pegs)``)."""
         arr = np.asarray(codes, dtype=np.int64).reshape(-1, self.rules.pegs)
-        weights = self.rules.colors ** np.arange(self.rules.pegs - 1, -1, -1, dtype=np.int64)
-        return np.searchsorted(self._keys, arr @ weights)
+        return np.searchsorted(self._keys, code_keys(arr, self.rules.colors))
 
     def code(self, index: int) -> Code:
         """The code at a position, as a tuple."""

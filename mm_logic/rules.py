@@ -242,3 +242,10 @@ def all_codes(rules: Rules) -> np.ndarray:
         codes = np.concatenate([codes[parent[keep]], new_colour[keep, None]], axis=1)
         counts = new_counts[keep]
     return codes
+
+
+def code_keys(codes: np.ndarray, colors: int) -> np.ndarray:
+    """Each code's number in base ``colors`` (``int64``; peg 1 most significant): increasing along
+    :func:`all_codes`' order, so that ``searchsorted`` finds a code's position among them."""
+    pegs = codes.shape[1]
+    return np.asarray(codes, dtype=np.int64) @ (colors ** np.arange(pegs - 1, -1, -1, dtype=np.int64))

@@ -124,18 +124,10 @@ class CustomRule(FeedbackRule):
         return (pegs + 2) ** self.arity(pegs)
 
     def index(self, fb: Feedback, pegs: int) -> int:
-        index = 0
-        for value in fb:
-            index = index * (pegs + 2) + (pegs + 1 if value == WIN_VALUE else value)
-        return index
+        return numbers_index(fb, pegs)
 
     def from_index(self, index: int, pegs: int) -> Feedback:
-        index = int(index)
-        values = []
-        for _ in range(self.arity(pegs)):
-            index, value = divmod(index, pegs + 2)
-            values.append(WIN_VALUE if value == pegs + 1 else value)
-        return tuple(reversed(values))
+        return index_numbers(index, pegs, self.arity(pegs))
 
     # -- text and JSON ---------------------------------------------------------------------
     def read(self, text: str, pegs: int) -> Feedback | None:
@@ -165,6 +157,24 @@ class CustomRule(FeedbackRule):
 
 #: The endings of a rule file: a Python module, or an encoding the rule is derived from (:mod:`.encoded`).
 RULE_FILE_SUFFIXES = (".py", ".lp", ".pl")
+
+
+def numbers_index(numbers: Feedback, pegs: int) -> int:
+    """The index of the numbers a rule of one's own tells: base ``pegs + 2``, the win's numbers as ``pegs + 1``."""
+    index = 0
+    for value in numbers:
+        index = index * (pegs + 2) + (pegs + 1 if value == WIN_VALUE else value)
+    return index
+
+
+def index_numbers(index: int, pegs: int, arity: int) -> Feedback:
+    """Inverse of :func:`numbers_index` for ``arity`` numbers."""
+    index = int(index)
+    values = []
+    for _ in range(arity):
+        index, value = divmod(index, pegs + 2)
+        values.append(WIN_VALUE if value == pegs + 1 else value)
+    return tuple(reversed(values))
 
 
 def is_rule_file(name: str) -> bool:

@@ -38,8 +38,9 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import BadInput
-from ..rules import Code, Feedback, Rules, all_codes
-from .custom import WIN_VALUE, CustomRule
+from ..rules import Code, Feedback, Rules, all_codes, code_keys
+from .custom import WIN_VALUE, CustomRule, index_numbers, numbers_index
+from .rule import slots_dtype
 
 #: The endings of an encoding that states a rule: clingo's and SWI-Prolog's.
 ENCODED_SUFFIXES = (".lp", ".pl")
@@ -103,7 +104,7 @@ class EncodedRule(CustomRule):
     @property
     def engine(self) -> str:
         """The engine that derives the rule: ``clingo`` or ``swipl``."""
-        return "clingo" if self.path.suffix == ".lp" else "swipl"
+        return _engine_of(self.path)
 
     # -- the derived table --------------------------------------------------------------------------
     def admitted(self) -> np.ndarray:
@@ -154,7 +155,7 @@ class EncodedRule(CustomRule):
         pegs = self._pegs(len(guess))
         value = int(self.index_table()[self._row(guess), self._rows(np.asarray([secret]))[0]])
         if value == self.not_admitted:
-            raise BadInput(f"{self.path}: the encoding admits no code {_written(tuple(secret), self.space_rules)}")
+            raise BadInput(f"{self.path}: the encoding admits no code {self.space_rules.code_text(tuple(secret))}")
         return self.from_index(value, pegs)
 
     def indices(self, guess: Code, codes: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -179,15 +180,15 @@ class EncodedRule(CustomRule):
         """The positions of ``codes`` (rows ``(m, pegs)``) in the whole space, by their base-colours numbers."""
         rows, stray = self._positions(codes)
         if stray is not None:
-            raise BadInput(f"{_written(stray, self.space_rules)} is not a code of {self.space_rules.describe()}")
+            raise BadInput(f"{self.space_rules.code_text(stray)} is not a code of {self.space_rules.describe()}")
         return rows
 
     def _positions(self, codes: np.ndarray) -> tuple[np.ndarray, tuple | None]:
         """The positions of ``codes`` in the whole space, and the first that is not in it (or None)."""
         if self._keys is None:
-            self._keys = _keys_of(_space_codes(self.space_rules), self.rules.colors)
+            self._keys = code_keys(all_codes(self.space_rules), self.rules.colors)
         codes = np.asarray(codes).reshape(-1, self.rules.pegs)
-        keys = _keys_of(codes, self.rules.colors)
+        keys = code_keys(codes, self.rules.colors)
         rows = np.minimum(np.searchsorted(self._keys, keys), len(self._keys) - 1)
         stray = np.flatnonzero(self._keys[rows] != keys)
         return rows, (tuple(codes[stray[0]].tolist()) if stray.size else None)
@@ -199,27 +200,27 @@ class EncodedRule(CustomRule):
 # -- deriving ----------------------------------------------------------------------------------------
 def derive(rule: EncodedRule) -> tuple[np.ndarray, int]:
     """The rule's table (:meth:`EncodedRule.index_table`) and arity, from its encoding by its engine."""
-    codes = _space_codes(rule.space_rules).astype(np.int64)
+    codes = all_codes(rule.space_rules).astype(np.int64)
     teller = _teller(rule)
     secrets = teller.admitted()
     if not len(secrets):
         raise BadInput(f"{rule.path} admits no code of {rule.space_rules.describe()}")
     admitted, stray = rule._positions(secrets)
     if stray is not None:  # a code the repetition rule forbids
-        raise BadInput(f"{rule.path} admits {_written(stray, rule.space_rules)}, which is not a code of "
+        raise BadInput(f"{rule.path} admits {rule.space_rules.code_text(stray)}, which is not a code of "
                        f"{rule.space_rules.describe()}")
     arity = _arity(rule, teller, codes, secrets, admitted)
     pegs = rule.rules.pegs
-    table = np.full((len(codes), len(codes)), (pegs + 2) ** arity, dtype=_index_dtype(pegs, arity))
+    table = np.full((len(codes), len(codes)), (pegs + 2) ** arity, dtype=_table_dtype(pegs, arity))
     step = max(1, BATCH_CELLS // len(secrets))
     for start in range(0, len(codes), step):
         guesses = codes[start:start + step]
         told = teller.answers(guesses, arity, secrets)
         _refuse_problems(rule, told, guesses, secrets, arity)
         if (told.index == UNKNOWN).any():  # no cell of the code alone: only some guesses together
-            code = _written(secrets[np.argwhere(told.index == UNKNOWN)[0][1]], rule.space_rules)
+            code = rule.space_rules.code_text(secrets[np.argwhere(told.index == UNKNOWN)[0][1]])
             raise BadInput(f"{rule.path} tells no feedback against {code} of the guesses "
-                           f"{_written(guesses[0], rule.space_rules)} to {_written(guesses[-1], rule.space_rules)} "
+                           f"{rule.space_rules.code_text(guesses[0])} to {rule.space_rules.code_text(guesses[-1])} "
                            "played together")
         _check_wins(rule, told, guesses, start, secrets, admitted, arity)
         table[start:start + len(guesses), admitted] = told.index
@@ -231,11 +232,11 @@ def _check_wins(rule: EncodedRule, told: Told, guesses: np.ndarray, start: int, 
     """One line unless the encoding tells the win exactly where the guess is the code (row ``start + i`` is
     guess ``i``)."""
     pegs = rule.rules.pegs
-    is_win = told.index == _index_of((pegs + 1,) * arity, pegs)
+    is_win = told.index == numbers_index((WIN_VALUE,) * arity, pegs)
     should = np.arange(start, start + len(guesses))[:, None] == admitted[None, :]
     if (is_win != should).any():
         row, column = np.argwhere(is_win != should)[0]
-        guess, code = _written(guesses[row], rule.space_rules), _written(secrets[column], rule.space_rules)
+        guess, code = rule.space_rules.code_text(guesses[row]), rule.space_rules.code_text(secrets[column])
         raise BadInput(f"{rule.path} tells {guess} won against {code}" if is_win[row, column] else
                        f"{rule.path} does not tell {guess} won against itself")
 
@@ -270,7 +271,7 @@ def _arity(rule: EncodedRule, teller, codes: np.ndarray, secrets: np.ndarray, ad
     if not fits:
         k = max(outcomes, key=lambda k: (good[k], -k))  # the closest to a rule, the fewest numbers first
         _refuse_problems(rule, outcomes[k], codes[:1], secrets, k)
-        raise BadInput(f"{rule.path} tells no feedback of {_written(codes[0], rule.space_rules)} against some "
+        raise BadInput(f"{rule.path} tells no feedback of {rule.space_rules.code_text(codes[0])} against some "
                        "of the codes it admits")
     arity = max(fits)
     for k in range(arity + 1, max(outcomes) + 1):
@@ -288,11 +289,11 @@ def _refuse_problems(rule: EncodedRule, told: Told, codes: np.ndarray, secrets: 
     if not problems.size:
         return
     row, column = (int(x) for x in problems[0])
-    guess, code = _written(codes[row], rule.space_rules), _written(secrets[column], rule.space_rules)
+    guess, code = rule.space_rules.code_text(codes[row]), rule.space_rules.code_text(secrets[column])
     if told.index[row, column] == NO_ANSWER:
         raise BadInput(f"{rule.path} tells no feedback of {guess} against {code}")
     pegs = rule.rules.pegs
-    first, second = (rule.write(_numbers(v, pegs, arity)) for v in told.several[(row, column)])
+    first, second = (rule.write(index_numbers(v, pegs, arity)) for v in told.several[(row, column)])
     raise BadInput(f"{rule.path} tells {guess} several feedbacks against {code}: {first} or {second}")
 
 
@@ -302,10 +303,9 @@ def cache_folder() -> Path | None:
     by default ``~/.cache/mmlogic``, where the ahead-of-time kernels are kept too), else under the private
     folder of the temporary directory (:func:`mm_logic.kernels.cache_folders.private_folder`); None when
     neither can be written (the table is then derived in every process)."""
-    from ..kernels.cache_folders import private_folder, writable
+    from ..kernels.cache_folders import private_folder, user_cache_folder, writable
 
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = Path(base) / "mmlogic" / "rules"
+    folder = user_cache_folder() / "rules"
     if writable(folder):
         return folder
     private = private_folder()
@@ -319,17 +319,34 @@ def cache_key(rule: EncodedRule) -> str:
     digest = hashlib.sha256(f"mmlogic rule table {FORMAT_VERSION}\n".encode())
     r = rule.rules
     digest.update(f"{r.pegs} {r.colors} {r.repeat_limit} {rule.path.suffix}\n".encode())
-    # What the encoding reads: for clingo, the files it includes too (found as clingo finds them).
-    sources = _engine_part(rule.engine).sources(rule.path)
     shipped = sorted(p for p in encodings_dir().iterdir() if p.is_file())
-    for file in [*sources, *shipped]:
+    digest_files(digest, [*file_sources(rule.path), *shipped])
+    return digest.hexdigest()
+
+
+def file_sources(path: Path) -> list[Path]:
+    """The files a rule's or an encoding's file reads, as its engine finds them (a ``.lp`` file's includes,
+    clingo's lookup); a Python module alone."""
+    return _engine_part(_engine_of(path)).sources(path) if path.suffix in ENCODED_SUFFIXES else [path]
+
+
+def _engine_of(path: Path) -> str:
+    """The engine that reads an encoding: clingo for ``.lp``, SWI-Prolog for ``.pl``."""
+    return "clingo" if path.suffix == ".lp" else "swipl"
+
+
+def digest_files(digest, files: list[Path], strict: bool = False) -> None:
+    """Add each file's length and bytes to ``digest`` (a hashlib object). A file that cannot be read is one
+    line when ``strict``, else adds ``unreadable`` (a cache key: the derivation names it next)."""
+    for file in files:
         try:
             data = file.read_bytes()
-        except OSError:
-            data = b"unreadable"  # the derivation names it
+        except OSError as error:
+            if strict:
+                raise BadInput(f"cannot read {file}: {error.strerror or error}") from None
+            data = b"unreadable"
         digest.update(f"{len(data)}\n".encode())
         digest.update(data)
-    return digest.hexdigest()
 
 
 def cache_file(rule: EncodedRule) -> Path | None:
@@ -348,7 +365,7 @@ def read_cached(rule: EncodedRule) -> tuple[np.ndarray, int] | None:
         with np.load(path, allow_pickle=False) as data:
             table, arity = data["table"], int(data["arity"])
         if not 1 <= arity <= MAX_ARITY or table.shape != (n, n) or table.dtype != np.dtype(
-                _index_dtype(pegs, arity)) or table.max(initial=0) > (pegs + 2) ** arity:
+                _table_dtype(pegs, arity)) or table.max(initial=0) > (pegs + 2) ** arity:
             return None
     except Exception:  # noqa: BLE001 - a cache file cut short or written by anything else: derived again
         return None
@@ -375,43 +392,9 @@ def write_cached(rule: EncodedRule, table: np.ndarray, arity: int) -> None:
 
 
 # -- helpers -------------------------------------------------------------------------------------------
-def _index_of(numbers, pegs: int) -> int:
-    """The index of told numbers (:meth:`CustomRule.index`, the win's numbers ``pegs + 1``)."""
-    index = 0
-    for value in numbers:
-        index = index * (pegs + 2) + value
-    return index
-
-
-def _numbers(index: int, pegs: int, arity: int) -> Feedback:
-    """The feedback of an index of ``arity`` numbers (:meth:`CustomRule.from_index`)."""
-    values = []
-    for _ in range(arity):
-        index, value = divmod(int(index), pegs + 2)
-        values.append(WIN_VALUE if value == pegs + 1 else value)
-    return tuple(reversed(values))
-
-
-def _index_dtype(pegs: int, arity: int):
-    """The dtype of a table of ``arity`` numbers (as :meth:`FeedbackRule.index_dtype` with one slot more)."""
-    slots = (pegs + 2) ** arity + 1
-    return np.uint8 if slots <= 2**8 else np.uint16 if slots <= 2**16 else np.uint32
-
-
-def _space_codes(rules: Rules) -> np.ndarray:
-    """Every code of ``rules``, lexicographic (as the code space lists them)."""
-    return all_codes(rules)
-
-
-def _keys_of(codes: np.ndarray, colors: int) -> np.ndarray:
-    """Base-colours numbers of codes (increasing in lexicographic order)."""
-    pegs = codes.shape[1]
-    return codes.astype(np.int64) @ (colors ** np.arange(pegs - 1, -1, -1, dtype=np.int64))
-
-
-def _written(code, rules: Rules) -> str:
-    """A code as messages write it."""
-    return rules.code_text(code)
+def _table_dtype(pegs: int, arity: int):
+    """The dtype of a table of ``arity`` numbers: their indices and ``not_admitted``, one past them."""
+    return slots_dtype((pegs + 2) ** arity + 1)
 
 
 _COMMENT = re.compile(r"^\s*(?:%+|/\*\*?)\s*(?:<module>\s*)?(?P<text>\S.*?)\s*(?:\*/)?\s*$")

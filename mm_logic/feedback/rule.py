@@ -20,6 +20,12 @@ from ..rules import Code, Feedback
 PEGS_AND_COLOURS, BLACK_PEGS, ONE_MARK_PER_PEG = 0, 1, 2
 
 
+def slots_dtype(slots: int):
+    """The smallest unsigned dtype holding ``slots`` indices (0 to ``slots - 1``)."""
+    return np.uint8 if slots <= 2**8 else np.uint16 if slots <= 2**16 else np.uint32 if slots <= 2**32 \
+        else np.uint64
+
+
 class FeedbackRule(ABC):
     """One feedback rule (``--feedback NAME``)."""
 
@@ -164,9 +170,7 @@ class FeedbackRule(ABC):
 
     def index_dtype(self, pegs: int):
         """The smallest unsigned dtype holding every index."""
-        slots = self.slots(pegs)
-        return np.uint8 if slots <= 2**8 else np.uint16 if slots <= 2**16 else np.uint32 if slots <= 2**32 \
-            else np.uint64
+        return slots_dtype(self.slots(pegs))
 
     # -- text and JSON ---------------------------------------------------------------------
     @abstractmethod

@@ -39,7 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from . import search_arrays
-from .cache_folders import private_folder, writable
+from .cache_folders import private_folder, user_cache_folder, writable
 
 #: The kernels' sources: any change builds the modules again.
 SOURCES = ("optimal.py", "guess_scores.py", "seen.py", "tally.py", "table.py", "node_symmetry.py", "orbits.py",
@@ -110,8 +110,7 @@ def folders() -> list[Path]:
     if os.environ.get("NUMBA_CACHE_DIR"):
         return [Path(os.environ["NUMBA_CACHE_DIR"])]
     found = [Path(__file__).resolve().parent / "__pycache__"]
-    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    found.append(Path(cache) / "mmlogic")
+    found.append(user_cache_folder())
     return found
 
 

@@ -19,6 +19,13 @@ def writable(folder: str | Path) -> bool:
     return True
 
 
+def user_cache_folder() -> Path:
+    """mmlogic's folder in the user's cache: ``$XDG_CACHE_HOME/mmlogic``, by default ``~/.cache/mmlogic``
+    (the modules compiled ahead of time, the tables of rules derived from encodings)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "mmlogic"
+
+
 def private_folder(parent: str | Path | None = None) -> Path | None:
     """``mmlogic-numba-UID`` under ``parent`` (the temporary directory), made if need be; None unless it is a
     folder of this account that no other account can write or read."""

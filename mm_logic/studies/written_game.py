@@ -14,11 +14,12 @@ from pathlib import Path
 
 import numpy as np
 
+from ..codemaker import secret_indices
 from ..codespace import MAX_CODES
 from ..engines import BACKENDS, engine_class, make_engine
 from ..errors import BadInput, NoConsistentCode
 from ..feedback import rule_of
-from ..files import read_bytes
+from ..feedback.encoded import digest_files, file_sources
 from ..notation import amount
 from ..rules import RULE_FILE, Rules
 
@@ -38,16 +39,8 @@ def variant_of(rules: Rules, encoding: Path | None) -> dict | None:
 
 
 def _file_digest(path: Path) -> dict:
-    from ..engines.clingo.told_table import included_files  # clingo's own lookup of the includes
-
     digest = hashlib.sha256()
-    for file in included_files(path) if path.suffix == ".lp" else [path]:
-        try:
-            data = read_bytes(file, "the variant's file")
-        except OSError as error:
-            raise BadInput(f"cannot read {file}: {error.strerror or error}") from None
-        digest.update(f"{len(data)}\n".encode())
-        digest.update(data)
+    digest_files(digest, file_sources(path), strict=True)  # the files it reads, as a derived table's cache key
     return {"file": str(path), "sha256": digest.hexdigest()}
 
 
@@ -64,13 +57,8 @@ def engine_secrets(engine) -> np.ndarray | None:
     """The secrets of the game an engine plays: the codes its edited encoding admits (asked of it, an
     empty history's consistent codes), or those a rule stated in an encoding admits (``--feedback
     FILE.lp`` on the python engine); None: every code. Indices into the rules' codes, increasing."""
-    if engine.encoding is None:
-        return rule_of(engine.rules).admitted_codes()
-    with engine.session() as session:
-        admitted = np.sort(np.asarray(session.consistent_indices(), dtype=np.int64))
-    if admitted.size == 0:
-        raise NoConsistentCode(f"{engine.encoding} admits no code of {engine.rules.describe()}")
-    return admitted
+    # The bench's secrets of the engine's game (codemaker.secret_indices), where they are not every code.
+    return np.asarray(secret_indices(engine), dtype=np.int64) if engine.edited else None
 
 
 def encoding_secrets(rules: Rules, encoding: Path | None, time_limit: float | None = None) -> np.ndarray | None:
@@ -88,12 +76,11 @@ def encoding_secrets(rules: Rules, encoding: Path | None, time_limit: float | No
     engine = make_engine(backend_of(encoding), replace(rules.truthful, feedback="standard"), encoding=encoding,
                          time_limit=time_limit)
     try:
-        with engine.session() as session:
-            admitted = np.asarray(session.consistent_indices(), dtype=np.int64)
+        admitted = engine_secrets(engine)
     finally:
         engine.close()
     if own is not None:
         admitted = np.intersect1d(admitted, own)
-    if admitted.size == 0:
-        raise NoConsistentCode(f"{encoding} admits no code of {rules.describe()}")
-    return np.sort(admitted)
+        if admitted.size == 0:
+            raise NoConsistentCode(f"{encoding} and {rules.feedback} admit no code of {rules.describe()} together")
+    return admitted

@@ -31,7 +31,7 @@ from clingo import Function, Number
 from ...errors import SolverTimeout
 from ...feedback.encoded import NO_ANSWER, SEVERAL, UNKNOWN, Told
 from ...resources import encodings_dir
-from ...rules import Rules
+from ...rules import Rules, code_keys
 from .program import Program, code_only, rule_parts
 from .solve import solve_within
 
@@ -157,9 +157,9 @@ class ClingoTold:
         if models == 0:
             return
         keys = self._secret_keys(ids, lengths)
-        columns = np.searchsorted(_keys_of(secrets, colors), keys)
-        columns = np.minimum(columns, len(secrets) - 1)
-        if (_keys_of(secrets, colors)[columns] != keys).any():
+        secret_keys = code_keys(secrets, colors)
+        columns = np.minimum(np.searchsorted(secret_keys, keys), len(secrets) - 1)
+        if (secret_keys[columns] != keys).any():
             raise self.program.misfit("with a guess played, the encoding admits a code it does not admit before")
         owner = np.repeat(np.arange(models), lengths)
         answer = (ids >= pegs * colors)
@@ -281,12 +281,6 @@ class ModelReader:
 
     def lengths(self) -> np.ndarray:
         return np.frombuffer(self._lengths, dtype=np.int64) if self._lengths else np.zeros(0, dtype=np.int64)
-
-
-def _keys_of(codes: np.ndarray, colors: int) -> np.ndarray:
-    """The base-colours numbers of ``codes`` (increasing for codes in lexicographic order)."""
-    pegs = codes.shape[1]
-    return codes.astype(np.int64) @ (colors ** np.arange(pegs - 1, -1, -1, dtype=np.int64))
 
 
 def _codes_of(keys: np.ndarray, pegs: int, colors: int) -> np.ndarray:
