@@ -156,11 +156,14 @@ def brute_score(rules: Rules, guess, secret) -> Feedback:
 ALL_FEEDBACKS = FEEDBACK_RULES
 
 
-def contract_pick(candidates, alive, rank, rules: Rules | None = None):
+def contract_pick(candidates, alive, rank, rules: Rules | None = None, answer=None):
     """The contract's guess among ``candidates`` against the codes ``alive``, by brute force: the lowest
     ``rank`` of its part sizes (``max``: Knuth's minimax), then a code of ``alive``, then the smallest.
-    Parts are by :func:`brute_score` under ``rules``' feedback rule (None: the standard rule)."""
+    Parts are by :func:`brute_score` under ``rules``' feedback rule (None: the standard rule), or by
+    ``answer(guess, code)``, a rule of one's own, whose win is a part of its own (the win is always told)."""
     def fb(guess, code):
+        if answer is not None:
+            return "won" if guess == code else answer(guess, code)
         return brute_feedback(guess, code) if rules is None else brute_score(rules, guess, code)
 
     members = set(alive)
@@ -181,21 +184,22 @@ SCORER_RANKS = {
 }
 
 
-def brute_replay(rules: Rules, choose, answer=None) -> dict[int, int]:
+def brute_replay(rules: Rules, choose, answer=None, secrets=None) -> dict[int, int]:
     """The histogram (guesses: games) of a deterministic strategy over every secret, by brute force:
     ``choose(codes, alive)`` picks the guess from the valid codes and the consistent ones, the parts by
     :func:`brute_score` (``first``: ``lambda codes, alive: alive[0]``; Knuth: :func:`contract_pick` with ``max``),
-    or by ``answer(guess, code)`` (a rule of one's own; the win must be its own answer)."""
+    or by ``answer(guess, code)`` (a rule of one's own; the game ends when the guess is the secret).
+    ``secrets(code)``: which codes may be the secret (an edited encoding's), every code staying a guess."""
     answer = answer or (lambda guess, code: brute_score(rules, guess, code))
     codes = consistent(Rules(rules.pegs, rules.colors, rules.max_repeat), [])
     histogram: Counter = Counter()
-    stack = [(codes, 1)]
+    stack = [([c for c in codes if secrets is None or secrets(c)], 1)]
     while stack:
         alive, depth = stack.pop()
         guess = choose(codes, alive)
         parts: dict = {}
         for code in alive:
-            parts.setdefault(answer(guess, code), []).append(code)
+            parts.setdefault("won" if code == guess else answer(guess, code), []).append(code)
         for part in parts.values():
             if part == [guess]:
                 histogram[depth] += 1

@@ -77,24 +77,15 @@ class FeedbackRuleChoice(click.Choice):
         return super().convert(value, param, ctx)
 
 
-def feedback_option(f):
-    """``--feedback standard|black|positional|FILE.py``: what the codemaker tells of a guess."""
-    return click.option("--feedback", type=FeedbackRuleChoice(), default="standard", show_default=True,
-                        help="What the codemaker tells of a guess: standard (black and white, B,W), black (black "
-                             "pegs only, B), positional (one mark per peg, x o or -, e.g. x-o-), or FILE.py, a rule "
-                             "of your own (docs/encodings.md).")(f)
-
-
-def builtin_feedback_option(f=None, *, where: str = ""):
-    """``--feedback standard|black|positional``: the built-in rules only, for commands whose cases run in
-    processes of their own (``sweep``, ``openings``), where a rule of one's own would need its
-    encodings too."""
+def feedback_option(f=None, *, where: str = ""):
+    """``--feedback standard|black|positional|FILE``: what the codemaker tells of a guess (``where``, e.g.
+    ", in every size", follows its first words in the help)."""
     if f is None:
-        return functools.partial(builtin_feedback_option, where=where)
-    return click.option("--feedback", type=click.Choice(list(FEEDBACK_RULES)), default="standard",
-                        show_default=True,
-                        help=f"What the codemaker tells of a guess{where}: standard (black and white), black "
-                             "(black pegs only) or positional (one mark per peg).")(f)
+        return functools.partial(feedback_option, where=where)
+    return click.option("--feedback", type=FeedbackRuleChoice(), default="standard", show_default=True,
+                        help=f"What the codemaker tells of a guess{where}: standard (black and white, B,W), black "
+                             "(black pegs only, B), positional (one mark per peg, x o or -, e.g. x-o-), or FILE.py "
+                             "(or FILE.lp, FILE.pl), a rule of your own (docs/encodings.md).")(f)
 
 
 def rules_options(f=None, *, refuse_alphabet: str | None = None, feedback: bool = False, lies: bool = False):
@@ -303,7 +294,7 @@ def check_executor(executor: str, scheduler: str | None, what: str) -> None:
     ``what`` says what the workers' threads run at once (``cases``)."""
     ctx = click.get_current_context()
     if executor == "dask":
-        from ..studies.sweep import check_dask, check_scheduler  # sweep's module only where Dask is asked for
+        from ..studies.sweep_processes import check_dask, check_scheduler  # sweep's module only where Dask is asked for
         if scheduler is None:
             raise BadInput("--executor dask needs --scheduler ADDRESS (e.g. tcp://HOST:8786)")
         if ctx.get_parameter_source("jobs") != click.core.ParameterSource.DEFAULT:

@@ -143,7 +143,7 @@ def optimal_command(rules, objective, max_depth, consistent_only, encoding, symm
                        "searches every part whole")
     client = None
     if executor == "dask":
-        from ..studies.sweep import dask_client
+        from ..studies.sweep_processes import dask_client
 
         client = dask_client(scheduler)
     with Spinner("searching") as spinner, _closing(client):

@@ -16,10 +16,11 @@ from ..strategies import parse_strategies
 from ..terminal.progress import progress_bar
 from .options import (
     backend_option,
-    builtin_feedback_option,
     check_executor,
     colors_option,
+    encoding_option,
     executor_options,
+    feedback_option,
     jobs_option,
     json_option,
     output_file_option,
@@ -84,7 +85,8 @@ def repeat_rule(no_repeat: bool, max_repeat: int | None) -> int | None:
               help="Rule sets: comma-separated PEGSxCOLORS, either side a number or a range A-B "
                    "(4x2-10,5x6-7,6-7x5).")
 @repeat_options(metavar="M", where=", in every size")
-@builtin_feedback_option(where=", in every size")
+@feedback_option(where=", in every size")
+@encoding_option
 @strategy_option("minimax,expected,entropy,parts", many=True)
 @backend_option(many=True, default="python", help="Engines")
 @click.option("--first-guess", "first_guesses", metavar="CODE", multiple=True,
@@ -92,8 +94,8 @@ def repeat_rule(no_repeat: bool, max_repeat: int | None) -> int | None:
 @click.option("--all-openings", is_flag=True, help="Play every canonical opening of each size (see mmlogic openings).")
 @seed_option
 @sweep_options
-def sweep(sizes, no_repeat, max_repeat, feedback, strategies, backends, first_guesses, all_openings, seed, run,
-          out, as_json):
+def sweep(sizes, no_repeat, max_repeat, feedback, encoding, strategies, backends, first_guesses, all_openings, seed,
+          run, out, as_json):
     """Every secret of each case of a grid: sizes x strategies x openings x backends.
 
     Each case is a bench over every secret (as bench --all), run in a fresh
@@ -106,6 +108,11 @@ def sweep(sizes, no_repeat, max_repeat, feedback, strategies, backends, first_gu
     'mmlogic[dask]'). The rows are the same either way (seconds and memory
     aside).
 
+    --encoding FILE plays an edited encoding in every case (its codes are
+    the secrets; .lp for --backend clingo, .pl for swipl), and --feedback
+    FILE a rule of your own (docs/encodings.md); each row names the files
+    with their sha256, and a case whose file changed since is refused.
+
     \b
     Examples:
       mmlogic sweep --sizes 4x2-10,5x6-7,6x5-6,7x4,8x3-4 --out table.jsonl --jobs 2
@@ -113,15 +120,17 @@ def sweep(sizes, no_repeat, max_repeat, feedback, strategies, backends, first_gu
       mmlogic sweep --sizes 4x6 --strategy minimax --first-guess 0011 --first-guess 0123
       mmlogic sweep --sizes 4x4-7 --all-openings --out openings.jsonl
       mmlogic sweep --sizes 3x2-6,4x2-6 --feedback black --strategy minimax,entropy
+      mmlogic sweep --sizes 4x4-6 --encoding examples/shared_no_adjacent.lp --backend clingo \
+        --feedback examples/shared_no_adjacent.lp --strategy minimax,entropy
       mmlogic sweep --sizes 4x2-10 --out table.jsonl --executor dask --scheduler tcp://10.0.0.5:8786
     """
-    from ..studies.sweep import names, parse_sizes, plan
+    from ..studies.sweep_case import names, parse_sizes, plan
 
     cases = plan(parse_sizes(sizes), max_repeat=repeat_rule(no_repeat, max_repeat),
                  strategies=[s.name for s in parse_strategies(strategies, files=False)],
                  first_guesses=list(first_guesses),
                  all_openings=all_openings, backends=names("backend", BACKENDS, backends), seed=seed,
-                 feedback=feedback)
+                 feedback=feedback, encoding=encoding)
     outcome = run(cases)
     if as_json:
         click.echo(json.dumps(outcome.as_dict()))
@@ -134,12 +143,13 @@ def sweep(sizes, no_repeat, max_repeat, feedback, strategies, backends, first_gu
 @pegs_option
 @colors_option
 @repeat_options(metavar="M")
-@builtin_feedback_option
+@feedback_option
+@encoding_option
 @strategy_option("minimax", many=True)
 @backend_option(default="python")
 @seed_option
 @sweep_options
-def openings(pegs, colors, no_repeat, max_repeat, feedback, strategies, backend, seed, run, out, as_json):
+def openings(pegs, colors, no_repeat, max_repeat, feedback, encoding, strategies, backend, seed, run, out, as_json):
     """Play every canonical opening of a size and rank them.
 
     The canonical openings are one code per class that colour and position
@@ -150,19 +160,26 @@ def openings(pegs, colors, no_repeat, max_repeat, feedback, strategies, backend,
     initial-guess studies do. Runs as a sweep: --out, --jobs and --executor
     dask apply alike.
 
+    With --encoding FILE (an edited encoding: its codes are the secrets) or
+    --feedback FILE (a rule of your own), the openings are one per class of
+    the symmetries that keep that game's codes and feedback, found on its
+    feedback table (none assumed): every code when none does.
+
     \b
     Examples:
       mmlogic openings --strategy minimax,parts
       mmlogic openings --pegs 5 --colors 8 --strategy entropy --jobs 2 --json
       mmlogic openings --pegs 4 --colors 10 --no-repeat --strategy expected
       mmlogic openings --feedback positional --strategy entropy
+      mmlogic openings --encoding examples/shared_no_adjacent.lp --backend clingo \
+        --feedback examples/shared_no_adjacent.lp
       mmlogic openings --pegs 6 --colors 6 --out 6x6.jsonl --executor dask --scheduler tcp://10.0.0.5:8786
     """
     from ..studies.openings import OpeningRanking, opening_cases
 
     rules = make_rules(pegs, colors, max_repeat=repeat_rule(no_repeat, max_repeat), feedback=feedback)
     chosen = [s.name for s in parse_strategies(strategies, files=False)]
-    cases = opening_cases(rules, chosen, backend, seed)
+    cases = opening_cases(rules, chosen, backend, seed, encoding)
     ranking = OpeningRanking(rules, backend, chosen, run(cases))
     if as_json:
         click.echo(json.dumps(ranking.as_dict()))

@@ -9,12 +9,13 @@ guesses, then by the worst case, as the published initial-guess studies do.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..histogram import format_histogram
 from ..notation import plural
 from ..rules import Rules
-from ..symmetry import canonical_openings
-from .sweep import Case, Sweep, plan
+from .sweep import Sweep
+from .sweep_case import Case, plan
 
 
 def rank_openings(rows: list[dict]) -> list[dict]:
@@ -40,6 +41,11 @@ class OpeningRanking:
     strategies: list[str]
     sweep: Sweep
 
+    @property
+    def openings(self) -> int:
+        """How many canonical openings each strategy plays (those of the game's symmetries: a variant's own)."""
+        return len({case.first_guess for case in self.sweep.cases if case.strategy == self.strategies[0]})
+
     def rankings(self) -> dict[str, list[dict]]:
         rows = self.sweep.finished()
         return {s: rank_openings([r for r in rows if r["strategy"] == s]) for s in self.strategies}
@@ -47,16 +53,22 @@ class OpeningRanking:
     def as_dict(self) -> dict:
         keep = ("rank", "opening", "games", "total_guesses", "mean", "max", "histogram", "seconds", "peak_rss_mb")
         return {"rules": self.rules.as_dict(), "backend": self.backend,
-                "openings": len(canonical_openings(self.rules)),
+                **({"variant": self.sweep.cases[0].variant_dict()} if self.sweep.cases[0].variant else {}),
+                "openings": self.openings,
                 "rankings": {s: [{k: r[k] for k in keep} for r in ranked]
                              for s, ranked in self.rankings().items()},
                 "failures": self.sweep.as_dict()["failures"]}
 
     def text(self) -> str:
         blocks = []
-        count = len(canonical_openings(self.rules))
+        count = self.openings
+        encoding = self.sweep.cases[0].encoding if self.sweep.cases else None
+        game = self.rules.describe() + (f" encoding {encoding.name}" if encoding is not None else "")
         for strategy, ranked in self.rankings().items():
-            lines = [f"{self.rules.describe()} {strategy} ({plural(self.rules.size, 'code')}, "
+            codes = plural(self.rules.size, "code")
+            if ranked and ranked[0]["games"] != self.rules.size:  # a variant's secrets: fewer than the codes
+                codes = f"{ranked[0]['games']:,} secrets of {codes}"
+            lines = [f"{game} {strategy} ({codes}, "
                      f"{plural(count, 'canonical opening')}, best first: fewest guesses in "
                      "total, then smallest max)",
                      f"  {'rank':>4}  {'opening':<{max(7, self.rules.pegs)}}  {'total':>9} {'mean':>6} {'max':>4} "
@@ -69,8 +81,10 @@ class OpeningRanking:
         return "\n\n".join(blocks)
 
 
-def opening_cases(rules: Rules, strategies: list[str], backend: str, seed: int | None) -> list[Case]:
-    """Every canonical opening of ``rules`` for each strategy (the cases ``openings`` runs)."""
+def opening_cases(rules: Rules, strategies: list[str], backend: str, seed: int | None,
+                  encoding: Path | None = None) -> list[Case]:
+    """Every canonical opening of ``rules`` (played on ``encoding``, an edited one) for each strategy (the
+    cases ``openings`` runs)."""
     return plan([(rules.pegs, rules.colors)], max_repeat=rules.max_repeat, strategies=strategies, first_guesses=[],
                 all_openings=True, backends=[backend], seed=seed, where="", player="openings",
-                feedback=rules.feedback)
+                feedback=rules.feedback, encoding=encoding)

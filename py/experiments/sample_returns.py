@@ -65,7 +65,7 @@ from mm_logic.strategies import make_strategy
 from mm_logic.strategies.base import Strategy
 from mm_logic.strategies.sampled import SampleEntropy
 from mm_logic.studies.bench import bench_games
-from mm_logic.studies.sweep import parse_sizes
+from mm_logic.studies.sweep_case import parse_sizes
 
 #: Games per size when --games is not given (the larger game is much slower per game).
 DEFAULT_GAMES = {"16x6": 100, "20x20": 10}

@@ -184,7 +184,7 @@ def test_a_secret_failed_on_one_backend_is_no_disagreement():
 def test_a_sweep_case_with_failed_games_fails_whole(gives_up):
     # A sweep's row has no column for failed games: the case is an error (as before), not a row with holes.
     from mm_logic.rules import Rules
-    from mm_logic.studies.sweep import Case, run_case
+    from mm_logic.studies.sweep_case import Case, run_case
     won, failed = expected_3x3()
     with pytest.raises(StrategyGaveUp, match=f"^{failed} of 27 games failed: first-gives-up found no third guess$"):
         run_case(Case(Rules(3, 3), "first-gives-up", None, "python"))

@@ -127,7 +127,7 @@ def test_sigterm_stops_a_sweep_keeps_its_rows_and_the_rerun_runs_the_rest(start,
             "--jobs", 2, "--out", out)
     sweep = start(*args)
     wait_for(lambda: out.exists() and out.read_text().count("\n") == 2, "the two small cases' rows")
-    assert workers(sweep.pid, "mm_logic.studies.sweep"), "the long case runs"
+    assert workers(sweep.pid, "mm_logic.studies.sweep_processes"), "the long case runs"
     code, stdout, stderr = sweep.end(signal.SIGTERM)
     assert code == 143, stderr
     assert sweep.left() == []
@@ -142,7 +142,7 @@ def test_sighup_stops_openings_with_129(start, tmp_path):
     out = tmp_path / "openings.jsonl"
     ranking = start("openings", "--pegs", 5, "--colors", 7, "--strategy", "random", "--backend", "clingo",
                     "--seed", 1, "--jobs", 2, "--out", out)
-    wait_for(lambda: len(workers(ranking.pid, "mm_logic.studies.sweep")) == 2, "two case processes")
+    wait_for(lambda: len(workers(ranking.pid, "mm_logic.studies.sweep_processes")) == 2, "two case processes")
     code, stdout, stderr = ranking.end(signal.SIGHUP)
     assert code == 129, stderr
     assert ranking.left() == []
@@ -231,7 +231,7 @@ def test_a_second_sweep_on_the_same_out_refuses_in_one_line(start, tmp_path, run
     out = tmp_path / "shared.jsonl"
     args = ("sweep", "--sizes", "5x7", "--strategy", "random", "--backend", "clingo", "--seed", 1, "--out", out)
     first = start(*args)
-    wait_for(lambda: workers(first.pid, "mm_logic.studies.sweep"), "the first sweep's case")
+    wait_for(lambda: workers(first.pid, "mm_logic.studies.sweep_processes"), "the first sweep's case")
     second = run(*args)
     assert second.exit_code == 2
     assert second.stderr == (f"error: --out {out} is being written by another sweep, still running; wait for it to "
@@ -285,7 +285,7 @@ def test_sigterm_inside_native_code_is_held_as_ctrl_c_is(ctrl_c):
 
 def test_the_lock_on_out_follows_the_file_load_rows_rewrites(tmp_path):
     from mm_logic.errors import BadInput
-    from mm_logic.studies.sweep import OutputLock, load_rows
+    from mm_logic.studies.sweep_rows import OutputLock, load_rows
 
     out = tmp_path / "cut.jsonl"
     out.write_text('{"rules": {"pegs"')  # a row cut off by a kill: load_rows writes the file anew

@@ -23,9 +23,10 @@ from mm_logic.engines import make_engine
 from mm_logic.notation import format_code, parse_code
 from mm_logic.rules import Rules
 from mm_logic.strategies import STRATEGIES, make_strategy
-from mm_logic.studies import sweep as sweep_module
+from mm_logic.studies import sweep_case, sweep_processes, sweep_rows
 from mm_logic.studies.bench import bench_all
-from mm_logic.studies.sweep import CASE_FIELDS, RESULT_FIELDS, Case, parse_sizes, run_sweep
+from mm_logic.studies.sweep import run_sweep
+from mm_logic.studies.sweep_case import CASE_FIELDS, RESULT_FIELDS, Case, parse_sizes
 from mm_logic.symmetry import canonical_openings
 
 from conftest import MMLOGIC, ROOT
@@ -177,14 +178,14 @@ def test_ctrl_c_keeps_the_finished_rows_and_the_rerun_runs_the_rest(tmp_path):
 def test_ctrl_c_right_after_a_row_is_written_counts_that_row(tmp_path, monkeypatch):
     """The race CI met once: the row on disk, Ctrl-C before the sweep counted it ("0 of 4 finished")."""
     out = tmp_path / "race.jsonl"
-    monkeypatch.setattr(sweep_module, "run_isolated", lambda case, stop=None: {**case, **FAKE_RESULT})
-    write = sweep_module.RowWriter.write
+    monkeypatch.setattr(sweep_processes, "run_isolated", lambda case, stop=None: {**case, **FAKE_RESULT})
+    write = sweep_rows.RowWriter.write
 
     def write_then_interrupt(self, written):
         write(self, written)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(sweep_module.RowWriter, "write", write_then_interrupt)
+    monkeypatch.setattr(sweep_rows.RowWriter, "write", write_then_interrupt)
     cases = [Case(Rules(2, colors), "minimax", None, "python") for colors in (2, 3)]
     result = run_sweep(cases, out=out)
     on_disk = [json.loads(line) for line in out.read_text().splitlines()]
@@ -204,7 +205,7 @@ def test_a_failed_case_is_reported_not_written_and_the_others_go_on(tmp_path, mo
     def fake(case, stop=None):
         calls.append(case)
         return {"error": "boom"} if case["rules"]["colors"] == 3 else {**case, **FAKE_RESULT}
-    monkeypatch.setattr(sweep_module, "run_isolated", fake)
+    monkeypatch.setattr(sweep_processes, "run_isolated", fake)
     result = invoke("sweep", "--sizes", "2x2-3", "--strategy", "minimax", "--out", out)
     assert result.exit_code == 1
     assert result.stderr == ("failed: 2x3 minimax own-opening python: boom\n"
@@ -335,7 +336,7 @@ def free_port() -> int:
      "--backend a1 plays the standard feedback rule only; with --feedback black use --backend clingo, swipl or "
      "python"),
     (["openings", "--feedback", "mine.py"], 2,
-     "Invalid value for '--feedback': 'mine.py' is not one of 'standard', 'black', 'positional'."),
+     "Invalid value for '--feedback': cannot read --feedback mine.py: No such file or directory"),
     (["openings", "--out", "/proc/x/out.jsonl"], 2,
      "Invalid value for '--out': cannot write /proc/x/out.jsonl (No such file or directory)"),
 ])
@@ -421,10 +422,10 @@ def test_case_round_trips_through_its_dict():
     # A row written before the rules object named its feedback rule is the standard rule's case.
     old = case.as_dict()
     assert old["rules"].pop("feedback") == "standard"
-    assert Case.from_dict(old) == case and sweep_module.case_key(old) == case.key
+    assert Case.from_dict(old) == case and sweep_case.case_key(old) == case.key
     assert case.label() == "4x40 no-repeat random 0,1,2,39 python seed 7"
     # A seed is part of a case only for strategies that use one.
-    cases = sweep_module.plan([(3, 3)], max_repeat=None, strategies=["minimax", "random"], first_guesses=[],
+    cases = sweep_case.plan([(3, 3)], max_repeat=None, strategies=["minimax", "random"], first_guesses=[],
                               all_openings=False, backends=["python"], seed=5)
     assert [c.seed for c in cases] == [None, 5]
 

@@ -1,0 +1,199 @@
+"""Where a sweep's cases run: each in a fresh Python process, supervised from here or started by Dask workers.
+
+Always in a fresh Python process of its own (:func:`run_isolated` starts
+``python -m mm_logic.studies.sweep_processes CASE``), so that its peak memory is the case's own
+(:mod:`mm_logic.studies.sweep`). :func:`run_local` supervises up to ``--jobs`` of
+them from threads of this process; :func:`run_dask` submits :func:`run_isolated` to a
+``dask.distributed`` scheduler, and each worker starts the process on its machine.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, as_completed
+
+from ..errors import BackendUnavailable, BadInput, MMLogicError, install_hint
+from ..notation import quoted
+from ..processes import die_with_parent, worker_count
+from .sweep_case import Case, run_case
+
+EXECUTORS = ("local", "dask")
+#: Schemes of a scheduler's address (tcp:// when none is written).
+SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
+
+#: Called in the main thread as each case ends: the case, and its row or ``{"error": message}``.
+OnResult = Callable[[Case, dict], None]
+
+
+class _Children:
+    """The case processes this process has running, to stop them on Ctrl-C."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.running: set[subprocess.Popen] = set()
+        self.stopped = False
+
+    def stop(self) -> None:
+        with self.lock:
+            self.stopped = True
+            for child in self.running:
+                child.kill()
+
+
+_children = _Children()
+
+
+def run_isolated(case: dict, stop: _Children | None = None) -> dict:
+    """Run one case (``Case.as_dict()``) in a fresh Python process: its row, or ``{"error": message}``.
+
+    This is the task a Dask worker runs; it returns, never raises, so that
+    one failed case is reported and the others go on.
+    """
+    stop = stop or _children
+    command = [sys.executable, "-m", "mm_logic.studies.sweep_processes", json.dumps(case), str(os.getpid())]
+    with stop.lock:
+        if stop.stopped:
+            return {"error": "interrupted"}
+        child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 text=True)
+        stop.running.add(child)
+    try:
+        out, err = child.communicate()
+    finally:
+        with stop.lock:
+            stop.running.discard(child)
+    lines = out.strip().splitlines()
+    try:
+        row = json.loads(lines[-1]) if lines else None
+    except ValueError:
+        row = None
+    if isinstance(row, dict) and (child.returncode == 0 or "error" in row):
+        return row
+    try:
+        how = (f"was killed by signal {signal.Signals(-child.returncode).name}" if child.returncode < 0
+               else f"exited {child.returncode}")
+    except ValueError:
+        how = f"was killed by signal {-child.returncode}"
+    last = err.strip().splitlines()[-1:] or [""]
+    return {"error": f"the process running the case {how} on {socket.gethostname()}"
+                     + (f": {last[0]}" if last[0] else "")}
+
+
+def _case_process(argv: list[str]) -> int:
+    """``python -m mm_logic.studies.sweep_processes CASE [PARENT]``: run one case, print its row (or
+    ``{"error": ...}``) as JSON; it ends with the process ``PARENT`` (the sweep's), even one killed outright."""
+    if len(argv) > 1:
+        die_with_parent(int(argv[1]))
+    try:
+        row = run_case(Case.from_dict(json.loads(argv[0])))
+        code = 0
+    except KeyboardInterrupt:
+        return 130
+    except MMLogicError as error:
+        row, code = {"error": str(error)}, 1
+    except Exception as error:  # noqa: BLE001 - reported as the case's one-line failure
+        row, code = {"error": f"internal failure: {type(error).__name__}: {error}"}, 1
+    print(json.dumps(row), flush=True)
+    return code
+
+
+# -- executors ------------------------------------------------------------------------
+def run_local(cases: list[Case], jobs: int, on_result: OnResult) -> None:
+    """Run the cases, up to ``jobs`` at once, each in its own process; Ctrl-C kills those running."""
+    stop = _Children()
+    pool = ThreadPoolExecutor(max_workers=worker_count(jobs, len(cases)), thread_name_prefix="mmlogic-case")
+    futures = {pool.submit(run_isolated, case.as_dict(), stop): case for case in cases}
+    try:
+        for future in as_completed(futures):
+            on_result(futures[future], future.result())
+    finally:
+        stop.stop()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def check_dask() -> None:
+    """Refuse ``--executor dask`` where dask.distributed is not installed (exit 2)."""
+    import importlib.util
+    try:
+        found = importlib.util.find_spec("distributed") is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
+        raise BackendUnavailable(f"--executor dask needs dask.distributed: {install_hint('dask')}")
+
+
+def check_scheduler(address: str) -> None:
+    """Refuse a ``--scheduler`` that is no address (exit 2), before dask tries to reach it."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+    try:
+        if not address.strip() or any(c.isspace() for c in address):
+            raise ValueError("it has spaces" if address.strip() else "it is empty")
+        scheme, location = parse_address(address)
+        if scheme not in SCHEMES:
+            raise ValueError(f"{scheme}:// is not one of {', '.join(s + '://' for s in SCHEMES)}")
+        try:
+            _, port = parse_host_port(location)
+        except ValueError as error:
+            raise ValueError("missing port number" if "missing port" in str(error)
+                             else "the port is not a number") from None
+        if not 0 < port < 65536:
+            raise ValueError(f"port {port} is not between 1 and 65535")
+    except ValueError as error:
+        reason = str(error)
+        raise BadInput(f"--scheduler {quoted(address)} is not a scheduler address ({reason}); "
+                       "write tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786") from None
+
+
+def dask_client(address: str):
+    """A ``distributed.Client`` on the scheduler at ``address``, or one line and exit 1.
+
+    How long it tries is dask's ``distributed.comm.timeouts.connect`` (30 s;
+    ``DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT=5s`` shortens it).
+    """
+    check_dask()
+    import logging
+
+    from distributed import Client
+    # Connection attempts log their own retries: the one line below says it all.
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    try:
+        return Client(address, set_as_default=False)
+    except Exception as error:  # noqa: BLE001 - unreachable, refused, bad address: one line
+        reason = " ".join(str(error).split()) or type(error).__name__
+        error.__traceback__ = None  # its frames hold the half-built Client: let it go now
+    # The half-built Client's __del__ fails in turn (its close times out after 10 s) and Python
+    # prints that as an "Exception ignored" traceback: collected here, quietly; the line below says it.
+    hook, sys.unraisablehook = sys.unraisablehook, lambda unraisable: None
+    try:
+        gc.collect()
+    finally:
+        sys.unraisablehook = hook
+    raise MMLogicError(f"cannot reach the Dask scheduler at {address}: {reason}")
+
+
+def run_dask(cases: list[Case], client, on_result: OnResult) -> None:
+    """Submit every case to the cluster (biggest first), handing rows on as they come."""
+    from distributed import as_completed as dask_completed
+    futures = {client.submit(run_isolated, case.as_dict(), pure=False): case for case in cases}
+    try:
+        for future in dask_completed(list(futures), loop=client.loop):
+            try:
+                row = future.result()
+            except Exception as error:  # noqa: BLE001 - a worker lost, a task that cannot run
+                row = {"error": " ".join(f"{type(error).__name__}: {error}".split())}
+            on_result(futures[future], row)
+    finally:
+        client.cancel(list(futures))
+
+
+
+if __name__ == "__main__":
+    sys.exit(_case_process(sys.argv[1:]))
