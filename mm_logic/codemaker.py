@@ -103,14 +103,16 @@ def every_secret(rules: Rules) -> list[Code]:
     return [space.code(i) for i in range(space.size)]
 
 
-def chosen_secret(text: str | None, engine: Engine, seed: int | None, remote: bool = False) -> Code | None:
+def chosen_secret(text: str | None, engine: Engine, seed: int | None, remote: bool = False,
+                  name: str = "--secret", variant: str | None = None) -> Code | None:
     """The code the user gave (``text``), or a random one of the engine's game (an edited encoding's
     codes), reproducible with ``seed``.
 
     For a game against a server (``remote``) that plays the rules' game, the code given or None: the
     server draws it (from ``seed``). With an edited encoding the server, which plays the rules' game,
     is given one of the encoding's codes, checked or drawn here (as ``bench --server`` gives it its
-    secrets).
+    secrets). ``name``: the option or field that gave ``text``, as messages name it; ``variant``: what they
+    call the game as written (default: the edited file's name).
     """
     if remote and not engine.edited:
         return parse_code(text, engine.rules) if text is not None else None
@@ -122,10 +124,10 @@ def chosen_secret(text: str | None, engine: Engine, seed: int | None, remote: bo
         try:
             admitted = engine.first([(secret, rule_of(engine.rules).win(engine.rules.pegs))]) is not None
         except WrongAnswer as error:  # the encoding is wrong, not the secret
-            raise WrongAnswer(f"{error} (asked whether it admits --secret {text})") from None
+            raise WrongAnswer(f"{error} (asked whether it admits {name} {text})") from None
         if not admitted:
-            variant = Path(engine.encoding or engine.rules.feedback).name
-            raise BadInput(f"--secret {text} is excluded by {variant} (the game's secrets are the codes it admits)")
+            variant = variant or Path(engine.encoding or engine.rules.feedback).name
+            raise BadInput(f"{name} {text} is excluded by {variant} (the game's secrets are the codes it admits)")
     return secret
 
 

@@ -7,7 +7,7 @@ import json
 
 import click
 
-from ..codemaker import chosen_secret, game_secrets
+from ..codemaker import chosen_secret
 from ..errors import BadInput
 from ..notation import parse_entry
 from .options import (
@@ -219,6 +219,7 @@ def play_command(rules, engine, strategy, seed, role, secret_text, max_guesses, 
       mmlogic play --role codemaker --lies 1
     """
     from ..game import Game
+    from ..game_setup import GameSetup
     from ..terminal.play import play_codebreaker, play_codemaker
     from ..terminal.progress import Spinner
 
@@ -231,45 +232,17 @@ def play_command(rules, engine, strategy, seed, role, secret_text, max_guesses, 
             click.echo("", err=True)  # Ctrl-D: end the prompt's line; the game ends as after quit
             return None
 
-    if rounds is not None and role != "duel":
-        raise BadInput("--rounds applies to --role duel")
-    if adversary and role != "codebreaker":
-        raise BadInput("--adversary applies to --role codebreaker: the computer then answers your guesses")
-    if adversary and secret_text is not None:
-        raise BadInput("--adversary keeps no secret: give --secret or --adversary, not both")
-    liar = None
-    if liar_text is not None:
-        from ..lies import parse_liar
-
-        if role != "codebreaker" or adversary:
-            raise BadInput("--liar applies to --role codebreaker with a secret: the computer then answers your "
-                           "guesses")
-        liar = parse_liar(liar_text, rules, seed)
-    if rules.lies and (role == "duel" or adversary):
-        raise BadInput(f"--lies applies to --role codebreaker and codemaker{' without --adversary' * adversary}")
+    setup = GameSetup(engine.rules, role, secret_text, adversary, liar_text, rounds, seed)
+    setup.check()
+    setup.check_engine(type(engine), engine.encoding is not None)
     if role == "duel":
         from ..terminal.duel import play_duel
 
-        rounds = 2 if rounds is None else rounds
-        if rounds % 2:
-            raise BadInput(f"--rounds {rounds} is odd: a duel has an even number of rounds, so that each side "
-                           "makes as many codes as it breaks")
-        if secret_text is not None:
-            raise BadInput("--secret applies to --role codebreaker: in a duel the computer's codes are drawn "
-                           "(reproducible with --seed)")
-        secrets = game_secrets(engine, rounds // 2, seed)  # one for each round you break
-        return play_duel(engine, strategy, secrets, ask, click.echo, rounds, max_guesses, busy=Spinner)
+        return play_duel(engine, strategy, setup.duel_secrets(engine), ask, click.echo, setup.duel_rounds,
+                         max_guesses, busy=Spinner)
     if role == "codemaker":
-        if secret_text is not None:
-            raise BadInput("--secret applies to --role codebreaker: as codemaker you keep the code in mind")
         with Game(engine, strategy) as game:
             return play_codemaker(game, ask, click.echo, max_guesses, busy=Spinner)
-    if adversary:
-        from ..adversary import check_adversary
-
-        check_adversary(engine.rules, type(engine), engine.encoding is not None)
-        game = Game(engine, strategy, adversary=True)
-    else:
-        game = Game(engine, strategy, secret=chosen_secret(secret_text, engine, seed), liar=liar)
+    game = Game(engine, strategy, secret=setup.secret_for(engine), adversary=adversary, liar=setup.make_liar())
     with game:
         return play_codebreaker(game, ask, click.echo, max_guesses, busy=Spinner)

@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from ..errors import BadInput
-from .options import RULE_OPTIONS, Integer, Seconds, rules_options, time_limit_option
+from .options import (
+    RULE_OPTIONS,
+    FeedbackRuleChoice,
+    FilePath,
+    Integer,
+    Seconds,
+    rules_options,
+    time_limit_option,
+)
 
 
 @click.command(name="serve")
@@ -32,8 +42,18 @@ from .options import RULE_OPTIONS, Integer, Seconds, rules_options, time_limit_o
                    "none. A file of another schema version, or not SQLite, is refused.  [default: in memory]")
 @click.option("--workers", type=Integer(1), default=1, show_default=True,
               help="Processes serving the API on the one port, sharing the games of --db (needed above 1).")
+@click.option("--encoding", type=FilePath(exists=True, dir_okay=False, path_type=Path), default=None, metavar="FILE",
+              help="Serve a variant: this edited .lp (clingo) or .pl (swipl) encoding, whose codes are the secrets; "
+                   "requests and the page choose it by its name beside the built-in rules.")
+@click.option("--feedback", "variant_feedback", type=FeedbackRuleChoice(), default=None,
+              help="The variant's feedback rule: a built-in one, or a rule of your own, FILE.py (with an --encoding "
+                   "that states it, or on the python engine), FILE.lp or FILE.pl (alone, the variant's encoding "
+                   "too; docs/encodings.md).  [default: standard]")
+@click.option("--variant-name", metavar="NAME", default=None,
+              help="The name requests and the page choose the variant by (letters, digits, _ and -).  [default: "
+                   "the --encoding file's name without its suffix, else the --feedback file's]")
 def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit, read_timeout, max_connections, db,
-          workers):
+          workers, encoding, variant_feedback, variant_name):
     """The codemaker server: a web page and a JSON API, games kept in memory or in --db (docs/server.md).
 
     --db FILE keeps the games and races in an SQLite file, so a restart (even
@@ -51,12 +71,20 @@ def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit, read
     [GAME,abcde] scores a guess. The rules options apply to it alone (an API
     game names its rules in its request).
 
+    --encoding FILE and --feedback FILE serve a variant beside the built-in
+    rules: the page's Feedback list offers it by its name, and a request names
+    it in its rules ("variant": "palindrome"), never a file. The files are
+    checked at start, at the size of the rules options (4x6 by default): one
+    that does not load is one line, exit 2.
+
     \b
     Examples:
       mmlogic serve
       mmlogic serve --port 8080 --max-games 200 --idle-seconds 600
       mmlogic serve --tcp-port 5000 --pegs 5 --colors 8 --no-repeat
       mmlogic serve --db games.db --workers 2
+      mmlogic serve --encoding examples/palindrome.lp
+      mmlogic serve --feedback examples/shared_no_adjacent.lp --variant-name shared
       curl -s -X POST localhost:8000/api/games -H 'Content-Type: application/json' \\
         -d '{"rules": {"pegs": 4, "colors": 6}}'
     """
@@ -74,16 +102,27 @@ def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit, read
         raise BadInput("--tcp-port serves from one process: the line protocol's games are numbered by it; "
                        "leave --workers at 1")
     ctx = click.get_current_context()
+    variants = ()
+    if encoding is not None or variant_feedback is not None or variant_name is not None:
+        from ..server.variant import Variant
+
+        # Checked before the server listens: a file that does not load is one line, exit 2.
+        variants = (Variant.load(encoding, variant_feedback, variant_name, rules, time_limit),)
     if db is None:
-        store = GameStore(max_games=max_games, idle_seconds=idle_seconds, time_limit=time_limit)
+        store = GameStore(max_games=max_games, idle_seconds=idle_seconds, time_limit=time_limit, variants=variants)
     else:
         from ..server.db_store import SqliteStore
 
         store = SqliteStore(db, max_games=max_games, idle_seconds=idle_seconds, time_limit=time_limit,
-                            workers=workers)
+                            workers=workers, variants=variants)
+    for variant in variants:
+        click.echo(f"mmlogic serve: variant {variant.name} ({', '.join(variant.files)}), "
+                   f"on {', '.join(variant.backends)}", err=True)
     if tcp_port is None:
         line_games = None
-        if any(ctx.get_parameter_source(p) != click.core.ParameterSource.DEFAULT for p in RULE_OPTIONS):
+        # With a variant, the rules options are the size it is checked at.
+        if not variants and any(ctx.get_parameter_source(p) != click.core.ParameterSource.DEFAULT
+                                for p in RULE_OPTIONS):
             click.echo("note: the rules options apply to the line protocol (--tcp-port) only; "
                        "an API game names its rules in its request", err=True)
     else:

@@ -29,7 +29,9 @@ Routes (bodies and answers are JSON; the whole reference is ``docs/server.md``):
   secret once over); with ``"games": N`` (and no ``secret``) a batch race: every entrant plays the
   same N secrets in its own worker process, by itself (no step), and the state gives each one's games
   done, running mean, seconds and place, and the finishing order (the secrets once over);
-* ``GET /api/options``: the backends and strategies to choose from, and those that play each feedback rule;
+* ``GET /api/options``: the backends and strategies to choose from, those that play each feedback rule, and the
+  variants the server serves (``serve --encoding FILE``), which a request names by name (``"rules": {"variant":
+  "palindrome"}``), never by a file;
 * ``GET /openapi.json``: the API's OpenAPI 3.1 document (:mod:`~mm_logic.server.openapi`), and ``GET /api/docs``
   a page that shows it (``static/reference.html``, nothing fetched from elsewhere);
 * ``GET /`` the web page (``static/index.html``), its scripts and styles under ``/static/``.
@@ -275,11 +277,11 @@ def create_app(store: GameStore | None = None, hosts: frozenset[str] | None = No
     async def create_race(request: Request):
         body = await body_of(request)
         if "games" in body:  # a batch race: every entrant plays `games` secrets in its own worker process
-            build = await run_in_threadpool(new_batch_race, body, store.time_limit, running_batches)
+            build = await run_in_threadpool(new_batch_race, body, store.time_limit, running_batches, store.variants)
             race = await run_in_threadpool(add_batch_race, build, body)
         else:
             body = store.seeded(body)
-            build = await run_in_threadpool(new_race, body, store.time_limit)
+            build = await run_in_threadpool(new_race, body, store.time_limit, store.variants)
             race = await run_in_threadpool(store.add_race, build, body)
         return JSONResponse(race.state(), status_code=201)
 
@@ -296,7 +298,8 @@ def create_app(store: GameStore | None = None, hosts: frozenset[str] | None = No
     async def options(request: Request):
         return JSONResponse({"backends": list(BACKENDS), "default_backend": DEFAULT_BACKEND,
                              "strategies": list(STRATEGIES), "default_strategy": DEFAULT_STRATEGY,
-                             "max_entrants": MAX_ENTRANTS, "max_batch": MAX_BATCH, "feedback_rules": PLAYERS_BY_RULE})
+                             "max_entrants": MAX_ENTRANTS, "max_batch": MAX_BATCH, "feedback_rules": PLAYERS_BY_RULE,
+                             "variants": [variant.option() for variant in store.variants]})
 
     async def page(request: Request):
         return FileResponse(STATIC / "index.html")

@@ -20,11 +20,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..codemaker import game_secrets
 from ..errors import BackendUnavailable, BadInput
 from ..notation import format_code
 from ..studies.race import BatchRace, batch_secrets
 from .race import race_request
 from .store import Conflict, TooManyGames
+from .variant import Variant, rules_json
 
 #: The largest batch a request may ask for.
 MAX_BATCH = 1000
@@ -41,6 +43,8 @@ class HostedBatchRace:
     id: str
     race: BatchRace
     seed: int | None
+    #: The variant the race plays (``rules.variant``), None for the built-in rules.
+    variant: Variant | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
     last_used: float = field(default_factory=time.monotonic)
     _closed: threading.Event = field(default_factory=threading.Event)
@@ -70,7 +74,8 @@ class HostedBatchRace:
         """What anyone may know of the race: every entrant's standing; the secrets once it is over."""
         state = self.race.state()
         rules = self.race.rules
-        state = {"id": self.id, "rules": state.pop("rules"), "alphabet": rules.alphabet[: rules.colors],
+        state.pop("rules")
+        state = {"id": self.id, "rules": rules_json(rules, self.variant), "alphabet": rules.alphabet[: rules.colors],
                  "seed": self.seed, **state}
         if state["over"]:
             state["secrets"] = [format_code(secret, rules) for secret in self.race.secrets]
@@ -84,17 +89,19 @@ class HostedBatchRace:
         self.race.stop()
 
 
-def new_batch_race(request: dict, time_limit: float | None, running: Callable[[], int]):
+def new_batch_race(request: dict, time_limit: float | None, running: Callable[[], int],
+                   variants: tuple[Variant, ...] = ()):
     """Check a batch race request; returns a function starting the race under an id, called once there is room.
 
     ``request``: ``rules``, ``entrants`` (1 to 8 ``{"backend", "strategy"}``), ``games`` (1 to
     :data:`MAX_BATCH`), optional ``seed`` (the batch's secrets, drawn as ``mmlogic bench --games N --seed S``
-    draws them, and the strategies'), ``first_guess``. ``running()``: how many batch races run now.
+    draws them, and the strategies'; a variant's, among the codes it admits), ``first_guess``. ``running()``: how
+    many batch races run now; ``variants``: those the server serves, which ``rules.variant`` may name.
     """
     if isinstance(request, dict) and "secret" in request:
         raise BadInput("secret is for a race on one secret; a batch race draws its games' secrets (see seed)")
-    rules, seed, players, _ = race_request(request, time_limit,
-                                           frozenset({"rules", "entrants", "games", "seed", "first_guess"}))
+    rules, seed, players, _, variant = race_request(
+        request, time_limit, frozenset({"rules", "entrants", "games", "seed", "first_guess"}), variants)
     games = request.get("games")
     if not isinstance(games, int) or isinstance(games, bool) or not 1 <= games <= MAX_BATCH:
         raise BadInput(f"games must be an integer from 1 to {MAX_BATCH}")
@@ -102,12 +109,18 @@ def new_batch_race(request: dict, time_limit: float | None, running: Callable[[]
     def build(key: str) -> HostedBatchRace:
         if running() >= MAX_RUNNING:
             raise TooManyGames(f"the server runs its maximum of {MAX_RUNNING} batch races; try again when one ends")
+        secrets = batch_secrets(rules, games, seed) if variant is None else None
         for number, player in enumerate(players, 1):
             try:
-                player.engine().close()  # a space it refuses, a solver not installed: said now, not in the worker
+                engine = player.engine()  # a space it refuses, a solver not installed: said now, not in the worker
             except (BadInput, BackendUnavailable) as error:
                 raise type(error)(f"entrant {number}: {error}") from None
-        hosted = HostedBatchRace(key, BatchRace(rules, players, batch_secrets(rules, games, seed)), seed)
+            try:
+                if secrets is None:  # a variant's: among the codes it admits, as the first engine lists them
+                    secrets = game_secrets(engine, games, seed)
+            finally:
+                engine.close()
+        hosted = HostedBatchRace(key, BatchRace(rules, players, secrets), seed, variant)
         hosted.start()
         return hosted
 

@@ -42,6 +42,7 @@ from ..errors import BadInput
 from ..notation import shown
 from .race import Race, new_race
 from .store import ID, Conflict, GameStore, Hosted, HostedGame, TooManyGames, UnknownGame
+from .variant import Variant
 
 #: The schema's version, in the file's ``PRAGMA user_version``; a file of another is refused.
 SCHEMA_VERSION = 1
@@ -109,15 +110,21 @@ class Built:
 
 
 def game_played(hosted: HostedGame) -> dict:
-    """What a game's row keeps of its play."""
+    """What a game's row keeps of its play (and of a variant's game, the variant's name and files' digest)."""
     return {"history": [[list(g), list(f)] for g, f in hosted.game.history],
-            "pending": None if hosted.pending is None else list(hosted.pending), "resigned": hosted.resigned}
+            "pending": None if hosted.pending is None else list(hosted.pending), "resigned": hosted.resigned,
+            **played_variant(hosted.variant)}
 
 
 def race_played(race: Race) -> dict:
-    """What a race's row keeps of its play: each entrant's history, seconds and stop."""
+    """What a race's row keeps of its play: each entrant's history, seconds and stop (and its variant's)."""
     return {"entrants": [{"history": [[list(g), list(f)] for g, f in e.game.history], "seconds": e.seconds,
-                          "stopped": e.stopped} for e in race.entrants]}
+                          "stopped": e.stopped} for e in race.entrants], **played_variant(race.variant)}
+
+
+def played_variant(variant: Variant | None) -> dict:
+    """What a row keeps of the variant played: its name and its files' digest, which a restart checks."""
+    return {} if variant is None else {"variant": variant.identity()}
 
 
 def replay(game, history: list) -> None:
@@ -140,8 +147,8 @@ class SqliteStore(GameStore):
     """
 
     def __init__(self, path: str, max_games: int = 1000, idle_seconds: float = 1800.0,
-                 time_limit: float | None = 10.0, workers: int = 1):
-        super().__init__(max_games, idle_seconds, time_limit)
+                 time_limit: float | None = 10.0, workers: int = 1, variants: tuple[Variant, ...] = ()):
+        super().__init__(max_games, idle_seconds, time_limit, variants)
         #: The processes serving the file: a batch race, held by one of them, is refused above 1.
         self.workers = workers
         open_checked(path)
@@ -293,17 +300,32 @@ class SqliteStore(GameStore):
 
     def _rebuild(self, key: str, kind: str, request: dict, played: dict) -> Hosted:
         """A game or race built again from its row: its request, then its play recorded."""
+        self._check_variant(key, kind, played.get("variant"))
         if kind == "game":
             hosted = self.game_builder(request)(key)
             replay(hosted.game, played["history"])
             hosted.pending = None if played["pending"] is None else tuple(played["pending"])
             hosted.resigned = played["resigned"]
             return hosted
-        race = new_race(request, self.time_limit)(key)
+        race = new_race(request, self.time_limit, self.variants)(key)
         for entrant, kept in zip(race.entrants, played["entrants"]):
             replay(entrant.game, kept["history"])
             entrant.seconds, entrant.stopped = kept["seconds"], kept["stopped"]
         return race
+
+    def _check_variant(self, key: str, kind: str, kept: dict | None) -> None:
+        """Refuse (409) to build again a game or race of a variant this server no longer serves, or serves from
+        files that have changed since it began: it would be another game."""
+        if kept is None:
+            return
+        served = next((v for v in self.variants if v.name == kept["name"]), None)
+        if served is None:
+            serves = ", ".join(v.name for v in self.variants) or "none"
+            raise Conflict(f"{kind} {key} plays the variant {kept['name']}, which this server no longer serves "
+                           f"(variants served: {serves})")
+        if served.digest != kept["sha256"]:
+            raise Conflict(f"{kind} {key} plays the variant {kept['name']} as its files were when it began; they "
+                           "have changed since, and it cannot go on")
 
     def saved(self, hosted: Hosted) -> None:
         """Write what a request changed in ``hosted`` (under its lock), over the version it was built from.

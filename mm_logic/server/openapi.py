@@ -20,10 +20,12 @@ import copy
 
 from ..engines import BACKENDS
 from ..feedback import RULES
+from ..feedback.custom import CustomRule
 from ..rules import FEEDBACK_RULES, MAX_LIES
 from ..strategies import STRATEGIES
 from .batch_race import MAX_BATCH
 from .race import MAX_ENTRANTS
+from .variant import OWN
 
 #: Statuses any request may get: another site's (403), from the server before the application (408, 503).
 EVERY_ROUTE = (403, 408, 503)
@@ -31,7 +33,8 @@ EVERY_ROUTE = (403, 408, 503)
 #: Why each status is answered (the errors table of ``docs/server.md``, in short).
 WHY = {400: "bad input: JSON, fields, codes, feedback, rules, backend or strategy",
        403: "a request from another site", 404: "no such game or race (never created, expired or forgotten)",
-       408: "no whole request within --read-timeout", 409: "the game's or race's state refuses the request",
+       408: "no whole request within --read-timeout",
+       409: "the game's or race's state refuses the request, or it plays a variant the server no longer serves",
        413: "a request body over 1 MiB", 415: "a body not sent as application/json",
        422: "a question the engine could not answer in time, or too large to answer in a request",
        429: "the server holds its maximum of games and races, or runs its maximum of batch races",
@@ -56,8 +59,8 @@ CODE = {"type": "string", "minLength": 1, "description": "a code in the game's n
 INT = {"type": "integer", "minimum": 0}
 NAME = {"type": "string"}
 NULLABLE_CODE = {"anyOf": [CODE, {"type": "null"}]}
-#: A feedback, in each rule's keys (the schema each rule declares).
-FEEDBACKS = {name: rule.json_schema for name, rule in RULES.items()}
+#: A feedback, in each rule's keys (the schema each rule declares); a variant's own rule (``own``) tells numbers.
+FEEDBACKS = {**{name: rule.json_schema for name, rule in RULES.items()}, OWN: CustomRule.json_schema}
 
 
 def _components() -> dict:
@@ -67,13 +70,18 @@ def _components() -> dict:
         "no_repeat": {"type": ["boolean", "null"]},
         "max_repeat": {"type": ["integer", "null"], "minimum": 1},
         "alphabet": {"type": ["string", "null"], "minLength": 1},
-        "feedback": {"anyOf": [{"enum": list(FEEDBACK_RULES)}, {"type": "null"}]},
-        "lies": {"type": ["integer", "null"], "minimum": 0, "maximum": MAX_LIES}}, required=())
+        "feedback": {"anyOf": [{"enum": list(FEEDBACK_RULES)}, {"type": "null"},
+                               {"const": OWN, "description": "with `variant`: a variant's own feedback rule"}],
+                     "description": "with `variant`, left out or the variant's own"},
+        "lies": {"type": ["integer", "null"], "minimum": 0, "maximum": MAX_LIES},
+        "variant": {"type": ["string", "null"], "description": "a variant the server serves (`serve --encoding "
+                    "FILE`), by the name `GET /api/options` lists; never a file"}}, required=())
     entrant = _obj({"backend": {"enum": list(BACKENDS)}, "strategy": {"enum": list(STRATEGIES)}}, required=())
     entries = [_obj({"guess": CODE, **keys}) for keys in FEEDBACKS.values()]
     rules = _obj({"pegs": {"type": "integer"}, "colors": {"type": "integer"},
                   "max_repeat": {"type": ["integer", "null"]}, "feedback": {"type": "string"},
-                  "lies": {"type": "integer", "minimum": 1}}, required=("pegs", "colors", "max_repeat", "feedback"))
+                  "lies": {"type": "integer", "minimum": 1}, "variant": NAME},
+                 required=("pegs", "colors", "max_repeat", "feedback"))
     common = {"id": NAME, "rules": _ref("Rules"), "alphabet": NAME}
     race_entrant = _obj({"backend": NAME, "strategy": NAME, "history": {"type": "array", "items": _ref("Entry")},
                          "attempts": INT, "seconds": {"type": "number"}, "won": {"type": "boolean"},
@@ -87,6 +95,11 @@ def _components() -> dict:
                          required=("backend", "strategy", "games", "failed", "total_guesses", "mean", "seconds",
                                    "finished", "stopped", "place"))
     players = _obj({"backends": {"type": "array", "items": NAME}, "strategies": {"type": "array", "items": NAME}})
+    variant = _obj({"name": NAME, "feedback": NAME, "answer": NAME, "backends": {"type": "array", "items": NAME},
+                    "default_backend": NAME, "strategies": {"type": "array", "items": NAME}},
+                   description="a variant the server serves: its name, its feedback rule (a built-in one, or "
+                               "`own`), the body of an answer to the computer's guess, the backends and strategies "
+                               "that play it")
     return {"schemas": {
         "Error": _obj({"error": {"type": "string", "pattern": "^[^\\n]*$"}}),
         "RulesRequest": rules_request,
@@ -144,7 +157,8 @@ def _components() -> dict:
         "Options": _obj({"backends": {"type": "array", "items": NAME}, "default_backend": NAME,
                          "strategies": {"type": "array", "items": NAME}, "default_strategy": NAME,
                          "max_entrants": INT, "max_batch": INT,
-                         "feedback_rules": _obj({rule: players for rule in FEEDBACK_RULES})}),
+                         "feedback_rules": _obj({rule: players for rule in FEEDBACK_RULES}),
+                         "variants": {"type": "array", "items": variant}}),
     }}
 
 
@@ -195,7 +209,7 @@ def openapi_schema() -> dict:
         "/api/games": {"post": _op("createGame", "create a game", _json(
             _ref("Game"), "the new game's state", _links(GAME_OPERATIONS, "game_id", "$response.body#/id")),
             (*bad, 422, 429), "GameRequest", status=201)},
-        "/api/games/{game_id}": {"get": on_game("getGame", "a game's state", game, (404,))},
+        "/api/games/{game_id}": {"get": on_game("getGame", "a game's state", game, (404, 409))},
         "/api/games/{game_id}/guesses": {"post": on_game(
             "guess", "the client's guess (codebreaker)", _json(_ref("GuessReply"), "its feedback", from_game),
             (*bad, 404, 409, 422), "Guess")},
@@ -203,7 +217,8 @@ def openapi_schema() -> dict:
             "nextGuess", "the computer's next guess", _json(_ref("Next"), "the guess", from_game), (404, 409, 422))},
         "/api/games/{game_id}/split": {"get": on_game(
             "split", "how a guess splits the codes left", _json(_ref("Split"), "the parts", from_game),
-            (400, 404, 422), params=(*game_id, {"name": "guess", "in": "query", "required": True, "schema": CODE}))},
+            (400, 404, 409, 422),
+            params=(*game_id, {"name": "guess", "in": "query", "required": True, "schema": CODE}))},
         "/api/games/{game_id}/feedback": {"post": on_game(
             "answer", "the client's answer to the computer's guess (codemaker)", game, (*bad, 404, 409, 422),
             "Answer")},
@@ -216,7 +231,7 @@ def openapi_schema() -> dict:
             {"anyOf": [_ref("Race"), _ref("BatchRace")]}, "the new race's state",
             _links(RACE_OPERATIONS, "race_id", "$response.body#/id")), (*bad, 422, 429), "RaceRequest", status=201)},
         "/api/races/{race_id}": {"get": _op("getRace", "a race's state", _json(
-            {"anyOf": [_ref("Race"), _ref("BatchRace")]}, "the race's state", from_race), (404,), params=race_id)},
+            {"anyOf": [_ref("Race"), _ref("BatchRace")]}, "the race's state", from_race), (404, 409), params=race_id)},
         "/api/races/{race_id}/step": {"post": _op("stepRace", "one turn of every entrant still playing", _json(
             _ref("Race"), "the race's state", from_race), (404, 409), params=race_id)},
         "/api/options": {"get": _op("options", "the backends and strategies to choose from",

@@ -32,6 +32,7 @@ from ..rules import Rules
 from ..sampling import random_code
 from ..strategies import parse_strategy
 from .store import Conflict, code_of, first_guess_of, history_of, name_of, quoting, rules_from, strategy_of
+from .variant import Variant, rules_json
 
 #: How many entrants a race may have.
 MAX_ENTRANTS = 8
@@ -93,6 +94,8 @@ class Race:
     entrants: list[Entrant]
     lock: threading.Lock = field(default_factory=threading.Lock)
     last_used: float = field(default_factory=time.monotonic)
+    #: The variant the race plays (``rules.variant``), None for the built-in rules.
+    variant: Variant | None = None
 
     @property
     def over(self) -> bool:
@@ -122,7 +125,8 @@ class Race:
         """What anyone may know of the race: winners and secret only once it is over."""
         entrants = [e.state() for e in self.entrants]
         over = self.over
-        state = {"id": self.id, "rules": self.rules.as_dict(), "alphabet": self.rules.alphabet[: self.rules.colors],
+        state = {"id": self.id, "rules": rules_json(self.rules, self.variant),
+                 "alphabet": self.rules.alphabet[: self.rules.colors],
                  "entrants": entrants, "over": over, "winners": self.winners(entrants) if over else []}
         if over:
             state["secret"] = format_code(self.secret, self.rules)
@@ -133,8 +137,9 @@ class Race:
             entrant.close()
 
 
-def _entrant_names(entrants, rules: Rules) -> list[tuple[str, str]]:
-    """(backend, strategy) of each entrant of a request, checked before any engine is built."""
+def _entrant_names(entrants, rules: Rules, default_backend: str = DEFAULT_BACKEND) -> list[tuple[str, str]]:
+    """(backend, strategy) of each entrant of a request, checked before any engine is built
+    (``default_backend``: an entrant's when it names none)."""
     if not isinstance(entrants, list) or not 1 <= len(entrants) <= MAX_ENTRANTS:
         raise BadInput(f'entrants must be a list of 1 to {MAX_ENTRANTS} objects such as '
                        '{"backend": "python", "strategy": "minimax"}')
@@ -146,7 +151,7 @@ def _entrant_names(entrants, rules: Rules) -> list[tuple[str, str]]:
         if unknown:
             raise BadInput(f"entrant {number}: unknown field {sorted(unknown)[0]!r}")
         try:
-            backend = name_of(entrant, "backend", DEFAULT_BACKEND)
+            backend = name_of(entrant, "backend", default_backend)
             strategy = strategy_of(entrant, rules, DEFAULT_STRATEGY)
             quoting(backend, engine_class, backend)
         except BadInput as error:
@@ -155,28 +160,33 @@ def _entrant_names(entrants, rules: Rules) -> list[tuple[str, str]]:
     return names
 
 
-def race_request(request: dict, time_limit: float | None,
-                 fields: frozenset[str]) -> tuple[Rules, int | None, list[Player], list]:
-    """A race request's rules, seed, entrants (as players) and their strategies, checked: refused in one line
-    before any engine is built. ``fields``: the request's fields that this kind of race takes."""
+def race_request(request: dict, time_limit: float | None, fields: frozenset[str],
+                 variants: tuple[Variant, ...] = ()) -> tuple[Rules, int | None, list[Player], list, Variant | None]:
+    """A race request's rules, seed, entrants (as players), their strategies and its variant (``rules.variant``,
+    one of ``variants``; None without), checked: refused in one line before any engine is built. ``fields``: the
+    request's fields that this kind of race takes."""
     if not isinstance(request, dict):
         raise BadInput("the request body must be a JSON object")
     unknown = set(request) - fields
     if unknown:
         raise BadInput(f"unknown field {sorted(unknown)[0]!r}")
-    rules = rules_from(request.get("rules"))
+    rules, variant = rules_from(request.get("rules"), variants)
     seed = request.get("seed")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
         raise BadInput("seed must be an integer >= 0")
-    names = _entrant_names(request.get("entrants"), rules)
+    names = _entrant_names(request.get("entrants"), rules,
+                           DEFAULT_BACKEND if variant is None else variant.backends[0])
     chosen = []
-    for number, (_, strategy) in enumerate(names, 1):
+    for number, (backend, strategy) in enumerate(names, 1):
         try:
             chosen.append(quoting(strategy, parse_strategy, strategy, files=False))
+            if variant is not None:
+                variant.check_player(backend, chosen[-1])
         except BadInput as error:
             raise BadInput(f"entrant {number}: {error}") from None
     first_guess = first_guess_of(request, rules)
-    players = [Player(rules, backend, strategy, seed, first_guess, time_limit)
+    encoding = None if variant is None else variant.encoding
+    players = [Player(rules, backend, strategy, seed, first_guess, time_limit, encoding)
                for (backend, _), strategy in zip(names, chosen)]
     strategies = []
     for number, player in enumerate(players, 1):
@@ -184,41 +194,42 @@ def race_request(request: dict, time_limit: float | None,
             strategies.append(player.make_strategy())  # refuses a size it cannot play
         except BadInput as error:
             raise BadInput(f"entrant {number}: {error}") from None
-    return rules, seed, players, strategies
+    return rules, seed, players, strategies, variant
 
 
-def new_race(request: dict, time_limit: float | None):
+def new_race(request: dict, time_limit: float | None, variants: tuple[Variant, ...] = ()):
     """Check a race request; returns a function building the race (its engines) under an id, called once
     there is room.
 
     ``request``: ``rules``, ``entrants`` (1 to 8 ``{"backend", "strategy"}``), optional ``secret``,
-    ``seed`` (the random secret's and the strategies'), ``first_guess`` (every entrant's opening).
+    ``seed`` (the random secret's and the strategies'), ``first_guess`` (every entrant's opening);
+    ``variants``: those the server serves, which ``rules.variant`` may name.
     """
-    rules, seed, players, strategies = race_request(
-        request, time_limit, frozenset({"rules", "entrants", "secret", "seed", "first_guess"}))
-    if request.get("secret") is not None:
-        secret = code_of(request["secret"], rules)
-    else:
-        secret = random_code(rules, np.random.default_rng(seed))
+    rules, seed, players, strategies, variant = race_request(
+        request, time_limit, frozenset({"rules", "entrants", "secret", "seed", "first_guess"}), variants)
+    given = None if request.get("secret") is None else code_of(request["secret"], rules)
 
     def build(key: str) -> Race:
+        engines = []
         entrants: list[Entrant] = []
         try:
-            for number, (player, strategy) in enumerate(zip(players, strategies), 1):
+            for number, player in enumerate(players, 1):
                 try:
-                    engine = player.engine()
+                    engines.append(player.engine())
                 except (BadInput, BackendUnavailable) as error:  # a space it refuses, a solver not installed
                     raise type(error)(f"entrant {number}: {error}") from None
-                try:
-                    game = Game(engine, strategy, secret=secret)
-                except BaseException:
-                    engine.close()
-                    raise
-                entrants.append(Entrant(player.backend, game))
+            if variant is not None:  # one of the codes the variant admits, as its engine lists them
+                secret = variant.secret(engines[0], given, seed)
+            else:
+                secret = given if given is not None else random_code(rules, np.random.default_rng(seed))
+            for player, strategy, engine in zip(players, strategies, engines):
+                entrants.append(Entrant(player.backend, Game(engine, strategy, secret=secret)))
         except BaseException:
             for entrant in entrants:
-                entrant.close()
+                entrant.game.close()
+            for engine in engines:
+                engine.close()
             raise
-        return Race(key, rules, secret, entrants)
+        return Race(key, rules, secret, entrants, variant=variant)
 
     return build

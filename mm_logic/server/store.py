@@ -22,22 +22,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-import numpy as np
-
-from ..adversary import check_adversary
 from ..engines import DEFAULT_BACKEND, engine_class
 from ..errors import BadInput, MMLogicError
 from ..feedback import rule_of
 from ..game import Game
-from ..lies import Liar, broken, parse_liar
+from ..game_setup import API, GameSetup
+from ..lies import broken
 from ..notation import SHOWN, Code, format_code, parse_code, shown
 from ..player import Player
 from ..rules import FEEDBACK_RULES, Rules, make_rules
-from ..sampling import random_code
 from ..strategies import STRATEGIES, parse_strategy
 from ..strategies.base import Strategy
+from .variant import Variant, find_variant, rules_json
 
-ROLES = ("codebreaker", "codemaker")
 #: A game's or a race's id: the store's start (:attr:`GameStore.run`, milliseconds since 1970 in hex),
 #: then a random part. An id of an earlier run is told from one never issued after a restart.
 ID = re.compile(r"([0-9a-f]{11})[A-Za-z0-9_-]{12}")
@@ -70,15 +67,17 @@ class Conflict(MMLogicError):
     """The request does not fit the game's state (over, wrong role, nothing to undo...)."""
 
 
-def rules_from(request: dict) -> Rules:
+def rules_from(request: dict, variants: tuple[Variant, ...] = ()) -> tuple[Rules, Variant | None]:
     """Rules from a request's ``pegs``, ``colors``, ``no_repeat``, ``max_repeat``, ``alphabet``,
     ``feedback`` (``None``: the default rules); a field absent or null takes its default, so a request
-    without ``feedback`` (a client older than the feedback rules) plays the standard rule."""
+    without ``feedback`` (a client older than the feedback rules) plays the standard rule. With ``variant``,
+    the name of one of ``variants`` (those the server serves), the rules are played as that variant's; the
+    variant is returned beside them (None without)."""
     if request is None:
         request = {}
     if not isinstance(request, dict):
         raise BadInput('rules must be a JSON object, e.g. {"pegs": 4, "colors": 6}')
-    unknown = set(request) - {"pegs", "colors", "no_repeat", "max_repeat", "alphabet", "feedback", "lies"}
+    unknown = set(request) - {"pegs", "colors", "no_repeat", "max_repeat", "alphabet", "feedback", "lies", "variant"}
     if unknown:
         raise BadInput(f"unknown rules field {sorted(unknown)[0]!r}")
     options = {}
@@ -90,30 +89,29 @@ def rules_from(request: dict) -> Rules:
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             raise BadInput(f"rules field {name!r} must be {'an integer' if kind is int else kind.__name__}")
         options[name] = value
-    if options.get("feedback", "standard") not in FEEDBACK_RULES:
-        # Only the rules the package ships: a rule of one's own is a Python file, and a request must never
-        # make the server read a file, let alone run one. A long name is quoted by its start.
-        raise BadInput(f"unknown feedback rule {shown(options['feedback'])}; choose from {', '.join(FEEDBACK_RULES)}")
-    return make_rules(**options)
+    # A variant by its name alone: the files are the operator's, named when the server started.
+    variant = None if request.get("variant") is None else find_variant(request["variant"], variants)
+    feedback = options.pop("feedback", None)
+    if variant is not None:
+        return variant.rules(make_rules(**options), feedback), variant
+    if feedback is not None and feedback not in FEEDBACK_RULES:
+        # Only the rules the package ships: a rule of one's own is a file, and a request must never make the
+        # server read a file, let alone run one (the operator serves one as a variant). A long name is quoted by
+        # its start.
+        raise BadInput(f"unknown feedback rule {shown(feedback)}; choose from {', '.join(FEEDBACK_RULES)}")
+    return make_rules(**options, **({} if feedback is None else {"feedback": feedback})), None
 
 
-def liar_of(request: dict, rules: Rules, role: str, seed: int | None) -> Liar | None:
-    """A request's ``liar`` (the server's codemaker uses its lies, as ``--liar``): ``"random"`` or the answers
-    that lie, by number (``[2, 5]``); None when absent or null."""
+def liar_text(request: dict) -> str | None:
+    """A request's ``liar`` (the server's codemaker uses its lies, as ``--liar``) as ``--liar`` writes it:
+    ``"random"`` or the answers that lie, by number (``[2, 5]``: ``2,5``); None when absent or null."""
     value = request.get("liar")
     if value is None:
         return None
-    if role != "codebreaker" or request.get("adversary"):
-        raise BadInput("liar applies to role codebreaker with a secret: the server then answers the guesses")
     if value != "random" and not (isinstance(value, list) and value
                                   and all(isinstance(n, int) and not isinstance(n, bool) for n in value)):
         raise BadInput('liar must be "random" or a list of answer numbers, e.g. [2, 5]')
-    text = value if value == "random" else ",".join(map(str, value))
-    try:
-        return parse_liar(text, rules, seed)
-    except BadInput as error:  # the command line's message, in the API's words
-        raise BadInput(str(error).replace("--liar", "liar").replace("--lies K", "lies in the rules")
-                       .replace("--lies", "lies")) from None
+    return value if value == "random" else ",".join(map(str, value))
 
 
 def history_of(game: Game) -> list[dict]:
@@ -129,8 +127,8 @@ def strategy_of(request: dict, rules: Rules, default: str) -> str:
     not play, the first strategy that plays it (``first``), as the command line plays it with a note."""
     if "strategy" not in request:
         cls = STRATEGIES.get(default)
-        if cls is not None and rules.feedback not in cls.feedback_rules:
-            return next(name for name, c in STRATEGIES.items() if rules.feedback in c.feedback_rules)
+        if cls is not None and rules.feedback_kind not in cls.feedback_rules:
+            return next(name for name, c in STRATEGIES.items() if rules.feedback_kind in c.feedback_rules)
     return name_of(request, "strategy", default)
 
 
@@ -199,6 +197,8 @@ class HostedGame:
     resigned: bool = False
     #: The computer's guess shown by ``next`` and not answered yet (the answer is for it).
     pending: Code | None = None
+    #: The variant the game plays (``rules.variant``), None for the built-in rules.
+    variant: Variant | None = None
 
     @property
     def rules(self) -> Rules:
@@ -216,7 +216,8 @@ class HostedGame:
         """What anyone may know of the game: the secret only once it is over."""
         rules = self.rules
         state = {
-            "id": self.id, "role": self.role, "rules": rules.as_dict(), "alphabet": rules.alphabet[: rules.colors],
+            "id": self.id, "role": self.role, "rules": rules_json(rules, self.variant),
+            "alphabet": rules.alphabet[: rules.colors],
             "backend": self.backend, "strategy": self.game.strategy.name,
             "history": history_of(self.game),
             "attempts": len(self.game.history), "won": self.game.won, "over": self.over,
@@ -245,10 +246,12 @@ class HostedGame:
 class GameStore:
     """The games in memory, at most ``max_games``, each forgotten after ``idle_seconds`` unused.
 
-    Races are kept beside the games, under the same cap and expiry: a race counts as one game.
+    Races are kept beside the games, under the same cap and expiry: a race counts as one game. ``variants``: those
+    the server serves beside the built-in rules (``serve --encoding FILE``), which a request names by name.
     """
 
-    def __init__(self, max_games: int = 1000, idle_seconds: float = 1800.0, time_limit: float | None = 10.0):
+    def __init__(self, max_games: int = 1000, idle_seconds: float = 1800.0, time_limit: float | None = 10.0,
+                 variants: tuple[Variant, ...] = ()):
         #: When the store was made (time.time()): ids and the line protocol's numbers start from it,
         #: so those of an earlier run of the server are never issued again, and are told apart.
         self.started = time.time()
@@ -256,6 +259,7 @@ class GameStore:
         self.max_games = max_games
         self.idle_seconds = idle_seconds
         self.time_limit = time_limit
+        self.variants = tuple(variants)
         self._games: dict[str, HostedGame] = {}
         self._races: dict[str, Hosted] = {}
         #: Ids forgotten to make room (oldest first, at most REMEMBERED_EVICTIONS): a request for
@@ -299,46 +303,45 @@ class GameStore:
                                   "adversary", "liar"}
         if unknown:
             raise BadInput(f"unknown field {sorted(unknown)[0]!r}")
-        rules = rules_from(request.get("rules"))
+        rules, variant = rules_from(request.get("rules"), self.variants)
         role = name_of(request, "role", "codebreaker")
-        if role not in ROLES:
-            raise BadInput(f"unknown role {shown(role)}; choose from {', '.join(ROLES)}")
         seed = request.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
             raise BadInput("seed must be an integer >= 0")
-        backend = name_of(request, "backend", DEFAULT_BACKEND)
-        quoting(backend, engine_class, backend)  # an unknown backend is bad input even when full
-        name = strategy_of(request, rules, "minimax")
-        chosen = quoting(name, parse_strategy, name, files=False)  # a request never makes the server read a file
-        player = Player(rules, backend, chosen, seed, first_guess_of(request, rules), self.time_limit)
-        strategy = player.make_strategy()  # refuses a size it cannot play
-        if role == "codebreaker":
-            check_probes(strategy, rules)
         adversary = request.get("adversary")
         adversary = False if adversary is None else adversary  # null means absent, as for secret
         if not isinstance(adversary, bool):
             raise BadInput("adversary must be true or false")
-        if adversary and role != "codebreaker":
-            raise BadInput("adversary applies to role codebreaker: the server then answers the guesses")
-        if adversary and request.get("secret") is not None:
-            raise BadInput("an adversary keeps no secret: give secret or adversary, not both")
-        if adversary:
-            check_adversary(rules, engine_class(backend))
-            if rules.lies:
-                raise BadInput("an adversary tells no lies: its answers already keep the most codes")
-        liar = liar_of(request, rules, role, seed)
-        if role == "codemaker" or adversary:
-            if request.get("secret") is not None:
-                raise BadInput("secret applies to role codebreaker: as codemaker you keep the code")
-            secret = None
-        elif request.get("secret") is not None:
-            secret = code_of(request["secret"], rules)
-        else:
-            secret = random_code(rules, np.random.default_rng(seed))
+        secret = request.get("secret")
+        if secret is not None:
+            code_of(secret, rules)  # a code of the rules, said before any engine is built
+        # The set-up's parts checked together, as the command line's play checks them (mm_logic/game_setup.py).
+        setup = GameSetup(rules, role, secret, adversary, liar_text(request), seed=seed)
+        setup.check(API)
+        backend = name_of(request, "backend", DEFAULT_BACKEND if variant is None else variant.backends[0])
+        quoting(backend, engine_class, backend)  # an unknown backend is bad input even when full
+        name = strategy_of(request, rules, "minimax")
+        chosen = quoting(name, parse_strategy, name, files=False)  # a request never makes the server read a file
+        if variant is not None:
+            variant.check_player(backend, chosen)
+        player = Player(rules, backend, chosen, seed, first_guess_of(request, rules), self.time_limit,
+                        None if variant is None else variant.encoding)
+        strategy = player.make_strategy()  # refuses a size it cannot play
+        if role == "codebreaker":
+            check_probes(strategy, rules)
+        setup.check_engine(engine_class(backend), variant is not None and variant.edited)
+        liar = setup.make_liar(API)
 
         def build(key: str) -> HostedGame:
-            return HostedGame(key, role, Game(player.engine(), strategy, secret=secret, adversary=adversary,
-                                              liar=liar), backend)
+            engine = player.engine()
+            try:
+                # The one given (refused when the variant excludes it) or one drawn among the game's codes.
+                chosen_secret = setup.secret_for(engine, API, None if variant is None else f"variant {variant.name}")
+                game = Game(engine, strategy, secret=chosen_secret, adversary=adversary, liar=liar)
+            except BaseException:
+                engine.close()
+                raise
+            return HostedGame(key, role, game, backend, variant=variant)
         return build
 
     def add_race(self, build: Callable[[str], Hosted], request: dict | None = None) -> Hosted:

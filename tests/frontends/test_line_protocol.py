@@ -172,11 +172,14 @@ def test_serve_refuses_such_rules_at_start_up(run, options, message):
     assert (result.exit_code, result.stdout, result.stderr) == (2, "", message)
 
 
-def test_serve_takes_no_feedback_rule(run):
+def test_serve_takes_no_feedback_rule_for_the_line_protocol(run):
     # The API's games choose their rule each; the rules options are the line protocol's, which speaks B,W.
+    # serve's --feedback is the rule of a variant it serves (test_server_variant.py), never the line protocol's.
     result = run("serve", "--port", "0", "--tcp-port", "0", "--feedback", "positional")
     assert (result.exit_code, result.stdout) == (2, "")
-    assert result.stderr.splitlines()[-1] == "error: No such option '--feedback'."
+    assert result.stderr == ("error: --feedback positional alone serves no variant: a variant is an --encoding "
+                             "FILE, or a --feedback FILE.py, FILE.lp or FILE.pl of your own (the built-in rules are "
+                             "served to every request)\n")
 
 
 def test_one_port_for_both_servers_is_a_usage_error(run):

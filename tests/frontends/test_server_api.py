@@ -211,7 +211,7 @@ def test_bad_answers(client, body, status, message):
      "--strategy human3 probes with codes that repeat colours beyond --max-repeat 2, which a codebreaker game "
      "refuses as guesses: its hints could not be played; choose another strategy"),
     ({"role": "codemaker", "secret": "0123"}, 400,
-     "secret applies to role codebreaker: as codemaker you keep the code"),
+     "secret applies to role codebreaker: as codemaker you keep the code in mind"),
     # The web page's rules chooser sends max_repeat and alphabet; the server checks them as the command line does.
     ({"rules": {"pegs": 4, "colors": 6, "max_repeat": 0}}, 400, "--max-repeat must be at least 1, got 0"),
     ({"rules": {"pegs": 4, "colors": 6, "max_repeat": "2"}}, 400, "rules field 'max_repeat' must be an integer"),

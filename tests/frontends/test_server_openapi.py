@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from mm_logic.rules import FEEDBACK_RULES
 from mm_logic.server.openapi import CODE, EVERY_ROUTE, error_statuses, openapi_schema
 
 from conftest import ROOT
@@ -118,6 +119,10 @@ def narrowed(document: dict) -> dict:
     rules = schemas["RulesRequest"]["properties"]
     rules.update(pegs={"enum": [3]}, colors={"enum": [3, 4]}, max_repeat={"enum": [None, 1, 2, 3]})
     del rules["alphabet"]
+    # No variant is served here (serve --encoding FILE): the built-in rules' requests and answers alone.
+    del rules["variant"]
+    rules["feedback"] = {"anyOf": [{"enum": list(FEEDBACK_RULES)}, {"type": "null"}]}
+    schemas["Answer"]["anyOf"] = [a for a in schemas["Answer"]["anyOf"] if "feedback" not in a["properties"]]
     for name in ("GameRequest", "Entrant"):
         schemas[name]["properties"].update(backend={"enum": ["python"]}, strategy={"enum": FUZZ_STRATEGIES})
     for answer in schemas["Answer"]["anyOf"]:

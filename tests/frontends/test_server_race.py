@@ -301,7 +301,8 @@ def test_options_name_the_backends_and_strategies(client):
         "default_strategy": "minimax", "max_entrants": 8, "max_batch": 1000,
         # What plays each feedback rule: the page offers those (a1..a5 play black and white only).
         "feedback_rules": {"standard": {"backends": list(BACKENDS), "strategies": list(STRATEGIES)},
-                           "black": engines_only, "positional": engines_only}}
+                           "black": engines_only, "positional": engines_only},
+        "variants": []}  # none without serve --encoding (test_server_variant.py)
     api_error(client.post("/api/options"), 405, "POST is not allowed on /api/options")
 
 

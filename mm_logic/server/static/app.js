@@ -2,12 +2,14 @@
 // No build step and nothing from the network but this server. Five tabs:
 //   Play        you guess the server's secret; the assistant shows the strategy's next guess;
 //   Codemaker   the computer guesses the code you keep in mind, you answer as the feedback rule says
-//               (black and white; black only; one mark per peg, x o or -);
+//               (black and white; black only; one mark per peg, x o or -; a variant's own rule: its numbers);
 //   Duel        the two above in turn, with the board game's running score;
 //   Race        entrants (backend + strategy) play one secret side by side, move by move; or a batch of
 //               secrets, each in its own worker process on the server, the first to finish winning;
 //   Rules       what black and white mean, and the other feedback rules.
-// Every error the API answers ({"error": "..."}) is shown in the message area.
+// A variant the server serves (`mmlogic serve --encoding FILE`) is one more choice of the Feedback list, by its
+// name; its games send `"variant": NAME` in their rules. Every error the API answers ({"error": "..."}) is shown
+// in the message area.
 "use strict";
 
 // ---- the API ------------------------------------------------------------------------------------
@@ -228,8 +230,9 @@ function marksOf(text) {
 
 const MARK_CLASS = {"x": "x", "o": "o", "-": "none"};
 
-/** An entry's feedback as the game's rule writes it: "1,2", "2", "x-o-". */
+/** An entry's feedback as the game's rule writes it: "1,2", "2", "x-o-"; a variant's own rule, its numbers or "won". */
 function feedbackText(notation, entry) {
+  if (notation.feedback === "own") return entry.feedback;
   if (notation.feedback === "positional") return entry.marks;
   if (notation.feedback === "black") return String(entry.black);
   return `${entry.black},${entry.white}`;
@@ -241,12 +244,13 @@ function boardRow(notation, number, entry, prefix) {
     "data-feedback": feedbackText(notation, entry)};
   if (entry.black !== undefined) attributes["data-black"] = entry.black;
   if (entry.white !== undefined) attributes["data-white"] = entry.white;
-  const shown = notation.feedback === "positional" ? marksOf(entry.marks)
-    : markers(notation.pegs, entry.black, entry.white ?? 0);
+  // A variant's own rule tells numbers, which the text alone shows.
+  const shown = notation.feedback === "own" ? [] : notation.feedback === "positional" ? [marksOf(entry.marks)]
+    : [markers(notation.pegs, entry.black, entry.white ?? 0)];
   return element("li", attributes,
     element("span", {class: "number", text: String(number)}),
     pegsOf(notation, entry.guess),
-    shown,
+    ...shown,
     element("span", {class: "feedback-text", text: feedbackText(notation, entry)}));
 }
 
@@ -280,8 +284,10 @@ function chosenRules() {
     rules.alphabet = alphabet;
   }
   // Sent only when it is not the standard rule (the server reads none as standard): a standard game's requests
-  // are as they were.
-  if ($("feedback").value !== "standard") rules.feedback = $("feedback").value;
+  // are as they were. A variant is sent by its name, and plays its own rule.
+  const variant = chosenVariant();
+  if (variant) rules.variant = variant.name;
+  else if ($("feedback").value !== "standard") rules.feedback = $("feedback").value;
   // Lies only when asked: a game without them sends what it always sent.
   if ($("lies").value.trim() !== "") {
     const lies = wholeNumber("lies", "Lies");
@@ -307,28 +313,53 @@ function feedbackOf(rules) {
 }
 
 /** What the page's labels say of a game's feedback rule, after its size (nothing for the standard rule). */
-const FEEDBACK_LABELS = {black: ", black pegs only", positional: ", one mark per peg"};
+const FEEDBACK_LABELS = {black: ", black pegs only", positional: ", one mark per peg", own: ", its own feedback rule"};
+
+/** The variant and the feedback rule of a game, after its size: ", variant palindrome, one mark per peg". */
+function ruleLabel(rules) {
+  return (rules.variant ? `, variant ${rules.variant}` : "") + (FEEDBACK_LABELS[feedbackOf(rules)] ?? "");
+}
 
 /** "4 pegs, 6 colours, no repetition, one mark per peg". */
 function rulesText(rules) {
   const repeat = rules.max_repeat === 1 ? ", no repetition"
     : rules.max_repeat ? `, at most ${rules.max_repeat} of each colour` : "";
   const lies = rules.lies ? `, at most ${plural(rules.lies, "wrong answer")}` : "";
-  return sizeText(rules) + repeat +
-    (FEEDBACK_LABELS[feedbackOf(rules)] ?? "") + lies;
+  return sizeText(rules) + repeat + ruleLabel(rules) + lies;
 }
 
 let options = {backends: [], strategies: [], default_backend: "", default_strategy: "", max_entrants: 8,
-  feedback_rules: {}};
+  feedback_rules: {}, variants: []};
+
+/** The Feedback list's value of a variant: its name after this prefix (no built-in rule's name has it). */
+const VARIANT = "variant:";
+
+/** The variant chosen in the Feedback list (its entry of /api/options), or null for a built-in rule. */
+function chosenVariant() {
+  const value = $("feedback").value;
+  return (options.variants ?? []).find((variant) => VARIANT + variant.name === value) ?? null;
+}
+
+/** The variants the server serves, offered by name in the Feedback list beside the built-in rules, and said in
+ * the Rules tab. */
+function offerVariants() {
+  const variants = options.variants ?? [];
+  $("feedback").append(...variants.map((variant) => element("option", {value: VARIANT + variant.name,
+    text: `variant ${variant.name}`})));
+  $("rules-variants").hidden = variants.length === 0;
+  $("rules-variant-names").textContent = variants.map((variant) => variant.name +
+    (variant.feedback === "own" ? " (its own feedback rule)" : "")).join(", ");
+}
 
 function fillSelect(select, names, chosen) {
   select.replaceChildren(...names.map((name) => element("option", {value: name, text: name})));
   select.value = chosen;
 }
 
-/** The backends and strategies that play the feedback rule chosen (all of them when the server does not say). */
+/** The backends and strategies that play the feedback rule or the variant chosen (all of them when the server
+ * does not say). */
 function players() {
-  const rule = options.feedback_rules?.[$("feedback").value];
+  const rule = chosenVariant() ?? options.feedback_rules?.[$("feedback").value];
   return {backends: rule?.backends ?? options.backends, strategies: rule?.strategies ?? options.strategies};
 }
 
@@ -342,13 +373,14 @@ function refill(select, names, fallback) {
 /** The feedback rule changed: the lists offer what plays it, the race's entrants too. */
 function applyFeedback() {
   const {backends, strategies} = players();
-  refill($("backend"), backends, options.default_backend);
+  refill($("backend"), backends, chosenVariant()?.default_backend ?? options.default_backend);
   refill($("strategy"), strategies, options.default_strategy);
   race.refillEntrants(backends, strategies);
 }
 
 async function loadOptions() {
   options = await api("GET", "/api/options");
+  offerVariants();
   fillSelect($("backend"), options.backends, options.default_backend);
   fillSelect($("strategy"), options.strategies, options.default_strategy);
   race.resetEntrants();
@@ -587,6 +619,17 @@ function feedbackPositional(guess, secret) {
 /** The page's feedback function of each rule the page plays. */
 const FEEDBACK = {standard: feedbackStandard, black: feedbackBlack, positional: feedbackPositional};
 
+/** The page's feedback function of a game's rule; a variant's own rule, which the page cannot compute, is said in
+ * one line instead. */
+function feedbackFunction(notation) {
+  const compute = FEEDBACK[notation.feedback];
+  if (compute === undefined) {
+    throw new InputError("Your code: the page cannot compute the answers of this variant's own feedback rule; " +
+      "empty the field and answer as the rule tells");
+  }
+  return compute;
+}
+
 // ---- b. The computer guesses your code --------------------------------------------------------------
 const codemaker = {
   game: null,
@@ -616,6 +659,7 @@ const codemaker = {
     this.current = null;
     this.black = this.white = 0;
     this.marks = Array(this.notation.pegs).fill("-");
+    $("cm-told").value = "";
     $("cm-status").textContent = state.won
       ? `The computer found your code ${state.history.at(-1).guess} in ${plural(state.attempts, "guess")}.`
       : "";
@@ -656,14 +700,16 @@ const codemaker = {
     this.renderAnswer();
   },
 
-  /** The answer being set, as the rule asks it: markers and counters (black and white; black only), or one
-   * mark per peg. */
+  /** The answer being set, as the rule asks it: markers and counters (black and white; black only), one
+   * mark per peg, or (a variant's own rule) its numbers typed. */
   renderAnswer() {
     const rule = this.notation.feedback;
     const pegs = this.notation.pegs;
-    $("cm-markers").hidden = $("cm-black-counter").hidden = rule === "positional";
+    $("cm-markers").hidden = $("cm-black-counter").hidden = rule === "positional" || rule === "own";
     $("cm-white-counter").hidden = rule !== "standard";
     $("cm-marks").hidden = rule !== "positional";
+    $("cm-told-label").hidden = rule !== "own";
+    if (rule === "own") return;
     if (rule === "positional") {
       // One button per peg of the guess, under it: a click turns it - -> o -> x -> -.
       $("cm-marks").style.setProperty("--pegs", String(pegs));
@@ -709,9 +755,11 @@ const codemaker = {
     keepingFocus(() => this.renderAnswer(), "cm-send");
   },
 
-  /** The answer's body in the rule's keys (docs/server.md): black and white; black; marks. */
+  /** The answer's body in the rule's keys (docs/server.md): black and white; black; marks; a variant's own
+   * rule's numbers (or won), as typed. */
   answer() {
     const rule = this.notation.feedback;
+    if (rule === "own") return {feedback: $("cm-told").value.trim()};
     if (rule === "positional") return {marks: this.marks.join("")};
     if (rule === "black") return {black: this.black};
     return {black: this.black, white: this.white};
@@ -738,7 +786,7 @@ const codemaker = {
 
   /** The answer, as text, that `code` gives to `guess`. */
   answerText(guess, code) {
-    return feedbackText(this.notation, FEEDBACK[this.notation.feedback](this.notation.parse(guess), code));
+    return feedbackText(this.notation, feedbackFunction(this.notation)(this.notation.parse(guess), code));
   },
 
   /** The indices of the `entries` (by default the game's history) whose answer `code` does not give. */
@@ -751,7 +799,7 @@ const codemaker = {
   expected() {
     const code = this.secret();
     if (code === null) return null;
-    return FEEDBACK[this.notation.feedback](this.notation.parse(this.current.guess), code);
+    return feedbackFunction(this.notation)(this.notation.parse(this.current.guess), code);
   },
 
   /** Set the answer to the one your code gives. */
@@ -820,6 +868,8 @@ const CM_EXPLAIN = {
   positional: "Think of a code and keep it to yourself. For each of the computer's guesses, click the mark under " +
     "each peg until it says x (right colour, right place), o (the colour is elsewhere in your code) or - " +
     "(neither), then send.",
+  own: "Think of a code the variant admits and keep it to yourself. For each of the computer's guesses, type the " +
+    "numbers the variant's own feedback rule tells (e.g. 2, or 1,2), or won when the guess is your code, then send.",
 };
 
 const MARK_WORDS = {"x": "right place", "o": "elsewhere", "-": "neither"};
@@ -1140,7 +1190,7 @@ const race = {
       $("race-status").textContent = `Over: the secret was ${state.secret}. ` +
         (names.length ? `Winner${names.length > 1 ? "s" : ""}: ${names.join(", ")}.` : "No entrant won.");
     } else {
-      $("race-status").textContent = `${sizeText(state.rules)}${FEEDBACK_LABELS[feedbackOf(state.rules)] ?? ""}; ` +
+      $("race-status").textContent = `${sizeText(state.rules)}${ruleLabel(state.rules)}; ` +
         `${turns === 0 ? "ready" : `after ${plural(turns, "step")}`}: the secret is hidden until the end.`;
     }
   },
@@ -1218,7 +1268,7 @@ const batchRace = {
       end);
     });
     $("race-batch").replaceChildren(...rows);
-    const size = `${sizeText(state.rules)}${FEEDBACK_LABELS[feedbackOf(state.rules)] ?? ""}`;
+    const size = `${sizeText(state.rules)}${ruleLabel(state.rules)}`;
     const finished = (i) => `${state.order.indexOf(i) + 1}. ${state.entrants[i].backend} / ` +
       `${state.entrants[i].strategy} (${state.entrants[i].seconds.toFixed(3)} s)`;
     if (state.over) {
