@@ -307,7 +307,7 @@ def static_search(rules: Rules, time_limit: float | None = None,
     ``encoding``: an edited encoding whose codes (listed by its own engine) are the codes to tell apart,
     every code of the rules a guess; a rule stated in an encoding (``--feedback FILE.lp``) that narrows the
     code space narrows them too. The symmetry breaking keeps only the maps that also map them onto
-    themselves.
+    themselves; so does the exhaustive search's group (:func:`mm_logic.studies.static_proof.symmetry_group`).
     """
     check_rules(rules)
     if local_seconds is not None and guesses is None:
@@ -320,10 +320,6 @@ def static_search(rules: Rules, time_limit: float | None = None,
         encoding = Path(rules.feedback)  # a rule written once in an encoding that narrows the code space
     result = StaticResult(rules, [], False, 1, 0.0, encoding=encoding, secrets=secrets)
     say = progress or (lambda line: None)
-    if exhaustive and secrets is not None:
-        raise BadInput("--prove-exhaustive searches the symmetry classes of every code of the rules: it takes no "
-                       "edited code space (--encoding, or a rule stated in an encoding that narrows it); the "
-                       "default search does")
     if exhaustive:
         result.method = "exhaustive"
         return _exhaustive(result, guesses, local_seconds, seed, start, deadline, say)
@@ -398,15 +394,17 @@ def _exhaustive(result: StaticResult, guesses: int | None, local_seconds: float 
     Without ``guesses``: 1, 2, ... guesses, each proved impossible until a set is found (optimal).
     With ``guesses`` K: a set of K (by the local search first, with ``local_seconds``; else by the
     exhaustive search), then K - 1 proved impossible (optimal) or a set of K - 1 found (kept, not
-    proved optimal); or the proof that K do not suffice. The answers are the feedback rule's table."""
+    proved optimal); or the proof that K do not suffice. The answers are the feedback rule's table, its
+    columns the codes to tell apart (``result.secrets``: an edited code space's; every code otherwise)."""
     from .static_local import local_search
     from .static_proof import ProofStopped, prove
 
-    rules, space = result.rules, code_space(result.rules)
+    rules, space, secrets = result.rules, code_space(result.rules), result.secrets
+    told = space.size if secrets is None else secrets.size  # codes to tell apart
 
     def settle(k: int) -> bool:
         began = time.monotonic()
-        proof = prove(rules, k, say, deadline)
+        proof = prove(rules, k, say, deadline, secrets=secrets)
         result.proofs.append(proof.as_dict())
         result.steps.append((k, time.monotonic() - began, bool(proof.possible)))
         if proof.possible:
@@ -420,7 +418,7 @@ def _exhaustive(result: StaticResult, guesses: int | None, local_seconds: float 
         return bool(proof.possible)
 
     try:
-        if space.size == 1:
+        if told == 1:
             result.optimal, result.checked, result.lower_bound = True, True, 0
         elif guesses is None:
             k = 1
@@ -431,7 +429,8 @@ def _exhaustive(result: StaticResult, guesses: int | None, local_seconds: float 
             if local_seconds is not None:
                 began = time.monotonic()
                 until = began + local_seconds if deadline is None else min(deadline, began + local_seconds)
-                found = local_search(space.table.astype(np.int64), guesses, seed, until)
+                table = space.table if secrets is None else space.table[:, secrets]
+                found = local_search(np.ascontiguousarray(table, dtype=np.int64), guesses, seed, until)
                 if found is not None:
                     result.guesses, result.found_by = [space.code(g) for g in found], "local search"
                     result.steps.append((len(found), time.monotonic() - began, True))

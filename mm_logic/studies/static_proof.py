@@ -2,10 +2,18 @@
 k guesses fixed in advance tell every code apart, every set of k guesses tried up to the symmetries
 of the game, by a branch and bound over the partition of the codes that the guesses leave alike.
 
+The codes to tell apart (the table's columns) are every code, or the secrets of an edited code space
+(an encoding's codes); the guesses (its rows) are every code of the rules either way.
+
 The symmetries: renaming colours and moving pegs (``colours! x pegs!`` maps, or a subgroup of them
-when that is too many to list, :data:`MAX_GROUP_ENTRIES`) turn a set that tells every code apart
-into another one, under every built-in feedback rule (each answer is renamed alike: the positional
-rule's marks move with the pegs). So, without loss of generality, for a set S of k guesses:
+when that is too many to list, :data:`MAX_GROUP_ENTRIES`; those the feedback rule keeps) turn a set
+that tells every code apart into another one, under every built-in feedback rule (each answer is
+renamed alike: the positional rule's marks move with the pegs). With secrets, only the maps that also
+map the secrets onto themselves are kept (:func:`symmetry_group`): a map ``a`` keeping the feedback
+answers guess ``a g`` to secret ``s`` as ``g`` answers ``a^-1 s``, so ``a S`` tells the secrets apart
+when S does exactly when ``a^-1`` permutes the secrets. Those maps form a group (the set stabiliser of
+the secrets within the listed group), which is all the steps below use: orbits, and the maps of the
+group fixing a code. So, without loss of generality, for a set S of k guesses:
 
 1. S holds ``r``, the smallest code of the orbit, among S's orbits, whose smallest code is smallest
    (4x6: one of 0000, 0001, 0011, 0012, 0123), and every other guess has an orbit not smaller than
@@ -21,7 +29,8 @@ The branches are the pairs (``r``, ``g2``); each is searched by ``mm_logic.kerne
 (:attr:`~mm_logic.codespace.CodeSpace.table`, the game's feedback rule), and a branch cut as soon as a
 class has more codes than the guesses left can tell apart: ``bounds[j]``, the most classes j guesses
 make of all codes (1 guess: the most answers one guess gives; 2 guesses: the most of every pair,
-computed; more: products). At the last guess this asks that every class be split into single codes,
+computed; more: products; each over the secrets, and a class of secrets has no more parts than all
+the secrets have). At the last guess this asks that every class be split into single codes,
 each candidate read until its first two codes alike.
 
 >>> from mm_logic.rules import Rules
@@ -68,28 +77,42 @@ class ProofResult:
     nodes: list[int] = field(default_factory=list)
     #: Maps of the symmetry group used (colours renamed x pegs moved).
     group: int = 1
-    #: ``bounds[j]``: most classes j guesses make of every code.
+    #: ``bounds[j]``: most classes j guesses make of the codes to tell apart.
     bounds: list[int] = field(default_factory=list)
+    #: Codes to tell apart (every code, or the secrets of an edited code space).
+    codes: int = 0
 
     def as_dict(self) -> dict:
         """The proof's JSON object (``static --json``'s ``proof``)."""
         return {"guesses": self.k, "possible": self.possible, "method": METHOD,
                 "found": [format_code(g, self.rules) for g in self.guesses], "seconds": round(self.seconds, 3),
                 "branches": self.branches, "branches_done": self.branches_done, "nodes": self.nodes,
-                "group": self.group, "bounds": self.bounds}
+                "group": self.group, "bounds": self.bounds, "codes": self.codes}
 
 
-def symmetry_group(rules: Rules) -> np.ndarray:
+def symmetry_group(rules: Rules, secrets: np.ndarray | None = None) -> np.ndarray:
     """``maps[h, i]``: the code that map h turns code i into, for every order of the pegs and every
     renaming of the colours (of the first c colours only, c the most for which there are at most
     :data:`MAX_GROUP_ENTRIES` entries) that keep the game's feedback (:func:`mm_logic.symmetry.game_symmetry`:
-    a rule of one's own may tell pegs or colours apart). Row 0 is the identity."""
+    a rule of one's own may tell pegs or colours apart). Row 0 is the identity.
+
+    ``secrets`` (indices of the codes to tell apart, increasing; None: every code): only the maps that map
+    them onto themselves, the set stabiliser of the secrets in that group, itself a group (row 0 still the
+    identity). It is taken map by map, so it holds maps that neither kind alone would give: on ascending
+    codes, reversing the pegs with the colours reversed."""
     found = game_symmetry(rules)
+    size = code_space(rules).size
     orders = math.factorial(rules.pegs) if found.moves_pegs else 1
     moved = rules.colors if found.renames_colours else 1
-    while moved > 1 and math.factorial(moved) * orders * code_space(rules).size > MAX_GROUP_ENTRIES:
+    while moved > 1 and math.factorial(moved) * orders * size > MAX_GROUP_ENTRIES:
         moved -= 1
-    return code_maps(rules, move_pegs=found.moves_pegs, renamed=moved)
+    maps = code_maps(rules, move_pegs=found.moves_pegs, renamed=moved)
+    if secrets is None or secrets.size == size:
+        return maps
+    inside = np.zeros(size, dtype=bool)
+    inside[secrets] = True
+    # A map is a permutation of the codes: sending every secret to a secret, it maps them onto themselves.
+    return maps[inside[maps[:, secrets]].all(axis=1)]
 
 
 def class_bounds(table: np.ndarray, k: int, smallest: np.ndarray) -> np.ndarray:
@@ -133,30 +156,38 @@ def partition(table: np.ndarray, guesses: list[int]) -> tuple[np.ndarray, np.nda
 
 
 def prove(rules: Rules, k: int, progress: Callable[[str], None] | None = None,
-          deadline: float | None = None, symmetric: bool = True) -> ProofResult:
+          deadline: float | None = None, symmetric: bool = True, secrets: np.ndarray | None = None) -> ProofResult:
     """Whether k guesses fixed in advance tell every code apart, searched exhaustively (up to the
     symmetries): ``possible`` True with a set (checked by the feedback rule), or False, a proof that
     no k guesses do. Past ``deadline`` (``time.monotonic``'s clock, looked at about every second) raises
     :class:`ProofStopped` with the result so far in ``result``. ``symmetric=False`` uses no symmetry
-    (every combination of k codes: the check of the symmetry breaking, in small games)."""
+    (every combination of k codes: the check of the symmetry breaking, in small games).
+
+    ``secrets``: the codes to tell apart (indices, increasing: an edited encoding's codes; None: every
+    code); every code of the rules may still be a guess."""
     start = time.monotonic()
     say = progress or (lambda line: None)
     space = code_space(rules)
-    table = np.ascontiguousarray(space.table)
     n = space.size
-    result = ProofResult(rules, k, None, [], 0.0, nodes=[0] * max(k - 2, 0))
-    if k >= n or n == 1:
-        result.possible, result.guesses = True, [space.code(g) for g in range(min(k, n - 1))]
+    targets = np.arange(n) if secrets is None else np.asarray(secrets, dtype=np.int64)
+    # table[g, j]: guess g's answer to the j-th code to tell apart
+    table = np.ascontiguousarray(space.table if secrets is None else space.table[:, targets])
+    m = table.shape[1]
+    result = ProofResult(rules, k, None, [], 0.0, nodes=[0] * max(k - 2, 0), codes=m)
+    if k >= m or m == 1:
+        # m - 1 of the codes to tell apart, each the only one its own guess answers with the win
+        result.possible, result.guesses = True, [space.code(g) for g in targets[:min(k, m - 1)]]
         result.seconds = time.monotonic() - start
         return result
-    maps = symmetry_group(rules) if symmetric else np.arange(n, dtype=np.int64)[None, :]
+    maps = symmetry_group(rules, secrets) if symmetric else np.arange(n, dtype=np.int64)[None, :]
     result.group = len(maps)
     smallest = maps.min(axis=0).astype(np.int64)
     bounds = class_bounds(table, k, smallest)
     result.bounds = bounds.tolist()
     branches = list(_branches(maps, smallest, table, k, bounds))
     result.branches = len(branches)
-    say(f"{rules.describe()}, {plural(k, 'guess')}: {len(maps):,} symmetries, {plural(len(branches), 'branch')} "
+    codes = "" if secrets is None else f" ({m:,} codes to tell apart)"
+    say(f"{rules.describe()}{codes}, {plural(k, 'guess')}: {len(maps):,} symmetries, {plural(len(branches), 'branch')} "
         f"(first two guesses), class bounds {result.bounds}")
     counters = np.zeros(max(k - 2, 1), dtype=np.int64)
     for i, (r, g2, allowed, canon, (order, starts, classes)) in enumerate(branches):
@@ -177,7 +208,7 @@ def prove(rules: Rules, k: int, progress: Callable[[str], None] | None = None,
         if found is not None:
             chosen = sorted({int(r), int(g2), *(int(g) for g in found)} - {-1})
             result.possible, result.guesses = True, [space.code(g) for g in chosen]
-            if not told_apart(rules, result.guesses):
+            if not told_apart(rules, result.guesses, secrets):
                 raise RuntimeError("the exhaustive search's set does not tell every code apart by the feedback rule")
             break
         say(f"branch {i + 1}/{len(branches)} ({format_code(space.code(r), rules)} "
@@ -233,7 +264,7 @@ def told_apart(rules: Rules, guesses: list[Code], secrets: np.ndarray | None = N
 def _branches(maps: np.ndarray, smallest: np.ndarray, table: np.ndarray, k: int, bounds: np.ndarray):
     """The branches (r, g2, the guesses allowed after them, the orbit's smallest code of each guess under
     the maps fixing r and g2, their partition), those whose classes the guesses left can still split."""
-    n = table.shape[1]
+    n = table.shape[0]  # the guesses: every code (the columns may be fewer, the secrets)
     for r in np.unique(smallest):
         r = int(r)
         if k == 1:
@@ -266,13 +297,13 @@ def _largest_class(table: np.ndarray, guesses: list[int]) -> int:
 
 
 def fewest(rules: Rules, progress: Callable[[str], None] | None = None, deadline: float | None = None,
-           start_at: int = 1) -> tuple[int, list[ProofResult]]:
-    """The fewest guesses that tell every code apart, k = ``start_at``, ``start_at`` + 1, ... each
-    proved impossible until one is possible: (that k, the proofs in turn)."""
+           start_at: int = 1, secrets: np.ndarray | None = None) -> tuple[int, list[ProofResult]]:
+    """The fewest guesses that tell every code (of ``secrets``, if given) apart, k = ``start_at``,
+    ``start_at`` + 1, ... each proved impossible until one is possible: (that k, the proofs in turn)."""
     proofs = []
     k = start_at
     while True:
-        proofs.append(prove(rules, k, progress, deadline))
+        proofs.append(prove(rules, k, progress, deadline, secrets=secrets))
         if proofs[-1].possible:
             return k, proofs
         k += 1
