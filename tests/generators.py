@@ -311,3 +311,30 @@ def own_score(stem: str):
     exec(OWN_RULES[stem], namespace)  # noqa: S102 - the tests' own rules
     return namespace["score"]
 
+
+
+#: Edited code spaces as users write them: a constraint added to the shipped game, by file name.
+EDITED_SPACES = {
+    "palindrome.lp": ":- secret(P,C), pegs(N), not secret(N+1-P,C).",
+    "no_adjacent.lp": ":- secret(P,C), secret(P+1,C).",
+    "ascending.lp": ":- secret(P,C), secret(P+1,D), D < C.",
+}
+#: The codes each edited space admits, written apart for the brute forces (``.pl``: examples/no_adjacent.pl).
+ADMITS = {
+    "palindrome.lp": lambda code: code == code[::-1],
+    "no_adjacent.lp": lambda code: all(a != b for a, b in zip(code, code[1:])),
+    "no_adjacent.pl": lambda code: all(a != b for a, b in zip(code, code[1:])),
+    "ascending.lp": lambda code: list(code) == sorted(code),
+}
+
+
+def edited_encoding(folder, name: str):
+    """The encoding ``name`` of :data:`EDITED_SPACES` written to ``folder`` as a user writes it (a ``.pl``
+    name: the shipped example, examples/no_adjacent.pl); its path."""
+    from pathlib import Path
+
+    if name.endswith(".pl"):
+        return Path(__file__).resolve().parents[1] / "examples" / name
+    path = Path(folder) / name
+    path.write_text(f'#include "mastermind.lp".\n#program base.\n{EDITED_SPACES[name]}\n')
+    return path

@@ -24,7 +24,7 @@ from mm_logic.rules import Rules
 from mm_logic.studies.optimal import optimal
 from mm_logic.symmetry import GameSymmetry, canonical_openings, game_symmetry, table_symmetry
 
-from generators import BruteOptimum, own_rule_file, own_score
+from generators import ADMITS, BruteOptimum, edited_encoding, own_rule_file, own_score
 
 
 def rule_file(folder: Path, stem: str) -> str:
@@ -172,21 +172,6 @@ def test_a_rule_that_fails_is_one_line(tmp_path, run):
 
 
 # -- edited code spaces: the encoding's codes are the secrets, every code of the rules a guess -------------
-#: Edited encodings as users write them: a constraint added to the shipped game.
-ENCODINGS = {
-    "palindrome.lp": '#include "mastermind.lp".\n#program base.\n:- secret(P,C), pegs(N), not secret(N+1-P,C).\n',
-    "no_adjacent.lp": '#include "mastermind.lp".\n#program base.\n:- secret(P,C), secret(P+1,C).\n',
-    "ascending.lp": '#include "mastermind.lp".\n#program base.\n:- secret(P,C), secret(P+1,D), D < C.\n',
-}
-#: The same constraints, written apart for the brute force.
-ADMITS = {
-    "palindrome.lp": lambda code: code == code[::-1],
-    "no_adjacent.lp": lambda code: all(a != b for a, b in zip(code, code[1:])),
-    "ascending.lp": lambda code: list(code) == sorted(code),
-    "no_adjacent.pl": lambda code: all(a != b for a, b in zip(code, code[1:])),
-}
-
-
 def standard_marks(guess, secret):
     black = sum(g == s for g, s in zip(guess, secret))
     return black, sum(min(guess.count(c), secret.count(c)) for c in set(guess)) - black
@@ -195,14 +180,6 @@ def standard_marks(guess, secret):
 def EditedBruteForce(pegs, colors, score, admits) -> BruteForce:  # noqa: N802 - a brute force, as the class
     """The brute force over the codes an encoding admits as secrets, every code a guess."""
     return BruteForce(pegs, colors, score, secrets=admits)
-
-
-def encoding_file(folder: Path, name: str) -> Path:
-    if name.endswith(".pl"):
-        return Path(__file__).resolve().parents[2] / "examples" / name
-    path = folder / name
-    path.write_text(ENCODINGS[name])
-    return path
 
 
 #: (encoding, rule of one's own or None, pegs, colours, least total, least worst case): the brute force's.
@@ -227,7 +204,7 @@ def test_optimum_of_an_edited_code_space(tmp_path, run_json, name, stem, pegs, c
     brute = EditedBruteForce(pegs, colors, score, ADMITS[name])
     assert (brute.cost(), brute.worst()) == (total, worst)
     rule = ["--feedback", rule_file(tmp_path, stem)] if stem else []
-    encoding = encoding_file(tmp_path, name)
+    encoding = edited_encoding(tmp_path, name)
     for symmetry in ([], ["--no-symmetry"]):
         out = run_json("optimal", "--pegs", pegs, "--colors", colors, "--encoding", encoding, *rule, *symmetry)
         assert (out["total_guesses"], out["games"]) == (total, bin(brute.everything).count("1"))
@@ -239,8 +216,8 @@ def test_optimum_of_an_edited_code_space(tmp_path, run_json, name, stem, pegs, c
 def test_an_edited_code_space_keeps_only_the_symmetries_that_map_it_onto_itself(tmp_path):
     from mm_logic.studies.written_game import encoding_secrets
     rules = Rules(4, 3)
-    palindromes = encoding_secrets(rules, encoding_file(tmp_path, "palindrome.lp"))
-    ascending = encoding_secrets(rules, encoding_file(tmp_path, "ascending.lp"))
+    palindromes = encoding_secrets(rules, edited_encoding(tmp_path, "palindrome.lp"))
+    ascending = encoding_secrets(rules, edited_encoding(tmp_path, "ascending.lp"))
     assert palindromes.size == 9 and ascending.size == 15
     # Palindromes: colours renamed, pegs not moved (0012 moved is no palindrome); ascending codes: neither.
     assert game_symmetry(rules, palindromes) == GameSymmetry(False, True)
@@ -249,7 +226,7 @@ def test_an_edited_code_space_keeps_only_the_symmetries_that_map_it_onto_itself(
 
 def test_a_journal_names_the_edited_code_space(tmp_path, run):
     journal = tmp_path / "palindromes.jsonl"
-    encoding = encoding_file(tmp_path, "palindrome.lp")
+    encoding = edited_encoding(tmp_path, "palindrome.lp")
     out = run("optimal", "--pegs", 4, "--colors", 3, "--encoding", encoding, "--journal", journal)
     assert out.exit_code == 0, out.stderr
     head = json.loads(journal.read_text().splitlines()[0])

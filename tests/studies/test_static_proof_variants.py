@@ -23,29 +23,9 @@ from mm_logic.studies import static_proof
 from mm_logic.studies.static import static_search
 from mm_logic.studies.written_game import encoding_secrets
 
-from generators import brute_feedback, own_rule_file, own_score
+from generators import ADMITS, brute_feedback, edited_encoding, own_rule_file, own_score
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-
-#: Edited encodings as users write them: a constraint added to the shipped game.
-ENCODINGS = {
-    "palindrome.lp": ":- secret(P,C), pegs(N), not secret(N+1-P,C).",
-    "no_adjacent.lp": ":- secret(P,C), secret(P+1,C).",
-    "ascending.lp": ":- secret(P,C), secret(P+1,D), D < C.",
-}
-#: The same constraints, written apart for the brute force.
-ADMITS = {
-    "palindrome.lp": lambda code: code == code[::-1],
-    "no_adjacent.lp": lambda code: all(a != b for a, b in zip(code, code[1:])),
-    "ascending.lp": lambda code: list(code) == sorted(code),
-}
-
-
-def encoding_file(folder: Path, name: str) -> Path:
-    path = folder / name
-    path.write_text(f'#include "mastermind.lp".\n#program base.\n{ENCODINGS[name]}\n')
-    return path
-
 
 def answer(score, guess, code):
     return "won" if guess == code else score(guess, code)
@@ -84,7 +64,7 @@ IDS = [f"{g[0]}-{g[1] or 'standard'}-{g[2]}x{g[3]}" for g in GAMES]
 def game(tmp_path, name, stem, pegs, colors):
     """The rules, the encoding's file, its secrets (indices) and the score the brute force calls."""
     rules = Rules(pegs, colors, feedback=own_rule_file(tmp_path, stem) if stem else "standard")
-    encoding = encoding_file(tmp_path, name)
+    encoding = edited_encoding(tmp_path, name)
     return rules, encoding, encoding_secrets(rules, encoding), own_score(stem) if stem else brute_feedback
 
 
@@ -189,7 +169,7 @@ def test_static_cli_proves_an_edited_code_space(tmp_path, run):
 
 def test_guesses_k_with_the_local_search_on_an_edited_code_space(tmp_path, run_json):
     # --guesses K --local-search: a set of K searched over the secrets' columns, K - 1 proved impossible
-    encoding = encoding_file(tmp_path, "no_adjacent.lp")
+    encoding = edited_encoding(tmp_path, "no_adjacent.lp")
     out = run_json("static", "--encoding", encoding, "--feedback", own_rule_file(tmp_path, "shared"), "--pegs", 3,
                    "--colors", 3, "--guesses", 7, "--local-search", 30, "--prove-exhaustive")
     assert (out["count"], out["optimal"], out["lower_bound"], out["found_by"], out["checked"]) == (

@@ -21,15 +21,9 @@ from mm_logic.studies.written_game import encoding_secrets
 from mm_logic.symmetry import game_symmetry
 
 from conftest import ROOT
-from generators import SCORER_RANKS, brute_replay, brute_score, contract_pick, own_rule_file, own_score
+from generators import ADMITS, SCORER_RANKS, brute_replay, brute_score, contract_pick, own_rule_file, own_score
 
 EXAMPLES = ROOT / "examples"
-#: The codes each shipped example encoding admits, written here apart from it.
-ADMITS = {
-    "palindrome.lp": lambda code: code == code[::-1],
-    "no_adjacent.lp": lambda code: all(a != b for a, b in zip(code, code[1:])),
-    "no_adjacent.pl": lambda code: all(a != b for a, b in zip(code, code[1:])),
-}
 VOLATILE = ("seconds", "peak_rss_mb", "start_rss_mb", "host")
 
 
