@@ -1,6 +1,7 @@
 """Files a user names: read and written as they are found.
 
-One place decides, for every command and script, what a user's path may be:
+One place decides, for every command and script, what a user's path may be,
+and holds a file a command appends to while it runs (:class:`OutputLock`):
 
 * a file read (a tree file, a sweep's ``--out`` read back, an encoding, a
   script's earlier rows) must be a regular file, or a link to one, and is read
@@ -118,3 +119,67 @@ def target_of(path: Path) -> Path:
     link is kept; a rename over ``path`` would have replaced the link by a file)."""
     path = Path(path)
     return Path(os.path.realpath(path)) if path.is_symlink() else path
+
+
+class OutputLock:
+    """A file one command at a time appends to (a sweep's ``--out``, an optimal search's ``--journal``): an
+    advisory lock (``flock``) on the file.
+
+    Two sweeps on one ``--out`` each read it before the other wrote a row, and both ran every case: 12 rows
+    for 6; two searches on one journal both searched every part, their lines interleaved. The second now
+    refuses at once (:meth:`take`). The lock follows the file when it is replaced (:meth:`replace`), and
+    goes with the process, however it ends. Where there is no ``flock`` (Windows) nothing is held.
+    """
+
+    def __init__(self, path: Path, fd: int | None):
+        self.path = path
+        self.fd = fd
+
+    @classmethod
+    def take(cls, path: Path, option: str = "--out", writer: str = "sweep") -> OutputLock:
+        """Hold ``path`` (made if missing), or refuse in one line (exit 2) where another process holds it:
+        ``--out FILE is being written by another sweep`` (``option``, ``writer``)."""
+        try:
+            import fcntl
+        except ImportError:
+            return cls(path, None)
+        while True:
+            try:
+                fd = os.open(path, os.O_RDONLY | os.O_CREAT, 0o666)
+            except OSError:
+                return cls(path, None)  # not even readable: reading it says so in its own line
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                raise BadInput(f"{option} {path} is being written by another {writer}, still running; wait for "
+                               "it to end (the same command then runs what it left), or name another file") from None
+            except OSError:  # a file system without locks (ENOLCK): written as before, unguarded
+                os.close(fd)
+                return cls(path, None)
+            # The holder may have replaced the file (a sweep's load_rows) between our open and our lock: the
+            # file we hold must be the one the name gives.
+            try:
+                held, named = os.fstat(fd), os.stat(path)
+                if (held.st_dev, held.st_ino) == (named.st_dev, named.st_ino):
+                    return cls(path, fd)
+            except OSError:
+                pass
+            os.close(fd)
+
+    def replace(self, source: str) -> None:
+        """``os.replace(source, path)``, the lock moved to the new file before its name is."""
+        if self.fd is None:
+            os.replace(source, self.path)
+            return
+        import fcntl
+        fd = os.open(source, os.O_RDONLY)
+        fcntl.flock(fd, fcntl.LOCK_EX)  # a file nobody else knows yet: taken at once
+        os.replace(source, self.path)
+        os.close(self.fd)
+        self.fd = fd
+
+    def release(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None

@@ -12,7 +12,11 @@ from .notation import quoted
 
 #: Units of a size as typed (``--memory 8G``, ``500MiB``): powers of 1024, as the machine counts.
 _UNITS = {"": 0, "K": 10, "M": 20, "G": 30, "T": 40}
-_SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*([KMGT]?)(?:I?B)?", re.IGNORECASE)
+#: ASCII digits alone (``\d`` would take every script's, '٤' as 4, as int() and float() do).
+_SIZE = re.compile(r"([0-9]+(?:\.[0-9]+)?)[ \t]*([KMGT]?)(?:I?B)?", re.IGNORECASE | re.ASCII)
+#: The largest size read, 1024T (1 PiB): beyond any machine's memory, a cluster worker's too (a search's tables
+#: stop growing long before: 2**30 solved sets and a feedback table of codes² bytes).
+MAX_SIZE = 1 << 50
 
 
 def available_memory() -> int:
@@ -27,6 +31,28 @@ def available_memory() -> int:
     return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_AVPHYS_PAGES")
 
 
+def total_memory() -> int:
+    """Bytes of memory the machine has (``MemTotal``, the physical pages elsewhere), or less where this process
+    is held to less (a container's cgroup ``memory.max``)."""
+    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    try:
+        with open("/proc/meminfo") as info:
+            for line in info:
+                if line.startswith("MemTotal:"):
+                    total = int(line.split()[1]) * 1024
+                    break
+    except OSError:
+        pass
+    try:
+        with open("/sys/fs/cgroup/memory.max") as limit:
+            held = limit.read().strip()
+        if held.isdigit():
+            total = min(total, int(held))
+    except OSError:
+        pass
+    return total
+
+
 def peak_memory() -> tuple[int, int]:
     """Peak resident bytes of this process and of its largest child process ended so far (0: none)."""
     return _peak_bytes(resource.RUSAGE_SELF), _peak_bytes(resource.RUSAGE_CHILDREN)
@@ -38,8 +64,8 @@ def _peak_bytes(who: int) -> int:
 
 
 def memory_text(size: int) -> str:
-    """``size`` bytes for people: 1.1 GiB, 280 MiB, 512 KiB, 30 bytes."""
-    for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+    """``size`` bytes for people: 3.0 TiB, 1.1 GiB, 280 MiB, 512 KiB, 30 bytes."""
+    for unit, shift in (("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)):
         if size >= 1 << shift:
             value = size / (1 << shift)
             return f"{value:.1f} {unit}" if value < 10 else f"{value:.0f} {unit}"
@@ -47,11 +73,14 @@ def memory_text(size: int) -> str:
 
 
 def parse_memory(text: str) -> int:
-    """Bytes from a size as typed: ``8G``, ``8GiB``, ``500M``, ``1.5G``, ``1000000`` (units of 1024)."""
-    found = _SIZE.fullmatch(text.strip())
+    """Bytes from a size as typed: ``8G``, ``8GiB``, ``500M``, ``1.5G``, ``1000000`` (units of 1024), written
+    with the digits 0-9, at most :data:`MAX_SIZE`."""
+    found = _SIZE.fullmatch(text.strip(" \t"))
     if not found:
         raise BadInput(f"not a memory size: {quoted(text)} (e.g. 8G, 500M, 1.5GiB)")
-    value = float(found.group(1)) * (1 << _UNITS[found.group(2).upper()])
+    value = float(found.group(1)) * (1 << _UNITS[found.group(2).upper()])  # inf for 400 digits: refused below
     if value < 1:
         raise BadInput(f"not a memory size: {quoted(text)} (e.g. 8G, 500M, 1.5GiB)")
+    if value > MAX_SIZE:
+        raise BadInput(f"{quoted(text)} is more than 1024T, the largest memory size taken")
     return int(value)

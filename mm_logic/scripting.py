@@ -44,6 +44,8 @@ EXIT_INTERRUPTED = 130
 
 def _integer(text: str) -> int:
     try:
+        if not text.isascii():
+            raise ValueError  # int() reads other scripts' digits ('٤' as 4): numbers are written with 0-9
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{quoted(text)} is not an integer") from None
@@ -95,7 +97,7 @@ def positive_seconds(text: str) -> float:
     argparse.ArgumentTypeError: 'inf' is not a number of seconds (finite, > 0)
     """
     try:
-        value = float(text)
+        value = float(text) if text.isascii() else math.nan  # float() reads '٤' as 4: numbers are written with 0-9
     except ValueError:
         value = math.nan
     if not math.isfinite(value) or value <= 0:

@@ -10,6 +10,7 @@ import click
 from ..errors import BadInput
 from ..terminal.progress import progress_bar
 from .options import (
+    MAX_GAMES,
     FilePath,
     Integer,
     distinct_outputs,
@@ -29,8 +30,8 @@ from .strategy_options import engine_options
 @rules_options(feedback=True, lies=True)
 @engine_options()
 @click.option("--all", "all_secrets", is_flag=True, help="Play every secret of the code space once.")
-@click.option("--games", type=Integer(1), default=None, help="Play N random secrets (see --seed).")
-@click.option("--spaced", type=Integer(1), default=None, metavar="N",
+@click.option("--games", type=Integer(1, MAX_GAMES), default=None, help="Play N random secrets (see --seed).")
+@click.option("--spaced", type=Integer(1, MAX_GAMES), default=None, metavar="N",
               help="Play N secrets evenly spaced over the code space in lexicographic order "
                    "(code number i*(size//N)), as published large-game figures do.")
 @liar_option

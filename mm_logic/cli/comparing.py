@@ -10,6 +10,7 @@ import click
 from ..interrupts import interrupted_code
 from ..terminal.progress import progress_bar
 from .options import (
+    MAX_GAMES,
     RULE_OPTIONS,
     FilePath,
     Integer,
@@ -45,7 +46,7 @@ PRESET_NAMES = ["seed000", "seed001", "seed003", "seed004", "ga001-population", 
 @strategy_option("first", many=True, trees=True)
 @ga_option
 @click.option("--all", "all_secrets", is_flag=True, help="Play every secret of each code space once.")
-@click.option("--games", type=Integer(1), default=None, help="Play N random secrets per rule set.")
+@click.option("--games", type=Integer(1, MAX_GAMES), default=None, help="Play N random secrets per rule set.")
 @seed_option
 @encoding_option
 @time_limit_option()

@@ -181,7 +181,7 @@ def split_command(rules, backend, encoding, time_limit, as_json, guess, history)
               help="The code to find (codebreaker; random by default).")
 @click.option("--max-guesses", type=Integer(1), default=None,
               help="Give up after this many guesses.  [default: unlimited; in a duel 10]")
-@click.option("--rounds", type=Integer(2), default=None,
+@click.option("--rounds", type=Integer(2, 100), default=None,
               help="duel: the rounds, an even number (each side makes as many codes as it breaks).  [default: 2]")
 @click.option("--adversary", is_flag=True,
               help="codebreaker: the computer keeps no secret and answers each guess so that the most codes stay "

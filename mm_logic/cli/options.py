@@ -26,11 +26,46 @@ from ..notation import quoted
 from ..rules import DEFAULT_ALPHABET, FEEDBACK_RULES, MAX_COLORS, MAX_LIES, MAX_PEGS, make_rules
 
 
+def _ascii(value, param, ctx, type_: click.ParamType) -> None:
+    """Refuse a number typed with characters other than ASCII ones: int() and float() read every script's digits
+    ('٤' and '４' as 4) and spaces, which mmlogic never does, in options as in codes."""
+    if isinstance(value, str) and not value.isascii():
+        type_.fail(f"{quoted(value)} is not written with the digits 0-9", param, ctx)
+
+
 class Integer(click.IntRange):
-    """An integer option within bounds: ``'abc' is not a valid integer`` (click's own type says
-    "integer range", and shows INTEGER RANGE in --help)."""
+    """An integer option within bounds, written with the digits 0-9: ``'abc' is not a valid integer`` (click's
+    own type says "integer range", and shows INTEGER RANGE in --help). Give a maximum wherever a larger number
+    would run for ever, take the machine's memory, or overflow: ``--help`` then states it (``1<=x<=1000000``),
+    and a number beyond is refused in click's words (``... is not in the range 1<=x<=1000000.``)."""
 
     name = "integer"
+
+    def convert(self, value, param, ctx):
+        _ascii(value, param, ctx, self)
+        return super().convert(value, param, ctx)
+
+
+class Processes(Integer):
+    """A number of worker processes: 1 to the cores this process may run on (:func:`mm_logic.processes.cores`),
+    refused beyond (``9999 is more than the 2 cores of this machine.``): a process more than the cores only
+    takes memory, and thousands of them take the machine down."""
+
+    def __init__(self):
+        super().__init__(1)
+
+    def convert(self, value, param, ctx):
+        from ..processes import cores
+
+        number = super().convert(value, param, ctx)
+        if number > cores():
+            self.fail(f"{number} is more than the {cores()} cores of this machine.", param, ctx)
+        return number
+
+
+#: The most games ``bench --games`` and ``--spaced``, and ``compare --games``, play: each secret is listed before
+#: the first game (1,000,000 codes of 64 pegs take 0.5 GB), and a million games take hours already.
+MAX_GAMES = 1_000_000
 
 
 RULE_OPTIONS = ("pegs", "colors", "no_repeat", "max_repeat", "alphabet")
@@ -181,6 +216,7 @@ class Seconds(click.FloatRange):
         super().__init__(0, min_open=True)
 
     def convert(self, value, param, ctx):
+        _ascii(value, param, ctx, self)
         try:
             seconds = float(value)
         except (TypeError, ValueError):

@@ -19,6 +19,14 @@ from .options import (
     seed_option,
 )
 
+#: The most guesses ``static --guesses K`` asks about: as many as the largest game static searches has codes
+#: (``mm_logic.studies.static.MAX_CODES``, not imported at start-up; a test keeps them equal), which always do.
+MAX_GUESSES = 4096
+#: The most entries ``puzzle --entries N`` draws: a puzzle of more is no puzzle for a person, and a draw of 10**8
+#: took 20 s and 1 GB for each of its --tries.
+MAX_ENTRIES = 1000
+#: The most histories ``puzzle --tries`` draws before it gives up.
+MAX_TRIES = 100_000
 #: Seconds after which ``static --prove-exhaustive`` writes its progress lines to stderr when it is no terminal.
 PROGRESS_AFTER = 5.0
 
@@ -27,7 +35,7 @@ PROGRESS_AFTER = 5.0
 @rules_options(feedback=True)
 @click.option("--time-limit", type=Seconds(), default=None, metavar="SECONDS",
               help="Bound on the whole search; past it, what was proved is printed and the exit code is 1.")
-@click.option("--guesses", type=Integer(1), default=None, metavar="K",
+@click.option("--guesses", type=Integer(1, MAX_GUESSES), default=None, metavar="K",
               help="Only ask whether K guesses (at most) suffice: the guesses found, not proved optimal, or the "
                    "proof that K do not suffice (exit 0 either way).")
 @click.option("--local-search", "local_seconds", type=Seconds(), default=None, metavar="SECONDS",
@@ -112,10 +120,10 @@ def static_command(rules, time_limit, guesses, local_seconds, seed, encoding, ex
 @rules_options(feedback=True)
 @backend_option(help="Engine that counts the codes consistent with the history (the final check).")
 @encoding_option
-@click.option("--entries", type=Integer(1), default=None, metavar="N",
+@click.option("--entries", type=Integer(1, MAX_ENTRIES), default=None, metavar="N",
               help="Entries of the history to draw (the difficulty, with the rules).")
 @seed_option
-@click.option("--tries", type=Integer(1), default=200, show_default=True,
+@click.option("--tries", type=Integer(1, MAX_TRIES), default=200, show_default=True,
               help="Histories drawn before giving up (exit 1).")
 @click.option("--check", "check", is_flag=True,
               help="Verify the HISTORY given instead: one code? every entry needed? which are redundant?")

@@ -12,6 +12,7 @@ from .options import (
     FeedbackRuleChoice,
     FilePath,
     Integer,
+    Processes,
     Seconds,
     rules_options,
     time_limit_option,
@@ -40,7 +41,7 @@ from .options import (
 @click.option("--db", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Keep games and races in this SQLite file (made if new): a restart, even kill -9, loses "
                    "none. A file of another schema version, or not SQLite, is refused.  [default: in memory]")
-@click.option("--workers", type=Integer(1), default=1, show_default=True,
+@click.option("--workers", type=Processes(), default=1, show_default=True,
               help="Processes serving the API on the one port, sharing the games of --db (needed above 1).")
 @click.option("--encoding", type=FilePath(exists=True, dir_okay=False, path_type=Path), default=None, metavar="FILE",
               help="Serve a variant: this edited .lp (clingo) or .pl (swipl) encoding, whose codes are the secrets; "

@@ -138,6 +138,14 @@ def optimal_command(rules, objective, max_depth, consistent_only, encoding, symm
         return _optimal_with_lies(rules, objective, max_depth, consistent_only, jobs, executor, journal, save_tree,
                                   as_json)
     check_executor(executor, scheduler, "parts")
+    if memory is not None and executor == "local":
+        from ..memory import memory_text, total_memory
+
+        # The tables would be made to the size given (2**30 solved sets: 33 GiB) and swap, then be killed. On a
+        # cluster the size is each worker thread's, on its own machine: only mm_logic.memory.MAX_SIZE bounds it.
+        if memory > total_memory():
+            raise click.BadParameter(f"{memory_text(memory)} is more than this machine's memory "
+                                     f"({memory_text(total_memory())})", param_hint="'--memory'")
     if split_above is not None and executor == "local" and jobs == 1:
         raise BadInput("--split-above applies with workers (--jobs 2 or more, or --executor dask): one process "
                        "searches every part whole")

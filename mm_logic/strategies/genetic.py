@@ -130,6 +130,8 @@ def _value(key: str, text: str, strategy: str) -> str:
         if text == "1/n":
             return text
         try:
+            if not text.isascii():
+                raise ValueError  # float() reads other scripts' digits ('٥' as 5): numbers are written with 0-9
             rate = float(text[:-1]) / 100 if text.endswith("%") else float(text)
         except ValueError:
             rate = -1.0

@@ -136,15 +136,22 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
     if progress is not None and encoding is not None:
         progress(f"listing the codes of {encoding}")
     secrets = encoding_secrets(rules, encoding)
-    symmetry = game_symmetry(rules, secrets) if symmetric else NO_SYMMETRY
-    compile_kernels(on_compile, worst=objective != "expected", rules=rules, symmetry=symmetry)
-    started = time.perf_counter()
-    # A limit of at least every code cannot bind: an optimal strategy's guesses each shrink the set (a
-    # guess that splits nothing only adds one), so no game is longer. Searching without it spares
-    # tables of (limit + 1) x codes: --max-depth 2147483648 asked for 448 GiB.
-    limit = max_depth if max_depth is not None and max_depth < rules.size else None
-    searcher = Searcher(rules, limit, consistent_only, bits, symmetry, secrets)
+    # Read (and held) before anything slow: another search's journal, a damaged one or one in use is refused
+    # before the kernels compile.
     kept = Journal(journal, rules, consistent_only, secrets) if journal is not None else None
+    try:
+        symmetry = game_symmetry(rules, secrets) if symmetric else NO_SYMMETRY
+        compile_kernels(on_compile, worst=objective != "expected", rules=rules, symmetry=symmetry)
+        started = time.perf_counter()
+        # A limit of at least every code cannot bind: an optimal strategy's guesses each shrink the set (a
+        # guess that splits nothing only adds one), so no game is longer. Searching without it spares
+        # tables of (limit + 1) x codes: --max-depth 2147483648 asked for 448 GiB.
+        limit = max_depth if max_depth is not None and max_depth < rules.size else None
+        searcher = Searcher(rules, limit, consistent_only, bits, symmetry, secrets)
+    except BaseException:
+        if kept is not None:
+            kept.close()
+        raise
     searcher.journal = kept
     workers: Workers | None = None
     try:

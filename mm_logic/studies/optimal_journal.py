@@ -24,7 +24,13 @@ or whether its parts can each be solved within ``depth - 1`` guesses. These
 lines, the large parts' solved sets, are what the workers share: whichever
 machine searched a guess, a run given the journal does not search it again.
 Version 1 journals (none has a guess line) are read as before. Each line is
-flushed and synced as it is written; a line cut short by a kill (the last) is ignored.
+flushed and synced as it is written; a last line without its end of line (a
+kill cut it short) is never read, and is cut off the file; any other line that
+is no part's result refuses the journal, named (``line 7 is not a part's
+result``), before anything is searched or written. The first line names the
+alphabet too when the codes are not written with the default one. One search
+holds the file at a time (``mm_logic.files.OutputLock``): a second
+refuses at once.
 
 A line of a part or guess that was searched (not read back) also says what it
 took, ``"positions"`` and ``"seconds"`` (its search's CPU time): a long
@@ -42,8 +48,9 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import BadInput
+from ..files import OutputLock, target_of
 from ..notation import Code, Feedback, format_code, format_feedback
-from ..rules import Rules
+from ..rules import DEFAULT_ALPHABET, Rules
 from ..strategies.tree import TreeNode, node_object, read_node
 
 KIND = "mmlogic optimal"
@@ -60,6 +67,10 @@ class Journal:
         self.rules = rules
         self.header = {"journal": KIND, "version": VERSION, "rules": rules.as_dict(),
                        "consistent_only": consistent_only}
+        if rules.symbolic and rules.alphabet[: rules.colors] != DEFAULT_ALPHABET[: rules.colors]:
+            # The lines write codes with the alphabet: another alphabet's journal would answer no part (and fail
+            # on its first subtree). The default's is not named, as journals written before did not name it.
+            self.header["alphabet"] = rules.alphabet[: rules.colors]
         if secrets is not None:
             # An edited encoding's secrets: named by their number and a digest of their indices, so that the
             # journal of another variant of the same rules is refused.
@@ -71,23 +82,36 @@ class Journal:
         self.within: dict[tuple[str, str, int, str | None], bool] = {}
         #: Lines read from an earlier run (the parts it spares this one), and written by this one.
         self.read = self.written = 0
-        existing = self.path.exists() and self.path.stat().st_size > 0
-        if existing:
-            self._load()
-            existing = self._drop_cut_line()
+        # Held while the search runs: a second search on the file refuses at once (both searched every part, and
+        # their lines interleaved).
+        self.lock = OutputLock.take(target_of(self.path), "--journal", "optimal search")
         try:
-            self.file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - kept open while the search runs
-        except OSError as error:
-            raise BadInput(f"cannot write --journal {self.path}: {error.strerror or error}") from None
+            existing = self.path.exists() and self.path.stat().st_size > 0
+            if existing:
+                self._load()
+                existing = self._drop_cut_line()
+            try:
+                self.file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - kept open while the search runs
+            except OSError as error:
+                raise BadInput(f"cannot write --journal {self.path}: {error.strerror or error}") from None
+        except BaseException:
+            self.lock.release()
+            raise
         if not existing:
             self._write(self.header)
 
     def _load(self) -> None:
         try:
-            lines = self.path.read_text(encoding="utf-8").splitlines()
+            text = self.path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as error:
             reason = error.strerror if isinstance(error, OSError) else "not text"
             raise BadInput(f"cannot read --journal {self.path}: {reason}") from None
+        lines = text.splitlines()
+        if not text.endswith("\n") and len(lines) > 1:
+            # The last part's line has no end: a kill cut it short while it was written, maybe just before its end
+            # of line, where it still reads whole. Never read: it is searched again, and cut off the file. (A first
+            # line is checked as the header all the same: a file of one's own is refused, and left as it was.)
+            lines = lines[:-1]
         try:
             head = json.loads(lines[0])
         except json.JSONDecodeError:
@@ -99,15 +123,15 @@ class Journal:
             raise BadInput(f"--journal {self.path} is journal version {json.dumps(head.get('version'))}; "
                            f"this mmlogic reads versions {' and '.join(map(str, READABLE))}")
         if {**head, "version": VERSION} != self.header:
+            alphabets = head.get("alphabet") != self.header.get("alphabet")
             raise BadInput(f"--journal {self.path} is the journal of another search "
-                           f"({_described(head)}), not of {_described(self.header)}")
+                           f"({_described(head, alphabets)}), not of {_described(self.header, alphabets)}")
+        # A damaged line (an end of line after it: no kill cut it short) refuses the journal, named, before any
+        # part is searched: none of it is used, and nothing is written after it.
         for number, line in enumerate(lines[1:], 2):
             try:
-                entry = json.loads(line)
-                self._take(entry)
-            except (json.JSONDecodeError, KeyError, TypeError, ValueError, BadInput):
-                if number == len(lines):
-                    break  # cut short by a kill while it was written: searched again
+                self._take(json.loads(line))
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError, BadInput):
                 raise BadInput(f"--journal {self.path}: line {number} is not a part's result") from None
             self.read += 1
 
@@ -203,7 +227,9 @@ class Journal:
         self._write({**self._line(key), "within": solvable, **_effort(effort)})
 
     def close(self) -> None:
+        """Close the file, and let another search have it."""
         self.file.close()
+        self.lock.release()
 
 
 def _effort(effort: tuple[int, float] | None) -> dict:
@@ -223,12 +249,18 @@ def _better(new: tuple[int, int], old: tuple[int, int]) -> bool:
     return new_exact or new[0] > old[0]
 
 
-def _described(header: dict) -> str:
+def _described(header: dict, alphabet: bool = False) -> str:
+    """The search a journal's first line names: ``4x6``, ``3x3, alphabet abc``, ``4x6, hard mode``
+    (``alphabet``: name the alphabet its codes are written with, also the default one)."""
     rules = header.get("rules")
     try:
-        text = Rules.from_dict(rules).describe() if isinstance(rules, dict) else "?"
+        game = Rules.from_dict(rules) if isinstance(rules, dict) else None
+        text = game.describe() if game is not None else "?"
     except (BadInput, KeyError, TypeError, ValueError):
-        text = json.dumps(rules)
+        game, text = None, json.dumps(rules)
+    if alphabet:
+        written = header.get("alphabet") or (DEFAULT_ALPHABET[: game.colors] if game is not None else "?")
+        text += f", alphabet {written}"
     secrets = header.get("secrets")
     if isinstance(secrets, dict):
         text += f", {secrets.get('count')} secrets of an edited encoding"

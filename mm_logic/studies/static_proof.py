@@ -130,7 +130,7 @@ def class_bounds(table: np.ndarray, k: int, smallest: np.ndarray) -> np.ndarray:
             pair = max(pair, int((1 + np.count_nonzero(np.diff(joined, axis=1), axis=1)).max()))
         bounds.append(pair)
     while len(bounds) <= k:
-        bounds.append(bounds[-1] * bounds[1])
+        bounds.append(min(bounds[-1] * bounds[1], n))  # capped as it grows: 40 guesses overflowed int64
     return np.minimum(np.array(bounds[:k + 1], dtype=np.int64), n)
 
 

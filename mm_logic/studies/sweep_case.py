@@ -122,7 +122,7 @@ def case_key(row: dict) -> str:
     return json.dumps([rules_object(row[k]) if k == "rules" else row.get(k) for k in CASE_FIELDS], sort_keys=True)
 
 
-SIZE = re.compile(r"(\d+)(?:-(\d+))?x(\d+)(?:-(\d+))?")
+SIZE = re.compile(r"([0-9]+)(?:-([0-9]+))?x([0-9]+)(?:-([0-9]+))?")
 
 
 def parse_sizes(text: str) -> list[tuple[int, int]]:

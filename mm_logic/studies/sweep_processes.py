@@ -136,6 +136,8 @@ def check_scheduler(address: str) -> None:
     try:
         if not address.strip() or any(c.isspace() for c in address):
             raise ValueError("it has spaces" if address.strip() else "it is empty")
+        if not address.isascii():  # another script's digits would pass as a port, then time out connecting
+            raise ValueError("it is not ASCII")
         scheme, location = parse_address(address)
         if scheme not in SCHEMES:
             raise ValueError(f"{scheme}:// is not one of {', '.join(s + '://' for s in SCHEMES)}")

@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 
 from ..errors import BadInput
-from ..files import read_text, target_of
+from ..files import OutputLock, read_text, target_of
 from ..rules import rules_object
 from .sweep_case import Case, case_key
 
@@ -34,68 +34,6 @@ def is_row(row: dict) -> bool:
             and all(k.isdigit() and natural(n) for k, n in histogram.items())
             and all(number(row.get(k)) for k in ("seconds", "peak_rss_mb", "start_rss_mb"))
             and isinstance(row.get("host"), str))
-
-
-class OutputLock:
-    """An output file held by one sweep at a time: an advisory lock (``flock``) on the file.
-
-    Two sweeps on one ``--out`` each read it before the other wrote a row, and both ran every
-    case: 12 rows for 6. The second now refuses at once (:meth:`take`). The lock follows the
-    file when :func:`load_rows` replaces it (:meth:`replace`), and goes with the process, however
-    it ends. Where there is no ``flock`` (Windows) nothing is held.
-    """
-
-    def __init__(self, path: Path, fd: int | None):
-        self.path = path
-        self.fd = fd
-
-    @classmethod
-    def take(cls, path: Path) -> OutputLock:
-        """Hold ``path`` (made if missing), or refuse in one line (exit 2) where another process holds it."""
-        try:
-            import fcntl
-        except ImportError:
-            return cls(path, None)
-        while True:
-            try:
-                fd = os.open(path, os.O_RDONLY | os.O_CREAT, 0o666)
-            except OSError:
-                return cls(path, None)  # not even readable: load_rows says so in its own line
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                os.close(fd)
-                raise BadInput(f"--out {path} is being written by another sweep, still running; wait for it to "
-                               "end (the same command then runs what it left), or name another file") from None
-            except OSError:  # a file system without locks (ENOLCK): written as before, unguarded
-                os.close(fd)
-                return cls(path, None)
-            # The holder may have replaced the file (load_rows) between our open and our lock: the
-            # file we hold must be the one the name gives.
-            try:
-                held, named = os.fstat(fd), os.stat(path)
-                if (held.st_dev, held.st_ino) == (named.st_dev, named.st_ino):
-                    return cls(path, fd)
-            except OSError:
-                pass
-            os.close(fd)
-
-    def replace(self, source: str) -> None:
-        """``os.replace(source, path)``, the lock moved to the new file before its name is."""
-        if self.fd is None:
-            os.replace(source, self.path)
-            return
-        import fcntl
-        fd = os.open(source, os.O_RDONLY)
-        fcntl.flock(fd, fcntl.LOCK_EX)  # a file nobody else knows yet: taken at once
-        os.replace(source, self.path)
-        os.close(self.fd)
-        self.fd = fd
-
-    def release(self) -> None:
-        if self.fd is not None:
-            os.close(self.fd)
-            self.fd = None
 
 
 def load_rows(path: Path, lock: OutputLock | None = None) -> tuple[dict[str, dict], int]:

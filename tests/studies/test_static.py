@@ -288,3 +288,12 @@ def test_static_cli_prove_exhaustive(run):
     assert (data["stopped"], data["guesses"], data["lower_bound"], data["method"]) == (
         "time limit", [], 3, "exhaustive")
     assert data["proofs"][-1]["possible"] is None
+
+
+def test_an_exhaustive_proof_of_many_guesses_caps_its_bounds_at_the_codes():
+    # The bound on the classes k guesses make grows as a product: at 40 guesses it passed int64 (an
+    # internal OverflowError); capped at the number of codes, 40 guesses are searched like 6.
+    many = static_search(Rules(3, 3), guesses=40, exhaustive=True)
+    assert many.lower_bound == 1 and not many.optimal
+    assert 5 <= len(many.guesses) <= 40 and check_guesses(Rules(3, 3), many.guesses)
+    assert many.proofs[0]["guesses"] == 40 and many.proofs[0]["possible"]

@@ -1,0 +1,220 @@
+"""Numbers typed to options (issue 56): written with the digits 0-9 alone, and within stated maxima where a
+larger number would run for ever, take the machine's memory or overflow. Each refusal is one line, exit 2,
+before any game."""
+
+from __future__ import annotations
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from mm_logic.cli.options import Integer, Seconds
+from mm_logic.memory import memory_text, parse_memory
+from mm_logic.processes import cores
+
+from conftest import PY, one_line_error
+
+
+@pytest.fixture
+def no_work(monkeypatch):
+    """The work the commands below would start, made to fail at once: a refusal must come before it, and a
+    number that should have been refused fails its test instead of running for ever."""
+    import mm_logic.codemaker
+    import mm_logic.studies.compare
+    import mm_logic.studies.optimal
+    import mm_logic.studies.puzzle
+    import mm_logic.studies.static
+
+    def ran(*args, **kwargs):
+        raise AssertionError("the work started: the number should have been refused before it")
+
+    for module, name in ((mm_logic.codemaker, "bench_secrets"), (mm_logic.studies.compare, "compare"),
+                         (mm_logic.studies.optimal, "optimal"), (mm_logic.studies.puzzle, "draw_puzzle"),
+                         (mm_logic.studies.static, "static_search")):
+        monkeypatch.setattr(module, name, ran)
+
+
+#: Four in other scripts than ASCII: fullwidth, Arabic-Indic, Devanagari; int() and float() read each as 4.
+FOUR = ["\uff14", "\u0664", "\u096a"]
+
+
+# -- digits other than 0-9 ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("four", FOUR)
+@pytest.mark.parametrize("args, option", [
+    (["solve", *PY, "--secret", "0000", "--pegs"], "--pegs"),
+    (["solve", *PY, "--secret", "0000", "--colors"], "--colors"),
+    (["solve", *PY, "--secret", "0000", "--lies"], "--lies"),
+    (["solve", *PY, "--secret", "0000", "--seed"], "--seed"),
+    (["solve", *PY, "--secret", "0000", "--max-repeat"], "--max-repeat"),
+    (["bench", *PY, "--pegs", 2, "--colors", 2, "--games"], "--games"),
+    (["bench", *PY, "--pegs", 2, "--colors", 2, "--spaced"], "--spaced"),
+    (["bench", *PY, "--pegs", 2, "--colors", 2, "--all", "--jobs"], "--jobs"),
+    (["compare", *PY, "--pegs", 2, "--colors", 2, "--games"], "--games"),
+    (["optimal", "--pegs", 2, "--colors", 2, "--max-depth"], "--max-depth"),
+    (["optimal", "--pegs", 2, "--colors", 2, "--jobs", 2, "--split-above"], "--split-above"),
+    (["puzzle", "--pegs", 2, "--colors", 3, "--entries"], "--entries"),
+    (["puzzle", "--pegs", 2, "--colors", 3, "--entries", 2, "--tries"], "--tries"),
+    (["static", "--pegs", 2, "--colors", 2, "--guesses"], "--guesses"),
+    (["tree", "missing.json", "--dot", "--max-depth"], "--max-depth"),
+])
+def test_integer_options_take_the_digits_0_to_9_alone(run, no_work, args, option, four):
+    one_line_error(run(*args, four), 2, f"Invalid value for '{option}': '{four}' is not written with the digits 0-9",
+                   stdout="")
+
+
+@pytest.mark.parametrize("typed", ["1\u0664", "\u00b2", "4\u2003"])
+def test_an_integer_with_any_character_beyond_ascii_is_refused(typed):
+    # '²' int() refuses, '4\u2003' (an em space after) it reads as 4: both are mistyped numbers here.
+    with pytest.raises(click.BadParameter) as error:
+        Integer(1).convert(typed, None, None)
+    assert error.value.message == f"{typed!r} is not written with the digits 0-9"
+    assert Integer(1).convert(" 4 ", None, None) == 4  # ASCII spaces around a number, as before
+
+
+@pytest.mark.parametrize("four", FOUR)
+@pytest.mark.parametrize("args, option", [
+    (["solve", *PY, "--secret", "0011", "--time-limit"], "--time-limit"),
+    (["static", "--pegs", 2, "--colors", 2, "--guesses", 2, "--local-search"], "--local-search"),
+])
+def test_seconds_take_the_digits_0_to_9_alone(run, no_work, args, option, four):
+    one_line_error(run(*args, four), 2, f"Invalid value for '{option}': '{four}' is not written with the digits 0-9",
+                   stdout="")
+    with pytest.raises(click.BadParameter):
+        Seconds().convert(f"0.{four}", None, None)
+
+
+@pytest.mark.parametrize("four", FOUR)
+def test_memory_sizes_take_the_digits_0_to_9_alone(run, no_work, four):
+    one_line_error(run("optimal", "--pegs", 2, "--colors", 2, "--memory", f"{four}G"), 2,
+                   f"Invalid value for '--memory': not a memory size: '{four}G' (e.g. 8G, 500M, 1.5GiB)", stdout="")
+    assert parse_memory("4G") == 4 << 30
+
+
+@pytest.mark.parametrize("two", ["\uff12", "\u0662"])
+def test_the_liars_answers_are_numbered_with_0_to_9_alone(run, two):
+    one_line_error(run("solve", *PY, "--secret", "0011", "--lies", 1, "--liar", two), 2,
+                   f"--liar takes random or the answers that lie, by number (2,5), got '{two}'", stdout="")
+    one_line_error(run("solve", *PY, "--secret", "0011", "--lies", 2, "--liar", f"1,{two}"), 2,
+                   f"--liar takes random or the answers that lie, by number (2,5), got '1,{two}'", stdout="")
+
+
+@pytest.mark.parametrize("value, message", [
+    ("mutation=0.\u0665", "--ga mutation=0.\u0665: a probability from 0 to 1 (0.05 or 5%), or 1/n"),
+    ("mutation=\u0665%", "--ga mutation=\u0665%: a probability from 0 to 1 (0.05 or 5%), or 1/n"),
+    ("population=\u0665\u0660", "--ga population=\u0665\u0660: a whole number from 2 to 100000"),
+])
+def test_genetic_parameters_take_the_digits_0_to_9_alone(run, no_work, value, message):
+    one_line_error(run("bench", *PY, "--pegs", 2, "--colors", 3, "--all", "--strategy", "ga004", "--ga", value), 2,
+                   message, stdout="")
+
+
+@pytest.mark.parametrize("entry, message", [
+    ("0011:\u0661,\u0660", "feedback '\u0661,\u0660' in '0011:\u0661,\u0660' is not of the form B,W (e.g. 1,2)"),
+    ("0011:\uff11 0", "feedback '\uff11 0' in '0011:\uff11 0' is not of the form B,W (e.g. 1,2)"),
+    ("0,\u0661,1,1:1,0", "code '0,\u0661,1,1' writes colour numbers with digits other than 0-9"),
+])
+def test_history_entries_take_the_digits_0_to_9_alone(run, entry, message):
+    one_line_error(run("next", *PY, entry), 2, message, stdout="")
+
+
+def test_black_peg_feedback_takes_the_digits_0_to_9_alone(run):
+    one_line_error(run("next", *PY, "--feedback", "black", "0011:\u0661"), 2,
+                   "feedback '\u0661' in '0011:\u0661' is not of the form B (e.g. 2)", stdout="")
+
+
+def test_sweep_sizes_take_the_digits_0_to_9_alone(run):
+    one_line_error(run("sweep", *PY, "--strategy", "first", "--sizes", "\u0664x3"), 2,
+                   "--sizes: '\u0664x3' is not PEGSxCOLORS (e.g. 4x6, 4x2-10, 5-6x6)", stdout="")
+
+
+def test_scripts_read_the_digits_0_to_9_alone():
+    import argparse
+
+    from mm_logic.scripting import count, natural, positive_seconds
+    for read, four in ((count, "\u0664"), (natural, "\uff14"), (positive_seconds, "\u0664.5")):
+        with pytest.raises(argparse.ArgumentTypeError):
+            read(four)
+    assert (count("4"), natural("0"), positive_seconds("4.5")) == (4, 0, 4.5)
+
+
+# -- maxima ---------------------------------------------------------------------------------------------------
+HUGE = "99999999999999999999"
+#: The most games a bench or a comparison plays (each secret is listed before the first game).
+MAX_GAMES = 1_000_000
+
+
+@pytest.mark.parametrize("args, option, most", [
+    (["bench", *PY, "--pegs", 2, "--colors", 2, "--games"], "--games", MAX_GAMES),
+    (["bench", *PY, "--pegs", 16, "--colors", 6, "--spaced"], "--spaced", MAX_GAMES),
+    (["compare", *PY, "--pegs", 2, "--colors", 2, "--games"], "--games", MAX_GAMES),
+    (["puzzle", "--pegs", 2, "--colors", 3, "--entries"], "--entries", 1000),
+    (["puzzle", "--pegs", 2, "--colors", 3, "--entries", 2, "--tries"], "--tries", 100_000),
+    (["static", "--pegs", 2, "--colors", 2, "--guesses"], "--guesses", 4096),
+])
+@pytest.mark.parametrize("beyond", ["most + 1", "HUGE"])
+def test_counts_beyond_their_stated_maximum_are_refused(run, no_work, args, option, most, beyond):
+    typed = str(most + 1) if beyond == "most + 1" else HUGE
+    one_line_error(run(*args, typed), 2, f"Invalid value for '{option}': {typed} is not in the range 1<=x<={most}.",
+                   stdout="")
+
+
+def test_the_maxima_are_what_they_are_counted_against():
+    from mm_logic.cli import options
+    from mm_logic.cli.puzzles import MAX_GUESSES
+    from mm_logic.studies.static import MAX_CODES
+
+    assert options.MAX_GAMES == MAX_GAMES
+
+    assert MAX_GUESSES == MAX_CODES  # as many guesses as the largest game static searches has codes always do
+
+
+def test_memory_beyond_the_machines_is_refused_before_any_table(run, no_work):
+    from mm_logic.memory import total_memory
+
+    one_line_error(run("optimal", "--pegs", 2, "--colors", 2, "--memory", "1000T"), 2,
+                   f"Invalid value for '--memory': 1000 TiB is more than this machine's memory "
+                   f"({memory_text(total_memory())})", stdout="")
+    for typed in ("99999T", "1025T", "4" * 400):
+        result = run("optimal", "--pegs", 2, "--colors", 2, "--memory", typed)
+        one_line_error(result, 2, f"Invalid value for '--memory': {typed!r} is more than 1024T, the largest memory "
+                                  "size taken", stdout="")
+    # On a cluster the workers' machines may have more than this one: only the largest size is refused.
+    one_line_error(run("optimal", "--executor", "dask", "--memory", "1000T"), 2,
+                   "--executor dask needs --scheduler ADDRESS (e.g. tcp://HOST:8786)", stdout="")
+
+
+def test_the_machines_memory_is_what_it_has():
+    from mm_logic.memory import total_memory
+
+    total = total_memory()
+    assert total > 0 and total >= 64 << 20
+    assert memory_text(99999 << 40) == "99999 TiB" and memory_text(3 << 40) == "3.0 TiB"
+
+
+def test_processes_are_at_most_the_cores():
+    from mm_logic.cli.options import Processes
+
+    @click.command()
+    @click.option("--workers", type=Processes(), default=1)
+    def command(workers):
+        click.echo(workers)
+
+    assert CliRunner().invoke(command, ["--workers", str(cores())]).output == f"{cores()}\n"
+    refused = CliRunner().invoke(command, ["--workers", "9999"])
+    assert refused.exit_code == 2
+    assert refused.output.splitlines()[-1] == (f"Error: Invalid value for '--workers': 9999 is more than the "
+                                               f"{cores()} cores of this machine.")
+    assert CliRunner().invoke(command, ["--workers", "0"]).output.splitlines()[-1] == (
+        "Error: Invalid value for '--workers': 0 is not in the range x>=1.")
+
+
+def test_serve_starts_at_most_a_process_a_core(run):
+    one_line_error(run("serve", "--port", 0, "--workers", 9999), 2,
+                   f"Invalid value for '--workers': 9999 is more than the {cores()} cores of this machine.",
+                   stdout="")
+
+
+def test_a_duel_has_at_most_100_rounds(run):
+    # 102, not more: without the maximum a duel of 10**20 rounds draws its secrets for ever.
+    one_line_error(run("play", *PY, "--role", "duel", "--rounds", 102), 2,
+                   "Invalid value for '--rounds': 102 is not in the range 2<=x<=100.", stdout="")
