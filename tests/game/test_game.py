@@ -168,7 +168,7 @@ LAYERS = {
                         "memory", "lies"},
     "engines": {"engines"},
     "strategies": {"strategies"},
-    "one game": {"game", "codemaker", "player", "split", "adversary", "diagnosis"},
+    "one game": {"game", "codemaker", "player", "split", "adversary", "diagnosis", "game_setup"},
     "studies": {"studies"},
     "front ends": {"cli", "terminal", "server", "client", "__main__"},
 }
