@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import click
 
 from ..errors import BadInput
+from ..files import target_of
 from .options import (
     RULE_OPTIONS,
     FeedbackRuleChoice,
@@ -14,14 +16,32 @@ from .options import (
     Integer,
     Processes,
     Seconds,
+    _writable_file,
     rules_options,
     time_limit_option,
 )
 
 
+def store_file(ctx, param, path: Path | None) -> Path | None:
+    """``--db``: checked as the other files a command writes (a new path or a regular file, never a FIFO or
+    a device, in their words), and its folder too, where SQLite writes the store's journal."""
+    path = _writable_file(ctx, param, path)
+    if path is None:
+        return None
+    folder = target_of(path).absolute().parent
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        raise click.BadParameter(f"cannot write into folder {folder} ({error.strerror}): the store's journal, "
+                                 f"{target_of(path).name}-wal, is written beside it") from None
+    return path
+
+
 @click.command(name="serve")
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on (127.0.0.1: this machine only; 0.0.0.0 exposes the server).")
+              help="Address to listen on (127.0.0.1: this machine only; 0.0.0.0 or '': every address, which "
+                   "exposes the server, and says so).")
 @click.option("--port", type=Integer(0, 65535), default=8000, show_default=True, help="TCP port of the API.")
 @click.option("--tcp-port", type=Integer(0, 65535), default=None,
               help="Also listen on this TCP port for seed 003's line protocol (docs/line-protocol.md); "
@@ -38,9 +58,10 @@ from .options import (
                    "connection closed).")
 @click.option("--max-connections", type=Integer(1), default=500, show_default=True,
               help="HTTP connections open at once at the most; one beyond is closed at once (HTTP 503).")
-@click.option("--db", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+@click.option("--db", type=FilePath(dir_okay=False, path_type=Path), default=None, metavar="FILE", callback=store_file,
               help="Keep games and races in this SQLite file (made if new): a restart, even kill -9, loses "
-                   "none. A file of another schema version, or not SQLite, is refused.  [default: in memory]")
+                   "none. A file of another schema version, not SQLite, damaged or read-only is refused.  "
+                   "[default: in memory]")
 @click.option("--workers", type=Processes(), default=1, show_default=True,
               help="Processes serving the API on the one port, sharing the games of --db (needed above 1).")
 @click.option("--encoding", type=FilePath(exists=True, dir_okay=False, path_type=Path), default=None, metavar="FILE",
@@ -114,7 +135,7 @@ def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit, read
     else:
         from ..server.db_store import SqliteStore
 
-        store = SqliteStore(db, max_games=max_games, idle_seconds=idle_seconds, time_limit=time_limit,
+        store = SqliteStore(str(db), max_games=max_games, idle_seconds=idle_seconds, time_limit=time_limit,
                             workers=workers, variants=variants)
     for variant in variants:
         click.echo(f"mmlogic serve: variant {variant.name} ({', '.join(variant.files)}), "

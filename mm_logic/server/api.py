@@ -41,13 +41,15 @@ words: 400 bad input, 403 a request from another site (:class:`SameOrigin`),
 404 unknown game, race or route, 405 wrong method, 409 a request the game's
 state refuses, 413 a body over :data:`MAX_BODY` bytes, 415 a body not sent as
 ``application/json``, 422 a question too hard within the time limit, 429 the
-server is full.
+server is full; and 503 when the file of ``--db`` fails under the request
+(damaged, a disk error, locked by another process), also one line in the log.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import threading
 from pathlib import Path
 
@@ -72,7 +74,7 @@ from ..strategies import STRATEGIES
 from .batch_race import MAX_BATCH, HostedBatchRace, new_batch_race, refuse_step
 from .openapi import openapi_schema
 from .race import DEFAULT_STRATEGY, MAX_ENTRANTS, Race, new_race
-from .store import Conflict, GameStore, HostedGame, TooManyGames, UnknownGame
+from .store import Conflict, GameStore, HostedGame, StoreFault, TooManyGames, UnknownGame
 
 #: The web page: plain HTML, JavaScript and CSS shipped in the package, no build step.
 STATIC = Path(__file__).parent / "static"
@@ -101,7 +103,9 @@ class ClientGone(MMLogicError):
 
 #: Status of each error kind; any other MMLogicError (a time limit, ...) is 422.
 STATUS = ((UnknownGame, 404), (TooManyGames, 429), (Conflict, 409), (NoConsistentCode, 409), (BadInput, 400),
-          (TooLarge, 413), (NotJson, 415), (ClientGone, 400))
+          (TooLarge, 413), (NotJson, 415), (ClientGone, 400), (StoreFault, 503))
+#: The server's log (uvicorn's), where a fault of the server's own, not the client's, is one line.
+LOG = logging.getLogger("uvicorn.error")
 
 
 def status_of(error: MMLogicError) -> int:
@@ -311,6 +315,8 @@ def create_app(store: GameStore | None = None, hosts: frozenset[str] | None = No
         return FileResponse(STATIC / "reference.html")
 
     async def mmlogic_error(request: Request, error: MMLogicError):
+        if isinstance(error, StoreFault):  # the operator's to know, in one line (it was a 50-line traceback)
+            LOG.warning("%s %s: %s", request.method, request.url.path[:80], error)
         return error_response(status_of(error), str(error))
 
     async def http_error(request: Request, error: HTTPException):

@@ -14,15 +14,19 @@ only once a whole request has come, leaving such connections open.
   start, with a 503 (one JSON line);
 * logs one line, not a traceback, when a client closes before the end of its
   request body;
-* answers a request that is not HTTP/1.1 (or whose headers are over h11's
-  16 KiB) with a one-line JSON 400, as the API's other errors, where uvicorn
-  wrote a plain-text one.
+* answers a request whose line and headers are over :data:`MAX_HEAD` bytes
+  with a one-line JSON 400: h11 bounds only a head that has not ended yet (its
+  ``max_incomplete_event_size``), so a 64 KB header that came in one piece was
+  read and answered 200;
+* answers a request that is not HTTP/1.1 with a one-line JSON 400, as the
+  API's other errors, where uvicorn wrote a plain-text one.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import re
 from http import HTTPStatus
 
 import h11
@@ -32,6 +36,12 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 READ_TIMEOUT = 10.0
 #: HTTP connections open at once at the most (``serve --max-connections``).
 MAX_CONNECTIONS = 500
+#: The most bytes a request's line and headers may take, the blank line that ends them included (16 KiB,
+#: h11's default bound on a head still coming in; ``serve`` gives h11 this one, and keeps it for a head
+#: that came whole too).
+MAX_HEAD = 16 * 1024
+#: The blank line that ends a request's head, as h11 finds it (a line end, then an empty line).
+HEAD_END = re.compile(rb"\n\r?\n")
 
 
 def raw_error(status: int, message: str) -> bytes:
@@ -94,6 +104,21 @@ def bounded_protocol(read_timeout: float = READ_TIMEOUT, max_connections: int = 
             if self.cycle is None or self.conn.their_state is h11.IDLE or not self.cycle.response_started:
                 self.transport.write(raw_error(408, f"no complete request within {read_timeout:g} s"))
             self.transport.close()
+
+        def handle_events(self) -> None:
+            # A head over the bound is refused before h11 reads it, whole or not (data_received, and a
+            # pipelined request once the one before it is answered, come here).
+            if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+                buffered = self.conn.trailing_data[0]
+                # Blank lines before a request line are no head's end (h11 passes over them).
+                end = HEAD_END.search(buffered, len(buffered) - len(buffered.lstrip(b"\r\n")))
+                if (len(buffered) if end is None else end.end()) > MAX_HEAD:
+                    self._stop_clock()
+                    self.transport.write(raw_error(400, f"the request's headers are over the limit of "
+                                                        f"{MAX_HEAD:,} bytes"))
+                    self.transport.close()
+                    return
+            super().handle_events()
 
         def send_400_response(self, msg: str) -> None:
             # uvicorn's own is text/plain; the log keeps its line ("Invalid HTTP request received.").

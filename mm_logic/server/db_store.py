@@ -17,17 +17,24 @@ first: another process (``serve --workers``) or a restart that wrote it since
 makes this one rebuild the game; a write is made only over the version read
 (optimistic concurrency), so two processes changing one game at the same
 moment cannot mix: the second is refused (409) and rebuilt. The file is in
-WAL mode with a busy timeout: readers never wait, writers queue.
+WAL mode with a busy timeout (:data:`BUSY_SECONDS`): readers never wait,
+writers queue; what may wait for a later request (an expiry, a time of use)
+is not written while another process holds the file.
 
 Races (move by move) are kept the same way (each entrant's history, time and
 stop); batch races run in worker processes of the server that started them
 and stay in its memory: a restart loses them (their 404 says so). The schema
 is versioned (``PRAGMA user_version``): a file of another version, or not an
-SQLite file, is refused in one line and left as it was.
+SQLite file, is refused in one line and left as it was, and so is a damaged
+one (:func:`open_checked` runs ``PRAGMA quick_check``) or one SQLite can only
+read. A fault met later (damage, a disk error, a lock held by another process
+beyond the wait) is a :class:`~mm_logic.server.store.StoreFault` in one line
+(HTTP 503), never a traceback (:func:`faults_said`).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import secrets
@@ -38,10 +45,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import BadInput
+from ..errors import BadInput, MMLogicError, one_line
+from ..files import not_regular
 from ..notation import shown
 from .race import Race, new_race
-from .store import ID, Conflict, GameStore, Hosted, HostedGame, TooManyGames, UnknownGame
+from .store import ID, Conflict, GameStore, Hosted, HostedGame, StoreFault, TooManyGames, UnknownGame
 from .variant import Variant
 
 #: The schema's version, in the file's ``PRAGMA user_version``; a file of another is refused.
@@ -59,43 +67,124 @@ CREATE TABLE hosted (
 CREATE INDEX hosted_used ON hosted (over, last_used);
 CREATE TABLE evicted (id TEXT PRIMARY KEY, at REAL NOT NULL);
 """
-#: How long a write waits for another process's write to end, in seconds.
-BUSY_SECONDS = 30.0
+#: How long a write waits for another process's write to end, in seconds. A write is one short statement
+#: (milliseconds, with --workers too): a wait this long is another program holding the file (sqlite3's
+#: shell inside a transaction, a backup), and the request is answered 503 rather than held (it was 30 s, then
+#: a 500).
+BUSY_SECONDS = 5.0
 SQLITE_HEADER = b"SQLite format 3\x00"
+#: SQLite's primary result codes the store words itself (an extended code carries its primary one in its
+#: low byte: SQLITE_IOERR_READ is 266).
+SQLITE_BUSY, SQLITE_LOCKED, SQLITE_READONLY, SQLITE_IOERR, SQLITE_CORRUPT, SQLITE_NOTADB = 5, 6, 8, 10, 11, 26
+
+
+def primary_code(error: sqlite3.Error) -> int | None:
+    """SQLite's primary result code of ``error`` (None where Python gives none)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return None if code is None else code & 0xFF
+
+
+def store_fault(error: sqlite3.Error) -> StoreFault:
+    """What a request is told (503) when the file fails under it, in one line."""
+    code = primary_code(error)
+    if code in (SQLITE_CORRUPT, SQLITE_NOTADB):
+        reason = f"is damaged ({error}): its games cannot be read or written"
+    elif code in (SQLITE_BUSY, SQLITE_LOCKED):
+        reason = f"is locked by another process for more than {BUSY_SECONDS:g} s; try again later"
+    else:  # a disk I/O error, a full disk, a file made read-only or removed meanwhile
+        reason = f"cannot be read or written ({error}); try again later"
+    return StoreFault(f"the server's games file (--db) {reason}")
+
+
+def faults_said(method: Callable) -> Callable:
+    """``method`` of the store, an SQLite error under it raised as :class:`StoreFault` (503, one line)."""
+    @functools.wraps(method)
+    def said(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.Error as error:
+            raise store_fault(error) from None
+    return said
+
+
+def opening_error(path: str, error: sqlite3.Error) -> MMLogicError:
+    """The one line of a store that cannot be opened: damaged, read-only (exit 2), locked, unreadable (1)."""
+    code = primary_code(error)
+    if code in (SQLITE_CORRUPT, SQLITE_NOTADB):
+        return BadInput(f"--db {path}: the store is damaged; SQLite finds: {error} (refused, left as it was)")
+    if code in (SQLITE_BUSY, SQLITE_LOCKED):
+        return MMLogicError(f"--db {path}: locked by another process for more than {BUSY_SECONDS:g} s (left as it "
+                            "was); start the server again once it lets go")
+    if code == SQLITE_READONLY:
+        return BadInput(f"--db {path}: cannot write it ({error})")
+    return BadInput(f"--db {path}: cannot read it as a store: {error}")
 
 
 def open_checked(path: str) -> None:
-    """Make ``path`` a store (a new or empty file), or check that it is one of this version.
+    """Make ``path`` a store (a new or empty file), or check that it is a sound one of this version.
 
-    Raises BadInput (one line, exit 2) for a directory, a file that is not
-    SQLite, an SQLite file of another application or another schema version;
-    such a file is left as it was.
+    Raises BadInput (one line, exit 2) for what is not a regular file, a file that is not SQLite, an SQLite
+    file of another application or another schema version, a damaged store (``PRAGMA quick_check``, which
+    reads every page: 0.2 s for 125 MB in the page cache), a file that cannot be written; MMLogicError (exit
+    1) for a file locked by another process longer than :data:`BUSY_SECONDS`. Such a file is left as it
+    was: an existing file is checked through a read-only connection, which replays nothing into it.
     """
     file = Path(path)
-    if file.is_dir():
-        raise BadInput(f"--db {path}: is a directory, not a file")
-    if file.exists() and file.stat().st_size > 0:
+    kind = not_regular(file)
+    if kind is not None:
+        raise BadInput(f"--db {path} is {kind}, not a regular file")
+    existing = file.exists() and file.stat().st_size > 0
+    if existing:
         with file.open("rb") as handle:
             if handle.read(16) != SQLITE_HEADER:
                 raise BadInput(f"--db {path}: not an SQLite file (refused, left as it was)")
+        check_store(path)
     try:
         db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
     except sqlite3.Error as error:
         raise BadInput(f"--db {path}: cannot open it: {error}") from None
     try:
-        version = db.execute("PRAGMA user_version").fetchone()[0]
-        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if version == 0 and not tables:
-            db.execute("BEGIN IMMEDIATE")
+        tables = db.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0]
+        db.execute("BEGIN IMMEDIATE")
+        if not tables:
             db.executescript(SCHEMA + f"PRAGMA user_version = {SCHEMA_VERSION};")  # commits
-        elif version == 0:
-            raise BadInput(f"--db {path}: an SQLite file of another application (refused, left as it was)")
-        elif version != SCHEMA_VERSION:
-            raise BadInput(f"--db {path}: a store of schema version {version}; this mmlogic reads version "
-                           f"{SCHEMA_VERSION} (refused, left as it was)")
+        else:
+            # The version it has written again, then taken back: a file SQLite can only read says so here.
+            try:
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            finally:
+                db.execute("ROLLBACK")
         db.execute("PRAGMA journal_mode = WAL")
     except sqlite3.Error as error:
-        raise BadInput(f"--db {path}: cannot read it as a store: {error}") from None
+        raise opening_error(path, error) from None
+    finally:
+        db.close()
+
+
+def check_store(path: str) -> None:
+    """Refuse (one line) an existing SQLite file that is not a sound store of this version, read only."""
+    # Read only; and without a journal to read (FILE-wal), as an immutable file: a read-only connection
+    # would make FILE-wal and FILE-shm beside it.
+    mode = "mode=ro" if Path(f"{path}-wal").exists() else "immutable=1"
+    try:
+        db = sqlite3.connect(f"{Path(path).absolute().as_uri()}?{mode}", uri=True, timeout=BUSY_SECONDS,
+                             isolation_level=None)
+    except sqlite3.Error as error:
+        raise BadInput(f"--db {path}: cannot open it: {error}") from None
+    try:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if version == 0 and tables:
+            raise BadInput(f"--db {path}: an SQLite file of another application (refused, left as it was)")
+        if version not in (0, SCHEMA_VERSION):
+            raise BadInput(f"--db {path}: a store of schema version {version}; this mmlogic reads version "
+                           f"{SCHEMA_VERSION} (refused, left as it was)")
+        (diagnosis,) = db.execute("PRAGMA quick_check(1)").fetchone()
+        if diagnosis != "ok":
+            diagnosis = one_line(diagnosis).removeprefix("*** in database main *** ")
+            raise BadInput(f"--db {path}: the store is damaged; SQLite finds: {diagnosis} (refused, left as it was)")
+    except sqlite3.Error as error:
+        raise opening_error(path, error) from None
     finally:
         db.close()
 
@@ -167,31 +256,49 @@ class SqliteStore(GameStore):
             self._local.db, self._local.pid = db, os.getpid()
         return db
 
+    def _write_if_free(self, sql: str, args: tuple) -> int:
+        """Run a write that may wait for a later request (an expiry, a time of use) without waiting for
+        another process's lock: the rows it changed, 0 when the file was locked. A request that only reads
+        is then answered while another process holds the file."""
+        db = self._db()
+        db.execute("PRAGMA busy_timeout = 0")
+        try:
+            return db.execute(sql, args).rowcount
+        except sqlite3.OperationalError as error:
+            if primary_code(error) not in (SQLITE_BUSY, SQLITE_LOCKED):
+                raise
+            return 0
+        finally:
+            db.execute(f"PRAGMA busy_timeout = {round(BUSY_SECONDS * 1000)}")
+
     def seeded(self, request):
         """``request`` with a seed when it has none: the game is then a function of its row."""
         if isinstance(request, dict) and request.get("seed") is None and "games" not in request:
             return {**request, "seed": secrets.randbits(63)}
         return request
 
+    @faults_said
     def __len__(self) -> int:
         (count,) = self._db().execute("SELECT count(*) FROM hosted").fetchone()
         return count + len(self._races)
 
+    @faults_said
     def expire(self, now: float | None = None) -> int:
-        """Forget the games and races idle too long (at most once a second a process); how many."""
+        """Forget the games and races idle too long (at most once a second a process, and not while another
+        process holds the file); how many."""
         wall = time.time() if now is None else now
         forgotten = super().expire(time.monotonic() if now is None else now)  # batch races, in memory
         if now is None and wall - self._expired_at < 1.0:
             return forgotten
         self._expired_at = wall
-        cursor = self._db().execute("DELETE FROM hosted WHERE last_used < ?", (wall - self.idle_seconds,))
+        deleted = self._write_if_free("DELETE FROM hosted WHERE last_used < ?", (wall - self.idle_seconds,))
         # This process's builds unused as long: gone from the file, or to be built again when asked.
         mono = time.monotonic()
         with self._lock:
             idle = [key for key, built in self._built.items() if mono - built.hosted.last_used > self.idle_seconds]
             for key in idle:
                 self._drop(key)
-        return forgotten + cursor.rowcount
+        return forgotten + deleted
 
     def _drop(self, key: str) -> None:
         """Forget this process's build of ``key`` (under the store's lock), its engine released unless a
@@ -204,11 +311,13 @@ class SqliteStore(GameStore):
                 built.hosted.lock.release()
 
     # -- games and races in and out ------------------------------------------------------
+    @faults_said
     def create(self, request: dict) -> HostedGame:
         request = self.seeded(request)  # the line protocol's games too
         build = self.game_builder(request)
         return self._insert("game", request, build, game_played)
 
+    @faults_said
     def add_race(self, build: Callable[[str], Hosted], request: dict | None = None) -> Hosted:
         if request is None or "games" in request:  # a batch race: in this process's memory
             if self.workers > 1:
@@ -263,9 +372,11 @@ class SqliteStore(GameStore):
                     self._drop(key)
             db.execute("DELETE FROM evicted WHERE id NOT IN (SELECT id FROM evicted ORDER BY at DESC LIMIT 10000)")
 
+    @faults_said
     def get(self, game_id: str) -> HostedGame:
         return self._lookup_row(game_id, "game")
 
+    @faults_said
     def get_race(self, race_id: str) -> Hosted:
         with self._lock:
             batch = self._races.get(race_id)
@@ -327,11 +438,13 @@ class SqliteStore(GameStore):
             raise Conflict(f"{kind} {key} plays the variant {kept['name']} as its files were when it began; they "
                            "have changed since, and it cannot go on")
 
+    @faults_said
     def saved(self, hosted: Hosted) -> None:
         """Write what a request changed in ``hosted`` (under its lock), over the version it was built from.
 
         Raises Conflict when another process wrote the row since (its build is then dropped): the
-        request is refused, never mixed with the other's.
+        request is refused, never mixed with the other's. A write that fails (StoreFault) drops the build
+        too: the next request builds the game again from the row, without the change that was not kept.
         """
         if isinstance(hosted, HostedGame):
             text = json.dumps(game_played(hosted))
@@ -347,12 +460,17 @@ class SqliteStore(GameStore):
             if row is None or row[0] == text:
                 return  # forgotten meanwhile (expired, made room), or nothing changed: nothing to write
             raise Conflict(f"{hosted.id} was changed by another request at the same moment; read it and try again")
-        if text == built.played:
-            db.execute("UPDATE hosted SET last_used = ? WHERE id = ?", (time.time(), hosted.id))
+        if text == built.played:  # only its time of use, which may wait
+            self._write_if_free("UPDATE hosted SET last_used = ? WHERE id = ?", (time.time(), hosted.id))
             return
-        cursor = db.execute("UPDATE hosted SET played = ?, over = ?, version = version + 1, last_used = ? "
-                            "WHERE id = ? AND version = ?",
-                            (text, int(hosted.over), time.time(), hosted.id, built.version))
+        try:
+            cursor = db.execute("UPDATE hosted SET played = ?, over = ?, version = version + 1, last_used = ? "
+                                "WHERE id = ? AND version = ?",
+                                (text, int(hosted.over), time.time(), hosted.id, built.version))
+        except sqlite3.Error:
+            with self._lock:
+                self._built.pop(hosted.id, None)
+            raise
         if cursor.rowcount == 0:
             with self._lock:
                 self._built.pop(hosted.id, None)
@@ -361,6 +479,7 @@ class SqliteStore(GameStore):
         built.played = text
 
     # -- why an id is unknown -------------------------------------------------------------
+    @faults_said
     def evicted(self, key: str) -> bool:
         if super().evicted(key):
             return True

@@ -27,7 +27,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import logging
 import re
+import socket
 import threading
 import time
 from collections.abc import Awaitable, Callable
@@ -37,7 +39,7 @@ from ..errors import BadInput, MMLogicError, cannot_listen
 from ..feedback import STANDARD, rule_of
 from ..notation import SHOWN, abridged, amount, parse_code
 from ..rules import Rules
-from .store import Conflict, GameStore, HostedGame, UnknownGame
+from .store import Conflict, GameStore, HostedGame, StoreFault, UnknownGame
 
 #: Colour ``i`` is written ``LETTERS[i]``.
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -49,6 +51,9 @@ READ_TIMEOUT = 10.0
 # [0-9], not \d: int() reads any script's digits (١ is 1), and the client meant no game of those.
 REQUEST = re.compile(r"\[\s*(-?[0-9]+)\s*,\s*(?:'([^'\\\s,]*)'|([^'\\\s,\[\]]+))\s*\]\s*\.?")
 INIT = re.compile(r"init_connexion\s*\.?")
+#: Why a number below 1 is no game's: no run of a server ever gave one (a run numbers its games from the
+#: microseconds of its start, as earlier versions did from 1): it is not "of an earlier run".
+NO_NUMBER = "game numbers are 1 or more; init_connexion gives one"
 UNREADABLE = "unreadable request: send init_connexion or [GAME,GUESS], e.g. [1,abcde]"
 
 
@@ -128,8 +133,8 @@ class LineGames:
             issued = self.first <= number < self._next
         if hosted is None:
             # A request line may hold a thousand digits: quoted by the first ones.
-            reason = (self.store.idle_text() if issued else self.store.earlier_text() if number < self.first
-                      else "no game has that number yet")
+            reason = (self.store.idle_text() if issued else NO_NUMBER if number < 1
+                      else self.store.earlier_text() if number < self.first else "no game has that number yet")
             raise UnknownGame(f"no game {abridged(str(number), SHOWN)} ({reason})")
         try:
             return self.store.get(hosted.id)
@@ -166,6 +171,8 @@ def answer_line(line: str, games: LineGames) -> str:
             games.store.saved(hosted)  # a store on disk (--db) writes the guess
         return f"[-1,[{black},{white}]]"
     except MMLogicError as error:
+        if isinstance(error, StoreFault):  # the server's fault, not the client's: one line in the log too
+            logging.getLogger("uvicorn.error").warning("line protocol %s: %s", text[:80], error)
         return error_line(str(error))
 
 
@@ -187,8 +194,9 @@ async def _answer_connection(reader: asyncio.StreamReader, games: LineGames, rea
 
 
 async def start_line_server(games: LineGames, host: str, port: int, *, read_timeout: float = READ_TIMEOUT,
-                            max_line: int = MAX_LINE) -> asyncio.Server:
-    """Listen on ``host:port``: per connection, read one line, write its answer line, close."""
+                            max_line: int = MAX_LINE, sock: socket.socket | None = None) -> asyncio.Server:
+    """Listen on ``host:port`` (or on ``sock``, bound already): per connection, read one line, write its
+    answer line, close."""
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         stopping = False
         try:
@@ -208,6 +216,8 @@ async def start_line_server(games: LineGames, host: str, port: int, *, read_time
                 with contextlib.suppress(ConnectionError, TimeoutError):
                     await asyncio.wait_for(writer.wait_closed(), read_timeout)
 
+    if sock is not None:
+        return await asyncio.start_server(handle, sock=sock, limit=max_line)
     return await asyncio.start_server(handle, host, port, limit=max_line)
 
 
@@ -218,14 +228,15 @@ def listening_port(server: asyncio.Server) -> int:
 
 async def serve_beside(main: Callable[[], Awaitable[None]], games: LineGames, host: str, port: int,
                        on_listen: Callable[[int], None] = lambda port: None, *,
-                       read_timeout: float = READ_TIMEOUT) -> None:
+                       read_timeout: float = READ_TIMEOUT, sock: socket.socket | None = None) -> None:
     """Run ``main()`` (the HTTP server) with the line server open beside it, closed when it ends.
 
     A port that cannot be listened on is one line (MMLogicError, exit 1)
-    before ``main`` starts; ``on_listen`` gets the port listened on.
+    before ``main`` starts; ``on_listen`` gets the port listened on. With ``sock``
+    (bound already, as ``mmlogic serve`` binds it) the line server takes it.
     """
     try:
-        server = await start_line_server(games, host, port, read_timeout=read_timeout)
+        server = await start_line_server(games, host, port, read_timeout=read_timeout, sock=sock)
     except OSError as error:
         raise cannot_listen(host, port, error, " for the line protocol") from None
     try:

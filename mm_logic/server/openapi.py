@@ -38,7 +38,8 @@ WHY = {400: "bad input: JSON, fields, codes, feedback, rules, backend or strateg
        413: "a request body over 1 MiB", 415: "a body not sent as application/json",
        422: "a question the engine could not answer in time, or too large to answer in a request",
        429: "the server holds its maximum of games and races, or runs its maximum of batch races",
-       503: "the server has its maximum of connections open"}
+       503: "the server has its maximum of connections open, or its --db file failed (damaged, a disk error, "
+            "locked by another process)"}
 
 
 def _ref(name: str) -> dict:

@@ -67,6 +67,12 @@ class Conflict(MMLogicError):
     """The request does not fit the game's state (over, wrong role, nothing to undo...)."""
 
 
+class StoreFault(MMLogicError):
+    """The file that keeps the games (``serve --db``) failed under a request: damaged, a disk error, locked
+    by another process longer than the store waits. Not the client's fault: HTTP 503, and one line in the
+    server's log."""
+
+
 def rules_from(request: dict, variants: tuple[Variant, ...] = ()) -> tuple[Rules, Variant | None]:
     """Rules from a request's ``pegs``, ``colors``, ``no_repeat``, ``max_repeat``, ``alphabet``,
     ``feedback`` (``None``: the default rules); a field absent or null takes its default, so a request

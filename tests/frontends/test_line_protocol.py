@@ -78,8 +78,9 @@ def test_guesses_are_scored_to_the_win_then_the_game_is_over(games):
     ("[1,aabcd]", r"[-2,'code \'aabcd\' uses colour a 2 times, which --no-repeat forbids']"),
     ("[1,'']", r"[-2,'code \'\' has 0 pegs, expected 5']"),
     ("[7,abcde]", "[-2,'no game 7 (no game has that number yet)']"),
-    ("[0,abcde]", "[-2,'no game 0 (it is of an earlier run of the server, whose games were lost when it stopped)']"),
-    ("[-1,abcde]", "[-2,'no game -1 (it is of an earlier run of the server, whose games were lost when it stopped)']"),
+    # No run of a server gives a number below 1 (they were said to be "of an earlier run").
+    ("[0,abcde]", "[-2,'no game 0 (game numbers are 1 or more; init_connexion gives one)']"),
+    ("[-1,abcde]", "[-2,'no game -1 (game numbers are 1 or more; init_connexion gives one)']"),
     ("[\u0661,abcde]", "[-2,'unreadable request: send init_connexion or [GAME,GUESS], e.g. [1,abcde]']"),  # ١: 1
     *[(line, "[-2,'unreadable request: send init_connexion or [GAME,GUESS], e.g. [1,abcde]']")
       for line in ["", "hello", "init", "[1,abcde", "[1,abc de]", "[1,'abc de']", "[1,]", "[x,abcde]",

@@ -654,11 +654,10 @@ def test_a_request_that_is_not_http_is_one_json_line():
     from mm_logic.server.process import ServerProcess
 
     with ServerProcess() as server:
-        for request in (b"NONSENSE\r\n\r\n", b"GET / HTTP/1.1\r\nX: " + b"a" * 20_000 + b"\r\n\r\n"):
-            # It was a 400 in plain text, with no body.
-            answer, _ = raw_exchange(server.port, request)
-            assert json_answer(answer) == (400, {"error": "the request is not valid HTTP/1.1"})
-    assert server.output[1].splitlines()[1:] == ["WARNING:  Invalid HTTP request received."] * 2
+        # It was a 400 in plain text, with no body. (Headers over 16 KiB: test_server_edges.py.)
+        answer, _ = raw_exchange(server.port, b"NONSENSE\r\n\r\n")
+        assert json_answer(answer) == (400, {"error": "the request is not valid HTTP/1.1"})
+    assert server.output[1].splitlines()[1:] == ["WARNING:  Invalid HTTP request received."]
 
 
 def test_connections_beyond_the_limit_are_refused():
