@@ -79,7 +79,7 @@ def solve(rules, engine, strategy, seed, secret_text, liar_text, server, as_json
 
 @click.command(name="next")
 @rules_options(feedback=True, lies=True)
-@engine_options()
+@engine_options(unbuilt_with="diagnose")
 @json_option
 @click.option("--diagnose", is_flag=True,
               help="When no code fits the history: the fewest entries that must be wrong (proven least) and the "
@@ -93,7 +93,8 @@ def next_command(rules, engine, strategy, seed, as_json, diagnose, history):
     Exits 3, naming the entries that contradict each other, when no code fits
     the history; with --diagnose, says instead which entries must be wrong
     (the fewest: clingo proves it with its optimisation) and what each should
-    have been, and exits 0.
+    have been, and exits 0 (the strategy, which a diagnosis does not play, is
+    then not checked against the rules).
 
     \b
     Examples:
@@ -103,7 +104,6 @@ def next_command(rules, engine, strategy, seed, as_json, diagnose, history):
       mmlogic next --diagnose 0011:0,0 0123:2,0 2233:0,0
       mmlogic next --lies 1 0011:1,0 2345:0,2 0123:1,1
     """
-    from ..errors import NoConsistentCode
     from ..game import advise
     from ..terminal.progress import Spinner
 
@@ -111,16 +111,20 @@ def next_command(rules, engine, strategy, seed, as_json, diagnose, history):
         raise BadInput("--diagnose does not apply with --lies: it finds the fewest wrong entries, where --lies "
                        "says how many may be")
     entries = [parse_entry(item, rules, check_repeat=not strategy.probes) for item in history]
-    try:
+    if diagnose:
+        # A diagnosis plays no strategy: it is built, and refused for the size, only if some code fits.
         with Spinner("thinking"):
-            suggestion = advise(engine, strategy, entries)
-    except NoConsistentCode:
-        if not diagnose:
-            raise
-        from ..diagnosis import diagnose as find_fixes
+            fits = engine.satisfiable(entries)
+        if not fits:
+            from ..diagnosis import diagnose as find_fixes
 
-        with Spinner("diagnosing"):
-            suggestion = find_fixes(engine, entries)
+            with Spinner("diagnosing"):
+                diagnosis = find_fixes(engine, entries)
+            emit(diagnosis, as_json)
+            return
+        strategy = strategy.build()
+    with Spinner("thinking"):
+        suggestion = advise(engine, strategy, entries)
     emit(suggestion, as_json)
 
 

@@ -27,7 +27,8 @@ MAX_GUESSES = 4096
 MAX_ENTRIES = 1000
 #: The most histories ``puzzle --tries`` draws before it gives up.
 MAX_TRIES = 100_000
-#: Seconds after which ``static --prove-exhaustive`` writes its progress lines to stderr when it is no terminal.
+#: Seconds after which ``static`` writes its progress lines to stderr when it is no terminal (from the start when it
+#: said at once that its search may take hours).
 PROGRESS_AFTER = 5.0
 
 
@@ -69,13 +70,17 @@ def static_command(rules, time_limit, guesses, local_seconds, seed, encoding, ex
                             ... guesses in turn: each impossible number is
                             proved so, the first possible one is optimal;
                             4x4 takes seconds; 4x6 did not end in an hour
+                            (from 500 codes on, a note says so at once)
       --local-search S      with --guesses K: a set of K by hill climbing
-                            (6 for 4x6 in about a second), checked by
-                            clingo, not proved optimal
+                            (4x6: 6 in under a second; the command about
+                            13 s, most of it reading the answers), checked
+                            by clingo, not proved optimal
       --prove-exhaustive    each number settled by an exhaustive search
                             over the symmetry classes instead (4x6: 5
                             guesses proved impossible in 4.5 minutes)
       Ctrl-C (exit 130) or --time-limit (exit 1) print what was proved.
+      Off a terminal, progress lines go to stderr past 5 s (from the
+      start after the note).
 
     \b
     Examples:
@@ -93,17 +98,24 @@ def static_command(rules, time_limit, guesses, local_seconds, seed, encoding, ex
     from ..terminal.progress import Spinner
 
     with Spinner("the exhaustive search" if exhaustive else "reading the answers from the rule encodings") as spinner:
-        began = time.monotonic()
+        logged = {"from": time.monotonic() + PROGRESS_AFTER}
+
+        def notice(text: str) -> None:
+            # A search that may take hours: said before it starts, and its log kept from the start.
+            spinner.tick()
+            click.echo(f"note: {text}", err=True)
+            logged["from"] = time.monotonic()
 
         def progress(line: str) -> None:
             spinner.tick()
             spinner.label = f"{line}; searching on"
-            if exhaustive and not spinner.enabled and time.monotonic() - began > PROGRESS_AFTER:
+            if not spinner.enabled and time.monotonic() >= logged["from"]:
                 click.echo(f"static: {line}", err=True)  # a long run's log, off a terminal
 
         try:
             result = static_search(rules, time_limit, progress=progress, guesses=guesses,
-                                   local_seconds=local_seconds, seed=seed, exhaustive=exhaustive, encoding=encoding)
+                                   local_seconds=local_seconds, seed=seed, exhaustive=exhaustive, encoding=encoding,
+                                   notice=notice)
         except StaticStopped as stopped:
             spinner.tick()
             partial = stopped.result

@@ -8,7 +8,8 @@ engines' modules): the commands that play nothing start without them.
 from __future__ import annotations
 
 import functools
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 import click
 
@@ -16,7 +17,7 @@ from ..errors import BadInput
 from ..notation import amount, parse_code
 from ..player import Player
 from ..rules import rule_names
-from ..strategies import ALIASES, STRATEGIES, StrategyName, is_tree_name, parse_strategy, with_ga
+from ..strategies import ALIASES, STRATEGIES, Strategy, StrategyName, is_tree_name, parse_strategy, with_ga
 from ..strategies.genetic import GA_KEYS, GENETIC_NAMES
 from ..strategies.sampled import EXACT_SPACE, SampleEntropy
 from .options import backend_option, encoding_option, seed_option, time_limit_option
@@ -123,7 +124,23 @@ def show_encoding_notes(engine) -> None:
         click.echo(f"note: and {len(notes) - MAX_NOTES} more", err=True)
 
 
-def engine_options(default_strategy: str = "minimax", beyond: str | None = None):
+@dataclass(frozen=True)
+class UnbuiltStrategy:
+    """A strategy checked and built only if the command comes to play it (``next --diagnose``: a history no
+    code fits is diagnosed without one, so the strategy's refusal of the size waits until it plays)."""
+
+    #: The strategy as read (``--strategy`` or the default; the default may give way to another when built).
+    name: StrategyName
+    #: Checks it against the rules (one line, exit 2, as when it is built at once) and builds it.
+    build: Callable[[], Strategy]
+
+    @property
+    def probes(self) -> bool:
+        """Whether its guesses may break the repetition rule (how the history's guesses are read)."""
+        return self.name.cls.probes
+
+
+def engine_options(default_strategy: str = "minimax", beyond: str | None = None, unbuilt_with: str | None = None):
     """``--backend --strategy --ga --first-guess --seed --encoding --time-limit``.
 
     Passes ``engine`` and ``strategy``, built from one :class:`~mm_logic.player.Player`
@@ -131,6 +148,8 @@ def engine_options(default_strategy: str = "minimax", beyond: str | None = None)
     ``beyond``: the strategy played, with a note, where the default one cannot play the
     size and ``--strategy`` was not given (``play``: a game is not refused for its hints);
     without it such a size is refused, naming the strategies that can.
+    ``unbuilt_with``: a flag of the command under which it may not play at all (``next``'s
+    ``diagnose``): when given, ``strategy`` is an :class:`UnbuiltStrategy`, checked and built when called.
     """
     def decorate(f):
         @backend_option()
@@ -156,27 +175,35 @@ def engine_options(default_strategy: str = "minimax", beyond: str | None = None)
                 click.get_current_context().call_on_close(lambda: show_encoding_notes(engine))
             limit = strategy.cls.max_codes
             default = click.get_current_context().get_parameter_source("strategy") == click.core.ParameterSource.DEFAULT
-            if beyond is not None and default and limit is not None and rules.size > limit:
-                click.echo(f"note: {rules.describe()} has {amount(rules.size)} codes, more than {strategy} scores "
-                           f"({amount(limit)}): {beyond} instead (choose another with --strategy)", err=True)
-                player = replace(player, strategy=parse_strategy(beyond))
-            elif default and rules.feedback_kind not in strategy.cls.feedback_rules:
-                instead = beyond or "first"
-                click.echo(f"note: {strategy} plays {rule_names(strategy.cls.feedback_rules)} only: {instead} "
-                           "instead (choose another with --strategy)", err=True)
-                player = replace(player, strategy=parse_strategy(instead))
-            # What the strategy refuses (a size, a feedback rule, a tree's other rules) is named before the
-            # first guess is read; the strategy is then built once, with its opening.
-            player.strategy.check(rules)
-            if player.strategy.tree is not None:
-                from ..studies.written_game import variant_of
 
-                player.strategy.tree.check_variant(variant_of(rules, engine.encoding), str(player.strategy))
-            first_guess = parse_code(first_guess_text, rules) if first_guess_text is not None else None
-            chosen = replace(player, first_guess=first_guess).make_strategy()
-            if isinstance(chosen, SampleEntropy) and chosen.exact:
-                click.echo(f"note: {rules.describe()} has {amount(rules.size)} codes (at most {EXACT_SPACE:,}): "
-                           f"{chosen.name} plays the exact entropy scorer", err=True)
-            return f(*args, rules=rules, engine=engine, strategy=chosen, seed=seed, **kwargs)
+            def build() -> Strategy:
+                nonlocal player
+                if beyond is not None and default and limit is not None and rules.size > limit:
+                    click.echo(f"note: {rules.describe()} has {amount(rules.size)} codes, more than {strategy} "
+                               f"scores ({amount(limit)}): {beyond} instead (choose another with --strategy)", err=True)
+                    player = replace(player, strategy=parse_strategy(beyond))
+                elif default and rules.feedback_kind not in strategy.cls.feedback_rules:
+                    instead = beyond or "first"
+                    click.echo(f"note: {strategy} plays {rule_names(strategy.cls.feedback_rules)} only: {instead} "
+                               "instead (choose another with --strategy)", err=True)
+                    player = replace(player, strategy=parse_strategy(instead))
+                # What the strategy refuses (a size, a feedback rule, a tree's other rules) is named before the
+                # first guess is read; the strategy is then built once, with its opening.
+                player.strategy.check(rules)
+                if player.strategy.tree is not None:
+                    from ..studies.written_game import variant_of
+
+                    player.strategy.tree.check_variant(variant_of(rules, engine.encoding), str(player.strategy))
+                first_guess = parse_code(first_guess_text, rules) if first_guess_text is not None else None
+                chosen = replace(player, first_guess=first_guess).make_strategy()
+                if isinstance(chosen, SampleEntropy) and chosen.exact:
+                    click.echo(f"note: {rules.describe()} has {amount(rules.size)} codes (at most {EXACT_SPACE:,}): "
+                               f"{chosen.name} plays the exact entropy scorer", err=True)
+                return chosen
+
+            if unbuilt_with is not None and kwargs.get(unbuilt_with):
+                return f(*args, rules=rules, engine=engine, strategy=UnbuiltStrategy(player.strategy, build),
+                         seed=seed, **kwargs)
+            return f(*args, rules=rules, engine=engine, strategy=build(), seed=seed, **kwargs)
         return wrapper
     return decorate

@@ -40,7 +40,7 @@ from ..engines.base import Engine
 from ..errors import BadInput, MMLogicError, StrategyGaveUp
 from ..feedback import rule_of
 from ..game import EngineDisagreement, Game, GameRecord, NoProgress, attempts_limit, play
-from ..histogram import format_histogram, histogram_figures
+from ..histogram import figure, format_histogram, histogram_figures
 from ..lies import Liar
 from ..notation import Code, Entry, format_entry
 from ..player import Player
@@ -114,10 +114,12 @@ class BenchResult:
 
     @property
     def mean(self) -> float:
+        """The mean of the games won; 0 without one (a chart's empty bar: the figures and the text have none)."""
         return self.total_guesses / self.won if self.won else 0.0
 
     @property
     def max(self) -> int:
+        """The most guesses of a game won; 0 without one, as :attr:`mean`."""
         return max((attempts for _, attempts in self.games_played), default=0)
 
     @property
@@ -169,9 +171,9 @@ class BenchResult:
         }
 
     def statistics(self) -> dict:
-        """``min``, ``stdev`` (sample, n - 1) and ``ci95`` (``[low, high]``, Student's t) of the guesses of the
-        games won, None below two games; ``failed`` (games the strategy gave up) and ``failure_rate`` (of
-        every game played)."""
+        """``min`` (None without a game won), ``stdev`` (sample, n - 1) and ``ci95`` (``[low, high]``, Student's
+        t) of the guesses of the games won, None below two games; ``failed`` (games the strategy gave up) and
+        ``failure_rate`` (of every game played)."""
         summary = summarize(self.histogram)
         return {"min": summary.min,
                 "stdev": None if summary.stdev is None else round(summary.stdev, 4),
@@ -187,17 +189,17 @@ class BenchResult:
     def text(self) -> str:
         """The human summary of ``bench``."""
         histogram = format_histogram(self.histogram)
-        summary = summarize(self.histogram)
+        summary = summarize(self.histogram)  # over the games won: no mean, min or max (-) without one
         return (f"rules      {self.rules.describe()}\n"
                 f"backend    {self.backend}\n"
                 f"strategy   {self.strategy}\n"
                 f"games      {self.games}\n"
                 f"failed     {format_failed(len(self.failed), self.games)}\n"
-                f"mean       {self.mean:.3f}\n"
+                f"mean       {figure(summary.mean, '.3f')}\n"
                 f"ci95       {format_interval(summary.ci95)}\n"
-                f"stdev      {'-' if summary.stdev is None else f'{summary.stdev:.3f}'}\n"
-                f"min        {summary.min}\n"
-                f"max        {self.max}\n"
+                f"stdev      {figure(summary.stdev, '.3f')}\n"
+                f"min        {figure(summary.min)}\n"
+                f"max        {figure(summary.max)}\n"
                 f"histogram  {histogram}\n"
                 f"seconds    {self.seconds:.3f}"
                 + "".join(f"\n{k:<10} {n:,} ({n / max(self.games, 1):,.0f} per game)"

@@ -25,7 +25,7 @@ from ..engines import BACKENDS, check_encoding, check_feedback_rule, engine_clas
 from ..errors import BadInput
 from ..feedback import rule_of
 from ..feedback.custom import is_rule_file
-from ..histogram import format_histogram
+from ..histogram import figure, format_histogram
 from ..notation import Code, amount, format_code, quoted
 from ..player import Player
 from ..rules import FEEDBACK_RULES, Rules
@@ -356,9 +356,10 @@ def table_row(row: BenchResult, widths: tuple[int, int] = COLUMN_WIDTHS) -> str:
     effort = "".join(f"  {k}/game {n / max(row.games, 1):,.0f}" for k, n in (row.search or {}).items())
     # The interval's half width: the mean's noise at a glance (- below two games won).
     half = "-" if d["ci95"] is None else f"{(d['ci95'][1] - d['ci95'][0]) / 2:.3f}"
-    stdev = "-" if d["stdev"] is None else f"{d['stdev']:.3f}"
-    return (f"  {row.backend:<{b}} {row.strategy:<{s}} {d['games']:>7} {d['failed']:>6} {d['mean']:>6.3f} "
-            f"{half:>6} {stdev:>6} {d['min']:>4} {d['max']:>4} {d['ms_per_game']:>9.3f} {d['seconds']:>8.3f}  "
+    # - where there is no figure: no spread below two games won, no mean, min or max without one.
+    mean, stdev, least, most = figure(d["mean"], ".3f"), figure(d["stdev"], ".3f"), figure(d["min"]), figure(d["max"])
+    return (f"  {row.backend:<{b}} {row.strategy:<{s}} {d['games']:>7} {d['failed']:>6} {mean:>6} "
+            f"{half:>6} {stdev:>6} {least:>4} {most:>4} {d['ms_per_game']:>9.3f} {d['seconds']:>8.3f}  "
             f"{histogram}{effort}")
 
 

@@ -61,6 +61,11 @@ PAIRS_PER_ROUND = 2000
 SEARCH_ARGUMENTS: tuple[str, ...] = ()
 #: Most pegs whose moves the symmetry breaking uses (pegs! permutations).
 MAX_MOVED_PEGS = 6
+#: Codes to tell apart from which clingo's search for the fewest guesses is said at once to be long (``notice``):
+#: 4x5's 625 did not end in 20 minutes, 4x6's 1,296 in an hour, where 4x4's 256 take seconds (docs/results/static.md).
+LONG_SEARCH_CODES = 500
+#: Seconds between two progress lines while the answers are read (4x6: 10 to 40 s).
+PROGRESS_EVERY = 5.0
 
 
 @dataclass
@@ -164,11 +169,13 @@ def check_rules(rules: Rules) -> None:
                        "(the answers are codes x codes facts)")
 
 
-def answers(rules: Rules, deadline: float | None = None) -> np.ndarray:
+def answers(rules: Rules, deadline: float | None = None,
+            progress: Callable[[str], None] | None = None) -> np.ndarray:
     """``table[g, s]``: the feedback index (the rule's :meth:`~mm_logic.feedback.FeedbackRule.index`) of
     code ``g`` played against secret ``s``, both numbered in lexicographic order, as the shipped rule
     encodings state it: one clingo model per secret (``static.lp``'s first program). Past ``deadline``
-    (``time.monotonic``'s clock) raises :class:`~mm_logic.errors.SolverTimeout`. A rule of one's own states
+    (``time.monotonic``'s clock) raises :class:`~mm_logic.errors.SolverTimeout`; ``progress`` gets a line
+    every :data:`PROGRESS_EVERY` seconds, the codes read so far. A rule of one's own states
     no open answer in the shipped parts: its answers are its feedback table (the rule itself, or derived
     from its encoding by that encoding's engine)."""
     space = code_space(rules)
@@ -204,10 +211,16 @@ def answers(rules: Rules, deadline: float | None = None) -> np.ndarray:
 
     table = np.zeros((n, n), dtype=np.int64)
     seen = np.zeros(n, dtype=bool)
+    began = time.monotonic()
+    said = began
     with ctl.solve(yield_=True) as handle:
-        for model in handle:
-            if deadline is not None and time.monotonic() >= deadline:
+        for read, model in enumerate(handle):
+            now = time.monotonic()
+            if deadline is not None and now >= deadline:
                 raise SolverTimeout("time limit")
+            if progress is not None and now - said >= PROGRESS_EVERY:
+                said = now
+                progress(f"answers read for {read:,} of {n:,} codes ({now - began:.0f} s)")
             secret = [0] * pegs
             number = np.zeros(n, dtype=np.int64)
             for symbol in model.symbols(shown=True):
@@ -289,7 +302,7 @@ def alike_pairs(table: np.ndarray, chosen: list[int], limit: int = PAIRS_PER_ROU
 def static_search(rules: Rules, time_limit: float | None = None,
                   progress: Callable[[str], None] | None = None, guesses: int | None = None,
                   local_seconds: float | None = None, seed: int = 0, exhaustive: bool = False,
-                  encoding: Path | None = None) -> StaticResult:
+                  encoding: Path | None = None, notice: Callable[[str], None] | None = None) -> StaticResult:
     """The fewest guesses fixed in advance whose answers tell every code apart (final guess apart).
 
     With ``guesses``, only that many (at most) are asked for: the guesses found, not proved
@@ -301,8 +314,10 @@ def static_search(rules: Rules, time_limit: float | None = None,
     With ``exhaustive``, the numbers of guesses are settled by the exhaustive search of
     :mod:`mm_logic.studies.static_proof` over the feedback rule's table instead of clingo (see ``_exhaustive``).
 
-    ``progress`` gets a line per solver call and per k. Past ``time_limit`` seconds, or on Ctrl-C,
-    the result so far is kept in the exception's ``result`` (:class:`StaticStopped`).
+    ``progress`` gets a line per solver call and per k (and while the answers are read). Past ``time_limit``
+    seconds, or on Ctrl-C, the result so far is kept in the exception's ``result`` (:class:`StaticStopped`).
+    ``notice`` is told once, before a search that may take hours begins (clingo's, for the fewest guesses, from
+    :data:`LONG_SEARCH_CODES` codes), what it does and how to bound it.
 
     ``encoding``: an edited encoding whose codes (listed by its own engine) are the codes to tell apart,
     every code of the rules a guess; a rule stated in an encoding (``--feedback FILE.lp``) that narrows the
@@ -323,8 +338,17 @@ def static_search(rules: Rules, time_limit: float | None = None,
     if exhaustive:
         result.method = "exhaustive"
         return _exhaustive(result, guesses, local_seconds, seed, start, deadline, say)
+    told = space.size if secrets is None else secrets.size  # the codes to tell apart
+    if notice is not None and guesses is None and told >= LONG_SEARCH_CODES:
+        codes = f"{told:,} codes of {rules.describe()}" + ("" if encoding is None else f" that {encoding} admits")
+        notice(f"static asks clingo for 1, 2, ... guesses in turn over the {codes}, each "
+               "number proved impossible before the next: on this many codes it may take hours (4x5 did not end in "
+               "20 minutes, 4x6 in an hour); bound it with --time-limit SECONDS (what was proved is printed), or "
+               "find K guesses with --guesses K --local-search SECONDS (with --prove-exhaustive to prove them "
+               "optimal)")
     try:
-        table = answers(rules, deadline)
+        say(f"reading the answers of {space.size:,} guesses to {space.size:,} codes from the rule encodings")
+        table = answers(rules, deadline, say)
         if secrets is not None:
             table = np.ascontiguousarray(table[:, secrets])  # the codes to tell apart: the secrets
         say(f"answers of {space.size:,} guesses to {table.shape[1]:,} codes from the rule encodings: "

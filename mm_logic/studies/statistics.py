@@ -137,9 +137,10 @@ class Summary:
     95% confidence interval of its mean (Student's t, n - 1 degrees of freedom)."""
 
     n: int
-    mean: float
-    min: int
-    max: int
+    #: None without a value (n = 0), as ``min`` and ``max``.
+    mean: float | None
+    min: int | None
+    max: int | None
     #: None below two values.
     stdev: float | None
     #: ``(low, high)``; None below two values.
@@ -163,7 +164,7 @@ def summarize(histogram: Mapping[int, int]) -> Summary:
     """The :class:`Summary` of a histogram (value -> how many times), e.g. guesses -> games.
 
     Computed from the counts: a bench over every secret of a large space holds a million
-    games in a few bins. An empty histogram has n = 0, mean, min and max 0 (as ``max`` in
+    games in a few bins. An empty histogram has n = 0 and no mean, min or max (None, as in
     ``mm_logic.histogram.histogram_figures``).
 
     >>> summary = summarize({1: 1, 2: 1, 3: 1, 4: 1, 5: 1})
@@ -173,7 +174,7 @@ def summarize(histogram: Mapping[int, int]) -> Summary:
     counts = {int(k): v for k, v in histogram.items() if v}
     n = sum(counts.values())
     if n == 0:
-        return Summary(0, 0.0, 0, 0, None, None)
+        return Summary(0, None, None, None, None, None)
     mean = math.fsum(k * v for k, v in counts.items()) / n
     stdev = math.sqrt(math.fsum(v * (k - mean) ** 2 for k, v in counts.items()) / (n - 1)) if n > 1 else None
     return Summary(n, mean, min(counts), max(counts), stdev, None if stdev is None else mean_interval(n, mean, stdev))

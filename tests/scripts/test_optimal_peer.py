@@ -3,9 +3,10 @@ and one real 4x6 run beside ``mmlogic optimal``.
 
 The project holds none of arfst23's code. The tree reader and the recipe's edits are tested on hand-written text;
 bad input and Ctrl-C on stand-ins of ``mastermind.c`` (the three ``#define`` lines the recipe edits and a ``main``
-of the test's own). The real run needs a checkout of arfst23/Mastermind: ``$ARFST23_MASTERMIND`` (a folder or a
-git mirror), else the mirror beside the repository (``../.mirror/arfst23+Mastermind/repo``); without one it is
-skipped, also under CI, whose image has no copy of it.
+of the test's own). The real run needs a checkout of arfst23/Mastermind, named by ``$ARFST23_MASTERMIND`` alone (a
+folder holding its ``mastermind.c``, or a git mirror): ``git clone https://github.com/arfst23/Mastermind DIR``, then
+``ARFST23_MASTERMIND=DIR``. Unset, the real run is skipped, saying so (it is optional: CI's image has no copy);
+set to a folder that is no checkout, it fails.
 """
 
 from __future__ import annotations
@@ -24,8 +25,11 @@ import pytest
 from conftest import ROOT, py_path, py_script
 
 SCRIPT = py_script("optimal_peer")
-#: A checkout of arfst23/Mastermind, if one is at hand (see the module's docstring).
-PEER = Path(os.environ.get("ARFST23_MASTERMIND") or ROOT.parent / ".mirror" / "arfst23+Mastermind" / "repo")
+#: The variable that names a checkout of arfst23/Mastermind (see the module's docstring); nothing else is looked at.
+PEER_VARIABLE = "ARFST23_MASTERMIND"
+#: Why the real run is skipped without it.
+NO_PEER = (f"{PEER_VARIABLE} is not set: the real run needs a checkout of arfst23/Mastermind (git clone "
+           f"https://github.com/arfst23/Mastermind DIR, then {PEER_VARIABLE}=DIR)")
 
 #: A strategy for 4 pegs of 2 colours in the peer's punch-card format, written by hand: row, guess number, guess,
 #: then per feedback (---- O--- ... XXXX) the next row, nothing, or the one code left. Row 005 plays 0001, no longer
@@ -52,6 +56,18 @@ def stand_in(folder: Path, main: str = "int main(void) { return 0; }\n", defines
         defines = "#define POSITIONS 4\n#define COLORS 6\n#define DEPTH_MAX 5\n"
     (folder / "mastermind.c").write_text("// >>> config\n\n// 4 6 5\n\n" + defines + "\n#include <stdio.h>\n" + main)
     return folder
+
+
+def peer_checkout() -> Path:
+    """The checkout ``$ARFST23_MASTERMIND`` names: skips the test when it is unset, fails it when it names no
+    checkout (a folder holding ``mastermind.c``, or a git mirror)."""
+    named = os.environ.get(PEER_VARIABLE)
+    if not named:
+        pytest.skip(NO_PEER)
+    peer = Path(named)
+    if not (peer / "mastermind.c").is_file() and not (peer / "HEAD").is_file():
+        pytest.fail(f"{PEER_VARIABLE}={named} is no checkout of arfst23/Mastermind (no mastermind.c, no git HEAD)")
+    return peer
 
 
 def script(*args: str, env: dict | None = None, cwd=None) -> subprocess.CompletedProcess:
@@ -191,13 +207,29 @@ def gone(pid: int, within: float = 10) -> bool:
 
 # -- a real run ----------------------------------------------------------------------------------------------
 
+def test_the_peers_checkout_is_named_by_its_variable_alone(monkeypatch, tmp_path):
+    # Unset: skipped with how to get a checkout, whatever lies beside the repository (no folder is guessed).
+    monkeypatch.delenv(PEER_VARIABLE, raising=False)
+    with pytest.raises(pytest.skip.Exception) as skipped:
+        peer_checkout()
+    assert str(skipped.value) == NO_PEER
+    # Named: that folder, a checkout or a git mirror; a folder that is neither is a mistake, not a skip.
+    stand_in(tmp_path / "Mastermind")
+    monkeypatch.setenv(PEER_VARIABLE, str(tmp_path / "Mastermind"))
+    assert peer_checkout() == tmp_path / "Mastermind"
+    monkeypatch.setenv(PEER_VARIABLE, str(tmp_path))
+    with pytest.raises(pytest.fail.Exception) as failed:
+        peer_checkout()
+    assert str(failed.value) == (f"{PEER_VARIABLE}={tmp_path} is no checkout of arfst23/Mastermind (no mastermind.c, "
+                                 "no git HEAD)")
+
+
 @needs_gcc
 @pytest.mark.slow  # the peer's build and run, mmlogic's search: about 5 s
 def test_4x6_beside_arfst23(tmp_path):
-    if not (PEER / "mastermind.c").is_file() and not (PEER / "HEAD").is_file():
-        pytest.skip(f"no checkout of arfst23/Mastermind at {PEER} (set ARFST23_MASTERMIND)")
+    peer = peer_checkout()
     rows = tmp_path / "rows.json"
-    result = script("--source", str(PEER), "--case", "4x6", "--build", str(tmp_path / "b"), "--json", str(rows))
+    result = script("--source", str(peer), "--case", "4x6", "--build", str(tmp_path / "b"), "--json", str(rows))
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[2].startswith("| 4x6 | 5,625 | 6 | ")

@@ -85,7 +85,7 @@ def test_summary_below_two_values_has_no_spread():
     one = summarize({4: 1})
     assert (one.n, one.mean, one.min, one.max, one.stdev, one.ci95) == (1, 4.0, 4, 4, None, None)
     none = summarize({})
-    assert (none.n, none.mean, none.min, none.max, none.stdev, none.ci95) == (0, 0.0, 0, 0, None, None)
+    assert (none.n, none.mean, none.min, none.max, none.stdev, none.ci95) == (0, None, None, None, None, None)
     assert mean_interval(1, 4.0, 0.0) is None
     # No spread, two values: an interval of width 0.
     assert summarize({3: 2}).ci95 == (3.0, 3.0)
