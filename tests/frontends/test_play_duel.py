@@ -160,7 +160,7 @@ def test_ctrl_c_in_a_duel_is_interrupted_exit_130(spawn):
 @pytest.mark.parametrize("args, message", [
     (["--rounds", 3], "--rounds 3 is odd: a duel has an even number of rounds, so that each side makes as many "
                       "codes as it breaks"),
-    (["--rounds", 0], "Invalid value for '--rounds': 0 is not in the range x>=2."),
+    (["--rounds", 0], "Invalid value for '--rounds': 0 is not in the range 2<=x<=100."),
     (["--rounds", "two"], "Invalid value for '--rounds': 'two' is not a valid integer."),
     (["--secret", "0123"], "--secret applies to --role codebreaker: in a duel the computer's codes are drawn "
                            "(reproducible with --seed)"),

@@ -99,7 +99,7 @@ def test_check_an_inconsistent_history_exits_3(run, backend):
     (["--entries", 3, "0011:1,0"], 2, "a HISTORY is verified with --check; without it, puzzle draws one (--entries N)"),
     (["--check", "--seed", 1, "0011:1,0"], 2, "--check verifies the HISTORY given: --entries and --seed draw one"),
     (["--check", "001:1,0"], 2, "code '001' has 3 pegs, expected 4"),
-    (["--entries", 0], 2, "Invalid value for '--entries': 0 is not in the range x>=1."),
+    (["--entries", 0], 2, "Invalid value for '--entries': 0 is not in the range 1<=x<=1000."),
 ])
 def test_puzzle_bad_input(run, args, code, message):
     one_line_error(run("puzzle", *args), code, message, stdout="")
