@@ -11,11 +11,23 @@ engines learn the rule from an edited encoding (``--encoding``) that states it: 
 ``told(T,I,V)`` (the I-th number told of guess T is V) and ``won(T)`` in ASP, ``told(Guess,
 Numbers)`` and ``won(Guess)`` in Prolog. ``mm_logic.engines.rule_check`` compares such an
 encoding with the module on sample guesses when the engine is made.
+
+The module's code runs in mmlogic's process, under a limit of its own (``CALL_SECONDS`` for importing
+it, and for each call of ``score``, kept by a timer): a module that loops, waits or ends the interpreter
+(``sys.exit``) is one line naming the file and what it did (``BadInput``, exit 2). It is read as Python
+reads a module (its encoding from a byte order mark or a ``coding`` line).
 """
 
 from __future__ import annotations
 
+import codecs
+import io
 import os
+import re
+import signal
+import threading
+import time
+import tokenize
 import types
 from dataclasses import dataclass
 from functools import lru_cache
@@ -24,7 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import BadInput
-from ..files import read_bytes, read_text
+from ..files import read_bytes
 from ..rules import Code, Feedback
 from .rule import FeedbackRule
 from .standard import _small_ints
@@ -32,6 +44,13 @@ from .standard import _small_ints
 #: The feedback that says the guess is the code, as written; its numbers are all :data:`WIN_VALUE`.
 WON = "won"
 WIN_VALUE = -1
+#: How long the module's code may run at once (seconds): importing it, and each call of ``score``. The
+#: rule's table calls ``score`` for every pair of codes (1,679,616 calls for 4x6), so a call that takes a
+#: second is already a rule that cannot be played; this bounds one that never returns. mmlogic's own
+#: limit, whatever ``--time-limit`` says (docs/encodings.md).
+CALL_SECONDS = 10.0
+#: How often the watch looks at the call running (seconds): a call is stopped at most this much late.
+WATCH_TICK = 0.1
 
 
 class CustomRule(FeedbackRule):
@@ -60,30 +79,44 @@ class CustomRule(FeedbackRule):
             f"the rule of {path.name}"
         self._score = getattr(module, "score", None)
         self._arity: int | None = None
+        #: The arguments of the call of ``score`` begun last (what the watch looks at, :class:`_Watch`).
+        self._asking: tuple | None = None
 
     # -- the rule ------------------------------------------------------------------------
     def score(self, guess: Code, secret: Code) -> Feedback:
+        with _Watch(self.path, self):
+            return self._scored(guess, secret)
+
+    def _scored(self, guess: Code, secret: Code) -> Feedback:
         if tuple(guess) == tuple(secret):
             return self.win(len(guess))
         return self._told(guess, secret)
 
     def _told(self, guess: Code, secret: Code) -> Feedback:
+        """What the module's ``score`` tells of ``guess`` against ``secret`` (under a :class:`_Watch` the
+        caller holds), checked to be the rule's numbers."""
         pegs = len(guess)
+        # A new object each call: the watch sees the calls go by, and names the one that does not end.
+        self._asking = asked = (tuple(int(c) for c in guess), tuple(int(c) for c in secret))
         try:
-            told = self._score(tuple(int(c) for c in guess), tuple(int(c) for c in secret))
-        except Exception as error:  # noqa: BLE001 - the user's code: its failure is their one line
-            raise BadInput(f"{self.path}: score{tuple(guess), tuple(secret)} failed: "
-                           f"{type(error).__name__}: {error}") from None
+            told = self._score(*asked)
+        except (KeyboardInterrupt, _Overdue):
+            raise  # Ctrl-C; the watch's own stop, worded where the watch ends
+        except SystemExit as ended:  # it would end mmlogic, silently and with its code
+            raise BadInput(f"{self.path}: score{asked} raised SystemExit"
+                           f"({'' if ended.code is None else repr(ended.code)})") from None
+        except BaseException as error:  # noqa: BLE001 - the user's code: its failure is their one line
+            raise BadInput(f"{self.path}: score{asked} failed: {type(error).__name__}: {error}") from None
         if isinstance(told, int) and not isinstance(told, bool):
             told = (told,)
         if not isinstance(told, (tuple, list)) or not told or not all(
                 isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= pegs for v in told):
-            raise BadInput(f"{self.path}: score{tuple(guess), tuple(secret)} returned {told!r}, not whole numbers "
+            raise BadInput(f"{self.path}: score{asked} returned {told!r}, not whole numbers "
                            f"from 0 to the {pegs} pegs")
         if self._arity is None:
             self._arity = len(told)
         elif len(told) != self._arity:
-            raise BadInput(f"{self.path}: score returned {len(told)} numbers for {tuple(guess), tuple(secret)}, "
+            raise BadInput(f"{self.path}: score returned {len(told)} numbers for {asked}, "
                            f"{self._arity} before; it must always tell as many")
         return tuple(told)
 
@@ -93,13 +126,15 @@ class CustomRule(FeedbackRule):
     def arity(self, pegs: int) -> int:
         """How many numbers the codemaker tells."""
         if self._arity is None:
-            self._told((0,) * pegs, (1,) * pegs if pegs else ())
+            with _Watch(self.path, self):
+                self._told((0,) * pegs, (1,) * pegs if pegs else ())
         return self._arity
 
     def indices(self, guess: Code, codes: np.ndarray, counts: np.ndarray) -> np.ndarray:
         pegs = codes.shape[1]
-        return np.fromiter((self.index(self.score(guess, row), pegs) for row in codes.tolist()),
-                           dtype=np.int64, count=codes.shape[0])
+        with _Watch(self.path, self):  # one watch for the whole row (a table is a row per code)
+            return np.fromiter((self.index(self._scored(guess, row), pegs) for row in codes.tolist()),
+                               dtype=np.int64, count=codes.shape[0])
 
     def win(self, pegs: int) -> Feedback:
         return (WIN_VALUE,) * self.arity(pegs)
@@ -133,6 +168,8 @@ class CustomRule(FeedbackRule):
     def read(self, text: str, pegs: int) -> Feedback | None:
         if text.strip().lower() == WON:
             return self.win(pegs)
+        if "-" in text:  # whole numbers have no sign: -1, the win's number inside, was read as won
+            return None
         return _small_ints(text, self.arity(pegs))
 
     def write(self, fb: Feedback) -> str:
@@ -211,19 +248,148 @@ def load_rule(name: str) -> CustomRule | RuleFile:
 @lru_cache(maxsize=16)
 def _load(name: str, mtime: int, size: int) -> CustomRule:
     path = Path(name)
-    try:
-        source = read_text(path, "--feedback")
-    except (OSError, UnicodeDecodeError) as error:
-        reason = getattr(error, "strerror", None) or "not UTF-8 text"
-        raise BadInput(f"cannot read --feedback {path}: {reason}") from None
     module = types.ModuleType(f"mmlogic_feedback_{path.stem}")
     module.__file__ = str(path)
     try:
-        exec(compile(source, str(path), "exec"), module.__dict__)  # noqa: S102 - the user's own rule
+        code = compile(_source(path), str(path), "exec")
     except SyntaxError as error:
-        raise BadInput(f"{path}:{error.lineno}: {error.msg}") from None
-    except Exception as error:  # noqa: BLE001 - the user's code: its failure is their one line
-        raise BadInput(f"{path}: {type(error).__name__}: {error}") from None
+        raise BadInput(f"{path}:{error.lineno}: {error.msg}" if error.lineno else f"{path}: {error.msg}") from None
+    with _Watch(path):
+        _run(code, module, path)
     if not callable(getattr(module, "score", None)):
         raise BadInput(f"{path} defines no score(guess, secret): the numbers the codemaker tells of a guess")
     return CustomRule(path, module)
+
+
+def _run(code: types.CodeType, module: types.ModuleType, path: Path) -> None:
+    """Import the module: run its code in its namespace, every failure its one line."""
+    try:
+        exec(code, module.__dict__)  # noqa: S102 - the user's own rule
+    except (KeyboardInterrupt, _Overdue):
+        raise  # Ctrl-C; the watch's own stop, worded where the watch ends
+    except SystemExit as ended:  # it would end mmlogic, silently and with its code
+        raise BadInput(f"{path}: importing it called sys.exit({'' if ended.code is None else repr(ended.code)})") \
+            from None
+    except BaseException as error:  # noqa: BLE001 - the user's code: its failure is their one line
+        raise BadInput(f"{path}: {type(error).__name__}: {error}") from None
+
+
+#: A coding line, as Python finds it on the first or second line of a module (PEP 263).
+_CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.ASCII)
+#: A line with no code (blank, or a comment), after which the second line may still declare the coding.
+_BLANK = re.compile(rb"^[ \t\f]*(?:[#\r\n]|$)", re.ASCII)
+
+
+def _source(path: Path) -> str:
+    """The module's text, read as Python reads a module: in the encoding its first lines declare (a byte
+    order mark, a ``# -*- coding: NAME -*-`` line), else UTF-8. One line where Python would not read it."""
+    try:
+        data = read_bytes(path, "--feedback")
+    except OSError as error:
+        raise BadInput(f"cannot read --feedback {path}: {error.strerror or error}") from None
+    bom = data.startswith(codecs.BOM_UTF8)
+    declared = None  # (line, name): the coding line Python reads, the first or a second after a comment
+    for number, line in enumerate(data.removeprefix(codecs.BOM_UTF8).splitlines()[:2], 1):
+        if found := _CODING.match(line):
+            declared = number, found[1].decode()
+            break
+        if not _BLANK.match(line):
+            break
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as error:
+        if declared is None:
+            encoding = "utf-8"  # a first line that is not UTF-8, and no coding line: said below, with its byte
+        elif bom:
+            raise BadInput(f"{path}:{declared[0]}: the file starts with a UTF-8 byte order mark but declares the "
+                           f"encoding {declared[1]}") from None
+        else:  # unknown encoding: NAME
+            raise BadInput(f"{path}:{declared[0]}: {error.msg}") from None
+    skip = len(codecs.BOM_UTF8) if bom else 0
+    try:
+        return data[skip:].decode("utf-8" if bom else encoding)
+    except UnicodeDecodeError as error:
+        at = skip + error.start
+        line = data.count(b"\n", 0, at) + 1
+        said = (f"not {declared[1]} text, the encoding the file declares" if declared else
+                "not UTF-8 text, and the file declares no other encoding (a first line # -*- coding: NAME -*-)")
+        raise BadInput(f"{path}:{line}: byte 0x{data[at]:02x} is {said}") from None
+
+
+class _Overdue(BaseException):
+    """Raised by the watch where the module's code runs (:class:`_Watch`): a BaseException, so that the
+    module's own ``except Exception`` does not take it for one of its errors."""
+
+
+#: The watch holding the timer (None between watches): :func:`_on_alarm` looks at it.
+_watching: _Watch | None = None
+
+
+class _Watch:
+    """While the block runs in the main thread, the module's code may run :data:`CALL_SECONDS` at once:
+    importing it (the block that runs it), or one call of ``score`` (a block of ``rule``'s calls).
+
+    A timer (``SIGALRM`` every :data:`WATCH_TICK` s, :func:`_on_alarm`) looks at the call the rule began
+    last (:attr:`CustomRule._asking`): one that has not changed for the limit is stopped where it runs,
+    as Ctrl-C would stop it (Python runs the handler there, between two instructions, also in a sleep or
+    a wait on a file), and the block ends in one :class:`BadInput` line naming the file, the call and the
+    limit. A call the module catches the stop in is stopped again at the next tick. Cost: the timer
+    started and stopped per block (a row of the rule's table, or one ``score``), and one attribute set per
+    call.
+
+    Not watched: other threads (signals reach the main thread only: the server's), a block inside
+    another (the outer one watches), and a process whose timer someone else holds. Code that computes in C
+    without returning to Python (``10 ** 10 ** 10``) is not stopped either, by this or by Ctrl-C.
+    """
+
+    def __init__(self, path: Path, rule: CustomRule | None = None):
+        self.path = path
+        self.rule = rule
+        self.armed = False
+        self.seen: object = None
+        self.since = 0.0
+
+    def __enter__(self) -> _Watch:
+        global _watching
+        if _watching is not None or threading.current_thread() is not threading.main_thread():
+            return self
+        handler = signal.getsignal(signal.SIGALRM)
+        if handler is not _on_alarm:
+            if handler not in (signal.SIG_DFL, signal.SIG_IGN) or signal.getitimer(signal.ITIMER_REAL)[0]:
+                return self  # someone else's alarm
+            # Left in place after the block (it does nothing then): an alarm already on its way when the
+            # timer stops must not meet the default action, which ends the process.
+            signal.signal(signal.SIGALRM, _on_alarm)
+        self.seen, self.since = self._progress(), time.monotonic()
+        _watching, self.armed = self, True
+        signal.setitimer(signal.ITIMER_REAL, WATCH_TICK, WATCH_TICK)
+        return self
+
+    def __exit__(self, kind, error, trace) -> None:
+        global _watching
+        if not self.armed:
+            return
+        self.armed = False
+        signal.setitimer(signal.ITIMER_REAL, 0, 0)
+        _watching = None
+        if kind is _Overdue:
+            if self.rule is None:
+                raise BadInput(f"{self.path}: importing it did not end within {CALL_SECONDS:g} s") from None
+            raise BadInput(f"{self.path}: score{self.rule._asking} did not return within {CALL_SECONDS:g} s") \
+                from None
+
+    def _progress(self) -> object:
+        """What changes with each call the rule begins (nothing while the module is imported)."""
+        return None if self.rule is None else self.rule._asking
+
+
+def _on_alarm(number: int, frame) -> None:
+    """The watch's tick (:class:`_Watch`): stop the module's code once its call has run past the limit."""
+    watch = _watching
+    if watch is None or not watch.armed:
+        return
+    now, progress = time.monotonic(), watch._progress()
+    if progress is not watch.seen:
+        watch.seen, watch.since = progress, now
+    elif now - watch.since >= CALL_SECONDS:
+        raise _Overdue

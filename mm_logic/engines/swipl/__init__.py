@@ -52,6 +52,11 @@ Design, measured with ``py/tools/seed003_vs_swipl.py`` and the acceptance benche
   make no inference the heartbeat counts (``spin :- spin.`` in a user's
   encoding), through an alarm (``call_with_time_limit/2``) and a watcher
   thread that signals the question's thread (``runtime.CtrlCWatch``).
+  Loading an encoding is bounded and stopped alike, though Prolog runs a
+  file's directives with signals blocked: the load runs in a thread of its
+  own (``runtime.Loader``), stopped by the heartbeat where it can be, and
+  left running, the command ending, where it cannot (``spin :- spin.`` in a
+  directive).
 * **random** keeps the base class's rule: a uniform index into the
   lexicographic enumeration, the same draw as every other engine.
 """

@@ -1,6 +1,8 @@
 :- module(mmlogic_swipl,
           [ load_encoding/4,     % +File, +Wanted, -Module, -Messages
             load_encoding/5,     % +File, +Wanted, +Seconds, -Module, -Messages
+            load_encoding/6,     % +Number, +File, +Wanted, +Seconds, -Module,
+                                 % -Messages
             undefined/2,         % +Module, -Missing
             undefined/3,         % +Module, +Predicates, -Missing
             ask/7,               % +Module, +Rules, +History, +Question, +Limit,
@@ -29,7 +31,13 @@ Glue, not game logic: what a consistent code is lives in the encoding
     also calls into Python so that Ctrl-C is seen during long searches, and
     by call_with_time_limit/2 where library(time) is installed (it is not in
     Debian's bare swi-prolog-core: the heartbeat alone keeps the deadline
-    there).
+    there);
+  - bounds a load by the same deadline, and stops it when the adapter asks
+    (stop_load/1), in the heartbeat: a load runs its directives with signals
+    blocked, so that neither the alarm nor a thread signal reaches them. A
+    directive the heartbeat does not reach either (`spin :- spin.`, a wait
+    in C) is left running by the adapter, in the thread it loads in
+    (runtime.py, Loader).
 
 Answers are plain data for janus: a code is a list of integers, `none` is
 "no code", and `timeout`, `interrupted` or `error-Message` report a question
@@ -40,6 +48,8 @@ that did not finish.
     loading/2,                   % File, Module: load_encoding/4 is running
     loading_in/1,                % Thread: the thread it runs in
     captured/4,                  % File, Line, Kind, Text: a message it saw
+    load_stopped/1,              % Number: the adapter stops load Number
+    file_flags/2,                % File, Flags: the Prolog flags its load set
     template_key/2,              % Module, Key: nb_setval key of a template
     failed_load/1.               % File: its last load reported messages
 
@@ -75,6 +85,23 @@ load_encoding(File, Wanted, Module, Messages) :-
 %   ```
 
 load_encoding(File, Wanted, Seconds, Module, Messages) :-
+    load_encoding(0, File, Wanted, Seconds, Module, Messages).
+
+%!  load_encoding(+Number, +File, +Wanted, +Seconds, -Module, -Messages) is det.
+%
+%   As load_encoding/5, as load Number of the process (> 0): stop_load/1
+%   stops it as Ctrl-C stops a question, from another thread.
+%
+%   ```
+%   ?- load_encoding(1, 'mm_logic/encodings/mastermind.pl', mastermind, 5, M, Msgs).
+%   M = mastermind, Msgs = [].
+%   ```
+
+load_encoding(Number, File, Wanted, Seconds, Module, Messages) :-
+    % In a thread janus made for Python's, the heartbeat runs only in a query
+    % that set its flag (measured: the flag's value is there, its beat not).
+    current_prolog_flag(heartbeat, Beat),
+    set_prolog_flag(heartbeat, Beat),
     retractall(captured(_, _, _, _)),
     % if(changed) would skip a file whose last load failed in a directive:
     % unload_file/1 does not make it "changed".
@@ -83,8 +110,12 @@ load_encoding(File, Wanted, Seconds, Module, Messages) :-
     ;   If = changed
     ),
     thread_self(Me),
+    load_count(File, Count0),
+    findall(Flag-Value, current_prolog_flag(Flag, Value), Flags0),
     setup_call_cleanup(
-        ( asserta(loading(File, Wanted)), asserta(loading_in(Me)) ),
+        ( asserta(loading(File, Wanted)), asserta(loading_in(Me)),
+          nb_setval(mmlogic_load, Number)
+        ),
         catch(within(Seconds,
                      load_files(Wanted:File, [if(If), imports([])])),
               Error,
@@ -92,13 +123,22 @@ load_encoding(File, Wanted, Seconds, Module, Messages) :-
               ->  throw(Error)
               ;   print_message(error, Error)
               )),
-        ( retractall(loading(_, _)), retractall(loading_in(Me)) )),
+        ( retractall(loading(_, _)), retractall(loading_in(Me)),
+          nb_setval(mmlogic_load, 0), retractall(load_stopped(Number))
+        )),
     findall([F, L, K, T], (captured(F, L, K, T), \+ memberchk(K, [interrupt, timeout])), Messages),
     (   source_file_property(File, module(Module))
     ->  true
     ;   Module = Wanted
     ),
     forget_templates(Module),
+    (   load_count(File, Count0)        % not loaded again: its flags are as set last
+    ->  true
+    ;   findall(Flag-Value, ( current_prolog_flag(Flag, Value),
+                              \+ memberchk(Flag-Value, Flags0) ), Set),
+        retractall(file_flags(File, _)),
+        assertz(file_flags(File, Set))
+    ),
     (   \+ captured(_, _, _, _)
     ->  true
     ;   catch(unload_file(File), _, true),
@@ -147,11 +187,41 @@ undefined(Module, Predicates, Missing) :-
             ),
             Missing).
 
-% While an encoding loads: keep its errors and warnings, print nothing.
+% How many times File was loaded (0: never).
+load_count(File, Count) :-
+    (   source_file_property(File, load_count(Count0))
+    ->  Count = Count0
+    ;   Count = 0
+    ).
+
+%!  adopt_flags(+File) is det.
+%
+%   Set in this thread the Prolog flags the last load of File set (a
+%   directive's set_prolog_flag/2, e.g. occurs_check): most flags are the
+%   thread's own, and the adapter loads in a thread of its own (runtime.py,
+%   Loader), not in the thread that asks the questions.
+
+adopt_flags(File) :-
+    forall(( file_flags(File, Flags), member(Flag-Value, Flags) ),
+           catch(set_prolog_flag(Flag, Value), _, true)).
+
+%!  stop_load(+Number) is det.
+%
+%   Ctrl-C, from the adapter's waiting thread, for load Number running in
+%   another thread: its next heartbeat throws as the heartbeat's Ctrl-C
+%   does (and so does every later one of that load). Nothing once the load
+%   has ended.
+
+stop_load(Number) :-
+    assertz(load_stopped(Number)).
+
+% While an encoding loads in this thread: keep its errors and warnings, print
+% nothing. (Another thread's messages meanwhile are its own.)
 :- multifile user:message_hook/3.
 user:message_hook(Term, Kind, Lines) :-
     ( Kind == error ; Kind == warning ),
-    loading(_, _),
+    thread_self(Me),
+    loading_in(Me),
     (   interrupt(Term)
     ->  assertz(captured('', 0, interrupt, Term))
     ;   Term == time_limit_exceeded
@@ -615,7 +685,8 @@ told_index([N|Ns], Base, Index0, Index) :-
 %   stops a question whose loop makes no inference the heartbeat counts (a
 %   user's `spin :- spin.` ran for ever under the heartbeat alone). Neither
 %   stops such a loop in a directive: SWI-Prolog runs no alarm while
-%   load_files/2 runs one.
+%   load_files/2 runs one (it runs in sig_atomic/1); the adapter leaves such
+%   a load running when its time is up.
 within(Seconds, Goal) :-
     (   Seconds > 0
     ->  get_time(Now),
@@ -635,8 +706,9 @@ alarmed(_, Goal) :-
     once(Goal).
 :- endif.
 
-%   Called every `heartbeat` inferences: the deadline, then Python's
-%   signal handlers (a Ctrl-C raises KeyboardInterrupt there).
+%   Called every `heartbeat` inferences: the deadline, a load the adapter
+%   stops (stop_load/1), then Python's signal handlers (a Ctrl-C raises
+%   KeyboardInterrupt there).
 :- multifile prolog:heartbeat/0.
 prolog:heartbeat :-
     (   nb_current(mmlogic_deadline, Deadline),
@@ -645,6 +717,10 @@ prolog:heartbeat :-
         Now > Deadline
     ->  nb_setval(mmlogic_deadline, 0),
         throw(time_limit_exceeded)
+    ;   nb_current(mmlogic_load, Load),
+        Load > 0,
+        load_stopped(Load)
+    ->  throw(error(python_error('KeyboardInterrupt', none), _))
     ;   true
     ),
     py_call(janus_swi:heartbeat_tick()).

@@ -3,7 +3,10 @@
 :func:`load_janus` finds SWI-Prolog and imports ``janus_swi``;
 :class:`PrologRuntime` (one per process, :func:`runtime`) holds what the
 adapter keeps across engines: the bridge module consulted once, the modules
-of the encodings loaded so far, and the lock that serialises loading.
+of the encodings loaded so far, the lock that serialises loading, and the
+thread that loads (:class:`Loader`: a load runs its directives with signals
+blocked, so the thread that asked waits for it where Ctrl-C and the time
+limit reach it).
 
 The ``swipl`` engine runs SWI-Prolog in-process through the PyPI package
 ``janus-swi``, which needs SWI-Prolog >= 9.1.12. On Debian 12 that is not a
@@ -35,6 +38,7 @@ import importlib
 import importlib.util
 import itertools
 import os
+import queue
 import re
 import selectors
 import shutil
@@ -43,11 +47,12 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from types import ModuleType
 
 from ...errors import BackendUnavailable, EncodingError, SolverTimeout, one_line
-from ...interrupts import ENDINGS, interrupts_held
+from ...interrupts import ENDINGS, abandon, interrupts_held
 from ...resources import encoding_path, encodings_dir
 
 #: Oldest SWI-Prolog janus-swi accepts (its build refuses anything older).
@@ -205,6 +210,11 @@ SHIPPED_MODULE = "mastermind"
 #: janus' per-query-text cache never grows.
 QUERY = "mmlogic_swipl:asking(N, M, rules(P, K, R), Y, H, Q, L, T, A)"
 _LOCATION = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?:\d+:)?\s*")
+#: How long a load may go on past its time limit, or after Ctrl-C, before it is left running (seconds): a
+#: directive the heartbeat reaches stops within milliseconds, and the rest of the file then loads.
+LOAD_GRACE = 1.0
+#: How long the waiting thread sleeps between two looks at Ctrl-C (seconds).
+WAIT_SLICE = 0.05
 
 
 class CtrlCWatch:
@@ -292,6 +302,119 @@ class CtrlCWatch:
                         self.janus.query_once("mmlogic_swipl:stop_question(N)", {"N": number})
 
 
+class _Load:
+    """One load the :class:`Loader`'s thread runs: its inputs, and its outcome once :attr:`done`."""
+
+    def __init__(self, inputs: dict):
+        self.inputs = inputs
+        self.done = threading.Event()
+        #: ``("loaded", module, messages)``, ``("timeout",)``, ``("interrupted",)`` or ``("error", text)``.
+        self.outcome: tuple = ("error", "the load did not run")
+
+
+class Loader:
+    """Loads encodings in a thread of its own, while the thread that asked waits for the load, Ctrl-C and
+    the time limit.
+
+    SWI-Prolog runs a file's directives with signals blocked (``load_files/2`` runs in ``sig_atomic/1``):
+    the alarm of ``call_with_time_limit/2`` and the watcher's ``thread_signal/2`` (:class:`CtrlCWatch`)
+    wait for the load to end, and the heartbeat sees neither a loop of last calls (``spin :- spin.``) nor
+    a wait in C (``sleep/1``). Such a directive, loaded in the thread that asked, could only be killed
+    (SIGKILL). Here the thread that asked waits in slices, where Ctrl-C (SIGTERM, SIGHUP) and the time
+    limit reach it; the load is then stopped by its heartbeat where it can be (the deadline, and
+    ``stop_load/1`` for Ctrl-C), and a load that has not ended :data:`LOAD_GRACE` s later is left running:
+    its thread is abandoned (:func:`mm_logic.interrupts.abandon`: the command's process then ends without
+    waiting for it), its file refused from then on (loading it again would wait for that load), and the
+    next load gets a thread of its own.
+
+    A directive runs in the loader's thread: the Prolog flags it sets (most are a thread's own) are set
+    in the thread that asked too (``adopt_flags/1``), but a global variable it sets (``nb_setval/2``) is
+    not seen by questions, which run in the caller's thread (or the server's).
+    """
+
+    def __init__(self, runtime: PrologRuntime):
+        self.runtime = runtime
+        self._numbers = itertools.count(1)
+        self._jobs: queue.SimpleQueue | None = None
+        self._thread: threading.Thread | None = None
+        #: The files whose load was left running.
+        self.left_running: set[Path] = set()
+
+    def load(self, file: Path, wanted: str, seconds: float | None) -> tuple:
+        """``mmlogic_swipl:load_encoding/6`` of ``file`` as module ``wanted`` within ``seconds`` (None: no
+        limit), in the loader's thread; its outcome (:attr:`_Load.outcome`). Ctrl-C while it runs stops it
+        and is raised here."""
+        number = next(self._numbers)
+        job = _Load({"N": number, "F": str(file), "W": wanted, "S": float(seconds or 0)})
+        if self._thread is None:
+            self._jobs = queue.SimpleQueue()
+            self._thread = threading.Thread(target=self._serve, args=(self._jobs,), name="mmlogic-swipl-load",
+                                            daemon=True)
+            self._thread.start()
+        self._jobs.put(job)
+        deadline = None if not seconds else time.monotonic() + seconds + LOAD_GRACE
+        try:
+            ended = _wait(job.done, deadline)
+        except KeyboardInterrupt:
+            try:
+                self._stop(number)
+                _wait(job.done, time.monotonic() + LOAD_GRACE)
+            finally:
+                if not job.done.is_set():
+                    self._leave(file)
+            raise
+        if not ended:  # past the deadline, and the heartbeat did not end it: a directive it does not reach
+            self._stop(number)
+            self._leave(file)
+            return ("timeout",)
+        return job.outcome
+
+    def _stop(self, number: int) -> None:
+        """Ask load ``number`` to stop at its next heartbeat (``stop_load/1``)."""
+        with contextlib.suppress(Exception):  # a janus error here changes nothing: the load is left then
+            self.runtime.janus.query_once("mmlogic_swipl:stop_load(N)", {"N": number})
+
+    def _leave(self, file: Path) -> None:
+        """Leave the load of ``file`` running in its thread, and take a new thread for the next load."""
+        abandon(self._thread)
+        self.left_running.add(file)
+        self._thread = self._jobs = None
+
+    def _serve(self, jobs: queue.SimpleQueue) -> None:
+        """The loader's thread: the loads, one by one (a thread left running serves no other)."""
+        runtime = self.runtime
+        while True:
+            job = jobs.get()
+            try:
+                answer = runtime.janus.query_once(LOAD_QUERY, job.inputs)
+                job.outcome = ("loaded", answer["M"], answer["Msgs"])
+            except runtime.janus.PrologError as error:
+                if runtime.interrupted(error):
+                    job.outcome = ("interrupted",)
+                elif runtime.janus.query_once("E == time_limit_exceeded", {"E": error.term})["truth"]:
+                    job.outcome = ("timeout",)
+                else:
+                    job.outcome = ("error", one_line(error))
+            except Exception as error:  # noqa: BLE001 - said by the thread that asked, as its one line
+                job.outcome = ("error", one_line(error))
+            finally:
+                job.done.set()
+
+
+def _wait(finished: threading.Event, deadline: float | None) -> bool:
+    """Wait for ``finished`` in slices, so that Ctrl-C gets through; False once ``deadline`` (on
+    ``time.monotonic``'s clock) has passed first."""
+    while not finished.wait(WAIT_SLICE if deadline is None
+                            else max(0.0, min(WAIT_SLICE, deadline - time.monotonic()))):
+        if deadline is not None and time.monotonic() >= deadline:
+            return False
+    return True
+
+
+#: The load the :class:`Loader`'s thread runs; data goes through janus' inputs.
+LOAD_QUERY = "mmlogic_swipl:load_encoding(N, F, W, S, M, Msgs)"
+
+
 class PrologRuntime:
     """SWI-Prolog in this process, with the bridge consulted and the encodings loaded so far.
 
@@ -306,6 +429,7 @@ class PrologRuntime:
         self._numbers = itertools.count(1)
         self._questions = itertools.count(1)
         self._ctrl_c = CtrlCWatch(janus)
+        self._loader = Loader(self)
         janus.consult(str(BRIDGE))
         # What an encoding prints (a directive's writeln/1, a trace) goes to stderr: stdout
         # carries mmlogic's answers, and one JSON object with --json.
@@ -332,7 +456,8 @@ class PrologRuntime:
         Raises :class:`EncodingError` (one line, ``file:line: ...``) when Prolog
         reports any error or warning while loading it, or when it lacks a
         predicate the engine calls; :class:`SolverTimeout` when loading takes
-        more than ``seconds`` (a directive that loops).
+        more than ``seconds`` (a directive that loops); KeyboardInterrupt on
+        Ctrl-C meanwhile. The load runs in the :class:`Loader`'s thread.
         """
         janus = self.janus
         shipped = encoding_path(ENTRY).resolve()
@@ -341,25 +466,30 @@ class PrologRuntime:
         if not file.is_file():
             raise EncodingError(f"{shown}:1: no such encoding file")
         with self._lock:
+            if file in self._loader.left_running:
+                raise SolverTimeout(f"swipl cannot load {shown} again in this process: its earlier load did not "
+                                    "end and still runs; look for a directive that does not end")
             wanted = self._modules.get(file)
             if wanted is None:
                 wanted = SHIPPED_MODULE if file == shipped else f"mmlogic_encoding_{next(self._numbers)}"
                 self._modules[file] = wanted
-            try:
-                answer = janus.query_once(
-                    "mmlogic_swipl:load_encoding(F, W, S, M, Msgs)",
-                    {"F": str(file), "W": wanted, "S": float(seconds or 0)},
-                )
-            except janus.PrologError as error:
-                if self.interrupted(error):
-                    raise KeyboardInterrupt from None
-                if janus.query_once("E == time_limit_exceeded", {"E": error.term})["truth"]:
-                    raise SolverTimeout(f"swipl did not load {shown} within the time limit of {seconds:g} s; "
-                                        "raise --time-limit, or look for a directive that does not end") from None
-                raise EncodingError(f"{shown}:1: {one_line(error)}") from None
-            if answer["Msgs"]:
-                raise _load_error(file, shown, answer["Msgs"][0])
-            module = answer["M"]
+            outcome = self._loader.load(file, wanted, seconds)
+            if outcome[0] == "interrupted":
+                raise KeyboardInterrupt
+            if outcome[0] == "timeout" and seconds:
+                raise SolverTimeout(f"swipl did not load {shown} within the time limit of {seconds:g} s; "
+                                    "raise --time-limit, or look for a directive that does not end")
+            if outcome[0] == "timeout":  # thrown by the encoding itself, with no limit set
+                raise EncodingError(f"{shown}:1: a directive threw time_limit_exceeded")
+            if outcome[0] == "error":
+                raise EncodingError(f"{shown}:1: {outcome[1]}")
+            _, module, messages = outcome
+            if messages:
+                raise _load_error(file, shown, messages[0])
+            # The load ran in another thread: this one forgets the templates of the module's previous
+            # version, and takes the Prolog flags the encoding's directives set (most are a thread's own).
+            janus.query_once("mmlogic_swipl:forget_templates(M), mmlogic_swipl:adopt_flags(F)",
+                             {"M": module, "F": str(file)})
             missing = janus.query_once("mmlogic_swipl:undefined(M, Missing)", {"M": module})["Missing"]
             if missing:
                 raise EncodingError(
