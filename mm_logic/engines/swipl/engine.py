@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
 
-from ...errors import EncodingError, SolverTimeout, one_line
+from ...errors import BadInput, EncodingError, SolverTimeout, one_line
 from ...notation import Code
 from ..base import Engine
 from .runtime import runtime
 from .session import SwiplSession
+
+#: How SWI-Prolog reports a question that ran out of its stack (its limit in the group).
+STACK_LIMIT = re.compile(r"\s*Stack limit \(([^)]*)\) exceeded")
 
 
 class SwiplEngine(Engine):
@@ -62,6 +66,15 @@ class SwiplEngine(Engine):
             raise KeyboardInterrupt
         if isinstance(answer, tuple) and len(answer) == 2 and answer[0] == "error":
             shown = "count" if question == "counted" else question  # a count up to a bound is a count
+            stack = STACK_LIMIT.match(str(answer[1]))
+            if stack and self.encoding is None:
+                # The shipped encoding's propagators ran out of Prolog's stack: the game is too large for this
+                # engine, not an encoding at fault (Prolog's own report is 700 characters of stack frames).
+                raise BadInput(f"{self.rules.describe()} is too large for the swipl engine: question {shown} ran out "
+                               f"of Prolog's stack ({stack[1]}); use --backend clingo or python")
+            if stack:
+                raise self.misfit(f"question {shown} ran out of Prolog's stack ({stack[1]}): a recursion that does "
+                                  "not end, or a game too large for swipl")
             raise self.misfit(f"the encoding failed on question {shown}: {one_line(answer[1])}")
         return answer
 
