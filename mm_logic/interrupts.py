@@ -21,6 +21,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 
@@ -210,3 +211,19 @@ def end_process(code: int) -> None:
         except (OSError, ValueError):  # a closed pipe: the usual exit says it (exit 1, quietly)
             return
         os._exit(code)
+
+
+#: How long a thread waiting for a solver sleeps between two looks at Ctrl-C and its deadline (seconds).
+WAIT_SLICE = 0.05
+
+
+def wait_for(finished: threading.Event, deadline: float | None) -> bool:
+    """Wait for ``finished`` in slices, so that Ctrl-C gets through (a blocked ``Event.wait`` would hold it
+    until the solver ends); False once ``deadline`` (on ``time.monotonic``'s clock) has passed first. The
+    engines' threads that run clingo and SWI-Prolog are waited for with it."""
+    while not finished.wait(WAIT_SLICE if deadline is None
+                            else max(0.0, min(WAIT_SLICE, deadline - time.monotonic()))):
+        if deadline is not None and time.monotonic() >= deadline:
+            return False
+    return True
+

@@ -26,10 +26,9 @@ from ...errors import EncodingError, SolverTimeout, one_line
 from ...feedback import RULES, rule_of
 from ...feedback.custom import CustomRule
 from ...files import read_bytes
-from ...interrupts import abandon
+from ...interrupts import abandon, wait_for
 from ...resources import encodings_dir
 from ...rules import Rules
-from .solve import wait_for
 
 #: clasp options: ``Domain`` makes the ``#heuristic`` of ``search.lp`` count;
 #: ``--save-progress=1`` makes every decision reuse the peg's last value.

@@ -16,14 +16,12 @@ import numpy as np
 from clingo import Control, SymbolType
 
 from ...errors import SolverTimeout
-from ...interrupts import interrupts_held
+from ...interrupts import interrupts_held, wait_for
 from ...rules import Rules
 
 #: Conflicts and models a question may spend in the calling thread (see :func:`solve`).
 QUICK_CONFLICTS = 1000
 QUICK_MODELS = 5000
-#: Seconds between two checks for Ctrl-C and the time limit during a solve.
-WAIT_SLICE = 0.05
 
 
 #: Codes a counting reader hands to its check at once (bounded memory for big counts).
@@ -105,16 +103,6 @@ class CodeReader:
             if 0 < peg <= self.rules.pegs and 0 <= colour < self.rules.colors:
                 return peg - 1, colour
         return -1, -1
-
-
-def wait_for(finished: threading.Event, deadline: float | None) -> bool:
-    """Wait for ``finished`` in slices, so that Ctrl-C gets through; False once ``deadline`` (on
-    ``time.monotonic``'s clock) has passed first."""
-    while not finished.wait(WAIT_SLICE if deadline is None
-                            else max(0.0, min(WAIT_SLICE, deadline - time.monotonic()))):
-        if deadline is not None and time.monotonic() >= deadline:
-            return False
-    return True
 
 
 def solve(ctl: Control, reader: CodeReader, assumptions, models: int, *, budget: int | None = None,

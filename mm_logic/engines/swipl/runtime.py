@@ -52,7 +52,7 @@ from pathlib import Path
 from types import ModuleType
 
 from ...errors import BackendUnavailable, EncodingError, SolverTimeout, one_line
-from ...interrupts import ENDINGS, abandon, interrupts_held
+from ...interrupts import ENDINGS, abandon, interrupts_held, wait_for
 from ...resources import encoding_path, encodings_dir
 
 #: Oldest SWI-Prolog janus-swi accepts (its build refuses anything older).
@@ -213,8 +213,6 @@ _LOCATION = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?:\d+:)?\s*")
 #: How long a load may go on past its time limit, or after Ctrl-C, before it is left running (seconds): a
 #: directive the heartbeat reaches stops within milliseconds, and the rest of the file then loads.
 LOAD_GRACE = 1.0
-#: How long the waiting thread sleeps between two looks at Ctrl-C (seconds).
-WAIT_SLICE = 0.05
 
 
 class CtrlCWatch:
@@ -354,11 +352,11 @@ class Loader:
         self._jobs.put(job)
         deadline = None if not seconds else time.monotonic() + seconds + LOAD_GRACE
         try:
-            ended = _wait(job.done, deadline)
+            ended = wait_for(job.done, deadline)
         except KeyboardInterrupt:
             try:
                 self._stop(number)
-                _wait(job.done, time.monotonic() + LOAD_GRACE)
+                wait_for(job.done, time.monotonic() + LOAD_GRACE)
             finally:
                 if not job.done.is_set():
                     self._leave(file)
@@ -399,16 +397,6 @@ class Loader:
                 job.outcome = ("error", one_line(error))
             finally:
                 job.done.set()
-
-
-def _wait(finished: threading.Event, deadline: float | None) -> bool:
-    """Wait for ``finished`` in slices, so that Ctrl-C gets through; False once ``deadline`` (on
-    ``time.monotonic``'s clock) has passed first."""
-    while not finished.wait(WAIT_SLICE if deadline is None
-                            else max(0.0, min(WAIT_SLICE, deadline - time.monotonic()))):
-        if deadline is not None and time.monotonic() >= deadline:
-            return False
-    return True
 
 
 #: The load the :class:`Loader`'s thread runs; data goes through janus' inputs.
