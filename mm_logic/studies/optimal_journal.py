@@ -114,7 +114,7 @@ class Journal:
             lines = lines[:-1]
         try:
             head = json.loads(lines[0])
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):  # RecursionError: nested thousands deep
             head = None
         if not isinstance(head, dict) or head.get("journal") != KIND:
             raise BadInput(f'--journal {self.path} is not an optimal search\'s journal (no "journal": "{KIND}" '
@@ -131,7 +131,8 @@ class Journal:
         for number, line in enumerate(lines[1:], 2):
             try:
                 self._take(json.loads(line))
-            except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError, BadInput):
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError, RecursionError,
+                    BadInput):
                 raise BadInput(f"--journal {self.path}: line {number} is not a part's result") from None
             self.read += 1
 

@@ -64,7 +64,8 @@ def load_rows(path: Path, lock: OutputLock | None = None) -> tuple[dict[str, dic
             key = case_key(row)
             if not is_row(row):
                 raise ValueError
-        except (ValueError, KeyError, TypeError, AttributeError, BadInput):
+        # RecursionError: a line of JSON nested thousands deep, which no row is.
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError, BadInput):
             if number < len(lines) or text.endswith("\n") or not line.startswith("{"):
                 raise BadInput(f"--out {path} is not a sweep's output (line {number} is not one of its rows); "
                                "name a new file, or one an earlier sweep wrote") from None

@@ -115,3 +115,18 @@ def test_a_journal_written_with_an_alphabet_resumes_with_it_alone(run, tmp_path)
     plain = tmp_path / "plain.jsonl"
     assert run("optimal", "--pegs", 3, "--colors", 3, "--journal", plain).exit_code == 0
     assert "alphabet" not in json.loads(plain.read_text().splitlines()[0])
+
+
+def test_a_line_nested_thousands_deep_is_named_and_the_journal_refused(run, tmp_path, written, no_compiling):
+    # json.loads gave up with a RecursionError, an internal failure; such a line is no part's result.
+    journal = tmp_path / "j.jsonl"
+    text = "".join(written[:2]) + "[" * 100_000 + "\n"
+    journal.write_text(text)
+    one_line_error(run("optimal", "--pegs", 3, "--colors", 3, "--journal", journal), 2,
+                   f"--journal {journal}: line 3 is not a part's result", stdout="")
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text("[" * 100_000 + "\n")
+    one_line_error(run("optimal", "--pegs", 3, "--colors", 3, "--journal", deep), 2,
+                   f'--journal {deep} is not an optimal search\'s journal (no "journal": "mmlogic optimal" on its '
+                   "first line): give a new file or one an earlier run of the same search wrote", stdout="")
+    assert journal.read_text() == text and deep.read_text() == "[" * 100_000 + "\n"

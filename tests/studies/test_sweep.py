@@ -437,7 +437,7 @@ def test_docs_show_the_real_cluster_recipe():
 
 
 @pytest.mark.parametrize("text", ["my notes\nline 2\n", "my notes", "[1, 2]\n", '{"total_guesses": 3}\n',
-                                  '{"cut": \n{"another": 1}\n'])
+                                  '{"cut": \n{"another": 1}\n', "[" * 100_000 + "\n"])
 def test_a_file_no_sweep_wrote_is_refused_and_left_as_it_is(tmp_path, text):
     # Only a last line cut off mid-row (no end of line) is taken for a kill's; anything else is the
     # user's own file, which --out must not overwrite.
