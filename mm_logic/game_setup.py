@@ -124,6 +124,12 @@ class GameSetup:
         if self.adversary:
             check_adversary(self.rules, engine, edited)
 
+    def check_codes(self, engine: Engine) -> None:
+        """Refuse (exit 3) a game whose edited encoding admits no code: no secret could be drawn, and a
+        codemaker game would be "won" by a code the encoding excludes."""
+        if engine.edited and not engine.satisfiable([]):
+            raise engine.no_solution([])
+
     def secret_for(self, engine: Engine, words: Wording = COMMAND_LINE, variant: str | None = None) -> Code | None:
         """The secret of a codebreaker game: the one given (refused when the engine's edited encoding excludes
         it), or one drawn among the game's secrets (from ``seed``); None when the computer keeps none.

@@ -239,6 +239,7 @@ def play_command(rules, engine, strategy, seed, role, secret_text, max_guesses, 
     setup = GameSetup(engine.rules, role, secret_text, adversary, liar_text, rounds, seed)
     setup.check()
     setup.check_engine(type(engine), engine.encoding is not None)
+    setup.check_codes(engine)
     if role == "duel":
         from ..terminal.duel import play_duel
 

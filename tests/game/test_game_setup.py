@@ -129,3 +129,14 @@ def test_no_front_end_checks_a_setup_on_its_own():
                     if sentence in node.value:
                         written.setdefault(str(Path(path).relative_to(ROOT)), []).append(sentence)
     assert written == {}
+
+
+@pytest.mark.parametrize("role", ["codemaker", "codebreaker", "duel"])
+def test_play_refuses_an_encoding_that_admits_no_code_in_every_role(run, tmp_path, role):
+    # As codemaker the computer guessed 000, which the encoding excludes, and "found your code in 1 guess".
+    none = tmp_path / "none.lp"
+    none.write_text('#include "mastermind.lp".\n#program base.\n:- secret(1,C).\n')
+    result = run("play", "--role", role, "--pegs", 3, "--colors", 3, "--encoding", none, "--backend", "clingo",
+                 input="3,0\n")
+    assert (result.exit_code, result.stdout) == (3, "")
+    assert result.stderr == "error: no code of 3x3 exists under the encoding none.lp\n"
