@@ -21,10 +21,12 @@ reads a module (its encoding from a byte order mark or a ``coding`` line).
 from __future__ import annotations
 
 import codecs
+import contextlib
 import io
 import os
 import re
 import signal
+import sys
 import threading
 import time
 import tokenize
@@ -254,7 +256,8 @@ def _load(name: str, mtime: int, size: int) -> CustomRule:
         code = compile(_source(path), str(path), "exec")
     except SyntaxError as error:
         raise BadInput(f"{path}:{error.lineno}: {error.msg}" if error.lineno else f"{path}: {error.msg}") from None
-    with _Watch(path):
+    # What the module prints while it loads goes to stderr: on stdout it would break a command's --json.
+    with _Watch(path), contextlib.redirect_stdout(sys.stderr):
         _run(code, module, path)
     if not callable(getattr(module, "score", None)):
         raise BadInput(f"{path} defines no score(guess, secret): the numbers the codemaker tells of a guess")

@@ -9,6 +9,7 @@ the limit as documented.
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
@@ -198,3 +199,12 @@ def test_a_module_python_would_not_read_is_one_line(tmp_path, data, said):
     done = mmlogic("next", "--backend", "python", "--feedback", "rule.py", "0011:1", cwd=tmp_path)
     assert (done.returncode, done.stdout, done.stderr) == (
         2, "", f"error: Invalid value for '--feedback': {said}\n")
+
+
+def test_what_a_module_prints_as_it_loads_goes_to_stderr_not_into_the_json(tmp_path):
+    # On stdout the line came before the JSON of --json, which then no longer parsed.
+    path = module(tmp_path, 'print("hello from import")\n\n\ndef score(guess, secret):\n'
+                            '    return (sum(g == s for g, s in zip(guess, secret)),)\n', "talk.py")
+    done = mmlogic("next", "--backend", "python", "--feedback", path, "--json", "0011:2", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (0, "hello from import\n")
+    assert json.loads(done.stdout) == {"guess": "0100", "consistent": 150}
