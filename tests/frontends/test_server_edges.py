@@ -95,13 +95,7 @@ class Served:
         with socket.create_connection(("127.0.0.1", self.port), timeout=END) as sock:
             sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nConnection: close\r\n\r\n"
                          .encode())
-            answer = b""
-            for _ in range(1000):
-                chunk = sock.recv(65536)
-                if not chunk:
-                    break
-                answer += chunk
-        return answer
+            return read_to_close(sock)
 
 
 #: Exit status of a server stopped by each signal once it listens: Ctrl-C 0 (as uvicorn.run), SIGTERM 143.
@@ -247,17 +241,23 @@ def exchange(port: int, data: bytes, piece: int | None = None) -> bytes:
     """Send ``data`` (in pieces of ``piece`` bytes, each after the last was read), read to the close."""
     with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
         pieces = [data] if piece is None else [data[i:i + piece] for i in range(0, len(data), piece)]
-        answer = b""
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             for chunk in pieces:
                 sock.sendall(chunk)
                 time.sleep(0.001)
-        with contextlib.suppress(ConnectionResetError):
-            for _ in range(1000):
-                chunk = sock.recv(65536)
-                if not chunk:
-                    break
-                answer += chunk
+        return read_to_close(sock, reset_ends=True)
+
+
+def read_to_close(sock: socket.socket, reset_ends: bool = False) -> bytes:
+    """What the server sends until it closes the connection (at most 1,000 reads); ``reset_ends``: a reset
+    ends the answer too, with what came before it."""
+    answer = b""
+    with contextlib.suppress(*((ConnectionResetError,) if reset_ends else ())):
+        for _ in range(1000):
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            answer += chunk
     return answer
 
 
