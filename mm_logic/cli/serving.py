@@ -137,6 +137,8 @@ def serve(host, port, tcp_port, rules, max_games, idle_seconds, time_limit, read
 
         store = SqliteStore(str(db), max_games=max_games, idle_seconds=idle_seconds, time_limit=time_limit,
                             workers=workers, variants=variants)
+        if store.start_note is not None:  # rows damaged by hand: said once, the others served
+            click.echo(f"mmlogic serve: {store.start_note}", err=True)
     for variant in variants:
         click.echo(f"mmlogic serve: variant {variant.name} ({', '.join(variant.files)}), "
                    f"on {', '.join(variant.backends)}", err=True)

@@ -30,9 +30,10 @@ from ..game_setup import API, GameSetup
 from ..lies import broken
 from ..notation import SHOWN, Code, format_code, parse_code, shown
 from ..player import Player
-from ..rules import FEEDBACK_RULES, Rules, make_rules
+from ..rules import FEEDBACK_RULES, Entry, Rules, make_rules
 from ..strategies import STRATEGIES, parse_strategy
 from ..strategies.base import Strategy
+from .kept_rows import replay_answered, replay_scored
 from .variant import Variant, find_variant, rules_json
 
 #: A game's or a race's id: the store's start (:attr:`GameStore.run`, milliseconds since 1970 in hex),
@@ -247,6 +248,17 @@ class HostedGame:
             raise Conflict(f"game {self.id} is over")
         if role is not None and self.role != role:
             raise Conflict(f"game {self.id} is a {self.role} game: this request is for a {role} game")
+
+    def replay(self, entries: list[Entry]) -> None:
+        """Record ``entries`` (read back from ``serve --db``) in this new game, each checked as the game took it
+        when it was played: a guess at the server's secret must have the answer the game gives it
+        (:meth:`~mm_logic.game.Game.score`: its rule, its liar); an answer of the client's (codemaker), or of the
+        adversary, one the game accepts with the earlier ones (:meth:`~mm_logic.game.Game.record`'s check: some
+        code, with the lies allowed, still fits). BadInput names the first entry that is not."""
+        if self.role == "codebreaker" and not self.game.adversary:
+            replay_scored(self.game, entries, "the game's secret")
+        else:
+            replay_answered(self.game, entries)
 
 
 class GameStore:
