@@ -92,7 +92,7 @@ def bench(rules, engine, strategy, seed, all_secrets, games, spaced, liar_text, 
             result = every_lie(engine, strategy, progress=lambda _: spinner.tick())
         emit(result, as_json)
         if out:
-            write_output(out, lambda path: path.write_text(json.dumps(result.as_dict()) + "\n"))
+            write_output(out, lambda path: path.write_text(json.dumps(result.as_dict(), allow_nan=False) + "\n"))
         return
     if liar_text is not None:
         from ..lies import parse_liar
@@ -132,7 +132,7 @@ def bench(rules, engine, strategy, seed, all_secrets, games, spaced, liar_text, 
                                  codemaker=codemaker)
     emit(result, as_json)  # first: a file that cannot be written loses nothing printed
     if out:
-        write_output(out, lambda path: path.write_text(json.dumps(result.as_dict()) + "\n"))
+        write_output(out, lambda path: path.write_text(json.dumps(result.as_dict(), allow_nan=False) + "\n"))
     if save_tree:
         from ..studies.written_game import variant_of
 

@@ -123,7 +123,7 @@ class StrategyTree:
 
     def save(self, path: Path) -> None:
         """Write the tree to ``path`` as JSON, whole or not at all."""
-        write_atomically(Path(path), json.dumps(self.as_json()) + "\n")
+        write_atomically(Path(path), json.dumps(self.as_json(), allow_nan=False) + "\n")  # strict JSON: no NaN
 
     @classmethod
     def load(cls, path: Path) -> StrategyTree:

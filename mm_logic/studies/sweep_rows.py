@@ -3,15 +3,25 @@
 from __future__ import annotations
 
 import json
+import math
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
 
-from ..errors import BadInput
+from ..errors import BadInput, shown
 from ..files import OutputLock, read_text, target_of
+from ..notation import abridged, format_code, parse_code
 from ..rules import rules_object
 from .sweep_case import Case, case_key
+
+#: A histogram's key: a number of guesses, as a row writes it.
+GUESSES = re.compile(r"[1-9][0-9]*")
+
+
+class RowRefused(ValueError):
+    """Why a line of an output file is no row a sweep can have written (said after the line's number)."""
 
 
 def is_row(row: dict) -> bool:
@@ -36,15 +46,72 @@ def is_row(row: dict) -> bool:
             and isinstance(row.get("host"), str))
 
 
+def check_row(row: dict) -> None:
+    """Refuse (:class:`RowRefused`, with why) a row that has its fields (:func:`is_row`) but is none a sweep
+    can have written: figures that disagree (the histogram, its games, total, mean and max), NaN or Infinity
+    (which Python's json reads), or an opening that is no code of its rules (or not its first guess)."""
+    for name in ("strategy", "backend"):
+        if not isinstance(row[name], str) or not row[name]:
+            raise RowRefused(f'"{name}" must be a name, not {_json(row[name])}')
+    seed = row["seed"]
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise RowRefused(f'"seed" must be null or a whole number, not {_json(seed)}')
+    if not math.isfinite(row["mean"]):
+        raise RowRefused(f'"mean" must be a finite number, not {_json(row["mean"])}')
+    for name in ("seconds", "peak_rss_mb", "start_rss_mb"):
+        if not (math.isfinite(row[name]) and row[name] >= 0):
+            raise RowRefused(f'"{name}" must be a finite number of at least 0, not {_json(row[name])}')
+    histogram = row["histogram"]
+    for key in histogram:
+        if not GUESSES.fullmatch(key):
+            raise RowRefused(f"its histogram's key {shown(key)} is no number of guesses")
+    games, total = row["games"], row["total_guesses"]
+    counted = sum(histogram.values())
+    if counted != games:
+        raise RowRefused(f"its histogram counts {counted} games, not its {games}")
+    if not games:
+        raise RowRefused("it has no game: a sweep writes the row of a case that played every secret")
+    if total != sum(int(k) * n for k, n in histogram.items()):
+        raise RowRefused(f"its total_guesses {total} is not its histogram's, "
+                         f"{sum(int(k) * n for k, n in histogram.items())}")
+    most = max(int(k) for k, n in histogram.items() if n)
+    if row["max"] != most:
+        raise RowRefused(f"its max {row['max']} is not its histogram's, {most}")
+    if row["mean"] != round(total / games, 3):
+        raise RowRefused(f"its mean {row['mean']} is not total_guesses / games, {round(total / games, 3)}")
+    case = Case.from_dict(row)
+    rules = case.rules
+    try:
+        # A strategy's own opening may be a probe outside a no-repeat game's codes (0000): the sweep writes it.
+        opening = parse_code(row["opening"], rules, check_repeat=False)
+    except BadInput as error:
+        raise RowRefused(f"opening: {error}") from None
+    if format_code(opening, rules) != row["opening"]:
+        raise RowRefused(f"opening {shown(row['opening'])} is not written as a sweep writes it, "
+                         f"{format_code(opening, rules)}")
+    if case.first_guess is not None and opening != case.first_guess:
+        raise RowRefused(f"its opening {row['opening']} is not its first_guess {row['first_guess']}")
+
+
+def _json(value) -> str:
+    """A field's value as the row writes it (``true``, ``"7"``, ``NaN``), cut short when long."""
+    try:
+        return abridged(json.dumps(value), 40)
+    except (TypeError, ValueError, RecursionError):
+        return "?"
+
+
 def load_rows(path: Path, lock: OutputLock | None = None) -> tuple[dict[str, dict], int]:
     """The rows of an output file by case key, and how many unreadable lines were dropped from it.
 
-    The last line, when it does not read as a row and has no end of line (a
+    The last line, when it does not read as JSON and has no end of line (a
     writer killed mid-line), is removed from the file, so that new rows start
     on a line of their own; the other rows, of this grid or not, are kept. Any
-    other line that is not a row means the file is not a sweep's output: it is
-    refused (:class:`~mm_logic.errors.BadInput`), and left as it is. ``lock``: the sweep's hold
-    on the file, moved to the file that replaces it.
+    other line that is not a row (:func:`is_row`, :func:`check_row`: edited by
+    hand, say) means the file is not a sweep's output: it is refused
+    (:class:`~mm_logic.errors.BadInput`, naming the line, and why where a check
+    says), and left as it is. ``lock``: the sweep's hold on the file, moved to
+    the file that replaces it.
     """
     if not path.exists():
         return {}, 0
@@ -56,21 +123,33 @@ def load_rows(path: Path, lock: OutputLock | None = None) -> tuple[dict[str, dic
         raise BadInput(f"--out {path} cannot be read as a sweep's output: {error}") from None
     lines = text.splitlines()
     bad = 0
+
+    def refused(number: int, why: str = "") -> BadInput:
+        return BadInput(f"--out {path} is not a sweep's output (line {number} is not one of its rows"
+                        f"{': ' + why if why else ''}); name a new file, or one an earlier sweep wrote")
+
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
             row = json.loads(line)
+        # RecursionError: a line of JSON nested thousands deep, which no row is.
+        except (ValueError, RecursionError):
+            if number < len(lines) or text.endswith("\n") or not line.startswith("{"):
+                raise refused(number) from None
+            # A kill cut the last row short: it reads as no JSON. (One that reads whole was written whole, or
+            # edited: it is checked as any other.)
+            bad += 1
+            continue
+        try:
             key = case_key(row)
             if not is_row(row):
                 raise ValueError
-        # RecursionError: a line of JSON nested thousands deep, which no row is.
+            check_row(row)
+        except RowRefused as why:
+            raise refused(number, str(why)) from None
         except (ValueError, KeyError, TypeError, AttributeError, RecursionError, BadInput):
-            if number < len(lines) or text.endswith("\n") or not line.startswith("{"):
-                raise BadInput(f"--out {path} is not a sweep's output (line {number} is not one of its rows); "
-                               "name a new file, or one an earlier sweep wrote") from None
-            bad += 1
-            continue
+            raise refused(number) from None
         # The rules object as this version writes it (an older row has no "feedback"), so that sweep --json
         # prints every row alike; the file keeps its lines as they are.
         row["rules"] = rules_object(row["rules"])
@@ -96,7 +175,8 @@ class RowWriter:
 
     def write(self, row: dict) -> None:
         if self.file is not None:
-            self.file.write(json.dumps(row) + "\n")
+            # Strict JSON (no NaN or Infinity, which Python would write): other programs read the rows.
+            self.file.write(json.dumps(row, allow_nan=False) + "\n")
             self.file.flush()
             os.fsync(self.file.fileno())
 
