@@ -1,8 +1,9 @@
 """Errors that the command line turns into one clear line and an exit code.
 
 Every error a user can cause derives from :class:`MMLogicError`; the CLI prints
-``str(error)`` on one line and exits with ``error.exit_code`` (the contract in
-``docs/cli.md``: 2 bad usage or input, 3 no consistent code, 1 other).
+``str(error)`` on one line (its line breaks escaped: :func:`line_breaks_escaped`) and exits
+with ``error.exit_code`` (the contract in ``docs/cli.md``: 2 bad usage or input, 3 no
+consistent code, 1 other).
 """
 
 from __future__ import annotations
@@ -52,6 +53,22 @@ def shown(text: str) -> str:
     if len(text) <= SHOWN:
         return quoted(text)
     return f"{quoted(text[:SHOWN])}... ({len(text):,} characters)"
+
+
+#: What ends a line (``str.splitlines``' separators), which an error message writes escaped.
+_LINE_BREAK = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def line_breaks_escaped(message: str) -> str:
+    r"""``message`` on one line: each character that would end a line written as Python escapes it.
+
+    Every error the command line prints is one line (a file name, or the text of an exception of a user's
+    rule module, may hold a line break).
+
+    >>> print(line_breaks_escaped("rule.py: ValueError: one\ntwo"))
+    rule.py: ValueError: one\ntwo
+    """
+    return _LINE_BREAK.sub(lambda m: repr(m[0])[1:-1], message)
 
 
 def one_line(text) -> str:

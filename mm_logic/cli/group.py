@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from ..errors import MMLogicError, one_line
+from ..errors import MMLogicError, line_breaks_escaped, one_line
 from ..interrupts import endings_as_interrupts, interrupted_code, wrapped_interrupt
 from ..notation import bytes_as_typed
 
@@ -92,10 +92,11 @@ class MMLogicGroup(click.Group):
             click.echo(e.ctx.get_help() if e.ctx else str(e))
             code = 2
         except click.ClickException as e:
-            click.echo(f"error: {bytes_as_typed(e.format_message())}", err=True)  # click quotes with repr()
+            # click quotes with repr(); a line break of a file's name or a module's message is escaped: one line.
+            click.echo(f"error: {line_breaks_escaped(bytes_as_typed(e.format_message()))}", err=True)
             code = e.exit_code
         except MMLogicError as e:
-            click.echo(f"error: {bytes_as_typed(str(e))}", err=True)
+            click.echo(f"error: {line_breaks_escaped(bytes_as_typed(str(e)))}", err=True)
             code = e.exit_code
         except (Interrupted, KeyboardInterrupt, click.Abort):
             code = interrupted_code()

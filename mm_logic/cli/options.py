@@ -232,9 +232,18 @@ TIME_LIMIT_HELP = ("Bound on one solver call, and on a genetic strategy's search
 
 
 def time_limit_option(default: float | None = None, help: str | None = None):
-    """``--time-limit SECONDS``: a bound on one solver call (``help`` says where else it applies)."""
+    """``--time-limit SECONDS``: a bound on one solver call (``help`` says where else it applies), and on a rule
+    module's table derived in the command (:func:`mm_logic.feedback.watch.limit_scoring`)."""
     return click.option("--time-limit", type=Seconds(), default=default, show_default=default is not None,
-                        metavar="SECONDS", help=help or TIME_LIMIT_HELP)
+                        metavar="SECONDS", help=help or TIME_LIMIT_HELP, callback=_limit_scoring)
+
+
+def _limit_scoring(ctx, param, seconds: float | None) -> float | None:
+    """--time-limit bounds a rule module's scoring too while the command runs (put back when it ends)."""
+    from ..feedback.watch import limit_scoring
+
+    ctx.with_resource(limit_scoring(seconds))
+    return seconds
 
 
 

@@ -4,7 +4,8 @@
   vectorised and matrix forms the code space and the kernels use;
 * ``black``: black pegs only (black-peg Mastermind, the permutation game);
 * ``positional``: one mark per peg, Wordle's rule;
-* ``custom``: a rule of the user's own, a Python module (``--feedback FILE.py``);
+* ``custom``: a rule of the user's own, a Python module (``--feedback FILE.py``), whose code ``watch``
+  runs bounded (a limit a call, in any thread; a long table's progress; the command's ``--time-limit``);
 * ``encoded``: a rule of the user's own stated in an encoding (``--feedback FILE.lp`` or ``FILE.pl``),
   its table derived by the encoding's engine and cached.
 

@@ -12,22 +12,23 @@ engines learn the rule from an edited encoding (``--encoding``) that states it: 
 Numbers)`` and ``won(Guess)`` in Prolog. ``mm_logic.engines.rule_check`` compares such an
 encoding with the module on sample guesses when the engine is made.
 
-The module's code runs in mmlogic's process, under a limit of its own (``CALL_SECONDS`` for importing
-it, and for each call of ``score``, kept by a timer): a module that loops, waits or ends the interpreter
-(``sys.exit``) is one line naming the file and what it did (``BadInput``, exit 2). It is read as Python
-reads a module (its encoding from a byte order mark or a ``coding`` line).
+The module's code runs in mmlogic's process, watched (:mod:`.watch`: a limit of its own for importing it
+and for each call of ``score``, in any thread; what it prints goes to stderr; a table's progress and the
+command's ``--time-limit``): a module that loops, waits, ends the interpreter (``sys.exit``), fails or
+returns something else than the rule's numbers is one line naming the file and what it did (``BadInput``,
+exit 2), what it said or gave quoted on one bounded line. So is a ``score`` that does not tell the same of
+the same pair every time (:meth:`CustomRule._told`): it would lose the secret. It is read as Python reads a
+module (its encoding from a byte order mark or a ``coding`` line).
 """
 
 from __future__ import annotations
 
 import codecs
-import contextlib
 import io
+import math
+import numbers
 import os
 import re
-import signal
-import sys
-import threading
 import time
 import tokenize
 import types
@@ -42,23 +43,23 @@ from ..files import read_bytes
 from ..rules import Code, Feedback
 from .rule import FeedbackRule
 from .standard import _small_ints
+from .watch import ROWS_GAP, TICK_CALLS, Overdue, Rows, watched
 
 #: The feedback that says the guess is the code, as written; its numbers are all :data:`WIN_VALUE`.
 WON = "won"
 WIN_VALUE = -1
-#: How long the module's code may run at once (seconds): importing it, and each call of ``score``. The
-#: rule's table calls ``score`` for every pair of codes (1,679,616 calls for 4x6), so a call that takes a
-#: second is already a rule that cannot be played; this bounds one that never returns. mmlogic's own
-#: limit, whatever ``--time-limit`` says (docs/encodings.md).
-CALL_SECONDS = 10.0
-#: How often the watch looks at the call running (seconds): a call is stopped at most this much late.
-WATCH_TICK = 0.1
+#: How many characters of the module's own text (an exception's message, a value returned) a line repeats.
+QUOTED = 300
+#: Calls of ``score`` asked twice: the first ones, then one in every ``SAME_EVERY`` (:meth:`CustomRule._told`).
+SAME_FIRST, SAME_EVERY = 16, 4096
+#: The answers ``score`` gave the codemaker kept (for so many guesses, and so many secrets a guess), each
+#: checked when a row scores the pair again (:meth:`CustomRule._scored_row`).
+KEPT_ANSWERS = 4096
 
 
 class CustomRule(FeedbackRule):
     """The rule of a user's module (see the module docstring)."""
 
-    form = "whole numbers separated by commas (e.g. 2 or 1,2), or won"
     json_keys = ("feedback",)
     typed = "the numbers the codemaker tells, e.g. 2 or 1,2 (won when the guess is the code)"
     prompt = "feedback"
@@ -76,51 +77,90 @@ class CustomRule(FeedbackRule):
         # A subclass that states the rule otherwise (an encoding, :mod:`.encoded`) gives no module.
         self.path = path
         self.name = str(path)
-        self.label = label or str(getattr(module, "NAME", path.stem))
-        self.summary = summary or (getattr(module, "__doc__", None) or "").strip().split("\n")[0] or \
-            f"the rule of {path.name}"
-        self._score = getattr(module, "score", None)
+        self.label = label or _name_of(module, path)
+        self.summary = summary or _summary_of(module, path)
+        self._score = None if module is None else module.__dict__.get("score")
         self._arity: int | None = None
-        #: The arguments of the call of ``score`` begun last (what the watch looks at, :class:`_Watch`).
+        #: The arguments of the call of ``score`` begun last (what the watch looks at, :mod:`.watch`).
         self._asking: tuple | None = None
+        #: Calls of ``score`` so far, and some answers given (``score``'s, by guess then secret): a rule must tell
+        #: the same of the same pair every time (:meth:`_told`, :meth:`_scored_row`).
+        self._calls = 0
+        self._given: dict[Code, dict[Code, Feedback]] = {}
+        #: The rows being scored over one array of codes (a table), for the progress and the time limit. (Names
+        #: apart from :class:`~.encoded.EncodedRule`'s own: ``_rows`` and ``_row`` are its methods.)
+        self._run: Rows | None = None
+
+    @property
+    def form(self) -> str:
+        """How one feedback is written, for messages: as many numbers as the rule tells, once known."""
+        if self._arity is None:
+            return "whole numbers separated by commas (e.g. 2 or 1,2), or won"
+        if self._arity == 1:
+            return "one whole number (the rule's answers are one number, e.g. 2), or won"
+        example = ",".join("1201"[:self._arity]) if self._arity <= 4 else ",".join(["1"] * self._arity)
+        return (f"{self._arity} whole numbers separated by {'a comma' if self._arity == 2 else 'commas'} (the rule's "
+                f"answers are {self._arity} numbers, e.g. {example}), or won")
 
     # -- the rule ------------------------------------------------------------------------
     def score(self, guess: Code, secret: Code) -> Feedback:
-        with _Watch(self.path, self):
-            return self._scored(guess, secret)
+        guess, secret = _ints(guess), _ints(secret)
+        return watched(self.path, self, lambda: self._answer(guess, secret))
+
+    def _answer(self, guess: Code, secret: Code) -> Feedback:
+        """:meth:`_scored`, kept: the codemaker's answers, which a row that scores the pair again must repeat."""
+        told = self._scored(guess, secret)
+        given = self._given.setdefault(guess, {})
+        if len(given) < KEPT_ANSWERS:
+            given[secret] = told
+        if len(self._given) > KEPT_ANSWERS:  # the oldest guess's answers forgotten first
+            del self._given[next(iter(self._given))]
+        return told
 
     def _scored(self, guess: Code, secret: Code) -> Feedback:
-        if tuple(guess) == tuple(secret):
+        if guess == secret:
             return self.win(len(guess))
         return self._told(guess, secret)
 
     def _told(self, guess: Code, secret: Code) -> Feedback:
-        """What the module's ``score`` tells of ``guess`` against ``secret`` (under a :class:`_Watch` the
-        caller holds), checked to be the rule's numbers."""
-        pegs = len(guess)
+        """What the module's ``score`` tells of ``guess`` against ``secret`` (tuples of ints, under a watch the
+        caller holds), checked to be the rule's numbers; some calls are asked twice (the first ones, then one in
+        :data:`SAME_EVERY`): a rule that draws at random is named, not left to lose the secret."""
+        told = self._call(guess, secret)
+        self._calls += 1
+        if self._calls <= SAME_FIRST or not self._calls % SAME_EVERY:
+            self._same((guess, secret), told, self._call(guess, secret))
+        return told
+
+    def _call(self, guess: Code, secret: Code) -> Feedback:
+        """One call of the module's ``score``, its answer as a tuple of ints, every failure one line."""
         # A new object each call: the watch sees the calls go by, and names the one that does not end.
-        self._asking = asked = (tuple(int(c) for c in guess), tuple(int(c) for c in secret))
+        self._asking = asked = (guess, secret)
         try:
-            told = self._score(*asked)
-        except (KeyboardInterrupt, _Overdue):
+            told = self._score(guess, secret)
+        except (KeyboardInterrupt, Overdue):
             raise  # Ctrl-C; the watch's own stop, worded where the watch ends
         except SystemExit as ended:  # it would end mmlogic, silently and with its code
             raise BadInput(f"{self.path}: score{asked} raised SystemExit"
-                           f"({'' if ended.code is None else repr(ended.code)})") from None
+                           f"({'' if ended.code is None else _shown(ended.code)})") from None
         except BaseException as error:  # noqa: BLE001 - the user's code: its failure is their one line
-            raise BadInput(f"{self.path}: score{asked} failed: {type(error).__name__}: {error}") from None
-        if isinstance(told, int) and not isinstance(told, bool):
-            told = (told,)
-        if not isinstance(told, (tuple, list)) or not told or not all(
-                isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= pegs for v in told):
-            raise BadInput(f"{self.path}: score{asked} returned {told!r}, not whole numbers "
-                           f"from 0 to the {pegs} pegs")
+            raise BadInput(f"{self.path}: score{asked} failed: {_failure(error)}") from None
+        numbers = _numbers(told, len(guess))
+        if numbers is None:
+            raise BadInput(f"{self.path}: score{asked} returned {_shown(told)}, not whole numbers "
+                           f"from 0 to the {len(guess)} pegs")
         if self._arity is None:
-            self._arity = len(told)
-        elif len(told) != self._arity:
-            raise BadInput(f"{self.path}: score returned {len(told)} numbers for {asked}, "
+            self._arity = len(numbers)
+        elif len(numbers) != self._arity:
+            raise BadInput(f"{self.path}: score returned {len(numbers)} numbers for {asked}, "
                            f"{self._arity} before; it must always tell as many")
-        return tuple(told)
+        return numbers
+
+    def _same(self, pair: tuple[Code, Code], told: Feedback, again: Feedback) -> None:
+        """One line unless ``score`` told ``told``, then ``again``, the same of ``pair``."""
+        if told != again:
+            raise BadInput(f"{self.path}: score{pair} returned {_shown(told)}, then {_shown(again)}: a rule must "
+                           "tell the same of the same pair every time (does it draw at random, or keep count?)")
 
     def written_count(self, pegs: int) -> int:
         return (pegs + 1) ** self.arity(pegs) + 1  # the numbers 0..pegs, and won
@@ -128,15 +168,38 @@ class CustomRule(FeedbackRule):
     def arity(self, pegs: int) -> int:
         """How many numbers the codemaker tells."""
         if self._arity is None:
-            with _Watch(self.path, self):
-                self._told((0,) * pegs, (1,) * pegs if pegs else ())
+            watched(self.path, self, lambda: self._told((0,) * pegs, (1,) * pegs if pegs else ()))
         return self._arity
 
     def indices(self, guess: Code, codes: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        guess = _ints(guess)
+        # One watch for the whole row (a table is a row per code).
+        return watched(self.path, self, lambda: self._scored_row(guess, codes))
+
+    def _scored_row(self, guess: Code, codes: np.ndarray) -> np.ndarray:
+        """The feedback indices of ``guess`` against every row of ``codes``, the answers given before checked;
+        the rows over the same codes (:class:`~.watch.Rows`) told how they go."""
         pegs = codes.shape[1]
-        with _Watch(self.path, self):  # one watch for the whole row (a table is a row per code)
-            return np.fromiter((self.index(self._scored(guess, row), pegs) for row in codes.tolist()),
-                               dtype=np.int64, count=codes.shape[0])
+        run = self._run_over(codes)
+        given = self._given.get(guess)
+        out = []
+        for i, code in enumerate(map(tuple, codes.tolist())):
+            told = self._scored(guess, code)
+            if given is not None and code in given:
+                self._same((guess, code), given[code], told)
+            out.append(self.index(told, pegs))
+            if not i & TICK_CALLS:
+                run.tick(guess, i + 1)
+        run.row_done()
+        return np.array(out, dtype=np.int64)
+
+    def _run_over(self, codes: np.ndarray) -> Rows:
+        """The rows over ``codes`` the next row adds to: those so far, or new ones (other codes, every code
+        done, or a pause)."""
+        run, now = self._run, time.monotonic()
+        if run is None or run.codes is not codes or run.done >= len(codes) or now - run.ended > ROWS_GAP:
+            run = self._run = Rows(self.path, codes)
+        return run
 
     def win(self, pegs: int) -> Feedback:
         return (WIN_VALUE,) * self.arity(pegs)
@@ -168,11 +231,12 @@ class CustomRule(FeedbackRule):
 
     # -- text and JSON ---------------------------------------------------------------------
     def read(self, text: str, pegs: int) -> Feedback | None:
+        arity = self.arity(pegs)  # known once read: a feedback refused says how many numbers (:attr:`form`)
         if text.strip().lower() == WON:
             return self.win(pegs)
         if "-" in text:  # whole numbers have no sign: -1, the win's number inside, was read as won
             return None
-        return _small_ints(text, self.arity(pegs))
+        return _small_ints(text, arity)
 
     def write(self, fb: Feedback) -> str:
         return WON if fb and fb[0] == WIN_VALUE else ",".join(map(str, fb))
@@ -256,10 +320,11 @@ def _load(name: str, mtime: int, size: int) -> CustomRule:
         code = compile(_source(path), str(path), "exec")
     except SyntaxError as error:
         raise BadInput(f"{path}:{error.lineno}: {error.msg}" if error.lineno else f"{path}: {error.msg}") from None
-    # What the module prints while it loads goes to stderr: on stdout it would break a command's --json.
-    with _Watch(path), contextlib.redirect_stdout(sys.stderr):
-        _run(code, module, path)
-    if not callable(getattr(module, "score", None)):
+    except (RecursionError, MemoryError) as error:  # the compiler's own, on expressions nested thousands deep
+        raise BadInput(f"{path}: Python cannot compile it ({_failure(error)}): is an expression nested too "
+                       "deeply?") from None
+    watched(path, None, lambda: _run(code, module, path))
+    if not callable(module.__dict__.get("score")):
         raise BadInput(f"{path} defines no score(guess, secret): the numbers the codemaker tells of a guess")
     return CustomRule(path, module)
 
@@ -268,13 +333,13 @@ def _run(code: types.CodeType, module: types.ModuleType, path: Path) -> None:
     """Import the module: run its code in its namespace, every failure its one line."""
     try:
         exec(code, module.__dict__)  # noqa: S102 - the user's own rule
-    except (KeyboardInterrupt, _Overdue):
+    except (KeyboardInterrupt, Overdue):
         raise  # Ctrl-C; the watch's own stop, worded where the watch ends
     except SystemExit as ended:  # it would end mmlogic, silently and with its code
-        raise BadInput(f"{path}: importing it called sys.exit({'' if ended.code is None else repr(ended.code)})") \
+        raise BadInput(f"{path}: importing it called sys.exit({'' if ended.code is None else _shown(ended.code)})") \
             from None
     except BaseException as error:  # noqa: BLE001 - the user's code: its failure is their one line
-        raise BadInput(f"{path}: {type(error).__name__}: {error}") from None
+        raise BadInput(f"{path}: {_failure(error)}") from None
 
 
 #: A coding line, as Python finds it on the first or second line of a module (PEP 263).
@@ -319,80 +384,85 @@ def _source(path: Path) -> str:
         raise BadInput(f"{path}:{line}: byte 0x{data[at]:02x} is {said}") from None
 
 
-class _Overdue(BaseException):
-    """Raised by the watch where the module's code runs (:class:`_Watch`): a BaseException, so that the
-    module's own ``except Exception`` does not take it for one of its errors."""
+# -- the module's values, said on one bounded line ------------------------------------------------------------
+def _ints(code) -> Code:
+    """A code as a tuple of ints (what ``score`` is given)."""
+    return tuple(int(c) for c in code)
 
 
-#: The watch holding the timer (None between watches): :func:`_on_alarm` looks at it.
-_watching: _Watch | None = None
+def _whole(value) -> bool:
+    """Whether ``value`` is a whole number (an int, a numpy integer...), not a bool."""
+    return type(value) is int or (isinstance(value, numbers.Integral) and not isinstance(value, bool))
 
 
-class _Watch:
-    """While the block runs in the main thread, the module's code may run :data:`CALL_SECONDS` at once:
-    importing it (the block that runs it), or one call of ``score`` (a block of ``rule``'s calls).
-
-    A timer (``SIGALRM`` every :data:`WATCH_TICK` s, :func:`_on_alarm`) looks at the call the rule began
-    last (:attr:`CustomRule._asking`): one that has not changed for the limit is stopped where it runs,
-    as Ctrl-C would stop it (Python runs the handler there, between two instructions, also in a sleep or
-    a wait on a file), and the block ends in one :class:`BadInput` line naming the file, the call and the
-    limit. A call the module catches the stop in is stopped again at the next tick. Cost: the timer
-    started and stopped per block (a row of the rule's table, or one ``score``), and one attribute set per
-    call.
-
-    Not watched: other threads (signals reach the main thread only: the server's), a block inside
-    another (the outer one watches), and a process whose timer someone else holds. Code that computes in C
-    without returning to Python (``10 ** 10 ** 10``) is not stopped either, by this or by Ctrl-C.
-    """
-
-    def __init__(self, path: Path, rule: CustomRule | None = None):
-        self.path = path
-        self.rule = rule
-        self.armed = False
-        self.seen: object = None
-        self.since = 0.0
-
-    def __enter__(self) -> _Watch:
-        global _watching
-        if _watching is not None or threading.current_thread() is not threading.main_thread():
-            return self
-        handler = signal.getsignal(signal.SIGALRM)
-        if handler is not _on_alarm:
-            if handler not in (signal.SIG_DFL, signal.SIG_IGN) or signal.getitimer(signal.ITIMER_REAL)[0]:
-                return self  # someone else's alarm
-            # Left in place after the block (it does nothing then): an alarm already on its way when the
-            # timer stops must not meet the default action, which ends the process.
-            signal.signal(signal.SIGALRM, _on_alarm)
-        self.seen, self.since = self._progress(), time.monotonic()
-        _watching, self.armed = self, True
-        signal.setitimer(signal.ITIMER_REAL, WATCH_TICK, WATCH_TICK)
-        return self
-
-    def __exit__(self, kind, error, trace) -> None:
-        global _watching
-        if not self.armed:
-            return
-        self.armed = False
-        signal.setitimer(signal.ITIMER_REAL, 0, 0)
-        _watching = None
-        if kind is _Overdue:
-            if self.rule is None:
-                raise BadInput(f"{self.path}: importing it did not end within {CALL_SECONDS:g} s") from None
-            raise BadInput(f"{self.path}: score{self.rule._asking} did not return within {CALL_SECONDS:g} s") \
-                from None
-
-    def _progress(self) -> object:
-        """What changes with each call the rule begins (nothing while the module is imported)."""
-        return None if self.rule is None else self.rule._asking
+def _numbers(told, pegs: int) -> Feedback | None:
+    """``told``, what ``score`` returned, as the rule's numbers (one whole number, or a tuple, list or 1-D
+    array of them, each from 0 to ``pegs``); None when it is not."""
+    if isinstance(told, np.ndarray) and told.ndim <= 1:
+        told = told.tolist()
+    if _whole(told):
+        told = (told,)
+    if type(told) not in (tuple, list) or not told:
+        return None
+    try:
+        if not all(_whole(v) and 0 <= v <= pegs for v in told):
+            return None
+        return tuple(int(v) for v in told)
+    except Exception:  # noqa: BLE001 - a number of the module's own kind that does not compare
+        return None
 
 
-def _on_alarm(number: int, frame) -> None:
-    """The watch's tick (:class:`_Watch`): stop the module's code once its call has run past the limit."""
-    watch = _watching
-    if watch is None or not watch.armed:
-        return
-    now, progress = time.monotonic(), watch._progress()
-    if progress is not watch.seen:
-        watch.seen, watch.since = progress, now
-    elif now - watch.since >= CALL_SECONDS:
-        raise _Overdue
+def _shown(value) -> str:
+    """``repr(value)`` on one bounded line, whatever the module returned: a number too long to write said by its
+    digits, an object whose ``repr()`` fails said as such (the module's failure is the line, not mmlogic's)."""
+    if _whole(value) and int(value).bit_length() > 64:
+        try:
+            return f"<a {len(str(abs(int(value))))}-digit number>"
+        except ValueError:  # beyond Python's limit of digits written (sys.set_int_max_str_digits)
+            return f"<a number of about {int(math.log10(abs(int(value)))) + 1:,} digits>"
+    if type(value) in (tuple, list) and len(value) <= 16:
+        inner = [_shown(v) for v in value]
+        if type(value) is list:
+            return f"[{', '.join(inner)}]"
+        return f"({inner[0]},)" if len(inner) == 1 else f"({', '.join(inner)})"
+    said, failed = _said(value, repr)
+    return said if failed is None else f"<{_a(type(value).__name__)} whose repr() raised {failed}>"
+
+
+def _failure(error: BaseException) -> str:
+    """An exception of the module's as one bounded line: ``Kind: message``."""
+    kind = type(error).__name__
+    said, failed = _said(error, str)
+    if failed is not None:
+        return f"{kind} (its str() raised {failed})"
+    return f"{kind}: {said}" if said else kind
+
+
+def _said(value, show) -> tuple[str, str | None]:
+    """``show(value)`` (``str`` or ``repr``) cut to :data:`QUOTED` characters, and None; or ``""`` and the kind
+    of exception it raised (the module's ``__str__`` or ``__repr__`` may fail like any of its code)."""
+    try:
+        text = show(value)
+    except (KeyboardInterrupt, Overdue):
+        raise
+    except BaseException as error:  # noqa: BLE001 - the module's own object
+        return "", type(error).__name__
+    return (text if len(text) <= QUOTED else f"{text[:QUOTED]}… ({len(text):,} characters)"), None
+
+
+def _a(noun: str) -> str:
+    return f"an {noun}" if noun[:1].lower() in "aeiou" else f"a {noun}"
+
+
+def _name_of(module: types.ModuleType | None, path: Path) -> str:
+    """The rule's name: the module's ``NAME`` (said as ``str`` says it), else the file's."""
+    name = None if module is None else module.__dict__.get("NAME")
+    said, failed = ("", "") if name is None else _said(name, str)
+    return said if failed is None and said else path.stem
+
+
+def _summary_of(module: types.ModuleType | None, path: Path) -> str:
+    """The rule's summary: the first line of the module's docstring, else the file's name."""
+    doc = None if module is None else module.__dict__.get("__doc__")
+    first = doc.strip().split("\n")[0] if isinstance(doc, str) else ""
+    return first or f"the rule of {path.name}"

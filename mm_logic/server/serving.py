@@ -35,6 +35,7 @@ import sys
 from collections.abc import Callable, Iterator
 
 from ..errors import BackendUnavailable, MMLogicError, cannot_listen, host_port, install_hint
+from ..feedback.watch import stop_rule_modules
 from ..interrupts import ENDINGS
 from ..processes import die_with_parent
 from ..rules import Rules
@@ -140,7 +141,8 @@ def end_now(code: int) -> None:
 
 def stoppable(server) -> Callable[[int], None]:
     """The ``stop`` of :func:`stop_signals` for a uvicorn ``server``: the first signal stops it as uvicorn
-    does (no new connection, the requests under way answered), another one ends the process at once."""
+    does (no new connection, the requests under way answered, those waiting for a rule module's call given
+    up), another one ends the process at once."""
     received: list[int] = []
 
     def stop(number: int) -> None:
@@ -148,6 +150,7 @@ def stoppable(server) -> Callable[[int], None]:
         if len(received) > 1:
             end_now(exit_code(received))
         server.should_exit = True
+        stop_rule_modules()  # a request waiting for a rule module's call (one that never returns) is answered
 
     return stop
 

@@ -1,7 +1,7 @@
 """A rule of one's own (``--feedback FILE.py``) that misbehaves: every fault of the module is one line that
 names the file and what it did, exit 2, never a hang or a silent end (issue 56, defect 1).
 
-The module's code runs under a limit of its own (:data:`mm_logic.feedback.custom.CALL_SECONDS`: importing it,
+The module's code runs under a limit of its own (:data:`mm_logic.feedback.watch.CALL_SECONDS`: importing it,
 and each call of ``score``). The tests that need a looping module run the command in a child process
 bounded by a timeout (before the limit existed they hung there), most with the limit made short, one with
 the limit as documented.
@@ -10,6 +10,7 @@ the limit as documented.
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -18,13 +19,13 @@ import time
 
 import pytest
 
-from mm_logic.feedback import custom
+from mm_logic.feedback import custom, watch
 
 from conftest import MMLOGIC, ROOT, mmlogic
 
 RULE = ROOT / "examples" / "shared_colours.py"
 #: The limit the docs state (read with a default so that the tests ran, and failed, before it existed).
-CALL_SECONDS = getattr(custom, "CALL_SECONDS", 10)
+CALL_SECONDS = watch.CALL_SECONDS
 #: The pair ``score`` is first asked about: the rule's arity, read from ``score((0,) * pegs, (1,) * pegs)``.
 FIRST = "score((0, 0, 0, 0), (1, 1, 1, 1))"
 #: The pair ``solve --strategy first --secret 0123`` asks first: the codemaker's answer to 0000.
@@ -43,10 +44,16 @@ def module(tmp_path, source: str, name: str = "rule.py"):
 def with_limit(seconds: float, *args, cwd, timeout: float = 60) -> subprocess.CompletedProcess:
     """``mmlogic ARGS`` in a child process whose rule modules get ``seconds`` instead of the documented
     limit (so that a test of a looping module takes a second, not the limit)."""
+    return with_watch({"CALL_SECONDS": seconds}, *args, cwd=cwd, timeout=timeout)
+
+
+def with_watch(settings: dict, *args, cwd, timeout: float = 60) -> subprocess.CompletedProcess:
+    """``mmlogic ARGS`` in a child process whose watch (:mod:`mm_logic.feedback.watch`) has ``settings``."""
     child = textwrap.dedent(f"""
         import sys
-        import mm_logic.feedback.custom as custom
-        custom.CALL_SECONDS = {seconds!r}
+        import mm_logic.feedback.watch as watch
+        for name, value in {settings!r}.items():
+            setattr(watch, name, value)
         from mm_logic.__main__ import main
         sys.argv = ["mmlogic", *{[str(a) for a in args]!r}]
         main()
@@ -107,8 +114,10 @@ def test_a_normal_rule_under_the_watch_plays_as_before(tmp_path):
     # game is the one played without it.
     done = with_limit(0.5, "solve", "--backend", "python", "--feedback", RULE, "--pegs", 4, "--colors", 5,
                       "--secret", "0123", cwd=tmp_path)
-    assert (done.returncode, done.stdout, done.stderr) == (
-        0, "1  0011  2\n2  0002  2\n3  0033  2\n4  0123  won\n4 guesses\n", "")
+    # Nothing on stderr but, on a machine so busy that the table would take half a minute, its progress lines.
+    said = [line for line in done.stderr.splitlines() if "scoring every code against every code" not in line]
+    assert (done.returncode, done.stdout, said) == (
+        0, "1  0011  2\n2  0002  2\n3  0033  2\n4  0123  won\n4 guesses\n", [])
 
 
 @pytest.mark.parametrize("ending, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
@@ -155,8 +164,8 @@ def test_a_number_not_in_the_rules_notation_is_refused(tmp_path, told):
     # 0011:-1 was read as won (the win's numbers are -1 inside): the history said the guess was the code.
     done = mmlogic("next", "--backend", "python", "--feedback", RULE, f"0011:{told}", cwd=tmp_path)
     assert (done.returncode, done.stdout, done.stderr) == (
-        2, "", f"error: feedback '{told}' in '0011:{told}' is not of the form whole numbers separated by commas "
-               "(e.g. 2 or 1,2), or won\n")
+        2, "", f"error: feedback '{told}' in '0011:{told}' is not of the form one whole number (the rule's answers "
+               "are one number, e.g. 2), or won\n")
 
 
 def test_won_and_whole_numbers_are_still_read(tmp_path):
@@ -208,3 +217,249 @@ def test_what_a_module_prints_as_it_loads_goes_to_stderr_not_into_the_json(tmp_p
     done = mmlogic("next", "--backend", "python", "--feedback", path, "--json", "0011:2", cwd=tmp_path)
     assert (done.returncode, done.stderr) == (0, "hello from import\n")
     assert json.loads(done.stdout) == {"guess": "0100", "consistent": 150}
+
+
+# -- what the module's code says or gives that cannot be said as it is (issue 56, audit 10-13, 16) ------------
+#: A score that raises an exception whose str() raises in turn.
+NO_STR = ("class Unsaid(Exception):\n    def __str__(self):\n        raise RuntimeError('no str')\n\n\n"
+          "def score(guess, secret):\n    raise Unsaid()\n")
+#: A score that returns an object whose repr() raises.
+NO_REPR = ("class Unshown:\n    def __repr__(self):\n        raise RuntimeError('no repr')\n\n\n"
+           "def score(guess, secret):\n    return Unshown()\n")
+
+
+@pytest.mark.parametrize("source, said", [
+    (NO_STR, f"{SOLVED} failed: Unsaid (its str() raised RuntimeError)"),
+    ("def score(guess, secret):\n    return (10 ** 200,)\n",
+     f"{SOLVED} returned (<a 201-digit number>,), not whole numbers from 0 to the 4 pegs"),
+    ("def score(guess, secret):\n    return (10 ** 100000,)\n",
+     f"{SOLVED} returned (<a number of about 100,001 digits>,), not whole numbers from 0 to the 4 pegs"),
+    ("def score(guess, secret):\n    return 10 ** 100000\n",
+     f"{SOLVED} returned <a number of about 100,001 digits>, not whole numbers from 0 to the 4 pegs"),
+    (NO_REPR, f"{SOLVED} returned <an Unshown whose repr() raised RuntimeError>, not whole numbers from 0 to the "
+              "4 pegs"),
+    ("def score(guess, secret):\n    raise ValueError('x' * 4_000_000)\n",
+     f"{SOLVED} failed: ValueError: {'x' * 300}… (4,000,000 characters)"),
+    ("def score(guess, secret):\n    raise ValueError('line one\\nline two')\n",
+     f"{SOLVED} failed: ValueError: line one\\nline two"),
+    (NO_REPR.split("def score")[0] + "def score(guess, secret):\n    raise SystemExit(Unshown())\n",
+     f"{SOLVED} raised SystemExit(<an Unshown whose repr() raised RuntimeError>)"),
+], ids=["str-raises", "200-digits", "100000-digits", "bare-100000-digits", "repr-raises", "4-MB-message",
+        "newline-in-message", "exit-code-repr-raises"])
+def test_what_the_module_says_is_one_bounded_line(tmp_path, source, said):
+    # Each was an "internal failure" (exit 1), a line of megabytes, or two lines.
+    path = module(tmp_path, source)
+    done = mmlogic("solve", "--backend", "python", "--strategy", "first", "--feedback", path, "--secret", "0123",
+                   cwd=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", f"error: {path}: {said}\n")
+
+
+@pytest.mark.parametrize("expression, said", [
+    ("'1+' * 200_000 + '1'", "Python cannot compile it (RecursionError: maximum recursion depth exceeded during "
+                             "compilation): is an expression nested too deeply?"),
+    ("'-' * 1_000_000 + '1'", "Python cannot compile it (MemoryError): is an expression nested too deeply?"),
+])
+def test_a_module_python_cannot_compile_is_one_line(tmp_path, expression, said):
+    # The compiler's RecursionError and MemoryError were internal failures (exit 1).
+    path = module(tmp_path, f"X = {eval(expression)}\n")  # noqa: S307 - the test's own text
+    done = mmlogic("next", "--backend", "python", "--feedback", path, "0011:1", cwd=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", f"error: Invalid value for '--feedback': {path}: "
+                                                                  f"{said}\n")
+
+
+def test_a_file_name_with_a_line_break_is_said_on_one_line(tmp_path):
+    path = module(tmp_path, "X = 1\n", "two\nlines.py")
+    done = mmlogic("next", "--backend", "python", "--feedback", path, "0011:1", cwd=tmp_path)
+    shown = str(path).replace("\n", "\\n")
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", f"error: Invalid value for '--feedback': {shown} defines no score(guess, secret): the numbers the "
+               "codemaker tells of a guess\n")
+
+
+def test_a_message_with_line_breaks_is_escaped_where_errors_are_printed(run):
+    # The one place that prints errors writes every line break escaped, whoever made the message.
+    from mm_logic.cli import cli
+    from mm_logic.errors import BadInput
+
+    @cli.command(name="breaks-test")
+    def breaks():
+        raise BadInput("one\ntwo\r\nthree\u2028four")
+
+    try:
+        result = run("breaks-test")
+    finally:
+        cli.commands.pop("breaks-test")
+    assert (result.exit_code, result.stderr) == (2, "error: one\\ntwo\\r\\nthree\\u2028four\n")
+
+
+def test_numpy_numbers_are_numbers(tmp_path):
+    # np.int64 (a numpy user's sum) was refused: "returned (np.int64(1),), not whole numbers".
+    plain = module(tmp_path, "def score(guess, secret):\n    return (sum(g == s for g, s in zip(guess, secret)),)\n",
+                   "plain.py")
+    numpy = module(tmp_path, "import numpy as np\n\n\ndef score(guess, secret):\n"
+                             "    return np.array([np.sum(np.equal(guess, secret))])\n", "numpy_rule.py")
+    scalar = module(tmp_path, "import numpy as np\n\n\ndef score(guess, secret):\n"
+                              "    return np.int64(sum(g == s for g, s in zip(guess, secret)))\n", "scalar.py")
+    played = [mmlogic("solve", "--backend", "python", "--strategy", "first", "--feedback", path, "--secret", "0123",
+                      cwd=tmp_path) for path in (plain, numpy, scalar)]
+    assert [(p.returncode, p.stderr) for p in played] == [(0, "")] * 3
+    assert played[0].stdout == played[1].stdout == played[2].stdout
+    assert played[0].stdout.endswith("guesses\n")
+
+
+def test_a_bool_is_still_no_number(tmp_path):
+    path = module(tmp_path, "def score(guess, secret):\n    return (True,)\n")
+    done = mmlogic("next", "--backend", "python", "--feedback", path, "0011:1", cwd=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", f"error: {path}: {FIRST} returned (True,), not whole numbers from 0 to the 4 pegs\n")
+
+
+@pytest.mark.parametrize("told, form", [
+    ("1,1", "one whole number (the rule's answers are one number, e.g. 2), or won"),
+    ("1 1", "one whole number (the rule's answers are one number, e.g. 2), or won"),
+])
+def test_an_entry_of_more_numbers_than_the_rule_tells_says_how_many_it_tells(tmp_path, told, form):
+    # It said "is not of the form whole numbers separated by commas (e.g. 2 or 1,2)", which 1,1 is.
+    done = mmlogic("next", "--backend", "python", "--pegs", 3, "--feedback", RULE, f"001:{told}", cwd=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", f"error: feedback {told!r} in '001:{told}' is not of the form {form}\n")
+
+
+def test_a_rule_of_two_numbers_says_two(tmp_path):
+    path = module(tmp_path, "def score(guess, secret):\n    black = sum(g == s for g, s in zip(guess, secret))\n"
+                            "    return (black, len(guess) - black)\n")
+    done = mmlogic("next", "--backend", "python", "--feedback", path, "0011:1", cwd=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", "error: feedback '1' in '0011:1' is not of the form 2 whole numbers separated by a comma (the rule's "
+               "answers are 2 numbers, e.g. 1,2), or won\n")
+
+
+def test_what_score_prints_goes_to_stderr_not_into_the_json(tmp_path):
+    # The import's prints went to stderr already; those of score landed before the JSON of --json.
+    path = module(tmp_path, 'def score(guess, secret):\n    print("scoring")\n'
+                            '    return (sum(g == s for g, s in zip(guess, secret)),)\n', "talk.py")
+    done = mmlogic("next", "--backend", "python", "--feedback", path, "--strategy", "first", "--json", "0011:2",
+                   cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"guess": "0000", "consistent": 150}
+    assert set(done.stderr.splitlines()) == {"scoring"}
+
+
+# -- a score that does not tell the same of the same pair (issue 56, audit 15) --------------------------------
+def test_a_score_that_keeps_count_is_named_at_its_first_call(tmp_path):
+    # It ended in "the python engine found no consistent code, but the secret 0123 is one", naming no file.
+    path = module(tmp_path, "calls = [0]\n\n\ndef score(guess, secret):\n    calls[0] += 1\n"
+                            "    return (calls[0] % 2,)\n")
+    done = mmlogic("solve", "--backend", "python", "--strategy", "first", "--feedback", path, "--secret", "0123",
+                   cwd=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", f"error: {path}: {SOLVED} returned (1,), then (0,): a rule must tell the same of the same pair every "
+               "time (does it draw at random, or keep count?)\n")
+
+
+def test_a_random_score_is_named(tmp_path):
+    path = module(tmp_path, "import random\n\n\ndef score(guess, secret):\n    return (random.randint(0, 4),)\n")
+    for _ in range(3):
+        done = mmlogic("solve", "--backend", "python", "--strategy", "first", "--feedback", path, "--secret", "0123",
+                       cwd=tmp_path)
+        assert done.returncode == 2, done  # stdout: the turns played before (the first answers may agree)
+        assert re.fullmatch(
+            rf"error: {re.escape(str(path))}: score\(\([0-9, ]+\), \([0-9, ]+\)\) returned \(\d,\), then \(\d,\): a "
+            r"rule must tell the same of the same pair every time \(does it draw at random, or keep count\?\)\n",
+            done.stderr), done.stderr
+
+
+def test_an_answer_the_rule_then_tells_otherwise_is_named(tmp_path):
+    # The codemaker's answers are kept: the rule telling another of the same pair later (filtering the codes)
+    # is named, where the secret would have been lost.
+    import numpy as np
+
+    from mm_logic.feedback.custom import load_rule
+    from mm_logic.rules import Rules, all_codes
+
+    path = module(tmp_path, "SHIFT = [0]\n\n\ndef score(guess, secret):\n"
+                            "    return ((sum(g == s for g, s in zip(guess, secret)) + SHIFT[0]) % 5,)\n")
+    rule = load_rule(str(path))
+    assert rule.score((0, 0, 1, 1), (0, 1, 2, 3)) == (1,)
+    rule._score.__globals__["SHIFT"][0] = 1  # the module's own state: its answers shift, as a random rule's
+    codes = all_codes(Rules(4, 6))
+    with pytest.raises(custom.BadInput) as said:
+        rule.indices((0, 0, 1, 1), codes, np.zeros((len(codes), 6)))
+    assert str(said.value) == (f"{path}: score((0, 0, 1, 1), (0, 1, 2, 3)) returned (1,), then (2,): a rule must "
+                               "tell the same of the same pair every time (does it draw at random, or keep count?)")
+
+
+# -- a call in another thread than the main one (the server's requests; issue 56, audit 5) -------------------
+@pytest.mark.parametrize("source", [LOOPS, SLEEPS], ids=["loops", "sleeps"])
+def test_a_call_in_another_thread_is_bounded_too(tmp_path, monkeypatch, source):
+    # The timer's signal reaches the main thread only: in a server's thread the call hung for ever.
+    import threading
+
+    from mm_logic.feedback.custom import load_rule
+
+    monkeypatch.setattr(watch, "CALL_SECONDS", 0.5)
+    rule = load_rule(str(module(tmp_path, "X = 0\n" + source)))
+    outcome = []
+
+    def ask():
+        try:
+            outcome.append(rule.score((0, 0, 1, 1), (0, 1, 2, 3)))
+        except custom.BadInput as error:
+            outcome.append(str(error))
+
+    started = time.monotonic()
+    thread = threading.Thread(target=ask, daemon=True)
+    thread.start()
+    thread.join(30)
+    assert outcome == [f"{tmp_path / 'rule.py'}: score((0, 0, 1, 1), (0, 1, 2, 3)) did not return within 0.5 s"]
+    assert time.monotonic() - started < 10
+
+
+# -- a slow score: the rule's table (issue 56, audit 17) -------------------------------------------------------
+#: A rule that takes a millisecond a call: its table of 4x6 (1,679,616 calls) takes about half an hour.
+SLOW = "import time\n\n\ndef score(guess, secret):\n    time.sleep(0.001)\n" \
+       "    return (sum(g == s for g, s in zip(guess, secret)),)\n"
+#: A progress line of the table (``watch.Rows``).
+PROGRESS = re.compile(r"(?P<path>.+): scoring every code against every code: (?P<done>[\d,]+) of (?P<size>[\d,]+) "
+                      r"guesses \(\d+:\d\d spent, about \d+:\d\d(:\d\d)? left\)")
+
+
+def test_a_slow_table_says_how_it_goes_and_ends_at_the_time_limit(tmp_path):
+    # It derived the table silently for half an hour, deaf to --time-limit.
+    path = module(tmp_path, SLOW)
+    started = time.monotonic()
+    done = with_watch({"PROGRESS_EVERY": 0.5}, "solve", "--backend", "python", "--feedback", path, "--secret",
+                      "0123", "--time-limit", 4, cwd=tmp_path)
+    assert time.monotonic() - started < 40
+    assert (done.returncode, done.stdout) == (1, "")
+    *lines, last = done.stderr.splitlines()
+    said = [PROGRESS.fullmatch(line) for line in lines]
+    assert len(said) >= 2 and all(said), done.stderr
+    assert {m["path"] for m in said} == {str(path)} and {m["size"] for m in said} == {"1,296"}
+    counts = [int(m["done"]) for m in said]
+    assert counts == sorted(counts) and counts[0] >= 1
+    assert re.fullmatch(rf"error: {re.escape(str(path))}: the rule's table of 1,296 x 1,296 calls of score was not "
+                        r"derived within the time limit of 4 s \([\d,]+ of 1,296 guesses scored, about "
+                        r"\d+:\d\d(:\d\d)? in all at this pace\); raise --time-limit", last), last
+
+
+def test_a_slow_table_that_ends_plays_as_without_its_progress(tmp_path):
+    # 3x4: 4,096 calls, some seconds; a line each second once the rows are said to be long (here from 1 s on).
+    path = module(tmp_path, SLOW)
+    args = ["solve", "--backend", "python", "--feedback", path, "--pegs", 3, "--colors", 4, "--secret", "012"]
+    done = with_watch({"PROGRESS_EVERY": 1.0, "LONG_ROWS": 1.0}, *args, cwd=tmp_path)
+    quiet = with_watch({}, *args, cwd=tmp_path)
+    assert (quiet.returncode, quiet.stderr) == (0, "")
+    assert (done.returncode, done.stdout) == (0, quiet.stdout)
+    assert done.stderr and all(PROGRESS.fullmatch(line) for line in done.stderr.splitlines()), done.stderr
+
+
+def test_a_guess_scored_against_many_codes_ends_at_the_time_limit_too(tmp_path):
+    # The python engine's filter: one row of 1,296 calls at 10 ms a call.
+    path = module(tmp_path, SLOW.replace("0.001", "0.01"))
+    done = mmlogic("next", "--backend", "python", "--strategy", "first", "--feedback", path, "--time-limit", 2,
+                   "0011:2", cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert re.fullmatch(rf"error: {re.escape(str(path))}: scoring \(0, 0, 1, 1\) against 1,296 codes did not end "
+                        r"within the time limit of 2 s \([\d,]+ scored\); raise --time-limit\n", done.stderr), \
+        done.stderr

@@ -1,0 +1,337 @@
+"""The watch over a rule module's code (``--feedback FILE.py``, :mod:`.custom`): it runs in mmlogic's process,
+bounded.
+
+Importing the module, and each call of its ``score``, may run :data:`CALL_SECONDS` at once, in any thread:
+the main one by a timer (:class:`_Watch`), the others (the server's requests) by handing the calls to a
+thread of their own that is stopped from outside (:func:`_handed`). A call past the limit is one line naming
+the file and the call (``BadInput``, exit 2; HTTP 400 in the server). What the module prints goes to stderr.
+
+Rows of many calls over the same codes (the rule's table: every code scored against every code) say how they
+go on stderr once they are long, and end at the command's ``--time-limit`` (:func:`limit_scoring`,
+:class:`Rows`); a server that stops gives up the calls it waits for (:func:`stop_rule_modules`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import queue
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from ..errors import BadInput, MMLogicError, SolverTimeout, line_breaks_escaped
+from ..interrupts import abandon
+from ..rules import Code
+
+
+class Rule(Protocol):
+    """What the watch reads of a rule: the call it began last (a new object each call)."""
+
+    _asking: tuple | None
+
+
+#: How long the module's code may run at once (seconds): importing it, and each call of ``score``. The
+#: rule's table calls ``score`` for every pair of codes (1,679,616 calls for 4x6), so a call that takes a
+#: second is already a rule that cannot be played; this bounds one that never returns. mmlogic's own
+#: limit, whatever ``--time-limit`` says (docs/encodings.md).
+CALL_SECONDS = 10.0
+#: How often the watch looks at the call running (seconds): a call is stopped at most this much late.
+WATCH_TICK = 0.1
+#: How long a call stopped in another thread than the main one may take to end (seconds): one in C (a
+#: ``time.sleep``) is then left to end by itself, its caller told at once (:func:`_handed`).
+STOP_GRACE = 1.0
+
+#: Progress of rows of many calls over the same codes (a table): a line on stderr every ``PROGRESS_EVERY``
+#: seconds once the rows will take ``LONG_ROWS`` seconds in all; a pause of ``ROWS_GAP`` s ends the rows.
+PROGRESS_EVERY, LONG_ROWS, ROWS_GAP = 10.0, 30.0, 1.0
+#: The time limit and the progress are looked at every ``TICK_CALLS + 1`` calls of a row.
+TICK_CALLS = 63
+
+
+class Overdue(BaseException):
+    """Raised by the watch where the module's code runs (:class:`_Watch`, :func:`_handed`): a BaseException, so
+    that the module's own ``except Exception`` does not take it for one of its errors."""
+
+
+def watched(path: Path, rule: Rule | None, call):
+    """``call()``, the module's code (importing it when ``rule`` is None, else a block of ``rule``'s calls),
+    bounded: :data:`CALL_SECONDS` a call, the main thread by :class:`_Watch`, another one by :func:`_handed`.
+    What the module prints goes to stderr: on stdout it would break a command's ``--json``."""
+    if threading.current_thread() is threading.main_thread():
+        with _Watch(path, rule), contextlib.redirect_stdout(sys.stderr):
+            return call()
+    if isinstance(threading.current_thread(), _Runner):  # a block inside a block: the outer one is watched
+        return call()
+    return _handed(path, rule, call)
+
+
+def _overdue(path: Path, rule: Rule | None) -> BadInput:
+    """The line of a call stopped at the limit."""
+    if rule is None:
+        return BadInput(f"{path}: importing it did not end within {CALL_SECONDS:g} s")
+    return BadInput(f"{path}: score{rule._asking} did not return within {CALL_SECONDS:g} s")
+
+
+#: The watch holding the timer (None between watches): :func:`_on_alarm` looks at it.
+_watching: _Watch | None = None
+
+
+class _Watch:
+    """While the block runs in the main thread, the module's code may run :data:`CALL_SECONDS` at once:
+    importing it (the block that runs it), or one call of ``score`` (a block of ``rule``'s calls).
+
+    A timer (``SIGALRM`` every :data:`WATCH_TICK` s, :func:`_on_alarm`) looks at the call the rule began
+    last (the rule's ``_asking``): one that has not changed for the limit is stopped where it runs,
+    as Ctrl-C would stop it (Python runs the handler there, between two instructions, also in a sleep or
+    a wait on a file), and the block ends in one :class:`BadInput` line naming the file, the call and the
+    limit. A call the module catches the stop in is stopped again at the next tick. Cost: the timer
+    started and stopped per block (a row of the rule's table, or one ``score``), and one attribute set per
+    call.
+
+    Not watched here: other threads (signals reach the main thread only; :func:`_handed` watches them), a
+    block inside another (the outer one watches), and a process whose timer someone else holds. Code that
+    computes in C without returning to Python (``10 ** 10 ** 10``) is not stopped either, by this or by Ctrl-C.
+    """
+
+    def __init__(self, path: Path, rule: Rule | None = None):
+        self.path = path
+        self.rule = rule
+        self.armed = False
+        self.seen: object = None
+        self.since = 0.0
+
+    def __enter__(self) -> _Watch:
+        global _watching
+        if _watching is not None or threading.current_thread() is not threading.main_thread():
+            return self
+        handler = signal.getsignal(signal.SIGALRM)
+        if handler is not _on_alarm:
+            if handler not in (signal.SIG_DFL, signal.SIG_IGN) or signal.getitimer(signal.ITIMER_REAL)[0]:
+                return self  # someone else's alarm
+            # Left in place after the block (it does nothing then): an alarm already on its way when the
+            # timer stops must not meet the default action, which ends the process.
+            signal.signal(signal.SIGALRM, _on_alarm)
+        self.seen, self.since = self._progress(), time.monotonic()
+        _watching, self.armed = self, True
+        signal.setitimer(signal.ITIMER_REAL, WATCH_TICK, WATCH_TICK)
+        return self
+
+    def __exit__(self, kind, error, trace) -> None:
+        global _watching
+        if not self.armed:
+            return
+        self.armed = False
+        signal.setitimer(signal.ITIMER_REAL, 0, 0)
+        _watching = None
+        if kind is Overdue:
+            raise _overdue(self.path, self.rule) from None
+
+    def _progress(self) -> object:
+        """What changes with each call the rule begins (nothing while the module is imported)."""
+        return None if self.rule is None else self.rule._asking
+
+
+def _on_alarm(number: int, frame) -> None:
+    """The watch's tick (:class:`_Watch`): stop the module's code once its call has run past the limit."""
+    watch = _watching
+    if watch is None or not watch.armed:
+        return
+    now, progress = time.monotonic(), watch._progress()
+    if progress is not watch.seen:
+        watch.seen, watch.since = progress, now
+    elif now - watch.since >= CALL_SECONDS:
+        raise Overdue
+
+
+# -- other threads: the server's requests -------------------------------------------------------------------
+class _Job:
+    """A block of the module's code handed to the :class:`_Runner`, and how it ended."""
+
+    def __init__(self, call):
+        self.call = call
+        self.done = threading.Event()
+        self.result = self.error = None
+        #: Given up by its caller (stuck in C past :data:`STOP_GRACE`): its runner ends once it returns.
+        self.abandoned = False
+
+    def run(self) -> None:
+        try:
+            with contextlib.redirect_stdout(sys.stderr):
+                self.result = self.call()
+        except BaseException as error:  # noqa: BLE001 - raised again in the caller's thread
+            self.error = error
+        finally:
+            self.done.set()
+
+
+class _Runner(threading.Thread):
+    """The thread that runs the module's code for the other threads than the main one, one block at a time.
+
+    A daemon: one left in a call that never returns (:func:`_handed`) does not hold the process at its end."""
+
+    def __init__(self):
+        super().__init__(name="mmlogic rule module", daemon=True)
+        self.jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
+
+    def run(self) -> None:
+        while True:
+            try:
+                job = self.jobs.get()
+                job.run()
+            except Overdue:  # a stop that came as the job ended: there is nothing left to stop
+                continue
+            if job.abandoned:
+                return
+
+
+#: Held by the thread whose block the runner runs; the runner (None: none yet, or the last one abandoned).
+_handing = threading.Lock()
+_runner: _Runner | None = None
+#: Set when the process stops (:func:`stop_rule_modules`): calls under way in the runner are given up.
+_stopping = threading.Event()
+
+
+def _handed(path: Path, rule: Rule | None, call):
+    """``call()`` run by the :class:`_Runner`, watched from this thread as :class:`_Watch` watches the main one.
+
+    A thread other than the main one gets no signal: its call is run by the runner, and this thread waits,
+    looking at the call under way every :data:`WATCH_TICK` s. One that has not changed for :data:`CALL_SECONDS`
+    (or any, once the process stops) is stopped where it runs by an exception raised in the runner
+    (``PyThreadState_SetAsyncExc``, between two instructions, as Ctrl-C is); one stuck in C (a ``time.sleep``)
+    does not take it, and after :data:`STOP_GRACE` s is left to end by itself, its runner with it
+    (:func:`~mm_logic.interrupts.abandon`), the next block getting a new one. Either way this thread goes on at
+    once with one line: a request is answered, and a server told to stop stops.
+    """
+    global _runner
+    with _handing:
+        if _stopping.is_set():
+            raise _given_up(path, rule)
+        if _runner is None:
+            _runner = _Runner()
+            _runner.start()
+        runner, job = _runner, _Job(call)
+        runner.jobs.put(job)
+        watch = _Watch(path, rule)  # what the main thread's watch looks at, looked at from here
+        seen, since = watch._progress(), time.monotonic()
+        while not job.done.wait(WATCH_TICK):
+            now, progress = time.monotonic(), watch._progress()
+            if progress is not seen:
+                seen, since = progress, now
+            elif now - since >= CALL_SECONDS or _stopping.is_set():
+                _stop(runner, job)
+                if job.error is None and job.done.is_set():
+                    break  # it returned as it was stopped
+                raise _given_up(path, rule) if _stopping.is_set() else _overdue(path, rule)
+        if job.error is not None:
+            if isinstance(job.error, Overdue):
+                raise _given_up(path, rule) if _stopping.is_set() else _overdue(path, rule)
+            raise job.error
+        return job.result
+
+
+def _stop(runner: _Runner, job: _Job) -> None:
+    """Stop ``job`` where the runner runs it; left to the runner if it has not ended within :data:`STOP_GRACE` s."""
+    global _runner
+    deadline = time.monotonic() + STOP_GRACE
+    while not job.done.is_set() and time.monotonic() < deadline:
+        _raise_in(runner, Overdue)  # again at each tick: the module may catch it
+        job.done.wait(WATCH_TICK)
+    if job.done.is_set():
+        _raise_in(runner, None)  # one not taken yet would stop the next job
+    else:
+        job.abandoned, _runner = True, None
+        abandon(runner)
+
+
+def _raise_in(thread: threading.Thread, kind: type[BaseException] | None) -> None:
+    """Raise ``kind`` in ``thread`` at its next instruction (None: cancel one not raised yet)."""
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident),
+                                               ctypes.py_object(kind) if kind is not None else None)
+
+
+def _given_up(path: Path, rule: Rule | None) -> MMLogicError:
+    """The line of a call given up because the process stops."""
+    what = "importing it" if rule is None else f"score{rule._asking}"
+    return MMLogicError(f"{path}: {what} was stopped: the server is stopping")
+
+
+def stop_rule_modules() -> None:
+    """The process stops (a server told to stop): every call of a module's code that another thread waits for
+    is given up at once, that thread told so in one line, and none starts again. Safe in a signal handler."""
+    _stopping.set()
+
+
+# -- the time limit, and progress, of many calls -------------------------------------------------------------
+#: The command's ``--time-limit`` (seconds; None: none): it bounds rows of calls in the main thread (:class:`Rows`).
+_time_limit: float | None = None
+
+
+@contextlib.contextmanager
+def limit_scoring(seconds: float | None) -> Iterator[None]:
+    """While the block runs, ``seconds`` bounds a rule module's rows of calls over the same codes in the main
+    thread: deriving the rule's table (every code scored against every code), or one guess against many codes.
+
+    A command's ``--time-limit`` (:func:`mm_logic.cli.options.time_limit_option`). Not the server's requests
+    (other threads): a table they derive is kept for every later request of its size, and a stopping server
+    gives them up (:func:`stop_rule_modules`).
+    """
+    global _time_limit
+    before, _time_limit = _time_limit, seconds
+    try:
+        yield
+    finally:
+        _time_limit = before
+
+
+class Rows:
+    """Rows of ``score``'s calls over one array of codes, one after the other
+    (:meth:`~.custom.CustomRule._scored_row`): the rule's table (:attr:`mm_logic.codespace.CodeSpace.table`,
+    every code as a guess), or a guess's row. Says how they go on stderr once they will take
+    :data:`LONG_ROWS` s, and ends them at the time limit."""
+
+    def __init__(self, path: Path, codes: np.ndarray):
+        self.path, self.codes = path, codes
+        self.started = self.ended = self.said = time.monotonic()
+        #: Rows done (none: the rows may be one guess's only, the python engine's filter).
+        self.done = 0
+
+    def tick(self, guess: Code, calls: int) -> None:
+        """``calls`` calls of the row of ``guess`` are done."""
+        now = time.monotonic()
+        spent, size = now - self.started, len(self.codes)
+        total = spent * size / max(self.done + calls / size, 1 / size)  # at this pace, for every code as a guess
+        limit = _time_limit if threading.current_thread() is threading.main_thread() else None
+        if limit is not None and spent > limit:
+            if self.done:
+                raise SolverTimeout(f"{self.path}: the rule's table of {size:,} x {size:,} calls of score was not "
+                                    f"derived within the time limit of {limit:g} s ({self.done:,} of {size:,} "
+                                    f"guesses scored, about {_clock(total)} in all at this pace); raise --time-limit")
+            raise SolverTimeout(f"{self.path}: scoring {guess} against {size:,} codes did not end within the time "
+                                f"limit of {limit:g} s ({calls:,} scored); raise --time-limit")
+        if now - self.said >= PROGRESS_EVERY and self.done and total >= LONG_ROWS:
+            self.said = now
+            line = (f"{self.path}: scoring every code against every code: {self.done:,} of {size:,} guesses "
+                    f"({_clock(spent)} spent, about {_clock(max(total - spent, 0))} left)")
+            # On a terminal, over the spinner's line (it draws itself again below).
+            sys.stderr.write(("\r\033[K" if sys.stderr.isatty() else "") + line_breaks_escaped(line) + "\n")
+            sys.stderr.flush()
+
+    def row_done(self) -> None:
+        self.done += 1
+        self.ended = time.monotonic()
+
+
+def _clock(seconds: float) -> str:
+    """``seconds`` as the progress bars say it (m:ss, h:mm:ss)."""
+    from ..terminal.progress import clock  # the terminal's own; imported when a progress line is said
+
+    return clock(seconds)
+
+
