@@ -93,12 +93,20 @@ def info(rules, backend, encoding, as_json):
                     help="Keep each part of an opening in FILE as the search settles it (a JSON line: its cost "
                          "and subtree, or a bound); run again with the same FILE after an interruption and the "
                          "search resumes where it stopped, to the same result.")
+@click.option("--anytime", is_flag=True,
+              help="Do not prove the optimum: improve a heuristic's tree toward it (look-ahead at large sets, the "
+                   "exact search at small ones), writing the best tree so far to --save-tree every few minutes; "
+                   "for games whose optimum is out of reach (5x8). Resumes from --journal.")
+@click.option("--exact-below", type=Integer(3), default=None, metavar="N",
+              help="With --anytime: search sets of at most N codes exactly.  [default: 400]")
+@click.option("--look-ahead", type=Integer(1), default=None, metavar="K",
+              help="With --anytime: guesses compared by look-ahead at a larger set.  [default: 16]")
 @json_option
 @output_file_option("--save-tree", "save_tree",
                     help="Also write the optimal strategy's tree to FILE as JSON (--strategy tree:FILE plays it, "
                          "mmlogic tree FILE draws it).")
 def optimal_command(rules, objective, max_depth, consistent_only, encoding, symmetric, jobs, executor, scheduler,
-                    split_above, memory, journal, as_json, save_tree):
+                    split_above, memory, journal, anytime, exact_below, look_ahead, as_json, save_tree):
     """An optimal strategy, by exact search, and the proof that it is optimal.
 
     Branch and bound over guesses and the parts their feedback splits the
@@ -134,6 +142,13 @@ def optimal_command(rules, objective, max_depth, consistent_only, encoding, symm
     from ..studies.optimal import optimal
     from ..terminal.progress import Spinner
 
+    if anytime or exact_below is not None or look_ahead is not None:
+        given = {"--objective": objective != "expected", "--max-depth": max_depth is not None,
+                 "--consistent-only": consistent_only, "--encoding": encoding is not None, "--lies": bool(rules.lies),
+                 "--no-symmetry": not symmetric, "--jobs": jobs != 1, "--executor": executor != "local",
+                 "--split-above": split_above is not None}
+        return _optimal_anytime(rules, anytime, exact_below, look_ahead, memory, journal, save_tree, as_json,
+                                [name for name, on in given.items() if on])
     if rules.lies:
         return _optimal_with_lies(rules, objective, max_depth, consistent_only, jobs, executor, journal, save_tree,
                                   as_json)
@@ -155,15 +170,7 @@ def optimal_command(rules, objective, max_depth, consistent_only, encoding, symm
 
         client = dask_client(scheduler)
     with Spinner("searching") as spinner, _closing(client):
-        logged = {"at": time.monotonic(), "started": time.monotonic()}
-
-        def progress(text: str) -> None:
-            spinner.label = text  # where the search is, drawn with the seconds spent
-            if not spinner.enabled and time.monotonic() - logged["at"] >= LOGGED_EVERY:
-                # No terminal to draw on (nohup, a batch job): a line now and then, so that the log tells how a
-                # search of hours goes.
-                logged["at"] = now = time.monotonic()
-                click.echo(f"progress ({(now - logged['started']) / 60:.0f} min): {text}", err=True)
+        progress = _logged(spinner)
 
         def compiling() -> None:
             # A first run: 10-45 s before the search starts, which were silent. Uncached only where numba
@@ -234,3 +241,41 @@ def _optimal_with_lies(rules, objective, max_depth, consistent_only, jobs, execu
     with Spinner("searching"):
         result = least_worst_case(rules)
     emit(result, as_json)
+
+
+def _optimal_anytime(rules, anytime, exact_below, look_ahead, memory, journal, save_tree, as_json, others):
+    """``optimal --anytime``: a heuristic's tree improved toward the optimum
+    (:mod:`mm_logic.studies.optimal_anytime`)."""
+    from ..studies import optimal_anytime as anytime_search
+    from ..studies.optimal_search import table_bits
+    from ..terminal.progress import Spinner
+
+    if not anytime:
+        raise BadInput(f"{'--exact-below' if exact_below is not None else '--look-ahead'} applies with --anytime")
+    if others:
+        raise BadInput(f"{others[0]} does not apply with --anytime: one process improves the expected case of the "
+                       "game's own codes")
+    with Spinner("improving") as spinner:
+        searcher_bits = table_bits(rules, 1, memory)
+        run = anytime_search.Anytime(
+            rules, exact_below=exact_below or anytime_search.EXACT_BELOW,
+            candidates=look_ahead or anytime_search.CANDIDATES, journal=journal, save_tree=save_tree,
+            bits=searcher_bits, progress=_logged(spinner))
+        result = run.run()
+    emit(result, as_json)
+    if not result.finished:
+        raise KeyboardInterrupt  # said and left with the contract's code, after the best tree so far
+
+
+def _logged(spinner):
+    """Where a search is, drawn by the spinner with the seconds spent; where stderr is no terminal (nohup, a
+    batch job), also a line now and then, so that the log tells how a search of hours goes."""
+    logged = {"at": time.monotonic(), "started": time.monotonic()}
+
+    def progress(text: str) -> None:
+        spinner.label = text
+        if not spinner.enabled and time.monotonic() - logged["at"] >= LOGGED_EVERY:
+            logged["at"] = now = time.monotonic()
+            click.echo(f"progress ({(now - logged['started']) / 60:.0f} min): {text}", err=True)
+
+    return progress

@@ -287,13 +287,7 @@ def play_tree(engine: Engine, strategy: Strategy, history: list[Entry], secrets:
         result.games_played.extend(zip(map(tuple, space.codes[codes].tolist()), attempts.tolist()))
         if progress:
             progress(codes.size)
-        if not record:
-            return None
-        made = [TreeNode(guess) for guess in map(tuple, space.codes[below.nodes[:, 0]].tolist())]
-        for node, (parent, mark) in zip(made, below.nodes[:, 1:].tolist()):
-            if parent >= 0:
-                made[parent].children[rule.from_index(mark, rules.pegs)] = node
-        return made[0]
+        return below.root(rules) if record else None
 
     def visit(game: Game, secrets: np.ndarray, depth: int) -> TreeNode | None:
         if game.history:

@@ -14,6 +14,7 @@ from mm_logic.notation import parse_code
 from mm_logic.rules import Rules
 from mm_logic.strategies.tree import read_node
 from mm_logic.studies.optimal import optimal
+from mm_logic.studies.optimal_anytime_journal import AnytimeJournal
 
 from conftest import ROOT
 
@@ -31,6 +32,7 @@ QUOTED = {
     "5x7-worst-case.json": (16807, 86779, 6),
     "hard-4x6-optimal.json": (1296, 5660, 6),
     "black-4x6-optimal.json": (1296, 8859, 9),
+    "5x8-anytime.json": (32768, 178539, 8),
 }
 
 
@@ -61,6 +63,10 @@ QUOTED_JOURNALS = {"4x10-expected.jsonl": (78, 935), "5x7-expected.jsonl": (187,
 #: Journals of searches under way, committed as they grow (issue 57), and what docs/results/optimal.md says they
 #: hold already: (opening, feedback, depth) of the parts proved unable to finish within depth more guesses.
 UNDER_WAY = {"5x8-worst-case.jsonl": {("00123", "0,2", 4), ("01234", "0,2", 4), ("00112", "0,1", 4)}}
+#: Journals of finished ``optimal --anytime`` runs: the tree each rebuilds, and its lines in all, its exact
+#: searches and its guesses chosen by look-ahead; and of runs under way, resumed by the same command.
+ANYTIME_JOURNALS = {"5x8-anytime.jsonl": ("5x8-anytime.json", 645, 608, 36)}
+ANYTIME_UNDER_WAY = {"5x8-anytime-1000.jsonl"}
 
 
 def cost_on_part(node, indices, space, rule) -> int:
@@ -119,7 +125,54 @@ def test_the_exact_lines_of_a_journal_are_checked_by_replay(tmp_path):
 
 
 def test_every_journal_is_quoted_here():
-    assert {p.name for p in JOURNALS.glob("*")} == set(QUOTED_JOURNALS) | set(UNDER_WAY)
+    assert {p.name for p in JOURNALS.glob("*")} == set(QUOTED_JOURNALS) | set(UNDER_WAY) | set(ANYTIME_JOURNALS) \
+        | ANYTIME_UNDER_WAY
+
+
+@pytest.mark.parametrize("name", sorted(ANYTIME_UNDER_WAY))
+def test_an_anytime_journal_under_way_reads_as_one(name):
+    # Its lines read as a resumed run reads them (their form: codes, answers, figures), whatever it has done.
+    header = json.loads((JOURNALS / name).read_text().splitlines()[0])
+    settings = {key: header[key] for key in ("heuristic", "opening", "exact_below", "candidates")}
+    journal = AnytimeJournal(None, Rules.from_dict(header["rules"]), settings)
+    journal.path = JOURNALS / name
+    journal._load(journal.path)
+    assert journal.lines and name.startswith(f"{header['rules']['pegs']}x{header['rules']['colors']}-anytime")
+
+
+def follow(node, entries: list[str], rules, space, rule):
+    """The subtree a history of journal entries reaches, and the codes consistent with it."""
+    part = np.arange(space.size)
+    for entry in entries:
+        guess, told = entry.split(":")
+        assert node.guess == parse_code(guess, rules)
+        index = rule.index(rule.read(told, rules.pegs), rules.pegs)
+        part = part[space.feedback_to(node.guess, part) == index]
+        node = node.children[rule.read(told, rules.pegs)]
+    return node, part
+
+
+@pytest.mark.parametrize("name", sorted(ANYTIME_JOURNALS))
+def test_an_anytime_journal_says_what_its_tree_plays(name):
+    # Every decision of the run is in the tree it wrote: the guess chosen by look-ahead at its history, and each
+    # exact search's optimum, the cost of the subtree at its history over the codes consistent with it.
+    tree_name, count, exact, chosen = ANYTIME_JOURNALS[name]
+    lines = [json.loads(line) for line in (JOURNALS / name).read_text().splitlines()]
+    rules = Rules.from_dict(lines[0]["rules"])
+    assert lines[0]["kind"] == "mmlogic optimal --anytime" and name.startswith(f"{rules.pegs}x{rules.colors}-")
+    decided = [e for e in lines[1:] if "optimum" in e]
+    looked = [e for e in lines[1:] if "guess" in e]
+    assert (len(lines), len(decided), len(looked)) == (count, exact, chosen)
+    if tree_name is None:
+        return
+    space, rule = code_space(rules), rule_of(rules)
+    root = read_node(json.loads((RESULTS / tree_name).read_text())["tree"], rules)
+    for entry in looked:
+        node, _ = follow(root, entry["at"], rules, space, rule)
+        assert node.guess == parse_code(entry["guess"], rules)
+    for entry in decided:
+        node, part = follow(root, entry["at"], rules, space, rule)
+        assert cost_on_part(node, part, space, rule) == entry["optimum"], entry["at"]
 
 
 @pytest.mark.parametrize("name", sorted(UNDER_WAY))

@@ -1,0 +1,235 @@
+"""mmlogic optimal --anytime: a heuristic's tree improved toward the optimum, checked against what it claims.
+
+Every figure the run reports is recomputed apart: the tree it writes is played over every secret by
+bench (python, clingo), each exact set's optimum is the exact search's without a budget, the
+look-ahead's chosen guess is the cheapest of the guesses it names, and a run stopped halfway and
+resumed from its journal ends where one run without a stop ends.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mm_logic.errors import BadInput
+from mm_logic.rules import Rules
+from mm_logic.studies.optimal_anytime import Anytime
+from mm_logic.studies.optimal_anytime_journal import AnytimeJournal
+from mm_logic.studies.optimal_search import Searcher
+
+from conftest import one_line_error
+
+RULES = Rules(4, 6)
+#: The optimum of 4x6 (Koyama and Lai's 5,625).
+OPTIMUM_4X6 = 5625
+
+
+def improve(folder, **options) -> tuple:
+    """An anytime run on 4x6 with its journal and tree in ``folder``."""
+    folder.mkdir(exist_ok=True)
+    journal, tree = folder / "run.jsonl", folder / "tree.json"
+    result = Anytime(RULES, journal=journal, save_tree=tree, bits=20, **options).run()
+    return result, journal, tree
+
+
+def lines(journal) -> list[dict]:
+    return [json.loads(line) for line in journal.read_text().splitlines()]
+
+
+def part_at(searcher: Searcher, at: list[str]) -> tuple[list[int], object]:
+    """The guesses of a journal line's history and the codes consistent with it, read apart from the run."""
+    history, part = [], searcher.root
+    for entry in at:
+        guess, fb = entry.split(":")
+        index = int(searcher.space.index_of([tuple(map(int, guess))])[0])
+        told = searcher.feedback.index(tuple(int(n) for n in fb.split(",")), RULES.pegs)
+        history.append(index)
+        part = part[searcher.table[index, part] == told]
+    return history, part
+
+
+def test_everything_searched_exactly_is_the_optimum(tmp_path):
+    result, _, _ = improve(tmp_path, exact_below=RULES.size)
+    assert (result.total, result.finished, result.exact_sets, result.improved_sets) == (OPTIMUM_4X6, True, 1, 1)
+    assert result.tree.figures().total_guesses == OPTIMUM_4X6
+
+
+def test_small_sets_exact_and_look_ahead_above(tmp_path, run):
+    result, journal, tree = improve(tmp_path, exact_below=50, candidates=4)
+    assert OPTIMUM_4X6 <= result.total < result.heuristic_total
+    assert result.finished and result.open_sets == 0 and result.expanded_sets >= 1
+    # The tree file plays every secret in exactly the total claimed, on two engines.
+    for backend in ("python", "clingo"):
+        played = run("bench", "--backend", backend, "--strategy", f"tree:{tree}", "--all", "--json")
+        assert played.exit_code == 0, played.output
+        assert json.loads(played.stdout)["total_guesses"] == result.total
+    # Each exact set's optimum is the exact search's own, searched again without a budget; each guess chosen by
+    # look-ahead costs what its parts' values say.
+    searcher = Searcher(RULES, bits=20)
+    decided = [line for line in lines(journal)[1:] if "optimum" in line]
+    chosen = [line for line in lines(journal)[1:] if "guess" in line]
+    assert (len(decided), len(chosen)) == (result.exact_sets, result.expanded_sets)
+    for line in decided:
+        history, part = part_at(searcher, line["at"])
+        assert line["optimum"] == min(line["heuristic"], searcher.cost(part, history, None, searcher.k.INF))
+    for line in chosen:
+        _, part = part_at(searcher, line["at"])
+        assert line["value"] == part.size + sum(line["parts"])
+
+
+def test_a_stopped_run_resumes_to_the_same_tree(tmp_path):
+    whole, whole_journal, whole_tree = improve(tmp_path / "whole", exact_below=50, candidates=4)
+    calls = []
+
+    def stop_after_some(text: str) -> None:
+        calls.append(text)
+        if len(calls) == 25:
+            raise KeyboardInterrupt
+
+    stopped, journal, tree = improve(tmp_path / "stopped", exact_below=50, candidates=4, progress=stop_after_some)
+    assert not stopped.finished and stopped.open_sets > 0
+    assert whole.total <= stopped.total <= stopped.heuristic_total
+    assert stopped.tree.figures().total_guesses == stopped.total  # the best tree so far, written
+    written = len(lines(journal))
+    again, _, tree = improve(tmp_path / "stopped", exact_below=50, candidates=4)
+    assert (again.total, again.finished) == (whole.total, True)
+    assert tree.read_text() == whole_tree.read_text()
+    assert len(lines(whole_journal)) == len(lines(journal)) > written
+
+
+def test_another_runs_journal_is_refused_untouched(tmp_path, run):
+    _, journal, _ = improve(tmp_path, exact_below=50, candidates=4)
+    before = journal.read_bytes()
+    result = run("optimal", "--anytime", "--exact-below", "60", "--look-ahead", "4", "--journal", journal)
+    one_line_error(result, 2, f"--journal {journal} is the journal of another run (heuristic entropy, opening None, "
+                              "exact_below 50, candidates 4); this one is heuristic entropy, opening None, "
+                              "exact_below 60, candidates 4")
+    assert journal.read_bytes() == before
+
+
+NOT_WITH = "does not apply with --anytime: one process improves the expected case of the game's own codes"
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--look-ahead", "3"], "--look-ahead applies with --anytime"),
+    (["--exact-below", "30"], "--exact-below applies with --anytime"),
+    (["--anytime", "--jobs", "2"], f"--jobs {NOT_WITH}"),
+    (["--anytime", "--objective", "worst"], f"--objective {NOT_WITH}"),
+    (["--anytime", "--encoding", "examples/palindrome.lp"], f"--encoding {NOT_WITH}"),
+])
+def test_what_does_not_apply_is_refused(run, args, message):
+    one_line_error(run("optimal", *args), 2, message, stdout="")
+
+
+def test_the_command_prints_its_figures(run):
+    args = ("optimal", "--anytime", "--pegs", "3", "--colors", "4", "--exact-below", "10", "--look-ahead", "2")
+    result = run(*args, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["finished"] and data["total"] <= data["heuristic_total"] and data["open_sets"] == 0
+    assert f"total         {data['total']:,} guesses over 64 secrets (mean {data['total'] / 64:.4f})" \
+        in run(*args).stdout
+
+
+# -- the journal, edited or cut -------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory):
+    """A finished run's journal (read-only: each test edits a copy) and its total."""
+    result, journal, _ = improve(tmp_path_factory.mktemp("finished"), exact_below=50, candidates=4)
+    return journal.read_text(), result.total
+
+
+def edited(tmp_path, text: str, kind: str, change) -> tuple:
+    """The journal with the first line of ``kind`` changed by ``change`` (a dict in place); its line number."""
+    rows = text.splitlines()
+    number = next(n for n, row in enumerate(rows[1:], 2) if kind in json.loads(row))
+    entry = json.loads(rows[number - 1])
+    change(entry)
+    rows[number - 1] = json.dumps(entry)
+    journal = tmp_path / "run.jsonl"
+    journal.write_text("\n".join(rows) + "\n")
+    return journal, number
+
+
+def refused(tmp_path, journal, number: int, why: str) -> None:
+    before = journal.read_bytes()
+    with pytest.raises(BadInput) as error:
+        Anytime(RULES, journal=journal, exact_below=50, candidates=4, bits=20).run()
+    assert str(error.value) == f"--journal {journal}: line {number} {why}; the journal is left as it is"
+    assert journal.read_bytes() == before
+
+
+@pytest.mark.parametrize(("kind", "change", "why"), [
+    ("optimum", lambda e: e.update(optimum=True), "has a figure that is not a positive whole number"),
+    ("optimum", lambda e: e.update(optimum=-3), "has a figure that is not a positive whole number"),
+    ("optimum", lambda e: e.update(optimum=2.5), "has a figure that is not a positive whole number"),
+    ("optimum", lambda e: e.update(optimum=e["heuristic"] + 1), "has an optimum above the heuristic's cost"),
+    ("optimum", lambda e: e.update(seconds=float("nan")), "is not JSON"),
+    ("optimum", lambda e: e.update(seconds="soon"), "has seconds that are not a number of seconds"),
+    ("optimum", lambda e: e.update(at=["0123:9,9"]),
+     "names no set of the game (feedback 9,9 in '0123:9,9': black + white exceeds the 4 pegs)"),
+    ("optimum", lambda e: e.update(extra=1), "is not a decision of an anytime search (its keys)"),
+    ("guess", lambda e: e.update(guess="0129"), "names no set of the game (symbol '9' in code '0129' is not one of the 6 colours 012345)"),
+    ("guess", lambda e: e.update(parts=[]), "has a figure that is not a positive whole number"),
+    ("stopped", lambda e: e.update(stopped=-1), "has seconds that are not a number of seconds"),
+])
+def test_a_line_of_the_wrong_form_is_refused(tmp_path, finished, kind, change, why):
+    text = finished[0]
+    if kind == "stopped":
+        text += json.dumps({"at": ["0012:0,0"], "stopped": 1.0}) + "\n"
+    journal, number = edited(tmp_path, text, kind, change)
+    refused(tmp_path, journal, number, why)
+
+
+def test_a_figure_that_does_not_match_its_set_is_refused(tmp_path, finished):
+    journal, number = edited(tmp_path, finished[0], "guess", lambda e: e.update(value=e["value"] - 1))
+    refused(tmp_path, journal, number, "does not match its set: the heuristic's parts after 0012 cost 5,680 in "
+                                       "all, the line says 5,679")
+
+
+@pytest.mark.parametrize("step", [-1, 1])
+def test_an_optimum_edited_is_found_when_the_tree_is_written(tmp_path, finished, step):
+    rows = finished[0].splitlines()
+    # An improved set (its optimum below the heuristic's): its subtree is searched again when written.
+    number = next(n for n, row in enumerate(rows[1:], 2)
+                  if "optimum" in (e := json.loads(row)) and e["optimum"] < e["heuristic"] - 1)
+    entry = json.loads(rows[number - 1])
+    true = entry["optimum"]
+    entry["optimum"] = true + step
+    rows[number - 1] = json.dumps(entry)
+    journal = tmp_path / "run.jsonl"
+    journal.write_text("\n".join(rows) + "\n")
+    said = f"no less than {true:,}" if step < 0 else f"{true:,}"
+    refused(tmp_path, journal, number, f"does not match its set: its least total is {said}, the line says "
+                                       f"{true + step:,}")
+
+
+def test_a_line_twice_and_a_line_not_json_are_refused(tmp_path, finished):
+    rows = finished[0].splitlines()
+    journal = tmp_path / "run.jsonl"
+    journal.write_text("\n".join([*rows, rows[3]]) + "\n")
+    refused(tmp_path, journal, len(rows) + 1, "decides again the set of line 4")
+    journal.write_text("\n".join([*rows[:3], "{not json", *rows[3:]]) + "\n")
+    refused(tmp_path, journal, 4, "is not JSON")
+
+
+def test_a_last_line_cut_short_is_dropped_and_the_run_ends_as_one_run(tmp_path, finished):
+    text, total = finished
+    journal = tmp_path / "run.jsonl"
+    journal.write_text(text[: len(text) - 20])  # killed while writing the last line
+    result = Anytime(RULES, journal=journal, exact_below=50, candidates=4, bits=20).run()
+    assert result.total == total and journal.read_text() == text
+
+
+def test_a_journal_another_run_holds_is_refused(tmp_path, run):
+    journal = tmp_path / "run.jsonl"
+    holder = AnytimeJournal(journal, RULES, {"heuristic": "entropy", "opening": None, "exact_below": 50,
+                                             "candidates": 4})
+    try:
+        result = run("optimal", "--anytime", "--exact-below", "50", "--look-ahead", "4", "--journal", journal)
+        one_line_error(result, 2, f"--journal {journal} is being written by another optimal --anytime, still "
+                                  "running; wait for it to end (the same command then runs what it left), or name "
+                                  "another file", stdout="")
+    finally:
+        holder.close()
