@@ -18,6 +18,10 @@ FILE.pl (``mm_logic.engines.swipl.told_table``). In every other way the rule is 
   (``EncodedRule.slots`` counts it), so that no feedback a player enters ever matches them; the
   python engine, which lists the whole space, then keeps only admitted codes after the first guess.
   ``EncodedRule.score`` against such a code is one line.
+* **Time and progress**: the derivation is asked in calls of the engine (:data:`BATCHES`); the command's
+  ``--time-limit`` bounds it whole, as it bounds a rule module's table (:func:`time_limit`), and once it has
+  run :data:`SAY_AFTER` s it says how it goes on stderr between two calls (never on stdout: a ``--json``
+  answer stays whole).
 * **Cache**: the table is kept on disk (``cache_folder``, ``rules/`` under mmlogic's cache folder),
   named by a sha256 of the encoding's bytes, those of the files it includes, the shipped encodings, the
   rules and ``FORMAT_VERSION``; written whole (a temporary file, then renamed), and a file that does
@@ -29,7 +33,10 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import sys
 import tempfile
+import threading
+import time
 from contextlib import suppress
 from dataclasses import dataclass
 from importlib import import_module
@@ -37,8 +44,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import BadInput
+from ..errors import BadInput, SolverTimeout, line_breaks_escaped
 from ..rules import Code, Feedback, Rules, all_codes, code_keys
+from . import watch
 from .custom import WIN_VALUE, CustomRule, index_numbers, numbers_index
 from .rule import slots_dtype
 
@@ -51,9 +59,16 @@ ENCODED_SUFFIXES = (".lp", ".pl")
 MAX_DERIVED_CODES = {"clingo": 10_000, "swipl": 3_125}
 #: The most numbers a rule may tell.
 MAX_ARITY = 4
-#: Most guesses x codes asked of the engine at once: clingo's models, or the Prolog bridge's answer, hold
-#: about that many numbers (4x6: every guess at once; 5x5: 640 guesses a batch).
+#: Most guesses x codes asked of clingo at once: its models hold about that many numbers (4x6: every guess
+#: at once; 5x5: 640 guesses a batch).
 BATCH_CELLS = 2_000_000
+#: How each engine's calls cut the table (:func:`derive`), and their most cells: clingo plays a batch of
+#: guesses against every code at once (the models are the codes); the Prolog bridge sets up each code once
+#: a call (about 2 ms, 4x6), then tells it every guess, so it gets every guess and a slice of the codes,
+#: of a second or two each (about 10 microseconds a cell), between which the derivation says how it goes.
+BATCHES = {"clingo": ("guesses", BATCH_CELLS), "swipl": ("codes", 100_000)}
+#: Seconds a derivation runs before it says how it goes (then every :data:`.watch.PROGRESS_EVERY` s).
+SAY_AFTER = 2.0
 #: The layout of the cached tables: a change derives every table again.
 FORMAT_VERSION = 1
 
@@ -199,9 +214,15 @@ class EncodedRule(CustomRule):
 
 # -- deriving ----------------------------------------------------------------------------------------
 def derive(rule: EncodedRule) -> tuple[np.ndarray, int]:
-    """The rule's table (:meth:`EncodedRule.index_table`) and arity, from its encoding by its engine."""
+    """The rule's table (:meth:`EncodedRule.index_table`) and arity, from its encoding by its engine.
+
+    Asked in calls of the engine (:data:`BATCHES`), between which the derivation says how it goes on stderr
+    once it is long (:class:`_Pace`) and ends at its time limit (:func:`time_limit`), which each call is
+    bounded by too."""
+    seconds = time_limit(rule)
+    pace = _Pace(rule, seconds)
     codes = all_codes(rule.space_rules).astype(np.int64)
-    teller = _teller(rule)
+    teller = _engine_part(rule.engine)(rule.path, rule.rules, seconds)
     secrets = teller.admitted()
     if not len(secrets):
         raise BadInput(f"{rule.path} admits no code of {rule.space_rules.describe()}")
@@ -212,19 +233,79 @@ def derive(rule: EncodedRule) -> tuple[np.ndarray, int]:
     arity = _arity(rule, teller, codes, secrets, admitted)
     pegs = rule.rules.pegs
     table = np.full((len(codes), len(codes)), (pegs + 2) ** arity, dtype=_table_dtype(pegs, arity))
-    step = max(1, BATCH_CELLS // len(secrets))
-    for start in range(0, len(codes), step):
-        guesses = codes[start:start + step]
-        told = teller.answers(guesses, arity, secrets)
-        _refuse_problems(rule, told, guesses, secrets, arity)
+    pace.begin(len(codes) * len(secrets))
+    for rows, columns in _batches(rule.engine, len(codes), len(secrets)):
+        pace.check()
+        guesses, some = codes[rows], secrets[columns]
+        told = teller.answers(guesses, arity, some)
+        _refuse_problems(rule, told, guesses, some, arity)
         if (told.index == UNKNOWN).any():  # no cell of the code alone: only some guesses together
-            code = rule.space_rules.code_text(secrets[np.argwhere(told.index == UNKNOWN)[0][1]])
+            code = rule.space_rules.code_text(some[np.argwhere(told.index == UNKNOWN)[0][1]])
             raise BadInput(f"{rule.path} tells no feedback against {code} of the guesses "
                            f"{rule.space_rules.code_text(guesses[0])} to {rule.space_rules.code_text(guesses[-1])} "
                            "played together")
-        _check_wins(rule, told, guesses, start, secrets, admitted, arity)
-        table[start:start + len(guesses), admitted] = told.index
+        _check_wins(rule, told, guesses, rows.start, some, admitted[columns], arity)
+        table[rows, admitted[columns]] = told.index
+        pace.done += told.index.size
     return table, arity
+
+
+def _batches(engine: str, guesses: int, codes: int):
+    """The calls of ``engine`` that ask every guess against every code, as ``(rows, columns)`` slices: the
+    guesses and the codes of each (:data:`BATCHES`)."""
+    cut, cells = BATCHES[engine]
+    if cut == "guesses":
+        step = max(1, cells // codes)
+        return [(slice(start, min(start + step, guesses)), slice(0, codes)) for start in range(0, guesses, step)]
+    step = max(1, cells // guesses)
+    return [(slice(0, guesses), slice(start, min(start + step, codes))) for start in range(0, codes, step)]
+
+
+def time_limit(rule: EncodedRule) -> float | None:
+    """What bounds deriving the rule's table (seconds; None: nothing): its own ``time_limit``, else, in the
+    main thread, the command's ``--time-limit``, as it bounds a rule module's table
+    (:func:`.watch.limit_scoring`)."""
+    if rule.time_limit is not None:
+        return rule.time_limit
+    return watch._time_limit if threading.current_thread() is threading.main_thread() else None
+
+
+class _Pace:
+    """How a derivation goes: between two calls of its engine, a line on stderr once it has run
+    :data:`SAY_AFTER` s, then every :data:`~.watch.PROGRESS_EVERY` s (on a terminal, over a spinner's line,
+    as a rule module's table says it); and its time limit (``seconds``, None: none)."""
+
+    def __init__(self, rule: EncodedRule, seconds: float | None):
+        self.rule, self.seconds = rule, seconds
+        self.started = self.asking = time.monotonic()
+        self.said = self.started + SAY_AFTER - watch.PROGRESS_EVERY  # the first line SAY_AFTER s in
+        #: The cells (guess, code) to ask in all, and asked so far.
+        self.cells, self.done = 0, 0
+
+    def begin(self, cells: int) -> None:
+        """The table's ``cells`` are asked from now on (the load, the codes and the arity came first)."""
+        self.cells, self.asking = cells, time.monotonic()
+
+    def check(self) -> None:
+        """Before the next call: :class:`SolverTimeout` past the time limit, else a line if one is due."""
+        now = time.monotonic()
+        spent = now - self.started
+        rule = self.rule
+        if self.seconds is not None and spent >= self.seconds:
+            raise SolverTimeout(f"{rule.engine} did not derive the rule of {rule.path} within the time limit of "
+                                f"{self.seconds:g} s; raise --time-limit")
+        if now - self.said < watch.PROGRESS_EVERY or not self.done:
+            return
+        from ..terminal.progress import clock  # the terminal's own; imported when a progress line is said
+
+        self.said = now
+        n = rule.space_rules.size
+        left = (now - self.asking) * (self.cells - self.done) / self.done  # at the pace of the table's calls
+        line = (f"{rule.path}: deriving the rule's table by {rule.engine}: {self.done / self.cells:.0%} of "
+                f"{n:,} x {n:,} pairs ({clock(spent)} spent, about {clock(left)} left)")
+        # On a terminal, over a spinner's line (it draws itself again below).
+        sys.stderr.write(("\r\033[K" if sys.stderr.isatty() else "") + line_breaks_escaped(line) + "\n")
+        sys.stderr.flush()
 
 
 def _check_wins(rule: EncodedRule, told: Told, guesses: np.ndarray, start: int, secrets: np.ndarray,
@@ -251,11 +332,6 @@ def _engine_part(engine: str):
     """The object ``TELLERS`` names for an engine (a class or a function of its ``told_table`` module)."""
     module, name = TELLERS[engine].split(":")
     return getattr(import_module(module), name)
-
-
-def _teller(rule: EncodedRule):
-    """The engine's side of the derivation, for the rule's encoding."""
-    return _engine_part(rule.engine)(rule.path, rule.rules, rule.time_limit)
 
 
 def _arity(rule: EncodedRule, teller, codes: np.ndarray, secrets: np.ndarray, admitted: np.ndarray) -> int:
@@ -413,5 +489,5 @@ def _summary(path: Path) -> str:
     return f"the rule of {path.name}"
 
 
-__all__ = ["ENCODED_SUFFIXES", "MAX_ARITY", "MAX_DERIVED_CODES", "NO_ANSWER", "SEVERAL", "UNKNOWN", "EncodedRule",
-           "Told", "cache_file", "cache_folder", "cache_key", "derive"]
+__all__ = ["BATCHES", "ENCODED_SUFFIXES", "MAX_ARITY", "MAX_DERIVED_CODES", "NO_ANSWER", "SEVERAL", "UNKNOWN",
+           "EncodedRule", "Told", "cache_file", "cache_folder", "cache_key", "derive", "time_limit"]

@@ -330,7 +330,7 @@ def static_search(rules: Rules, time_limit: float | None = None,
     start = time.monotonic()
     deadline = None if time_limit is None else start + time_limit
     space = code_space(rules)
-    secrets = encoding_secrets(rules, encoding)
+    secrets = encoding_secrets(rules, encoding, time_limit)  # listed within the time limit too
     if encoding is None and secrets is not None:
         encoding = Path(rules.feedback)  # a rule written once in an encoding that narrows the code space
     result = StaticResult(rules, [], False, 1, 0.0, encoding=encoding, secrets=secrets)

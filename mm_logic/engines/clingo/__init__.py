@@ -9,6 +9,8 @@ encodings alone; how the solver searches is in ``mm_logic/encodings/search.lp`` 
 
 * :mod:`.program`: the encoding parsed once, Controls built from it, errors
   turned into one ``file:line`` line;
+* :mod:`.grounding`: a user's encoding grounded in a watched thread, bounded
+  by the time limit, memory and Ctrl-C;
 * :mod:`.control`: a session's Control, one step per history entry,
   released on pop, rebuilt when released steps pile up;
 * :mod:`.solve`: one bounded solver call and its model handler;

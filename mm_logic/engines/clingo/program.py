@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import os
 import re
-import threading
-import time
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -22,13 +20,13 @@ from clingo import Control
 from clingo.ast import ASTType, ProgramBuilder, parse_files
 from clingo.core import MessageCode
 
-from ...errors import EncodingError, SolverTimeout, one_line
+from ...errors import EncodingError, one_line
 from ...feedback import RULES, rule_of
 from ...feedback.custom import CustomRule
 from ...files import read_bytes
-from ...interrupts import abandon, wait_for
 from ...resources import encodings_dir
 from ...rules import Rules
+from .grounding import ground_watched
 
 #: clasp options: ``Domain`` makes the ``#heuristic`` of ``search.lp`` count;
 #: ``--save-progress=1`` makes every decision reuse the peg's last value.
@@ -174,41 +172,6 @@ def _include_path(folder: Path):
             os.environ["CLINGOPATH"] = old
 
 
-def ground_watched(ctl: Control, parts, time_limit: float | None, entry: Path) -> None:
-    """``ctl.ground(parts)`` in a thread, while this one waits for it, Ctrl-C and the time limit.
-
-    clingo releases the GIL while it grounds, so this thread stays free. On Ctrl-C
-    (KeyboardInterrupt) or past ``time_limit`` (:class:`SolverTimeout`) the grounding
-    cannot be stopped: it is left running, and :func:`mm_logic.interrupts.abandon`
-    records it so that the process ends at once after its last line (at interpreter
-    shutdown the thread would crash it).
-    """
-    done = threading.Event()
-    failure: list[BaseException] = []
-
-    def work() -> None:
-        try:
-            ctl.ground(parts)
-        except BaseException as error:  # noqa: BLE001 - raised again in the watching thread
-            failure.append(error)
-        finally:
-            done.set()
-
-    thread = threading.Thread(target=work, name="mmlogic-ground", daemon=True)
-    thread.start()
-    deadline = None if time_limit is None else time.monotonic() + time_limit
-    try:
-        if not wait_for(done, deadline):
-            abandon(thread)
-            raise SolverTimeout(f"clingo did not ground {entry} within the time limit of {time_limit:g} s; "
-                                "raise --time-limit, or look for a rule that grounds without end")
-    except KeyboardInterrupt:
-        abandon(thread)
-        raise
-    if failure:
-        raise failure[0]
-
-
 #: The parts that belong to one feedback rule (marks.lp, told.lp), each given to a Control under its
 #: rule only: every part a rule's entries ground (:attr:`mm_logic.feedback.FeedbackRule.asp_parts`) but
 #: the shared ``step``.
@@ -254,12 +217,14 @@ class Program:
     A user's encoding (``watched``) is grounded in a thread this one watches:
     clingo cannot interrupt grounding, and an edited rule may ground for ever
     (``n(X+1) :- n(X).`` grew to 22 GB, deaf to Ctrl-C and to the time
-    limit). See :func:`ground_watched`.
+    limit). See :func:`~.grounding.ground_watched`: ``time_limit`` bounds each
+    grounding, ``limit_said`` names that limit where it is not ``--time-limit``.
     """
 
     def __init__(self, entry: Path, rules: Rules, time_limit: float | None = None, watched: bool = False,
-                 shipped: bool = False):
+                 shipped: bool = False, limit_said: str | None = None):
         self.entry = entry
+        self.limit_said = limit_said
         #: The shipped entry file: its parts are parsed by absolute path (:func:`shipped_parts`).
         self.shipped = shipped
         self.rules = rules
@@ -340,7 +305,7 @@ class Program:
         self._errors.clear()
         try:
             if self.watched:
-                ground_watched(ctl, parts, self.time_limit, self.entry)
+                ground_watched(ctl, parts, self.time_limit, self.entry, self.limit_said)
             else:
                 ctl.ground(parts)
         except RuntimeError as error:

@@ -2,13 +2,13 @@
 every code it admits (``--feedback FILE.lp``, :mod:`mm_logic.feedback.encoded`).
 
 The encoding is read as the engine reads it (:class:`~.program.Program`: ``#include "mastermind.lp".``
-finds the shipped game, an error is one ``file:line`` line, grounding is watched for Ctrl-C and the
-time limit). A batch of guesses is then played at once, each guess t with its ``guess(t,P,C)`` facts,
-``active(t)`` true, the parts ``step(t)`` and ``told(t)`` the engine grounds for a rule of one's own,
-and :data:`OPEN`, which leaves its answer open: ``won(t)``, or one number from 0 to the pegs for each
-I = 1..k. The encoding's told/3 constraints then admit one answer per guess for each code, so each
-model is a code the encoding admits with its answer to every guess of the batch: static.lp's way with
-the built-in rules, the rule written once.
+finds the shipped game, an error is one ``file:line`` line, grounding is watched for Ctrl-C, memory and
+the time limit, :data:`GROUND_SECONDS` without one: :mod:`.grounding`). A batch of guesses is then
+played at once, each guess t with its ``guess(t,P,C)`` facts, ``active(t)`` true, the parts ``step(t)``
+and ``told(t)`` the engine grounds for a rule of one's own, and :data:`OPEN`, which leaves its answer
+open: ``won(t)``, or one number from 0 to the pegs for each I = 1..k. The encoding's told/3 constraints
+then admit one answer per guess for each code, so each model is a code the encoding admits with its
+answer to every guess of the batch: static.lp's way with the built-in rules, the rule written once.
 
 Measured on examples/shared_colours.lp (one number), a Control per batch: grounding is a small part
 (4x6: 0.2 s of the guesses' parts in all), reading the models the rest, a few symbols per guess and
@@ -46,6 +46,11 @@ OPEN = f"""#program {OPEN_PART}(t,k).
 """
 #: The part of a batch's guess/3 facts.
 GUESSES_PART = "mmlogic_told_guesses"
+#: How long one grounding of a rule's encoding may take when the derivation has no time limit (a command
+#: without ``--time-limit``, or none given), in seconds: an endless rule still stops, as a rule module's
+#: code does after ``CALL_SECONDS`` (:mod:`mm_logic.feedback.watch`). Grounding is the small part of a
+#: derivation: 0.5 s for 4x6's batch of every guess, 0.1 s for 4x10's (10,000 codes, the most clingo derives).
+GROUND_SECONDS = 60.0
 #: Models a code may have in one batch before the search stops (see :meth:`ClingoTold._batch`).
 MAX_MODELS_PER_CODE = 2
 _INCLUDE = re.compile(rb'#include\s*"([^"]*)"')
@@ -87,7 +92,10 @@ class ClingoTold:
     def __init__(self, path: Path, rules: Rules, time_limit: float | None = None):
         self.rules = rules
         self.time_limit = time_limit
-        self.program = Program(path, rules, time_limit, watched=True)
+        # Each grounding bounded by the time limit given, else by GROUND_SECONDS; and by memory, always.
+        self.program = Program(path, rules, GROUND_SECONDS if time_limit is None else time_limit, watched=True,
+                               limit_said=f"{GROUND_SECONDS:g} s, the bound on grounding a rule's encoding"
+                               if time_limit is None else None)
 
     # -- the codes the encoding admits --------------------------------------------------------
     def admitted(self) -> np.ndarray:

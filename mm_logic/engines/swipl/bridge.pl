@@ -7,8 +7,10 @@
             undefined/3,         % +Module, +Predicates, -Missing
             ask/7,               % +Module, +Rules, +History, +Question, +Limit,
                                  % +Seconds, -Answer
-            told_table/7         % +Module, +Rules, +Guesses, +Secrets, +Arity,
+            told_table/7,        % +Module, +Rules, +Guesses, +Secrets, +Arity,
                                  % +Seconds, -Answer
+            told_table/8         % +Number, +Module, +Rules, +Guesses, +Secrets,
+                                 % +Arity, +Seconds, -Answer
           ]).
 :- use_module(library(apply), [maplist/3]).
 :- use_module(library(lists), [append/3, member/2]).
@@ -347,17 +349,30 @@ asking(Number, Module, Rules0, Lies, History, Question, Limit, Seconds, Answer) 
     ->  Rules = Rules0
     ;   Rules = lying(Rules0, Lies)
     ),
+    as_question(Number, ask(Module, Rules, History, Question, Limit, Seconds, Answer0), Answer0, Answer1),
+    (   Answer1 == halted
+    ->  Answer = error-"it called halt/1, which would end mmlogic"
+    ;   Answer = Answer1
+    ).
+
+%   as_question(+Number, :Goal, ?Answer0, -Answer)
+%
+%   Run Goal as question Number of the process: stop_question/1 stops it
+%   (Ctrl-C, SIGTERM), and a halt/1 it calls is refused (refuse_halt/0).
+%   Answer is Answer0 as Goal left it, or `halted` after such a halt.
+
+as_question(Number, Goal, Answer0, Answer) :-
     thread_self(Me),
     setup_call_cleanup(( nb_setval(mmlogic_question, Number),
                          asserta(asking_thread(Number, Me))
                        ),
-                       ask(Module, Rules, History, Question, Limit, Seconds, Answer0),
+                       Goal,
                        ( retractall(asking_thread(Number, _)),
                          nb_setval(mmlogic_question, 0)
                        )),
     (   retract(halted(Me))
     ->  retractall(halted(Me)),
-        Answer = error-"it called halt/1, which would end mmlogic"
+        Answer = halted
     ;   Answer = Answer0
     ).
 
@@ -409,6 +424,44 @@ stop_question(Number) :-
 interrupt_question(Number) :-
     (   nb_current(mmlogic_question, Number)
     ->  throw(error(python_error('KeyboardInterrupt', none), _))
+    ;   true
+    ).
+
+%!  take_wake_signal(+Signal) is semidet.
+%
+%   Handle Signal (e.g. usr1), which nobody handles, by doing nothing:
+%   sent by the adapter's watcher to the thread of a question it stops, it
+%   interrupts a wait in C (sleep/1), where the thread then takes the stop.
+%   Embedded, Prolog interrupts no wait of its own (the `signals` flag is
+%   false). Fails, the handler left as it was, if Signal had one.
+
+take_wake_signal(Signal) :-
+    on_signal(Signal, Old, mmlogic_swipl:woken),
+    (   Old == default
+    ->  true
+    ;   on_signal(Signal, _, Old),
+        fail
+    ).
+
+woken(_).
+
+%!  expire_question(+Number) is det.
+%
+%   The time limit, from the adapter's watcher thread (runtime.py), for a
+%   question the alarm did not stop: one that waits in C (sleep/1), which
+%   the alarm's signal does not interrupt in embedded Prolog. The thread
+%   that runs question Number is signalled to throw time_limit_exceeded,
+%   as the alarm would. Nothing when the question has ended.
+
+expire_question(Number) :-
+    (   asking_thread(Number, Thread)
+    ->  catch(thread_signal(Thread, question_expired(Number)), _, true)
+    ;   true
+    ).
+
+question_expired(Number) :-
+    (   nb_current(mmlogic_question, Number)
+    ->  throw(time_limit_exceeded)
     ;   true
     ).
 
@@ -607,6 +660,21 @@ told_table(Module, Rules, Guesses, Secrets, Arity, Seconds, Answer) :-
     Answer = Answer0.
 told_table(_, _, _, _, _, _, error-"the derivation failed").
 
+%!  told_table(+Number, +Module, +Rules, +Guesses, +Secrets, +Arity, +Seconds, -Answer) is det.
+%
+%   As told_table/7, as question Number of the process: stop_question/1
+%   stops it (the adapter's Ctrl-C and SIGTERM, for a rule that loops
+%   where the heartbeat does not see it), and a halt/1 the encoding calls
+%   is refused: Answer is then `halted`.
+%
+%   ```
+%   ?- told_table(1, mastermind, rules(2, 2, 2), [[0,0]], [[0,0], [0,1]], 1, 0, A).
+%   A = [[3], [-1]].
+%   ```
+
+told_table(Number, Module, Rules, Guesses, Secrets, Arity, Seconds, Answer) :-
+    as_question(Number, told_table(Module, Rules, Guesses, Secrets, Arity, Seconds, Answer0), Answer0, Answer).
+
 told_columns(Module, Rules, Guesses, Secrets, Arity, Columns) :-
     template(Module, Rules, Template),
     Rules = rules(Pegs, _, _),
@@ -614,6 +682,7 @@ told_columns(Module, Rules, Guesses, Secrets, Arity, Columns) :-
 
 % The cells of one secret, Code: none when the encoding does not admit it.
 told_column(Module, Template, Guesses, Pegs, Arity, Code, Column) :-
+    stop_if_halted,
     copy_term(Template, Secret),
     (   predicate_property(Module:pegs(_, _), defined)
     ->  Module:pegs(Secret, Code)
@@ -623,6 +692,15 @@ told_column(Module, Template, Guesses, Pegs, Arity, Code, Column) :-
     maplist(told_cell(Module, Secret, Code, Pegs, Arity), Guesses, Column).
 told_column(_, _, Guesses, _, _, _, Column) :-
     findall(-1, member(_, Guesses), Column).
+
+% A halt/1 refused (refuse_halt/0) makes the rule tell nothing: the derivation
+% stops at the next code rather than halting at each of its cells.
+stop_if_halted :-
+    (   thread_self(Me),
+        halted(Me)
+    ->  throw(mmlogic_halted)
+    ;   true
+    ).
 
 told_cell(_, _, Code, Pegs, Arity, Guess, Cell) :-
     Guess == Code,

@@ -209,6 +209,8 @@ SHIPPED_MODULE = "mastermind"
 #: The one query every question runs; data goes through janus' inputs, so
 #: janus' per-query-text cache never grows.
 QUERY = "mmlogic_swipl:asking(N, M, rules(P, K, R), Y, H, Q, L, T, A)"
+#: The question of a rule stated in Prolog (:meth:`PrologRuntime.told`), its data through janus' inputs too.
+TOLD_QUERY = "mmlogic_swipl:told_table(N, M, rules(P, K, R), G, S, A, T, Answer)"
 _LOCATION = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?:\d+:)?\s*")
 #: How long a load may go on past its time limit, or after Ctrl-C, before it is left running (seconds): a
 #: directive the heartbeat reaches stops within milliseconds, and the rest of the file then loads.
@@ -216,7 +218,8 @@ LOAD_GRACE = 1.0
 
 
 class CtrlCWatch:
-    """Ctrl-C for a question whose loop never reaches the heartbeat (a user's ``spin :- spin.``).
+    """Ctrl-C, and the time limit, for a question whose loop never reaches the heartbeat (a user's
+    ``spin :- spin.``) or that waits in C (``sleep/1``).
 
     Python runs its SIGINT handler between bytecodes only; the heartbeat gives
     it that chance every :data:`HEARTBEAT` inferences, but a loop of last-call
@@ -228,6 +231,13 @@ class CtrlCWatch:
     questions of other threads (the server's) are stopped by the heartbeat
     alone: only the main thread may set the wakeup descriptor.
 
+    A question that waits in C takes a thread signal only when its wait is
+    interrupted (embedded, SWI-Prolog installs no signal handler to do it):
+    the watcher then sends the main thread :data:`WAKE`, whose handler
+    (Prolog's, ``take_wake_signal/1``) does nothing. The alarm of the time limit does not interrupt such a wait
+    either: a question still running :data:`EXPIRY_GRACE` s past its time
+    limit is stopped by the watcher as by the alarm (``expire_question/1``).
+
     The watcher may read its byte late (it waits for the GIL), when the
     heartbeat has already stopped that question and the next one runs. So
     the questions take turns over :data:`SLOTS` sockets, and a byte is read
@@ -236,6 +246,10 @@ class CtrlCWatch:
 
     #: Sockets the questions take in turn: a byte read after this many more questions would be misread.
     SLOTS = 8
+    #: The signal that interrupts the main thread's wait in C, so that Prolog takes the stop sent to it.
+    WAKE = signal.SIGUSR1
+    #: Seconds past its time limit after which the watcher stops a question that the alarm did not stop.
+    EXPIRY_GRACE = 0.5
 
     def __init__(self, janus: ModuleType):
         self.janus = janus
@@ -244,6 +258,11 @@ class CtrlCWatch:
         self._holders = [0] * self.SLOTS  # the question each socket was last lent to
         self._forward = -1  # the wakeup descriptor ours replaced while a question runs
         self._active = False
+        #: The question running in the main thread (0: none), and when the watcher stops it (None: never).
+        self._running, self._expires = 0, None
+        self._wakes = False  # whether WAKE is ours to send
+        #: The expiry the watcher waits for (None: only for a byte); a question's earlier one wakes it up.
+        self._armed: float | None = None
 
     def _start(self) -> None:
         """The sockets and the watcher, at the first question of the main thread: a process whose
@@ -253,11 +272,17 @@ class CtrlCWatch:
         self._writers = [writer for _, writer in pairs]
         for writer in self._writers:
             writer.setblocking(False)  # set_wakeup_fd needs it
+        if signal.getsignal(self.WAKE) == signal.SIG_DFL:  # someone else's handler stays as it is
+            # Prolog's own handler (Python's would write the signal to the wakeup descriptor: an asyncio
+            # loop's, or a question's, where it is no Ctrl-C).
+            wake = {"S": self.WAKE.name.removeprefix("SIG").lower()}  # usr1
+            self._wakes = self.janus.query_once("mmlogic_swipl:take_wake_signal(S)", wake)["truth"]
         threading.Thread(target=self._watch, name="mmlogic-swipl-ctrl-c", daemon=True).start()
 
     @contextlib.contextmanager
-    def watching(self, number: int):
-        """While question ``number`` runs: Ctrl-C reaches the watcher too (in the main thread only)."""
+    def watching(self, number: int, seconds: float | None = None):
+        """While question ``number`` runs: Ctrl-C reaches the watcher too, and the watcher stops it
+        :data:`EXPIRY_GRACE` s past ``seconds`` (None: no limit), in the main thread only."""
         if self._active or threading.current_thread() is not threading.main_thread():
             yield
             return
@@ -269,8 +294,15 @@ class CtrlCWatch:
         try:
             previous = signal.set_wakeup_fd(self._writers[slot].fileno(), warn_on_full_buffer=False)
             self._forward, self._active = previous, True
+            self._running = number
+            self._expires = None if not seconds else time.monotonic() + seconds + self.EXPIRY_GRACE
+            armed = self._armed
+            if self._expires is not None and (armed is None or armed > self._expires):
+                with contextlib.suppress(OSError):
+                    self._writers[slot].send(b"\0")  # the watcher takes the new expiry (0 is no signal)
             yield
         finally:
+            self._running, self._expires = 0, None
             self._forward, self._active = -1, False
             if previous is not None:
                 signal.set_wakeup_fd(previous)
@@ -281,23 +313,40 @@ class CtrlCWatch:
             selector.register(reader, selectors.EVENT_READ, slot)
         stopped = 0
         while True:
-            for key, _ in selector.select():
+            # Unarmed before the expiry is read: a question that begins meanwhile sees None and wakes us.
+            self._armed = None
+            running, expires = self._running, self._expires
+            self._armed = expires
+            ready = selector.select(None if expires is None else max(0.0, expires - time.monotonic()))
+            if not ready and running and running != stopped and running == self._running \
+                    and time.monotonic() >= expires:
+                stopped = running  # past its expiry: stopped once, as the alarm would
+                self._stop("expire_question", running)
+            for key, _ in ready:
                 try:
                     received = key.fileobj.recv(64)
                 except OSError:
                     return
                 forward, number = self._forward, self._holders[key.data]
-                if forward != -1:
+                if forward != -1 and received.strip(b"\0"):
                     # The descriptor set before ours (an asyncio loop's) learns of the signal too.
                     with contextlib.suppress(OSError):
-                        os.write(forward, received)
+                        os.write(forward, received.replace(b"\0", b""))
                 # Once per question: a second Ctrl-C (or one sent to a process group twice) finds it stopping.
                 # SIGTERM and SIGHUP, where the command takes them as Ctrl-C (interrupts.ENDINGS), stop it too.
                 if number != stopped and any(ending in received for ending in ENDINGS):
                     stopped = number
-                    # Run by the question's thread at its next call port; a no-op once the question ended.
-                    with contextlib.suppress(Exception):
-                        self.janus.query_once("mmlogic_swipl:stop_question(N)", {"N": number})
+                    self._stop("stop_question", number)
+
+    def _stop(self, predicate: str, number: int) -> None:
+        """Ask Prolog to stop question ``number`` (``stop_question/1``: Ctrl-C; ``expire_question/1``: the
+        time limit), then interrupt a wait in C of the main thread, where the stop is taken."""
+        # Run by the question's thread at its next call port; a no-op once the question ended.
+        with contextlib.suppress(Exception):
+            self.janus.query_once(f"mmlogic_swipl:{predicate}(N)", {"N": number})
+        if self._wakes and self._running == number:
+            with contextlib.suppress(OSError, ValueError):
+                signal.pthread_kill(threading.main_thread().ident, self.WAKE)
 
 
 class _Load:
@@ -505,15 +554,31 @@ class PrologRuntime:
         or a number; ``timeout``, ``interrupted`` or ``("error", text)``
         when the question did not finish.
         """
-        number = next(self._questions)
         inputs = {
-            "N": number, "M": module, "P": rules.pegs, "K": rules.colors, "R": rules.repeat_limit, "Y": rules.lies,
-            "H": entries, "Q": question, "L": "inf" if limit is None else limit,
+            "N": next(self._questions), "M": module, "P": rules.pegs, "K": rules.colors, "R": rules.repeat_limit,
+            "Y": rules.lies, "H": entries, "Q": question, "L": "inf" if limit is None else limit,
             "T": float(seconds or 0),
         }
+        return self._question(QUERY, inputs, "A")
+
+    def told(self, module: str, rules, guesses: list, secrets: list, arity: int, seconds: float | None):
+        """What the encoding in ``module`` tells of each of ``guesses`` against each of ``secrets`` with
+        ``arity`` numbers (``told_table/8``, a rule stated in Prolog), as a question: bounded by ``seconds``,
+        stopped by Ctrl-C (SIGTERM, SIGHUP) as :meth:`ask` is, a halt refused.
+
+        The answer as the bridge gives it: a list of columns, one per secret; ``timeout``, ``interrupted``,
+        ``halted`` or ``("error", text)`` when it did not finish.
+        """
+        inputs = {"N": next(self._questions), "M": module, "P": rules.pegs, "K": rules.colors,
+                  "R": rules.repeat_limit, "G": guesses, "S": secrets, "A": arity, "T": float(seconds or 0)}
+        return self._question(TOLD_QUERY, inputs, "Answer")
+
+    def _question(self, query: str, inputs: dict, answer: str):
+        """Run question ``inputs["N"]`` while Ctrl-C reaches the watcher too (:class:`CtrlCWatch`); the
+        variable ``answer`` of ``query``, or ``("error", text)``. Ctrl-C meanwhile is raised here."""
         try:
-            with self._ctrl_c.watching(number):
-                return self.janus.query_once(QUERY, inputs)["A"]
+            with self._ctrl_c.watching(inputs["N"], inputs["T"]):
+                return self.janus.query_once(query, inputs)[answer]
         except self.janus.PrologError as error:  # e.g. an answer janus cannot convert
             if self.interrupted(error):
                 raise KeyboardInterrupt from None

@@ -8,12 +8,18 @@ under a module name of its own, ``mmlogic(File)`` naming the shipped encodings, 
 ``feedback(Secret, told(Guess, Numbers))`` of every guess, the numbers fresh (labelled from 0 to the pegs
 where the clause leaves them free); the code itself is the win.
 
+Each call is a question of the runtime (:meth:`~.runtime.PrologRuntime.told`, ``told_table/8``), under the
+guards of the engine's questions: the time limit (the whole derivation's, each call within what is left),
+Ctrl-C, SIGTERM and SIGHUP stop a rule that loops or waits, and a halt it calls is refused, one line.
+
 Measured on examples/shared_colours.pl: about 8 microseconds a (guess, code) pair, most of it the
-rule's own constraints (4x6: 1.7 million pairs; 5x5: 9.8 million).
+rule's own constraints (4x6: 1.7 million pairs; 5x5: 9.8 million), and about 2 ms a code a call to set it
+up (so a call asks every guess, :data:`mm_logic.feedback.encoded.BATCHES`).
 """
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import numpy as np
@@ -22,9 +28,6 @@ from ...errors import EncodingError, SolverTimeout, one_line
 from ...feedback.encoded import SEVERAL, Told
 from ...rules import Rules
 from .runtime import runtime
-
-#: The query; data goes through janus' inputs (one query text: janus' cache of them never grows).
-QUERY = "mmlogic_swipl:told_table(M, rules(P, K, R), G, S, A, T, Answer)"
 
 
 class SwiplTold:
@@ -43,11 +46,13 @@ class SwiplTold:
         self.shown = Path(path)
         self._prolog = runtime()
         self._prolog.load_encoding(None)  # the libraries: start-up, untimed (as the engine does)
+        #: ``time_limit`` bounds the whole derivation: the load, then every question, each within what is left.
+        self._deadline = None if time_limit is None else time.monotonic() + time_limit
         self.file, self.module = self._prolog.load_encoding(path, time_limit)
 
     def admitted(self) -> np.ndarray:
         """The codes the encoding admits before any guess, ``(m, pegs)`` in lexicographic order."""
-        answer = self._checked(self._prolog.ask(self.module, self.rules, [], "all", None, self.time_limit))
+        answer = self._checked(self._prolog.ask(self.module, self.rules, [], "all", None, self._left()))
         try:
             codes = np.array(answer, dtype=np.int64).reshape(len(answer), self.rules.pegs)
         except (TypeError, ValueError):
@@ -59,11 +64,13 @@ class SwiplTold:
 
     def answers(self, guesses: np.ndarray, arity: int, secrets: np.ndarray) -> Told:
         """What the encoding tells of each of ``guesses`` (codes, ``(b, pegs)``) against each of ``secrets``
-        (codes it admits, :meth:`admitted`), with ``arity`` numbers: one call of the bridge."""
+        (codes it admits, :meth:`admitted`), with ``arity`` numbers: one call of the bridge.
+
+        Raises :class:`SolverTimeout` past the time limit, KeyboardInterrupt on Ctrl-C, and
+        :class:`EncodingError` when the encoding fails or calls halt."""
         rules = self.rules
-        inputs = {"M": self.module, "P": rules.pegs, "K": rules.colors, "R": rules.repeat_limit,
-                  "G": guesses.tolist(), "S": secrets.tolist(), "A": arity, "T": float(self.time_limit or 0)}
-        columns = self._checked(self._query(inputs))
+        columns = self._checked(self._prolog.told(self.module, rules, guesses.tolist(), secrets.tolist(), arity,
+                                                  self._left()))
         told = Told(np.array(columns, dtype=np.int64).reshape(len(secrets), len(guesses)).T.copy(), {})
         slots = (rules.pegs + 2) ** arity
         for row, column in np.argwhere(told.index <= SEVERAL).tolist():
@@ -72,26 +79,30 @@ class SwiplTold:
             told.index[row, column] = SEVERAL
         return told
 
-    def _query(self, inputs: dict):
-        """One ``told_table/7`` call; Ctrl-C (raised in Python during the call) raised again here."""
-        janus = self._prolog.janus
-        try:
-            return janus.query_once(QUERY, inputs)["Answer"]
-        except janus.PrologError as error:
-            if self._prolog.interrupted(error):
-                raise KeyboardInterrupt from None
-            return ("error", one_line(error))
+    def _left(self) -> float | None:
+        """The seconds left of the time limit (None: no limit); past it, :class:`SolverTimeout`."""
+        if self._deadline is None:
+            return None
+        left = self._deadline - time.monotonic()
+        if left <= 0:
+            raise self._timeout()
+        return left
 
     def _checked(self, answer):
         """``answer``, once it is not a question that did not finish (a time-out, Ctrl-C, an error)."""
         if answer == "timeout":
-            raise SolverTimeout(f"swipl did not derive the rule of {self.shown} within the time limit of "
-                                f"{self.time_limit:g} s; raise --time-limit")
+            raise self._timeout()
         if answer == "interrupted":
             raise KeyboardInterrupt
+        if answer == "halted":  # refused by the bridge: it would end mmlogic, silently and with its code
+            raise self._misfit("the encoding called halt during the derivation of its rule, which would end mmlogic")
         if isinstance(answer, tuple) and len(answer) == 2 and answer[0] == "error":
             raise self._misfit(f"the encoding failed while its rule was derived: {one_line(answer[1])}")
         return answer
+
+    def _timeout(self) -> SolverTimeout:
+        return SolverTimeout(f"swipl did not derive the rule of {self.shown} within the time limit of "
+                             f"{self.time_limit:g} s; raise --time-limit")
 
     def _misfit(self, detail: str) -> EncodingError:
         return EncodingError(f"{self.shown}:1: {detail}")
