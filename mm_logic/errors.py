@@ -208,3 +208,14 @@ def install_hint(extra: str) -> str:
         return f"{pip} install 'mmlogic[{extra}]'"
     folder, editable = source
     return f"{pip} install {'-e ' if editable else ''}'{_as_typed(folder)}[{extra}]'"
+
+
+def clock(seconds: float) -> str:
+    """``seconds`` as m:ss, or h:mm:ss from an hour on, as progress lines and bars say how long.
+
+    >>> clock(5.4), clock(65), clock(3725)
+    ('0:05', '1:05', '1:02:05')
+    """
+    seconds = int(seconds)
+    hours, minutes = divmod(seconds // 60, 60)
+    return f"{hours}:{minutes:02d}:{seconds % 60:02d}" if hours else f"{minutes}:{seconds % 60:02d}"

@@ -148,7 +148,14 @@ def check_feedback(feedback: Feedback, rules: Rules, where: str = "") -> Feedbac
     why = rule.impossible(tuple(feedback), rules.pegs, rules.colors)
     if why is not None:
         context = f" in {shown(where)}" if where else ""
-        raise BadInput(f"feedback {rule.write(feedback)}{context}{why}")
+        try:
+            written = rule.write(feedback)
+            again = rule.read(written, rules.pegs)
+            if again is not None and again != tuple(feedback):
+                raise ValueError(written)  # written as another answer (numbers left out): as given
+        except (IndexError, TypeError, ValueError):  # not of the rule's form (a program's value): as numbers
+            written = ",".join(map(str, feedback))
+        raise BadInput(f"feedback {written}{context}{why}")
     return tuple(feedback)
 
 

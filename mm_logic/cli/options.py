@@ -239,10 +239,13 @@ def time_limit_option(default: float | None = None, help: str | None = None):
 
 
 def _limit_scoring(ctx, param, seconds: float | None) -> float | None:
-    """--time-limit bounds a rule module's scoring too while the command runs (put back when it ends)."""
+    """A --time-limit given bounds a rule module's scoring, and a rule file's derivation, too while the command
+    runs (put back when it ends). Not a default: serve's 10 s is per request, where a table takes longer."""
     from ..feedback.watch import limit_scoring
 
-    ctx.with_resource(limit_scoring(seconds))
+    given = ctx.get_parameter_source(param.name) not in (click.core.ParameterSource.DEFAULT,
+                                                          click.core.ParameterSource.DEFAULT_MAP)
+    ctx.with_resource(limit_scoring(seconds if given else None))
     return seconds
 
 

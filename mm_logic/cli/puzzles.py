@@ -17,6 +17,7 @@ from .options import (
     json_option,
     rules_options,
     seed_option,
+    time_limit_option,
 )
 
 #: The most guesses ``static --guesses K`` asks about: as many as the largest game static searches has codes
@@ -34,8 +35,9 @@ PROGRESS_AFTER = 5.0
 
 @click.command(name="static")
 @rules_options(feedback=True)
-@click.option("--time-limit", type=Seconds(), default=None, metavar="SECONDS",
-              help="Bound on the whole search; past it, what was proved is printed and the exit code is 1.")
+@time_limit_option(help="Bound on the whole search; past it, what was proved is printed and the exit code is 1. A "
+                        "rule module's table (--feedback FILE.py) is derived first, within it too (past it, one "
+                        "line and exit 1).")
 @click.option("--guesses", type=Integer(1, MAX_GUESSES), default=None, metavar="K",
               help="Only ask whether K guesses (at most) suffice: the guesses found, not proved optimal, or the "
                    "proof that K do not suffice (exit 0 either way).")
@@ -98,6 +100,7 @@ def static_command(rules, time_limit, guesses, local_seconds, seed, encoding, ex
     from ..terminal.progress import Spinner
 
     with Spinner("the exhaustive search" if exhaustive else "reading the answers from the rule encodings") as spinner:
+        _rule_table(rules)
         logged = {"from": time.monotonic() + PROGRESS_AFTER}
 
         def notice(text: str) -> None:
@@ -128,6 +131,19 @@ def static_command(rules, time_limit, guesses, local_seconds, seed, encoding, ex
     emit(result, as_json)
 
 
+def _rule_table(rules) -> None:
+    """A rule module's table (``--feedback FILE.py``), derived before the search, within ``--time-limit``:
+    past it, the watch's one line (exit 1), as every command ends it. Inside the search, the limit's stop would
+    be taken for the search's own, and its report would say nothing of the rule's table."""
+    from ..codespace import code_space
+    from ..feedback import rule_of
+    from ..studies.static import check_rules
+
+    if rule_of(rules).scored_by_calls:
+        check_rules(rules)  # a size static does not play, said as static says it, before any table
+        code_space(rules).table  # noqa: B018 - derived (and kept) for the search
+
+
 @click.command(name="puzzle")
 @rules_options(feedback=True)
 @backend_option(help="Engine that counts the codes consistent with the history (the final check).")
@@ -137,11 +153,13 @@ def static_command(rules, time_limit, guesses, local_seconds, seed, encoding, ex
 @seed_option
 @click.option("--tries", type=Integer(1, MAX_TRIES), default=200, show_default=True,
               help="Histories drawn before giving up (exit 1).")
+@time_limit_option(help="Bound on one solver call, and on a rule module's rows of calls (--feedback FILE.py); "
+                        "exceeding it exits 1.")
 @click.option("--check", "check", is_flag=True,
               help="Verify the HISTORY given instead: one code? every entry needed? which are redundant?")
 @json_option
 @click.argument("history", nargs=-1, metavar="[HISTORY...]")
-def puzzle_command(rules, backend, encoding, entries, seed, tries, check, as_json, history):
+def puzzle_command(rules, backend, encoding, entries, seed, tries, time_limit, check, as_json, history):
     """Draw a history with exactly one consistent code, every entry needed; or check one.
 
     The same --seed draws the same puzzle. A secret is drawn, then guesses
@@ -182,7 +200,7 @@ def puzzle_command(rules, backend, encoding, entries, seed, tries, check, as_jso
             raise BadInput("puzzle needs --entries N (or --check HISTORY...)")
     from ..studies.puzzle import check_history, draw_puzzle
 
-    engine = make_engine(backend, rules, encoding=encoding)
+    engine = make_engine(backend, rules, encoding=encoding, time_limit=time_limit)
     try:
         if check:
             found = check_history(engine, parsed)

@@ -8,6 +8,8 @@ written ``2``; its index is the number itself.
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 from ..rules import Code, Feedback
@@ -86,6 +88,8 @@ class BlackRule(FeedbackRule):
         return str(fb[0])
 
     def impossible(self, fb: Feedback, pegs: int, colors: int) -> str | None:
+        if len(fb) != 1 or type(fb[0]) is bool or not isinstance(fb[0], numbers.Integral):
+            return " is not one whole number (black)"  # the readers of text give one; a program may not
         (black,) = fb
         if black < 0:
             return " is negative"

@@ -17,7 +17,9 @@ and for each call of ``score``, in any thread; what it prints goes to stderr; a 
 command's ``--time-limit``): a module that loops, waits, ends the interpreter (``sys.exit``), fails or
 returns something else than the rule's numbers is one line naming the file and what it did (``BadInput``,
 exit 2), what it said or gave quoted on one bounded line. So is a ``score`` that does not tell the same of
-the same pair every time (``CustomRule._told``): it would lose the secret. It is read as Python reads a
+the same pair every time (``CustomRule._told``): it would lose the secret. Under a server's request the line
+names the guess, and withholds the code it was scored against and the module's words (``withholding`` in
+``mm_logic.feedback.watch``): in a codebreaker game that code is the secret. It is read as Python reads a
 module (its encoding from a byte order mark or a ``coding`` line).
 """
 
@@ -43,7 +45,7 @@ from ..files import read_bytes
 from ..rules import Code, Feedback
 from .rule import FeedbackRule
 from .standard import _small_ints
-from .watch import ROWS_GAP, TICK_CALLS, Overdue, Rows, watched
+from .watch import ROWS_GAP, TICK_CALLS, WITHHELD_CODE, Overdue, Rows, called, said, watched
 
 #: The feedback that says the guess is the code, as written; its numbers are all :data:`WIN_VALUE`.
 WON = "won"
@@ -80,6 +82,7 @@ class CustomRule(FeedbackRule):
         self.label = label or _name_of(module, path)
         self.summary = summary or _summary_of(module, path)
         self._score = None if module is None else module.__dict__.get("score")
+        self.scored_by_calls = module is not None
         self._arity: int | None = None
         #: The arguments of the call of ``score`` begun last (what the watch looks at, :mod:`.watch`).
         self._asking: tuple | None = None
@@ -141,26 +144,35 @@ class CustomRule(FeedbackRule):
         except (KeyboardInterrupt, Overdue):
             raise  # Ctrl-C; the watch's own stop, worded where the watch ends
         except SystemExit as ended:  # it would end mmlogic, silently and with its code
-            raise BadInput(f"{self.path}: score{asked} raised SystemExit"
-                           f"({'' if ended.code is None else _shown(ended.code)})") from None
+            raise BadInput(said(f"{self.path}: score{asked} raised SystemExit"
+                                f"({'' if ended.code is None else _shown(ended.code)})",
+                                f"{self.path}: {called(asked)} raised SystemExit (its code withheld)")) from None
         except BaseException as error:  # noqa: BLE001 - the user's code: its failure is their one line
-            raise BadInput(f"{self.path}: score{asked} failed: {_failure(error)}") from None
+            raise BadInput(said(f"{self.path}: score{asked} failed: {_failure(error)}",
+                                f"{self.path}: {called(asked)} failed: {type(error).__name__} (its message "
+                                "withheld)")) from None
         numbers = _numbers(told, len(guess))
         if numbers is None:
-            raise BadInput(f"{self.path}: score{asked} returned {_shown(told)}, not whole numbers "
-                           f"from 0 to the {len(guess)} pegs")
+            raise BadInput(said(f"{self.path}: score{asked} returned {_shown(told)}, not whole numbers from 0 to "
+                                f"the {len(guess)} pegs",
+                                f"{self.path}: {called(asked)} returned something else than whole numbers from 0 "
+                                f"to the {len(guess)} pegs (what it returned withheld)"))
         if self._arity is None:
             self._arity = len(numbers)
         elif len(numbers) != self._arity:
-            raise BadInput(f"{self.path}: score returned {len(numbers)} numbers for {asked}, "
-                           f"{self._arity} before; it must always tell as many")
+            raise BadInput(said(f"{self.path}: score returned {len(numbers)} numbers for {asked}, {self._arity} "
+                                "before; it must always tell as many",
+                                f"{self.path}: score returned {len(numbers)} numbers for ({guess}, {WITHHELD_CODE}), "
+                                f"{self._arity} before; it must always tell as many"))
         return numbers
 
     def _same(self, pair: tuple[Code, Code], told: Feedback, again: Feedback) -> None:
         """One line unless ``score`` told ``told``, then ``again``, the same of ``pair``."""
         if told != again:
-            raise BadInput(f"{self.path}: score{pair} returned {_shown(told)}, then {_shown(again)}: a rule must "
-                           "tell the same of the same pair every time (does it draw at random, or keep count?)")
+            rule = ("a rule must tell the same of the same pair every time (does it draw at random, or keep "
+                    "count?)")
+            raise BadInput(said(f"{self.path}: score{pair} returned {_shown(told)}, then {_shown(again)}: {rule}",
+                                f"{self.path}: {called(pair)} told two different answers: {rule}"))
 
     def written_count(self, pegs: int) -> int:
         return (pegs + 1) ** self.arity(pegs) + 1  # the numbers 0..pegs, and won
@@ -242,6 +254,12 @@ class CustomRule(FeedbackRule):
         return WON if fb and fb[0] == WIN_VALUE else ",".join(map(str, fb))
 
     def impossible(self, fb: Feedback, pegs: int, colors: int) -> str | None:
+        arity = self.arity(pegs)
+        if len(fb) != arity:  # the reader of text makes as many; a program may give any list
+            return f" has {len(fb)} numbers; the rule tells {'one' if arity == 1 else arity}"
+        odd = [v for v in fb if not _whole(v)]
+        if odd:
+            return f" holds {odd[0]!r}, not a whole number"
         if tuple(fb) == self.win(pegs):
             return None
         if any(v < 0 for v in fb):

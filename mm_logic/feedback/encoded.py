@@ -18,9 +18,9 @@ FILE.pl (``mm_logic.engines.swipl.told_table``). In every other way the rule is 
   (``EncodedRule.slots`` counts it), so that no feedback a player enters ever matches them; the
   python engine, which lists the whole space, then keeps only admitted codes after the first guess.
   ``EncodedRule.score`` against such a code is one line.
-* **Time and progress**: the derivation is asked in calls of the engine (:data:`BATCHES`); the command's
-  ``--time-limit`` bounds it whole, as it bounds a rule module's table (:func:`time_limit`), and once it has
-  run :data:`SAY_AFTER` s it says how it goes on stderr between two calls (never on stdout: a ``--json``
+* **Time and progress**: the derivation is asked in calls of the engine (``BATCHES``); the command's
+  ``--time-limit`` bounds it whole, as it bounds a rule module's table (``time_limit``), and once it has
+  run ``SAY_AFTER`` s it says how it goes on stderr between two calls (never on stdout: a ``--json``
   answer stays whole).
 * **Cache**: the table is kept on disk (``cache_folder``, ``rules/`` under mmlogic's cache folder),
   named by a sha256 of the encoding's bytes, those of the files it includes, the shipped encodings, the
@@ -35,7 +35,6 @@ import os
 import re
 import sys
 import tempfile
-import threading
 import time
 from contextlib import suppress
 from dataclasses import dataclass
@@ -44,7 +43,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import BadInput, SolverTimeout, line_breaks_escaped
+from ..errors import BadInput, SolverTimeout, clock, line_breaks_escaped
 from ..rules import Code, Feedback, Rules, all_codes, code_keys
 from . import watch
 from .custom import WIN_VALUE, CustomRule, index_numbers, numbers_index
@@ -67,7 +66,7 @@ BATCH_CELLS = 2_000_000
 #: a call (about 2 ms, 4x6), then tells it every guess, so it gets every guess and a slice of the codes,
 #: of a second or two each (about 10 microseconds a cell), between which the derivation says how it goes.
 BATCHES = {"clingo": ("guesses", BATCH_CELLS), "swipl": ("codes", 100_000)}
-#: Seconds a derivation runs before it says how it goes (then every :data:`.watch.PROGRESS_EVERY` s).
+#: Seconds a derivation runs before it says how it goes (then every ``PROGRESS_EVERY`` s).
 SAY_AFTER = 2.0
 #: The layout of the cached tables: a change derives every table again.
 FORMAT_VERSION = 1
@@ -216,8 +215,8 @@ class EncodedRule(CustomRule):
 def derive(rule: EncodedRule) -> tuple[np.ndarray, int]:
     """The rule's table (:meth:`EncodedRule.index_table`) and arity, from its encoding by its engine.
 
-    Asked in calls of the engine (:data:`BATCHES`), between which the derivation says how it goes on stderr
-    once it is long (:class:`_Pace`) and ends at its time limit (:func:`time_limit`), which each call is
+    Asked in calls of the engine (``BATCHES``), between which the derivation says how it goes on stderr
+    once it is long (``_Pace``) and ends at its time limit (``time_limit``), which each call is
     bounded by too."""
     seconds = time_limit(rule)
     pace = _Pace(rule, seconds)
@@ -252,7 +251,7 @@ def derive(rule: EncodedRule) -> tuple[np.ndarray, int]:
 
 def _batches(engine: str, guesses: int, codes: int):
     """The calls of ``engine`` that ask every guess against every code, as ``(rows, columns)`` slices: the
-    guesses and the codes of each (:data:`BATCHES`)."""
+    guesses and the codes of each (``BATCHES``)."""
     cut, cells = BATCHES[engine]
     if cut == "guesses":
         step = max(1, cells // codes)
@@ -264,15 +263,15 @@ def _batches(engine: str, guesses: int, codes: int):
 def time_limit(rule: EncodedRule) -> float | None:
     """What bounds deriving the rule's table (seconds; None: nothing): its own ``time_limit``, else, in the
     main thread, the command's ``--time-limit``, as it bounds a rule module's table
-    (:func:`.watch.limit_scoring`)."""
+    (``limit_scoring``)."""
     if rule.time_limit is not None:
         return rule.time_limit
-    return watch._time_limit if threading.current_thread() is threading.main_thread() else None
+    return watch.scoring_time_limit()
 
 
 class _Pace:
     """How a derivation goes: between two calls of its engine, a line on stderr once it has run
-    :data:`SAY_AFTER` s, then every :data:`~.watch.PROGRESS_EVERY` s (on a terminal, over a spinner's line,
+    ``SAY_AFTER`` s, then every ``PROGRESS_EVERY`` s (on a terminal, over a spinner's line,
     as a rule module's table says it); and its time limit (``seconds``, None: none)."""
 
     def __init__(self, rule: EncodedRule, seconds: float | None):
@@ -296,7 +295,6 @@ class _Pace:
                                 f"{self.seconds:g} s; raise --time-limit")
         if now - self.said < watch.PROGRESS_EVERY or not self.done:
             return
-        from ..terminal.progress import clock  # the terminal's own; imported when a progress line is said
 
         self.said = now
         n = rule.space_rules.size

@@ -12,6 +12,8 @@ marks the white ones (the tests check it on every pair of small codes).
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 from ..errors import shown
@@ -134,9 +136,16 @@ class PositionalRule(FeedbackRule):
         return tuple(MARKS.index(m) for m in text)
 
     def write(self, fb: Feedback) -> str:
+        """The marks as written (``x-o-``); a list that holds another value than a mark (one a program gave,
+        which :meth:`impossible` refuses) as its numbers, for the line that refuses it."""
+        if not all(map(is_mark, fb)):
+            return repr(tuple(map(_plain, fb)))
         return "".join(MARKS[m] for m in fb)
 
     def impossible(self, fb: Feedback, pegs: int, colors: int) -> str | None:
+        odd = [m for m in fb if not is_mark(m)]
+        if odd:  # the readers of text make marks only; a program may give any value
+            return f" holds {_plain(odd[0])!r}, not a mark (0 for -, 1 for o, 2 for x)"
         if len(fb) != pegs:
             return f" has {len(fb)} marks, expected one per peg ({pegs})"
         if colors == 1 and any(m != RIGHT for m in fb):
@@ -151,6 +160,16 @@ class PositionalRule(FeedbackRule):
     def from_json(self, obj: dict, pegs: int) -> Feedback | None:
         marks = obj.get("marks")
         return self.read(marks, pegs) if isinstance(marks, str) else None
+
+
+def is_mark(value) -> bool:
+    """Whether ``value`` is a mark's number: 0 (``-``), 1 (``o``) or 2 (``x``), as an int or a numpy integer."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool) and 0 <= value < len(MARKS)
+
+
+def _plain(value):
+    """An integer as an int (a numpy integer's ``repr`` names its type), any other value as it is."""
+    return int(value) if isinstance(value, numbers.Integral) and not isinstance(value, bool) else value
 
 
 #: The positional rule.

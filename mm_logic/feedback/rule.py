@@ -62,6 +62,11 @@ class FeedbackRule(ABC):
     #: Codes of one colour multiset get as many answers as the pegs where they differ allow (the feedback
     #: depends on the secret's colours and its black pegs): the scorers' bound by colour groups holds.
     by_multiset: bool = False
+    #: The feedback is computed by calling code of the user's own in this process, a pair at a time (a rule
+    #: module, ``--feedback FILE.py``): its table, every code against every code, may take minutes, and is
+    #: derived under the watch that a command's ``--time-limit`` bounds (``limit_scoring`` in
+    #: ``mm_logic.feedback.watch``).
+    scored_by_calls: bool = False
 
     #: The rule a game plays when it names none: its JSON ``rules`` may leave ``feedback`` out.
     default: bool = False

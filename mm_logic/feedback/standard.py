@@ -12,6 +12,7 @@ table fits in ``uint8`` and a partition of codes by feedback is one
 
 from __future__ import annotations
 
+import numbers
 from collections import Counter
 from functools import lru_cache
 
@@ -263,6 +264,8 @@ class StandardRule(FeedbackRule):
         return f"{fb[0]},{fb[1]}"
 
     def impossible(self, fb: Feedback, pegs: int, colors: int) -> str | None:
+        if len(fb) != 2 or any(type(n) is bool or not isinstance(n, numbers.Integral) for n in fb):
+            return " is not two whole numbers (black, white)"  # the readers of text give two; a program may not
         black, white = fb
         if black < 0 or white < 0:
             return " is negative"

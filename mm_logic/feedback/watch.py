@@ -9,12 +9,17 @@ the file and the call (``BadInput``, exit 2; HTTP 400 in the server). What the m
 Rows of many calls over the same codes (the rule's table: every code scored against every code) say how they
 go on stderr once they are long, and end at the command's ``--time-limit`` (:func:`limit_scoring`,
 :class:`Rows`); a server that stops gives up the calls it waits for (:func:`stop_rule_modules`).
+
+A line that may reach someone from whom the game's secret is kept (a server's reply) names the guess of the call,
+not the code it was scored against, nor what the module said or returned (:func:`withholding`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import ctypes
+import logging
 import queue
 import signal
 import sys
@@ -26,7 +31,7 @@ from typing import Protocol
 
 import numpy as np
 
-from ..errors import BadInput, MMLogicError, SolverTimeout, line_breaks_escaped
+from ..errors import BadInput, MMLogicError, SolverTimeout, clock, line_breaks_escaped
 from ..interrupts import abandon
 from ..rules import Code
 
@@ -76,7 +81,50 @@ def _overdue(path: Path, rule: Rule | None) -> BadInput:
     """The line of a call stopped at the limit."""
     if rule is None:
         return BadInput(f"{path}: importing it did not end within {CALL_SECONDS:g} s")
-    return BadInput(f"{path}: score{rule._asking} did not return within {CALL_SECONDS:g} s")
+    return BadInput(said(f"{path}: score{rule._asking} did not return within {CALL_SECONDS:g} s",
+                         f"{path}: {called(rule._asking)} did not return within {CALL_SECONDS:g} s"))
+
+
+# -- lines that may reach a server's client ------------------------------------------------------------------
+#: True while a line of a module's call may reach someone from whom the code scored is kept (:func:`withholding`).
+_withheld: contextvars.ContextVar[bool] = contextvars.ContextVar("mmlogic_rule_codes_withheld", default=False)
+#: Where a withheld line is kept whole, for the server's operator (stderr, when nothing else is configured).
+LOG = logging.getLogger("mm_logic.feedback.watch")
+#: How a withheld line writes the code a guess was scored against.
+WITHHELD_CODE = "<a code withheld>"
+
+
+@contextlib.contextmanager
+def withholding() -> Iterator[None]:
+    """While the block runs, the line of a module's call that fails names its guess, and withholds the code it
+    was scored against and what the module said or returned (its own message, the value or exit code it gave),
+    which may show that code: ``rule.py: score((0, 1, 2, 3), <a code withheld>) failed: KeyError (its message
+    withheld)``. The whole line goes to :data:`LOG`.
+
+    A server's requests run so (:mod:`mm_logic.server.api`): in a codebreaker game the code is the secret the
+    client plays against. The block's context goes with the calls handed to the module's thread
+    (:func:`_handed`), and with the threads a server's request runs in (they copy the request's context).
+    """
+    token = _withheld.set(True)
+    try:
+        yield
+    finally:
+        _withheld.reset(token)
+
+
+def said(whole: str, withheld: str) -> str:
+    """The line of a module's call: ``whole``, or ``withheld`` (naming no code scored, quoting nothing of the
+    module's) within :func:`withholding`, ``whole`` then logged."""
+    if not _withheld.get():
+        return whole
+    LOG.warning("%s", line_breaks_escaped(whole))
+    return withheld
+
+
+def called(pair: tuple | None) -> str:
+    """How a withheld line names the call of ``score`` on ``pair``: its guess, and :data:`WITHHELD_CODE`."""
+    guess = pair[0] if pair else ()
+    return f"score({guess}, {WITHHELD_CODE})"
 
 
 #: The watch holding the timer (None between watches): :func:`_on_alarm` looks at it.
@@ -156,6 +204,9 @@ class _Job:
 
     def __init__(self, call):
         self.call = call
+        #: The caller's context, which the call runs in: a line it makes is withheld as the caller's
+        #: (:func:`withholding`).
+        self.context = contextvars.copy_context()
         self.done = threading.Event()
         self.result = self.error = None
         #: Given up by its caller (stuck in C past :data:`STOP_GRACE`): its runner ends once it returns.
@@ -164,7 +215,7 @@ class _Job:
     def run(self) -> None:
         try:
             with contextlib.redirect_stdout(sys.stderr):
-                self.result = self.call()
+                self.result = self.context.run(self.call)
         except BaseException as error:  # noqa: BLE001 - raised again in the caller's thread
             self.error = error
         finally:
@@ -258,8 +309,10 @@ def _raise_in(thread: threading.Thread, kind: type[BaseException] | None) -> Non
 
 def _given_up(path: Path, rule: Rule | None) -> MMLogicError:
     """The line of a call given up because the process stops."""
-    what = "importing it" if rule is None else f"score{rule._asking}"
-    return MMLogicError(f"{path}: {what} was stopped: the server is stopping")
+    if rule is None:
+        return MMLogicError(f"{path}: importing it was stopped: the server is stopping")
+    return MMLogicError(said(f"{path}: score{rule._asking} was stopped: the server is stopping",
+                             f"{path}: {called(rule._asking)} was stopped: the server is stopping"))
 
 
 def stop_rule_modules() -> None:
@@ -271,6 +324,11 @@ def stop_rule_modules() -> None:
 # -- the time limit, and progress, of many calls -------------------------------------------------------------
 #: The command's ``--time-limit`` (seconds; None: none): it bounds rows of calls in the main thread (:class:`Rows`).
 _time_limit: float | None = None
+
+
+def scoring_time_limit() -> float | None:
+    """The command's ``--time-limit`` while it runs, in the main thread (None: none, or another thread)."""
+    return _time_limit if threading.current_thread() is threading.main_thread() else None
 
 
 @contextlib.contextmanager
@@ -312,13 +370,13 @@ class Rows:
             if self.done:
                 raise SolverTimeout(f"{self.path}: the rule's table of {size:,} x {size:,} calls of score was not "
                                     f"derived within the time limit of {limit:g} s ({self.done:,} of {size:,} "
-                                    f"guesses scored, about {_clock(total)} in all at this pace); raise --time-limit")
+                                    f"guesses scored, about {clock(total)} in all at this pace); raise --time-limit")
             raise SolverTimeout(f"{self.path}: scoring {guess} against {size:,} codes did not end within the time "
                                 f"limit of {limit:g} s ({calls:,} scored); raise --time-limit")
         if now - self.said >= PROGRESS_EVERY and self.done and total >= LONG_ROWS:
             self.said = now
             line = (f"{self.path}: scoring every code against every code: {self.done:,} of {size:,} guesses "
-                    f"({_clock(spent)} spent, about {_clock(max(total - spent, 0))} left)")
+                    f"({clock(spent)} spent, about {clock(max(total - spent, 0))} left)")
             # On a terminal, over the spinner's line (it draws itself again below).
             sys.stderr.write(("\r\033[K" if sys.stderr.isatty() else "") + line_breaks_escaped(line) + "\n")
             sys.stderr.flush()
@@ -326,12 +384,3 @@ class Rows:
     def row_done(self) -> None:
         self.done += 1
         self.ended = time.monotonic()
-
-
-def _clock(seconds: float) -> str:
-    """``seconds`` as the progress bars say it (m:ss, h:mm:ss)."""
-    from ..terminal.progress import clock  # the terminal's own; imported when a progress line is said
-
-    return clock(seconds)
-
-

@@ -42,7 +42,9 @@ words: 400 bad input, 403 a request from another site (:class:`SameOrigin`),
 state refuses, 413 a body over :data:`MAX_BODY` bytes, 415 a body not sent as
 ``application/json``, 422 a question too hard within the time limit, 429 the
 server is full; and 503 when the file of ``--db`` fails under the request
-(damaged, a disk error, locked by another process), also one line in the log.
+(damaged, a disk error, locked by another process), also one line in the log. A rule module's failure
+(``serve --feedback FILE.py``) names the guess scored, never the code it was scored against, which may be the
+game's secret (:class:`Withheld`).
 """
 
 from __future__ import annotations
@@ -67,6 +69,7 @@ from ..diagnosis import diagnose
 from ..engines import BACKENDS, DEFAULT_BACKEND, engine_class
 from ..errors import BadInput, MMLogicError, NoConsistentCode, SpaceTooLarge, host_port
 from ..feedback import rule_of
+from ..feedback.watch import withholding
 from ..notation import SHOWN, Code, Feedback, abridged, check_feedback, format_code, shown
 from ..rules import FEEDBACK_RULES, Rules
 from ..split import split_codes
@@ -171,6 +174,21 @@ def served_hosts(host: str, port: int) -> frozenset[str] | None:
     if port == 80:  # a browser leaves the default port out
         hosts |= {f"[{name}]" if ":" in name else name for name in names}
     return frozenset(hosts)
+
+
+class Withheld:
+    """ASGI middleware: while a request runs, a rule module's failure (``serve --feedback FILE.py``) is said
+    naming its guess only, never the code it was scored against nor the module's words, which may show it:
+    in a codebreaker game that code is the secret the client plays against
+    (:func:`mm_logic.feedback.watch.withholding`; the whole line goes to the server's log)."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        # The request's context goes with it into the threads its work runs in (run_in_threadpool copies it).
+        with withholding():
+            await self.app(scope, receive, send)
 
 
 class SameOrigin:
@@ -355,7 +373,7 @@ def create_app(store: GameStore | None = None, hosts: frozenset[str] | None = No
 
     app = Starlette(routes=routes, exception_handlers={MMLogicError: mmlogic_error, HTTPException: http_error,
                                                        Exception: unexpected}, lifespan=lifespan,
-                    middleware=[Middleware(SameOrigin, hosts=hosts)])
+                    middleware=[Middleware(SameOrigin, hosts=hosts), Middleware(Withheld)])
     # /api/games/ is no route: a JSON 404 like any unknown path, not a bodyless 307 to /api/games.
     app.router.redirect_slashes = False
     app.state.store = store

@@ -101,16 +101,3 @@ class PlayedTree:
     games: np.ndarray
     #: Whether some game needed the limit of guesses (the strategy is not making progress).
     too_deep: bool = False
-
-    def root(self, rules: Rules):
-        """The played guesses as a tree: the node of the history itself, its children by feedback."""
-        from ..codespace import code_space
-        from ..feedback import rule_of
-        from .tree import TreeNode
-
-        codes, rule = code_space(rules).codes, rule_of(rules)
-        made = [TreeNode(guess) for guess in map(tuple, codes[self.nodes[:, 0]].tolist())]
-        for node, (parent, mark) in zip(made, self.nodes[:, 1:].tolist()):
-            if parent >= 0:
-                made[parent].children[rule.from_index(mark, rules.pegs)] = node
-        return made[0]

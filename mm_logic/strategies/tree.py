@@ -66,6 +66,17 @@ class TreeNode:
     guess: Code
     children: dict[Feedback, TreeNode] = field(default_factory=dict)
 
+def played_root(played, rules: Rules) -> TreeNode:
+    """The guesses a strategy played below a history at once (a
+    :class:`~mm_logic.strategies.base.PlayedTree`) as a tree: the node of the history itself, its children by
+    feedback."""
+    codes, rule = code_space(rules).codes, rule_of(rules)
+    made = [TreeNode(guess) for guess in map(tuple, codes[played.nodes[:, 0]].tolist())]
+    for node, (parent, mark) in zip(made, played.nodes[:, 1:].tolist()):
+        if parent >= 0:
+            made[parent].children[rule.from_index(mark, rules.pegs)] = node
+    return made[0]
+
 
 # -- a whole tree ------------------------------------------------------------------------
 @dataclass

@@ -47,7 +47,7 @@ from ..player import Player
 from ..processes import portable, start_pool, start_worker, worker_count
 from ..rules import Rules
 from ..strategies.base import PlayedTree, Strategy
-from ..strategies.tree import StrategyTree, TreeNode
+from ..strategies.tree import StrategyTree, TreeNode, played_root
 from .statistics import summarize
 
 #: Called with the number of games just finished (a progress bar's ``update``).
@@ -287,7 +287,7 @@ def play_tree(engine: Engine, strategy: Strategy, history: list[Entry], secrets:
         result.games_played.extend(zip(map(tuple, space.codes[codes].tolist()), attempts.tolist()))
         if progress:
             progress(codes.size)
-        return below.root(rules) if record else None
+        return played_root(below, rules) if record else None
 
     def visit(game: Game, secrets: np.ndarray, depth: int) -> TreeNode | None:
         if game.history:

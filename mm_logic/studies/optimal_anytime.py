@@ -39,7 +39,7 @@ from ..game import Game, attempts_limit
 from ..notation import Entry, format_code, format_entry, parse_code
 from ..rules import Rules
 from ..strategies import make_strategy
-from ..strategies.tree import StrategyTree, TreeNode, write_atomically
+from ..strategies.tree import StrategyTree, TreeNode, played_root, write_atomically
 from .optimal_anytime_journal import AnytimeJournal
 from .optimal_search import Searcher
 from .optimal_split import openings
@@ -81,7 +81,7 @@ class Heuristic:
         """The strategy's tree below ``at``."""
         below = self._below(at, code)
         if below is not None:
-            return below.root(self.rules)
+            return played_root(below, self.rules)
         if at:
             raise BadInput(f"--anytime needs a strategy that plays a whole subtree at once; {self.name} does not")
         opening, parts = self._opened(code, space)

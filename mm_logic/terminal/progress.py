@@ -21,6 +21,8 @@ from typing import TextIO
 
 import click
 
+from ..errors import clock  # noqa: F401 - the terminal's name for it too (cli.racing)
+
 #: Seconds a step may take before the spinner shows.
 SHOW_AFTER = 1.0
 #: Seconds between two frames.
@@ -107,17 +109,6 @@ class Spinner:
             self.stream.write("\r\033[K")
             self.stream.flush()
             self._shown = False
-
-
-def clock(seconds: float) -> str:
-    """``seconds`` as m:ss, or h:mm:ss from an hour on.
-
-    >>> clock(5.4), clock(65), clock(3725)
-    ('0:05', '1:05', '1:02:05')
-    """
-    seconds = int(seconds)
-    hours, minutes = divmod(seconds // 60, 60)
-    return f"{hours}:{minutes:02d}:{seconds % 60:02d}" if hours else f"{minutes}:{seconds % 60:02d}"
 
 
 def progress_bar(length: int, label: str):

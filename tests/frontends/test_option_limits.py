@@ -218,3 +218,25 @@ def test_a_duel_has_at_most_100_rounds(run):
     # 102, not more: without the maximum a duel of 10**20 rounds draws its secrets for ever.
     one_line_error(run("play", *PY, "--role", "duel", "--rounds", 102), 2,
                    "Invalid value for '--rounds': 102 is not in the range 2<=x<=100.", stdout="")
+
+
+def test_only_a_time_limit_given_bounds_a_rules_table():
+    # serve's default --time-limit (10 s) is per request: a rule's table, derived once and kept, is not bounded by
+    # it (a cold 4x6 table of a .pl rule takes 15-20 s); a limit given on the command line bounds it.
+    import click
+    from click.testing import CliRunner
+
+    from mm_logic.cli.options import time_limit_option
+    from mm_logic.feedback.watch import scoring_time_limit
+
+    seen = []
+
+    @click.command()
+    @time_limit_option(default=10)
+    def command(time_limit):
+        seen.append((time_limit, scoring_time_limit()))
+
+    runner = CliRunner()
+    assert runner.invoke(command, []).exit_code == 0
+    assert runner.invoke(command, ["--time-limit", "3"]).exit_code == 0
+    assert seen == [(10, None), (3, 3)] and scoring_time_limit() is None

@@ -3,7 +3,8 @@
 The server's requests run in threads, which the main thread's timer does not reach: a ``score`` that looped in a
 request held it for ever, and SIGTERM then left the server running (uvicorn waits for the requests under way,
 and the process for its threads). Now the call is stopped at the module's limit, the request answered in one
-JSON line, and the server stops on SIGTERM, also while a request waits for such a call.
+JSON line, and the server stops on SIGTERM, also while a request waits for such a call. The line names the guess,
+never the code it was scored against: the game's secret (tests/frontends/test_rule_failure_secrets.py).
 
 Real servers in child processes, whose rule modules get a short limit (:func:`serving`), asked over HTTP; each
 test bounds its own waits.
@@ -106,7 +107,7 @@ def test_a_call_that_loops_in_a_request_is_stopped_and_answered(tmp_path):
         game = new_game(url)
         started = time.monotonic()
         assert post(f"{url}/api/games/{game}/guesses", {"guess": "0123"}) == (
-            400, {"error": f"{path}: score((0, 1, 2, 3), (0, 0, 1, 1)) did not return within 1 s"})
+            400, {"error": f"{path}: score((0, 1, 2, 3), <a code withheld>) did not return within 1 s"})
         assert time.monotonic() - started < 30
         # The rule plays on: the next request gets its answer.
         status, state = post(f"{url}/api/games/{game}/guesses", {"guess": "0011"})
@@ -121,7 +122,7 @@ def test_a_call_stuck_in_c_is_left_to_its_thread_and_sigterm_stops_the_server(tm
         game = new_game(url)
         started = time.monotonic()
         assert post(f"{url}/api/games/{game}/guesses", {"guess": "0123"}) == (
-            400, {"error": f"{path}: score((0, 1, 2, 3), (0, 0, 1, 1)) did not return within 1 s"})
+            400, {"error": f"{path}: score((0, 1, 2, 3), <a code withheld>) did not return within 1 s"})
         assert time.monotonic() - started < 30
         status, state = post(f"{url}/api/games/{game}/guesses", {"guess": "0011"})  # a new thread runs the rule
         assert (status, state["feedback"]) == (200, "won")
@@ -140,6 +141,6 @@ def test_sigterm_while_a_request_waits_for_the_rule_answers_it_and_stops(tmp_pat
         time.sleep(2)  # the request is in the rule's loop
         code, took = stopped(process)
         asking.join(WAIT)
-    assert (code, answers) == (143, [(422, {"error": f"{path}: score((0, 1, 2, 3), (0, 0, 1, 1)) was stopped: "
+    assert (code, answers) == (143, [(422, {"error": f"{path}: score((0, 1, 2, 3), <a code withheld>) was stopped: "
                                                      "the server is stopping"})])
     assert took < 30

@@ -463,3 +463,43 @@ def test_a_guess_scored_against_many_codes_ends_at_the_time_limit_too(tmp_path):
     assert re.fullmatch(rf"error: {re.escape(str(path))}: scoring \(0, 0, 1, 1\) against 1,296 codes did not end "
                         r"within the time limit of 2 s \([\d,]+ scored\); raise --time-limit\n", done.stderr), \
         done.stderr
+
+
+def test_static_derives_a_slow_table_within_its_time_limit_as_solve_does(tmp_path):
+    # static took its own --time-limit, which the watch never saw: the table of 4x4 (65,536 calls, over a minute
+    # here) ran to its end, then the search began. It now ends at the limit in solve's line and exit code.
+    path = module(tmp_path, SLOW)
+    started = time.monotonic()
+    done = with_watch({"PROGRESS_EVERY": 0.5}, "static", "--pegs", 4, "--colors", 4, "--feedback", path,
+                      "--time-limit", 3, cwd=tmp_path)
+    assert time.monotonic() - started < 40
+    assert (done.returncode, done.stdout) == (1, "")
+    *lines, last = done.stderr.splitlines()
+    assert lines and all(PROGRESS.fullmatch(line) for line in lines), done.stderr
+    assert re.fullmatch(rf"error: {re.escape(str(path))}: the rule's table of 256 x 256 calls of score was not "
+                        r"derived within the time limit of 3 s \([\d,]+ of 256 guesses scored, about "
+                        r"\d+:\d\d(:\d\d)? in all at this pace\); raise --time-limit", last), last
+
+
+def test_static_with_a_rule_module_that_ends_in_time_finds_its_guesses(tmp_path):
+    # 2x3 under the rule of the colours in place (black pegs): its table at once, then the search as before.
+    path = module(tmp_path, SLOW)
+    done = mmlogic("static", "--pegs", 2, "--colors", 3, "--feedback", path, "--time-limit", 60, "--json",
+                   cwd=tmp_path)
+    black = mmlogic("static", "--pegs", 2, "--colors", 3, "--feedback", "black", "--json", cwd=tmp_path)
+    assert (done.returncode, black.returncode) == (0, 0), done.stderr
+    found, expected = json.loads(done.stdout), json.loads(black.stdout)
+    assert (found["guesses"], found["optimal"]) == (expected["guesses"], True)
+
+
+def test_puzzle_takes_a_time_limit_that_bounds_a_rule_modules_scoring(tmp_path):
+    # puzzle had no --time-limit: a rule module's rows of calls (10 ms each, 1,296 a row) ran to their end.
+    path = module(tmp_path, SLOW.replace("0.001", "0.01"))
+    started = time.monotonic()
+    done = mmlogic("puzzle", "--backend", "python", "--feedback", path, "--entries", 3, "--seed", 1,
+                   "--time-limit", 2, cwd=tmp_path)
+    assert time.monotonic() - started < 40
+    assert (done.returncode, done.stdout) == (1, "")
+    assert re.fullmatch(rf"error: {re.escape(str(path))}: scoring \(\d, \d, \d, \d\) against [\d,]+ codes did not "
+                        r"end within the time limit of 2 s \([\d,]+ scored\); raise --time-limit\n", done.stderr), \
+        done.stderr

@@ -170,7 +170,8 @@ def refused(tmp_path, journal, number: int, why: str) -> None:
     ("optimum", lambda e: e.update(at=["0123:9,9"]),
      "names no set of the game (feedback 9,9 in '0123:9,9': black + white exceeds the 4 pegs)"),
     ("optimum", lambda e: e.update(extra=1), "is not a decision of an anytime search (its keys)"),
-    ("guess", lambda e: e.update(guess="0129"), "names no set of the game (symbol '9' in code '0129' is not one of the 6 colours 012345)"),
+    ("guess", lambda e: e.update(guess="0129"),
+     "names no set of the game (symbol '9' in code '0129' is not one of the 6 colours 012345)"),
     ("guess", lambda e: e.update(parts=[]), "has a figure that is not a positive whole number"),
     ("stopped", lambda e: e.update(stopped=-1), "has seconds that are not a number of seconds"),
 ])
