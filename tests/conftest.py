@@ -160,3 +160,55 @@ def load_seed003_script():
     if not module.SEED_DOC.is_file() and not os.environ.get("CI"):
         pytest.skip(f"seed 003's report is not beside the repository ({module.SEED_DOC})")
     return module
+
+
+# -- real servers and child processes ------------------------------------------------------------------------
+def http_json(url: str, method: str = "GET", body: dict | None = None, wait: float = 30.0) -> tuple[int, dict]:
+    """One request to a real server: its status and JSON body (an HTTP error's too)."""
+    import urllib.error
+    import urllib.request
+
+    request = urllib.request.Request(url, method=method, data=None if body is None else json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=wait) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def http_post(url: str, body: dict, wait: float = 30.0) -> tuple[int, dict]:
+    """A POST of ``body`` as JSON to a real server: its status and JSON body."""
+    return http_json(url, "POST", body, wait)
+
+
+def wait_listening(process: subprocess.Popen, port: int, seconds: float) -> None:
+    """Wait until a server started as ``process`` accepts connections on ``port`` (failing if it ends first)."""
+    import socket
+    import time
+
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            assert process.poll() is None and time.monotonic() < deadline, process.communicate()
+            time.sleep(0.1)
+
+
+def lines_until(process: subprocess.Popen, wanted: str, seconds: float) -> str:
+    """What ``process`` writes on stderr up to the line ``wanted``, waiting at most ``seconds``."""
+    import selectors
+    import time
+
+    selector = selectors.DefaultSelector()
+    selector.register(process.stderr, selectors.EVENT_READ)
+    seen, deadline = "", time.monotonic() + seconds
+    while not seen.endswith(f"{wanted}\n"):
+        left = deadline - time.monotonic()
+        assert left > 0 and selector.select(left), f"no {wanted!r} on stderr after {seconds} s: {seen!r}"
+        chunk = process.stderr.readline()
+        assert chunk, f"stderr closed before {wanted!r}: {seen!r}"
+        seen += chunk
+    return seen

@@ -10,7 +10,6 @@ test instead of hanging it.
 
 from __future__ import annotations
 
-import selectors
 import signal
 import subprocess
 import sys
@@ -21,7 +20,7 @@ import pytest
 
 from mm_logic.resources import encoding_path
 
-from conftest import MMLOGIC, mmlogic
+from conftest import MMLOGIC, lines_until, mmlogic
 
 SHIPPED = encoding_path("mastermind.pl")
 #: Directives that do not end, each in a copy of the shipped encoding: last calls the heartbeat does not
@@ -55,20 +54,6 @@ def test_the_time_limit_stops_a_load_that_does_not_end(tmp_path, kind, command):
         1, "", f"error: swipl did not load {path.name} within the time limit of 1 s; raise --time-limit, or look "
                "for a directive that does not end\n")
     assert time.monotonic() - started < 30
-
-
-def lines_until(process: subprocess.Popen, wanted: str, seconds: float) -> str:
-    """What ``process`` writes on stderr up to the line ``wanted``, waiting at most ``seconds``."""
-    selector = selectors.DefaultSelector()
-    selector.register(process.stderr, selectors.EVENT_READ)
-    seen, deadline = "", time.monotonic() + seconds
-    while not seen.endswith(f"{wanted}\n"):
-        left = deadline - time.monotonic()
-        assert left > 0 and selector.select(left), f"no {wanted!r} on stderr after {seconds} s: {seen!r}"
-        chunk = process.stderr.readline()
-        assert chunk, f"stderr closed before {wanted!r}: {seen!r}"
-        seen += chunk
-    return seen
 
 
 @pytest.mark.parametrize("kind", ["spin", "initialization", "sleep", "repeat"])

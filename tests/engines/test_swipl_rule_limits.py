@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import selectors
 import signal
 import subprocess
 import sys
@@ -28,7 +27,7 @@ from mm_logic.feedback import encoded, watch
 from mm_logic.feedback.encoded import EncodedRule, Told
 from mm_logic.rules import Rules, all_codes
 
-from conftest import MMLOGIC, ROOT
+from conftest import MMLOGIC, ROOT, lines_until
 
 SHARED = ROOT / "examples" / "shared_colours.pl"
 #: A rule of one's own whose told/2 clause runs ``{body}`` (the shipped feedback/2 for every other entry).
@@ -62,20 +61,6 @@ def child_env(tmp_path) -> dict:
 def command(tmp_path, *args, timeout: float = 90) -> subprocess.CompletedProcess:
     return subprocess.run([MMLOGIC, *map(str, args)], cwd=tmp_path, capture_output=True, text=True,
                           timeout=timeout, env=child_env(tmp_path))
-
-
-def lines_until(process: subprocess.Popen, wanted: str, seconds: float) -> str:
-    """What ``process`` writes on stderr up to the line ``wanted``, waiting at most ``seconds``."""
-    selector = selectors.DefaultSelector()
-    selector.register(process.stderr, selectors.EVENT_READ)
-    seen, deadline = "", time.monotonic() + seconds
-    while not seen.endswith(f"{wanted}\n"):
-        left = deadline - time.monotonic()
-        assert left > 0 and selector.select(left), f"no {wanted!r} on stderr after {seconds} s: {seen!r}"
-        chunk = process.stderr.readline()
-        assert chunk, f"stderr closed before {wanted!r}: {seen!r}"
-        seen += chunk
-    return seen
 
 
 def timed_out(name: str, seconds: str) -> str:

@@ -16,21 +16,18 @@ from __future__ import annotations
 import contextlib
 import json
 import signal
-import socket
 import subprocess
 import sys
 import textwrap
 import threading
 import time
-import urllib.error
-import urllib.request
 
 import pytest
 
 from mm_logic.feedback import custom, watch
 from mm_logic.server.process import free_port
 
-from conftest import mmlogic
+from conftest import http_json, http_post, mmlogic, wait_listening
 
 #: A rule that tells the colours shared, and fails in its own way for each of some guesses.
 RULE = """\
@@ -100,14 +97,7 @@ def serving(tmp_path):
         return process.communicate(timeout=WAIT)[1]
 
     try:
-        deadline = time.monotonic() + WAIT
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert process.poll() is None and time.monotonic() < deadline, process.communicate()
-                time.sleep(0.1)
+        wait_listening(process, port, WAIT)
         yield process, f"http://127.0.0.1:{port}", log
     finally:
         if process.poll() is None:
@@ -115,38 +105,26 @@ def serving(tmp_path):
             process.communicate()
 
 
-def ask(url: str, body: dict | None = None) -> tuple[int, dict]:
-    """A GET (no ``body``) or a POST of ``body``; the status and the JSON answered."""
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, method="GET" if body is None else "POST",
-                                     headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=WAIT) as answer:
-            return answer.status, json.loads(answer.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
-
-
 def test_no_reply_of_a_game_whose_rule_fails_shows_its_secret(tmp_path):
     with serving(tmp_path) as (process, url, log):
-        status, game = ask(f"{url}/api/games", {"rules": {"variant": "rule"}, "backend": "python",
+        status, game = http_post(f"{url}/api/games", {"rules": {"variant": "rule"}, "backend": "python",
                                                 "strategy": "first", "secret": SECRET})
         assert status == 201, game
         games = f"{url}/api/games/{game['id']}"
         replies = [json.dumps(game)]
         for guess, (said, _) in FAULTS.items():
             started = time.monotonic()
-            status, reply = ask(f"{games}/guesses", {"guess": guess})
+            status, reply = http_post(f"{games}/guesses", {"guess": guess})
             assert (status, reply) == (400, {"error": said})
             assert time.monotonic() - started < 30
             replies.append(json.dumps(reply))
             for path in ("", "/next"):  # the game's state, and the hint, as the client goes on
-                status, reply = ask(games + path)
+                status, reply = http_json(games + path)
                 assert status == 200, reply
                 replies.append(json.dumps(reply))
         assert not any(shows_secret(reply) for reply in replies), replies
         # The rule plays on, and a game that is over shows its secret.
-        assert ask(f"{games}/guesses", {"guess": SECRET}) == (
+        assert http_post(f"{games}/guesses", {"guess": SECRET}) == (
             200, {"guess": SECRET, "feedback": "won", "won": True, "attempts": 1, "secret": SECRET})
         written = log()
     # The operator reads the whole lines in the server's log.
@@ -156,10 +134,11 @@ def test_no_reply_of_a_game_whose_rule_fails_shows_its_secret(tmp_path):
 
 def test_a_race_entrant_stopped_by_the_rule_says_why_without_the_secret(tmp_path):
     with serving(tmp_path) as (process, url, log):
-        status, race = ask(f"{url}/api/races", {"rules": {"variant": "rule"}, "secret": SECRET, "first_guess": "0123",
-                                                "entrants": [{"backend": "python", "strategy": "first"}]})
+        status, race = http_post(f"{url}/api/races", {"rules": {"variant": "rule"}, "secret": SECRET,
+                                                      "first_guess": "0123",
+                                                      "entrants": [{"backend": "python", "strategy": "first"}]})
         assert status == 201, race
-        status, race = ask(f"{url}/api/races/{race['id']}/step", {})
+        status, race = http_post(f"{url}/api/races/{race['id']}/step", {})
         assert status == 200, race
         assert [entrant["stopped"] for entrant in race["entrants"]] == [FAULTS["0123"][0]]
         log()

@@ -13,18 +13,16 @@ test bounds its own waits.
 from __future__ import annotations
 
 import contextlib
-import json
 import signal
-import socket
 import subprocess
 import sys
 import textwrap
 import threading
 import time
-import urllib.error
-import urllib.request
 
 from mm_logic.server.process import free_port
+
+from conftest import http_post, wait_listening
 
 #: A rule that tells the colours shared, and does not return for the guess 0123: one in pure Python, one that
 #: waits in C (a call ``PyThreadState_SetAsyncExc`` cannot stop: its thread is left to it).
@@ -61,14 +59,7 @@ def serving(tmp_path, stuck: str, seconds: float):
     process = subprocess.Popen([sys.executable, "-c", child], cwd=tmp_path, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + WAIT
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert process.poll() is None and time.monotonic() < deadline, process.communicate()
-                time.sleep(0.1)
+        wait_listening(process, port, WAIT)
         yield process, f"http://127.0.0.1:{port}", path
     finally:
         if process.poll() is None:
@@ -76,19 +67,9 @@ def serving(tmp_path, stuck: str, seconds: float):
         process.communicate()
 
 
-def post(url: str, body: dict) -> tuple[int, dict]:
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=WAIT) as answer:
-            return answer.status, json.loads(answer.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
-
-
 def new_game(url: str) -> str:
     """A codebreaker game of the variant, its secret 0011; its id."""
-    status, game = post(f"{url}/api/games", {"rules": {"variant": "rule"}, "backend": "python",
+    status, game = http_post(f"{url}/api/games", {"rules": {"variant": "rule"}, "backend": "python",
                                              "strategy": "first", "secret": "0011"})
     assert status == 201, game
     return game["id"]
@@ -106,11 +87,11 @@ def test_a_call_that_loops_in_a_request_is_stopped_and_answered(tmp_path):
     with serving(tmp_path, "loops", 1) as (process, url, path):
         game = new_game(url)
         started = time.monotonic()
-        assert post(f"{url}/api/games/{game}/guesses", {"guess": "0123"}) == (
+        assert http_post(f"{url}/api/games/{game}/guesses", {"guess": "0123"}) == (
             400, {"error": f"{path}: score((0, 1, 2, 3), <a code withheld>) did not return within 1 s"})
         assert time.monotonic() - started < 30
         # The rule plays on: the next request gets its answer.
-        status, state = post(f"{url}/api/games/{game}/guesses", {"guess": "0011"})
+        status, state = http_post(f"{url}/api/games/{game}/guesses", {"guess": "0011"})
         assert (status, state) == (200, {"guess": "0011", "feedback": "won", "won": True, "attempts": 1,
                                          "secret": "0011"})
         code, took = stopped(process)
@@ -121,10 +102,10 @@ def test_a_call_stuck_in_c_is_left_to_its_thread_and_sigterm_stops_the_server(tm
     with serving(tmp_path, "sleeps", 1) as (process, url, path):
         game = new_game(url)
         started = time.monotonic()
-        assert post(f"{url}/api/games/{game}/guesses", {"guess": "0123"}) == (
+        assert http_post(f"{url}/api/games/{game}/guesses", {"guess": "0123"}) == (
             400, {"error": f"{path}: score((0, 1, 2, 3), <a code withheld>) did not return within 1 s"})
         assert time.monotonic() - started < 30
-        status, state = post(f"{url}/api/games/{game}/guesses", {"guess": "0011"})  # a new thread runs the rule
+        status, state = http_post(f"{url}/api/games/{game}/guesses", {"guess": "0011"})  # a new thread runs the rule
         assert (status, state["feedback"]) == (200, "won")
         code, took = stopped(process)  # the thread left in time.sleep(1000) does not hold the process
     assert code == 143 and took < 30
@@ -136,7 +117,7 @@ def test_sigterm_while_a_request_waits_for_the_rule_answers_it_and_stops(tmp_pat
         game = new_game(url)
         answers = []
         asking = threading.Thread(target=lambda: answers.append(
-            post(f"{url}/api/games/{game}/guesses", {"guess": "0123"})), daemon=True)
+            http_post(f"{url}/api/games/{game}/guesses", {"guess": "0123"})), daemon=True)
         asking.start()
         time.sleep(2)  # the request is in the rule's loop
         code, took = stopped(process)

@@ -6,15 +6,12 @@ device, an empty name: one line at start, in the words of the other file options
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import os
 import sqlite3
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -24,6 +21,8 @@ from mm_logic.server import db_store
 from mm_logic.server.api import create_app
 from mm_logic.server.db_store import SqliteStore
 from mm_logic.server.process import ServerProcess
+
+from conftest import http_json
 
 MMLOGIC = str(Path(sys.executable).parent / "mmlogic")
 RULES = {"pegs": 4, "colors": 6}
@@ -84,17 +83,6 @@ def serve_refused(*options, wait: float = 20.0) -> tuple[int, str, str]:
     return done.returncode, done.stdout, done.stderr
 
 
-def call(url: str, method: str = "GET", body: dict | None = None, wait: float = 30.0) -> tuple[int, dict]:
-    """One request to a real server: its status and JSON body."""
-    request = urllib.request.Request(url, method=method, data=None if body is None else json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=wait) as answer:
-            return answer.status, json.loads(answer.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
-
-
 # -- a damaged store ---------------------------------------------------------------------------------
 def test_a_damaged_store_is_refused_at_start_in_one_line_and_left_as_it_was(tmp_path):
     # Every page but the first overwritten: it was accepted, then every request was a 500 and a 50-line
@@ -125,7 +113,7 @@ def damaged(name: str) -> str:
 def test_damage_found_while_serving_is_a_503_in_one_line_and_one_log_line(tmp_path):
     db = tmp_path / "games.db"
     with ServerProcess("--db", str(db)) as server:
-        ids = [call(f"{server.url}/api/games", "POST", {"rules": RULES, "backend": "python"})[1]["id"]
+        ids = [http_json(f"{server.url}/api/games", "POST", {"rules": RULES, "backend": "python"})[1]["id"]
                for _ in range(20)]
         # The rows written into the file itself, then its pages lost under the running server.
         with contextlib.closing(sqlite3.connect(db)) as other:
@@ -135,7 +123,7 @@ def test_damage_found_while_serving_is_a_503_in_one_line_and_one_log_line(tmp_pa
                     ("POST", "/api/games", {"rules": RULES, "backend": "python"})]
         malformed = damaged("database disk image is malformed")
         for method, path, body in requests:
-            assert call(server.url + path, method, body) == (503, {"error": malformed})
+            assert http_json(server.url + path, method, body) == (503, {"error": malformed})
     assert server.stop() == 0
     assert server.output[1].splitlines()[1:] == [
         f"WARNING:  {method} {path}: {damaged('database disk image is malformed')}" for method, path, _ in requests]
@@ -219,10 +207,10 @@ def test_a_real_server_waits_5_s_for_a_lock_then_answers_503(tmp_path):
     with ServerProcess("--db", str(db)) as server:
         with locked(db):
             start = time.monotonic()
-            assert call(f"{server.url}/api/games", "POST", {"rules": RULES, "backend": "python"}, wait=20) == (
+            assert http_json(f"{server.url}/api/games", "POST", {"rules": RULES, "backend": "python"}, wait=20) == (
                 503, {"error": busy("5")})
             assert 5 <= time.monotonic() - start < 10
-        assert call(f"{server.url}/api/games", "POST", {"rules": RULES, "backend": "python"})[0] == 201
+        assert http_json(f"{server.url}/api/games", "POST", {"rules": RULES, "backend": "python"})[0] == 201
     assert server.stop() == 0
     assert server.output[1].splitlines()[1:] == [f"WARNING:  POST /api/games: {busy('5')}"]
 

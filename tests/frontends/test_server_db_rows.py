@@ -11,13 +11,10 @@ followed by others, all played on."""
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import sqlite3
 import sys
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -28,6 +25,8 @@ from mm_logic.server.api import create_app
 from mm_logic.server.db_store import SqliteStore
 from mm_logic.server.process import ServerProcess
 from mm_logic.server.variant import Variant
+
+from conftest import http_json
 
 RULES = {"pegs": 4, "colors": 6}
 PALINDROME = Path(__file__).parents[2] / "examples" / "palindrome.lp"
@@ -242,25 +241,14 @@ def test_the_start_counts_the_damaged_rows(tmp_path):
     store.close()
 
 
-def call(url: str, method: str = "GET", body: dict | None = None) -> tuple[int, dict]:
-    """One request to a real server: its status and JSON body."""
-    request = urllib.request.Request(url, method=method, data=None if body is None else json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=30) as answer:
-            return answer.status, json.loads(answer.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
-
-
 def test_a_real_server_says_the_damaged_rows_at_start_and_serves_the_others(tmp_path):
     # It was a 500 and a 40-line traceback in the log (JSONDecodeError), a 400, or a damaged history played on.
     db = tmp_path / "games.db"
     with ServerProcess("--db", str(db)) as server:
-        made = [call(f"{server.url}/api/games", "POST", {"rules": RULES, "backend": "python", "secret": "0123"})[1]
+        made = [http_json(f"{server.url}/api/games", "POST", {"rules": RULES, "backend": "python", "secret": "0123"})[1]
                 for _ in range(3)]
         for game in made:
-            assert call(f"{server.url}/api/games/{game['id']}/guesses", "POST", {"guess": "0011"})[0] == 200
+            assert http_json(f"{server.url}/api/games/{game['id']}/guesses", "POST", {"guess": "0011"})[0] == 200
     assert server.stop() == 0
     broken, short, healthy = (game["id"] for game in made)
     damage(db, broken, "played = '{not json'")
@@ -270,8 +258,8 @@ def test_a_real_server_says_the_damaged_rows_at_start_and_serves_the_others(tmp_
                  damaged("game", short, "entry 1: code [0, 0, 1] has 3 pegs, expected 4"))]
     with ServerProcess("--db", str(db)) as server:
         for method, path, body, said in requests:
-            assert call(server.url + path, method, body) == (503, {"error": said})
-        assert call(f"{server.url}/api/games/{healthy}/guesses", "POST", {"guess": "0123"})[1]["won"] is True
+            assert http_json(server.url + path, method, body) == (503, {"error": said})
+        assert http_json(f"{server.url}/api/games/{healthy}/guesses", "POST", {"guess": "0123"})[1]["won"] is True
     assert server.stop() == 0
     lines = server.output[1].splitlines()
     assert lines[0] == (f"mmlogic serve: --db {db}: 2 of 3 games and races are damaged ({broken}, {short}): a request "
