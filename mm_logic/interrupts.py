@@ -94,9 +94,13 @@ def wrapped_interrupt(error: BaseException) -> bool:
     A kernel calls back into Python for some of its constants (numba unpickles them there);
     Ctrl-C landing in that call came out of the kernel as ``SystemError: CPUDispatcher(<function
     repair ...>) returned a result with an exception set``, caused by the KeyboardInterrupt:
-    ``bench --strategy sample-entropy`` on 30x30 ended so on most Ctrl-Cs (exit 1).
+    ``bench --strategy sample-entropy`` on 30x30 ended so on most Ctrl-Cs (exit 1), and ``optimal --anytime``
+    on 5x6 (twice wrapped).
     """
-    return isinstance(error, SystemError) and isinstance(error.__cause__, KeyboardInterrupt)
+    # A kernel called from a kernel wraps it again (scoring_tree's unpickling: a SystemError of a SystemError).
+    while isinstance(error, SystemError):
+        error = error.__cause__
+    return isinstance(error, KeyboardInterrupt)
 
 
 @contextmanager

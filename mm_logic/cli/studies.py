@@ -15,6 +15,7 @@ from .options import (
     MemorySize,
     backend_option,
     check_executor,
+    distinct_outputs,
     emit,
     encoding_option,
     executor_options,
@@ -142,17 +143,7 @@ def optimal_command(rules, objective, max_depth, consistent_only, encoding, symm
     from ..studies.optimal import optimal
     from ..terminal.progress import Spinner
 
-    if anytime or exact_below is not None or look_ahead is not None:
-        given = {"--objective": objective != "expected", "--max-depth": max_depth is not None,
-                 "--consistent-only": consistent_only, "--encoding": encoding is not None, "--lies": bool(rules.lies),
-                 "--no-symmetry": not symmetric, "--jobs": jobs != 1, "--executor": executor != "local",
-                 "--split-above": split_above is not None}
-        return _optimal_anytime(rules, anytime, exact_below, look_ahead, memory, journal, save_tree, as_json,
-                                [name for name, on in given.items() if on])
-    if rules.lies:
-        return _optimal_with_lies(rules, objective, max_depth, consistent_only, jobs, executor, journal, save_tree,
-                                  as_json)
-    check_executor(executor, scheduler, "parts")
+    distinct_outputs(journal=journal, save_tree=save_tree)  # the tree written over the journal lost it
     if memory is not None and executor == "local":
         from ..memory import memory_text, total_memory
 
@@ -161,6 +152,20 @@ def optimal_command(rules, objective, max_depth, consistent_only, encoding, symm
         if memory > total_memory():
             raise click.BadParameter(f"{memory_text(memory)} is more than this machine's memory "
                                      f"({memory_text(total_memory())})", param_hint="'--memory'")
+    if anytime or exact_below is not None or look_ahead is not None:
+        from ..rules import FEEDBACK_RULES
+
+        given = {"--objective": objective != "expected", "--max-depth": max_depth is not None,
+                 "--consistent-only": consistent_only, "--encoding": encoding is not None, "--lies": bool(rules.lies),
+                 "--feedback FILE": rules.feedback not in FEEDBACK_RULES, "--no-symmetry": not symmetric,
+                 "--jobs": jobs != 1, "--executor": executor != "local", "--scheduler": scheduler is not None,
+                 "--split-above": split_above is not None}
+        return _optimal_anytime(rules, anytime, exact_below, look_ahead, memory, journal, save_tree, as_json,
+                                [name for name, on in given.items() if on])
+    if rules.lies:
+        return _optimal_with_lies(rules, objective, max_depth, consistent_only, jobs, executor, journal, save_tree,
+                                  as_json)
+    check_executor(executor, scheduler, "parts")
     if split_above is not None and executor == "local" and jobs == 1:
         raise BadInput("--split-above applies with workers (--jobs 2 or more, or --executor dask): one process "
                        "searches every part whole")
@@ -254,7 +259,7 @@ def _optimal_anytime(rules, anytime, exact_below, look_ahead, memory, journal, s
         raise BadInput(f"{'--exact-below' if exact_below is not None else '--look-ahead'} applies with --anytime")
     if others:
         raise BadInput(f"{others[0]} does not apply with --anytime: one process improves the expected case of the "
-                       "game's own codes")
+                       "game's own codes under a built-in rule")
     with Spinner("improving") as spinner:
         searcher_bits = table_bits(rules, 1, memory)
         run = anytime_search.Anytime(

@@ -223,7 +223,7 @@ class Anytime:
             if (line["parts"], line["value"]) != (values, value):
                 raise self.journal.damaged(number, f"does not match its set: the heuristic's parts after "
                                                    f"{line['guess']} cost {value:,} in all, the line says "
-                                                   f"{line['value']:,}")
+                                                   f"{_figure(line['value'])}")
         else:
             started = time.monotonic()
             if not node.at and self.opening is not None:
@@ -261,7 +261,7 @@ class Anytime:
             number, line = known["optimum"]
             if line["heuristic"] != node.value:
                 raise self.journal.damaged(number, f"does not match its set: the heuristic's cost there is "
-                                                   f"{node.value:,}, the line says {line['heuristic']:,}")
+                                                   f"{node.value:,}, the line says {_figure(line['heuristic'])}")
             optimum, node.line = line["optimum"], number
         elif "stopped" in known:
             return False
@@ -374,7 +374,13 @@ class Anytime:
                 if found != node.value:
                     said = f"{found:,}" if found < node.value else f"no less than {found:,}"
                     raise self.journal.damaged(node.line, f"does not match its set: its least total is {said}, "
-                                                          f"the line says {node.value:,}")
+                                                          f"the line says {_figure(node.value)}")
                 node.tree = self.searcher.subtree(node.part, history, None)
             return node.tree
         return self.heuristic.tree(node.at, self.code, self.searcher.space)
+
+
+def _figure(n: int) -> str:
+    """A figure read from a journal, as a message quotes it: whole if short, else how long it is."""
+    text = f"{n:,}"
+    return text if len(text) <= 40 else f"a number of {len(str(n)):,} digits"

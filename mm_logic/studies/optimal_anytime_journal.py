@@ -19,7 +19,6 @@ and the file is left as it is. A last line cut short (the run killed while writi
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 
 from ..errors import BadInput
@@ -30,6 +29,8 @@ from ..rules import Rules
 #: The journal's first line names it and what it was run with.
 KIND = "mmlogic optimal --anytime"
 VERSION = 1
+#: The most seconds a line may say a decision took (a year: more is an edit, and 10**400 is no float).
+MAX_SECONDS = 366 * 24 * 3600
 #: The keys of each kind of line (besides ``at``).
 SHAPES = {"guess": {"guess", "parts", "value", "seconds"}, "optimum": {"optimum", "heuristic", "seconds"},
           "stopped": {"stopped"}}
@@ -64,22 +65,27 @@ class AnytimeJournal:
             self._lock = None
 
     def _load(self, path: Path) -> None:
-        text = read_text(path, "--journal")
+        """Read and check every line; only then drop a last line cut short, or end a last line left without
+        its end, so that a file refused is left exactly as it was."""
+        try:
+            text = read_text(path, "--journal")
+        except UnicodeDecodeError:
+            raise BadInput(f"cannot read --journal {path}: not text") from None
         rows = text.split("\n")
+        cut = end = False
         if rows[-1]:  # the last line has no end: cut short as the run was killed writing it, unless complete
             try:
                 json.loads(rows[-1])
             except ValueError:
-                self._cut(path, len(text) - len(rows[-1]))
-                rows[-1] = ""
+                cut = len(rows) > 1  # a file of one line cut short is no journal: said as such below
+                if cut:
+                    rows[-1] = ""
             else:
-                self._append_text("\n")  # complete: the next line starts on a line of its own
+                end = True
         for number, line in enumerate(rows if rows[-1] else rows[:-1], 1):
             entry = self._parsed(line, number)
             if number == 1:
-                if entry != self.header:
-                    raise BadInput(f"--journal {path} is the journal of another run ({_settings(entry)}); this one "
-                                   f"is {_settings(self.header)}")
+                self._check_header(path, entry)
                 continue
             at = self._checked(entry, number)
             kind = next(kind for kind in SHAPES if kind in entry)
@@ -92,6 +98,27 @@ class AnytimeJournal:
                                "journal is left as it is")
             known[kind] = (number, entry)
             self._count = number
+        if cut:
+            self._cut(path, len(text) - len(text.split("\n")[-1]))
+        elif end:
+            self._append_text("\n")  # complete: the next line starts on a line of its own
+
+    def _check_header(self, path: Path, entry) -> None:
+        """The first line must name an anytime search of these rules and settings."""
+        if not isinstance(entry, dict) or entry.get("kind") != KIND:
+            raise BadInput(f"--journal {path} is not the journal of an anytime search (its first line); the file "
+                           "is left as it is: name another file")
+        if entry.get("rules") != self.header["rules"]:
+            theirs = entry.get("rules")
+            try:
+                described = Rules.from_dict(theirs).describe()
+            except Exception:  # noqa: BLE001 - a header edited by hand: said as unreadable
+                described = "rules not readable"
+            raise BadInput(f"--journal {path} is the journal of an anytime search of {described}, not of "
+                           f"{self.rules.describe()}")
+        if entry != self.header:
+            raise BadInput(f"--journal {path} is the journal of another run ({_settings(entry)}); this one is "
+                           f"{_settings(self.header)}")
 
     @staticmethod
     def _cut(path: Path, length: int) -> None:
@@ -130,7 +157,7 @@ class AnytimeJournal:
         if any(type(n) is not int or n < 1 for n in numbers):
             raise self.damaged(number, "has a figure that is not a positive whole number")
         seconds = entry.get("seconds", entry.get("stopped"))
-        if type(seconds) not in (int, float) or not math.isfinite(seconds) or seconds < 0:
+        if type(seconds) not in (int, float) or not 0 <= seconds <= MAX_SECONDS:  # NaN fails too
             raise self.damaged(number, "has seconds that are not a number of seconds")
         if "optimum" in entry and entry["optimum"] > entry["heuristic"]:
             raise self.damaged(number, "has an optimum above the heuristic's cost")

@@ -9,16 +9,22 @@ resumed from its journal ends where one run without a stop ends.
 from __future__ import annotations
 
 import json
+import re
+import signal
+import subprocess
+import time
 
 import pytest
 
 from mm_logic.errors import BadInput
+from mm_logic.interrupts import wrapped_interrupt
 from mm_logic.rules import Rules
+from mm_logic.strategies.tree import StrategyTree
 from mm_logic.studies.optimal_anytime import Anytime
 from mm_logic.studies.optimal_anytime_journal import AnytimeJournal
 from mm_logic.studies.optimal_search import Searcher
 
-from conftest import one_line_error
+from conftest import MMLOGIC, one_line_error
 
 RULES = Rules(4, 6)
 #: The optimum of 4x6 (Koyama and Lai's 5,625).
@@ -108,7 +114,8 @@ def test_another_runs_journal_is_refused_untouched(tmp_path, run):
     assert journal.read_bytes() == before
 
 
-NOT_WITH = "does not apply with --anytime: one process improves the expected case of the game's own codes"
+NOT_WITH = ("does not apply with --anytime: one process improves the expected case of the game's own codes under a "
+            "built-in rule")
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -234,3 +241,69 @@ def test_a_journal_another_run_holds_is_refused(tmp_path, run):
                                   "another file", stdout="")
     finally:
         holder.close()
+
+
+# -- files that are no journal, and two options on one file ----------------------------------------------
+@pytest.mark.parametrize(("text", "why"), [
+    (b"my notes\nimportant unterminated line", "line 1 is not JSON; the journal is left as it is"),
+    (b'{"a": 1}\n{"b": 2}', "is not the journal of an anytime search (its first line); the file is left as it "
+                             "is: name another file"),
+    (b"\xff\xfe\n", "not text"),
+])
+def test_a_file_that_is_no_journal_is_refused_untouched(tmp_path, run, text, why):
+    journal = tmp_path / "notes.txt"
+    journal.write_bytes(text)
+    result = run("optimal", "--anytime", "--pegs", "3", "--colors", "3", "--journal", journal)
+    message = f"cannot read --journal {journal}: not text" if why == "not text" else \
+        f"--journal {journal}: {why}" if why.startswith("line") else f"--journal {journal} {why}"
+    one_line_error(result, 2, message, stdout="")
+    assert journal.read_bytes() == text
+
+
+def test_the_journal_of_other_rules_says_both(tmp_path, run):
+    journal = tmp_path / "run.jsonl"
+    assert run("optimal", "--anytime", "--pegs", "3", "--colors", "3", "--journal", journal).exit_code == 0
+    before = journal.read_bytes()
+    one_line_error(run("optimal", "--anytime", "--pegs", "3", "--colors", "4", "--journal", journal), 2,
+                   f"--journal {journal} is the journal of an anytime search of 3x3, not of 3x4", stdout="")
+    assert journal.read_bytes() == before
+
+
+@pytest.mark.parametrize("anytime", [[], ["--anytime"]])
+def test_a_journal_and_a_tree_on_one_file_are_refused(tmp_path, run, anytime):
+    same = tmp_path / "same.json"
+    one_line_error(run("optimal", *anytime, "--pegs", "3", "--colors", "3", "--journal", same, "--save-tree", same),
+                   2, f"--journal and --save-tree name the same file, {same}", stdout="")
+    assert not same.exists()
+
+
+def test_seconds_beyond_a_year_are_refused(tmp_path, finished):
+    journal, number = edited(tmp_path, finished[0], "optimum", lambda e: e.update(seconds=10**400))
+    refused(tmp_path, journal, number, "has seconds that are not a number of seconds")
+
+
+def test_ctrl_c_in_the_heuristics_kernel_stops_with_the_best_tree(tmp_path):
+    # On 5x6 the signal lands in the heuristic's compiled walk, whose numba callback wraps it twice: it ended in
+    # "internal failure: SystemError" with no tree written.
+    process = subprocess.Popen([MMLOGIC, "optimal", "--anytime", "--pegs", "5", "--colors", "6", "--journal",
+                                "run.jsonl", "--save-tree", "tree.json"], cwd=tmp_path, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(6)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=120)
+    finally:
+        process.kill()
+    assert (process.returncode, err) == (130, "interrupted\n"), err
+    assert "stopped       the best tree so far, not the optimum" in out
+    total = int(re.search(r"total\s+([\d,]+) guesses", out)[1].replace(",", ""))
+    # The best tree so far, written: its games take the total said.
+    assert StrategyTree.load(tmp_path / "tree.json").figures().total_guesses == total
+
+
+def test_a_kernel_wraps_ctrl_c_twice():
+    inner = SystemError("unpickle")
+    inner.__cause__ = KeyboardInterrupt()
+    outer = SystemError("scoring_tree")
+    outer.__cause__ = inner
+    assert wrapped_interrupt(outer) and not wrapped_interrupt(SystemError("other"))
