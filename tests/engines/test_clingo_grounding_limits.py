@@ -95,6 +95,7 @@ needs_proc = pytest.mark.skipif(not Path("/proc/self/statm").is_file(), reason="
 
 
 # -- an encoding (--encoding FILE.lp), item 4 ------------------------------------------------------------
+@pytest.mark.slow  # a grounding grows to its memory bound: 3.5 to 6 s a command
 @pytest.mark.parametrize("command", list(COMMANDS))
 def test_an_encoding_that_grounds_for_ever_stops_at_the_memory_bound(tmp_path, command):
     path = endless(tmp_path)

@@ -208,6 +208,7 @@ def test_the_time_limit_ends_a_long_derivation_between_two_calls(slow, capsys):
     assert time.monotonic() - started < 1.0  # 27 calls take 1.35 s
 
 
+@pytest.mark.slow  # a 5x5 .pl derivation until its 8 s time limit: 9 s
 def test_the_time_limit_ends_a_long_prolog_derivation(tmp_path):
     # examples/shared_colours.pl for 5x5 took 111 s, silent and deaf to --time-limit.
     started = time.monotonic()

@@ -282,6 +282,7 @@ def test_seconds_beyond_a_year_are_refused(tmp_path, finished):
     refused(tmp_path, journal, number, "has seconds that are not a number of seconds")
 
 
+@pytest.mark.slow  # 5x6 for 6 s, then the best tree written: 8 s
 def test_ctrl_c_in_the_heuristics_kernel_stops_with_the_best_tree(tmp_path):
     # On 5x6 the signal lands in the heuristic's compiled walk, whose numba callback wraps it twice: it ended in
     # "internal failure: SystemError" with no tree written.
