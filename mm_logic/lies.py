@@ -185,8 +185,8 @@ def parse_liar(text: str, rules: Rules, seed: int | None) -> Liar:
     if text == "random":
         return Liar(rules, (), seed)
     try:
-        if not text.isascii():
-            raise ValueError  # int() reads other scripts' digits ('٢' as 2): numbers are written with 0-9
+        if not text.isascii() or "_" in text:
+            raise ValueError  # int() reads other scripts' digits ('٢' as 2) and 1_0 as 10: numbers are 0-9 alone
         turns = tuple(sorted({int(part) for part in text.split(",")}))
     except ValueError:
         raise BadInput(f"--liar takes random or the answers that lie, by number (2,5), got {text!r}") from None

@@ -19,6 +19,11 @@ _SIZE = re.compile(r"([0-9]+(?:\.[0-9]+)?)[ \t]*([KMGT]?)(?:I?B)?", re.IGNORECAS
 MAX_SIZE = 1 << 50
 
 
+#: Where a container's cgroup holds this process's memory: version 2's file, then version 1's (which reads as
+#: about 2**63 where no limit is set).
+_CGROUP_LIMITS = ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes")
+
+
 def available_memory() -> int:
     """Bytes of memory the machine has available now (``MemAvailable``; the free pages elsewhere)."""
     try:
@@ -31,9 +36,36 @@ def available_memory() -> int:
     return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_AVPHYS_PAGES")
 
 
+def _cgroup_limit() -> int | None:
+    """The bytes this process's cgroup holds it to, where it holds it to a limit."""
+    for name in _CGROUP_LIMITS:
+        try:
+            with open(name) as limit:
+                held = limit.read().strip()
+        except OSError:
+            continue
+        if held.isdigit():
+            return int(held)
+    return None
+
+
+def address_space() -> tuple[int, int] | None:
+    """(limit, bytes in use) of this process's address space, where it is limited (``ulimit -v``,
+    ``RLIMIT_AS``): what it may still allocate is the difference, however much memory the machine has."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    if soft == resource.RLIM_INFINITY:
+        return None
+    try:
+        with open("/proc/self/statm") as statm:
+            used = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        used = _peak_bytes(resource.RUSAGE_SELF)  # no /proc: at least what it has held
+    return soft, used
+
+
 def total_memory() -> int:
     """Bytes of memory the machine has (``MemTotal``, the physical pages elsewhere), or less where this process
-    is held to less (a container's cgroup ``memory.max``)."""
+    is held to less (a container's cgroup ``memory.max``, or version 1's ``memory.limit_in_bytes``)."""
     total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     try:
         with open("/proc/meminfo") as info:
@@ -43,14 +75,8 @@ def total_memory() -> int:
                     break
     except OSError:
         pass
-    try:
-        with open("/sys/fs/cgroup/memory.max") as limit:
-            held = limit.read().strip()
-        if held.isdigit():
-            total = min(total, int(held))
-    except OSError:
-        pass
-    return total
+    held = _cgroup_limit()
+    return total if held is None else min(total, held)
 
 
 def peak_memory() -> tuple[int, int]:

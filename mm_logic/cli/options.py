@@ -28,8 +28,9 @@ from ..rules import DEFAULT_ALPHABET, FEEDBACK_RULES, MAX_COLORS, MAX_LIES, MAX_
 
 def _ascii(value, param, ctx, type_: click.ParamType) -> None:
     """Refuse a number typed with characters other than ASCII ones: int() and float() read every script's digits
-    ('٤' and '４' as 4) and spaces, which mmlogic never does, in options as in codes."""
-    if isinstance(value, str) and not value.isascii():
+    ('٤' and '４' as 4) and spaces, which mmlogic never does, in options as in codes; and Python's digit grouping,
+    which they read too (``--pegs 1_0`` was 10 pegs)."""
+    if isinstance(value, str) and (not value.isascii() or "_" in value):
         type_.fail(f"{quoted(value)} is not written with the digits 0-9", param, ctx)
 
 

@@ -45,7 +45,7 @@ from ..files import read_bytes
 from ..rules import Code, Feedback
 from .rule import FeedbackRule
 from .standard import _small_ints
-from .watch import ROWS_GAP, TICK_CALLS, WITHHELD_CODE, Overdue, Rows, called, said, watched
+from .watch import ROWS_GAP, TICK_CALLS, WITHHELD_CODE, Overdue, Rows, called, interrupted, said, watched
 
 #: The feedback that says the guess is the code, as written; its numbers are all :data:`WIN_VALUE`.
 WON = "won"
@@ -141,8 +141,14 @@ class CustomRule(FeedbackRule):
         self._asking = asked = (guess, secret)
         try:
             told = self._score(guess, secret)
-        except (KeyboardInterrupt, Overdue):
-            raise  # Ctrl-C; the watch's own stop, worded where the watch ends
+        except Overdue:
+            raise  # the watch's own stop, worded where the watch ends
+        except KeyboardInterrupt as error:
+            if interrupted():
+                raise  # Ctrl-C
+            raise BadInput(said(f"{self.path}: score{asked} failed: {_failure(error)}",
+                                f"{self.path}: {called(asked)} failed: KeyboardInterrupt (its message withheld)")) \
+                from None
         except SystemExit as ended:  # it would end mmlogic, silently and with its code
             raise BadInput(said(f"{self.path}: score{asked} raised SystemExit"
                                 f"({'' if ended.code is None else _shown(ended.code)})",
@@ -351,8 +357,12 @@ def _run(code: types.CodeType, module: types.ModuleType, path: Path) -> None:
     """Import the module: run its code in its namespace, every failure its one line."""
     try:
         exec(code, module.__dict__)  # noqa: S102 - the user's own rule
-    except (KeyboardInterrupt, Overdue):
-        raise  # Ctrl-C; the watch's own stop, worded where the watch ends
+    except Overdue:
+        raise  # the watch's own stop, worded where the watch ends
+    except KeyboardInterrupt as error:
+        if interrupted():
+            raise  # Ctrl-C
+        raise BadInput(f"{path}: {_failure(error)}") from None
     except SystemExit as ended:  # it would end mmlogic, silently and with its code
         raise BadInput(f"{path}: importing it called sys.exit({'' if ended.code is None else _shown(ended.code)})") \
             from None
@@ -461,8 +471,12 @@ def _said(value, show) -> tuple[str, str | None]:
     of exception it raised (the module's ``__str__`` or ``__repr__`` may fail like any of its code)."""
     try:
         text = show(value)
-    except (KeyboardInterrupt, Overdue):
+    except Overdue:
         raise
+    except KeyboardInterrupt:
+        if interrupted():
+            raise  # Ctrl-C; else the module's own, as any of its failures
+        return "", "KeyboardInterrupt"
     except BaseException as error:  # noqa: BLE001 - the module's own object
         return "", type(error).__name__
     return (text if len(text) <= QUOTED else f"{text[:QUOTED]}… ({len(text):,} characters)"), None

@@ -2,9 +2,11 @@
 bounded.
 
 Importing the module, and each call of its ``score``, may run :data:`CALL_SECONDS` at once, in any thread:
-the main one by a timer (:class:`_Watch`), the others (the server's requests) by handing the calls to a
-thread of their own that is stopped from outside (:func:`_handed`). A call past the limit is one line naming
-the file and the call (``BadInput``, exit 2; HTTP 400 in the server). What the module prints goes to stderr.
+the main one by a thread of the watch's own that stops it from outside (:class:`_Watch`), the others (the
+server's requests) by handing the calls to a thread of their own that is stopped from outside
+(:func:`_handed`). A call past the limit is one line naming the file and the call (``BadInput``, exit 2; HTTP
+400 in the server). What the module prints goes to stderr. A ``KeyboardInterrupt`` the module raises is one of
+its failures; Ctrl-C is told from it by the signal received (:func:`interrupted`).
 
 Rows of many calls over the same codes (the rule's table: every code scored against every code) say how they
 go on stderr once they are long, and end at the command's ``--time-limit`` (:func:`limit_scoring`,
@@ -16,10 +18,13 @@ not the code it was scored against, nor what the module said or returned (:func:
 
 from __future__ import annotations
 
+import _signal
+import _thread
 import contextlib
 import contextvars
 import ctypes
 import logging
+import os
 import queue
 import signal
 import sys
@@ -70,8 +75,13 @@ def watched(path: Path, rule: Rule | None, call):
     bounded: :data:`CALL_SECONDS` a call, the main thread by :class:`_Watch`, another one by :func:`_handed`.
     What the module prints goes to stderr: on stdout it would break a command's ``--json``."""
     if threading.current_thread() is threading.main_thread():
-        with _Watch(path, rule), contextlib.redirect_stdout(sys.stderr):
-            return call()
+        watch = _Watch(path, rule)
+        try:
+            with watch, contextlib.redirect_stdout(sys.stderr):
+                return call()
+        except Overdue:  # the stop came as the block ended, in its own exit: the call did run past the limit
+            watch._disarm()
+            raise _overdue(path, rule) from None
     if isinstance(threading.current_thread(), _Runner):  # a block inside a block: the outer one is watched
         return call()
     return _handed(path, rule, call)
@@ -127,75 +137,190 @@ def called(pair: tuple | None) -> str:
     return f"score({guess}, {WITHHELD_CODE})"
 
 
-#: The watch holding the timer (None between watches): :func:`_on_alarm` looks at it.
+#: The main thread's watch under way (None between watches): the watchdog (:func:`_watchdog`) and the handlers
+#: of SIGALRM and SIGINT look at it.
 _watching: _Watch | None = None
+#: Taken while a watch ends, and while the watchdog stops its call: a stop never lands after the watch.
+_ending = threading.Lock()
+#: Whether Ctrl-C (SIGINT, or SIGTERM or SIGHUP taken as it) reached the main thread during the watch under way
+#: (:func:`interrupted`).
+_signalled = False
+
+
+def interrupted() -> bool:
+    """Whether Ctrl-C (SIGINT, or SIGTERM or SIGHUP taken as it: :func:`mm_logic.interrupts.endings_as_interrupts`)
+    reached the main thread while its watch ran: a ``KeyboardInterrupt`` out of the module's code is then the
+    user's, else the module's own (raised by it, or in another thread, which no signal reaches)."""
+    return _signalled and threading.current_thread() is threading.main_thread()
 
 
 class _Watch:
     """While the block runs in the main thread, the module's code may run :data:`CALL_SECONDS` at once:
     importing it (the block that runs it), or one call of ``score`` (a block of ``rule``'s calls).
 
-    A timer (``SIGALRM`` every :data:`WATCH_TICK` s, :func:`_on_alarm`) looks at the call the rule began
-    last (the rule's ``_asking``): one that has not changed for the limit is stopped where it runs,
-    as Ctrl-C would stop it (Python runs the handler there, between two instructions, also in a sleep or
-    a wait on a file), and the block ends in one :class:`BadInput` line naming the file, the call and the
-    limit. A call the module catches the stop in is stopped again at the next tick. Cost: the timer
-    started and stopped per block (a row of the rule's table, or one ``score``), and one attribute set per
-    call.
+    A thread of the watch's own (:func:`_watchdog`) looks at the call the rule began last (the rule's
+    ``_asking``) every :data:`WATCH_TICK` s: one that has not changed for the limit is stopped where it runs,
+    as Ctrl-C would stop it. With SIGALRM's handler the watch's (:func:`_on_alarm`), by that signal, sent to
+    the main thread: Python runs the handler there, between two instructions, also in a sleep or a wait on a
+    file. Where the module's code changed SIGALRM's handling (ignored it, or handled it itself), by an
+    exception raised in the main thread from outside (``PyThreadState_SetAsyncExc``): between two instructions
+    too, and in a wait in C where the module's own handler runs (the signal is sent to it as well), not where
+    it ignores the signal. The block ends in one :class:`BadInput` line naming the file, the call and the
+    limit. A call the module catches the stop in is stopped again at the next tick. No timer of the process's
+    is used: a module that cancels or sets one (``signal.alarm(0)``, ``setitimer``) changes nothing of the
+    watch.
 
-    Not watched here: other threads (signals reach the main thread only; :func:`_handed` watches them), a
-    block inside another (the outer one watches), and a process whose timer someone else holds. Code that
-    computes in C without returning to Python (``10 ** 10 ** 10``) is not stopped either, by this or by Ctrl-C.
+    The handlers of SIGALRM and SIGINT are put back as they were when the block ends, whatever the module did
+    with them, and a timer it started is stopped; while the block runs, SIGINT's handler records that Ctrl-C
+    came (:func:`interrupted`). Cost: a few attributes set, the handlers and the timer looked at per block (a
+    row of the rule's table, or one ``score``), and one attribute set per call.
+
+    Not watched here: other threads (:func:`_handed` watches them), a block inside another (the outer one
+    watches). Code that computes in C without returning to Python (``10 ** 10 ** 10``) is not stopped, by
+    this or by Ctrl-C; nor, once the module ignores SIGALRM, one that waits in C (a ``time.sleep``) until the
+    wait ends.
     """
 
     def __init__(self, path: Path, rule: Rule | None = None):
         self.path = path
         self.rule = rule
         self.armed = False
-        self.seen: object = None
-        self.since = 0.0
+        #: Set by the watchdog once it stops the call: the block ends in the overdue line.
+        self.stopping = False
+        #: Whether the watchdog raised in the main thread from outside (one not raised yet is taken back).
+        self.raised = False
+        #: SIGINT's handler before the block (put back after it), None: not replaced.
+        self.sigint = None
 
     def __enter__(self) -> _Watch:
-        global _watching
+        global _watching, _signalled
         if _watching is not None or threading.current_thread() is not threading.main_thread():
             return self
-        handler = signal.getsignal(signal.SIGALRM)
-        if handler is not _on_alarm:
-            if handler not in (signal.SIG_DFL, signal.SIG_IGN) or signal.getitimer(signal.ITIMER_REAL)[0]:
-                return self  # someone else's alarm
-            # Left in place after the block (it does nothing then): an alarm already on its way when the
-            # timer stops must not meet the default action, which ends the process.
-            signal.signal(signal.SIGALRM, _on_alarm)
-        self.seen, self.since = self._progress(), time.monotonic()
+        # _signal's functions, not signal's: its wrappers (handlers as enums) took 3 µs a call, as long as a
+        # call of a rule's score.
+        if _signal.getsignal(signal.SIGALRM) in (signal.SIG_DFL, signal.SIG_IGN):
+            # Left in place after the block (it does nothing then): a stop already on its way when the block
+            # ends must not meet the default action, which ends the process.
+            _signal.signal(signal.SIGALRM, _on_alarm)
+        self.alarm = _signal.getsignal(signal.SIGALRM)
+        self.timer = signal.getitimer(signal.ITIMER_REAL)[0] > 0  # someone else's, left alone
+        sigint = _signal.getsignal(signal.SIGINT)
+        if callable(sigint):  # Ctrl-C raises (or is held) here: recorded on its way
+            self.sigint = sigint
+            _signal.signal(signal.SIGINT, self._on_sigint)
+        _signalled = False
         _watching, self.armed = self, True
-        signal.setitimer(signal.ITIMER_REAL, WATCH_TICK, WATCH_TICK)
+        _watchdog_needed()
         return self
 
     def __exit__(self, kind, error, trace) -> None:
-        global _watching
         if not self.armed:
             return
-        self.armed = False
-        signal.setitimer(signal.ITIMER_REAL, 0, 0)
-        _watching = None
+        self._disarm()
         if kind is Overdue:
             raise _overdue(self.path, self.rule) from None
+
+    def _disarm(self) -> None:
+        """End the watch: no stop after this; the signals' handlers as they were."""
+        global _watching
+        with _ending:
+            if not self.armed:
+                return
+            if self.raised:
+                _raise_in(threading.main_thread(), None)  # a stop not taken yet would land in mmlogic's code
+            # Last: a stop that lands before it (a signal sent) ends the block, which disarms it again.
+            self.armed = False
+            _watching = None
+        if self.alarm is not None and _signal.getsignal(signal.SIGALRM) != self.alarm:  # the module changed it
+            _signal.signal(signal.SIGALRM, self.alarm)
+        if not self.timer and signal.getitimer(signal.ITIMER_REAL)[0] > 0:
+            # The module's own timer: its signal would end the process once the interpreter's exit puts back
+            # SIGALRM's default action.
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        if self.sigint is not None:
+            _signal.signal(signal.SIGINT, self.sigint)
 
     def _progress(self) -> object:
         """What changes with each call the rule begins (nothing while the module is imported)."""
         return None if self.rule is None else self.rule._asking
 
+    def _on_sigint(self, number: int, frame) -> None:
+        """SIGINT while the block runs: recorded (:func:`interrupted`), then handled as before the block."""
+        global _signalled
+        _signalled = True
+        self.sigint(number, frame)
+
+    def _stop(self) -> None:
+        """Stop the call where the main thread runs it (from the watchdog's thread): by SIGALRM where its handler
+        is the watch's; from outside where it is not (with the signal still where the module handles it: its
+        handler, Python code, takes the stop, also in a wait in C), or where the signal sent at the last tick did
+        not stop it (the module blocked it)."""
+        with _ending:
+            if not self.armed:
+                return
+            main, again = threading.main_thread(), self.stopping
+            self.stopping = True  # before the signal: its handler raises only once it is set
+            handler = signal.getsignal(signal.SIGALRM)
+            if callable(handler):  # the watch's, or the module's: run in Python, it ends a wait in C too
+                signal.pthread_kill(main.ident, signal.SIGALRM)
+            if handler is not _on_alarm or again:
+                self.raised = True
+                _raise_in(main, Overdue)
+
 
 def _on_alarm(number: int, frame) -> None:
-    """The watch's tick (:class:`_Watch`): stop the module's code once its call has run past the limit."""
+    """SIGALRM, sent by the watchdog to stop the main thread's call (:class:`_Watch`)."""
     watch = _watching
-    if watch is None or not watch.armed:
-        return
-    now, progress = time.monotonic(), watch._progress()
-    if progress is not watch.seen:
-        watch.seen, watch.since = progress, now
-    elif now - watch.since >= CALL_SECONDS:
+    if watch is not None and watch.armed and watch.stopping:
         raise Overdue
+
+
+# -- the watchdog ---------------------------------------------------------------------------------------------
+#: Set while the watchdog has a watch to look at (it waits on it between them).
+_wake = threading.Event()
+#: Whether this process has started its watchdog.
+_dog_started = False
+
+
+def _watchdog_needed() -> None:
+    """Start the watchdog if this process has none, and wake it if it waits (a watch has begun)."""
+    global _dog_started
+    if not _dog_started:
+        _dog_started = True
+        # A thread of _thread's, not threading's: it is no work the command waits for, nor one that holds its
+        # quick end (mm_logic.interrupts.end_process); it ends with the process.
+        _thread.start_new_thread(_watchdog, ())
+    if not _wake.is_set():
+        _wake.set()
+
+
+def _watchdog() -> None:
+    """Every :data:`WATCH_TICK` s while a watch runs, stop its call once it has run :data:`CALL_SECONDS`
+    (:meth:`_Watch._stop`; again at each tick while it runs on)."""
+    watch, seen, since = None, None, 0.0
+    while True:
+        if _watching is None:
+            _wake.clear()
+            if _watching is None:  # looked at again: a watch that began as it was cleared set it again
+                _wake.wait()
+        time.sleep(WATCH_TICK)
+        current, now = _watching, time.monotonic()
+        if current is None:
+            continue
+        progress = current._progress()
+        if current is not watch or progress is not seen:
+            watch, seen, since = current, progress, now
+        elif now - since >= CALL_SECONDS:
+            current._stop()
+
+
+def _forget_watchdog() -> None:
+    """In a forked child: no watchdog runs there yet, and no watch (the lock may have been the watchdog's)."""
+    global _dog_started, _wake, _watching, _ending
+    _dog_started, _wake, _watching, _ending = False, threading.Event(), None, threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_watchdog)
 
 
 # -- other threads: the server's requests -------------------------------------------------------------------

@@ -130,8 +130,10 @@ def _value(key: str, text: str, strategy: str) -> str:
         if text == "1/n":
             return text
         try:
-            if not text.isascii():
-                raise ValueError  # float() reads other scripts' digits ('٥' as 5): numbers are written with 0-9
+            if not text.isascii() or "_" in text:
+                # float() reads other scripts' digits ('٥' as 5) and Python's grouping (0.0_5): numbers are written
+                # with 0-9
+                raise ValueError
             rate = float(text[:-1]) / 100 if text.endswith("%") else float(text)
         except ValueError:
             rate = -1.0

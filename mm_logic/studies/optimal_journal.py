@@ -361,7 +361,7 @@ class LineChecks:
         if "positions" in entry:
             _whole(entry, "positions")
         if "seconds" in entry and not (_number(entry["seconds"]) and entry["seconds"] >= 0):
-            raise LineRefused(f'"seconds" must be a number of at least 0, not {_json(entry["seconds"])}')
+            raise LineRefused(f'"seconds" must be a finite number of at least 0, not {_json(entry["seconds"])}')
         key = (entry["opening"], entry["feedback"], depth, None if guess is None else entry["guess"])
         self._prepare()
         part = self._part(opening, feedback)
@@ -381,7 +381,7 @@ class LineChecks:
                                   f"guess {entry['guess']}")
             total = self._replay(node, part, depth)
             if total != value:
-                raise LineRefused(f"its total {value} is not that of its subtree, {total}")
+                raise LineRefused(f"its total {_json(value)} is not that of its subtree, {total}")
             self._agree(key, "exact", value, number)
         else:
             self._check_bound(part, depth, guess, value)
@@ -485,24 +485,25 @@ class LineChecks:
         if guess is None:
             floor = self._floor(n, depth)
             if value < floor:
-                raise LineRefused(f"its bound {value} is below {floor}, the least {plural(n, 'code')} can cost{within}")
+                raise LineRefused(f"its bound {_json(value)} is below {floor}, the least {plural(n, 'code')} can cost"
+                                  f"{within}")
             # Above INF: a part the guesses left cannot solve (a bound found below INF, plus more).
             most = n * (n + 1) // 2 if depth is None or depth >= n else None
             if most is not None and value > most:
-                raise LineRefused(f"its bound {value} is above {most}, what guessing its {plural(n, 'code')} in turn "
-                                  "costs")
+                raise LineRefused(f"its bound {_json(value)} is above {most}, what guessing its {plural(n, 'code')} in "
+                                  "turn costs")
             return
         sizes, code = self._leaves(guess, part), format_code(guess, self.rules)
         below = None if depth is None else depth - 1
         floor = min(n + sum(self._floor(m, below) for m in sizes), INF) if below is None or below >= 0 else INF
         if value < floor:
-            raise LineRefused(f"its bound {value} is below {floor}, the least its guess {code} can cost at the part's "
-                              f"{plural(n, 'code')}{within}")
+            raise LineRefused(f"its bound {_json(value)} is below {floor}, the least its guess {code} can cost at the "
+                              f"part's {plural(n, 'code')}{within}")
         if below is None or all(m <= below for m in sizes):
             most = n + sum(m * (m + 1) // 2 for m in sizes)
             if value > most:
-                raise LineRefused(f"its bound {value} is above {most}, what guessing the codes of the parts its guess "
-                                  f"{code} leaves in turn costs")
+                raise LineRefused(f"its bound {_json(value)} is above {most}, what guessing the codes of the parts its "
+                                  f"guess {code} leaves in turn costs")
 
     def _replay(self, node: TreeNode, part: np.ndarray, depth: int | None, level: int = 1) -> int:
         """The total of a subtree played against every code of ``part`` (its guess is guess number ``level`` of the
@@ -550,13 +551,13 @@ class LineChecks:
         exact, bound = seen.get((key, "exact")), seen.get((key, "bound"))
         if kind == "exact":
             if exact is not None and exact[0] != said:
-                raise LineRefused(f"its total {said} is not the total {exact[0]} of line {exact[1]}")
+                raise LineRefused(f"its total {_json(said)} is not the total {_json(exact[0])} of line {exact[1]}")
             if bound is not None and bound[0] > said:
-                raise LineRefused(f"its total {said} is below the bound {bound[0]} of line {bound[1]}")
+                raise LineRefused(f"its total {_json(said)} is below the bound {_json(bound[0])} of line {bound[1]}")
             seen.setdefault((key, "exact"), (said, number))
             return
         if exact is not None and said > exact[0]:
-            raise LineRefused(f"its bound {said} is above the total {exact[0]} of line {exact[1]}")
+            raise LineRefused(f"its bound {_json(said)} is above the total {_json(exact[0])} of line {exact[1]}")
         if bound is None or said > bound[0]:
             seen[(key, "bound")] = (said, number)
 
@@ -570,8 +571,14 @@ def _json(value) -> str:
 
 
 def _number(value) -> bool:
-    """A finite number (not true or false, not NaN or Infinity, which Python's json reads)."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    """A finite number (not true or false, not NaN or Infinity, which Python's json reads, nor a whole number
+    too large for a float: 1 and 400 zeros, which ``math.isfinite`` and every reader of the seconds fail on)."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 def _whole(entry: dict, name: str, null: bool = False) -> int | None:

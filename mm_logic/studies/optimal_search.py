@@ -14,11 +14,11 @@ from collections.abc import Callable
 import numpy as np
 
 from ..codespace import code_space
-from ..errors import BadInput
+from ..errors import BadInput, MMLogicError
 from ..feedback import rule_of
 from ..kernels import ahead
 from ..kernels import search_arrays as arrays
-from ..memory import available_memory, memory_text
+from ..memory import address_space, available_memory, memory_text, total_memory
 from ..notation import Code, Feedback, amount
 from ..rules import Rules
 from ..strategies.tree import TreeNode
@@ -172,7 +172,7 @@ class Searcher:
         self.scratch = arrays.new_scratch(self.size, self.win + 1)
         #: The transposition table's entries, a power of two (:func:`table_bits`).
         self.bits = default_table_bits(self.size) if bits is None else bits
-        self.tt = arrays.new_table(self.bits)
+        self.tt = new_table(self.bits)
         self.control = np.zeros(arrays.CONTROL_SLOTS, dtype=np.int64)
         self.hist = np.zeros((self.size + 2, rules.pegs), dtype=np.int64)
         self.on_tick: Callable[[np.ndarray], None] | None = None
@@ -343,21 +343,52 @@ def table_bits(rules: Rules, jobs: int, memory: int | None) -> int:
 
     ``memory``: the bytes the whole search may take (every process's feedback table, transposition
     table and interpreter); the transposition table gets what the rest leaves, up to 2**30 entries.
-    None: :func:`default_table_bits`, within :data:`DEFAULT_SHARE` of the memory available now.
-    Refuses, in one line, a game whose feedback tables alone do not fit.
+    None: :func:`default_table_bits`, within :data:`DEFAULT_SHARE` of the memory available now (and of
+    what a container's cgroup holds the process to). Each process's share is within what its address
+    space limit (``ulimit -v``) leaves it. Refuses, in one line, a game whose feedback tables alone do
+    not fit, and a ``memory`` whose share is more than that limit leaves (numpy's MemoryError when the
+    table was made, an internal failure, before).
     """
-    budget = memory if memory is not None else int(available_memory() * DEFAULT_SHARE)
+    budget = memory if memory is not None else int(min(available_memory(), total_memory()) * DEFAULT_SHARE)
+    share, capped = budget // jobs, False
+    held = address_space()
+    if held is not None:
+        # The machine may have the memory and the process may still not take it: checked before any table.
+        # (A worker process starts with about what this one holds.)
+        limit, used = held
+        left = max(limit - used, 0)
+        if memory is not None and share > left:
+            each = f"is {memory_text(share)} for each of {jobs} processes, more than each" if jobs > 1 \
+                else "is more than this process"
+            raise BadInput(f"--memory {memory_text(memory)} {each} may take: its address space is limited to "
+                           f"{memory_text(limit)} (ulimit -v), of which {memory_text(used)} in use")
+        share, capped = min(share, left), share > left
     fixed = table_bytes(rules) + PROCESS_BYTES
-    room = budget // jobs - fixed
+    room = share - fixed
     fits = (room // ENTRY_BYTES).bit_length() - 1 if room >= ENTRY_BYTES else -1
     if fits < MIN_TABLE_BITS:
-        given = f"--memory {memory_text(memory)}" if memory is not None else \
-            f"{memory_text(budget)} ({DEFAULT_SHARE:.0%} of the memory available now; --memory sets it)"
         per = f" in each of {jobs} processes" if jobs > 1 else ""
+        if memory is not None:
+            given = f"--memory {memory_text(memory)}"
+        elif capped:
+            given = f"{memory_text(share)}{' in each' if jobs > 1 else ''} (what its address space limit, ulimit -v, " \
+                    "leaves)"
+        else:
+            given = f"{memory_text(budget)} ({DEFAULT_SHARE:.0%} of the memory available now; --memory sets it)"
         raise BadInput(f"mmlogic optimal on {rules.describe()} ({amount(rules.size)} codes) needs at least "
                        f"{memory_text(fixed + (ENTRY_BYTES << MIN_TABLE_BITS))}{per} (its feedback table "
                        f"{memory_text(table_bytes(rules))}) and has {given}")
     return min(fits, MAX_TABLE_BITS) if memory is not None else min(fits, default_table_bits(rules.size))
+
+
+def new_table(bits: int) -> tuple[np.ndarray, ...]:
+    """A search's empty transposition table of ``2**bits`` entries (:func:`mm_logic.kernels.search_arrays.new_table`);
+    one line (exit 1) where the machine cannot allocate it, though :func:`table_bits` sized it to what was there."""
+    try:
+        return arrays.new_table(bits)
+    except MemoryError:
+        raise MMLogicError(f"cannot allocate the search's table of {amount(1 << bits)} entries "
+                           f"({memory_text(ENTRY_BYTES << bits)}): out of memory; give a smaller --memory") from None
 
 
 #: The game the kernels are made ready on before a search: its arguments have every game's types.

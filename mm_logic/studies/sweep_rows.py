@@ -56,10 +56,10 @@ def check_row(row: dict) -> None:
     seed = row["seed"]
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
         raise RowRefused(f'"seed" must be null or a whole number, not {_json(seed)}')
-    if not math.isfinite(row["mean"]):
+    if not _finite(row["mean"]):
         raise RowRefused(f'"mean" must be a finite number, not {_json(row["mean"])}')
     for name in ("seconds", "peak_rss_mb", "start_rss_mb"):
-        if not (math.isfinite(row[name]) and row[name] >= 0):
+        if not (_finite(row[name]) and row[name] >= 0):
             raise RowRefused(f'"{name}" must be a finite number of at least 0, not {_json(row[name])}')
     histogram = row["histogram"]
     for key in histogram:
@@ -68,17 +68,21 @@ def check_row(row: dict) -> None:
     games, total = row["games"], row["total_guesses"]
     counted = sum(histogram.values())
     if counted != games:
-        raise RowRefused(f"its histogram counts {counted} games, not its {games}")
+        raise RowRefused(f"its histogram counts {_json(counted)} games, not its {_json(games)}")
     if not games:
         raise RowRefused("it has no game: a sweep writes the row of a case that played every secret")
     if total != sum(int(k) * n for k, n in histogram.items()):
-        raise RowRefused(f"its total_guesses {total} is not its histogram's, "
-                         f"{sum(int(k) * n for k, n in histogram.items())}")
+        raise RowRefused(f"its total_guesses {_json(total)} is not its histogram's, "
+                         f"{_json(sum(int(k) * n for k, n in histogram.items()))}")
     most = max(int(k) for k, n in histogram.items() if n)
     if row["max"] != most:
-        raise RowRefused(f"its max {row['max']} is not its histogram's, {most}")
-    if row["mean"] != round(total / games, 3):
-        raise RowRefused(f"its mean {row['mean']} is not total_guesses / games, {round(total / games, 3)}")
+        raise RowRefused(f"its max {_json(row['max'])} is not its histogram's, {_json(most)}")
+    try:
+        mean = round(total / games, 3)
+    except OverflowError:  # a mean too large for a float (a histogram's key edited to 400 digits): none written
+        mean = total // games
+    if row["mean"] != mean:
+        raise RowRefused(f"its mean {_json(row['mean'])} is not total_guesses / games, {_json(mean)}")
     case = Case.from_dict(row)
     rules = case.rules
     try:
@@ -91,6 +95,15 @@ def check_row(row: dict) -> None:
                          f"{format_code(opening, rules)}")
     if case.first_guess is not None and opening != case.first_guess:
         raise RowRefused(f"its opening {row['opening']} is not its first_guess {row['first_guess']}")
+
+
+def _finite(value: int | float) -> bool:
+    """Whether a number is finite as a float: not NaN or Infinity (which Python's json reads), nor a whole number
+    too large for a float (1 and 400 zeros, which ``math.isfinite`` and the tables fail on)."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 def _json(value) -> str:

@@ -240,3 +240,115 @@ def test_only_a_time_limit_given_bounds_a_rules_table():
     assert runner.invoke(command, []).exit_code == 0
     assert runner.invoke(command, ["--time-limit", "3"]).exit_code == 0
     assert seen == [(10, None), (3, 3)] and scoring_time_limit() is None
+
+
+# -- Python's digit grouping ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("typed", ["1_0", "1_000", "0_1", "_1", "1__0"])
+@pytest.mark.parametrize("args, option", [
+    (["next", "--pegs"], "--pegs"),
+    (["next", "--colors"], "--colors"),
+    (["solve", *PY, "--secret", "0000", "--seed"], "--seed"),
+    (["bench", *PY, "--pegs", 2, "--colors", 2, "--games"], "--games"),
+    (["solve", *PY, "--secret", "0011", "--time-limit"], "--time-limit"),
+])
+def test_numbers_with_underscores_are_refused(run, no_work, args, option, typed):
+    # int() and float() read Python's digit grouping: --pegs 1_0 was taken as 10 pegs, --games 1_000 as 1000.
+    one_line_error(run(*args, typed), 2, f"Invalid value for '{option}': '{typed}' is not written with the digits 0-9",
+                   stdout="")
+
+
+@pytest.mark.parametrize("typed", ["1_0", "0.0_5", "1_0.5", "1e1_0"])
+def test_seconds_with_underscores_are_refused(typed):
+    with pytest.raises(click.BadParameter) as error:
+        Seconds().convert(typed, None, None)
+    assert error.value.message == f"{typed!r} is not written with the digits 0-9"
+    assert Seconds().convert(" 10.5 ", None, None) == 10.5 and Seconds().convert("1e1", None, None) == 10.0
+
+
+def test_memory_sizes_and_sweep_sizes_with_underscores_are_refused(run, no_work):
+    one_line_error(run("optimal", "--pegs", 2, "--colors", 2, "--memory", "1_0G"), 2,
+                   "Invalid value for '--memory': not a memory size: '1_0G' (e.g. 8G, 500M, 1.5GiB)", stdout="")
+    one_line_error(run("sweep", *PY, "--strategy", "first", "--sizes", "2x2-1_0"), 2,
+                   "--sizes: '2x2-1_0' is not PEGSxCOLORS (e.g. 4x6, 4x2-10, 5-6x6)", stdout="")
+
+
+@pytest.mark.parametrize("value, message", [
+    ("mutation=0.0_5", "--ga mutation=0.0_5: a probability from 0 to 1 (0.05 or 5%), or 1/n"),
+    ("mutation=1_0%", "--ga mutation=1_0%: a probability from 0 to 1 (0.05 or 5%), or 1/n"),
+    ("population=1_0", "--ga population=1_0: a whole number from 2 to 100000"),
+])
+def test_genetic_parameters_with_underscores_are_refused(run, no_work, value, message):
+    one_line_error(run("bench", *PY, "--pegs", 2, "--colors", 3, "--all", "--strategy", "ga004", "--ga", value), 2,
+                   message, stdout="")
+
+
+def test_the_liars_answers_with_underscores_are_refused(run):
+    one_line_error(run("solve", *PY, "--secret", "0011", "--lies", 1, "--liar", "1_0"), 2,
+                   "--liar takes random or the answers that lie, by number (2,5), got '1_0'", stdout="")
+
+
+# -- memory beyond what the process may take (ulimit -v) ------------------------------------------------------
+def _limited_run(limit: int, *args: str):
+    """``mmlogic ARGS`` in a process whose address space is held to ``limit`` bytes (``ulimit -v``)."""
+    import resource
+    import subprocess
+    import sys
+
+    def hold() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    return subprocess.run([sys.executable, "-m", "mm_logic.cli", *args], capture_output=True, text=True,
+                          preexec_fn=hold, timeout=300)
+
+
+def test_memory_beyond_the_address_space_limit_is_refused_before_any_table():
+    # Under `ulimit -v 8000000`, --memory 20G ended on "internal failure: MemoryError: Unable to allocate 8.00 GiB"
+    # (exit 1): the machine has the memory, the process may not take it.
+    from mm_logic.memory import total_memory
+
+    if total_memory() < 4 << 30:
+        pytest.skip("the machine has less than 4 GiB: --memory 4G is refused as more than its memory")
+    done = _limited_run(4 << 30, "optimal", "--pegs", "4", "--colors", "4", "--memory", "4G")
+    assert (done.returncode, done.stdout) == (2, ""), done.stderr
+    assert done.stderr.startswith("error: --memory 4.0 GiB is more than this process may take: its address space "
+                                  "is limited to 4.0 GiB (ulimit -v), of which "), done.stderr
+    assert done.stderr.endswith(" in use\n") and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def test_memory_within_the_address_space_limit_is_searched():
+    done = _limited_run(2 << 30, "optimal", "--pegs", "2", "--colors", "3", "--memory", "1G")
+    assert done.returncode == 0, done.stderr
+    assert "total      21\n" in done.stdout
+
+
+def test_the_default_table_keeps_within_the_address_space_limit(monkeypatch):
+    from mm_logic.errors import BadInput
+    from mm_logic.rules import Rules
+    from mm_logic.studies import optimal_search
+
+    monkeypatch.setattr(optimal_search, "address_space", lambda: (300 << 20, 0))
+    monkeypatch.setattr(optimal_search, "available_memory", lambda: 64 << 30)
+    # 300 MiB, 200 of it the interpreter's and 58 the feedback table's: 2**20 entries of 33 bytes, not 2**25 (the
+    # default of 5x6 where the memory is there).
+    assert optimal_search.table_bits(Rules(5, 6), 1, None) == 20
+    assert optimal_search.table_bits(Rules(5, 6), 1, 300 << 20) == 20
+    with pytest.raises(BadInput) as error:
+        optimal_search.table_bits(Rules(5, 6), 2, 1 << 30)
+    assert str(error.value) == ("--memory 1.0 GiB is 512 MiB for each of 2 processes, more than each may take: its "
+                                "address space is limited to 300 MiB (ulimit -v), of which 0 bytes in use")
+    with pytest.raises(BadInput) as error:
+        optimal_search.table_bits(Rules(5, 8), 1, None)
+    assert str(error.value) == ("mmlogic optimal on 5x8 (32,768 codes) needs at least 1.2 GiB (its feedback table "
+                                "1.0 GiB) and has 300 MiB (what its address space limit, ulimit -v, leaves)")
+
+
+def test_a_table_the_machine_cannot_allocate_is_one_line(run, monkeypatch):
+    from mm_logic.kernels import search_arrays
+
+    def refused(bits):
+        raise MemoryError(f"Unable to allocate {8 << bits} bytes")
+
+    monkeypatch.setattr(search_arrays, "new_table", refused)
+    one_line_error(run("optimal", "--pegs", 2, "--colors", 3, "--memory", "1G"), 1,
+                   "cannot allocate the search's table of 16,777,216 entries (528 MiB): out of memory; give a "
+                   "smaller --memory", stdout="")

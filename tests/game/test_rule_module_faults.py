@@ -503,3 +503,122 @@ def test_puzzle_takes_a_time_limit_that_bounds_a_rule_modules_scoring(tmp_path):
     assert re.fullmatch(rf"error: {re.escape(str(path))}: scoring \(\d, \d, \d, \d\) against [\d,]+ codes did not "
                         r"end within the time limit of 2 s \([\d,]+ scored\); raise --time-limit\n", done.stderr), \
         done.stderr
+
+
+# -- a module that raises KeyboardInterrupt itself, or changes the signals the watch uses (issue 56) -----------
+@pytest.mark.parametrize("raised, said", [
+    ("KeyboardInterrupt", "KeyboardInterrupt"),
+    ("KeyboardInterrupt('mine')", "KeyboardInterrupt: mine"),
+])
+def test_a_score_that_raises_keyboard_interrupt_itself_is_one_line(tmp_path, raised, said):
+    # It ended in "interrupted", exit 130, though no one pressed Ctrl-C.
+    path = module(tmp_path, f"def score(guess, secret):\n    raise {raised}\n")
+    done = mmlogic("solve", "--backend", "python", "--strategy", "first", "--feedback", path, "--secret", "0123",
+                   cwd=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", f"error: {path}: {SOLVED} failed: {said}\n")
+
+
+def test_a_module_that_raises_keyboard_interrupt_at_import_is_one_line(tmp_path):
+    path = module(tmp_path, "raise KeyboardInterrupt\n")
+    done = mmlogic("next", "--backend", "python", "--feedback", path, "0011:1", cwd=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", f"error: Invalid value for '--feedback': {path}: KeyboardInterrupt\n")
+
+
+def test_a_keyboard_interrupt_in_another_thread_is_the_modules_own(tmp_path):
+    # No Ctrl-C reaches a thread other than the main one (a server's request): it is always the module's.
+    import threading
+
+    from mm_logic.feedback.custom import load_rule
+
+    rule = load_rule(str(module(tmp_path, "X = 1\n\n\ndef score(guess, secret):\n    raise KeyboardInterrupt\n")))
+    outcome = []
+
+    def ask():
+        try:
+            outcome.append(rule.score((0, 0, 1, 1), (0, 1, 2, 3)))
+        except BaseException as error:  # noqa: BLE001 - what the request gets
+            outcome.append(f"{type(error).__name__}: {error}")
+
+    thread = threading.Thread(target=ask, daemon=True)
+    thread.start()
+    thread.join(30)
+    assert outcome == [f"BadInput: {tmp_path / 'rule.py'}: score((0, 0, 1, 1), (0, 1, 2, 3)) failed: "
+                       "KeyboardInterrupt"]
+
+
+#: A score that catches Ctrl-C and raises its own: a Ctrl-C still.
+CATCHES = "def score(guess, secret):\n    try:\n        while True:\n            pass\n" \
+          "    except KeyboardInterrupt:\n        raise KeyboardInterrupt('mine')\n"
+#: A module that ignores Ctrl-C from its import on, then loops.
+IGNORES = "import signal\n\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\n\n\n" + LOOPS
+
+
+@pytest.mark.parametrize("source", [CATCHES, IGNORES], ids=["raises-its-own", "ignored-at-import"])
+def test_ctrl_c_is_still_ctrl_c(tmp_path, source):
+    path = module(tmp_path, source)
+    process = subprocess.Popen([MMLOGIC, "next", "--backend", "python", "--feedback", str(path), "0011:1"],
+                               cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(3)  # into the loop (the command starts in about a second)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+    finally:
+        process.kill()
+    assert (process.returncode, out, err) == (130, "", "interrupted\n")
+
+
+@pytest.mark.parametrize("change", [
+    "signal.signal(signal.SIGALRM, signal.SIG_IGN)",
+    "signal.signal(signal.SIGALRM, lambda number, frame: None)",
+    "signal.signal(signal.SIGALRM, signal.SIG_DFL)",
+    "signal.alarm(0)",
+    "signal.setitimer(signal.ITIMER_REAL, 0)",
+    "signal.setitimer(signal.ITIMER_REAL, 0.01, 0.01)",
+], ids=["ignored", "own-handler", "default", "alarm-0", "setitimer-0", "own-timer"])
+@pytest.mark.parametrize("where", ["score", "import"])
+def test_a_module_that_changes_the_alarm_is_still_stopped(tmp_path, change, where):
+    # It looped until killed, deaf to the watch and to --time-limit (the watch's timer was SIGALRM's).
+    head, body = (f"{change}\n", "") if where == "import" else ("", f"    {change}\n")
+    path = module(tmp_path, f"import signal\n\n{head}\n\ndef score(guess, secret):\n{body}    while True:\n"
+                            "        pass\n")
+    started = time.monotonic()
+    done = with_limit(0.5, "solve", "--backend", "python", "--strategy", "first", "--feedback", path, "--secret",
+                      "0123", "--time-limit", 1, cwd=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", f"error: {path}: {SOLVED} did not return within 0.5 s\n")
+    assert time.monotonic() - started < 30
+
+
+def test_a_module_that_changes_the_signals_and_returns_plays_as_before(tmp_path):
+    # The handlers are put back after each block of its calls: the next call is watched, Ctrl-C is Ctrl-C.
+    path = module(tmp_path, "import signal\n\n\ndef score(guess, secret):\n"
+                            "    signal.signal(signal.SIGALRM, signal.SIG_IGN)\n"
+                            "    signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+                            "    return (sum(g == s for g, s in zip(guess, secret)),)\n")
+    done = mmlogic("solve", "--backend", "python", "--strategy", "first", "--feedback", path, "--secret", "0123",
+                   cwd=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0, "1  0000  1\n2  0111  2\n3  0122  3\n4  0123  won\n4 guesses\n", "")
+
+
+def test_what_the_watch_does_not_stop_is_documented():
+    said = " ".join((ROOT / "docs" / "encodings.md").read_text().split())
+    assert "os._exit" in said and "10 ** 10 ** 10" in said
+
+
+@pytest.mark.parametrize("change, wait", [
+    ("signal.signal(signal.SIGALRM, lambda number, frame: None)", 1000),
+    ("signal.alarm(0)", 1000),
+    ("signal.setitimer(signal.ITIMER_REAL, 0)", 1000),
+    ("signal.signal(signal.SIGALRM, signal.SIG_IGN)", 3),  # a wait in C, ignoring the signal: at its end
+], ids=["own-handler", "alarm-0", "setitimer-0", "ignored"])
+def test_a_module_that_changes_the_alarm_and_sleeps_is_stopped(tmp_path, change, wait):
+    path = module(tmp_path, f"import signal\nimport time\n\n\ndef score(guess, secret):\n    {change}\n"
+                            f"    time.sleep({wait})\n")
+    started = time.monotonic()
+    done = with_limit(0.5, "solve", "--backend", "python", "--strategy", "first", "--feedback", path, "--secret",
+                      "0123", cwd=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", f"error: {path}: {SOLVED} did not return within 0.5 s\n")
+    assert time.monotonic() - started < 30

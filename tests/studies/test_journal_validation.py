@@ -88,8 +88,8 @@ def test_a_total_edited_alone_is_not_its_subtrees_and_is_refused(run, written, t
     ("depth", True, '"depth" must be null or a whole number of at least 0, not true'),
     ("depth", -1, '"depth" must be null or a whole number of at least 0, not -1'),
     ("positions", -3, '"positions" must be a whole number of at least 0, not -3'),
-    ("seconds", float("nan"), '"seconds" must be a number of at least 0, not NaN'),
-    ("seconds", "fast", '"seconds" must be a number of at least 0, not "fast"'),
+    ("seconds", float("nan"), '"seconds" must be a finite number of at least 0, not NaN'),
+    ("seconds", "fast", '"seconds" must be a finite number of at least 0, not "fast"'),
 ])
 def test_a_field_of_the_wrong_type_is_refused(run, written, tmp_path, field, value, why):
     refused(run, tmp_path / "j.jsonl", edited(written["expected"], 3, **{field: value}), 3, why)
@@ -251,3 +251,25 @@ def test_a_saved_tree_is_written_as_strict_json(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="Out of range float values are not JSON compliant"):
         tree.save(tmp_path / "tree.json")
     assert not (tmp_path / "tree.json").exists()
+
+
+#: A whole number too large for a float (an audit's hand edit, issue 56), and how a message quotes it: cut short.
+HUGE = 10 ** 400
+HUGE_SHOWN = "1" + "0" * 39 + "... (401 characters)"
+
+
+def test_a_seconds_too_large_for_a_float_is_refused_not_an_internal_failure(run, written, tmp_path):
+    # It ended on "internal failure: OverflowError: int too large to convert to float" (exit 1), where 1e999
+    # (Infinity) was refused.
+    refused(run, tmp_path / "j.jsonl", edited(written["expected"], 2, seconds=HUGE), 2,
+            f'"seconds" must be a finite number of at least 0, not {HUGE_SHOWN}')
+    refused(run, tmp_path / "k.jsonl", edited(written["expected"], 2, seconds=1e999), 2,
+            '"seconds" must be a finite number of at least 0, not Infinity')
+
+
+@pytest.mark.parametrize("fields, why", [
+    ({"value": HUGE, "budget": HUGE + 1}, f"its total {HUGE_SHOWN} is not that of its subtree, 11"),
+    ({"value": HUGE, "budget": 1}, f"its bound {HUGE_SHOWN} is above 21, what guessing its 6 codes in turn costs"),
+])
+def test_a_huge_total_or_bound_is_quoted_cut_short(run, written, tmp_path, fields, why):
+    refused(run, tmp_path / "j.jsonl", edited(written["expected"], 2, **fields), 2, why)

@@ -112,3 +112,33 @@ def test_rows_are_written_as_strict_json(tmp_path):
     finally:
         writer.close()
     assert out.read_text() == json.dumps(ROW) + "\n"
+
+
+#: A whole number too large for a float (an audit's hand edit, issue 56), and how a message quotes it: cut short.
+HUGE = 10 ** 400
+HUGE_SHOWN = "1" + "0" * 39 + "... (401 characters)"
+
+
+@pytest.mark.parametrize("field, why", [
+    ("seconds", f'"seconds" must be a finite number of at least 0, not {HUGE_SHOWN}'),
+    ("peak_rss_mb", f'"peak_rss_mb" must be a finite number of at least 0, not {HUGE_SHOWN}'),
+    ("start_rss_mb", f'"start_rss_mb" must be a finite number of at least 0, not {HUGE_SHOWN}'),
+    ("mean", f'"mean" must be a finite number, not {HUGE_SHOWN}'),
+])
+def test_a_figure_too_large_for_a_float_is_refused_not_an_internal_failure(tmp_path, field, why):
+    # It ended on "internal failure: OverflowError: int too large to convert to float" (exit 1), where 1e999
+    # (Infinity) was refused.
+    refused(tmp_path, [ROW, {**ROW, field: HUGE}], 2, why)
+
+
+@pytest.mark.parametrize("fields, why", [
+    ({"histogram": {"1": 1, "2": 2, "3": HUGE}}, f"its histogram counts {HUGE_SHOWN[:-20]}... (401 characters) games, "
+                                                 "not its 4"),
+    ({"games": HUGE}, f"its histogram counts 4 games, not its {HUGE_SHOWN}"),
+    ({"total_guesses": HUGE}, f"its total_guesses {HUGE_SHOWN} is not its histogram's, 8"),
+    ({"max": HUGE}, f"its max {HUGE_SHOWN} is not its histogram's, 3"),
+    ({"histogram": {str(HUGE): 1}, "games": 1, "total_guesses": HUGE, "max": HUGE},
+     f"its mean 2.0 is not total_guesses / games, {HUGE_SHOWN}"),
+])
+def test_huge_figures_are_refused_and_quoted_cut_short(tmp_path, fields, why):
+    refused(tmp_path, [{**ROW, **fields}], 1, why)
