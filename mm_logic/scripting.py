@@ -44,8 +44,8 @@ EXIT_INTERRUPTED = 130
 
 def _integer(text: str) -> int:
     try:
-        if not text.isascii():
-            raise ValueError  # int() reads other scripts' digits ('٤' as 4): numbers are written with 0-9
+        if not text.isascii() or "_" in text:
+            raise ValueError  # int() reads other scripts' digits ('٤' as 4) and '1_0' as 10: numbers are 0-9
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{quoted(text)} is not an integer") from None
@@ -97,7 +97,8 @@ def positive_seconds(text: str) -> float:
     argparse.ArgumentTypeError: 'inf' is not a number of seconds (finite, > 0)
     """
     try:
-        value = float(text) if text.isascii() else math.nan  # float() reads '٤' as 4: numbers are written with 0-9
+        # float() reads '٤' as 4 and '1_0' as 10: numbers are written with 0-9
+        value = float(text) if text.isascii() and "_" not in text else math.nan
     except ValueError:
         value = math.nan
     if not math.isfinite(value) or value <= 0:

@@ -131,7 +131,8 @@ def test_scripts_read_the_digits_0_to_9_alone():
     import argparse
 
     from mm_logic.scripting import count, natural, positive_seconds
-    for read, four in ((count, "\u0664"), (natural, "\uff14"), (positive_seconds, "\u0664.5")):
+    for read, four in ((count, "\u0664"), (natural, "\uff14"), (positive_seconds, "\u0664.5"), (count, "1_0"),
+                       (natural, "1_0"), (positive_seconds, "1_0.5")):
         with pytest.raises(argparse.ArgumentTypeError):
             read(four)
     assert (count("4"), natural("0"), positive_seconds("4.5")) == (4, 0, 4.5)
