@@ -212,3 +212,19 @@ def lines_until(process: subprocess.Popen, wanted: str, seconds: float) -> str:
         assert chunk, f"stderr closed before {wanted!r}: {seen!r}"
         seen += chunk
     return seen
+
+
+def signalled_after(process: subprocess.Popen, line: str, ending: int, seconds: float = 60) -> tuple[int, str, str]:
+    """Send ``ending`` to ``process`` once it has said ``line`` on stderr (and a moment more, to be into what
+    follows); its exit code, stdout, and stderr whole. The process is killed if it outlives the wait."""
+    import time
+
+    try:
+        said = lines_until(process, line, seconds)
+        time.sleep(0.3)
+        process.send_signal(ending)
+        out, err = process.communicate(timeout=30)
+    finally:
+        process.kill()
+        process.wait()
+    return process.returncode, out, said + err

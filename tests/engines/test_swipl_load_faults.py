@@ -20,7 +20,7 @@ import pytest
 
 from mm_logic.resources import encoding_path
 
-from conftest import MMLOGIC, lines_until, mmlogic
+from conftest import MMLOGIC, mmlogic, signalled_after
 
 SHIPPED = encoding_path("mastermind.pl")
 #: Directives that do not end, each in a copy of the shipped encoding: last calls the heartbeat does not
@@ -63,15 +63,7 @@ def test_a_signal_stops_a_load_in_progress(tmp_path, kind, ending, code):
     path = looping(tmp_path, kind, say=True)
     process = subprocess.Popen([MMLOGIC, "next", "--backend", "swipl", "--encoding", path.name], cwd=tmp_path,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        said = lines_until(process, ENTERED, 60)
-        time.sleep(0.3)  # into the directive after the one that spoke
-        process.send_signal(ending)
-        out, err = process.communicate(timeout=30)
-    finally:
-        process.kill()
-        process.wait()
-    assert (process.returncode, out, said + err) == (code, "", f"{ENTERED}\ninterrupted\n")
+    assert signalled_after(process, ENTERED, ending) == (code, "", f"{ENTERED}\ninterrupted\n")
 
 
 def test_a_load_left_running_does_not_stop_the_next(tmp_path):

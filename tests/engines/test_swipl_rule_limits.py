@@ -27,7 +27,7 @@ from mm_logic.feedback import encoded, watch
 from mm_logic.feedback.encoded import EncodedRule, Told
 from mm_logic.rules import Rules, all_codes
 
-from conftest import MMLOGIC, ROOT, lines_until
+from conftest import MMLOGIC, ROOT, signalled_after
 
 SHARED = ROOT / "examples" / "shared_colours.pl"
 #: A rule of one's own whose told/2 clause runs ``{body}`` (the shipped feedback/2 for every other entry).
@@ -95,15 +95,7 @@ def test_a_signal_stops_a_derivation_in_progress(tmp_path, kind, ending, code, a
     rule_file(tmp_path, f"format(user_error, '{ENTERED}~n', []), {LOOPS[kind]}")
     process = subprocess.Popen([MMLOGIC, *args, "--feedback", "loop.pl"], cwd=tmp_path, env=child_env(tmp_path),
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        said = lines_until(process, ENTERED, 60)
-        time.sleep(0.3)  # into the loop after the line
-        process.send_signal(ending)
-        out, err = process.communicate(timeout=30)
-    finally:
-        process.kill()
-        process.wait()
-    assert (process.returncode, out, said + err) == (code, "", f"{ENTERED}\ninterrupted\n")
+    assert signalled_after(process, ENTERED, ending) == (code, "", f"{ENTERED}\ninterrupted\n")
 
 
 def test_the_time_limit_stops_a_question_that_waits_in_c(tmp_path):
