@@ -533,6 +533,7 @@ def bench_games(engine: Engine, strategy: Strategy, secrets: list[Code],
 
 def _bench_games(engine, strategy, secrets, progress, jobs, codemaker) -> BenchResult:
     start = time.perf_counter()
+    jobs = worker_count(jobs, len(secrets))  # --jobs 10**26 made as many tasks, most of them empty, for ever
     if jobs > 1:
         result = _empty(engine, strategy)
         tasks = [GamesTask(secrets[i::jobs], codemaker) for i in range(jobs)]

@@ -4,6 +4,8 @@ before any game."""
 
 from __future__ import annotations
 
+import json
+
 import click
 import pytest
 from click.testing import CliRunner
@@ -353,3 +355,13 @@ def test_a_table_the_machine_cannot_allocate_is_one_line(run, monkeypatch):
     one_line_error(run("optimal", "--pegs", 2, "--colors", 3, "--memory", "1G"), 1,
                    "cannot allocate the search's table of 16,777,216 entries (528 MiB): out of memory; give a "
                    "smaller --memory", stdout="")
+
+
+@pytest.mark.parametrize("command", [["bench"], ["compare", "--strategy", "first"]])
+def test_jobs_beyond_the_cores_run_on_the_cores(run, command):
+    # --jobs 10**26 made a task per job (and grew by a gigabyte in seconds) before any game was played.
+    result = run(*command, "--pegs", 3, "--colors", 3, "--backend", "python", "--games", 2, "--seed", 1, "--jobs",
+                 "99999999999999999999999999", "--json")
+    assert result.exit_code == 0, result.output
+    played = json.loads(result.stdout)
+    assert (played["games"] if command == ["bench"] else len(played["rows"])) == (2 if command == ["bench"] else 1)
