@@ -23,6 +23,7 @@ import _thread
 import contextlib
 import contextvars
 import ctypes
+import io
 import logging
 import os
 import queue
@@ -70,6 +71,26 @@ class Overdue(BaseException):
     that the module's own ``except Exception`` does not take it for one of its errors."""
 
 
+class _Printed(io.TextIOBase):
+    """``sys.stdout`` while a module's code runs: what it prints goes to stderr, and a ``sys.stdout.close()``
+    closes nothing (stdout pointed at stderr itself, closing it lost every later line, errors included)."""
+
+    def write(self, text: str) -> int:
+        return sys.stderr.write(text)
+
+    def flush(self) -> None:
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        """Nothing to close: stderr stays mmlogic's."""
+
+    def writable(self) -> bool:
+        return True
+
+
+PRINTED = _Printed()
+
+
 def watched(path: Path, rule: Rule | None, call):
     """``call()``, the module's code (importing it when ``rule`` is None, else a block of ``rule``'s calls),
     bounded: :data:`CALL_SECONDS` a call, the main thread by :class:`_Watch`, another one by :func:`_handed`.
@@ -77,7 +98,7 @@ def watched(path: Path, rule: Rule | None, call):
     if threading.current_thread() is threading.main_thread():
         watch = _Watch(path, rule)
         try:
-            with watch, contextlib.redirect_stdout(sys.stderr):
+            with watch, contextlib.redirect_stdout(PRINTED):
                 return call()
         except Overdue:  # the stop came as the block ended, in its own exit: the call did run past the limit
             watch._disarm()
@@ -339,7 +360,7 @@ class _Job:
 
     def run(self) -> None:
         try:
-            with contextlib.redirect_stdout(sys.stderr):
+            with contextlib.redirect_stdout(PRINTED):
                 self.result = self.context.run(self.call)
         except BaseException as error:  # noqa: BLE001 - raised again in the caller's thread
             self.error = error

@@ -345,6 +345,20 @@ def test_what_score_prints_goes_to_stderr_not_into_the_json(tmp_path):
     assert set(done.stderr.splitlines()) == {"scoring"}
 
 
+@pytest.mark.parametrize("where", ["import", "score"])
+def test_a_module_that_closes_stdout_closes_nothing_of_mmlogics(tmp_path, where):
+    # stdout pointed at stderr while the module ran: closing it closed stderr, and the command died in an
+    # interpreter dump ("lost sys.stderr"), exit 1.
+    close = "import sys\nsys.stdout.close()\n"
+    source = (close if where == "import" else "") + "def score(guess, secret):\n" + \
+        ("    import sys\n    sys.stdout.close()\n" if where == "score" else "") + \
+        "    return (sum(g == s for g, s in zip(guess, secret)),)\n"
+    path = module(tmp_path, source, "closes.py")
+    done = mmlogic("next", "--backend", "python", "--feedback", path, "--strategy", "first", "--json", "0011:2",
+                   cwd=tmp_path)
+    assert (done.returncode, json.loads(done.stdout), done.stderr) == (0, {"guess": "0000", "consistent": 150}, "")
+
+
 # -- a score that does not tell the same of the same pair (issue 56, audit 15) --------------------------------
 def test_a_score_that_keeps_count_is_named_at_its_first_call(tmp_path):
     # It ended in "the python engine found no consistent code, but the secret 0123 is one", naming no file.
