@@ -71,6 +71,11 @@ class Overdue(BaseException):
     that the module's own ``except Exception`` does not take it for one of its errors."""
 
 
+#: The signals that end a command besides Ctrl-C (:func:`mm_logic.interrupts.endings_as_interrupts`), whose
+#: handlers a module's code may change: put back after each block.
+ENDINGS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
 class _Printed(io.TextIOBase):
     """``sys.stdout`` while a module's code runs: what it prints goes to stderr, and a ``sys.stdout.close()``
     closes nothing (stdout pointed at stderr itself, closing it lost every later line, errors included)."""
@@ -191,10 +196,10 @@ class _Watch:
     is used: a module that cancels or sets one (``signal.alarm(0)``, ``setitimer``) changes nothing of the
     watch.
 
-    The handlers of SIGALRM and SIGINT are put back as they were when the block ends, whatever the module did
-    with them, and a timer it started is stopped; while the block runs, SIGINT's handler records that Ctrl-C
-    came (:func:`interrupted`). Cost: a few attributes set, the handlers and the timer looked at per block (a
-    row of the rule's table, or one ``score``), and one attribute set per call.
+    The handlers of SIGALRM, SIGINT, SIGTERM and SIGHUP are put back as they were when the block ends, whatever
+    the module did with them, and a timer it started is stopped; while the block runs, SIGINT's handler records
+    that Ctrl-C came (:func:`interrupted`). Cost: a few attributes set, the handlers and the timer looked at per
+    block (a row of the rule's table, or one ``score``), and one attribute set per call.
 
     Not watched here: other threads (:func:`_handed` watches them), a block inside another (the outer one
     watches). Code that computes in C without returning to Python (``10 ** 10 ** 10``) is not stopped, by
@@ -212,6 +217,8 @@ class _Watch:
         self.raised = False
         #: SIGINT's handler before the block (put back after it), None: not replaced.
         self.sigint = None
+        #: SIGTERM's and SIGHUP's handlers before the block, put back after it if the module changed them.
+        self.endings: list = []
 
     def __enter__(self) -> _Watch:
         global _watching, _signalled
@@ -225,6 +232,8 @@ class _Watch:
             _signal.signal(signal.SIGALRM, _on_alarm)
         self.alarm = _signal.getsignal(signal.SIGALRM)
         self.timer = signal.getitimer(signal.ITIMER_REAL)[0] > 0  # someone else's, left alone
+        # SIGTERM's and SIGHUP's handlers (mmlogic's: they end the command as Ctrl-C does), put back as they were.
+        self.endings = [(number, _signal.getsignal(number)) for number in ENDINGS]
         sigint = _signal.getsignal(signal.SIGINT)
         if callable(sigint):  # Ctrl-C raises (or is held) here: recorded on its way
             self.sigint = sigint
@@ -260,6 +269,9 @@ class _Watch:
             signal.setitimer(signal.ITIMER_REAL, 0)
         if self.sigint is not None:
             _signal.signal(signal.SIGINT, self.sigint)
+        for number, handler in self.endings:
+            if handler is not None and _signal.getsignal(number) != handler:  # the module changed it
+                _signal.signal(number, handler)
 
     def _progress(self) -> object:
         """What changes with each call the rule begins (nothing while the module is imported)."""

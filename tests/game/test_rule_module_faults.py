@@ -21,7 +21,7 @@ import pytest
 
 from mm_logic.feedback import custom, watch
 
-from conftest import MMLOGIC, ROOT, mmlogic
+from conftest import MMLOGIC, ROOT, mmlogic, signalled_after
 
 RULE = ROOT / "examples" / "shared_colours.py"
 #: The limit the docs state (read with a default so that the tests ran, and failed, before it existed).
@@ -357,6 +357,19 @@ def test_a_module_that_closes_stdout_closes_nothing_of_mmlogics(tmp_path, where)
     done = mmlogic("next", "--backend", "python", "--feedback", path, "--strategy", "first", "--json", "0011:2",
                    cwd=tmp_path)
     assert (done.returncode, json.loads(done.stdout), done.stderr) == (0, {"guess": "0000", "consistent": 150}, "")
+
+
+@pytest.mark.parametrize(("ending", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+def test_a_module_that_ignores_sigterm_at_import_does_not_keep_the_command_from_it(tmp_path, ending, code):
+    # The module set SIGTERM to SIG_IGN as it loaded: the bench it played in ignored SIGTERM and ran to its end.
+    path = module(tmp_path, "import signal\nimport sys\n\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+                            "signal.signal(signal.SIGHUP, signal.SIG_IGN)\nprint('loaded', file=sys.stderr, "
+                            "flush=True)\n\n\ndef score(guess, secret):\n"
+                            "    return (sum(g == s for g, s in zip(guess, secret)),)\n", "deaf.py")
+    process = subprocess.Popen([MMLOGIC, "bench", "--pegs", "4", "--colors", "6", "--backend", "python",
+                                "--strategy", "minimax", "--feedback", str(path), "--all"], cwd=tmp_path,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert signalled_after(process, "loaded", ending)[0] == code
 
 
 # -- a score that does not tell the same of the same pair (issue 56, audit 15) --------------------------------
