@@ -32,11 +32,12 @@ from pathlib import Path
 
 import numpy as np
 
+from ..codespace import code_space
 from ..engines import make_engine
 from ..errors import BadInput
 from ..feedback import rule_of
 from ..game import Game, attempts_limit
-from ..notation import Entry, format_code, format_entry, parse_code
+from ..notation import format_code, format_entry, parse_code
 from ..rules import Rules
 from ..strategies import make_strategy
 from ..strategies.tree import StrategyTree, TreeNode, played_root, write_atomically
@@ -54,56 +55,59 @@ Step = tuple[int, int]  # (guess index, feedback index)
 class Heuristic:
     """A scoring strategy played below any history at once, on the python engine: its cost and its tree."""
 
-    def __init__(self, rules: Rules, name: str):
+    def __init__(self, rules: Rules, name: str, code):
         self.rules, self.name = rules, name
+        #: A code of the space from its index (the searcher's, read from lists once).
+        self.code = code
+        self.space = code_space(rules)
         self.engine = make_engine("python", rules)
         self.strategy = make_strategy(name, rules)
         self.limit = attempts_limit(rules)
         self.rule = rule_of(rules)
 
-    def _entries(self, at: tuple[Step, ...], code) -> list[Entry]:
-        return [(code(g), self.rule.from_index(f, self.rules.pegs)) for g, f in at]
+    def _game(self, at: tuple[Step, ...]) -> Game:
+        return Game(self.engine, self.strategy,
+                    history=[(self.code(g), self.rule.from_index(f, self.rules.pegs)) for g, f in at])
 
-    def _below(self, at: tuple[Step, ...], code):
-        with Game(self.engine, self.strategy, history=self._entries(at, code)) as game:
+    def _below(self, at: tuple[Step, ...]):
+        """The strategy's games below ``at`` played at once; None only at the root of a large space (played
+        part by part: :meth:`_parts`)."""
+        with self._game(at) as game:
             below = game.tree_below(self.limit)
         if below is not None and below.too_deep:
             raise BadInput(f"{self.name} needed more than {self.limit} guesses below a history")
+        if below is None and at:
+            raise BadInput(f"--anytime needs a strategy that plays a whole subtree at once; {self.name} does not")
         return below
 
-    def _opened(self, code, space) -> tuple[int, list]:
-        """The strategy's opening and the histories of its parts (a large space is played part by part)."""
-        opening = int(space.index_of([self.guess((), code)])[0])
-        marks = np.unique(space.table[opening])
-        return opening, [((opening, int(fb)),) for fb in marks if fb != self.rule.win_index(self.rules.pegs)]
+    def _parts(self) -> list[tuple[Step, ...]]:
+        """The histories of the parts the strategy's opening leaves."""
+        opening = int(self.space.index_of([self.guess(())])[0])
+        win = self.rule.win_index(self.rules.pegs)
+        return [((opening, int(fb)),) for fb in np.unique(self.space.table[opening]) if fb != win]
 
-    def tree(self, at: tuple[Step, ...], code, space) -> TreeNode:
+    def tree(self, at: tuple[Step, ...]) -> TreeNode:
         """The strategy's tree below ``at``."""
-        below = self._below(at, code)
+        below = self._below(at)
         if below is not None:
             return played_root(below, self.rules)
-        if at:
-            raise BadInput(f"--anytime needs a strategy that plays a whole subtree at once; {self.name} does not")
-        opening, parts = self._opened(code, space)
-        node = TreeNode(code(opening))
+        parts = self._parts()
+        node = TreeNode(self.code(parts[0][0][0]))
         for part in parts:
-            node.children[self.rule.from_index(part[0][1], self.rules.pegs)] = self.tree(part, code, space)
+            node.children[self.rule.from_index(part[0][1], self.rules.pegs)] = self.tree(part)
         return node
 
-    def cost(self, at: tuple[Step, ...], code, space) -> int:
+    def cost(self, at: tuple[Step, ...]) -> int:
         """The guesses the strategy takes over the codes consistent with ``at``, counted from there."""
-        below = self._below(at, code)
+        below = self._below(at)
         if below is not None:
             attempts = below.games[:, 1]
             return int(attempts.sum()) - len(at) * attempts.size
-        if at:
-            raise BadInput(f"--anytime needs a strategy that plays a whole subtree at once; {self.name} does not")
-        _, parts = self._opened(code, space)
-        return space.size + sum(self.cost(part, code, space) for part in parts)
+        return self.space.size + sum(self.cost(part) for part in self._parts())
 
-    def guess(self, at: tuple[Step, ...], code) -> tuple:
+    def guess(self, at: tuple[Step, ...]) -> tuple:
         """The strategy's guess at ``at``."""
-        with Game(self.engine, self.strategy, history=self._entries(at, code)) as game:
+        with self._game(at) as game:
             return tuple(game.suggest())
 
 
@@ -187,9 +191,9 @@ class Anytime:
                  journal: Path | None = None, save_tree: Path | None = None, save_every: float = SAVE_EVERY,
                  bits: int | None = None, progress: Callable[[str], None] | None = None):
         self.rules = rules
-        self.heuristic = Heuristic(rules, heuristic)
         self.searcher = Searcher(rules, bits=bits)
         self.code = self.searcher.code
+        self.heuristic = Heuristic(rules, heuristic, self.code)
         self.rule = rule_of(rules)
         self.exact_below, self.candidates, self.part_seconds = exact_below, candidates, part_seconds
         self.opening = None if opening is None else int(self.searcher.space.index_of([tuple(opening)])[0])
@@ -229,7 +233,7 @@ class Anytime:
             if not node.at and self.opening is not None:
                 tried = [self.opening]
             else:
-                pick = int(self.searcher.space.index_of([self.heuristic.guess(node.at, self.code)])[0])
+                pick = int(self.searcher.space.index_of([self.heuristic.guess(node.at)])[0])
                 found = openings(self.searcher, None, node.part if node.at else None, tuple(history))
                 tried = [pick] + [o.index for o in found[: self.candidates] if o.index != pick]
             best = None
@@ -251,7 +255,7 @@ class Anytime:
 
     def _rolled(self, node: Node, guess: int, parts: list) -> list[int]:
         """The heuristic's cost of each part of the set after ``guess``."""
-        return [self.heuristic.cost(node.at + ((guess, fb),), self.code, self.searcher.space) for fb, _ in parts]
+        return [self.heuristic.cost(node.at + ((guess, fb),)) for fb, _ in parts]
 
     def _exact(self, node: Node) -> bool:
         """Search the set exactly within its present cost; False where it took too long."""
@@ -317,7 +321,7 @@ class Anytime:
     def _run(self) -> AnytimeResult:
         started = time.monotonic()
         searcher = self.searcher
-        root = Node((), searcher.root, self.heuristic.cost((), self.code, self.searcher.space))
+        root = Node((), searcher.root, self.heuristic.cost(()))
         heuristic_total = self.total = root.value
         self.root = root
         todo: list = [(root.part.size, 0, root)]
@@ -349,7 +353,7 @@ class Anytime:
     def _opening(self, root: Node) -> tuple:
         if root.guess is not None:
             return self.code(root.guess)
-        return self._tree(root).guess if root.improved else tuple(self.heuristic.guess((), self.code))
+        return self._tree(root).guess if root.improved else self.heuristic.guess(())
 
     def write_tree(self) -> StrategyTree:
         """The best tree so far, its games counted against the running total, written to ``save_tree``."""
@@ -377,7 +381,7 @@ class Anytime:
                                                           f"the line says {_figure(node.value)}")
                 node.tree = self.searcher.subtree(node.part, history, None)
             return node.tree
-        return self.heuristic.tree(node.at, self.code, self.searcher.space)
+        return self.heuristic.tree(node.at)
 
 
 def _figure(n: int) -> str:
