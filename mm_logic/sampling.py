@@ -16,6 +16,11 @@ from .notation import Code, Entry
 from .rules import Rules
 
 
+def drawn_seed() -> int:
+    """A seed for a run given none: drawn once, then every random choice of the run derives from it."""
+    return int(np.random.SeedSequence().entropy % 2**63)
+
+
 def history_rng(seed: int, history: list[Entry]) -> np.random.Generator:
     """A generator determined by ``seed`` and the history played so far."""
     digest = hashlib.blake2b(repr([seed, list(history)]).encode(), digest_size=16).digest()

@@ -10,6 +10,7 @@ import numpy as np
 from ..engines.base import Session
 from ..notation import Code
 from ..rules import Rules
+from ..sampling import drawn_seed
 
 
 class Strategy(ABC):
@@ -86,7 +87,7 @@ class SeededStrategy(Strategy):
 
     def __init__(self, rules: Rules, seed: int | None = None, **options):
         super().__init__(rules, seed, **options)
-        self.seed = int(np.random.SeedSequence().entropy % 2**63) if seed is None else seed
+        self.seed = drawn_seed() if seed is None else seed
 
 
 @dataclass

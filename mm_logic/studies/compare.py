@@ -29,6 +29,7 @@ from ..histogram import figure, format_histogram
 from ..notation import Code, amount, format_code, quoted
 from ..player import Player
 from ..rules import FEEDBACK_RULES, Rules
+from ..sampling import drawn_seed
 from ..strategies import StrategyName, parse_strategies, with_ga
 from .bench import BenchResult, Progress, bench_all, bench_games, warm_up
 from .statistics import PairedTest, format_p, paired_test
@@ -244,6 +245,10 @@ class ComparePlan:
             studies = tuple(replace(study, strategies=tuple(dict.fromkeys(
                 with_ga(s, ga) if s.name.partition(":")[0] in _GENETIC else s for s in study.strategies)))
                 for study in studies)
+        if options.get("seed") is None:
+            # One seed for the whole plan: each backend drawing its own, a random strategy played other games on
+            # each, reported as disagreements.
+            options["seed"] = drawn_seed()
         plan = cls(studies, preset, **options)
         if plan.encoding is not None:
             readers = {b for s in studies for b in s.backends if engine_class(b).suffix is not None}
@@ -455,6 +460,8 @@ class Comparison:
     studies: list[tuple[Study, list[BenchResult]]] = field(default_factory=list)
     #: The preset replayed, if any.
     preset: str | None = None
+    #: The seed of every random choice (``--seed``, or the one drawn for the run).
+    seed: int | None = None
     complete: bool = True
     #: Pairs of strategies on the same secrets (:func:`paired_rows`).
     paired: list[Paired] = field(default_factory=list)
@@ -463,7 +470,7 @@ class Comparison:
         """The contract's ``compare --json`` object, with ``paired``."""
         return {"rows": [row_dict(r) for r in self.rows],
                 "disagreements": [d.as_dict() for d in self.disagreements],
-                "paired": [p.as_dict() for p in self.paired]}
+                "paired": [p.as_dict() for p in self.paired], "seed": self.seed}
 
     def write_csv(self, path: Path) -> None:
         """The rows as CSV: the rules' fields (``feedback`` included), then the row's, the histogram as ``k:v`` pairs;
@@ -486,7 +493,7 @@ class Comparison:
 def compare(plan: ComparePlan, progress: Progress | None = None,
             on_row: Callable[[BenchResult], None] | None = None) -> Comparison:
     """Run the plan; Ctrl-C keeps the rows finished so far (``complete`` False)."""
-    outcome = Comparison(preset=plan.preset)
+    outcome = Comparison(preset=plan.preset, seed=plan.seed)
     done: dict[tuple, BenchResult] = {}
     try:
         for study in plan.studies:

@@ -77,6 +77,20 @@ def test_disagreement_is_reported_and_exits_1(run, broken_backend):
     assert n == len(data["disagreements"])
 
 
+def test_random_without_a_seed_plays_one_drawn_seed_on_every_backend(run):
+    # Each backend drew its own seed: the random strategy played other games on each, reported as disagreements
+    # (exit 1), in an example of compare --help.
+    result = run("compare", "--pegs", 3, "--colors", 3, "--backend", "python,clingo", "--strategy", "random",
+                 "--all", "--json")
+    assert (result.exit_code, result.stderr) == (0, ""), result.stderr
+    data = json.loads(result.stdout)
+    assert data["disagreements"] == [] and [r["backend"] for r in data["rows"]] == ["python", "clingo"]
+    # The drawn seed is said: given back as --seed, it plays the same games.
+    again = json.loads(run("compare", "--pegs", 3, "--colors", 3, "--backend", "python", "--strategy", "random",
+                           "--all", "--json", "--seed", data["seed"]).stdout)
+    assert (again["seed"], again["rows"][0]["histogram"]) == (data["seed"], data["rows"][0]["histogram"])
+
+
 def test_any_strategy_is_not_checked_for_agreement(run, broken_backend):
     result = run("compare", "--pegs", 3, "--colors", 3, "--backend", "python,lastfirst",
                  "--strategy", "any", "--games", 20, "--seed", 1, "--json")
