@@ -196,25 +196,65 @@ def end_quickly() -> None:
     _quick_end.append(True)
 
 
+def _flushed_exit(code: int) -> None:
+    """End the process at once with ``code``, its standard streams flushed first."""
+    for stream in (sys.stdout, sys.stderr):
+        with suppress(OSError, ValueError):  # a closed or broken pipe: nothing more to show
+            stream.flush()
+    os._exit(code)
+
+
+#: How long the interpreter's own ending may take once a command is done (seconds): joining its threads, then
+#: running its exit handlers. Ours take well under a second; a rule module's thread or ``atexit`` loop, for ever.
+ENDING_GRACE = 5.0
+
+
+def _ending_watched(code: int) -> None:
+    """Past a finished command, nothing keeps its process: after :data:`ENDING_GRACE` seconds, or at Ctrl-C,
+    SIGTERM or SIGHUP, it ends (``os._exit``).
+
+    ``next --feedback r.py`` printed its answer, then waited for ever on a thread the module had started (the
+    interpreter joins every such thread, then runs every exit handler); Ctrl-C there printed a traceback and
+    exit 0. Its answer said, the process now ends with ``code`` after the grace and one line; with the signal's
+    code (130, 143, 129) and ``interrupted`` at a signal.
+    """
+    def watch() -> None:
+        time.sleep(ENDING_GRACE)
+        with suppress(OSError, ValueError):
+            sys.stderr.write(f"note: the command was done; a thread or an exit handler left running (a rule "
+                             f"module's?) kept its process {ENDING_GRACE:g} s more: it ends now\n")
+        _flushed_exit(code)
+
+    def ended(number: int, frame) -> None:
+        with suppress(OSError, ValueError):
+            sys.stderr.write("interrupted\n")
+        _flushed_exit(ENDINGS[number])
+
+    threading.Thread(target=watch, name="mmlogic-ending", daemon=True).start()
+    if threading.current_thread() is threading.main_thread():
+        for number in ENDINGS:
+            if signal.getsignal(number) not in (signal.SIG_IGN, None):  # nohup's choice stays
+                signal.signal(number, ended)
+
+
 def end_process(code: int) -> None:
     """When a thread was abandoned, end the process at once with ``code`` (``os._exit``, streams
     flushed); likewise after :func:`end_quickly`, when the command succeeded, the streams flush and no
-    other thread or child process runs. Otherwise return, and the caller exits as usual."""
+    other thread or child process runs. Otherwise return, and the caller exits as usual, within
+    :data:`ENDING_GRACE` seconds whatever was left running (:func:`_ending_watched`)."""
     if any(thread.is_alive() for thread in _abandoned):
-        for stream in (sys.stdout, sys.stderr):
-            with suppress(OSError, ValueError):  # a closed or broken pipe: nothing more to show
-                stream.flush()
-        os._exit(code)
+        _flushed_exit(code)
     if _quick_end and code == 0 and threading.active_count() == 1:
         processes = sys.modules.get("multiprocessing")
-        if processes is not None and processes.active_children():
-            return
-        try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        except (OSError, ValueError):  # a closed pipe: the usual exit says it (exit 1, quietly)
-            return
-        os._exit(code)
+        if processes is None or not processes.active_children():
+            try:
+                sys.stdout.flush()
+                sys.stderr.flush()
+            except (OSError, ValueError):  # a closed pipe: the usual exit says it (exit 1, quietly)
+                pass
+            else:
+                os._exit(code)
+    _ending_watched(code)
 
 
 #: How long a thread waiting for a solver sleeps between two looks at Ctrl-C and its deadline (seconds).

@@ -76,6 +76,26 @@ class Overdue(BaseException):
 ENDINGS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
+#: The signals a module's code may not take from mmlogic while it runs: ``signal.signal`` on them does nothing
+#: then (:func:`_kept_signal`).
+KEPT = frozenset({signal.SIGINT, *ENDINGS})
+#: The functions that set a handler: ``_signal``'s (the watch's own changes), and ``signal``'s, as it had it.
+_set_handler = _signal.signal
+_SIGNAL = signal.signal
+
+
+def _kept_signal(number, handler):
+    """``signal.signal`` while a module's code runs in the main thread: SIGINT, SIGTERM and SIGHUP stay
+    mmlogic's (the handler they had is returned, as Python's returns the previous one), the others are set.
+
+    Putting the handlers back after the block was not enough: a module that ignored Ctrl-C inside each call of
+    ``score`` lost every signal that came during its calls (the system drops an ignored signal at once), and its
+    table ran on to the end, or to the watch's limit."""
+    if number in KEPT:
+        return signal.getsignal(number)
+    return _SIGNAL(number, handler)
+
+
 class _Printed(io.TextIOBase):
     """``sys.stdout`` while a module's code runs: what it prints goes to stderr, and a ``sys.stdout.close()``
     closes nothing (stdout pointed at stderr itself, closing it lost every later line, errors included)."""
@@ -229,7 +249,7 @@ class _Watch:
         if _signal.getsignal(signal.SIGALRM) in (signal.SIG_DFL, signal.SIG_IGN):
             # Left in place after the block (it does nothing then): a stop already on its way when the block
             # ends must not meet the default action, which ends the process.
-            _signal.signal(signal.SIGALRM, _on_alarm)
+            _set_handler(signal.SIGALRM, _on_alarm)
         self.alarm = _signal.getsignal(signal.SIGALRM)
         self.timer = signal.getitimer(signal.ITIMER_REAL)[0] > 0  # someone else's, left alone
         # SIGTERM's and SIGHUP's handlers (mmlogic's: they end the command as Ctrl-C does), put back as they were.
@@ -237,8 +257,9 @@ class _Watch:
         sigint = _signal.getsignal(signal.SIGINT)
         if callable(sigint):  # Ctrl-C raises (or is held) here: recorded on its way
             self.sigint = sigint
-            _signal.signal(signal.SIGINT, self._on_sigint)
+            _set_handler(signal.SIGINT, self._on_sigint)
         _signalled = False
+        signal.signal = _kept_signal  # signal.signal itself calls _signal.signal: left as it is
         _watching, self.armed = self, True
         _watchdog_needed()
         return self
@@ -261,17 +282,18 @@ class _Watch:
             # Last: a stop that lands before it (a signal sent) ends the block, which disarms it again.
             self.armed = False
             _watching = None
+        signal.signal = _SIGNAL
         if self.alarm is not None and _signal.getsignal(signal.SIGALRM) != self.alarm:  # the module changed it
-            _signal.signal(signal.SIGALRM, self.alarm)
+            _set_handler(signal.SIGALRM, self.alarm)
         if not self.timer and signal.getitimer(signal.ITIMER_REAL)[0] > 0:
             # The module's own timer: its signal would end the process once the interpreter's exit puts back
             # SIGALRM's default action.
             signal.setitimer(signal.ITIMER_REAL, 0)
         if self.sigint is not None:
-            _signal.signal(signal.SIGINT, self.sigint)
+            _set_handler(signal.SIGINT, self.sigint)
         for number, handler in self.endings:
             if handler is not None and _signal.getsignal(number) != handler:  # the module changed it
-                _signal.signal(number, handler)
+                _set_handler(number, handler)
 
     def _progress(self) -> object:
         """What changes with each call the rule begins (nothing while the module is imported)."""

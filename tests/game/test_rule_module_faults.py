@@ -649,3 +649,50 @@ def test_a_module_that_changes_the_alarm_and_sleeps_is_stopped(tmp_path, change,
     assert (done.returncode, done.stdout, done.stderr) == (
         2, "", f"error: {path}: {SOLVED} did not return within 0.5 s\n")
     assert time.monotonic() - started < 30
+
+
+# -- a module that takes the command's signals in each call, or keeps its process (issue 56, third audit) ------
+@pytest.mark.parametrize(("ending", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_module_that_ignores_the_signals_in_each_call_does_not_keep_them_from_the_command(tmp_path, ending, code):
+    # Put back only after each block of calls, the handlers let it drop every signal that came during its calls:
+    # the command looped on to the watch's limit (exit 2), deaf to Ctrl-C and SIGTERM.
+    path = module(tmp_path, "import signal\nimport sys\n\n\ndef score(guess, secret):\n"
+                            "    signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+                            "    signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+                            "    print('scoring', file=sys.stderr, flush=True)\n    while True:\n        pass\n")
+    process = subprocess.Popen([MMLOGIC, "next", "--backend", "python", "--feedback", str(path), "0011:1"],
+                               cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert signalled_after(process, "scoring", ending) == (code, "", "scoring\ninterrupted\n")
+
+
+#: A module that starts a thread that never ends, and one whose exit handler loops.
+KEEPS = {"thread": "import threading\nimport time\n\n\ndef _beat():\n    while True:\n        time.sleep(0.1)\n\n\n"
+                   "threading.Thread(target=_beat).start()\n",
+         "atexit": "import atexit\n\n\n@atexit.register\ndef _spin():\n    while True:\n        pass\n"}
+COUNTS = "\n\ndef score(guess, secret):\n    return (sum(g == s for g, s in zip(guess, secret)),)\n"
+
+
+@pytest.mark.parametrize("keeps", KEEPS.values(), ids=KEEPS)
+def test_a_module_that_leaves_work_running_does_not_keep_the_process(tmp_path, keeps):
+    # It printed its answer, then waited for ever: the interpreter joins every thread, then runs every exit handler.
+    path = module(tmp_path, keeps + COUNTS)
+    done = mmlogic("next", "--pegs", "3", "--colors", "3", "--backend", "python", "--feedback", path, "--json",
+                   cwd=tmp_path, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0, '{"guess": "000", "consistent": 27}\n',
+        "note: the command was done; a thread or an exit handler left running (a rule module's?) kept its process "
+        "5 s more: it ends now\n")
+
+
+def test_ctrl_c_ends_a_process_a_module_keeps_at_once(tmp_path):
+    # Ctrl-C there printed a traceback out of the interpreter's shutdown, and exit 0. The module's thread says
+    # when the main one has ended (the interpreter's shutdown under way): the signal is sent then.
+    path = module(tmp_path, "import sys\nimport threading\nimport time\n\n\ndef _watch():\n"
+                            "    while threading.main_thread().is_alive():\n        time.sleep(0.05)\n"
+                            "    print('main ended', file=sys.stderr, flush=True)\n    while True:\n"
+                            "        time.sleep(0.1)\n\n\nthreading.Thread(target=_watch).start()\n" + COUNTS)
+    process = subprocess.Popen([MMLOGIC, "next", "--pegs", "3", "--colors", "3", "--backend", "python", "--feedback",
+                                str(path), "--json"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    assert signalled_after(process, "main ended", signal.SIGINT) == (
+        130, '{"guess": "000", "consistent": 27}\n', "main ended\ninterrupted\n")
