@@ -183,3 +183,17 @@ class OutputLock:
         if self.fd is not None:
             os.close(self.fd)
             self.fd = None
+
+
+def same_json(read, expected) -> bool:
+    """Whether ``read`` (parsed from a file) is the JSON value ``expected``: of the same JSON types all through.
+
+    Python's ``==`` takes ``true`` for ``1`` and ``1.0`` for ``1``: a journal whose header said ``"version":
+    true`` was read as version 1."""
+    if type(read) is not type(expected):
+        return False
+    if isinstance(expected, dict):
+        return read.keys() == expected.keys() and all(same_json(read[key], expected[key]) for key in expected)
+    if isinstance(expected, list):
+        return len(read) == len(expected) and all(map(same_json, read, expected))
+    return read == expected

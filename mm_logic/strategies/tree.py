@@ -37,7 +37,7 @@ import numpy as np
 from ..codespace import code_space
 from ..errors import BackendUnavailable, BadInput, MMLogicError
 from ..feedback import rule_of
-from ..files import read_text, target_of
+from ..files import read_text, same_json, target_of
 from ..histogram import format_histogram, histogram_figures
 from ..notation import (
     Code,
@@ -150,7 +150,7 @@ class StrategyTree:
             raise BadInput(f"{path} is not a strategy tree file (not JSON: {reason})") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise BadInput(f'{path} is not a strategy tree file (no "format": "{FORMAT}")')
-        if data.get("version") != VERSION:
+        if not same_json(data.get("version"), VERSION):
             raise BadInput(f"{path} is tree format version {json.dumps(data.get('version'))}; "
                            f"this mmlogic reads version {VERSION}")
         try:

@@ -22,7 +22,7 @@ import json
 from pathlib import Path
 
 from ..errors import BadInput
-from ..files import OutputLock, read_text
+from ..files import OutputLock, read_text, same_json
 from ..notation import format_code, format_entry, parse_code, parse_entry
 from ..rules import Rules
 
@@ -108,7 +108,7 @@ class AnytimeJournal:
         if not isinstance(entry, dict) or entry.get("kind") != KIND:
             raise BadInput(f"--journal {path} is not the journal of an anytime search (its first line); the file "
                            "is left as it is: name another file")
-        if entry.get("rules") != self.header["rules"]:
+        if not same_json(entry.get("rules"), self.header["rules"]):
             theirs = entry.get("rules")
             try:
                 described = Rules.from_dict(theirs).describe()
@@ -116,7 +116,7 @@ class AnytimeJournal:
                 described = "rules not readable"
             raise BadInput(f"--journal {path} is the journal of an anytime search of {described}, not of "
                            f"{self.rules.describe()}")
-        if entry != self.header:
+        if not same_json(entry, self.header):
             raise BadInput(f"--journal {path} is the journal of another run ({_settings(entry)}); this one is "
                            f"{_settings(self.header)}")
 

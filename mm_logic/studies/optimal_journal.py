@@ -57,7 +57,7 @@ import numpy as np
 from ..codespace import code_space
 from ..errors import BadInput, shown
 from ..feedback import rule_of
-from ..files import OutputLock, target_of
+from ..files import OutputLock, same_json, target_of
 from ..kernels.search_arrays import INF
 from ..notation import Code, Feedback, abridged, format_code, format_feedback, parse_code, parse_feedback, plural
 from ..rules import DEFAULT_ALPHABET, Rules
@@ -132,10 +132,10 @@ class Journal:
         if not isinstance(head, dict) or head.get("journal") != KIND:
             raise BadInput(f'--journal {self.path} is not an optimal search\'s journal (no "journal": "{KIND}" '
                            "on its first line): give a new file or one an earlier run of the same search wrote")
-        if head.get("version") not in READABLE:
+        if not any(same_json(head.get("version"), version) for version in READABLE):
             raise BadInput(f"--journal {self.path} is journal version {json.dumps(head.get('version'))}; "
                            f"this mmlogic reads versions {' and '.join(map(str, READABLE))}")
-        if {**head, "version": VERSION} != self.header:
+        if not same_json({**head, "version": VERSION}, self.header):
             alphabets = head.get("alphabet") != self.header.get("alphabet")
             raise BadInput(f"--journal {self.path} is the journal of another search "
                            f"({_described(head, alphabets)}), not of {_described(self.header, alphabets)}")

@@ -227,6 +227,9 @@ def test_save_tree_refusals_come_before_any_game(run, tmp_path):
     ('{"rows": []}', '{path} is not a strategy tree file (no "format": "mmlogic-tree")'),
     ({**TREE_2X2, "version": 2}, "{path} is tree format version 2; this mmlogic reads version 1"),
     ({**TREE_2X2, "version": "1"}, '{path} is tree format version "1"; this mmlogic reads version 1'),
+    # true and 1.0 were read as version 1 (Python's == takes them for 1).
+    ({**TREE_2X2, "version": True}, "{path} is tree format version true; this mmlogic reads version 1"),
+    ({**TREE_2X2, "version": 1.0}, "{path} is tree format version 1.0; this mmlogic reads version 1"),
     ("[" * 3000 + "]" * 3000, "{path} is not a strategy tree file (not JSON: nested too deeply)"),
     ({**TREE_2X2, "rules": {"pegs": 2}},
      '{path}: "rules" must be {{"pegs": P, "colors": C, "max_repeat": M or null}} and an optional "feedback": RULE'),

@@ -114,6 +114,20 @@ def test_another_runs_journal_is_refused_untouched(tmp_path, run):
     assert journal.read_bytes() == before
 
 
+@pytest.mark.parametrize("change", [{"version": True}, {"version": 1.0}, {"exact_below": 50.0}],
+                         ids=["version-true", "version-1.0", "bound-50.0"])
+def test_a_header_with_a_value_of_another_type_is_another_run(tmp_path, run, change):
+    # "version": true and 1.0 were read as version 1 (Python's == takes them for 1).
+    _, journal, _ = improve(tmp_path, exact_below=50, candidates=4)
+    head, *rest = journal.read_text().splitlines(keepends=True)
+    journal.write_text(json.dumps({**json.loads(head), **change}) + "\n" + "".join(rest))
+    before = journal.read_bytes()
+    result = run("optimal", "--anytime", "--exact-below", "50", "--look-ahead", "4", "--journal", journal)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith(f"error: --journal {journal} is the journal of another run ("), result.stderr
+    assert journal.read_bytes() == before
+
+
 NOT_WITH = ("does not apply with --anytime: one process improves the expected case of the game's own codes under a "
             "built-in rule")
 

@@ -198,3 +198,25 @@ def test_a_cluster_search_resumes_from_its_journal(cluster, tmp_path, run):
 def test_cli_executor_refusals_are_one_line(run, args, message):
     result = run("optimal", "--pegs", 3, "--colors", 3, *args)
     assert (result.exit_code, result.stderr) == (2, f"error: {message}\n")
+
+
+@pytest.mark.parametrize("version", [True, 2.0, "2"])
+def test_a_header_whose_version_is_of_another_type_is_refused(tmp_path, version):
+    # "version": true and 2.0 were read as versions 1 and 2 (Python's == takes true for 1, 2.0 for 2).
+    journal = tmp_path / "search.jsonl"
+    journal.write_text(json.dumps({"journal": "mmlogic optimal", "version": version, "consistent_only": False,
+                                   "rules": RULES.as_dict()}) + "\n")
+    before = journal.read_bytes()
+    with pytest.raises(BadInput) as error:
+        optimal(RULES, "expected", journal=journal)
+    assert str(error.value) == (f"--journal {journal} is journal version {json.dumps(version)}; this mmlogic "
+                                "reads versions 1 and 2")
+    assert journal.read_bytes() == before
+
+
+def test_a_header_with_a_number_of_another_type_is_another_search(tmp_path):
+    journal = tmp_path / "search.jsonl"
+    journal.write_text(json.dumps({"journal": "mmlogic optimal", "version": 2, "consistent_only": 0,
+                                   "rules": {**RULES.as_dict(), "pegs": 3.0}}) + "\n")
+    with pytest.raises(BadInput, match="is the journal of another search"):
+        optimal(RULES, "expected", journal=journal)
