@@ -72,7 +72,9 @@ def static_command(rules, time_limit, guesses, local_seconds, seed, encoding, ex
                             ... guesses in turn: each impossible number is
                             proved so, the first possible one is optimal;
                             4x4 takes seconds; 4x6 did not end in an hour
-                            (from 500 codes on, a note says so at once)
+                            (from 500 codes on, a note says so at once;
+                            on fewer, past 30 s); pairs of codes only
+                            guessing tells apart bound it from below
       --local-search S      with --guesses K: a set of K by hill climbing
                             (4x6: 6 in under a second; the command about
                             13 s, most of it reading the answers), checked
@@ -88,7 +90,7 @@ def static_command(rules, time_limit, guesses, local_seconds, seed, encoding, ex
     Examples:
       mmlogic static --pegs 2 --colors 5
       mmlogic static --pegs 3 --colors 4 --json
-      mmlogic static --pegs 4 --colors 4 --feedback black
+      mmlogic static --pegs 3 --colors 4 --feedback black
       mmlogic static --time-limit 600
       mmlogic static --guesses 5 --time-limit 3600
       mmlogic static --guesses 6 --local-search 60

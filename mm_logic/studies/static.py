@@ -48,6 +48,7 @@ from ..notation import Code, format_code, plural
 from ..resources import encoding_path
 from ..rules import Rules
 from ..symmetry import GameSymmetry, game_symmetry
+from .static_bound import GuessedBound, guessed_bound
 from .written_game import encoding_secrets
 
 #: The shipped parts that state the code space and the feedback rules, in ``mastermind.lp``'s order.
@@ -64,6 +65,9 @@ MAX_MOVED_PEGS = 6
 #: Codes to tell apart from which clingo's search for the fewest guesses is said at once to be long (``notice``):
 #: 4x5's 625 did not end in 20 minutes, 4x6's 1,296 in an hour, where 4x4's 256 take seconds (docs/results/static.md).
 LONG_SEARCH_CODES = 500
+#: Seconds of clingo's search for the fewest guesses after which it is said to be long, on fewer codes
+#: (``notice``): 3x4 black-peg takes 9 s, 4x4 black-peg had not ended in ten minutes.
+NOTICE_AFTER = 30.0
 #: Seconds between two progress lines while the answers are read (4x6: 10 to 40 s).
 PROGRESS_EVERY = 5.0
 
@@ -100,6 +104,8 @@ class StaticResult:
     encoding: Path | None = None
     #: Those codes (indices into the rules' codes), None: every code.
     secrets: np.ndarray | None = None
+    #: The bound of the pairs of codes only guessing one of them tells apart (:mod:`.static_bound`).
+    guessed: GuessedBound = GuessedBound(0, 0, None)
 
     @property
     def game(self) -> str:
@@ -116,8 +122,27 @@ class StaticResult:
                 "with_final_guess": k + 1 if self.guesses or self.optimal else None,
                 "checked": self.checked, "seconds": round(self.seconds, 3), "calls": self.calls,
                 "pairs": self.pairs, "stopped": self.stopped, "found_by": self.found_by, "method": self.method,
-                "proofs": self.proofs,
+                "proofs": self.proofs, "guessed_bound": self._guessed_dict(),
                 "steps": [{"guesses": k, "seconds": round(s, 3), "satisfiable": sat} for k, s, sat in self.steps]}
+
+    def _guessed_dict(self) -> dict | None:
+        """The bound of the pairs only guessing tells apart, for the JSON (None without such pairs)."""
+        g = self.guessed
+        if g.example is None:
+            return None
+        space = code_space(self.rules)
+        return {"bound": g.bound, "pairs": g.pairs,
+                "example": [format_code(space.code(c), self.rules) for c in g.example]}
+
+    def _guessed_line(self) -> list[str]:
+        """The line that says the bound of the pairs only guessing tells apart, when there are such pairs."""
+        g = self.guessed
+        if g.bound < 2:  # at least one guess: nothing to say
+            return []
+        a, b = (format_code(code_space(self.rules).code(c), self.rules) for c in g.example)
+        return [f"at least {plural(g.bound, 'guess')}: {plural(g.pairs, 'pair')} of codes get the same answers "
+                f"but when one of them is guessed ({a} and {b} the first), and each pair needs one of its codes "
+                "guessed"]
 
     def summary(self) -> str:
         """One line: what was proved and found (also the message of an interrupted search)."""
@@ -132,6 +157,10 @@ class StaticResult:
 
     def lines(self) -> list[str]:
         """The text output."""
+        return self._found_lines() + self._guessed_line()
+
+    def _found_lines(self) -> list[str]:
+        """The text output but the bound of the pairs only guessing tells apart."""
         if not self.guesses:
             if self.optimal:
                 return [f"no guess is needed: {self.game} has one code, which the final guess names"]
@@ -334,18 +363,16 @@ def static_search(rules: Rules, time_limit: float | None = None,
     if encoding is None and secrets is not None:
         encoding = Path(rules.feedback)  # a rule written once in an encoding that narrows the code space
     result = StaticResult(rules, [], False, 1, 0.0, encoding=encoding, secrets=secrets)
+    _bounded(result)
     say = progress or (lambda line: None)
     if exhaustive:
         result.method = "exhaustive"
         return _exhaustive(result, guesses, local_seconds, seed, start, deadline, say)
     told = space.size if secrets is None else secrets.size  # the codes to tell apart
-    if notice is not None and guesses is None and told >= LONG_SEARCH_CODES:
-        codes = f"{told:,} codes of {rules.describe()}" + ("" if encoding is None else f" that {encoding} admits")
-        notice(f"static asks clingo for 1, 2, ... guesses in turn over the {codes}, each "
-               "number proved impossible before the next: on this many codes it may take hours (4x5 did not end in "
-               "20 minutes, 4x6 in an hour); bound it with --time-limit SECONDS (what was proved is printed), or "
-               "find K guesses with --guesses K --local-search SECONDS (with --prove-exhaustive to prove them "
-               "optimal)")
+    tick = None
+    if notice is not None and guesses is None:
+        say = _Notice(result, told, start, notice, say)
+        tick = say.tick
     try:
         say(f"reading the answers of {space.size:,} guesses to {space.size:,} codes from the rule encodings")
         table = answers(rules, deadline, say)
@@ -369,15 +396,17 @@ def static_search(rules: Rules, time_limit: float | None = None,
         if table.shape[1] == 1:
             result.optimal, result.checked, result.lower_bound = True, True, 0
             return result
-        k = guesses or 1
-        while True:
+        k = max(guesses or 1, result.lower_bound)  # fewer are proved impossible by the pairs only guessing tells apart
+        if guesses is not None and guesses < k:
+            say(f"{plural(guesses, 'guess')}: impossible, proved by the pairs only guessing tells apart")
+        while guesses is None or guesses >= result.lower_bound:
             ctl.ground([("bound", [Number(k)])])
             within = Function("within", [Number(k)])
             ctl.assign_external(within, True)
             began = time.monotonic()
             while True:
                 result.calls += 1
-                chosen = _solve(ctl, deadline)
+                chosen = _solve(ctl, deadline, tick)
                 if chosen is None:
                     break
                 pairs = alike_pairs(table, chosen)
@@ -445,9 +474,11 @@ def _exhaustive(result: StaticResult, guesses: int | None, local_seconds: float 
         if told == 1:
             result.optimal, result.checked, result.lower_bound = True, True, 0
         elif guesses is None:
-            k = 1
+            k = result.lower_bound
             while not settle(k):
                 k += 1
+        elif guesses < result.lower_bound:
+            say(f"{plural(guesses, 'guess')}: impossible, proved by the pairs only guessing tells apart")
         else:
             found = None
             if local_seconds is not None:
@@ -459,8 +490,10 @@ def _exhaustive(result: StaticResult, guesses: int | None, local_seconds: float 
                     result.guesses, result.found_by = [space.code(g) for g in found], "local search"
                     result.steps.append((len(found), time.monotonic() - began, True))
                     say(f"local search: {plural(len(found), 'guess')} found")
-            if (found is not None or settle(guesses)) and len(result.guesses) > 1:
+            if (found is not None or settle(guesses)) and len(result.guesses) > result.lower_bound:
                 settle(len(result.guesses) - 1)
+            elif result.guesses:
+                result.optimal = result.lower_bound >= len(result.guesses)
     except (KeyboardInterrupt, ProofStopped) as error:
         result.stopped = "interrupted" if isinstance(error, KeyboardInterrupt) else "time limit"
         if isinstance(error, ProofStopped):
@@ -469,6 +502,47 @@ def _exhaustive(result: StaticResult, guesses: int | None, local_seconds: float 
         raise StaticStopped(result) from None
     result.seconds = time.monotonic() - start
     return _checked(result)
+
+
+class _Notice:
+    """The progress of clingo's search for the fewest guesses, ``notice`` told first what it does and how to bound
+    it: at once from :data:`LONG_SEARCH_CODES` codes, else once it has run :data:`NOTICE_AFTER` s (at a progress
+    line, or at a :meth:`tick` while a solver call goes on).
+
+    Under another rule than the standard one fewer codes take long too: ``static --pegs 4 --colors 4 --feedback
+    black`` (256 codes) had not ended in ten minutes, nothing said but its progress."""
+
+    def __init__(self, result: StaticResult, told: int, start: float, notice: Callable[[str], None],
+                 say: Callable[[str], None]):
+        first = result.lower_bound
+        codes = f"{told:,} codes of {result.rules.describe()}" + (
+            "" if result.encoding is None else f" that {result.encoding} admits")
+        self.how = (f"static asks clingo for {first}, {first + 1}, ... guesses in turn over the {codes}, each number "
+                    "proved impossible before the next")
+        self.bound = ("bound it with --time-limit SECONDS (what was proved is printed), or find K guesses with "
+                      "--guesses K --local-search SECONDS (with --prove-exhaustive to prove them optimal)")
+        self.start, self.notice, self.say, self.told = start, notice, say, False
+        if told >= LONG_SEARCH_CODES:
+            self.told = True
+            notice(f"{self.how}: on this many codes it may take hours (4x5 did not end in 20 minutes, 4x6 in an "
+                   f"hour); {self.bound}")
+
+    def tick(self) -> None:
+        """Tell the notice once the search has run long enough."""
+        if not self.told and time.monotonic() - self.start >= NOTICE_AFTER:
+            self.told = True
+            self.notice(f"{self.how}: past {NOTICE_AFTER:g} s it may take hours more; {self.bound}")
+
+    def __call__(self, line: str) -> None:
+        self.tick()
+        self.say(line)
+
+
+def _bounded(result: StaticResult) -> None:
+    """Put in ``result`` the bound of the pairs of codes only guessing tells apart (:mod:`.static_bound`)."""
+    table = code_space(result.rules).table
+    result.guessed = guessed_bound(table if result.secrets is None else table[:, result.secrets], result.secrets)
+    result.lower_bound = max(result.lower_bound, result.guessed.bound)
 
 
 def _checked(result: StaticResult) -> StaticResult:
@@ -516,14 +590,15 @@ class StaticStopped(Exception):
         self.result = result
 
 
-def _solve(ctl: Control, deadline: float | None) -> list[int] | None:
-    """The chosen guesses of a model, or None when unsatisfiable; bounded by ``deadline`` and Ctrl-C."""
+def _solve(ctl: Control, deadline: float | None, tick: Callable[[], None] | None = None) -> list[int] | None:
+    """The chosen guesses of a model, or None when unsatisfiable; bounded by ``deadline`` and Ctrl-C; ``tick`` called
+    every second while it runs."""
     found: list[list[int]] = []
 
     def on_model(model) -> None:
         found.append([s.arguments[0].number for s in model.symbols(shown=True) if s.name == "chosen"])
 
-    outcome = solve_within(ctl, on_model, deadline)
+    outcome = solve_within(ctl, on_model, deadline, tick=tick)
     if outcome is None:
         raise SolverTimeout("time limit")
     if outcome.unsatisfiable:

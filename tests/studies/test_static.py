@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 
 import numpy as np
 import pytest
@@ -12,9 +13,10 @@ from mm_logic.codespace import code_space
 from mm_logic.feedback import score
 from mm_logic.rules import Rules
 from mm_logic.studies.static import alike_pairs, answers, check_guesses, orbits, static_search
+from mm_logic.studies.static_bound import guessed_bound
 from mm_logic.studies.static_local import classes, clingo_check, local_search
 
-from conftest import one_line_error
+from conftest import ROOT, one_line_error
 
 
 def brute_force(rules: Rules) -> int:
@@ -39,8 +41,10 @@ def test_static_equals_the_brute_force_and_is_checked(rules, k):
     assert brute_force(rules) == k
     found = static_search(rules)
     assert (len(found.guesses), found.optimal, found.lower_bound, found.checked) == (k, True, k, True)
-    # the steps: every smaller k proved impossible, then k found
-    assert [(step[0], step[2]) for step in found.steps] == [(i, i == k) for i in range(1, k + 1)]
+    # the steps: every smaller k proved impossible (from the bound of the pairs only guessing tells apart on),
+    # then k found
+    first = max(1, found.guessed.bound)
+    assert [(step[0], step[2]) for step in found.steps] == [(i, i == k) for i in range(first, k + 1)]
 
 
 def test_goddards_two_peg_figures():
@@ -297,3 +301,79 @@ def test_an_exhaustive_proof_of_many_guesses_caps_its_bounds_at_the_codes():
     assert many.lower_bound == 1 and not many.optimal
     assert 5 <= len(many.guesses) <= 40 and check_guesses(Rules(3, 3), many.guesses)
     assert many.proofs[0]["guesses"] == 40 and many.proofs[0]["possible"]
+
+
+# -- pairs only guessing tells apart, and long searches said (issue 56, third audit) --------------------------
+SHARED = ROOT / "examples" / "shared_colours.py"
+
+
+def test_pairs_only_guessing_tells_apart_bound_the_search_from_below():
+    # Under shared colours the orderings of a colour set differ only when one of them is guessed: each set of m
+    # orderings needs m - 1 guessed, 44 on 3x4 (64 codes, 20 colour sets). The search asked for 1, 2, ...
+    # guesses, proving each impossible, past five minutes; it starts at the bound.
+    rules = Rules(3, 4, feedback=str(SHARED))
+    found = static_search(rules)
+    sets = {}
+    for code in map(tuple, code_space(rules).codes.tolist()):
+        sets.setdefault(tuple(sorted(code)), []).append(code)
+    assert sum(len(codes) - 1 for codes in sets.values()) == 44 and len(sets) == 20
+    assert (len(found.guesses), found.optimal, found.lower_bound, found.checked) == (44, True, 44, True)
+    assert [(k, possible) for k, _, possible in found.steps] == [(44, True)]
+    assert (found.guessed.bound, found.guessed.pairs) == (44, sum(len(c) * (len(c) - 1) // 2 for c in sets.values()))
+
+
+def test_the_bound_is_the_brute_force_where_it_is_small():
+    rules = Rules(2, 3, feedback=str(SHARED))
+    found = static_search(rules)
+    codes = [tuple(c) for c in code_space(rules).codes.tolist()]
+    told = {g: [score(rules, g, s) for s in codes] for g in codes}
+    fewest = next(k for k in range(1, 10) for guesses in itertools.combinations(codes, k)
+                  if len(set(zip(*(told[g] for g in guesses)))) == len(codes))
+    assert (len(found.guesses), found.guessed.bound, fewest) == (3, 3, 3)
+
+
+def test_fewer_guesses_than_the_bound_are_refused_at_once(run, tmp_path):
+    result = run("static", "--pegs", 3, "--colors", 4, "--feedback", SHARED, "--guesses", 10)
+    assert (result.exit_code, re.sub(r"\d+\.\d\d s", "S s", result.stdout)) == (0, (
+        "no 43 guesses tell every code of 3x4 feedback shared_colours.py apart (proved, S s)\n"
+        "at least 44 guesses: 96 pairs of codes get the same answers but when one of them is guessed (001 and 010 "
+        "the first), and each pair needs one of its codes guessed\n")), result.stderr
+
+
+def test_the_bound_in_the_json(run_json):
+    data = run_json("static", "--pegs", 2, "--colors", 3, "--feedback", SHARED)
+    assert (data["guesses"], data["lower_bound"], data["guessed_bound"]) == (
+        ["01", "20", "21"], 3, {"bound": 3, "pairs": 3, "example": ["01", "10"]})
+    assert run_json("static", "--pegs", 2, "--colors", 3)["guessed_bound"] is None
+
+
+def test_the_bound_is_a_bound_on_random_tables():
+    # Any table of answers (a guess's own code answered apart): the pairs are those the brute force finds, and
+    # the bound is at most the fewest codes holding one of each pair (groups that are not cliques included).
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        n = int(rng.integers(2, 9))
+        table = rng.integers(0, 2, size=(n, n))
+        np.fill_diagonal(table, 9)
+        found = guessed_bound(table)
+        pairs = [(i, j) for i, j in itertools.combinations(range(n), 2)
+                 if all(table[g, i] == table[g, j] for g in range(n) if g not in (i, j))]
+        cover = min(len(chosen) for size in range(n + 1) for chosen in itertools.combinations(range(n), size)
+                    if all(i in chosen or j in chosen for i, j in pairs))
+        assert found.pairs == len(pairs) and found.bound <= cover and (found.bound > 0) == bool(pairs)
+
+
+def test_a_search_past_its_first_seconds_is_said_to_be_long(monkeypatch):
+    # Under 500 codes the note came never: 4x4 black-peg (256 codes) ran ten minutes, its progress alone said.
+    import mm_logic.studies.static as module
+    monkeypatch.setattr(module, "NOTICE_AFTER", 0.0)
+    told = []
+    static_search(Rules(3, 3, feedback="black"), progress=lambda line: None, notice=told.append)
+    assert told == ["static asks clingo for 1, 2, ... guesses in turn over the 27 codes of 3x3 black-peg, each number "
+                    "proved impossible before the next: past 0 s it may take hours more; bound it with --time-limit "
+                    "SECONDS (what was proved is printed), or find K guesses with --guesses K --local-search SECONDS "
+                    "(with --prove-exhaustive to prove them optimal)"]
+    told.clear()
+    monkeypatch.undo()  # the documented 30 s: a search of a second is not said to be long
+    static_search(Rules(3, 3, feedback="black"), progress=lambda line: None, notice=told.append)
+    assert told == []

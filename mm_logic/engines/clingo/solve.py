@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 
 import numpy as np
 from clingo import Control, SymbolType
@@ -24,6 +25,8 @@ QUICK_CONFLICTS = 1000
 QUICK_MODELS = 5000
 
 
+#: Seconds between two calls of :func:`solve_within`'s ``tick`` while a search goes on.
+TICK_SECONDS = 1.0
 #: Codes a counting reader hands to its check at once (bounded memory for big counts).
 CHECK_BATCH = 65_536
 
@@ -153,18 +156,26 @@ def solve(ctl: Control, reader: CodeReader, assumptions, models: int, *, budget:
     return True
 
 
-def solve_within(ctl: Control, on_model, deadline: float | None, assumptions=()):
+def solve_within(ctl: Control, on_model, deadline: float | None, assumptions=(),
+                 tick: Callable[[], None] | None = None):
     """One search in clingo's own thread, each model handed to ``on_model``: its ``SolveResult``, or None
     when ``deadline`` (on ``time.monotonic``'s clock) passed first and the search was cancelled. This
     thread waits on an event the search sets when it finishes, in slices so that Ctrl-C gets through
-    (it cancels the search and is raised again)."""
+    (it cancels the search and is raised again). ``tick``, if given, is called every :data:`TICK_SECONDS`
+    while the search goes on (a long one may be said to be long)."""
     finished = threading.Event()
     with ctl.solve(on_model=on_model, on_finish=lambda _: finished.set(), assumptions=assumptions,
                    async_=True) as handle:
         try:
-            if not wait_for(finished, deadline):
-                handle.cancel()
-                return None
+            while True:
+                step = None if tick is None else time.monotonic() + TICK_SECONDS
+                until = step if deadline is None else deadline if step is None else min(deadline, step)
+                if wait_for(finished, until):
+                    break
+                if step is None or (deadline is not None and time.monotonic() >= deadline):
+                    handle.cancel()
+                    return None
+                tick()
         except KeyboardInterrupt:
             handle.cancel()
             raise
