@@ -104,7 +104,7 @@ class StaticResult:
     encoding: Path | None = None
     #: Those codes (indices into the rules' codes), None: every code.
     secrets: np.ndarray | None = None
-    #: The bound of the pairs of codes only guessing one of them tells apart (:mod:`.static_bound`).
+    #: The bound of the pairs of codes only guessing one of them tells apart (:mod:`mm_logic.studies.static_bound`).
     guessed: GuessedBound = GuessedBound(0, 0, None)
 
     @property
@@ -539,7 +539,8 @@ class _Notice:
 
 
 def _bounded(result: StaticResult) -> None:
-    """Put in ``result`` the bound of the pairs of codes only guessing tells apart (:mod:`.static_bound`)."""
+    """Put in ``result`` the bound of the pairs of codes only guessing tells apart
+    (:mod:`mm_logic.studies.static_bound`)."""
     table = code_space(result.rules).table
     result.guessed = guessed_bound(table if result.secrets is None else table[:, result.secrets], result.secrets)
     result.lower_bound = max(result.lower_bound, result.guessed.bound)

@@ -30,7 +30,7 @@ API_MODULES = ["adversary", "client", "codemaker", "codespace", "counting", "dia
                "studies.optimal_result", "studies.optimal_search", "studies.optimal_split", "studies.optimal_anytime",
                "studies.optimal_anytime_journal",
                "studies.optimal_workers", "studies.written_game", "studies.puzzle", "studies.race", "studies.static",
-               "studies.static_local",
+               "studies.static_bound", "studies.static_local",
                "studies.static_proof", "studies.lies_within",
                "studies.statistics", "symmetry", "terminal", "terminal.play", "terminal.duel", "server.openapi"]
 #: A tag's attribute that makes the browser fetch: scripts, stylesheets, preloaded fonts, images.
