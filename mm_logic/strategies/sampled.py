@@ -77,27 +77,6 @@ from ..sampling import history_rng, random_code
 from .base import SeededStrategy
 from .scoring import Entropy
 
-
-def _load_kernels() -> None:
-    """Import the sampling kernels (numba) into this module, when the first sampling strategy is made: commands
-    that sample nothing (``optimal``) start without numba (0.2-0.5 s)."""
-    global climb, partition_entropies, rule_climb, rule_distance, rule_entropies, rule_metropolis
-    global codes_with_counts, colour_counts, count_vectors, descend, feedback_distance, metropolis
-    global repair, rule_code
-    from ..kernels.entropies import climb, partition_entropies
-    from ..kernels.rule_sample import rule_climb, rule_distance, rule_entropies, rule_metropolis
-    from ..kernels.sample import (
-        codes_with_counts,
-        colour_counts,
-        count_vectors,
-        descend,
-        feedback_distance,
-        metropolis,
-        repair,
-    )
-    from ..kernels.scoring import rule_code
-
-
 #: Code spaces up to this size are played by the exact ``entropy`` scorer.
 EXACT_SPACE = 50_000
 #: Under the black and positional rules, code spaces up to this size are listed and filtered (the code
@@ -173,7 +152,6 @@ class SampleEntropy(SeededStrategy):
 
     def __init__(self, rules, seed=None, k: int = SAMPLE_SIZE, **options):
         super().__init__(rules, seed, **options)
-        _load_kernels()
         #: Consistent codes in the sample.
         self.k = checked_size(k)
         if k != SAMPLE_SIZE:
@@ -192,8 +170,8 @@ class SampleEntropy(SeededStrategy):
         self._failed: dict[str, tuple] = {}
         #: The feedback rule as the kernels know it (:func:`mm_logic.kernels.scoring.rule_code`), and whether
         #: it is black and white pegs, which the sampler's own kernels cut on.
+        from ..kernels.scoring import STANDARD, rule_code
         self._rule = rule_code(rules)
-        from ..kernels.scoring import STANDARD
         self._pegs_and_colours = self._rule == STANDARD
         #: Under another rule than the standard one: the last history listed and its consistent codes
         #: (indices into the code space), which the next guess's listing filters further.
@@ -217,6 +195,8 @@ class SampleEntropy(SeededStrategy):
 
     def best(self, distinct: np.ndarray, sample: np.ndarray, exact: bool, rng: np.random.Generator) -> Code:
         """The candidate whose partition of ``sample`` has the largest entropy (see the module)."""
+        from ..kernels.entropies import climb, partition_entropies
+        from ..kernels.rule_sample import rule_climb, rule_entropies
         rules = self.rules
         if len(distinct) > CANDIDATES:
             distinct = distinct[np.sort(rng.choice(len(distinct), CANDIDATES, replace=False))]
@@ -248,6 +228,7 @@ class SampleEntropy(SeededStrategy):
     def sample(self, session, rng: np.random.Generator) -> tuple[np.ndarray | None, bool]:
         """(sample, exact): ``k`` consistent codes (rows), or the whole consistent set when
         exact; (None, False) when the engine finds no consistent code."""
+        from ..kernels.sample import colour_counts, count_vectors, descend
         rules, k = self.rules, self.k
         if not session.history:
             return self.uniform(rng), False
@@ -333,6 +314,7 @@ class SampleEntropy(SeededStrategy):
     def walk_start(self, history, guesses, blacks, commons, rng) -> np.ndarray:
         """Where the walk starts: in a game, the code of the previous guess's sample nearest
         to consistent with the new entry (fewest pegs of feedback off); else a uniform code."""
+        from ..kernels.sample import feedback_distance
         before, codes = self._pool
         if codes is not None and len(history) == len(before) + 1 and tuple(history[:-1]) == before:
             off = feedback_distance(codes, guesses[-1:], blacks[-1:], commons[-1:], self.rules.colors)
@@ -342,6 +324,7 @@ class SampleEntropy(SeededStrategy):
     def descend(self, guesses, blacks, vectors, rng) -> tuple[np.ndarray, np.ndarray]:
         """Codes and log-weights from the importance sampler: ``DRAWS_PER_CODE * k`` draws
         (within ``TRIES_PER_DRAW`` tries each), or what ``--time-limit`` leaves time for."""
+        from ..kernels.sample import descend
         rules = self.rules
         draws = DRAWS_PER_CODE * self.k
         if self.time_limit is None:
@@ -368,6 +351,7 @@ class SampleEntropy(SeededStrategy):
         """(code, energy) from the focused search started at ``start``: energy 0 is a consistent
         code. Under ``--time-limit``, in pieces of :data:`REPAIR_PER_LOOK` steps while time is left
         (one piece at least)."""
+        from ..kernels.sample import repair
         rules = self.rules
         deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
         while True:
@@ -381,6 +365,7 @@ class SampleEntropy(SeededStrategy):
     def walk(self, start, guesses, blacks, commons, rng) -> tuple[np.ndarray, np.ndarray]:
         """Up to ``k`` consistent codes from a Metropolis walk started at ``start``, and the
         code of least energy it met (consistent or nearest to it)."""
+        from ..kernels.sample import metropolis
         rules = self.rules
 
         def run(x, want, steps, beta, seed):
@@ -420,9 +405,11 @@ class SampleEntropy(SeededStrategy):
         common counts peg by peg: neither holds here. So a space of at most :data:`LIST_SPACE` codes
         is listed and filtered by the rule (the consistent set, exactly: the whole of it when it has at
         most :data:`EXACT_CODES` codes, marked exact, else ``k`` of it drawn uniformly); a larger one is
-        walked with the rule's own distance to consistency (:func:`rule_metropolis`), and the engine is
-        asked (``near()``) only when the walk meets no consistent code.
+        walked with the rule's own distance to consistency
+        (:func:`~mm_logic.kernels.rule_sample.rule_metropolis`), and the engine is asked (``near()``) only
+        when the walk meets no consistent code.
         """
+        from ..kernels.rule_sample import rule_distance, rule_metropolis
         rules, k = self.rules, self.k
         if not session.history:
             return self.uniform(rng), False
@@ -510,6 +497,7 @@ def exact_set(guesses: np.ndarray, blacks: np.ndarray, vectors: np.ndarray, rule
     """Every code with colour counts among ``vectors`` that gets ``blacks`` from ``guesses``
     (rows), or None when there are more than :data:`EXACT_CODES` of them, or an empty array
     when the search found none within its work (:data:`EXACT_WORK` / ``share``)."""
+    from ..kernels.sample import codes_with_counts
     out = np.empty((EXACT_CODES, rules.pegs), np.int64)
     nodes = EXACT_WORK // (share * len(guesses) * rules.colors)
     got, complete = codes_with_counts(guesses, blacks, vectors, rules.colors, out, nodes)
