@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import sys
 import time
 
 import click
@@ -178,10 +177,10 @@ def optimal_command(rules, objective, max_depth, consistent_only, encoding, symm
         progress = _logged(spinner)
 
         def compiling() -> None:
-            # A first run: 10-45 s before the search starts, which were silent. Uncached only where numba
-            # compiles (its cache module then loaded: the kernels built ahead of time are always kept).
-            numba_cache = sys.modules.get("mm_logic.kernels.numba_cache")
-            cached = numba_cache is None or numba_cache.CACHE
+            # A first run: 10-45 s before the search starts, which were silent. (Importing numba here costs
+            # nothing beside a compilation of seconds.)
+            from ..kernels.numba_cache import CACHE as cached
+
             spinner.tick()
             click.echo(f"note: {COMPILING_OPTIMAL if cached else COMPILING_UNCACHED}", err=True)
             spinner.label = "compiling"

@@ -49,3 +49,22 @@ def test_optimal_says_when_it_compiles_and_its_seconds_are_the_searchs_alone(tmp
     again = optimal()
     assert again.returncode == 0 and again.stderr == ""
     assert json.loads(again.stdout)["seconds"] < 1.0
+
+
+@pytest.mark.parametrize("cached", [True, False])
+def test_the_compiling_note_says_whether_the_kernels_are_kept(run, monkeypatch, cached):
+    # Where no folder for numba's cache can be written, every run compiles again: the note says so.
+    import mm_logic.kernels.numba_cache as numba_cache
+    import mm_logic.studies.optimal as optimal_module
+    from mm_logic.cli.studies import COMPILING_OPTIMAL, COMPILING_UNCACHED
+    from mm_logic.errors import BadInput
+
+    def compiles_then_stops(*args, on_compile, **options):
+        on_compile()
+        raise BadInput("stopped after the note")
+
+    monkeypatch.setattr(numba_cache, "CACHE", cached)
+    monkeypatch.setattr(optimal_module, "optimal", compiles_then_stops)
+    result = run("optimal", "--pegs", 2, "--colors", 2)
+    assert (result.exit_code, result.stderr) == (
+        2, f"note: {COMPILING_OPTIMAL if cached else COMPILING_UNCACHED}\nerror: stopped after the note\n")
