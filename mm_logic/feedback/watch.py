@@ -502,13 +502,15 @@ def stop_rule_modules() -> None:
 
 
 # -- the time limit, and progress, of many calls -------------------------------------------------------------
-#: The command's ``--time-limit`` (seconds; None: none): it bounds rows of calls in the main thread (:class:`Rows`).
-_time_limit: float | None = None
+#: The command's ``--time-limit`` (seconds; None: none) in the block of :func:`limit_scoring`: it bounds rows of
+#: calls in the main thread (:class:`Rows`). A context variable: the block's own, not the module's.
+_time_limit: contextvars.ContextVar[float | None] = contextvars.ContextVar("mmlogic_scoring_time_limit",
+                                                                          default=None)
 
 
 def scoring_time_limit() -> float | None:
     """The command's ``--time-limit`` while it runs, in the main thread (None: none, or another thread)."""
-    return _time_limit if threading.current_thread() is threading.main_thread() else None
+    return _time_limit.get() if threading.current_thread() is threading.main_thread() else None
 
 
 @contextlib.contextmanager
@@ -520,12 +522,11 @@ def limit_scoring(seconds: float | None) -> Iterator[None]:
     (other threads): a table they derive is kept for every later request of its size, and a stopping server
     gives them up (:func:`stop_rule_modules`).
     """
-    global _time_limit
-    before, _time_limit = _time_limit, seconds
+    token = _time_limit.set(seconds)
     try:
         yield
     finally:
-        _time_limit = before
+        _time_limit.reset(token)
 
 
 class Rows:
@@ -545,7 +546,7 @@ class Rows:
         now = time.monotonic()
         spent, size = now - self.started, len(self.codes)
         total = spent * size / max(self.done + calls / size, 1 / size)  # at this pace, for every code as a guess
-        limit = _time_limit if threading.current_thread() is threading.main_thread() else None
+        limit = scoring_time_limit()
         if limit is not None and spent > limit:
             if self.done:
                 raise SolverTimeout(f"{self.path}: the rule's table of {size:,} x {size:,} calls of score was not "

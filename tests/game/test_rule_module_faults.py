@@ -33,6 +33,8 @@ SOLVED = "score((0, 0, 0, 0), (0, 1, 2, 3))"
 #: A score that never returns, in pure Python, and one that waits in a system call.
 LOOPS = "def score(guess, secret):\n    while True:\n        pass\n"
 SLEEPS = "import time\n\n\ndef score(guess, secret):\n    time.sleep(1000)\n"
+#: A score that says it loops, then loops (the signal is sent once it has said so).
+SAYS_LOOPS = "import sys\n\n\ndef score(guess, secret):\n    print('looping', file=sys.stderr, flush=True)\n"
 
 
 def module(tmp_path, source: str, name: str = "rule.py"):
@@ -122,16 +124,10 @@ def test_a_normal_rule_under_the_watch_plays_as_before(tmp_path):
 
 @pytest.mark.parametrize("ending, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_ctrl_c_and_sigterm_stop_a_score_that_loops(tmp_path, ending, code):
-    path = module(tmp_path, LOOPS)
+    path = module(tmp_path, SAYS_LOOPS + "    while True:\n        pass\n")
     process = subprocess.Popen([MMLOGIC, "next", "--backend", "python", "--feedback", str(path), "0011:1"],
                                cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        time.sleep(3)  # into the loop (the command starts in about a second)
-        process.send_signal(ending)
-        out, err = process.communicate(timeout=30)
-    finally:
-        process.kill()
-    assert (process.returncode, out, err) == (code, "", "interrupted\n")
+    assert signalled_after(process, "looping", ending) == (code, "", "looping\ninterrupted\n")
 
 
 # -- a module that ends the command --------------------------------------------------------------------
@@ -575,24 +571,20 @@ def test_a_keyboard_interrupt_in_another_thread_is_the_modules_own(tmp_path):
 
 
 #: A score that catches Ctrl-C and raises its own: a Ctrl-C still.
-CATCHES = "def score(guess, secret):\n    try:\n        while True:\n            pass\n" \
-          "    except KeyboardInterrupt:\n        raise KeyboardInterrupt('mine')\n"
+CATCHES = SAYS_LOOPS + "    try:\n        while True:\n            pass\n" \
+                       "    except KeyboardInterrupt:\n        raise KeyboardInterrupt('mine')\n"
 #: A module that ignores Ctrl-C from its import on, then loops.
-IGNORES = "import signal\n\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\n\n\n" + LOOPS
+IGNORES = "import signal\n\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\n\n\n" + SAYS_LOOPS + \
+          "    while True:\n        pass\n"
 
 
 @pytest.mark.parametrize("source", [CATCHES, IGNORES], ids=["raises-its-own", "ignored-at-import"])
 def test_ctrl_c_is_still_ctrl_c(tmp_path, source):
+    # (A fixed wait of 3 s before the signal fell before the loop on a loaded machine: exit 2 at the limit.)
     path = module(tmp_path, source)
     process = subprocess.Popen([MMLOGIC, "next", "--backend", "python", "--feedback", str(path), "0011:1"],
                                cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        time.sleep(3)  # into the loop (the command starts in about a second)
-        process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=30)
-    finally:
-        process.kill()
-    assert (process.returncode, out, err) == (130, "", "interrupted\n")
+    assert signalled_after(process, "looping", signal.SIGINT) == (130, "", "looping\ninterrupted\n")
 
 
 @pytest.mark.parametrize("change", [
