@@ -501,7 +501,9 @@ def warm_up(backend: str, strategy: str, max_repeat: int | None = None) -> None:
             bench_all(engine, played)
         finally:
             engine.close()
-    except Exception:  # noqa: BLE001 - a warm-up only: the games themselves report what fails
+    except (MMLogicError, StrategyGaveUp, NoProgress, EngineDisagreement):
+        # The game's own refusals (a strategy or engine that does not play 2x3, a solver missing): the games
+        # themselves say them. Anything else is a fault of mmlogic's, reported as such, not swallowed.
         pass
 
 
