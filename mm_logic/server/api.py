@@ -52,6 +52,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import mimetypes
 import threading
 from pathlib import Path
 
@@ -81,6 +82,9 @@ from .store import Conflict, GameStore, HostedGame, StoreFault, TooManyGames, Un
 
 #: The web page: plain HTML, JavaScript and CSS shipped in the package, no build step.
 STATIC = Path(__file__).parent / "static"
+# The page's scripts are ES modules, which browsers run only when served as JavaScript; the type is guessed from
+# the system's tables (a Windows registry may map .js to text/plain): fixed here.
+mimetypes.add_type("text/javascript", ".js")
 
 #: The backends and the strategies that play each feedback rule (``/api/options``: the page offers those).
 PLAYERS_BY_RULE = {rule: {"backends": [b for b in BACKENDS if rule in engine_class(b).feedback_rules],

@@ -309,10 +309,10 @@ def test_options_name_the_backends_and_strategies(client):
 def test_the_page_and_its_files_are_served(client):
     page = client.get("/")
     assert page.status_code == 200 and page.headers["content-type"] == "text/html; charset=utf-8"
-    assert '<script src="/static/app.js" defer></script>' in page.text
+    assert '<script type="module" src="/static/main.js"></script>' in page.text
     assert '<link rel="stylesheet" href="/static/style.css">' in page.text
     assert "http" not in page.text.replace("http-equiv", "")  # nothing from the network
-    for name, kind in (("app.js", "text/javascript"), ("style.css", "text/css")):
+    for name, kind in (("main.js", "text/javascript"), ("style.css", "text/css")):
         response = client.get(f"/static/{name}")
         assert (response.status_code, response.headers["content-type"].split(";")[0]) == (200, kind)
     api_error(client.get("/static/nothing.js"), 404, "no route /static/nothing.js")

@@ -1,7 +1,7 @@
 """The web page's "Computer guesses your code" tab with your code typed (seed 003's interface), and the rules
 chooser's max repeat and alphabet, in headless Chromium.
 
-Your code stays in the page: each answer is checked against the feedback the page computes for it (app.js's
+Your code stays in the page: each answer is checked against the feedback the page computes for it (feedback.js's
 feedbackStandard, feedbackBlack, feedbackPositional, checked here against mm_logic.feedback on random pairs),
 and no request carries it (the page's fetch is recorded). The browser, the server and the page's helpers are
 test_web_page.py's.
@@ -43,7 +43,7 @@ def type_into(page: Page, testid: str, text: str) -> None:
 
 
 def test_the_pages_feedback_functions_agree_with_mm_logic(driver, server):  # noqa: F811
-    Page(driver, server)  # loads app.js
+    Page(driver, server)  # loads the page's modules, feedback.js among them
     draw = random.Random(3)
     pairs = []
     for _ in range(600):

@@ -204,6 +204,15 @@ def test_no_module_of_the_package_is_over_700_lines():
     assert over == {}, f"modules over {MAX_MODULE_LINES} lines (split them by concern): {over}"
 
 
+def test_no_module_of_the_web_page_is_over_700_lines():
+    # The page's JavaScript (ES modules served as they are) holds to the same rule as the package's Python.
+    sizes = {p.relative_to(PACKAGE.parent).as_posix(): len(p.read_text().splitlines())
+             for p in (PACKAGE / "server" / "static").glob("*.js")}
+    assert "mm_logic/server/static/main.js" in sizes
+    over = {name: lines for name, lines in sizes.items() if lines > MAX_MODULE_LINES}
+    assert over == {}, f"web page modules over {MAX_MODULE_LINES} lines (split them by concern): {over}"
+
+
 def test_nothing_below_the_front_ends_knows_click():
     # The command line (a package of commands) and the terminal's spinner and progress bar.
     front_ends = {"mm_logic.cli", "mm_logic.terminal"}

@@ -80,8 +80,8 @@ def test_wheel_ships_the_encodings(tmp_path):
     assert "mm_logic/cli/__init__.py" in names
     assert "mm_logic/engines/swipl/bridge.pl" in names  # the Prolog half of the swipl adapter
     # The web page of `mmlogic serve`: plain files, no build step.
-    assert {f"mm_logic/server/static/{name}" for name in ("index.html", "app.js", "style.css", "reference.html",
-                                                         "reference.js")} <= names
+    assert {f"mm_logic/server/static/{name}" for name in ("index.html", "main.js", "feedback.js", "style.css",
+                                                         "reference.html", "reference.js")} <= names
     assert not [name for name in names if "#" in name or name.endswith(("~", ".swp", ".bak", ".orig"))]
 
 
