@@ -27,8 +27,10 @@ from .options import (
 #: Said when ``optimal`` compiles its kernels (once: numba caches them).
 COMPILING_OPTIMAL = "compiling the optimal search's kernels (once: they are cached for later runs, which start at once)"
 COMPILING_UNCACHED = "compiling the optimal search's kernels (at every run: no folder for numba's cache can be written)"
-#: Seconds between two progress lines of a search whose stderr is no terminal (a log, a batch job).
+#: Seconds between two progress lines of a search whose stderr is no terminal (a log, a batch job), and before the
+#: first (5x6's exact search, or 5x7's anytime one, said nothing for minutes).
 LOGGED_EVERY = 300
+FIRST_LOGGED = 10
 
 
 @click.command(name="info")
@@ -274,12 +276,14 @@ def _optimal_anytime(rules, anytime, exact_below, look_ahead, memory, journal, s
 def _logged(spinner):
     """Where a search is, drawn by the spinner with the seconds spent; where stderr is no terminal (nohup, a
     batch job), also a line now and then, so that the log tells how a search of hours goes."""
-    logged = {"at": time.monotonic(), "started": time.monotonic()}
+    logged = {"at": time.monotonic(), "started": time.monotonic(), "lines": 0}
 
     def progress(text: str) -> None:
         spinner.label = text
-        if not spinner.enabled and time.monotonic() - logged["at"] >= LOGGED_EVERY:
+        every = LOGGED_EVERY if logged["lines"] else min(FIRST_LOGGED, LOGGED_EVERY)
+        if not spinner.enabled and time.monotonic() - logged["at"] >= every:
             logged["at"] = now = time.monotonic()
+            logged["lines"] += 1
             click.echo(f"progress ({(now - logged['started']) / 60:.0f} min): {text}", err=True)
 
     return progress

@@ -423,6 +423,17 @@ def test_with_no_terminal_the_progress_is_a_line_now_and_then(run, monkeypatch, 
         assert "a second a worker" in lines[-1]
 
 
+def test_with_no_terminal_the_first_progress_line_comes_soon(run, monkeypatch):
+    # Every LOGGED_EVERY (300 s) from the start: 5x6's exact search said nothing for five minutes. The first line
+    # comes after FIRST_LOGGED seconds (here at once), the next ones LOGGED_EVERY apart.
+    import mm_logic.cli.studies as command
+
+    monkeypatch.setattr(command, "FIRST_LOGGED", 0)
+    result = run("optimal", "--pegs", 4, "--colors", 4)
+    lines = [line for line in result.stderr.splitlines() if not line.startswith("note: compiling")]
+    assert result.exit_code == 0 and len(lines) == 1 and lines[0].startswith("progress (0 min): opening "), lines
+
+
 def test_a_search_stopped_halfway_says_what_it_proved(run, tmp_path, monkeypatch):
     import mm_logic.studies.optimal as search
 
