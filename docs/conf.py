@@ -33,12 +33,10 @@ suppress_warnings = ["misc.highlighting_failure"]
 
 # -n (nitpicky): every cross-reference must resolve, except these. The site is offline,
 # so there is no intersphinx: the standard library's and numpy's types in signatures (numpy as np too)
-# have no page to link to. The compiled kernels (mm_logic.kernels) are internal and
-# not in the API pages. The short names are those some docstrings and string annotations
+# have no page to link to. The short names are those some docstrings and string annotations
 # use for a class or function of another module, which the Python domain cannot resolve.
 nitpick_ignore_regex = [
     ("py:.*", r"(numpy|np|collections|pathlib|contextlib|typing|click)\..*"),
-    ("py:.*", r"mm_logic\.kernels(\..*)?"),
     ("py:class", r"<class 'mm_logic\..*'>}?"),  # the values of strategies.STRATEGIES, a dict of classes
     ("py:class", r"Path|BadInput|SolverTimeout|Rules|Entry|Code|StrategyTree|OptimalResult"),
 ]

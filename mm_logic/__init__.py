@@ -1,19 +1,30 @@
-"""mmlogic: Mastermind and bulls-and-cows solved with logic programming.
+"""mmlogic: Mastermind and bulls-and-cows solved with logic programming (clingo, SWI-Prolog).
 
-The package reads as the game, each module resting only on those above it:
+The package reads as the game, from the bottom up, each layer resting only on those
+before it (``docs/architecture.md`` gives the layers, and a test holds them):
 
-* :mod:`~mm_logic.rules` (what a code is), :mod:`~mm_logic.notation` (how codes,
-  feedback and histories are written), :mod:`~mm_logic.feedback` (the
-  black/white duplicate rule), :mod:`~mm_logic.codespace` (every valid code as
-  arrays), :mod:`~mm_logic.symmetry` (colour and position symmetries);
-* :mod:`~mm_logic.engines` (who finds the codes consistent with a history:
-  the numpy reference engine, clingo, SWI-Prolog, behind one interface);
+* the game itself: :mod:`~mm_logic.rules` (what a code is), :mod:`~mm_logic.notation`
+  (how codes, feedback and histories are written), :mod:`~mm_logic.feedback` (the
+  feedback rules: black and white pegs with the duplicate rule, black pegs only, one
+  mark per peg, a rule of one's own), :mod:`~mm_logic.codespace` (every valid code as
+  arrays), :mod:`~mm_logic.counting` (the codes a history leaves, counted),
+  :mod:`~mm_logic.symmetry` (colour and position symmetries), :mod:`~mm_logic.lies`
+  (the liar's game), :mod:`~mm_logic.kernels` (the compiled kernels);
+* the encodings, files of ``mm_logic/encodings/``: the game stated in ASP and CLP(FD);
+* :mod:`~mm_logic.engines` (who finds the codes consistent with a history: the numpy
+  reference engine, clingo, SWI-Prolog and seed 001's searches, behind one interface);
 * :mod:`~mm_logic.strategies` (which code to play next);
-* :mod:`~mm_logic.game` (one game, the object every front end drives);
-* :mod:`~mm_logic.studies.bench`, :mod:`~mm_logic.studies.compare`, :mod:`~mm_logic.studies.charts`,
-  :mod:`~mm_logic.studies.analysis` (many games, comparisons, bounds);
-* the front ends: :mod:`~mm_logic.terminal.play` (the terminal game) and
-  :mod:`~mm_logic.cli` (the ``mmlogic`` command).
+* one game: :mod:`~mm_logic.game` (the object every front end drives),
+  :mod:`~mm_logic.player` (who plays), :mod:`~mm_logic.codemaker` (the secrets),
+  :mod:`~mm_logic.split` (how a guess splits the codes left),
+  :mod:`~mm_logic.adversary` (the codemaker that keeps no secret),
+  :mod:`~mm_logic.diagnosis` (the entries of a history that must be wrong);
+* :mod:`~mm_logic.studies` (many games: benches, comparisons, races, sweeps, the
+  optimal and static searches, puzzles, bounds);
+* the front ends: :mod:`~mm_logic.cli` (the ``mmlogic`` command),
+  :mod:`~mm_logic.terminal` (the terminal game), ``server`` (``mmlogic serve``: the
+  JSON API, its web page and seed 003's line protocol) and :mod:`~mm_logic.client`
+  (a strategy played here against a server's codemaker).
 """
 
 __version__ = "0.1.0"

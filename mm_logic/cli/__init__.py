@@ -14,6 +14,10 @@ The commands, a module per family: ``solve``, ``next``, ``split`` and ``play``
 ``sweep`` and ``openings`` (:mod:`~mm_logic.cli.sweeps`); ``info`` and
 ``optimal`` (:mod:`~mm_logic.cli.studies`); ``serve``
 (:mod:`~mm_logic.cli.serving`); ``static`` and ``puzzle`` (:mod:`~mm_logic.cli.puzzles`).
+``compare --race`` is :mod:`~mm_logic.cli.racing`, and ``--strategy`` with the
+engine options that build a :class:`~mm_logic.player.Player` is
+:mod:`~mm_logic.cli.strategy_options`, apart, so that the commands that play
+nothing load no strategy.
 """
 
 from __future__ import annotations

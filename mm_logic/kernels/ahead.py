@@ -3,10 +3,10 @@
 numba compiles a kernel the first time a process calls it, or loads it from
 its cache; either way the process first imports numba and fills its typing
 and lowering registries (0.4-0.5 s on the project's machine, more than the
-whole search of 4x6 takes). So the search's kernels (:func:`search`,
-:func:`feasible`, :func:`probe` and :func:`peg_moves` of
-:mod:`mm_logic.kernels.optimal`, :mod:`~mm_logic.kernels.table` and
-:mod:`~mm_logic.kernels.node_symmetry`: the same functions, not a copy) are
+whole search of 4x6 takes). So the search's kernels
+(:func:`mm_logic.kernels.optimal.search` and :func:`~mm_logic.kernels.optimal.feasible`,
+:func:`mm_logic.kernels.table.probe`, :func:`mm_logic.kernels.node_symmetry.peg_moves`:
+the same functions, not a copy) are
 also built, once, into a Python extension module with numba's ahead-of-time
 compiler (:mod:`mm_logic.kernels.ahead_build`, run in a child process), kept
 beside numba's cache and loaded in a millisecond by the later runs.

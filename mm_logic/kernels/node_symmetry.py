@@ -78,7 +78,7 @@ def _free_blocks(S, codes, hist, hlen, colours, per_peg, block_of, block_colors,
 
 @nb.njit(cache=CACHE, nogil=True)
 def node_blocks(S, codes, hist, hlen, colours, per_peg):
-    """The free colour blocks of a node: ``(block_of, block_colors, block_start)`` (see :func:`_free_blocks`)."""
+    """The free colour blocks of a node: ``(block_of, block_colors, block_start)`` (see ``_free_blocks``)."""
     block_of = np.empty(colours, dtype=np.int64)
     block_colors = np.empty(colours, dtype=np.int64)
     block_start = np.zeros(2 * codes.shape[1], dtype=np.int64)

@@ -31,7 +31,8 @@ from .cache_folders import private_folder, writable
 
 
 def choose_cache() -> bool:
-    """Leave numba's choice where it has one; else set its cache folder to :func:`private_folder`.
+    """Leave numba's choice where it has one; else set its cache folder to
+    :func:`~mm_logic.kernels.cache_folders.private_folder`.
 
     Returns whether the kernels can be cached at all. Sets ``NUMBA_CACHE_DIR`` too, so worker
     processes (``--jobs``) use the same folder.

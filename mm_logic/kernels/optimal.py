@@ -46,7 +46,7 @@ can be solved within ``d`` guesses (the worst-case objective).
 
 The kernels release the GIL, so the caller runs them in a thread and stays
 free to show progress and to stop them: ``control[STOP]`` set to 1 makes
-them return at once (:data:`STOPPED`).
+them return at once (:data:`~mm_logic.kernels.search_arrays.STOPPED`).
 """
 
 from __future__ import annotations
@@ -210,20 +210,20 @@ def _separator_out(S, by_secret, words):
 def search(S, hist, hlen, sigmas, pis, depth, budget, level, game, bounds, outsides, limited, scratch, tt, control):
     """The least total cost of the codes ``S`` if it is below ``budget``, else a lower bound (>= ``budget``).
 
-    ``game``: ``(table, codes, z1, z2, by_secret, perms, hard)``: the feedback table (``table[g, s]``), the
+    ``game``: ``(table, codes, z1, z2, by_secret, perms, flags)``: the feedback table (``table[g, s]``), the
     codes (peg-tagged under per-peg symmetry), the hash words, the table by secret (``by_secret[s, g] =
     table[g, s]``: the table itself where the rule is symmetric) and the peg permutations of per-peg
-    symmetry (none otherwise: :func:`mm_logic.kernels.node_symmetry.peg_permutations`), and ``flags``:
-    :data:`HARD` when every guess must be consistent with the history (``--consistent-only``), with
-    :data:`FIXED_COLOURS` when renaming colours does not keep the feedback (a rule of one's own may tell
-    colours apart: no free colour blocks). ``depth``: guesses
-    left (``limited``), or ignored;
+    symmetry (none otherwise: :func:`mm_logic.kernels.search_arrays.peg_permutations`), and ``flags``:
+    :data:`~mm_logic.kernels.search_arrays.HARD` when every guess must be consistent with the history
+    (``--consistent-only``), with :data:`~mm_logic.kernels.search_arrays.FIXED_COLOURS` when renaming
+    colours does not keep the feedback (a rule of one's own may tell colours apart: no free colour
+    blocks). ``depth``: guesses left (``limited``), or ignored;
     ``bounds[d]``: the perfect-split bound of a set by its size with ``d``
     guesses left (row 0 when not ``limited``), ``outsides[d]`` the least cost
     of a guess outside the set; ``hist[:hlen]``: the guesses played (free
     colours); ``sigmas, pis``: moves fixing them; ``level``: depth below the
     caller (progress at levels 0 and 1). The best guess of an exact cost is
-    kept in the transposition table ``tt`` (:func:`new_table`).
+    kept in the transposition table ``tt`` (:func:`~mm_logic.kernels.search_arrays.new_table`).
     """
     n = S.shape[0]
     here = bounds[depth if limited else 0]
@@ -366,7 +366,8 @@ def search(S, hist, hlen, sigmas, pis, depth, budget, level, game, bounds, outsi
 
 @nb.njit(cache=CACHE, nogil=True)
 def feasible(S, hist, hlen, sigmas, pis, depth, level, game, bound, capacity, scratch, tt, control):
-    """1 if some strategy finds every code of ``S`` within ``depth`` guesses, else 0 (:data:`STOPPED`: stopped).
+    """1 if some strategy finds every code of ``S`` within ``depth`` guesses, else 0
+    (:data:`~mm_logic.kernels.search_arrays.STOPPED`: stopped).
 
     ``capacity[d]``: the most codes ``d`` guesses can tell apart; guesses
     are tried in the order of :func:`search` (``bound``: its perfect-split

@@ -3,7 +3,7 @@
 Feedback of a pair of codes of at most 8 pegs and 16 colours comes from
 words (:func:`pack`): one byte per peg, one byte per colour count, so black
 pegs are the zero bytes of an exclusive or and common colours a sum of
-byte-wise minima. Larger codes take the plain loop (:func:`_plain_feedback`).
+byte-wise minima. Larger codes take the plain loop (``_plain_feedback``).
 """
 
 from __future__ import annotations

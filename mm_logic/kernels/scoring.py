@@ -53,7 +53,7 @@ _BIT_CHUNK = 64
 #: Ranks never reached (the search's starting best).
 NO_RANK = np.iinfo(np.int64).max
 #: The feedback rules as the kernels know them (``rule`` of :func:`best_guess_rule`); HASHED is the positional
-#: rule with the marks met by each candidate numbered densely through a hash table (:func:`_dense_ids`); TABLE,
+#: rule with the marks met by each candidate numbered densely through a hash table (``_dense_ids``); TABLE,
 #: a rule the kernels do not know (a rule of one's own), scored from the game's feedback table instead.
 STANDARD, BLACK, POSITIONAL, HASHED, TABLE = PEGS_AND_COLOURS, BLACK_PEGS, ONE_MARK_PER_PEG, 3, 4
 #: Most pegs of the positional rule whose feedbacks are counted in an array of ``3**pegs`` slots (longer

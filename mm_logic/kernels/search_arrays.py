@@ -21,10 +21,11 @@ STOPPED = INF + 1
 #: searched at the caller's set and at the set below it.
 STOP, NODES, TRIED, TRIED_BELOW = range(4)
 CONTROL_SLOTS = 8
-#: The flags of a game (the last item of the search's ``game``): every guess consistent with the history
-#: (``--consistent-only``); renaming colours does not keep the feedback (no free colour blocks: a rule of
-#: one's own may tell colours apart, :class:`mm_logic.symmetry.GameSymmetry`).
+#: A flag of a game (the last item of the search's ``game``): every guess consistent with the history
+#: (``--consistent-only``).
 HARD = 1
+#: A flag of a game: renaming colours does not keep the feedback (no free colour blocks: a rule of
+#: one's own may tell colours apart, :class:`mm_logic.symmetry.GameSymmetry`).
 FIXED_COLOURS = 2
 
 #: Mixed into the second hash of a set: the depth left (depth-limited searches) and the feasibility table.

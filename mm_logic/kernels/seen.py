@@ -194,7 +194,7 @@ def least_score(S, by_secret, win, width):
 
 @nb.njit(cache=CACHE, inline="always")
 def one_score(by_secret, S, g, win, skip_won, largest):
-    """:func:`_block_scores`'s score of the one guess ``g`` (the last guesses, fewer than a vector's lanes)."""
+    """``_block_scores``'s score of the one guess ``g`` (the last guesses, fewer than a vector's lanes)."""
     bits = np.uint64(0)
     for j in range(S.shape[0]):
         bits |= np.uint64(1) << np.uint64(by_secret[S[j], g])
@@ -234,7 +234,7 @@ def take_one(score, g, limit, picked, m, least):
 
 @nb.njit(cache=CACHE, nogil=True)
 def seen_scores(S, by_secret, win, skip_won, cut, scores, picked):
-    """Every code's score as a guess of S (:func:`_block_scores`) into ``scores`` (integers wider than ``win``,
+    """Every code's score as a guess of S (``_block_scores``) into ``scores`` (integers wider than ``win``,
     the largest one for a guess left out); returns ``(guesses below cut, least score >= cut)``, the
     former's indices in ``picked``, the latter -1 where every guess is below the cut or left out."""
     size = by_secret.shape[1]

@@ -8,7 +8,7 @@ in a register through the whole set (a compare and a subtraction per
 feedback for 32 guesses and a secret: 0.4-0.5 cycles a pair, against 1.3-2
 for the counters packed in words that numba's loops load and store at every
 secret), then scores the guesses there as
-:func:`mm_logic.kernels.guess_scores._word_score` does.
+``_word_score`` of :mod:`mm_logic.kernels.guess_scores` does.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from .seen import take_block, take_one
 LANES = 32
 #: The score of a guess with a part above ``plain`` codes: it is read again from its counts.
 LARGE = -1
-#: The score of a guess left out (as :func:`mm_logic.kernels.seen._largest` for 16 bits).
+#: The score of a guess left out (as ``_largest`` of :mod:`mm_logic.kernels.seen` for 16 bits).
 LEFT_OUT = (1 << 15) - 1
 
 

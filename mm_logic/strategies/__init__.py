@@ -1,5 +1,14 @@
 """Guess-selection strategies, by ``--strategy`` name.
 
+A module per family, each strategy a :class:`~mm_logic.strategies.base.Strategy`:
+``simple`` (``first``, ``any``, ``random``, ``any-random-opening``);
+:mod:`.scoring`, the partition scorers (``minimax``, ``expected``, ``entropy``,
+``parts``); :mod:`.weighted`, Gür's weighted entropy (``weighted-entropy``,
+``weighted-entropy-stages``); :mod:`.sampled`, ``sample-entropy`` for games too
+large to enumerate; ``human``, seed 000's strategies (``human1`` .. ``human3``);
+``genetic``, the genetic algorithms of seeds 001 and 004 (``ga001-*``, ``ga004``);
+:mod:`.tree`, saved strategy trees.
+
 The scoring strategies also answer to their authors' names (:data:`ALIASES`:
 ``knuth`` is ``minimax``), which are resolved to the built-in name at once.
 

@@ -105,6 +105,7 @@ PROBE = 300
 #: colours) search nodes (a node checks every guess's bound over every colour; 16x6 after 8
 #: guesses: 20 million nodes, about 0.3 s).
 EXACT_CODES = 20_000
+#: The work of listing a set whole: search nodes times guesses times colours.
 EXACT_WORK = 1_000_000_000
 #: Importance-sampler draws per sample code, tries per draw, and the last pegs it completes
 #: by an exact search (of at most :data:`TAIL_NODES` nodes). (On 30x30, late, with the colour
@@ -112,6 +113,7 @@ EXACT_WORK = 1_000_000_000
 DRAWS_PER_CODE = 3
 TRIES_PER_DRAW = 50
 TAIL = 8
+#: Nodes of the exact search that completes an importance-sampler draw's last pegs.
 TAIL_NODES = 100_000
 #: Fewer draws than this (or than ``k``) and the walk samples instead.
 MIN_DRAWS = 100
@@ -126,10 +128,11 @@ CLIMB_ROUNDS = 60
 #: consistent code in 31 of 32 cases, 0.02-0.4 s each (noise 0.2: 12 of 32; 0.5: none).
 REPAIR_STEPS = 300_000
 REPAIR_NOISE = 0.02
-#: Walk steps, repair steps and importance-sampler draws run between two looks at the clock
-#: under ``--time-limit``.
+#: Walk steps run between two looks at the clock under ``--time-limit``.
 STEPS_PER_LOOK = 20_000
+#: Repair steps run between two looks at the clock under ``--time-limit``.
 REPAIR_PER_LOOK = 30_000
+#: Importance-sampler draws run between two looks at the clock under ``--time-limit``.
 DRAWS_PER_LOOK = 300
 
 

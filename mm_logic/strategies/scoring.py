@@ -127,7 +127,7 @@ class ScoringStrategy(Strategy):
     max_codes = MAX_CODES
     #: A rule of one's own is scored from the feedback table (:func:`table_guess`).
     own_rule_max_codes = MAX_TABLE_CODES
-    #: Part values are superadditive and convex (see :meth:`rest_bound`)...
+    #: Part values are superadditive and convex (see :meth:`ScoringStrategy.rest_bound`)...
     superadditive = False
     #: ... up to this many units (values rounded to integers).
     rounding = 0
@@ -142,7 +142,7 @@ class ScoringStrategy(Strategy):
         self._tree_kernel = scoring_tree
         self._tree_pools = None
         self._groups: tuple[np.ndarray, np.ndarray] | None = None
-        #: The feedback rule, as the kernel knows it (:data:`mm_logic.kernels.scoring.RULE_CODES`).
+        #: The feedback rule, as the kernel knows it (:data:`mm_logic.kernels.scoring.STANDARD` and the others).
         self._rule = kernels.rule_code(rules)
         #: Searches, candidates scored and feedbacks computed so far (what the searches cost).
         self.effort = {"searches": 0, "candidates": 0, "feedbacks": 0}

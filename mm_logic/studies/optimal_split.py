@@ -25,7 +25,7 @@ from ..strategies.tree import TreeNode
 from ..symmetry import canonical_openings
 from .optimal_search import Searcher, capacity
 
-#: A cost no strategy reaches (:data:`mm_logic.kernels.optimal.INF`).
+#: A cost no strategy reaches (:data:`mm_logic.kernels.search_arrays.INF`).
 INF = 1 << 30
 
 

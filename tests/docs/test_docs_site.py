@@ -24,8 +24,15 @@ from conftest import ROOT
 DOCS = ROOT / "docs"
 #: The modules the API pages document: docs/api/NAME.md for mm_logic.NAME.
 API_MODULES = ["adversary", "client", "codemaker", "codespace", "counting", "diagnosis", "engines", "engines.base",
-               "engines.csp", "errors", "feedback", "game", "lies", "notation", "player", "rules", "split",
-               "strategies", "strategies.base", "strategies.tree", "studies", "studies.analysis", "studies.bench",
+               "engines.csp", "errors", "feedback", "game", "kernels", "kernels.ahead", "kernels.ahead_build",
+               "kernels.cache_folders", "kernels.counting", "kernels.entropies", "kernels.guess_scores",
+               "kernels.lies_within", "kernels.node_symmetry", "kernels.numba_cache", "kernels.optimal",
+               "kernels.orbits", "kernels.packed", "kernels.rule_sample", "kernels.sample", "kernels.scoring",
+               "kernels.scoring_tree", "kernels.search_arrays", "kernels.seen", "kernels.states",
+               "kernels.static_proof", "kernels.table", "kernels.tally", "kernels.weighted",
+               "lies", "notation", "player", "rules", "split",
+               "strategies", "strategies.base", "strategies.sampled", "strategies.scoring", "strategies.tree",
+               "strategies.weighted", "studies", "studies.analysis", "studies.bench",
                "studies.charts", "studies.compare", "studies.optimal", "studies.optimal_journal",
                "studies.optimal_result", "studies.optimal_search", "studies.optimal_split", "studies.optimal_anytime",
                "studies.optimal_anytime_journal",
@@ -38,7 +45,7 @@ FETCHED = re.compile(r"<(?:script|link|img)\b[^>]*?\b(?:src|href)\s*=\s*[\"']?\s
 #: What a stylesheet fetches: @import and url(), fonts included.
 CSS_FETCHED = re.compile(r"(?:@import\s+[\"']?|url\(\s*[\"']?)\s*(?:https?:)?//", re.I)
 
-#: Each build takes about 8 s on the 2-core machine: the tests that build are slow.
+#: Each build takes about 25 s of CPU on the 2-core machine: the tests that build are slow.
 slow = pytest.mark.slow
 
 
@@ -75,6 +82,17 @@ def test_the_api_pages_document_their_modules(site):
     assert "mm_logic.game.Game" in (site / "api" / "game.html").read_text()
     index = (site / "api" / "index.html").read_text()
     assert all(f'href="{name}.html"' in index for name in API_MODULES)
+    # A compiled kernel (numba's dispatcher, not a Python function) is documented as a function, with its docstring.
+    optimal = (site / "api" / "kernels.optimal.html").read_text()
+    kernel = re.search(r'<dl class="py function">\s*<dt class="sig[^>]*id="mm_logic\.kernels\.optimal\.search">'
+                       r'.*?</dt>\s*<dd><p>(.*?)</p>', optimal, re.S)
+    assert kernel and kernel[1].startswith("The least total cost of the codes")
+
+
+def test_every_kernel_module_has_an_api_page():
+    kernels = {f"kernels.{p.stem}" for p in (ROOT / "mm_logic" / "kernels").glob("*.py") if p.stem != "__init__"}
+    assert "kernels.optimal" in kernels
+    assert kernels - set(API_MODULES) == set()
 
 
 @slow

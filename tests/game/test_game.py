@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from itertools import product
 from pathlib import Path
 
@@ -161,17 +162,27 @@ def test_the_bench_never_imports_the_http_client():
     assert "mm_logic.client" not in reached
 
 
-#: The package's layers, from the bottom up (docs/architecture.md): a module imports its own layer and those below.
-LAYERS = {
-    "the game itself": {"rules", "notation", "feedback", "codespace", "counting", "symmetry", "kernels", "sampling",
-                        "histogram", "errors", "files", "interrupts", "processes", "resources", "scripting",
-                        "memory", "lies"},
-    "engines": {"engines"},
-    "strategies": {"strategies"},
-    "one game": {"game", "codemaker", "player", "split", "adversary", "diagnosis", "game_setup"},
-    "studies": {"studies"},
-    "front ends": {"cli", "terminal", "server", "client", "__main__"},
-}
+def _layers() -> dict[str, set[str]]:
+    """The table of docs/architecture.md's "The layers", from the bottom up: each layer's modules and packages of
+    mm_logic, the code spans of its second column (the page lists the layers from the top down)."""
+    page = (PACKAGE.parent / "docs" / "architecture.md").read_text()
+    section = page.split("\n## The layers\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split("|")[1:-1] for line in section.splitlines() if line.startswith("|")][2:]
+    return {layer.strip(): set(re.findall(r"`([\w.]+)`", modules)) for layer, modules, _ in reversed(rows)}
+
+
+#: The package's layers, from the bottom up: a module imports its own layer and those below. The page that
+#: describes them (docs/architecture.md) is their one source.
+LAYERS = _layers()
+
+
+def test_the_layers_are_read_from_the_architecture_page():
+    assert list(LAYERS) == ["the game itself", "the encodings", "engines", "strategies", "one game", "studies",
+                            "front ends"]
+    assert {"rules", "feedback", "kernels"} <= LAYERS["the game itself"] and LAYERS["the encodings"] == set()
+    assert LAYERS["front ends"] == {"cli", "terminal", "server", "client", "__main__"}
+    named = [name for names in LAYERS.values() for name in names]
+    assert len(named) == len(set(named)), "a module in two layers"
 
 
 def _layer(module: str) -> int:

@@ -16,6 +16,10 @@ encodings alone; how the solver searches is in ``mm_logic/encodings/search.lp`` 
 * :mod:`.solve`: one bounded solver call and its model handler;
 * :mod:`.session`: the questions (first, any, random, enumerate, count) and
   how each is asked;
+* :mod:`.diagnose`: the fewest entries that must be wrong, by clingo's
+  optimisation over ``diagnose.lp``;
+* :mod:`.told_table`: a feedback rule stated in an ASP encoding, its table
+  derived by clingo (``--feedback FILE.lp``);
 * :mod:`.engine`: :class:`ClingoEngine`, which ties them together.
 
 Solver calls can be cancelled: ``time_limit`` raises

@@ -15,7 +15,9 @@ reexports; see the two modules' documentation). By concern:
 * :mod:`.runtime`: finding SWI-Prolog, and the one
   :class:`~.runtime.PrologRuntime` of the process;
 * :mod:`.session`: :class:`SwiplSession`, the history and its answer cache;
-* :mod:`.engine`: :class:`SwiplEngine`, one encoding and rules.
+* :mod:`.engine`: :class:`SwiplEngine`, one encoding and rules;
+* :mod:`.told_table`: a feedback rule stated in a Prolog encoding, its table
+  derived by SWI-Prolog (``--feedback FILE.pl``).
 
 Design, measured with ``py/tools/seed003_vs_swipl.py`` and the acceptance benches
 (``tests/strategies/test_swipl_acceptance.py``; numbers in :data:`.session.DESIGN`):
