@@ -15,6 +15,7 @@ from .options import (
     Integer,
     distinct_outputs,
     emit,
+    input_files,
     jobs_option,
     json_option,
     liar_option,
@@ -79,6 +80,8 @@ def bench(rules, engine, strategy, seed, all_secrets, games, spaced, liar_text, 
 
     if all_secrets + (games is not None) + (spaced is not None) != 1:
         raise BadInput("give exactly one of --all, --games N or --spaced N")
+    # Before --liar every, which writes --out too; the files it reads were read into rules, engine and strategy.
+    distinct_outputs(input_files(), out=out, save_tree=save_tree)
     liar = None
     if liar_text == "every":
         if not all_secrets or server is not None or save_tree is not None:
@@ -103,7 +106,6 @@ def bench(rules, engine, strategy, seed, all_secrets, games, spaced, liar_text, 
         liar = LyingCodemaker(parse_liar(liar_text, rules, seed))
     if save_tree is not None and rules.lies:
         raise BadInput("--save-tree does not apply with --lies: a tree file follows truthful answers")
-    distinct_outputs(out=out, save_tree=save_tree)
     if save_tree is not None:
         # Refused before any game: a tree covers every secret, played here.
         if not all_secrets:
@@ -166,6 +168,7 @@ def tree_command(file, as_dot, png, max_depth, as_json):
     """
     from ..strategies.tree import StrategyTree, check_graphviz, to_dot, write_png
 
+    distinct_outputs([("FILE", file)], png=png)
     if as_dot and as_json:
         raise BadInput("give --dot or --json, not both")
     if max_depth is not None and not (as_dot or png):

@@ -18,6 +18,7 @@ from .options import (
     chart_folder,
     distinct_outputs,
     encoding_option,
+    input_files,
     jobs_option,
     json_option,
     output_file_option,
@@ -111,7 +112,7 @@ def compare(ctx, preset, rules, feedbacks, backends, strategies, ga, all_secrets
 
     default_source = click.core.ParameterSource.DEFAULT
 
-    distinct_outputs(csv=csv_file, plot=plot_dir)
+    distinct_outputs(input_files(), csv=csv_file, plot=plot_dir)
     if race:
         from .racing import check_race_options
         check_race_options(preset, csv_file, plot_dir, ctx.get_parameter_source("jobs") != default_source, encoding)

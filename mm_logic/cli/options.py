@@ -2,7 +2,8 @@
 
 A decorator defines its options once and passes the commands what they parse
 into: :func:`rules_options` passes ``rules``. Files the commands write are
-checked before any game runs (:func:`output_file_option`). The options that
+checked before any game runs (:func:`output_file_option`), and are never one
+they read (:func:`distinct_outputs`). The options that
 choose who plays (``--strategy``, and the engine and strategy built from them)
 are :mod:`mm_logic.cli.strategy_options`'s: a command with none of them
 (``optimal``, ``info``) loads no strategy.
@@ -299,16 +300,42 @@ def output_file_option(*names: str, help: str):
                         callback=_writable_file, help=help)
 
 
-def distinct_outputs(**paths: Path | None) -> None:
-    """Refuse, before any game, two options naming the same output (the second would overwrite the first)."""
-    seen: dict[Path, str] = {}
-    for option, path in paths.items():
-        if path is None:
-            continue
-        key = path.resolve()
-        if key in seen:
-            raise BadInput(f"--{seen[key]} and --{option.replace('_', '-')} name the same file, {path}")
-        seen[key] = option.replace("_", "-")
+def input_files() -> list[tuple[str, Path]]:
+    """The files the current command reads, each with the words that name it in a message: ``--feedback``
+    (every FILE of a comma-separated list), ``--encoding`` and ``--strategy tree:FILE`` (every tree of a list),
+    as its options were parsed (a ``--strategy`` name carrying a tree read from its file)."""
+    params = click.get_current_context().params
+    found: list[tuple[str, Path]] = []
+    for rules in (params.get("feedback"), params.get("feedbacks")):
+        if isinstance(rules, str):
+            found += [("--feedback", Path(name.strip())) for name in rules.split(",") if is_rule_file(name.strip())]
+    if params.get("encoding") is not None:
+        found.append(("--encoding", Path(params["encoding"])))
+    strategies = params.get("strategies") or [params.get("strategy")]
+    for strategy in strategies if isinstance(strategies, list) else []:
+        if getattr(strategy, "is_tree", False):  # a StrategyName read from tree:FILE (not imported: options only)
+            found.append((f"--strategy {strategy.name}", Path(strategy.name.partition(":")[2])))
+    return found
+
+
+def distinct_outputs(inputs: list[tuple[str, Path]] | None = None, /, **paths: Path | None) -> None:
+    """Refuse, before any game, two options naming the same output (the second would overwrite the first),
+    and an output naming one of ``inputs`` (:func:`input_files`: the command would write over what it reads).
+    A link is the file it leads to. An output that is an existing folder (``--plot``) takes PNG charts: an
+    input .png in it may be written over."""
+    written = [(f"--{option.replace('_', '-')}", path, path.resolve()) for option, path in paths.items()
+               if path is not None]
+    for number, (option, path, key) in enumerate(written):
+        for earlier, _, other in written[:number]:
+            if other == key:
+                raise BadInput(f"{earlier} and {option} name the same file, {path}")
+    read = [(label, path.resolve()) for label, path in inputs or []]
+    for option, path, key in written:
+        for label, other in read:
+            if other == key:
+                raise BadInput(f"{option} and {label} name the same file, {path}")
+            if key.is_dir() and other.parent == key and other.suffix.lower() == ".png":
+                raise BadInput(f"{option} may write a chart over {label} (the charts are the .png files of {path})")
 
 
 def write_output(path: Path, write: Callable[[Path], None]) -> None:

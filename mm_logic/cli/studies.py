@@ -18,6 +18,7 @@ from .options import (
     emit,
     encoding_option,
     executor_options,
+    input_files,
     jobs_option,
     json_option,
     output_file_option,
@@ -144,7 +145,8 @@ def optimal_command(rules, objective, max_depth, consistent_only, encoding, symm
     from ..studies.optimal import optimal
     from ..terminal.progress import Spinner
 
-    distinct_outputs(journal=journal, save_tree=save_tree)  # the tree written over the journal lost it
+    # The tree written over the journal lost it; either written over the rule module or the encoding, lost that.
+    distinct_outputs(input_files(), journal=journal, save_tree=save_tree)
     if memory is not None and executor == "local":
         from ..memory import memory_text, total_memory
 

@@ -18,9 +18,11 @@ from .options import (
     backend_option,
     check_executor,
     colors_option,
+    distinct_outputs,
     encoding_option,
     executor_options,
     feedback_option,
+    input_files,
     jobs_option,
     json_option,
     output_file_option,
@@ -47,6 +49,7 @@ def sweep_options(f):
     def wrapper(*args, out, jobs, executor, scheduler, as_json, **kwargs):
         from ..studies.sweep import run_sweep
 
+        distinct_outputs(input_files(), out=out)  # rows appended to the rule module or the encoding broke it
         check_executor(executor, scheduler, "cases")
 
         def run(cases):

@@ -54,6 +54,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mm_logic.cli.options import distinct_outputs
 from mm_logic.codemaker import random_secrets
 from mm_logic.engines import engine_class, make_engine
 from mm_logic.errors import BackendUnavailable, BadInput
@@ -242,6 +243,9 @@ def main() -> None:
     parser.add_argument("--replot", default=None, help="comma-separated JSON files of earlier runs: plot them, "
                                                        "play nothing")
     args = parser.parse_args()
+    # The chart written over the rows it draws (an earlier run's, or this run's --json) lost them.
+    replotted = [("--replot", Path(name)) for name in args.replot.split(",")] if args.replot else []
+    distinct_outputs(replotted, json=None if args.replot else args.json, plot=args.plot)
     if args.plot and importlib.util.find_spec("matplotlib") is None:
         raise BackendUnavailable("the chart needs matplotlib: pip install 'mmlogic[plot]'")
     rows: list[dict] = []
