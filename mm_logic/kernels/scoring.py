@@ -25,6 +25,8 @@ pegs, positional marks), given bounds and symmetries that hold for it.
 
 from __future__ import annotations
 
+import functools
+
 import numba as nb
 import numpy as np
 
@@ -657,18 +659,13 @@ def best_guess_rule(codes, words, count_words, counts, alive, pool, pool_canonic
     return best_index, best, scored, pairs
 
 
-_loaded = False
-
-
+@functools.cache
 def load() -> None:
     """Compile, or load from numba's cache, every kernel once per process (a few tenths of a second).
 
     Scoring strategies call it when they are made, so that a bench's clock,
     like a game's, counts play and not start-up.
     """
-    global _loaded
-    if _loaded:
-        return
     codes = np.array([[0, 1], [1, 0]], dtype=np.uint8)
     counts = np.array([[1, 1], [1, 1]], dtype=np.uint8)
     words, count_words = pack(codes, counts)
@@ -692,4 +689,3 @@ def load() -> None:
         group_bound(codes, alive.astype(np.int32), alive, mode, values, 0)
     gw, g0, g1 = pack_code((0, 1))
     packed_marks(gw, g0, g1, words, count_words, alive, 2, np.zeros(8, dtype=np.uint8))
-    _loaded = True

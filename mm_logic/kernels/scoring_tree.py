@@ -22,6 +22,8 @@ code).
 
 from __future__ import annotations
 
+import functools
+
 import numba as nb
 import numpy as np
 from numba import types
@@ -436,15 +438,10 @@ def scoring_tree(codes, words, count_words, counts, multisets, distinct, packed,
     return DONE, nodes[:n_nodes], games[:n_games], effort
 
 
-_loaded = False
-
-
+@functools.cache
 def load() -> None:
     """Compile, or load from numba's cache, :func:`scoring_tree` once per process (start-up, before a
     bench's clock), for the arrays a code space of up to 21 pegs has."""
-    global _loaded
-    if _loaded:
-        return
     from .packed import pack
     codes = np.array([[0, 0], [0, 1], [1, 0], [1, 1]], dtype=np.uint8)
     counts = np.array([[2, 0], [1, 1], [1, 1], [0, 2]], dtype=np.uint8)
@@ -458,7 +455,6 @@ def load() -> None:
         scoring_tree(codes, words, count_words, counts, multisets, np.array([0, 1, 3], dtype=np.int64),
                      rule != POSITIONAL, rule, lut, 5, secrets,
                      history, 2, 50, 0, values, values, 0, 4, True, True, 1, True, 2000, new_pools(), -1)
-    _loaded = True
 
 
 def new_pools():

@@ -14,6 +14,8 @@ separate kernel so that the size-only scorers keep their one-dimensional table.
 
 from __future__ import annotations
 
+import functools
+
 import numba as nb
 import numpy as np
 
@@ -142,14 +144,9 @@ def best_weighted_guess(codes, words, count_words, counts, alive, pool, pool_can
     return best_index, best, scored, pairs
 
 
-_loaded = False
-
-
+@functools.cache
 def load() -> None:
     """Compile, or load from numba's cache, the kernel once per process (before any game's clock)."""
-    global _loaded
-    if _loaded:
-        return
     codes = np.array([[0, 1], [1, 0]], dtype=np.uint8)
     counts = np.array([[1, 1], [1, 1]], dtype=np.uint8)
     words, count_words = pack(codes, counts)
@@ -161,4 +158,3 @@ def load() -> None:
     for packed in (True, False):
         best_weighted_guess(codes, words, count_words, counts, alive, alive.astype(np.int32), True, packed, values,
                             rest, none, none, *blocks)
-    _loaded = True
