@@ -35,9 +35,13 @@ class CodeSpace:
 
     def __init__(self, rules: Rules):
         if rules.size > MAX_CODES:
+            # The front end's words (--backend, or a request's backend); clingo only where it plays the rules.
+            naming = rules.naming
+            hint = (f"use {naming.option('backend')} clingo" if naming.plays_on("clingo")
+                    else "play fewer pegs or colours")
             raise SpaceTooLarge(
                 f"{rules.describe()} has {amount(rules.size)} codes, more than the python "
-                f"engine enumerates ({MAX_CODES:,}); use --backend clingo"
+                f"engine enumerates ({MAX_CODES:,}); {hint}"
             )
         self.rules = rules
         #: Candidate pools of the scoring strategies, by free colour blocks (:func:`mm_logic.symmetry.block_pool`).

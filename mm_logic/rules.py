@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from math import comb
 
@@ -36,6 +36,53 @@ Entry = tuple[Code, Feedback]
 
 
 @dataclass(frozen=True)
+class Naming:
+    """How a front end names, in its messages, the rules' fields, its other choices and a rule of one's own.
+
+    The command line names its options (``--max-repeat``, ``--strategy``, ``--feedback rule.py``:
+    :data:`COMMAND_LINE`); the server a request's fields (``rules.max_repeat``, ``strategy``) and a variant by
+    its name, never a file (:data:`REQUEST`, then :meth:`of_variant`). :class:`Rules` carry theirs, so a
+    message made far from the front end, from the rules alone, is in its words.
+    """
+
+    #: Before a rules field's name: ``--`` on the command line (its ``_`` written ``-``), ``rules.`` in a request.
+    rules_prefix: str = "--"
+    #: Before another of the front end's choices (``strategy``, ``backend``): ``--``, or nothing in a request.
+    prefix: str = "--"
+    #: The variant the rules are played as, which messages name instead of its files (None: no variant).
+    variant: str | None = None
+    #: The backends that play the rules (None: any the front end offers).
+    backends: tuple[str, ...] | None = None
+
+    def rules_field(self, name: str) -> str:
+        """A rules field as the front end names it: ``--max-repeat`` or ``rules.max_repeat``."""
+        return self.rules_prefix + (name.replace("_", "-") if self.rules_prefix == "--" else name)
+
+    def option(self, name: str) -> str:
+        """Another of the front end's choices: ``--strategy`` or ``strategy``."""
+        return self.prefix + name
+
+    def feedback(self, feedback: str) -> str:
+        """A game's feedback rule as the front end names it: ``--feedback rule.py``, ``rules.feedback black``;
+        ``variant shared`` for a variant's, never its file."""
+        return f"variant {self.variant}" if self.variant is not None else f"{self.rules_field('feedback')} {feedback}"
+
+    def plays_on(self, backend: str) -> bool:
+        """Whether ``backend`` plays the rules, as far as the front end knows (a variant names its backends)."""
+        return self.backends is None or backend in self.backends
+
+    def of_variant(self, name: str, backends: tuple[str, ...]) -> Naming:
+        """These words for the rules of the variant ``name``, played on ``backends``."""
+        return replace(self, variant=name, backends=backends)
+
+
+#: The command line's words: its options.
+COMMAND_LINE = Naming()
+#: A request's words (the server's API): the fields of its JSON body.
+REQUEST = Naming("rules.", "")
+
+
+@dataclass(frozen=True)
 class Rules:
     """What a valid code is.
 
@@ -58,6 +105,9 @@ class Rules:
     lies:
         How many answers of a game may be wrong (``--lies``, :mod:`mm_logic.lies`): a code is possible
         while it breaks at most this many history entries. The win is always told.
+    naming:
+        How the messages about these rules name their fields and rule (:class:`Naming`): the command line's
+        options unless the rules came from elsewhere (a request's fields). Not part of the rules' value.
     """
 
     pegs: int = 4
@@ -66,23 +116,25 @@ class Rules:
     alphabet: str = DEFAULT_ALPHABET
     feedback: str = "standard"
     lies: int = 0
+    naming: Naming = field(default=COMMAND_LINE, compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        name = self.naming.rules_field
         if not 1 <= self.pegs <= MAX_PEGS:
-            raise BadInput(f"--pegs must be between 1 and {MAX_PEGS}, got {self.pegs}")
+            raise BadInput(f"{name('pegs')} must be between 1 and {MAX_PEGS}, got {self.pegs}")
         if not 1 <= self.colors <= MAX_COLORS:
-            raise BadInput(f"--colors must be between 1 and {MAX_COLORS}, got {self.colors}")
+            raise BadInput(f"{name('colors')} must be between 1 and {MAX_COLORS}, got {self.colors}")
         if self.max_repeat is not None and self.max_repeat < 1:
-            raise BadInput(f"--max-repeat must be at least 1, got {self.max_repeat}")
+            raise BadInput(f"{name('max_repeat')} must be at least 1, got {self.max_repeat}")
         if not 0 <= self.lies <= MAX_LIES:
-            raise BadInput(f"--lies must be between 0 and {MAX_LIES}, got {self.lies}")
+            raise BadInput(f"{name('lies')} must be between 0 and {MAX_LIES}, got {self.lies}")
         if self.feedback not in FEEDBACK_RULES and not self.feedback.endswith((".py", ".lp", ".pl")):
             raise BadInput(f"unknown feedback rule {self.feedback!r}; choose from {', '.join(FEEDBACK_RULES)}, "
                            "or a FILE.py, FILE.lp or FILE.pl of your own")
         if (len(set(self.alphabet)) != len(self.alphabet) or "," in self.alphabet or ":" in self.alphabet
                 or any(symbol.isspace() for symbol in self.alphabet)):
             # ',' ':' and spaces separate pegs and entries: a code using them could not be read back.
-            raise BadInput("--alphabet must list distinct symbols, without ',', ':' or spaces")
+            raise BadInput(f"{name('alphabet')} must list distinct symbols, without ',', ':' or spaces")
         if self.size == 0:
             raise BadInput(
                 f"no code of {self.pegs} pegs uses {self.colors} colours "
@@ -101,8 +153,10 @@ class Rules:
 
     @property
     def repeat_option(self) -> str:
-        """The option that sets the repetition rule, for messages: ``--no-repeat`` or ``--max-repeat M``."""
-        return "--no-repeat" if self.repeat_limit == 1 else f"--max-repeat {self.repeat_limit}"
+        """The option that sets the repetition rule, for messages: ``--no-repeat`` or ``--max-repeat M``
+        (in a request's words ``rules.no_repeat``, ``rules.max_repeat M``)."""
+        name = self.naming.rules_field
+        return name("no_repeat") if self.repeat_limit == 1 else f"{name('max_repeat')} {self.repeat_limit}"
 
     @property
     def symbolic(self) -> bool:
@@ -156,13 +210,15 @@ class Rules:
         return ",".join(str(int(c)) for c in code)
 
     def describe(self) -> str:
-        """Short human label, e.g. ``4x6``, ``4x10 no-repeat``, ``5x8 max-repeat 2``."""
+        """Short human label, e.g. ``4x6``, ``4x10 no-repeat``, ``5x8 max-repeat 2``; a variant's rules
+        (:attr:`Naming.variant`) by its name, never its files (``4x6 variant palindrome``)."""
         label = f"{self.pegs}x{self.colors}"
         if self.max_repeat == 1:
             label += " no-repeat"
         elif self.max_repeat is not None:
             label += f" max-repeat {self.max_repeat}"
-        rule_label = (RULE_LABELS[FEEDBACK_RULES.index(self.feedback)] if self.feedback in FEEDBACK_RULES
+        rule_label = (f"variant {self.naming.variant}" if self.naming.variant is not None
+                      else RULE_LABELS[FEEDBACK_RULES.index(self.feedback)] if self.feedback in FEEDBACK_RULES
                       else "feedback " + self.feedback.rsplit("/", 1)[-1])
         if rule_label:  # the rule a game plays when it names none is not written
             label += f" {rule_label}"
@@ -206,13 +262,17 @@ def rule_names(names: tuple[str, ...]) -> str:
 
 
 def make_rules(pegs: int = 4, colors: int = 6, no_repeat: bool = False, max_repeat: int | None = None,
-               alphabet: str = DEFAULT_ALPHABET, feedback: str = "standard", lies: int = 0) -> Rules:
-    """Build :class:`Rules` from the command-line options, checking they agree."""
+               alphabet: str = DEFAULT_ALPHABET, feedback: str = "standard", lies: int = 0,
+               naming: Naming = COMMAND_LINE) -> Rules:
+    """Build :class:`Rules` from the command-line options (or a request's fields, named by ``naming``),
+    checking they agree."""
     if no_repeat:
         if max_repeat not in (None, 1):
-            raise BadInput(f"--no-repeat contradicts --max-repeat {max_repeat}")
+            name = naming.rules_field
+            raise BadInput(f"{name('no_repeat')} contradicts {name('max_repeat')} {max_repeat}")
         max_repeat = 1
-    return Rules(pegs=pegs, colors=colors, max_repeat=max_repeat, alphabet=alphabet, feedback=feedback, lies=lies)
+    return Rules(pegs=pegs, colors=colors, max_repeat=max_repeat, alphabet=alphabet, feedback=feedback, lies=lies,
+                 naming=naming)
 
 
 def all_codes(rules: Rules) -> np.ndarray:

@@ -62,15 +62,17 @@ def check_feedback_rule(name: str, rules: Rules, encoding: str | Path | None = N
     """Refuse (exit 2) an engine that does not play the game's feedback rule (seed 001's searches reason on
     black and white pegs)."""
     cls = engine_class(name)
+    # In the words of the front end the rules came from: --backend and --lies, or a request's fields.
+    backend, lies, naming = rules.naming.option("backend"), rules.naming.rules_field("lies"), rules.naming
     if rules.lies and not cls.lies:
         fit = [n for n in BACKENDS if engine_class(n).lies]
-        raise BadInput(f"--backend {name} plays no --lies; use --backend {', '.join(fit[:-1])} or {fit[-1]}")
+        raise BadInput(f"{backend} {name} plays no {lies}; use {backend} {', '.join(fit[:-1])} or {fit[-1]}")
     if rules.feedback_kind not in cls.feedback_rules:
         fit = [n for n in BACKENDS if rules.feedback_kind in engine_class(n).feedback_rules]
-        raise BadInput(f"--backend {name} plays {rule_names(cls.feedback_rules)} only; "
-                       f"with --feedback {rules.feedback} use --backend {', '.join(fit[:-1])} or {fit[-1]}")
+        raise BadInput(f"{backend} {name} plays {rule_names(cls.feedback_rules)} only; "
+                       f"with {naming.feedback(rules.feedback)} use {backend} {', '.join(fit[:-1])} or {fit[-1]}")
     if rules.lies and rules.feedback_kind not in cls.lies_rules:
-        raise BadInput(f"--backend {name} plays --lies under {rule_names(cls.lies_rules)} only")
+        raise BadInput(f"{backend} {name} plays {lies} under {rule_names(cls.lies_rules)} only")
     if rules.feedback_kind == RULE_FILE and cls.suffix is not None and encoding is None:
         stated = Path(rules.feedback).suffix
         if stated == cls.suffix:

@@ -24,7 +24,7 @@ from ..errors import BadInput
 from ..rules import Code, Feedback, Rules
 from .black import BLACK
 from .custom import load_rule
-from .encoded import ENCODED_SUFFIXES, EncodedRule
+from .encoded import ENCODED_SUFFIXES, EncodedRule, check_derivable
 from .positional import POSITIONAL
 from .rule import FeedbackRule
 from .standard import (
@@ -60,6 +60,7 @@ def rule_of(rules: Rules) -> FeedbackRule:
             stat = os.stat(path)
         except OSError as error:
             raise BadInput(f"cannot read --feedback {path}: {error.strerror or error}") from None
+        check_derivable(path, rules)  # refused in the words of the rules' front end (a request names no file)
         return _encoded(rules.feedback, stat.st_mtime_ns, stat.st_size, rules.pegs, rules.colors, rules.max_repeat)
     return load_rule(rules.feedback)
 

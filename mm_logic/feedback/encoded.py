@@ -106,11 +106,7 @@ class EncodedRule(CustomRule):
         #: The rules the encoding is read under (its engine grounds the parts of a rule of one's own).
         self.rules = Rules(rules.pegs, rules.colors, rules.max_repeat, feedback=str(path))
         self.time_limit = time_limit
-        n, most = self.rules.size, MAX_DERIVED_CODES[self.engine]
-        if n > most:
-            raise BadInput(f"--feedback {path}: deriving the rule's table of {self.space_rules.describe()} "
-                           f"({n:,} codes) by {self.engine} is beyond {most:,} codes; state it as a Python "
-                           "module (--feedback FILE.py)")
+        check_derivable(path, rules)
         self._table: np.ndarray | None = None
         self._admitted: np.ndarray | None = None
         self._keys: np.ndarray | None = None
@@ -402,6 +398,20 @@ def file_sources(path: Path) -> list[Path]:
     """The files a rule's or an encoding's file reads, as its engine finds them (a ``.lp`` file's includes,
     clingo's lookup); a Python module alone."""
     return _engine_part(_engine_of(path)).sources(path) if path.suffix in ENCODED_SUFFIXES else [path]
+
+
+def check_derivable(path: Path, rules: Rules) -> None:
+    """Refuse, in one line, a code space (``rules``' pegs, colours and repetition) beyond what the engine of
+    ``path`` derives a rule's table for (:data:`MAX_DERIVED_CODES`), named in the words of the rules' front
+    end: ``--feedback FILE`` on the command line, a request's variant by its name, never its file."""
+    engine, space = _engine_of(Path(path)), Rules(rules.pegs, rules.colors, rules.max_repeat)
+    most = MAX_DERIVED_CODES[engine]
+    if space.size > most:
+        naming = rules.naming
+        advice = ("state it as a Python module (--feedback FILE.py)" if naming.variant is None
+                  else "play fewer pegs or colours")
+        raise BadInput(f"{naming.feedback(str(path))}: deriving the rule's table of {space.describe()} "
+                       f"({space.size:,} codes) by {engine} is beyond {most:,} codes; {advice}")
 
 
 def _engine_of(path: Path) -> str:

@@ -36,8 +36,9 @@ Routes (bodies and answers are JSON; the whole reference is ``docs/server.md``):
   a page that shows it (``static/reference.html``, nothing fetched from elsewhere);
 * ``GET /`` the web page (``static/index.html``), its scripts and styles under ``/static/``.
 
-Every error is a 4xx with ``{"error": "one line"}`` in the command line's
-words: 400 bad input, 403 a request from another site (:class:`SameOrigin`),
+Every error is a 4xx with ``{"error": "one line"}`` naming the request's fields
+(``rules.max_repeat``, ``strategy``: the rules carry :data:`~mm_logic.rules.REQUEST` words) and a variant by its
+name, never a file: 400 bad input, 403 a request from another site (:class:`SameOrigin`),
 404 unknown game, race or route, 405 wrong method, 409 a request the game's
 state refuses, 413 a body over :data:`MAX_BODY` bytes, 415 a body not sent as
 ``application/json``, 422 a question too hard within the time limit, 429 the

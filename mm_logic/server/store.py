@@ -30,7 +30,7 @@ from ..game_setup import API, GameSetup
 from ..lies import broken
 from ..notation import SHOWN, Code, format_code, parse_code, shown
 from ..player import Player
-from ..rules import FEEDBACK_RULES, Entry, Rules, make_rules
+from ..rules import FEEDBACK_RULES, REQUEST, Entry, Rules, make_rules
 from ..strategies import STRATEGIES, parse_strategy
 from ..strategies.base import Strategy
 from .kept_rows import replay_answered, replay_scored
@@ -79,7 +79,8 @@ def rules_from(request: dict, variants: tuple[Variant, ...] = ()) -> tuple[Rules
     ``feedback`` (``None``: the default rules); a field absent or null takes its default, so a request
     without ``feedback`` (a client older than the feedback rules) plays the standard rule. With ``variant``,
     the name of one of ``variants`` (those the server serves), the rules are played as that variant's; the
-    variant is returned beside them (None without)."""
+    variant is returned beside them (None without). The rules name the request's fields in their messages
+    (:data:`~mm_logic.rules.REQUEST`: ``rules.max_repeat``), never an option of the command line."""
     if request is None:
         request = {}
     if not isinstance(request, dict):
@@ -100,13 +101,13 @@ def rules_from(request: dict, variants: tuple[Variant, ...] = ()) -> tuple[Rules
     variant = None if request.get("variant") is None else find_variant(request["variant"], variants)
     feedback = options.pop("feedback", None)
     if variant is not None:
-        return variant.rules(make_rules(**options), feedback), variant
+        return variant.rules(make_rules(**options, naming=REQUEST), feedback), variant
     if feedback is not None and feedback not in FEEDBACK_RULES:
         # Only the rules the package ships: a rule of one's own is a file, and a request must never make the
         # server read a file, let alone run one (the operator serves one as a variant). A long name is quoted by
         # its start.
         raise BadInput(f"unknown feedback rule {shown(feedback)}; choose from {', '.join(FEEDBACK_RULES)}")
-    return make_rules(**options, **({} if feedback is None else {"feedback": feedback})), None
+    return make_rules(**options, **({} if feedback is None else {"feedback": feedback}), naming=REQUEST), None
 
 
 def liar_text(request: dict) -> str | None:
@@ -186,7 +187,7 @@ def check_probes(strategy: Strategy, rules: Rules) -> None:
     probes itself, as ``solve`` does in process, and they play.
     """
     if strategy.probes and rules.restricted:
-        raise BadInput(f"--strategy {strategy.name} probes with codes that repeat colours beyond "
+        raise BadInput(f"strategy {strategy.name} probes with codes that repeat colours beyond "
                        f"{rules.repeat_option}, which a codebreaker game refuses as guesses: its hints could "
                        "not be played; choose another strategy")
 

@@ -124,10 +124,11 @@ class Variant:
 
     def rules(self, rules: Rules, feedback: str | None) -> Rules:
         """A request's rules (its size, repetition, alphabet, lies) played as the variant; ``feedback``, the
-        request's own, may only repeat the variant's."""
+        request's own, may only repeat the variant's. Their messages name the variant, never its files
+        (:meth:`~mm_logic.rules.Naming.of_variant`)."""
         if feedback is not None and feedback != self.feedback_name:
             raise BadInput(f"variant {self.name} plays the feedback rule {self.feedback_name}: leave feedback out")
-        return replace(rules, feedback=self.feedback)
+        return replace(rules, feedback=self.feedback, naming=rules.naming.of_variant(self.name, self.backends))
 
     def rules_json(self, rules: Rules) -> dict:
         """The ``rules`` object of a reply: the variant by its name, its rule as :attr:`feedback_name`."""

@@ -121,27 +121,36 @@ class StrategyName:
         strategy cannot play: more codes than a scorer scores, a feedback rule it does not reason on, a
         tree's other rules."""
         cls = self.cls
+        # In the words of the front end the rules came from: --strategy on the command line, strategy in a request.
+        strategy = f"{rules.naming.option('strategy')} {self.name}"
+        use = f"use {rules.naming.option('strategy')}"
         if cls.max_codes is not None and rules.size > cls.max_codes:
-            fit = [n for n, c in _registry().items() if c.for_any_size]
+            fit = [n for n, c in _registry().items() if c.for_any_size and _plays_own_rule(c, rules)]
             others = ", ".join(fit[:-1]) + " or " + fit[-1]
-            raise BadInput(f"--strategy {self.name} scores guesses against every code and plays at most "
+            raise BadInput(f"{strategy} scores guesses against every code and plays at most "
                            f"{cls.max_codes:,} codes; {rules.describe()} has {amount(rules.size)}: "
-                           f"use --strategy {others}")
+                           f"{use} {others}")
         limit = cls.own_rule_max_codes
         if rules.feedback_kind == RULE_FILE and limit is not None and rules.size > limit:
-            raise BadInput(f"--strategy {self.name} scores a rule of your own from its feedback table, in games of "
+            raise BadInput(f"{strategy} scores a rule of your own from its feedback table, in games of "
                            f"at most {limit:,} codes; {rules.describe()} has {amount(rules.size)}: "
-                           "use --strategy first, any or random")
+                           f"{use} first, any or random")
         if cls.pegs_only is not None and rules.pegs != cls.pegs_only:
-            raise BadInput(f"--strategy {self.name} weighs the feedbacks of {cls.pegs_only} pegs only (its published "
-                           f"weights); {rules.describe()} has {rules.pegs}: use --strategy entropy")
+            raise BadInput(f"{strategy} weighs the feedbacks of {cls.pegs_only} pegs only (its published "
+                           f"weights); {rules.describe()} has {rules.pegs}: {use} entropy")
         if rules.feedback_kind not in cls.feedback_rules:
             fit = [n for n, c in _registry().items() if rules.feedback_kind in c.feedback_rules
-                   and (rules.feedback_kind != RULE_FILE or (c.own_rule_max_codes or rules.size) >= rules.size)]
-            raise BadInput(f"--strategy {self.name} plays {rule_names(cls.feedback_rules)} only; "
-                           f"with --feedback {rules.feedback} use --strategy {', '.join(fit[:-1])} or {fit[-1]}")
+                   and _plays_own_rule(c, rules)]
+            raise BadInput(f"{strategy} plays {rule_names(cls.feedback_rules)} only; "
+                           f"with {rules.naming.feedback(rules.feedback)} {use} {', '.join(fit[:-1])} or {fit[-1]}")
         if self.tree is not None:
             self.tree.check_rules(rules, self.name)
+
+
+def _plays_own_rule(cls: type[Strategy], rules: Rules) -> bool:
+    """Whether ``cls`` plays the size of ``rules`` when their feedback rule is one of your own (scored from its
+    table, within :attr:`~mm_logic.strategies.base.Strategy.own_rule_max_codes`); True under a built-in rule."""
+    return rules.feedback_kind != RULE_FILE or (cls.own_rule_max_codes or rules.size) >= rules.size
 
 
 def parse_strategy(text: str, *, files: bool = True) -> StrategyName:

@@ -199,9 +199,10 @@ class ScoringStrategy(Strategy):
         smallest. Every code is scored, from the whole feedback table."""
         space = code_space(self.rules)
         if space.size > LIES_MAX_CODES:
-            raise BadInput(f"--lies with --strategy {self.name} scores every code against every state: games of "
-                           f"at most {LIES_MAX_CODES:,} codes ({self.rules.describe()} has {space.size:,}); "
-                           "use --strategy first, any or random")
+            name = self.rules.naming  # the front end's words: --lies and --strategy, or a request's fields
+            raise BadInput(f"{name.rules_field('lies')} with {name.option('strategy')} {self.name} scores every code "
+                           f"against every state: games of at most {LIES_MAX_CODES:,} codes ({self.rules.describe()} "
+                           f"has {space.size:,}); use {name.option('strategy')} first, any or random")
         alive = np.asarray(session.consistent_indices(), dtype=np.int64)
         marks = space.table[:, alive]
         ranks = self.cost(split_states(self.rules, marks, session.lies_needed(), volume_weights(self.rules)))

@@ -158,7 +158,8 @@ def dask_client(address: str):
     """A ``distributed.Client`` on the scheduler at ``address``, or one line and exit 1.
 
     How long it tries is dask's ``distributed.comm.timeouts.connect`` (30 s;
-    ``DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT=5s`` shortens it).
+    ``DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT=5s`` shortens it). Something else than a Dask scheduler
+    listening there is named so, within that time (:func:`check_speaks_dask`).
     """
     check_dask()
     import logging
@@ -166,6 +167,7 @@ def dask_client(address: str):
     from distributed import Client
     # Connection attempts log their own retries: the one line below says it all.
     logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    check_speaks_dask(address)
     try:
         return Client(address, set_as_default=False)
     except Exception as error:  # noqa: BLE001 - unreachable, refused, bad address: one line
@@ -179,6 +181,63 @@ def dask_client(address: str):
     finally:
         sys.unraisablehook = hook
     raise MMLogicError(f"cannot reach the Dask scheduler at {address}: {reason}")
+
+
+def check_speaks_dask(address: str) -> None:
+    """Refuse (one line, exit 1) a service at ``address`` that takes a connection but is no Dask scheduler: a web
+    server, a Dask worker, anything listening on the port.
+
+    dask's client reads what such a service sends as its own frames (a length of exabytes: ``Unable to allocate
+    3.07 EiB``, said as the reason the scheduler cannot be reached) or waits for ever for a handshake that never
+    comes. So the address is asked here as dask asks (its handshake, then ``identity``), within dask's connect
+    timeout. A TCP address nothing listens on is left to the client, which retries and says so, as before.
+    """
+    import asyncio
+
+    import dask
+    from dask.utils import parse_timedelta
+    from distributed.comm.addressing import parse_address, parse_host_port
+    seconds = parse_timedelta(dask.config.get("distributed.comm.timeouts.connect"), default="seconds")
+    scheme, location = parse_address(address)
+    try:
+        host, port = parse_host_port(location.split("/")[0])
+    except ValueError:
+        return  # no host and port (ucx://...): the client alone knows how to reach it
+    if scheme == "ucx":
+        return  # not TCP: the client alone knows how to reach it
+    try:
+        socket.create_connection((host, port), timeout=seconds).close()
+    except TimeoutError:  # a host that does not answer: the client would wait as long again
+        raise MMLogicError(f"cannot reach the Dask scheduler at {address}: Timed out trying to connect to "
+                           f"{address} after {seconds:g} s") from None
+    except OSError:
+        return  # refused, no route, no such host: the client retries (a scheduler starting) and says so
+    try:
+        kind = asyncio.run(asyncio.wait_for(_identity(address, seconds), seconds))
+    except TimeoutError:
+        raise MMLogicError(f"{address} is not a Dask scheduler (it took the connection, but did not answer as Dask "
+                           f"does within {seconds:g} s)") from None
+    except Exception:  # noqa: BLE001 - whatever it sent, read as dask reads it, failed: one line
+        kind = None
+    if kind != "Scheduler":
+        said = (f"answered as a Dask {kind}" if isinstance(kind, str) and kind.isidentifier() and len(kind) <= 40
+                else "answered, but not as Dask does")
+        raise MMLogicError(f"{address} is not a Dask scheduler (it {said})")
+
+
+async def _identity(address: str, seconds: float):
+    """What the service at ``address`` says it is, asked as dask's client asks (its handshake, then the
+    ``identity`` operation): ``Scheduler`` for a scheduler, ``Worker``...; None for an answer without it."""
+    from distributed.comm import connect
+    from distributed.security import Security
+    # The connection's arguments as the client's (a tls:// scheduler's certificates, from dask's configuration).
+    comm = await connect(address, timeout=seconds, **Security().get_connection_args("client"))
+    try:
+        await comm.write({"op": "identity", "reply": True})
+        answer = await comm.read()
+    finally:
+        comm.abort()
+    return answer.get("type") if isinstance(answer, dict) else None
 
 
 def run_dask(cases: list[Case], client, on_result: OnResult) -> None:

@@ -161,7 +161,7 @@ def test_a_full_server_refuses_with_its_line_exit_1(run):
 
 def test_a_server_refusing_the_rules_is_exit_2(server):
     # The server's 400 keeps its line and means bad input here too (exit 2).
-    with pytest.raises(ServerRefused, match=r"^the server refused: --pegs must be between 1 and 64, got 0$") \
+    with pytest.raises(ServerRefused, match=r"^the server refused: rules\.pegs must be between 1 and 64, got 0$") \
             as refused:
         RemoteServer(server.url).request("POST", "/api/games", {"rules": {"pegs": 0}})
     assert refused.value.exit_code == 2 and refused.value.status == 400

@@ -168,11 +168,11 @@ def test_bad_answers(client, body, status, message):
 
 
 @pytest.mark.parametrize("request_body, status, message", [
-    ({"rules": {"pegs": 0}}, 400, "--pegs must be between 1 and 64, got 0"),
+    ({"rules": {"pegs": 0}}, 400, "rules.pegs must be between 1 and 64, got 0"),
     ({"rules": {"pegs": "4"}}, 400, "rules field 'pegs' must be an integer"),
     # The CLI's limits hold here too: such a game is refused, not built (it would hang the server).
-    ({"rules": {"pegs": 65, "colors": 2}}, 400, "--pegs must be between 1 and 64, got 65"),
-    ({"rules": {"pegs": 4, "colors": 100_000_000}}, 400, "--colors must be between 1 and 255, got 100000000"),
+    ({"rules": {"pegs": 65, "colors": 2}}, 400, "rules.pegs must be between 1 and 64, got 65"),
+    ({"rules": {"pegs": 4, "colors": 100_000_000}}, 400, "rules.colors must be between 1 and 255, got 100000000"),
     ({"rules": 5}, 400, 'rules must be a JSON object, e.g. {"pegs": 4, "colors": 6}'),
     ({"rules": True}, 400, 'rules must be a JSON object, e.g. {"pegs": 4, "colors": 6}'),
     ({"rules": "abc"}, 400, 'rules must be a JSON object, e.g. {"pegs": 4, "colors": 6}'),
@@ -188,7 +188,7 @@ def test_bad_answers(client, body, status, message):
                                 "human1, human2, human3, ga001-random, ga001-similar, ga001-dissimilar, "
                                 "ga001-reduction, ga004, sample-entropy"),
     ({"rules": {"pegs": 10, "colors": 10}, "strategy": "first", "backend": "python"}, 400,
-     "10x10 has 10,000,000,000 codes, more than the python engine enumerates (20,000,000); use --backend clingo"),
+     "10x10 has 10,000,000,000 codes, more than the python engine enumerates (20,000,000); use backend clingo"),
     ({"secret": "01234"}, 400, "code '01234' has 5 pegs, expected 4"),
     ({"secret": 123}, 400, 'a code must be a string, e.g. "0123"'),
     ({"first_guess": ["0", "0"]}, 400, 'first_guess: a code must be a string, e.g. "0123"'),
@@ -205,20 +205,20 @@ def test_bad_answers(client, body, status, message):
                                    "codemaker"),
     # human1..3 probe with 0000 and the like; the server, as codemaker, refuses such guesses.
     ({"rules": {"pegs": 4, "colors": 6, "no_repeat": True}, "strategy": "human1"}, 400,
-     "--strategy human1 probes with codes that repeat colours beyond --no-repeat, which a codebreaker game refuses "
+     "strategy human1 probes with codes that repeat colours beyond rules.no_repeat, which a codebreaker game refuses "
      "as guesses: its hints could not be played; choose another strategy"),
     ({"rules": {"pegs": 4, "colors": 6, "max_repeat": 2}, "strategy": "human3", "role": "codebreaker"}, 400,
-     "--strategy human3 probes with codes that repeat colours beyond --max-repeat 2, which a codebreaker game "
+     "strategy human3 probes with codes that repeat colours beyond rules.max_repeat 2, which a codebreaker game "
      "refuses as guesses: its hints could not be played; choose another strategy"),
     ({"role": "codemaker", "secret": "0123"}, 400,
      "secret applies to role codebreaker: as codemaker you keep the code in mind"),
     # The web page's rules chooser sends max_repeat and alphabet; the server checks them as the command line does.
-    ({"rules": {"pegs": 4, "colors": 6, "max_repeat": 0}}, 400, "--max-repeat must be at least 1, got 0"),
+    ({"rules": {"pegs": 4, "colors": 6, "max_repeat": 0}}, 400, "rules.max_repeat must be at least 1, got 0"),
     ({"rules": {"pegs": 4, "colors": 6, "max_repeat": "2"}}, 400, "rules field 'max_repeat' must be an integer"),
     ({"rules": {"pegs": 4, "colors": 6, "no_repeat": True, "max_repeat": 2}}, 400,
-     "--no-repeat contradicts --max-repeat 2"),
+     "rules.no_repeat contradicts rules.max_repeat 2"),
     ({"rules": {"pegs": 4, "colors": 6, "alphabet": "AAB"}}, 400,
-     "--alphabet must list distinct symbols, without ',', ':' or spaces"),
+     "rules.alphabet must list distinct symbols, without ',', ':' or spaces"),
     ({"rules": {"pegs": 4, "colors": 6, "alphabet": 5}}, 400, "rules field 'alphabet' must be str"),
 ])
 def test_bad_new_games(client, store, request_body, status, message):
@@ -808,13 +808,13 @@ def test_bad_answers_in_each_feedback_rule(client, rule, body, status, message):
     ({"rules": {"feedback": 1}}, "rules field 'feedback' must be str"),
     ({"rules": {"feedback": ["black"]}}, "rules field 'feedback' must be str"),
     ({"rules": {"feedback": "positional"}, "strategy": "human2"},
-     "--strategy human2 plays the standard feedback rule only; with --feedback positional use --strategy "
+     "strategy human2 plays the standard feedback rule only; with rules.feedback positional use strategy "
      "first, any, random, any-random-opening, minimax, expected, entropy, parts or sample-entropy"),
     ({"rules": {"feedback": "black"}, "strategy": "ga004", "role": "codemaker"},
-     "--strategy ga004 plays the standard feedback rule only; with --feedback black use --strategy "
+     "strategy ga004 plays the standard feedback rule only; with rules.feedback black use strategy "
      "first, any, random, any-random-opening, minimax, expected, entropy, parts or sample-entropy"),
     ({"rules": {"feedback": "positional"}, "backend": "a1", "strategy": "first"},
-     "--backend a1 plays the standard feedback rule only; with --feedback positional use --backend clingo, swipl or "
+     "backend a1 plays the standard feedback rule only; with rules.feedback positional use backend clingo, swipl or "
      "python"),
 ])
 def test_bad_new_games_in_the_feedback_rules(client, store, request_body, message):

@@ -106,7 +106,7 @@ DAMAGES = [
                                                                         "expected 4"),
     ("breaker", "request = json_set(request, '$.seed', 'x')", "its request is refused: seed must be an integer >= 0"),
     ("breaker", "request = json_set(request, '$.rules.pegs', 0)",
-     "its request is refused: --pegs must be between 1 and 64, got 0"),
+     "its request is refused: rules.pegs must be between 1 and 64, got 0"),
     ("breaker", "request = json_set(request, '$.rules.variant', 'palindrome')",
      "its request is refused: unknown variant 'palindrome': this server serves none (mmlogic serve --encoding FILE "
      "serves one)"),

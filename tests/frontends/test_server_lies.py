@@ -63,9 +63,9 @@ def test_a_codemaker_game_with_lies_takes_a_wrong_answer_and_refuses_a_diagnosis
     ({"rules": RULES, "role": "codemaker", "liar": "random"},
      "liar applies to role codebreaker with a secret: the server then answers the guesses"),
     ({"rules": RULES, "adversary": True}, "an adversary tells no lies: its answers already keep the most codes"),
-    ({"rules": {"pegs": 4, "colors": 6, "lies": 4}}, "--lies must be between 0 and 3, got 4"),
+    ({"rules": {"pegs": 4, "colors": 6, "lies": 4}}, "rules.lies must be between 0 and 3, got 4"),
     ({"rules": {"pegs": 4, "colors": 6, "lies": "1"}}, "rules field 'lies' must be an integer"),
-    ({"rules": RULES, "backend": "a3"}, "--backend a3 plays no --lies; use --backend clingo, swipl or python"),
+    ({"rules": RULES, "backend": "a3"}, "backend a3 plays no rules.lies; use backend clingo, swipl or python"),
 ])
 def test_bad_lies_are_400_with_one_line(client, body, message):
     api_error(client.post("/api/games", json=body), 400, message)

@@ -229,8 +229,8 @@ def test_idle_races_expire_and_free_their_place(client, store):
     ({"rules": {"pegs": 10, "colors": 10}, "entrants": [{"backend": "clingo", "strategy": "first"},
                                                         {"backend": "python", "strategy": "first"}]},
      "entrant 2: 10x10 has 10,000,000,000 codes, more than the python engine enumerates (20,000,000); "
-     "use --backend clingo"),
-    ({"rules": {"pegs": 0}, "entrants": [{}]}, "--pegs must be between 1 and 64, got 0"),
+     "use backend clingo"),
+    ({"rules": {"pegs": 0}, "entrants": [{}]}, "rules.pegs must be between 1 and 64, got 0"),
     ({"rules": {"pegs": "4"}, "entrants": [{}]}, "rules field 'pegs' must be an integer"),
     ({"rules": 7, "entrants": [{}]}, 'rules must be a JSON object, e.g. {"pegs": 4, "colors": 6}'),
     ({"role": "codebreaker", "entrants": [{}]}, "unknown field 'role'"),
@@ -355,7 +355,7 @@ def test_the_first_three_positional_steps_exactly(client):
      "unknown feedback rule 'wordle'; choose from standard, black, positional"),
     ({"rules": {"feedback": "black"}, "entrants": [{"backend": "python", "strategy": "first"},
                                                    {"backend": "python", "strategy": "human3"}]},
-     "entrant 2: --strategy human3 plays the standard feedback rule only; with --feedback black use --strategy "
+     "entrant 2: strategy human3 plays the standard feedback rule only; with rules.feedback black use strategy "
      "first, any, random, any-random-opening, minimax, expected, entropy, parts or sample-entropy"),
 ])
 def test_bad_races_in_the_feedback_rules(client, store, body, message):

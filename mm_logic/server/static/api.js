@@ -7,9 +7,22 @@ export class ApiError extends Error {}
 /** A field of the page that cannot be sent as it is; its message is shown as the API's are. */
 export class InputError extends Error {}
 
-/** The API's messages are in the command line's words (`--pegs`, `--strategy minimax`, `--no-repeat`),
- *  which the command line's users read; the page says the same in its own words, those of its fields. */
+/** The API's messages name a request's fields (`rules.pegs`, `strategy minimax`, `rules.no_repeat`), and a few
+ *  still the command line's options (`--time-limit`); the page says the same in its own words, those of its
+ *  fields. */
 const PAGE_WORDS = [
+  [/\buse strategy /g, "choose the strategy "],
+  [/^strategy /, "The strategy "],
+  [/\buse backend /g, "choose the backend "],
+  [/^backend /, "The backend "],
+  [/beyond rules\.no_repeat\b/g, "beyond what \u201cNo repetition\u201d allows"],
+  [/rules\.no_repeat\b/g, "\u201cNo repetition\u201d"],
+  [/rules\.max_repeat\b/g, "Max repeat"],
+  [/rules\.alphabet\b/g, "Alphabet"],
+  [/rules\.pegs\b/g, "Pegs"],
+  [/rules\.colors\b/g, "Colours"],
+  [/rules\.lies\b/g, "Lies"],
+  [/with rules\.feedback (\S+)/g, "with the feedback rule $1"],
   [/\buse --strategy /g, "choose the strategy "],
   [/^--strategy /, "The strategy "],
   [/--strategy /g, "the strategy "],
