@@ -26,14 +26,18 @@ module (its encoding from a byte order mark or a ``coding`` line).
 from __future__ import annotations
 
 import codecs
+import contextlib
 import io
 import math
 import numbers
 import os
 import re
+import sys
+import threading
 import time
 import tokenize
 import types
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -43,6 +47,7 @@ import numpy as np
 from ..errors import BadInput
 from ..files import read_bytes
 from ..rules import Code, Feedback
+from . import watch
 from .rule import FeedbackRule
 from .standard import _small_ints
 from .watch import ROWS_GAP, TICK_CALLS, WITHHELD_CODE, Overdue, Rows, called, interrupted, said, watched
@@ -57,6 +62,11 @@ SAME_FIRST, SAME_EVERY = 16, 4096
 #: The answers ``score`` gave the codemaker kept (for so many guesses, and so many secrets a guess), each
 #: checked when a row scores the pair again (:meth:`CustomRule._scored_row`).
 KEPT_ANSWERS = 4096
+#: The most of a module's text mmlogic reads (bytes; docs/encodings.md). Python's compiler, which no watch stops
+#: midway, takes up to some 600 bytes of memory and 3 µs a byte of text (a literal list of zeros, a line of a
+#: name a statement): a module of 256 KiB compiles within a second and 160 MB, one of 44 MB took 21 s and
+#: 2.6 GB. A rule module is a few KiB; a large table is read from a file of its own as it is imported.
+MODULE_BYTES = 256 * 1024
 
 
 class CustomRule(FeedbackRule):
@@ -108,7 +118,12 @@ class CustomRule(FeedbackRule):
     # -- the rule ------------------------------------------------------------------------
     def score(self, guess: Code, secret: Code) -> Feedback:
         guess, secret = _ints(guess), _ints(secret)
-        return watched(self.path, self, lambda: self._answer(guess, secret))
+        return self._block(lambda: self._answer(guess, secret))
+
+    def _block(self, call):
+        """``call()``, a block of calls of the module's ``score``: watched (:func:`~.watch.watched`), in one
+        process (:func:`_unforked`)."""
+        return watched(self.path, self, lambda: _unforked(self.path, self, call))
 
     def _answer(self, guess: Code, secret: Code) -> Feedback:
         """:meth:`_scored`, kept: the codemaker's answers, which a row that scores the pair again must repeat."""
@@ -117,7 +132,7 @@ class CustomRule(FeedbackRule):
         if len(given) < KEPT_ANSWERS:
             given[secret] = told
         if len(self._given) > KEPT_ANSWERS:  # the oldest guess's answers forgotten first
-            del self._given[next(iter(self._given))]
+            self._given.pop(next(iter(self._given)), None)  # another thread may have taken it out (a server)
         return told
 
     def _scored(self, guess: Code, secret: Code) -> Feedback:
@@ -186,13 +201,13 @@ class CustomRule(FeedbackRule):
     def arity(self, pegs: int) -> int:
         """How many numbers the codemaker tells."""
         if self._arity is None:
-            watched(self.path, self, lambda: self._told((0,) * pegs, (1,) * pegs if pegs else ()))
+            self._block(lambda: self._told((0,) * pegs, (1,) * pegs if pegs else ()))
         return self._arity
 
     def indices(self, guess: Code, codes: np.ndarray, counts: np.ndarray) -> np.ndarray:
         guess = _ints(guess)
         # One watch for the whole row (a table is a row per code).
-        return watched(self.path, self, lambda: self._scored_row(guess, codes))
+        return self._block(lambda: self._scored_row(guess, codes))
 
     def _scored_row(self, guess: Code, codes: np.ndarray) -> np.ndarray:
         """The feedback indices of ``guess`` against every row of ``codes``, the answers given before checked;
@@ -338,19 +353,125 @@ def load_rule(name: str) -> CustomRule | RuleFile:
 @lru_cache(maxsize=16)
 def _load(name: str, mtime: int, size: int) -> CustomRule:
     path = Path(name)
-    module = types.ModuleType(f"mmlogic_feedback_{path.stem}")
-    module.__file__ = str(path)
+    if size > MODULE_BYTES:  # not even read (the text is looked at again once read: the file may have grown)
+        raise _too_large(path)
+    source = _source(path)
+    started = time.monotonic()
     try:
-        code = compile(_source(path), str(path), "exec")
+        code = compile(source, str(path), "exec")
     except SyntaxError as error:
         raise BadInput(f"{path}:{error.lineno}: {error.msg}" if error.lineno else f"{path}: {error.msg}") from None
     except (RecursionError, MemoryError) as error:  # the compiler's own, on expressions nested thousands deep
         raise BadInput(f"{path}: Python cannot compile it ({_failure(error)}): is an expression nested too "
                        "deeply?") from None
-    watched(path, None, lambda: _run(code, module, path))
-    if not callable(module.__dict__.get("score")):
-        raise BadInput(f"{path} defines no score(guess, secret): the numbers the codemaker tells of a guess")
+    # Compiling is part of importing, held to the same limit. Timed here, not by the watch: the compiler is C code
+    # that keeps the interpreter to itself, which neither the watch's thread nor a signal's handler interrupts
+    # (the size read bounds how long it may take).
+    if time.monotonic() - started > watch.CALL_SECONDS:
+        raise watch._overdue(path, None)
+    with _importing(path) as module:
+        watched(path, None, lambda: _unforked(path, None, lambda: _run(code, module, path)))
+        if not callable(module.__dict__.get("score")):
+            raise BadInput(f"{path} defines no score(guess, secret): the numbers the codemaker tells of a guess")
     return CustomRule(path, module)
+
+
+# -- the module among Python's, as importlib puts it ------------------------------------------------------------
+#: Held while a module is put in ``sys.modules`` or taken out (a server loads rules in many threads).
+_naming = threading.Lock()
+#: The module of each rule file loaded (by the file's absolute path) that is in ``sys.modules``: its latest version.
+_MODULES: dict[str, types.ModuleType] = {}
+
+
+@contextlib.contextmanager
+def _importing(path: Path) -> Iterator[types.ModuleType]:
+    """A new module for the file's code, in ``sys.modules`` while the block runs, as importlib puts a module it
+    imports (``dataclasses`` and ``typing`` look a class's module up there: a module that defined a dataclass
+    could not be loaded). Kept there once loaded, in place of the file's version loaded before; taken out if the
+    block fails.
+
+    Its name is ``mmlogic_feedback_STEM``, or ``_2``, ``_3``... after it when a module has that name (another
+    file of the same name, or the same file's version loaded before): never a name of Python's or the user's
+    own modules (a rule file named ``random.py`` does not replace the standard library's ``random``).
+    """
+    base = f"mmlogic_feedback_{path.stem}"
+    with _naming:
+        name, n = base, 1
+        while name in sys.modules:
+            n += 1
+            name = f"{base}_{n}"
+        module = types.ModuleType(name)
+        module.__file__ = str(path)
+        sys.modules[name] = module
+    try:
+        yield module
+    except BaseException:
+        _unlisted(module)
+        raise
+    with _naming:
+        before = _MODULES.get(key := os.path.abspath(path))
+        _MODULES[key] = module
+    if before is not None:
+        _unlisted(before)
+
+
+def _unlisted(module: types.ModuleType) -> None:
+    """Take ``module`` out of ``sys.modules`` (if it is there still: its code may have put another in its place)."""
+    with _naming:
+        if sys.modules.get(module.__name__) is module:
+            del sys.modules[module.__name__]
+
+
+# -- a process that stays one -----------------------------------------------------------------------------------
+class _Forks(threading.local):
+    """The forks a thread made (counted by :func:`_forked`), and made it in (counted by :func:`_born`: the child
+    of a fork is the thread that forked, alone in a copy of the process); the rule whose block it runs, and the
+    call of its ``score`` under way at the last fork."""
+
+    made = 0
+    born = 0
+    rule: CustomRule | None = None
+    asked: tuple | None = None
+
+
+_FORKS = _Forks()
+
+
+def _forked() -> None:
+    """After a fork made in Python (``os.fork``, multiprocessing's ``fork``), in the process that forked: counted
+    for the thread that forked."""
+    forks = _FORKS
+    forks.made += 1
+    forks.asked = None if forks.rule is None else forks.rule._asking
+
+
+def _born() -> None:
+    """After a fork made in Python, in the child: counted for its thread, the one that forked."""
+    _FORKS.born += 1
+
+
+# Counts, not os.getpid() (a system call): looked at per block, they cost a fraction of a microsecond.
+os.register_at_fork(after_in_parent=_forked, after_in_child=_born)
+
+
+def _unforked(path: Path, rule: CustomRule | None, call):
+    """``call()``, a block of the module's code (importing it when ``rule`` is None, else a block of ``rule``'s
+    calls), whose process stays one: a module that forked is one line, and the child it made, back in mmlogic, ends
+    at once (going on, it ran the command a second time: two answers, two JSON objects). Run in the thread that
+    runs the module's code. Cost: two counts looked at per block."""
+    forks = _FORKS
+    made, born, forks.rule = forks.made, forks.born, rule
+    try:
+        result = call()
+    finally:
+        if forks.born != born:  # the child: nothing of the command's is its to do or say, not even a failure
+            os._exit(2)
+    if forks.made != made:
+        if rule is None:
+            raise BadInput(f"{path}: importing it forked the process")
+        asked = forks.asked or rule._asking
+        raise BadInput(said(f"{path}: score{asked} forked the process", f"{path}: {called(asked)} forked the process"))
+    return result
 
 
 def _run(code: types.CodeType, module: types.ModuleType, path: Path) -> None:
@@ -383,6 +504,8 @@ def _source(path: Path) -> str:
         data = read_bytes(path, "--feedback")
     except OSError as error:
         raise BadInput(f"cannot read --feedback {path}: {error.strerror or error}") from None
+    if len(data) > MODULE_BYTES:
+        raise _too_large(path)
     bom = data.startswith(codecs.BOM_UTF8)
     declared = None  # (line, name): the coding line Python reads, the first or a second after a comment
     for number, line in enumerate(data.removeprefix(codecs.BOM_UTF8).splitlines()[:2], 1):
@@ -412,6 +535,12 @@ def _source(path: Path) -> str:
         raise BadInput(f"{path}:{line}: byte 0x{data[at]:02x} is {said}") from None
 
 
+def _too_large(path: Path) -> BadInput:
+    """The line of a module larger than :data:`MODULE_BYTES`."""
+    return BadInput(f"{path} is larger than {MODULE_BYTES // 1024} KiB, more than mmlogic reads of a rule module "
+                    "(it may read a large table from a file of its own)")
+
+
 # -- the module's values, said on one bounded line ------------------------------------------------------------
 def _ints(code) -> Code:
     """A code as a tuple of ints (what ``score`` is given)."""
@@ -425,12 +554,22 @@ def _whole(value) -> bool:
 
 def _numbers(told, pegs: int) -> Feedback | None:
     """``told``, what ``score`` returned, as the rule's numbers (one whole number, or a tuple, list or 1-D
-    array of them, each from 0 to ``pegs``); None when it is not."""
+    array of them, each from 0 to ``pegs``; a tuple or list of a kind of the module's own too, as a named tuple);
+    None when it is not."""
     if isinstance(told, np.ndarray) and told.ndim <= 1:
         told = told.tolist()
     if _whole(told):
         told = (told,)
-    if type(told) not in (tuple, list) or not told:
+    kind = type(told)
+    if kind is not tuple and kind is not list:
+        # Read as the tuple or list it is: the kind's own methods (an __iter__, a __len__) are the module's code.
+        if isinstance(told, tuple):
+            told = tuple(tuple.__iter__(told))
+        elif isinstance(told, list):
+            told = list(list.__iter__(told))
+        else:
+            return None
+    if not told:
         return None
     try:
         if not all(_whole(v) and 0 <= v <= pegs for v in told):

@@ -3,10 +3,16 @@ bounded.
 
 Importing the module, and each call of its ``score``, may run :data:`CALL_SECONDS` at once, in any thread:
 the main one by a thread of the watch's own that stops it from outside (:class:`_Watch`), the others (the
-server's requests) by handing the calls to a thread of their own that is stopped from outside
-(:func:`_handed`). A call past the limit is one line naming the file and the call (``BadInput``, exit 2; HTTP
-400 in the server). What the module prints goes to stderr. A ``KeyboardInterrupt`` the module raises is one of
-its failures; Ctrl-C is told from it by the signal received (:func:`interrupted`).
+server's requests) by handing each block of calls to a thread of its own, :data:`RUNNERS` at most, that is
+stopped from outside (:func:`_handed`). The limit is per call, looked at in the thread that runs it (the frames
+of the module's code it runs: :func:`_call_under_way`); mmlogic's own work between calls is no call. A call past
+the limit is one line naming the file and the call (``BadInput``, exit 2; HTTP 400 in the server). A
+``KeyboardInterrupt`` the module raises is one of its failures; Ctrl-C is told from it by the signal received
+(:func:`interrupted`).
+
+While the module's code runs, ``sys.stdout`` and ``sys.stderr`` are a stream of mmlogic's to stderr that it
+cannot close, put back after each block whatever it assigned; a failure Python would print as a traceback (in a
+thread the module started, in its ``__del__``) is one line naming the file, once (:mod:`.module_output`).
 
 Rows of many calls over the same codes (the rule's table: every code scored against every code) say how they
 go on stderr once they are long, and end at the command's ``--time-limit`` (:func:`limit_scoring`,
@@ -23,7 +29,6 @@ import _thread
 import contextlib
 import contextvars
 import ctypes
-import io
 import logging
 import os
 import queue
@@ -31,6 +36,7 @@ import signal
 import sys
 import threading
 import time
+import types
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Protocol
@@ -40,12 +46,16 @@ import numpy as np
 from ..errors import BadInput, MMLogicError, SolverTimeout, clock, line_breaks_escaped
 from ..interrupts import abandon
 from ..rules import Code
+from .module_output import keep_streams, kept_again, put_back_streams, report_failures_of, stderr
 
 
 class Rule(Protocol):
-    """What the watch reads of a rule: the call it began last (a new object each call)."""
+    """What the watch reads of a rule: the call it began last, in any thread (a new object each call), and the
+    method that calls the module's ``score`` (its frames are the calls under way: :func:`_call_under_way`)."""
 
     _asking: tuple | None
+
+    def _call(self, guess: Code, secret: Code) -> tuple: ...
 
 
 #: How long the module's code may run at once (seconds): importing it, and each call of ``score``. The
@@ -96,49 +106,35 @@ def _kept_signal(number, handler):
     return _SIGNAL(number, handler)
 
 
-class _Printed(io.TextIOBase):
-    """``sys.stdout`` while a module's code runs: what it prints goes to stderr, and a ``sys.stdout.close()``
-    closes nothing (stdout pointed at stderr itself, closing it lost every later line, errors included)."""
-
-    def write(self, text: str) -> int:
-        return sys.stderr.write(text)
-
-    def flush(self) -> None:
-        sys.stderr.flush()
-
-    def close(self) -> None:
-        """Nothing to close: stderr stays mmlogic's."""
-
-    def writable(self) -> bool:
-        return True
-
-
-PRINTED = _Printed()
-
-
 def watched(path: Path, rule: Rule | None, call):
     """``call()``, the module's code (importing it when ``rule`` is None, else a block of ``rule``'s calls),
-    bounded: :data:`CALL_SECONDS` a call, the main thread by :class:`_Watch`, another one by :func:`_handed`.
-    What the module prints goes to stderr: on stdout it would break a command's ``--json``."""
+    bounded: :data:`CALL_SECONDS` a call, the main thread by :class:`_Watch`, another one by :func:`_handed`;
+    mmlogic's streams kept (:func:`~.module_output.keep_streams`)."""
+    if rule is None:
+        report_failures_of(path)
     if threading.current_thread() is threading.main_thread():
         watch = _Watch(path, rule)
+        hold = keep_streams()  # outside the watch: no stop lands in it
         try:
-            with watch, contextlib.redirect_stdout(PRINTED):
+            with watch:
                 return call()
         except Overdue:  # the stop came as the block ended, in its own exit: the call did run past the limit
             watch._disarm()
-            raise _overdue(path, rule) from None
+            raise _overdue(path, rule, watch.pair) from None
+        finally:
+            put_back_streams(hold)
     if isinstance(threading.current_thread(), _Runner):  # a block inside a block: the outer one is watched
         return call()
     return _handed(path, rule, call)
 
 
-def _overdue(path: Path, rule: Rule | None) -> BadInput:
-    """The line of a call stopped at the limit."""
+def _overdue(path: Path, rule: Rule | None, pair: tuple | None = None) -> BadInput:
+    """The line of a call stopped at the limit: the call on ``pair`` (None: the one the rule began last)."""
     if rule is None:
         return BadInput(f"{path}: importing it did not end within {CALL_SECONDS:g} s")
-    return BadInput(said(f"{path}: score{rule._asking} did not return within {CALL_SECONDS:g} s",
-                         f"{path}: {called(rule._asking)} did not return within {CALL_SECONDS:g} s"))
+    pair = rule._asking if pair is None else pair
+    return BadInput(said(f"{path}: score{pair} did not return within {CALL_SECONDS:g} s",
+                         f"{path}: {called(pair)} did not return within {CALL_SECONDS:g} s"))
 
 
 # -- lines that may reach a server's client ------------------------------------------------------------------
@@ -173,6 +169,7 @@ def said(whole: str, withheld: str) -> str:
     module's) within :func:`withholding`, ``whole`` then logged."""
     if not _withheld.get():
         return whole
+    kept_again()  # the module may have put a stream of its own in sys.stderr: the line is the operator's
     LOG.warning("%s", line_breaks_escaped(whole))
     return withheld
 
@@ -204,9 +201,9 @@ class _Watch:
     """While the block runs in the main thread, the module's code may run :data:`CALL_SECONDS` at once:
     importing it (the block that runs it), or one call of ``score`` (a block of ``rule``'s calls).
 
-    A thread of the watch's own (:func:`_watchdog`) looks at the call the rule began last (the rule's
-    ``_asking``) every :data:`WATCH_TICK` s: one that has not changed for the limit is stopped where it runs,
-    as Ctrl-C would stop it. With SIGALRM's handler the watch's (:func:`_on_alarm`), by that signal, sent to
+    A thread of the watch's own (:func:`_watchdog`) looks at the call the main thread runs
+    (:func:`_call_under_way`) every :data:`WATCH_TICK` s: one that has run for the limit is stopped where it
+    runs, as Ctrl-C would stop it. With SIGALRM's handler the watch's (:func:`_on_alarm`), by that signal, sent to
     the main thread: Python runs the handler there, between two instructions, also in a sleep or a wait on a
     file. Where the module's code changed SIGALRM's handling (ignored it, or handled it itself), by an
     exception raised in the main thread from outside (``PyThreadState_SetAsyncExc``): between two instructions
@@ -219,7 +216,7 @@ class _Watch:
     The handlers of SIGALRM, SIGINT, SIGTERM and SIGHUP are put back as they were when the block ends, whatever
     the module did with them, and a timer it started is stopped; while the block runs, SIGINT's handler records
     that Ctrl-C came (:func:`interrupted`). Cost: a few attributes set, the handlers and the timer looked at per
-    block (a row of the rule's table, or one ``score``), and one attribute set per call.
+    block (a row of the rule's table, or one ``score``), and one attribute set per call (the rule's).
 
     Not watched here: other threads (:func:`_handed` watches them), a block inside another (the outer one
     watches). Code that computes in C without returning to Python (``10 ** 10 ** 10``) is not stopped, by
@@ -227,9 +224,13 @@ class _Watch:
     wait ends.
     """
 
-    def __init__(self, path: Path, rule: Rule | None = None):
+    def __init__(self, path: Path, rule: Rule | None = None, thread: int | None = None):
         self.path = path
         self.rule = rule
+        #: The thread that runs the block (its ident): this one, or a runner (:func:`_handed`).
+        self.thread = threading.get_ident() if thread is None else thread
+        #: The pair of the call stopped (None: not stopped, or not known).
+        self.pair: tuple | None = None
         self.armed = False
         #: Set by the watchdog once it stops the call: the block ends in the overdue line.
         self.stopping = False
@@ -269,7 +270,7 @@ class _Watch:
             return
         self._disarm()
         if kind is Overdue:
-            raise _overdue(self.path, self.rule) from None
+            raise _overdue(self.path, self.rule, self.pair) from None
 
     def _disarm(self) -> None:
         """End the watch: no stop after this; the signals' handlers as they were."""
@@ -296,8 +297,9 @@ class _Watch:
                 _set_handler(number, handler)
 
     def _progress(self) -> object:
-        """What changes with each call the rule begins (nothing while the module is imported)."""
-        return None if self.rule is None else self.rule._asking
+        """The call under way, a new object with each call (the import: the watch itself); None while the block
+        runs mmlogic's own work, which is no call."""
+        return self if self.rule is None else _call_under_way(self.thread, self.path, self.rule)
 
     def _on_sigint(self, number: int, frame) -> None:
         """SIGINT while the block runs: recorded (:func:`interrupted`), then handled as before the block."""
@@ -305,15 +307,17 @@ class _Watch:
         _signalled = True
         self.sigint(number, frame)
 
-    def _stop(self) -> None:
-        """Stop the call where the main thread runs it (from the watchdog's thread): by SIGALRM where its handler
-        is the watch's; from outside where it is not (with the signal still where the module handles it: its
-        handler, Python code, takes the stop, also in a wait in C), or where the signal sent at the last tick did
-        not stop it (the module blocked it)."""
+    def _stop(self, call: object) -> None:
+        """Stop ``call`` (:meth:`_progress`) where the main thread runs it (from the watchdog's thread): by
+        SIGALRM where its handler is the watch's; from outside where it is not (with the signal still where the
+        module handles it: its handler, Python code, takes the stop, also in a wait in C), or where the signal
+        sent at the last tick did not stop it (the module blocked it)."""
         with _ending:
             if not self.armed:
                 return
             main, again = threading.main_thread(), self.stopping
+            if self.rule is not None and self.pair is None:
+                self.pair = _pair_of(call, self.rule)
             self.stopping = True  # before the signal: its handler raises only once it is set
             handler = signal.getsignal(signal.SIGALRM)
             if callable(handler):  # the watch's, or the module's: run in Python, it ends a wait in C too
@@ -355,6 +359,7 @@ def _watchdog() -> None:
     watch, seen, since = None, None, 0.0
     while True:
         if _watching is None:
+            watch = seen = None  # no frame of a call kept
             _wake.clear()
             if _watching is None:  # looked at again: a watch that began as it was cleared set it again
                 _wake.wait()
@@ -365,14 +370,46 @@ def _watchdog() -> None:
         progress = current._progress()
         if current is not watch or progress is not seen:
             watch, seen, since = current, progress, now
-        elif now - since >= CALL_SECONDS:
-            current._stop()
+        elif progress is not None and now - since >= CALL_SECONDS:
+            current._stop(progress)
+
+
+def _call_under_way(thread: int, path: Path, rule: Rule) -> types.FrameType | None:
+    """The frame of the call of ``rule``'s module that ``thread`` runs: the outermost of its frames that runs
+    the module's code (its file's) or the rule's call of ``score`` (``_call``); None when there is none
+    (mmlogic's own work between two calls: listing ten million codes for a row took 16 s).
+
+    A new frame with each call, the same while it runs: the watch times each call in the thread that runs it,
+    never another thread's (``rule._asking``, the call begun last in any thread, is one attribute set per call,
+    but the server's requests call the same rule at once). Looked at by the watch's threads, every
+    :data:`WATCH_TICK` s: nothing in the calls themselves."""
+    frame = sys._current_frames().get(thread)
+    file, call = str(path), getattr(getattr(type(rule), "_call", None), "__code__", None)
+    found = None
+    while frame is not None:
+        code = frame.f_code
+        if code is call or code.co_filename == file:
+            found = frame
+        frame = frame.f_back
+    return found
+
+
+def _pair_of(call: object, rule: Rule) -> tuple | None:
+    """The pair scored in ``call`` (a frame of :func:`_call_under_way`): the arguments of the rule's ``_call``
+    after ``self``; None when it is not known (the module's code outside it)."""
+    method = getattr(type(rule), "_call", None)
+    if not isinstance(call, types.FrameType) or call.f_code is not getattr(method, "__code__", None):
+        return None
+    code, values = call.f_code, call.f_locals
+    return tuple(values.get(name) for name in code.co_varnames[1:code.co_argcount])
 
 
 def _forget_watchdog() -> None:
-    """In a forked child: no watchdog runs there yet, and no watch (the lock may have been the watchdog's)."""
-    global _dog_started, _wake, _watching, _ending
+    """In a forked child: no watchdog runs there yet, no watch, and no runner (the locks may have been other
+    threads')."""
+    global _dog_started, _wake, _watching, _ending, _pool, _idle, _busy
     _dog_started, _wake, _watching, _ending = False, threading.Event(), None, threading.Lock()
+    _pool, _idle, _busy = threading.Condition(), [], 0
 
 
 os.register_at_fork(after_in_child=_forget_watchdog)
@@ -380,7 +417,7 @@ os.register_at_fork(after_in_child=_forget_watchdog)
 
 # -- other threads: the server's requests -------------------------------------------------------------------
 class _Job:
-    """A block of the module's code handed to the :class:`_Runner`, and how it ended."""
+    """A block of the module's code handed to a :class:`_Runner`, and how it ended."""
 
     def __init__(self, call):
         self.call = call
@@ -391,19 +428,22 @@ class _Job:
         self.result = self.error = None
         #: Given up by its caller (stuck in C past :data:`STOP_GRACE`): its runner ends once it returns.
         self.abandoned = False
+        #: Its hold on the streams, given back by its caller when it gives it up.
+        self.hold = None
 
     def run(self) -> None:
+        self.hold = keep_streams()
         try:
-            with contextlib.redirect_stdout(PRINTED):
-                self.result = self.context.run(self.call)
+            self.result = self.context.run(self.call)
         except BaseException as error:  # noqa: BLE001 - raised again in the caller's thread
             self.error = error
         finally:
+            put_back_streams(self.hold)
             self.done.set()
 
 
 class _Runner(threading.Thread):
-    """The thread that runs the module's code for the other threads than the main one, one block at a time.
+    """A thread that runs the module's code for the other threads than the main one, a block at a time.
 
     A daemon: one left in a call that never returns (:func:`_handed`) does not hold the process at its end."""
 
@@ -422,63 +462,106 @@ class _Runner(threading.Thread):
                 return
 
 
-#: Held by the thread whose block the runner runs; the runner (None: none yet, or the last one abandoned).
-_handing = threading.Lock()
-_runner: _Runner | None = None
-#: Set when the process stops (:func:`stop_rule_modules`): calls under way in the runner are given up.
+#: How many blocks the other threads than the main one run at once, each in a runner of its own: a server's
+#: requests, one of which may score ten million codes in a row (40 s) while the others go on. One more block
+#: waits for one of them to end.
+RUNNERS = 8
+#: Taken to take or give back a runner; the runners waiting for a block; the blocks under way.
+_pool = threading.Condition()
+_idle: list[_Runner] = []
+_busy = 0
+#: Set when the process stops (:func:`stop_rule_modules`): calls under way in the runners are given up.
 _stopping = threading.Event()
 
 
 def _handed(path: Path, rule: Rule | None, call):
-    """``call()`` run by the :class:`_Runner`, watched from this thread as :class:`_Watch` watches the main one.
+    """``call()`` run by a :class:`_Runner` of its own, watched from this thread as :class:`_Watch` watches the
+    main one.
 
-    A thread other than the main one gets no signal: its call is run by the runner, and this thread waits,
-    looking at the call under way every :data:`WATCH_TICK` s. One that has not changed for :data:`CALL_SECONDS`
-    (or any, once the process stops) is stopped where it runs by an exception raised in the runner
-    (``PyThreadState_SetAsyncExc``, between two instructions, as Ctrl-C is); one stuck in C (a ``time.sleep``)
-    does not take it, and after :data:`STOP_GRACE` s is left to end by itself, its runner with it
-    (:func:`~mm_logic.interrupts.abandon`), the next block getting a new one. Either way this thread goes on at
-    once with one line: a request is answered, and a server told to stop stops.
+    A thread other than the main one gets no signal: its block is run by a runner, and this thread waits,
+    looking at the call the runner runs (:func:`_call_under_way`) every :data:`WATCH_TICK` s. One that has run
+    for :data:`CALL_SECONDS` (or any, once the process stops) is stopped where it runs by an exception raised
+    in the runner (``PyThreadState_SetAsyncExc``, between two instructions, as Ctrl-C is); one stuck in C (a
+    ``time.sleep``) does not take it, and after :data:`STOP_GRACE` s is left to end by itself, its runner with
+    it (:func:`~mm_logic.interrupts.abandon`). Either way this thread goes on at once with one line: a request
+    is answered, and a server told to stop stops. Blocks of different threads run at once, :data:`RUNNERS` at
+    most (the rule's state is a cache, its answers checked against each other: no order of the calls matters).
     """
-    global _runner
-    with _handing:
-        if _stopping.is_set():
-            raise _given_up(path, rule)
-        if _runner is None:
-            _runner = _Runner()
-            _runner.start()
-        runner, job = _runner, _Job(call)
+    runner = _runner_for(path, rule)
+    job = _Job(call)
+    try:
         runner.jobs.put(job)
-        watch = _Watch(path, rule)  # what the main thread's watch looks at, looked at from here
+        watch = _Watch(path, rule, runner.ident)  # what the main thread's watch looks at, looked at from here
         seen, since = watch._progress(), time.monotonic()
         while not job.done.wait(WATCH_TICK):
             now, progress = time.monotonic(), watch._progress()
             if progress is not seen:
                 seen, since = progress, now
-            elif now - since >= CALL_SECONDS or _stopping.is_set():
-                _stop(runner, job)
+            elif _stopping.is_set() or (progress is not None and now - since >= CALL_SECONDS):
+                pair = None if rule is None else _pair_of(progress, rule)
+                _stop(runner, job, watch)
                 if job.error is None and job.done.is_set():
                     break  # it returned as it was stopped
-                raise _given_up(path, rule) if _stopping.is_set() else _overdue(path, rule)
+                raise _given_up(path, rule, pair) if _stopping.is_set() else _overdue(path, rule, pair)
         if job.error is not None:
             if isinstance(job.error, Overdue):
-                raise _given_up(path, rule) if _stopping.is_set() else _overdue(path, rule)
+                pair = None if rule is None else _pair_of(seen, rule)
+                raise _given_up(path, rule, pair) if _stopping.is_set() else _overdue(path, rule, pair)
             raise job.error
         return job.result
+    finally:
+        _give_back(runner, not job.abandoned)
 
 
-def _stop(runner: _Runner, job: _Job) -> None:
-    """Stop ``job`` where the runner runs it; left to the runner if it has not ended within :data:`STOP_GRACE` s."""
-    global _runner
+def _runner_for(path: Path, rule: Rule | None) -> _Runner:
+    """A runner for a block: an idle one, or a new one; once :data:`RUNNERS` run blocks, the first to end."""
+    global _busy
+    with _pool:
+        while _busy >= RUNNERS and not _stopping.is_set():
+            _pool.wait(WATCH_TICK)
+        if _stopping.is_set():
+            raise _given_up(path, rule)
+        _busy += 1
+        if _idle:
+            return _idle.pop()
+    runner = _Runner()
+    try:
+        runner.start()
+    except BaseException:
+        _give_back(runner, False)
+        raise
+    return runner
+
+
+def _give_back(runner: _Runner, idle: bool) -> None:
+    """The block of ``runner`` is over: the runner waits for the next (unless left in a call, ``idle`` False)."""
+    global _busy
+    with _pool:
+        _busy -= 1
+        if idle:
+            _idle.append(runner)
+        _pool.notify()
+
+
+def _stop(runner: _Runner, job: _Job, watch: _Watch) -> None:
+    """Stop ``job`` where ``runner`` runs it; left to the runner if it has not ended within :data:`STOP_GRACE` s.
+
+    Raised again at each tick while the runner is in the module's code (which may catch it), not in mmlogic's
+    own code that ends the block (the block ends there by itself)."""
     deadline = time.monotonic() + STOP_GRACE
+    again = True
     while not job.done.is_set() and time.monotonic() < deadline:
-        _raise_in(runner, Overdue)  # again at each tick: the module may catch it
+        if again:
+            _raise_in(runner, Overdue)
         job.done.wait(WATCH_TICK)
+        again = _stopping.is_set() or watch._progress() is not None
     if job.done.is_set():
         _raise_in(runner, None)  # one not taken yet would stop the next job
     else:
-        job.abandoned, _runner = True, None
+        job.abandoned = True
         abandon(runner)
+        if job.hold is not None:
+            put_back_streams(job.hold)
 
 
 def _raise_in(thread: threading.Thread, kind: type[BaseException] | None) -> None:
@@ -487,12 +570,14 @@ def _raise_in(thread: threading.Thread, kind: type[BaseException] | None) -> Non
                                                ctypes.py_object(kind) if kind is not None else None)
 
 
-def _given_up(path: Path, rule: Rule | None) -> MMLogicError:
-    """The line of a call given up because the process stops."""
+def _given_up(path: Path, rule: Rule | None, pair: tuple | None = None) -> MMLogicError:
+    """The line of a call given up because the process stops: the call on ``pair`` (None: the one the rule began
+    last)."""
     if rule is None:
         return MMLogicError(f"{path}: importing it was stopped: the server is stopping")
-    return MMLogicError(said(f"{path}: score{rule._asking} was stopped: the server is stopping",
-                             f"{path}: {called(rule._asking)} was stopped: the server is stopping"))
+    pair = rule._asking if pair is None else pair
+    return MMLogicError(said(f"{path}: score{pair} was stopped: the server is stopping",
+                             f"{path}: {called(pair)} was stopped: the server is stopping"))
 
 
 def stop_rule_modules() -> None:
@@ -559,8 +644,9 @@ class Rows:
             line = (f"{self.path}: scoring every code against every code: {self.done:,} of {size:,} guesses "
                     f"({clock(spent)} spent, about {clock(max(total - spent, 0))} left)")
             # On a terminal, over the spinner's line (it draws itself again below).
-            sys.stderr.write(("\r\033[K" if sys.stderr.isatty() else "") + line_breaks_escaped(line) + "\n")
-            sys.stderr.flush()
+            out = stderr()  # mmlogic's, wherever the module put its own
+            out.write(("\r\033[K" if out.isatty() else "") + line_breaks_escaped(line) + "\n")
+            out.flush()
 
     def row_done(self) -> None:
         self.done += 1
