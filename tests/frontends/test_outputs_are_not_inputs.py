@@ -91,18 +91,15 @@ def test_compare_csv_naming_the_encoding_is_refused(run, here, encoding):
     refused(result, "--csv and --encoding name the same file, pal.lp", here, encoding, before)
 
 
-def test_compare_csv_naming_a_tree_of_its_list_is_refused(run, here, tree):
-    before = (here / tree).read_bytes()
-    result = run("compare", *PY, "--pegs", 3, "--colors", 3, "--strategy", f"first,tree:{tree}", "--all",
-                 "--csv", tree)
-    refused(result, "--csv and --strategy tree:t.json name the same file, t.json", here, tree, before)
-
-
-def test_compare_csv_naming_a_rule_of_its_list_is_refused(run, here, rule):
-    before = (here / rule).read_bytes()
-    result = run("compare", *PY, "--pegs", 3, "--colors", 3, "--feedback", f"standard, {rule}", "--all",
-                 "--csv", rule)
-    refused(result, "--csv and --feedback name the same file, myrule.py", here, rule, before)
+@pytest.mark.parametrize("listed, option, named", [
+    ("--strategy", "tree", "--strategy tree:t.json"), ("--feedback", "rule", "--feedback")], ids=["tree", "rule"])
+def test_compare_csv_naming_a_file_of_its_lists_is_refused(run, here, request, listed, option, named):
+    # A file among --strategy's or --feedback's comma-separated names.
+    path = request.getfixturevalue(option)
+    given = f"first,tree:{path}" if option == "tree" else f"standard, {path}"
+    before = (here / path).read_bytes()
+    result = run("compare", *PY, "--pegs", 3, "--colors", 3, listed, given, "--all", "--csv", path)
+    refused(result, f"--csv and {named} name the same file, {path}", here, path, before)
 
 
 def test_compare_plot_naming_the_encoding_is_refused(run, here, encoding):

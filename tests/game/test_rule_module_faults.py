@@ -548,24 +548,35 @@ def test_a_module_that_raises_keyboard_interrupt_at_import_is_one_line(tmp_path)
         2, "", f"error: Invalid value for '--feedback': {path}: KeyboardInterrupt\n")
 
 
-def test_a_keyboard_interrupt_in_another_thread_is_the_modules_own(tmp_path):
-    # No Ctrl-C reaches a thread other than the main one (a server's request): it is always the module's.
+def asked_in_a_thread(rule, guess, secret, *, withheld: bool = False) -> list:
+    """What ``rule.score(guess, secret)`` gives a thread other than the main one (a server's request, within
+    :func:`~mm_logic.feedback.watch.withholding` when ``withheld``): its value, or its error as a line."""
+    import contextlib
     import threading
 
-    from mm_logic.feedback.custom import load_rule
+    from mm_logic.feedback.watch import withholding
 
-    rule = load_rule(str(module(tmp_path, "X = 1\n\n\ndef score(guess, secret):\n    raise KeyboardInterrupt\n")))
     outcome = []
 
     def ask():
-        try:
-            outcome.append(rule.score((0, 0, 1, 1), (0, 1, 2, 3)))
-        except BaseException as error:  # noqa: BLE001 - what the request gets
-            outcome.append(f"{type(error).__name__}: {error}")
+        with withholding() if withheld else contextlib.nullcontext():
+            try:
+                outcome.append(rule.score(guess, secret))
+            except BaseException as error:  # noqa: BLE001 - what the request gets
+                outcome.append(f"{type(error).__name__}: {error}")
 
     thread = threading.Thread(target=ask, daemon=True)
     thread.start()
     thread.join(30)
+    return outcome
+
+
+def test_a_keyboard_interrupt_in_another_thread_is_the_modules_own(tmp_path):
+    # No Ctrl-C reaches a thread other than the main one (a server's request): it is always the module's.
+    from mm_logic.feedback.custom import load_rule
+
+    rule = load_rule(str(module(tmp_path, "X = 1\n\n\ndef score(guess, secret):\n    raise KeyboardInterrupt\n")))
+    outcome = asked_in_a_thread(rule, (0, 0, 1, 1), (0, 1, 2, 3))
     assert outcome == [f"BadInput: {tmp_path / 'rule.py'}: score((0, 0, 1, 1), (0, 1, 2, 3)) failed: "
                        "KeyboardInterrupt"]
 

@@ -12,7 +12,7 @@ import sys
 import time
 
 import pytest
-from test_rule_module_faults import SOLVED, module, with_limit
+from test_rule_module_faults import SOLVED, asked_in_a_thread, module, with_limit
 
 from mm_logic.errors import BadInput
 from mm_logic.feedback.custom import load_rule
@@ -150,24 +150,8 @@ def test_a_score_that_forks_is_one_line(tmp_path):
 
 def test_a_score_that_forks_in_a_servers_request_is_one_withheld_line(tmp_path):
     # A request's thread hands the calls to a thread of the watch's: the fork is counted, and its child ended, there.
-    import threading
-
-    from mm_logic.feedback.watch import withholding
-
     path = module(tmp_path, FORKS_IN_SCORE)
-    rule = load_rule(str(path))
-    outcome = []
-
-    def ask():
-        with withholding():
-            try:
-                outcome.append(rule.score((0, 0, 1, 1), (0, 1, 2, 3)))
-            except BaseException as error:  # noqa: BLE001 - what the request gets
-                outcome.append(f"{type(error).__name__}: {error}")
-
-    thread = threading.Thread(target=ask, daemon=True)
-    thread.start()
-    thread.join(30)
+    outcome = asked_in_a_thread(load_rule(str(path)), (0, 0, 1, 1), (0, 1, 2, 3), withheld=True)
     assert outcome == [f"BadInput: {path}: score((0, 0, 1, 1), <a code withheld>) forked the process"]
 
 
