@@ -165,7 +165,8 @@ def answer_line(line: str, games: LineGames) -> str:
         with hosted.lock:
             if hosted.over:
                 raise Conflict(f"game {number} is over")
-            code = parse_code(guess, hosted.rules)
+            # Read by the protocol's rules, the operator's (serve --no-repeat): its words, not a JSON request's.
+            code = parse_code(guess, games.rules)
             black, white = hosted.game.score(code)
             hosted.game.record(code, (black, white), check=False)
             games.store.saved(hosted)  # a store on disk (--db) writes the guess
