@@ -278,13 +278,17 @@ def _optimal_anytime(rules, anytime, exact_below, look_ahead, memory, journal, s
 def _logged(spinner):
     """Where a search is, drawn by the spinner with the seconds spent; where stderr is no terminal (nohup, a
     batch job), also a line now and then, so that the log tells how a search of hours goes."""
-    logged = {"at": time.monotonic(), "started": time.monotonic(), "lines": 0}
+    # The first line's wait starts at the search's first word, not before the kernels compiled (a minute on a
+    # fresh install, after its own note).
+    logged = {"at": None, "started": time.monotonic(), "lines": 0}
 
     def progress(text: str) -> None:
         spinner.label = text
+        now = time.monotonic()
+        logged["at"] = now if logged["at"] is None else logged["at"]
         every = LOGGED_EVERY if logged["lines"] else min(FIRST_LOGGED, LOGGED_EVERY)
-        if not spinner.enabled and time.monotonic() - logged["at"] >= every:
-            logged["at"] = now = time.monotonic()
+        if not spinner.enabled and now - logged["at"] >= every:
+            logged["at"] = now
             logged["lines"] += 1
             click.echo(f"progress ({(now - logged['started']) / 60:.0f} min): {text}", err=True)
 
