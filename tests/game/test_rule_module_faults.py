@@ -37,6 +37,12 @@ SLEEPS = "import time\n\n\ndef score(guess, secret):\n    time.sleep(1000)\n"
 SAYS_LOOPS = "import sys\n\n\ndef score(guess, secret):\n    print('looping', file=sys.stderr, flush=True)\n"
 
 
+def solved(path, cwd) -> subprocess.CompletedProcess:
+    """``mmlogic solve --secret 0123`` by ``first`` on the python engine, under the rule module ``path``."""
+    return mmlogic("solve", "--backend", "python", "--strategy", "first", "--feedback", path, "--secret", "0123",
+                   cwd=cwd)
+
+
 def module(tmp_path, source: str, name: str = "rule.py"):
     path = tmp_path / name
     path.write_text(source)
@@ -139,8 +145,7 @@ def test_ctrl_c_and_sigterm_stop_a_score_that_loops(tmp_path, ending, code):
 def test_a_score_that_raises_system_exit_is_one_line(tmp_path, raised, said):
     # SystemExit(0) ended the command with exit 0 and no output.
     path = module(tmp_path, f"def score(guess, secret):\n    raise {raised}\n")
-    done = mmlogic("solve", "--backend", "python", "--strategy", "first", "--feedback", path, "--secret", "0123",
-                   cwd=tmp_path)
+    done = solved(path, tmp_path)
     assert (done.returncode, done.stdout, done.stderr) == (2, "", f"error: {path}: {SOLVED} raised {said}\n")
 
 
@@ -245,8 +250,7 @@ NO_REPR = ("class Unshown:\n    def __repr__(self):\n        raise RuntimeError(
 def test_what_the_module_says_is_one_bounded_line(tmp_path, source, said):
     # Each was an "internal failure" (exit 1), a line of megabytes, or two lines.
     path = module(tmp_path, source)
-    done = mmlogic("solve", "--backend", "python", "--strategy", "first", "--feedback", path, "--secret", "0123",
-                   cwd=tmp_path)
+    done = solved(path, tmp_path)
     assert (done.returncode, done.stdout, done.stderr) == (2, "", f"error: {path}: {said}\n")
 
 
@@ -296,8 +300,7 @@ def test_numpy_numbers_are_numbers(tmp_path):
                              "    return np.array([np.sum(np.equal(guess, secret))])\n", "numpy_rule.py")
     scalar = module(tmp_path, "import numpy as np\n\n\ndef score(guess, secret):\n"
                               "    return np.int64(sum(g == s for g, s in zip(guess, secret)))\n", "scalar.py")
-    played = [mmlogic("solve", "--backend", "python", "--strategy", "first", "--feedback", path, "--secret", "0123",
-                      cwd=tmp_path) for path in (plain, numpy, scalar)]
+    played = [solved(path, tmp_path) for path in (plain, numpy, scalar)]
     assert [(p.returncode, p.stderr) for p in played] == [(0, "")] * 3
     assert played[0].stdout == played[1].stdout == played[2].stdout
     assert played[0].stdout.endswith("guesses\n")
@@ -373,8 +376,7 @@ def test_a_score_that_keeps_count_is_named_at_its_first_call(tmp_path):
     # It ended in "the python engine found no consistent code, but the secret 0123 is one", naming no file.
     path = module(tmp_path, "calls = [0]\n\n\ndef score(guess, secret):\n    calls[0] += 1\n"
                             "    return (calls[0] % 2,)\n")
-    done = mmlogic("solve", "--backend", "python", "--strategy", "first", "--feedback", path, "--secret", "0123",
-                   cwd=tmp_path)
+    done = solved(path, tmp_path)
     assert (done.returncode, done.stdout, done.stderr) == (
         2, "", f"error: {path}: {SOLVED} returned (1,), then (0,): a rule must tell the same of the same pair every "
                "time (does it draw at random, or keep count?)\n")
@@ -383,8 +385,7 @@ def test_a_score_that_keeps_count_is_named_at_its_first_call(tmp_path):
 def test_a_random_score_is_named(tmp_path):
     path = module(tmp_path, "import random\n\n\ndef score(guess, secret):\n    return (random.randint(0, 4),)\n")
     for _ in range(3):
-        done = mmlogic("solve", "--backend", "python", "--strategy", "first", "--feedback", path, "--secret", "0123",
-                       cwd=tmp_path)
+        done = solved(path, tmp_path)
         assert done.returncode == 2, done  # stdout: the turns played before (the first answers may agree)
         assert re.fullmatch(
             rf"error: {re.escape(str(path))}: score\(\([0-9, ]+\), \([0-9, ]+\)\) returned \(\d,\), then \(\d,\): a "
@@ -536,8 +537,7 @@ def test_puzzle_takes_a_time_limit_that_bounds_a_rule_modules_scoring(tmp_path):
 def test_a_score_that_raises_keyboard_interrupt_itself_is_one_line(tmp_path, raised, said):
     # It ended in "interrupted", exit 130, though no one pressed Ctrl-C.
     path = module(tmp_path, f"def score(guess, secret):\n    raise {raised}\n")
-    done = mmlogic("solve", "--backend", "python", "--strategy", "first", "--feedback", path, "--secret", "0123",
-                   cwd=tmp_path)
+    done = solved(path, tmp_path)
     assert (done.returncode, done.stdout, done.stderr) == (2, "", f"error: {path}: {SOLVED} failed: {said}\n")
 
 
@@ -626,8 +626,7 @@ def test_a_module_that_changes_the_signals_and_returns_plays_as_before(tmp_path)
                             "    signal.signal(signal.SIGALRM, signal.SIG_IGN)\n"
                             "    signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
                             "    return (sum(g == s for g, s in zip(guess, secret)),)\n")
-    done = mmlogic("solve", "--backend", "python", "--strategy", "first", "--feedback", path, "--secret", "0123",
-                   cwd=tmp_path)
+    done = solved(path, tmp_path)
     assert (done.returncode, done.stdout, done.stderr) == (
         0, "1  0000  1\n2  0111  2\n3  0122  3\n4  0123  won\n4 guesses\n", "")
 

@@ -12,7 +12,7 @@ import sys
 import time
 
 import pytest
-from test_rule_module_faults import SOLVED, asked_in_a_thread, module, with_limit
+from test_rule_module_faults import SOLVED, asked_in_a_thread, module, solved, with_limit
 
 from mm_logic.errors import BadInput
 from mm_logic.feedback.custom import load_rule
@@ -26,9 +26,6 @@ COUNTS = "\n\ndef score(guess, secret):\n    return (sum(g == s for g, s in zip(
 PLAYED = "1  0000  1\n2  0111  2\n3  0122  3\n4  0123  won\n4 guesses\n"
 SOLVE = ("solve", "--backend", "python", "--strategy", "first", "--secret", "0123")
 
-
-def solved(path, cwd):
-    return mmlogic(*SOLVE, "--feedback", path, cwd=cwd)
 
 
 # -- 1. its size, and compiling it, bounded as importing it is ------------------------------------------------
