@@ -67,6 +67,11 @@ class Naming:
         ``variant shared`` for a variant's, never its file."""
         return f"variant {self.variant}" if self.variant is not None else f"{self.rules_field('feedback')} {feedback}"
 
+    def more_time(self) -> str:
+        """What a line past a time limit advises: ``raise --time-limit`` on the command line; a request's limit is
+        the server's, not the client's to raise."""
+        return "raise --time-limit" if self.prefix == "--" else "the server sets that limit"
+
     def plays_on(self, backend: str) -> bool:
         """Whether ``backend`` plays the rules, as far as the front end knows (a variant names its backends)."""
         return self.backends is None or backend in self.backends

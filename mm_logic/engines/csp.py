@@ -112,7 +112,8 @@ class Search:
     def _clock(self) -> None:
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise SolverTimeout(f"{self.engine.name} did not answer within the time limit of "
-                                f"{self.engine.time_limit:g} s ({self.engine.rules.describe()}); raise --time-limit")
+                                f"{self.engine.time_limit:g} s ({self.engine.rules.describe()}); "
+                                f"{self.engine.rules.naming.more_time()}")
 
     # -- A1 ------------------------------------------------------------------------
     def generate(self, found: Callable[[Code], bool], order: Iterator[int] | None = None) -> None:

@@ -8,11 +8,13 @@ pass over up to 20 million codes: compiled over packed codes where they fit,
 :meth:`mm_logic.codespace.CodeSpace.feedback_to`, numpy otherwise). Neither
 can be interrupted, so ``time_limit`` is checked when that pass ends: a filter that took longer
 fails with :class:`~mm_logic.errors.SolverTimeout` and leaves the history as
-it was.
+it was. A rule module's pass (``--feedback FILE.py``), a call of the user's code per code, is
+bounded as it goes (:func:`mm_logic.feedback.watch.limit_scoring`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
 
 import numpy as np
@@ -20,6 +22,7 @@ import numpy as np
 from ..codespace import code_space
 from ..errors import SolverTimeout
 from ..feedback import rule_of
+from ..feedback.watch import limit_scoring
 from ..lies import tell
 from ..notation import Code, Entry
 from .base import Engine, Session
@@ -42,16 +45,21 @@ class ReferenceSession(Session):
     def _push(self, entry: Entry) -> None:
         started = time.monotonic()
         alive = self._alive[-1]
-        if self._lies is not None:
-            kept, lies = tell(self.rules, alive, self._lies[-1], entry)
-            self._lies.append(lies)
-        else:
-            kept = self.space.keep(alive, entry)
-        if self.time_limit is not None and time.monotonic() - started > self.time_limit:
+        more_time = self.rules.naming.more_time()
+        # The limit holds inside the pass too where a rule module scores it, a call at a time, in whatever thread
+        # runs it: a server's request of 7x10 ran 40 s past its limit of 10.
+        bounded = (limit_scoring(self.time_limit, every_thread=True, advice=more_time) if self.time_limit is not None
+                   else contextlib.nullcontext())  # none given: a bound of the command's own holds
+        with bounded:
             if self._lies is not None:
-                self._lies.pop()
+                kept, lies = tell(self.rules, alive, self._lies[-1], entry)
+            else:
+                kept = self.space.keep(alive, entry)
+        if self.time_limit is not None and time.monotonic() - started > self.time_limit:
             raise SolverTimeout(f"python did not answer within the time limit of {self.time_limit:g} s "
-                                f"({self.rules.describe()}, {alive.size:,} codes to filter); raise --time-limit")
+                                f"({self.rules.describe()}, {alive.size:,} codes to filter); {more_time}")
+        if self._lies is not None:
+            self._lies.append(lies)
         self._alive.append(kept)
 
     def _pop(self, entry: Entry) -> None:

@@ -62,6 +62,8 @@ SAME_FIRST, SAME_EVERY = 16, 4096
 #: The answers ``score`` gave the codemaker kept (for so many guesses, and so many secrets a guess), each
 #: checked when a row scores the pair again (:meth:`CustomRule._scored_row`).
 KEPT_ANSWERS = 4096
+#: How many codes a row lists as Python tuples at once (:meth:`CustomRule._scored_row`).
+LISTED_CODES = 4096
 #: The most of a module's text mmlogic reads (bytes; docs/encodings.md). Python's compiler, which no watch stops
 #: midway, takes up to some 600 bytes of memory and 3 µs a byte of text (a literal list of zeros, a line of a
 #: name a statement): a module of 256 KiB compiles within a second and 160 MB, one of 44 MB took 21 s and
@@ -216,13 +218,16 @@ class CustomRule(FeedbackRule):
         run = self._run_over(codes)
         given = self._given.get(guess)
         out = []
-        for i, code in enumerate(map(tuple, codes.tolist())):
-            told = self._scored(guess, code)
-            if given is not None and code in given:
-                self._same((guess, code), given[code], told)
-            out.append(self.index(told, pegs))
-            if not i & TICK_CALLS:
-                run.tick(guess, i + 1)
+        # The codes listed a slice at a time: ten million listed at once took 16 s and a gigabyte before the first
+        # call, time the limit could not stop.
+        for start in range(0, len(codes), LISTED_CODES):
+            for i, code in enumerate(map(tuple, codes[start:start + LISTED_CODES].tolist()), start):
+                told = self._scored(guess, code)
+                if given is not None and code in given:
+                    self._same((guess, code), given[code], told)
+                out.append(self.index(told, pegs))
+                if not i & TICK_CALLS:
+                    run.tick(guess, i + 1)
         run.row_done()
         return np.array(out, dtype=np.int64)
 

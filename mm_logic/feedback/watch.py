@@ -38,6 +38,7 @@ import threading
 import time
 import types
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
@@ -587,27 +588,50 @@ def stop_rule_modules() -> None:
 
 
 # -- the time limit, and progress, of many calls -------------------------------------------------------------
-#: The command's ``--time-limit`` (seconds; None: none) in the block of :func:`limit_scoring`: it bounds rows of
-#: calls in the main thread (:class:`Rows`). A context variable: the block's own, not the module's.
-_time_limit: contextvars.ContextVar[float | None] = contextvars.ContextVar("mmlogic_scoring_time_limit",
-                                                                          default=None)
+@dataclass(frozen=True)
+class _Limit:
+    """A bound on rows of calls (:func:`limit_scoring`): its seconds, whether it holds in every thread or the main
+    one only, and what its line advises."""
+
+    seconds: float
+    every_thread: bool = False
+    advice: str = "raise --time-limit"
+
+
+#: The bound of the block of :func:`limit_scoring` (None: none). A context variable: the block's own, not the
+#: module's, and handed with the block's calls to the runner that runs them (:func:`_handed`).
+_time_limit: contextvars.ContextVar[_Limit | None] = contextvars.ContextVar("mmlogic_scoring_time_limit",
+                                                                           default=None)
+
+
+def _limit() -> _Limit | None:
+    """The bound of the rows run now, in this thread (None: none)."""
+    limit = _time_limit.get()
+    if limit is None or limit.every_thread or threading.current_thread() is threading.main_thread():
+        return limit
+    return None
 
 
 def scoring_time_limit() -> float | None:
-    """The command's ``--time-limit`` while it runs, in the main thread (None: none, or another thread)."""
-    return _time_limit.get() if threading.current_thread() is threading.main_thread() else None
+    """The bound on rows of calls run now (:func:`limit_scoring`; None: none)."""
+    limit = _limit()
+    return None if limit is None else limit.seconds
 
 
 @contextlib.contextmanager
-def limit_scoring(seconds: float | None) -> Iterator[None]:
-    """While the block runs, ``seconds`` bounds a rule module's rows of calls over the same codes in the main
-    thread: deriving the rule's table (every code scored against every code), or one guess against many codes.
+def limit_scoring(seconds: float | None, *, every_thread: bool = False,
+                  advice: str = "raise --time-limit") -> Iterator[None]:
+    """While the block runs, ``seconds`` bounds a rule module's rows of calls over the same codes: deriving the
+    rule's table (every code scored against every code), or one guess against many codes; past it, a
+    :class:`~mm_logic.errors.SolverTimeout` whose line ends in ``advice``. ``seconds`` None: no bound.
 
-    A command's ``--time-limit`` (:func:`mm_logic.cli.options.time_limit_option`). Not the server's requests
-    (other threads): a table they derive is kept for every later request of its size, and a stopping server
-    gives them up (:func:`stop_rule_modules`).
+    A command's ``--time-limit`` (:func:`mm_logic.cli.options.time_limit_option`) holds in the main thread only:
+    a server's requests run in others, where a table they derive is kept for every later request of its size
+    and a stopping server gives them up (:func:`stop_rule_modules`). One solver call's limit holds in whatever
+    thread runs it (``every_thread``): the python engine's filter in a server's request
+    (:class:`mm_logic.engines.reference.ReferenceSession`), its ten million calls 40 s past a limit of 10.
     """
-    token = _time_limit.set(seconds)
+    token = _time_limit.set(None if seconds is None else _Limit(seconds, every_thread, advice))
     try:
         yield
     finally:
@@ -631,14 +655,15 @@ class Rows:
         now = time.monotonic()
         spent, size = now - self.started, len(self.codes)
         total = spent * size / max(self.done + calls / size, 1 / size)  # at this pace, for every code as a guess
-        limit = scoring_time_limit()
-        if limit is not None and spent > limit:
+        limit = _limit()
+        if limit is not None and spent > limit.seconds:
             if self.done:
                 raise SolverTimeout(f"{self.path}: the rule's table of {size:,} x {size:,} calls of score was not "
-                                    f"derived within the time limit of {limit:g} s ({self.done:,} of {size:,} "
-                                    f"guesses scored, about {clock(total)} in all at this pace); raise --time-limit")
+                                    f"derived within the time limit of {limit.seconds:g} s ({self.done:,} of "
+                                    f"{size:,} guesses scored, about {clock(total)} in all at this pace); "
+                                    f"{limit.advice}")
             raise SolverTimeout(f"{self.path}: scoring {guess} against {size:,} codes did not end within the time "
-                                f"limit of {limit:g} s ({calls:,} scored); raise --time-limit")
+                                f"limit of {limit.seconds:g} s ({calls:,} scored); {limit.advice}")
         if now - self.said >= PROGRESS_EVERY and self.done and total >= LONG_ROWS:
             self.said = now
             line = (f"{self.path}: scoring every code against every code: {self.done:,} of {size:,} guesses "

@@ -278,7 +278,7 @@ class Ga001(Genetic):
                     return found
                 raise StrategyGaveUp(f"{self.name} found no consistent code in {generation} generations "
                                     f"within the time limit of {budget:g} s ({rules.describe()}); "
-                                    "raise --time-limit")
+                                    f"{rules.naming.more_time()}")
             # As many parents as codes (tournaments of 10 in the report), every peg of every one
             # mutated with probability 0.25 (the report's).
             children = self.mutated(population[self.select(fitness, len(population), rng)], rng)
@@ -403,9 +403,11 @@ class Ga004(Genetic):
             if self._deadline is not None and time.monotonic() > self._deadline:
                 # Only large --ga values get here (a turn of the defaults takes milliseconds): a server's
                 # --time-limit bounds a request's guess as it bounds seed 001's search.
+                naming = self.rules.naming
+                fewer = (f"{naming.more_time()} or lower --ga population or generations" if naming.prefix == "--"
+                         else f"{naming.more_time()}: ask for a smaller population or fewer generations")
                 raise StrategyGaveUp(f"{self.name} did not evolve its generations within the time limit of "
-                                     f"{self.time_limit:g} s ({self.rules.describe()}); raise --time-limit or "
-                                     "lower --ga population or generations")
+                                     f"{self.time_limit:g} s ({self.rules.describe()}); {fewer}")
             rng = history_rng(self.seed, [*history, generation])
             population = self._generation(population, fitness, rng)
             # Scored once: for the test below and as the next generation's selection.

@@ -15,6 +15,7 @@ own waits.
 from __future__ import annotations
 
 import contextlib
+import re
 import subprocess
 import sys
 import textwrap
@@ -219,3 +220,44 @@ def test_a_call_left_stuck_in_c_gives_the_streams_back(tmp_path, monkeypatch):
     thread.join(WAIT)
     assert [str(said) for said in outcome] == [f"{path}: score((0, 1, 2, 3), (0, 0, 1, 1)) did not return within 0.5 s"]
     assert (sys.stdout, sys.stderr) == before
+
+
+#: A rule that tells the pegs in place, a millisecond a call: the python engine's filter of 5x6 (7,776 calls) takes
+#: some 8 s and more.
+SLOW_CALLS = textwrap.dedent("""\
+    import time
+
+
+    def score(guess, secret):
+        time.sleep(0.001)
+        return (sum(g == s for g, s in zip(guess, secret)),)
+""")
+
+
+def test_a_requests_filter_of_a_rule_module_ends_at_the_servers_time_limit(tmp_path):
+    # The limit was looked at once the filter's pass had ended: a 7x10 request answered 422 after 34 s, its limit
+    # 10 s, and told the client to raise --time-limit, an option of the server's.
+    from starlette.testclient import TestClient
+
+    from mm_logic.rules import Rules
+    from mm_logic.server.api import create_app
+    from mm_logic.server.store import GameStore
+    from mm_logic.server.variant import Variant
+
+    path = tmp_path / "slow.py"
+    path.write_text(SLOW_CALLS)
+    variant = Variant.load(None, str(path), None, Rules(pegs=2, colors=2))
+    with TestClient(create_app(GameStore(max_games=5, idle_seconds=60, time_limit=1, variants=(variant,)))) as client:
+        created = client.post("/api/games", json={"rules": {"pegs": 5, "colors": 6, "variant": "slow"},
+                                                  "role": "codemaker", "backend": "python", "strategy": "first"})
+        assert created.status_code == 201, created.text
+        game = created.json()["id"]
+        assert client.get(f"/api/games/{game}/next").json()["guess"] == "00000"
+        started = time.monotonic()
+        answered = client.post(f"/api/games/{game}/feedback", json={"feedback": "2"})
+        took = time.monotonic() - started
+    assert answered.status_code == 422
+    assert re.fullmatch(rf"{re.escape(str(path))}: scoring \(0, 0, 0, 0, 0\) against 7,776 codes did not end within "
+                        r"the time limit of 1 s \([\d,]+ scored\); the server sets that limit",
+                        answered.json()["error"]), answered.json()
+    assert took < 5  # the whole pass: 8 s and more

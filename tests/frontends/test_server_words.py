@@ -163,3 +163,17 @@ def test_the_command_line_still_names_its_options(run, rule_file):
                        "--feedback", SHARED_LP), 2,
                    f"--feedback {SHARED_LP}: deriving the rule's table of 8x8 (16,777,216 codes) by clingo is beyond "
                    "10,000 codes; state it as a Python module (--feedback FILE.py)")
+
+
+# -- a time limit is the server's ------------------------------------------------------------------------------------
+def test_a_question_past_the_time_limit_says_the_limit_is_the_servers():
+    # It said "raise --time-limit", an option of the command that started the server, which the client cannot set.
+    with TestClient(create_app(GameStore(max_games=5, idle_seconds=60, time_limit=1e-9))) as tight:
+        game = tight.post("/api/games", json={"rules": {"pegs": 9, "colors": 6}, "role": "codemaker",
+                                              "backend": "python", "strategy": "first"})
+        assert game.status_code == 201, game.text
+        path = f"/api/games/{game.json()['id']}"
+        assert tight.get(f"{path}/next").json()["guess"] == "000000000"
+        api_error(tight.post(f"{path}/feedback", json={"black": 1, "white": 0}), 422,
+                  "python did not answer within the time limit of 1e-09 s (9x6, 10,077,696 codes to filter); the "
+                  "server sets that limit")

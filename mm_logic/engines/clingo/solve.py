@@ -152,7 +152,7 @@ def solve(ctl: Control, reader: CodeReader, assumptions, models: int, *, budget:
         if stopping:
             return False
         raise SolverTimeout(f"clingo did not answer within the time limit of {time_limit:g} s "
-                            f"({what}); raise --time-limit")
+                            f"({what}); {reader.rules.naming.more_time()}")
     return True
 
 

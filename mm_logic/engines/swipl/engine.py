@@ -60,7 +60,7 @@ class SwiplEngine(Engine):
         if answer == "timeout":
             raise SolverTimeout(
                 f"swipl did not answer within the time limit of {self.time_limit:g} s "
-                f"({self.rules.describe()}, {question}, {self.entry.name}); raise --time-limit"
+                f"({self.rules.describe()}, {question}, {self.entry.name}); {self.rules.naming.more_time()}"
             )
         if answer == "interrupted":
             raise KeyboardInterrupt
