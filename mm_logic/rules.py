@@ -271,13 +271,21 @@ def make_rules(pegs: int = 4, colors: int = 6, no_repeat: bool = False, max_repe
                naming: Naming = COMMAND_LINE) -> Rules:
     """Build :class:`Rules` from the command-line options (or a request's fields, named by ``naming``),
     checking they agree."""
-    if no_repeat:
-        if max_repeat not in (None, 1):
-            name = naming.rules_field
-            raise BadInput(f"{name('no_repeat')} contradicts {name('max_repeat')} {max_repeat}")
-        max_repeat = 1
-    return Rules(pegs=pegs, colors=colors, max_repeat=max_repeat, alphabet=alphabet, feedback=feedback, lies=lies,
-                 naming=naming)
+    return Rules(pegs=pegs, colors=colors, max_repeat=repeat_limit(no_repeat, max_repeat, naming), alphabet=alphabet,
+                 feedback=feedback, lies=lies, naming=naming)
+
+
+def repeat_limit(no_repeat: bool, max_repeat: int | None, naming: Naming = COMMAND_LINE) -> int | None:
+    """The most times a colour may occur, from ``--no-repeat`` and ``--max-repeat`` (None: no limit), refused
+    in one line where they contradict each other.
+
+    >>> repeat_limit(True, None), repeat_limit(False, 2), repeat_limit(False, None)
+    (1, 2, None)
+    """
+    if no_repeat and max_repeat not in (None, 1):
+        name = naming.rules_field
+        raise BadInput(f"{name('no_repeat')} contradicts {name('max_repeat')} {max_repeat}")
+    return 1 if no_repeat else max_repeat
 
 
 def all_codes(rules: Rules) -> np.ndarray:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import textwrap
 from pathlib import Path
 
 import click
 
 from ..interrupts import interrupted_code
+from ..studies.presets import PRESET_NAMES, presets_help
 from ..terminal.progress import progress_bar
 from .options import (
     MAX_GAMES,
@@ -29,12 +31,16 @@ from .options import (
 )
 from .strategy_options import ga_option, strategy_option
 
-#: ``compare --preset`` names (``mm_logic.studies.compare.PRESETS``, not imported at start-up; a test keeps them equal).
-PRESET_NAMES = ["seed000", "seed001", "seed003", "seed004", "ga001-population", "ga001-mutation", "ga004-sweep",
-                "ga004-mutation", "feedback-rules"]
+
+def _presets_listed(command):
+    """The command's help with the presets listed where it says ``{presets}`` (:mod:`mm_logic.studies.presets`,
+    which names them once)."""
+    command.__doc__ = command.__doc__.replace("    {presets}", textwrap.indent(presets_help(), "    "))
+    return command
 
 
 @click.command(name="compare")
+@_presets_listed
 @click.option("--preset", type=click.Choice(PRESET_NAMES), default=None,
               help="Replay a report's experiments (its rule sets, backends, strategies and games) "
                    "instead of the rules options; --backend, --strategy, --all or --games replace the preset's.")
@@ -79,19 +85,7 @@ def compare(ctx, preset, rules, feedbacks, backends, strategies, ga, all_secrets
 
     \b
     Presets (each report's experiments; mmlogic compare --preset NAME alone):
-      seed000  human1-3 and first on 4x6, 4x8, 4x8 no-repeat, 4x20, 6x4, every secret
-      seed001  A1-A5 (a1..a5) and the genetic algorithms, n = 4..8, p = 2n, 20 games
-               (every secret of 4x8); the p sweep at n = 5; two occurrences (a3, a4)
-      seed003  5 pegs of 8 colours, with and without repetition, every secret;
-               random and minimax beside first
-      seed004  4x8: ga004 beside ga001-random, random, first, minimax, human3; 500 games
-      ga001-population  seed 001 figure 10: ga001-random by population (10, 20, 50, 100)
-      ga001-mutation  seed 001: ga001-random's mutation rate (1/n, fixed) and type
-      ga004-sweep  seed 004's sweep, 4x8: ratio 2-6 x mutation 3/5/15/30% x population
-               50/100/200, 50 games each (--games N for fewer)
-      ga004-mutation  seed 004, 4x8: ga004 at mutation 5% and 15%, 500 games
-      feedback-rules  first and the four scorers under the standard, black and positional
-               rules, every secret: 3x4 on python and clingo, 4x6 on python
+    {presets}
 
     --race (seed 000's race window) runs every entrant at once, each playing
     the whole batch in its own worker process, and shows who finishes the

@@ -17,7 +17,16 @@ from ..errors import BadInput
 from ..notation import amount, parse_code
 from ..player import Player
 from ..rules import rule_names
-from ..strategies import ALIASES, STRATEGIES, Strategy, StrategyName, is_tree_name, parse_strategy, with_ga
+from ..strategies import (
+    ALIASES,
+    DEFAULT_STRATEGY,
+    STRATEGIES,
+    Strategy,
+    StrategyName,
+    is_tree_name,
+    parse_strategy,
+    with_ga,
+)
 from ..strategies.genetic import GA_KEYS, GENETIC_NAMES
 from ..strategies.sampled import EXACT_SPACE, SampleEntropy
 from .options import backend_option, encoding_option, seed_option, time_limit_option
@@ -140,7 +149,8 @@ class UnbuiltStrategy:
         return self.name.cls.probes
 
 
-def engine_options(default_strategy: str = "minimax", beyond: str | None = None, unbuilt_with: str | None = None):
+def engine_options(default_strategy: str = DEFAULT_STRATEGY, beyond: str | None = None,
+                   unbuilt_with: str | None = None):
     """``--backend --strategy --ga --first-guess --seed --encoding --time-limit``.
 
     Passes ``engine`` and ``strategy``, built from one :class:`~mm_logic.player.Player`

@@ -9,10 +9,9 @@ from pathlib import Path
 import click
 
 from ..engines import BACKENDS
-from ..errors import BadInput
 from ..interrupts import interrupted_code
-from ..rules import make_rules
-from ..strategies import parse_strategies
+from ..rules import make_rules, repeat_limit
+from ..strategies import DEFAULT_STRATEGY, parse_strategies
 from ..terminal.progress import progress_bar
 from .options import (
     backend_option,
@@ -77,12 +76,6 @@ def sweep_exit(sweep, out: Path | None) -> int:
     return 0
 
 
-def repeat_rule(no_repeat: bool, max_repeat: int | None) -> int | None:
-    if no_repeat and max_repeat not in (None, 1):
-        raise BadInput(f"--no-repeat contradicts --max-repeat {max_repeat}")
-    return 1 if no_repeat else max_repeat
-
-
 @click.command(name="sweep")
 @click.option("--sizes", default="4x6", show_default=True, metavar="PxC[,...]",
               help="Rule sets: comma-separated PEGSxCOLORS, either side a number or a range A-B "
@@ -129,7 +122,7 @@ def sweep(sizes, no_repeat, max_repeat, feedback, encoding, strategies, backends
     """
     from ..studies.sweep_case import names, parse_sizes, plan
 
-    cases = plan(parse_sizes(sizes), max_repeat=repeat_rule(no_repeat, max_repeat),
+    cases = plan(parse_sizes(sizes), max_repeat=repeat_limit(no_repeat, max_repeat),
                  strategies=[s.name for s in parse_strategies(strategies, files=False)],
                  first_guesses=list(first_guesses),
                  all_openings=all_openings, backends=names("backend", BACKENDS, backends), seed=seed,
@@ -148,7 +141,7 @@ def sweep(sizes, no_repeat, max_repeat, feedback, encoding, strategies, backends
 @repeat_options(metavar="M")
 @feedback_option
 @encoding_option
-@strategy_option("minimax", many=True)
+@strategy_option(DEFAULT_STRATEGY, many=True)
 @backend_option(default="python")
 @seed_option
 @sweep_options
@@ -180,7 +173,7 @@ def openings(pegs, colors, no_repeat, max_repeat, feedback, encoding, strategies
     """
     from ..studies.openings import OpeningRanking, opening_cases
 
-    rules = make_rules(pegs, colors, max_repeat=repeat_rule(no_repeat, max_repeat), feedback=feedback)
+    rules = make_rules(pegs, colors, max_repeat=repeat_limit(no_repeat, max_repeat), feedback=feedback)
     chosen = [s.name for s in parse_strategies(strategies, files=False)]
     cases = opening_cases(rules, chosen, backend, seed, encoding)
     ranking = OpeningRanking(rules, backend, chosen, run(cases))

@@ -75,10 +75,10 @@ from ..feedback.watch import withholding
 from ..notation import SHOWN, Code, Feedback, abridged, check_feedback, format_code, shown
 from ..rules import FEEDBACK_RULES, Rules
 from ..split import split_codes
-from ..strategies import STRATEGIES
+from ..strategies import DEFAULT_STRATEGY, STRATEGIES
 from .batch_race import MAX_BATCH, HostedBatchRace, new_batch_race, refuse_step
 from .openapi import openapi_schema
-from .race import DEFAULT_STRATEGY, MAX_ENTRANTS, Race, new_race
+from .race import MAX_ENTRANTS, Race, new_race
 from .store import Conflict, GameStore, HostedGame, StoreFault, TooManyGames, UnknownGame
 
 #: The web page: plain HTML, JavaScript and CSS shipped in the package, no build step.

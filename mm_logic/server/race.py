@@ -30,13 +30,12 @@ from ..notation import Code, format_code
 from ..player import Player
 from ..rules import Rules
 from ..sampling import random_code
-from ..strategies import parse_strategy
+from ..strategies import DEFAULT_STRATEGY, parse_strategy
 from .store import Conflict, code_of, first_guess_of, history_of, name_of, quoting, rules_from, strategy_of
 from .variant import Variant, rules_json
 
 #: How many entrants a race may have.
 MAX_ENTRANTS = 8
-DEFAULT_STRATEGY = "minimax"
 #: Why an entrant still playing stops when another wins.
 BEATEN = "another entrant found the secret first"
 

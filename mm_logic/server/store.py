@@ -31,7 +31,7 @@ from ..lies import broken
 from ..notation import SHOWN, Code, format_code, parse_code, shown
 from ..player import Player
 from ..rules import FEEDBACK_RULES, REQUEST, Entry, Rules, make_rules
-from ..strategies import STRATEGIES, parse_strategy
+from ..strategies import DEFAULT_STRATEGY, STRATEGIES, parse_strategy
 from ..strategies.base import Strategy
 from .kept_rows import replay_answered, replay_scored
 from .variant import Variant, find_variant, rules_json
@@ -339,7 +339,7 @@ class GameStore:
         setup.check(API)
         backend = name_of(request, "backend", DEFAULT_BACKEND if variant is None else variant.backends[0])
         quoting(backend, engine_class, backend)  # an unknown backend is bad input even when full
-        name = strategy_of(request, rules, "minimax")
+        name = strategy_of(request, rules, DEFAULT_STRATEGY)
         chosen = quoting(name, parse_strategy, name, files=False)  # a request never makes the server read a file
         if variant is not None:
             variant.check_player(backend, chosen)

@@ -61,6 +61,8 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+#: The strategy a game plays when it names none (the contract's default ``--strategy``; a request's ``strategy``).
+DEFAULT_STRATEGY = "minimax"
 #: The literature's names of the built-in strategies (any case), as users type them.
 ALIASES = {"shapiro": "first", "knuth": "minimax", "irving": "expected", "neuwirth": "entropy", "kooi": "parts"}
 
@@ -89,6 +91,10 @@ class StrategyName:
     cls: type[Strategy]
     #: A ``tree:FILE`` name's tree.
     tree: StrategyTree | None = field(default=None, compare=False, repr=False)
+    #: A genetic strategy's parameters, by key (``ga004:population=50``: ``(("population", "50"),)``), read once.
+    params: tuple[tuple[str, str], ...] = field(default=(), repr=False)
+    #: ``sample-entropy:K``'s K (None: the strategy's own).
+    sample: int | None = field(default=None, repr=False)
 
     def __str__(self) -> str:
         return self.name
@@ -107,13 +113,10 @@ class StrategyName:
         options = {"time_limit": time_limit, "first_guess": first_guess}
         if self.tree is not None:
             return TreeStrategy(rules, self.tree, self.name, **options)
-        from .sampled import SampleEntropy, sample_size
-        if self.cls is SampleEntropy:
-            return SampleEntropy(rules, seed, sample_size(self.name), **options)
-        base, colon, params = self.name.partition(":")
-        if colon:  # a genetic strategy's parameters (--ga), read from its name
-            from .genetic import ga_parameters
-            return self.cls(rules, seed, ga_parameters(params, base), **options)
+        if self.sample is not None:
+            return self.cls(rules, seed, self.sample, **options)
+        if self.params:  # a genetic strategy's parameters (--ga)
+            return self.cls(rules, seed, dict(self.params), **options)
         return self.cls(rules, seed, **options)
 
     def check(self, rules: Rules) -> None:
@@ -177,10 +180,10 @@ def parse_strategy(text: str, *, files: bool = True) -> StrategyName:
         return StrategyName(name, _registry()[name])
     base, colon, params = name.partition(":")
     if base in GENETIC_NAMES:
-        return StrategyName(ga_name(base, ga_parameters(params, base)), _registry()[base])
+        read = ga_parameters(params, base)
+        return StrategyName(ga_name(base, read), _registry()[base], params=tuple(read.items()))
     if is_sample_name(name):
-        sample_size(name)
-        return StrategyName(name, SampleEntropy)
+        return StrategyName(name, SampleEntropy, sample=sample_size(name))
     if files and is_tree_name(name):
         path = name[len(PREFIX):]
         if not path:
@@ -196,13 +199,14 @@ def with_ga(strategy: StrategyName, text: str) -> StrategyName:
     >>> with_ga(parse_strategy("ga004:population=50"), "mutation=0.15,population=100").name
     'ga004:population=100:mutation=0.15'
     """
-    from .genetic import GENETIC_NAMES, ga_name, ga_parameters
-    base, _, own = strategy.name.partition(":")
+    from .genetic import GA_KEYS, GENETIC_NAMES, ga_name, ga_parameters
+    base = strategy.cls.name
     if base not in GENETIC_NAMES:
         raise BadInput(f"--ga sets a genetic algorithm's parameters; --strategy {strategy.name} is not one "
                        f"(choose from {', '.join(GENETIC_NAMES)})")
-    merged = {**(ga_parameters(own, base) if own else {}), **ga_parameters(text, base)}
-    return parse_strategy(ga_name(base, merged), files=False)
+    given = {**dict(strategy.params), **ga_parameters(text, base)}
+    merged = {key: given[key] for key in GA_KEYS if key in given}  # in the keys' order, as a name is read
+    return StrategyName(ga_name(base, merged), strategy.cls, params=tuple(merged.items()))
 
 
 def parse_strategies(text: str | Iterable[str | StrategyName], *, files: bool = True) -> list[StrategyName]:

@@ -148,19 +148,6 @@ PRESETS: dict[str, tuple[Study, ...]] = {
               tuple(Rules(4, 6, feedback=f) for f in FEEDBACK_RULES), ("python",), _FIRST_AND_SCORERS,
               every_secret_up_to=10**6),),
 }
-#: One line per preset for ``--help``.
-PRESET_HELP = {
-    "seed000": "human1-3 and first on 4x6, 4x8, 4x8 no-repeat, 4x20, 6x4, every secret",
-    "seed001": "A1-A5 and the genetic algorithms, n = 4..8, p = 2n; p sweep at n = 5; two occurrences",
-    "seed003": "5 pegs of 8 colours, with and without repetition, every secret; random and minimax too",
-    "seed004": "4x8: ga004 beside ga001, random, first, minimax, human3; 500 games",
-    "ga001-population": "seed 001 figure 10: ga001-random with populations 10, 20, 50, 100, n = 4..8, p = 2n",
-    "ga001-mutation": "seed 001: ga001-random's mutation 1/n, 0.1, 0.25, 0.5, one peg, n = 4..8, p = 2n",
-    "ga004-sweep": "seed 004's sweep, 4x8: ratio 2-6 x mutation 3/5/15/30% x population 50/100/200, 50 games",
-    "ga004-mutation": "seed 004, 4x8: ga004 at mutation 5% and 15%, 500 games",
-    "feedback-rules": "first and the four scorers under the standard, black and positional rules, every secret: "
-                      "3x4 on python and clingo, 4x6 on python",
-}
 
 
 def names(kind: str, choices, text: str) -> list[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import pytest
 
@@ -246,9 +247,9 @@ def test_csv_has_the_search_columns_when_an_engine_counts_its_search(run, tmp_pa
 
 
 def test_preset_names_are_the_presets():
-    from mm_logic.cli.comparing import PRESET_NAMES
-    from mm_logic.studies.compare import PRESET_HELP, PRESETS
-    assert PRESET_NAMES == list(PRESETS) == list(PRESET_HELP)
+    from mm_logic.studies.compare import PRESETS
+    from mm_logic.studies.presets import PRESET_HELP
+    assert list(PRESETS) == list(PRESET_HELP)
 
 
 def test_a_preset_replays_its_studies_with_their_own_choices():
@@ -427,3 +428,13 @@ def test_compare_takes_rules_of_ones_own_on_its_feedback_axis(run, run_json, tmp
     wrong = run("compare", "--backend", "python", "--strategy", "first", "--feedback", "standard,mixed", "--all")
     assert (wrong.exit_code, wrong.stderr) == (2, "error: unknown feedback rule 'mixed'; choose from standard, "
                                                   "black, positional, or a FILE.py, FILE.lp or FILE.pl of your own\n")
+
+
+def test_the_docs_list_the_presets_named_once():
+    # The presets were written in four places (the studies, their help lines, the command's choices and help, the
+    # docs); the docs' table and option line name the same presets, in the same order.
+    from mm_logic.studies.presets import PRESET_NAMES
+    text = (ROOT / "docs" / "cli.md").read_text()
+    table = re.findall(r"^\| `([a-z0-9-]+)` \| ", text.split("| preset | studies |", 1)[1].split("\n\n", 1)[0], re.M)
+    assert table == PRESET_NAMES
+    assert "`--preset " + "\\|".join(PRESET_NAMES) + "`" in text
