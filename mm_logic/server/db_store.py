@@ -121,7 +121,7 @@ def store_fault(error: sqlite3.Error) -> StoreFault:
         reason = f"is locked by another process for more than {BUSY_SECONDS:g} s; try again later"
     else:  # a disk I/O error, a full disk, a file made read-only or removed meanwhile
         reason = f"cannot be read or written ({error}); try again later"
-    return StoreFault(f"the server's games file (--db) {reason}")
+    return StoreFault(f"the server's games file {reason}")
 
 
 def faults_said(method: Callable) -> Callable:
@@ -474,7 +474,7 @@ class SqliteStore(GameStore):
             try:
                 hosted = self._rebuild(key, self._read(key, kind, *row))
             except BadInput as error:
-                raise DamagedRow(f"{kind} {abridged(key, QUOTED)} in the server's games file (--db) is damaged: "
+                raise DamagedRow(f"{kind} {abridged(key, QUOTED)} in the server's games file is damaged: "
                                  f"{one_line(error)} (its row is left as it is; no request plays it)") from None
             built = Built(hosted, row[3], row[2], row[1])
             with self._lock:

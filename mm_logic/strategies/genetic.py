@@ -117,14 +117,15 @@ _RANGES = {"population": (2, 100_000), "ratio": (1, 100), "tournament": (2, 1000
 
 
 def _value(key: str, text: str, strategy: str) -> str:
-    """``text`` of ``key`` checked and written in one way (the name's spelling), or :class:`BadInput`."""
+    """``text`` of ``key`` checked and written in one way (the name's spelling), or :class:`BadInput` naming the
+    strategy's parameter (``ga004 population=1``: typed in ``--ga`` or in the name, or a request's ``strategy``)."""
     if key not in GA_KEYS:
-        raise BadInput(f"--ga: unknown key {quoted(key)}; choose from {', '.join(GA_KEYS)}")
+        raise BadInput(f"{strategy}: unknown parameter {quoted(key)}; choose from {', '.join(GA_KEYS)}")
     if key == "eset" and strategy == "ga004":
-        raise BadInput("--ga eset: ga004 keeps no set E (a key of seed 001's ga001-* strategies)")
+        raise BadInput("ga004 keeps no set E: eset is a parameter of seed 001's ga001-* strategies")
     if key in _CHOICES:
         if text not in _CHOICES[key]:
-            raise BadInput(f"--ga {key}={text}: choose from {', '.join(_CHOICES[key])}")
+            raise BadInput(f"{strategy} {key}={text}: choose from {', '.join(_CHOICES[key])}")
         return text
     if key == "mutation":
         if text == "1/n":
@@ -138,11 +139,11 @@ def _value(key: str, text: str, strategy: str) -> str:
         except ValueError:
             rate = -1.0
         if not 0 <= rate <= 1:
-            raise BadInput(f"--ga mutation={text}: a probability from 0 to 1 (0.05 or 5%), or 1/n")
+            raise BadInput(f"{strategy} mutation={text}: a probability from 0 to 1 (0.05 or 5%), or 1/n")
         return f"{rate:g}"
     low, high = _RANGES[key]
     if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
-        raise BadInput(f"--ga {key}={text}: a whole number from {low} to {high}")
+        raise BadInput(f"{strategy} {key}={text}: a whole number from {low} to {high}")
     return str(int(text))
 
 
@@ -157,7 +158,7 @@ def ga_parameters(text: str, strategy: str) -> dict[str, str]:
     for item in text.replace(":", ",").split(","):
         key, equals, value = item.strip().partition("=")
         if not equals or not value.strip():
-            raise BadInput(f"--ga: {quoted(item.strip())} is not KEY=VALUE (keys: {', '.join(GA_KEYS)})")
+            raise BadInput(f"{strategy}: {quoted(item.strip())} is not KEY=VALUE (keys: {', '.join(GA_KEYS)})")
         given[key.strip()] = _value(key.strip(), value.strip(), strategy)
     return {key: given[key] for key in GA_KEYS if key in given}
 

@@ -94,7 +94,8 @@ class HumanStrategy(Strategy):
         for number, (played, fb) in enumerate(history, 1):
             if played != guess:
                 raise BadInput(
-                    f"--strategy {self.name} plays its own sequence of probes: history entry {number} "
+                    f"{self.rules.naming.option('strategy')} {self.name} plays its own sequence of probes: history "
+                    f"entry {number} "
                     f"({format_code(played, self.rules)}) is not its guess ({format_code(guess, self.rules)})")
             guess = plan.send(fb)
         self._live = (list(history), plan, guess)

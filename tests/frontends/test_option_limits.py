@@ -101,13 +101,13 @@ def test_the_liars_answers_are_numbered_with_0_to_9_alone(run, two):
 
 
 @pytest.mark.parametrize("value, message", [
-    ("mutation=0.\u0665", "--ga mutation=0.\u0665: a probability from 0 to 1 (0.05 or 5%), or 1/n"),
-    ("mutation=\u0665%", "--ga mutation=\u0665%: a probability from 0 to 1 (0.05 or 5%), or 1/n"),
-    ("population=\u0665\u0660", "--ga population=\u0665\u0660: a whole number from 2 to 100000"),
+    ("mutation=0.\u0665", "ga004 mutation=0.\u0665: a probability from 0 to 1 (0.05 or 5%), or 1/n"),
+    ("mutation=\u0665%", "ga004 mutation=\u0665%: a probability from 0 to 1 (0.05 or 5%), or 1/n"),
+    ("population=\u0665\u0660", "ga004 population=\u0665\u0660: a whole number from 2 to 100000"),
     # Nor underscores, which Python's int() and float() take.
-    ("mutation=0.0_5", "--ga mutation=0.0_5: a probability from 0 to 1 (0.05 or 5%), or 1/n"),
-    ("mutation=1_0%", "--ga mutation=1_0%: a probability from 0 to 1 (0.05 or 5%), or 1/n"),
-    ("population=1_0", "--ga population=1_0: a whole number from 2 to 100000"),
+    ("mutation=0.0_5", "ga004 mutation=0.0_5: a probability from 0 to 1 (0.05 or 5%), or 1/n"),
+    ("mutation=1_0%", "ga004 mutation=1_0%: a probability from 0 to 1 (0.05 or 5%), or 1/n"),
+    ("population=1_0", "ga004 population=1_0: a whole number from 2 to 100000"),
 ])
 def test_genetic_parameters_take_the_digits_0_to_9_alone(run, no_work, value, message):
     one_line_error(run("bench", *PY, "--pegs", 2, "--colors", 3, "--all", "--strategy", "ga004", "--ga", value), 2,

@@ -107,7 +107,7 @@ def test_a_store_with_one_page_lost_is_refused_with_sqlites_diagnosis(tmp_path):
 
 
 def damaged(name: str) -> str:
-    return f"the server's games file (--db) is damaged ({name}): its games cannot be read or written"
+    return f"the server's games file is damaged ({name}): its games cannot be read or written"
 
 
 def test_damage_found_while_serving_is_a_503_in_one_line_and_one_log_line(tmp_path):
@@ -147,9 +147,9 @@ def test_a_disk_error_under_a_request_is_a_503_in_one_line_and_one_log_line(tmp_
         with caplog.at_level(logging.WARNING, logger="uvicorn.error"):
             answer = client.get(f"/api/games/{game['id']}")
         assert (answer.status_code, answer.json()) == (503, {
-            "error": "the server's games file (--db) cannot be read or written (disk I/O error); try again later"})
+            "error": "the server's games file cannot be read or written (disk I/O error); try again later"})
         assert [r.getMessage() for r in caplog.records] == [
-            f"GET /api/games/{game['id']}: the server's games file (--db) cannot be read or written (disk I/O error); "
+            f"GET /api/games/{game['id']}: the server's games file cannot be read or written (disk I/O error); "
             "try again later"]
         monkeypatch.undo()
 
@@ -176,7 +176,7 @@ def locked(path: Path):
 
 
 def busy(seconds: str) -> str:
-    return f"the server's games file (--db) is locked by another process for more than {seconds} s; try again later"
+    return f"the server's games file is locked by another process for more than {seconds} s; try again later"
 
 
 def test_a_lock_held_beyond_the_wait_is_a_503_and_reads_go_on(tmp_path, monkeypatch):

@@ -34,7 +34,7 @@ PALINDROME = Path(__file__).parents[2] / "examples" / "palindrome.lp"
 
 def damaged(kind: str, key: str, why: str) -> str:
     """The one line of a request on a damaged row (its 503 and its log line)."""
-    return (f"{kind} {key} in the server's games file (--db) is damaged: {why} (its row is left as it is; no "
+    return (f"{kind} {key} in the server's games file is damaged: {why} (its row is left as it is; no "
             "request plays it)")
 
 

@@ -97,6 +97,10 @@ def test_a_guess_beyond_the_repetition_rule_names_the_field(client):
     ({"rules": {"no_repeat": True}, "strategy": "human1"},
      "strategy human1 probes with codes that repeat colours beyond rules.no_repeat, which a codebreaker game "
      "refuses as guesses: its hints could not be played; choose another strategy"),
+    # A genetic strategy's parameters: "--ga population=abc", an option the API has not.
+    ({"strategy": "ga004:population=abc"}, "ga004 population=abc: a whole number from 2 to 100000"),
+    ({"strategy": "ga004:size=3"}, "ga004: unknown parameter 'size'; choose from population, mutation, mutate, ratio, "
+     "selection, tournament, eset, generations"),
     ({"rules": {"max_repeat": 2}, "strategy": "human3"},
      "strategy human3 probes with codes that repeat colours beyond rules.max_repeat 2, which a codebreaker game "
      "refuses as guesses: its hints could not be played; choose another strategy"),

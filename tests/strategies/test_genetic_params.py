@@ -84,36 +84,36 @@ def test_compare_applies_ga_to_its_genetic_strategies_only(run_json):
      "--ga sets a genetic algorithm's parameters; no strategy compared is one (choose from ga001-random, "
      "ga001-similar, ga001-dissimilar, ga001-reduction, ga004)"),
     (["bench", *PY, "--games", "2", "--strategy", "ga004", "--ga", "size=50"],
-     "--ga: unknown key 'size'; choose from population, mutation, mutate, ratio, selection, tournament, eset, "
+     "ga004: unknown parameter 'size'; choose from population, mutation, mutate, ratio, selection, tournament, eset, "
      "generations"),
     (["bench", *PY, "--games", "2", "--strategy", "ga004", "--ga", "population"],
-     "--ga: 'population' is not KEY=VALUE (keys: population, mutation, mutate, ratio, selection, tournament, eset, "
+     "ga004: 'population' is not KEY=VALUE (keys: population, mutation, mutate, ratio, selection, tournament, eset, "
      "generations)"),
     (["bench", *PY, "--games", "2", "--strategy", "ga004", "--ga", "population=1"],
-     "--ga population=1: a whole number from 2 to 100000"),
+     "ga004 population=1: a whole number from 2 to 100000"),
     (["bench", *PY, "--games", "2", "--strategy", "ga004", "--ga", "ratio=1.5"],
-     "--ga ratio=1.5: a whole number from 1 to 100"),
+     "ga004 ratio=1.5: a whole number from 1 to 100"),
     # A digit Python's int() does not read (it raised ValueError past isdigit()).
     (["bench", *PY, "--games", "2", "--strategy", "ga004", "--ga", "population=\u00b2"],
-     "--ga population=\u00b2: a whole number from 2 to 100000"),
+     "ga004 population=\u00b2: a whole number from 2 to 100000"),
     (["bench", *PY, "--games", "2", "--strategy", "ga004", "--ga", "generations=0"],
-     "--ga generations=0: a whole number from 1 to 100000"),
+     "ga004 generations=0: a whole number from 1 to 100000"),
     (["bench", *PY, "--games", "2", "--strategy", "ga004", "--ga", "tournament=1"],
-     "--ga tournament=1: a whole number from 2 to 1000"),
+     "ga004 tournament=1: a whole number from 2 to 1000"),
     (["bench", *PY, "--games", "2", "--strategy", "ga004", "--ga", "mutation=150%"],
-     "--ga mutation=150%: a probability from 0 to 1 (0.05 or 5%), or 1/n"),
+     "ga004 mutation=150%: a probability from 0 to 1 (0.05 or 5%), or 1/n"),
     (["bench", *PY, "--games", "2", "--strategy", "ga004", "--ga", "mutation=nan"],
-     "--ga mutation=nan: a probability from 0 to 1 (0.05 or 5%), or 1/n"),
+     "ga004 mutation=nan: a probability from 0 to 1 (0.05 or 5%), or 1/n"),
     (["bench", *PY, "--games", "2", "--strategy", "ga004", "--ga", "mutate=swap"],
-     "--ga mutate=swap: choose from each-peg, one-peg"),
+     "ga004 mutate=swap: choose from each-peg, one-peg"),
     (["bench", *PY, "--games", "2", "--strategy", "ga004", "--ga", "selection=rank"],
-     "--ga selection=rank: choose from tournament, roulette"),
+     "ga004 selection=rank: choose from tournament, roulette"),
     (["bench", *PY, "--games", "2", "--strategy", "ga004", "--ga", "eset=5"],
-     "--ga eset: ga004 keeps no set E (a key of seed 001's ga001-* strategies)"),
+     "ga004 keeps no set E: eset is a parameter of seed 001's ga001-* strategies"),
     (["bench", *PY, "--games", "2", "--strategy", "ga001-random", "--ga", "eset=0"],
-     "--ga eset=0: a whole number from 1 to 10000"),
+     "ga001-random eset=0: a whole number from 1 to 10000"),
     (["bench", *PY, "--games", "2", "--strategy", "ga004:population=1"],
-     "Invalid value for '--strategy': --ga population=1: a whole number from 2 to 100000"),
+     "Invalid value for '--strategy': ga004 population=1: a whole number from 2 to 100000"),
 ])
 def test_bad_parameters_are_one_line_exit_2(run, args, message):
     one_line_error(run(*args), 2, message)
