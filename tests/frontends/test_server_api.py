@@ -244,8 +244,9 @@ def test_a_first_guess_opens_the_hints(client):
 def test_a_strategy_whose_plan_the_history_left_refuses_the_next_guess_with_409(client):
     # Found by the fuzzing (tests/frontends/test_server_openapi.py): human1 plays its own sequence of probes, so it
     # has no next guess after a guess of the client's or another opening; that was a 400, which GET .../next (a
-    # request without a body) never answers by the document. The game's state refuses it: 409, in the same words.
-    message = "--strategy human1 plays its own sequence of probes: history entry 1 (0123) is not its guess (0000)"
+    # request without a body) never answers by the document. The game's state refuses it: 409, in the same words
+    # (naming the request's field, strategy, not --strategy).
+    message = "strategy human1 plays its own sequence of probes: history entry 1 (0123) is not its guess (0000)"
     game = new_game(client, strategy="human1", secret="5432")
     url = f"/api/games/{game['id']}"
     assert client.post(f"{url}/guesses", json={"guess": "0123"}).status_code == 200
