@@ -19,7 +19,8 @@ from .engines.base import Engine
 from .errors import BadInput
 from .lies import Liar, parse_liar
 from .notation import Code, shown
-from .rules import Rules
+from .rules import COMMAND_LINE as COMMAND_LINE_WORDS
+from .rules import REQUEST, Naming, Rules
 
 #: The roles of a game: you guess, the computer guesses, or both in turn (the terminal's duel).
 ROLES = ("codebreaker", "codemaker", "duel")
@@ -29,30 +30,31 @@ DUEL_ROUNDS = 2
 
 @dataclass(frozen=True)
 class Wording:
-    """How a front end names the set-up's fields in its messages."""
+    """How a front end names the set-up's fields in its messages: the rules' words (:class:`~mm_logic.rules.Naming`:
+    ``--lies`` on the command line, ``rules.lies`` in a request), and the set-up's own."""
 
-    #: What comes before a field's name: ``--`` on the command line, nothing in a request.
-    prefix: str
+    #: The front end's words for the rules' fields and its other choices.
+    naming: Naming
     #: Who answers the guesses of a codebreaker game, as its messages say it.
     answers: str
-    #: Where a rules field is named (``--lies`` on the command line, ``lies in the rules`` in a request).
-    rules_field: str
     #: The adversary as the subject of a sentence.
     adversary: str
 
     def name(self, field: str) -> str:
-        return self.prefix + field
+        """A set-up field: ``--secret`` or ``secret``."""
+        return self.naming.option(field)
 
     def role(self, role: str) -> str:
         """``--role codebreaker`` or ``role codebreaker``."""
         return f"{self.name('role')} {role}"
 
     def rule(self, field: str) -> str:
-        return self.rules_field.format(field)
+        """A rules field: ``--lies`` or ``rules.lies``."""
+        return self.naming.rules_field(field)
 
 
-COMMAND_LINE = Wording("--", "the computer then answers your guesses", "--{}", "--adversary")
-API = Wording("", "the server then answers the guesses", "{} in the rules", "an adversary")
+COMMAND_LINE = Wording(COMMAND_LINE_WORDS, "the computer then answers your guesses", "--adversary")
+API = Wording(REQUEST, "the server then answers the guesses", "an adversary")
 
 
 @dataclass(frozen=True)

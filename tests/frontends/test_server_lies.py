@@ -59,7 +59,7 @@ def test_a_codemaker_game_with_lies_takes_a_wrong_answer_and_refuses_a_diagnosis
     ({"rules": RULES, "liar": [True]}, 'liar must be "random" or a list of answer numbers, e.g. [2, 5]'),
     ({"rules": RULES, "liar": [1, 2]}, "liar names 2 answers, more than lies 1 allows"),
     ({"rules": {"pegs": 4, "colors": 6}, "liar": "random"},
-     "liar needs lies in the rules: the codemaker may tell at most K wrong answers"),
+     "liar needs rules.lies: the codemaker may tell at most K wrong answers"),
     ({"rules": RULES, "role": "codemaker", "liar": "random"},
      "liar applies to role codebreaker with a secret: the server then answers the guesses"),
     ({"rules": RULES, "adversary": True}, "an adversary tells no lies: its answers already keep the most codes"),

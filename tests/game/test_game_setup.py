@@ -43,7 +43,7 @@ REFUSED = [
      "--secret applies to --role codebreaker: as codemaker you keep the code in mind",
      "secret applies to role codebreaker: as codemaker you keep the code in mind"),
     (GameSetup(RULES, liar="2"), "--liar needs --lies K: the codemaker may tell at most K wrong answers",
-     "liar needs lies in the rules: the codemaker may tell at most K wrong answers"),
+     "liar needs rules.lies: the codemaker may tell at most K wrong answers"),
     (GameSetup(LYING, liar="2,5"), "--liar names 2 answers, more than --lies 1 allows",
      "liar names 2 answers, more than lies 1 allows"),
     (GameSetup(LYING, liar="soon"), "--liar takes random or the answers that lie, by number (2,5), got 'soon'",
