@@ -114,6 +114,17 @@ def check_output(path: Path) -> None:
             target.unlink(missing_ok=True)
 
 
+def same_file(one: Path, other: Path) -> bool:
+    """Whether ``one`` and ``other`` name the same file: the same path once links are followed, or, both
+    existing, the same file on disk (a hard link: another name of the same inode, which no path shows)."""
+    if Path(one).resolve() == Path(other).resolve():
+        return True
+    try:
+        return os.path.samefile(one, other)
+    except OSError:  # one of them does not exist (yet): not the same file
+        return False
+
+
 def target_of(path: Path) -> Path:
     """The file writing ``path`` writes: ``path`` itself, or the target of the link it is (the
     link is kept; a rename over ``path`` would have replaced the link by a file)."""

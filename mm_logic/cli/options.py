@@ -22,7 +22,7 @@ import click
 from ..engines import BACKENDS, DEFAULT_BACKEND
 from ..errors import BadInput, MMLogicError, install_hint
 from ..feedback.custom import is_rule_file, load_rule
-from ..files import check_output, not_regular
+from ..files import check_output, not_regular, same_file
 from ..notation import quoted
 from ..rules import DEFAULT_ALPHABET, FEEDBACK_RULES, MAX_COLORS, MAX_LIES, MAX_PEGS, make_rules
 
@@ -321,18 +321,19 @@ def input_files() -> list[tuple[str, Path]]:
 def distinct_outputs(inputs: list[tuple[str, Path]] | None = None, /, **paths: Path | None) -> None:
     """Refuse, before any game, two options naming the same output (the second would overwrite the first),
     and an output naming one of ``inputs`` (:func:`input_files`: the command would write over what it reads).
-    A link is the file it leads to. An output that is an existing folder (``--plot``) takes PNG charts: an
+    A link is the file it leads to; a hard link, the file it is another name of
+    (:func:`~mm_logic.files.same_file`). An output that is an existing folder (``--plot``) takes PNG charts: an
     input .png in it may be written over."""
     written = [(f"--{option.replace('_', '-')}", path, path.resolve()) for option, path in paths.items()
                if path is not None]
-    for number, (option, path, key) in enumerate(written):
-        for earlier, _, other in written[:number]:
-            if other == key:
+    for number, (option, path, _) in enumerate(written):
+        for earlier, other, _ in written[:number]:
+            if same_file(other, path):
                 raise BadInput(f"{earlier} and {option} name the same file, {path}")
-    read = [(label, path.resolve()) for label, path in inputs or []]
+    read = [(label, path, path.resolve()) for label, path in inputs or []]
     for option, path, key in written:
-        for label, other in read:
-            if other == key:
+        for label, given, other in read:
+            if same_file(given, path):  # a hard link too: bench --out wrote over the rule module it played
                 raise BadInput(f"{option} and {label} name the same file, {path}")
             if key.is_dir() and other.parent == key and other.suffix.lower() == ".png":
                 raise BadInput(f"{option} may write a chart over {label} (the charts are the .png files of {path})")

@@ -84,6 +84,19 @@ def test_a_link_to_the_input_is_the_same_file(run, here, rule):
     refused(result, "--out and --feedback name the same file, link.py", here, rule, before)
 
 
+@pytest.mark.parametrize("command, output", [
+    (["bench", *PY, "--pegs", 2, "--colors", 3, "--all"], "--out"),
+    (["compare", *PY, "--pegs", 2, "--colors", 3, "--strategy", "first", "--all"], "--csv"),
+], ids=["bench", "compare"])
+def test_a_hard_link_to_the_input_is_the_same_file(run, here, rule, command, output):
+    # Another name of the same file, which no path shows: bench --out and compare --csv wrote over the rule
+    # module they played, exit 0 (the fifth audit).
+    (here / "hl.txt").hardlink_to(here / rule)
+    before = (here / rule).read_bytes()
+    result = run(*command, "--feedback", rule, output, "hl.txt")
+    refused(result, f"{output} and --feedback name the same file, hl.txt", here, rule, before)
+
+
 def test_compare_csv_naming_the_encoding_is_refused(run, here, encoding):
     before = (here / encoding).read_bytes()
     result = run("compare", *CLINGO, "--pegs", 4, "--colors", 3, "--encoding", encoding, "--strategy", "first",
