@@ -24,7 +24,7 @@ from pathlib import Path
 from ..errors import BadInput
 from ..files import OutputLock, read_text, same_json
 from ..notation import format_code, format_entry, parse_code, parse_entry
-from ..rules import Rules
+from ..rules import DEFAULT_ALPHABET, Rules
 
 #: The journal's first line names it and what it was run with.
 KIND = "mmlogic optimal --anytime"
@@ -42,6 +42,10 @@ class AnytimeJournal:
     def __init__(self, path: Path | None, rules: Rules, settings: dict):
         self.path, self.rules = path, rules
         self.header = {"kind": KIND, "version": VERSION, "rules": rules.as_dict(), **settings}
+        if rules.symbolic and rules.alphabet[: rules.colors] != DEFAULT_ALPHABET[: rules.colors]:
+            # The lines write codes with the alphabet: another alphabet's journal named no set of the game, or
+            # seemed edited by hand (as the exact search's journal, mm_logic.studies.optimal_journal).
+            self.header["alphabet"] = rules.alphabet[: rules.colors]
         #: History (entries as written) -> each kind of line about its set -> (line number, the line).
         self.lines: dict[tuple[str, ...], dict[str, tuple[int, dict]]] = {}
         self._count = 1
@@ -117,8 +121,8 @@ class AnytimeJournal:
             raise BadInput(f"--journal {path} is the journal of an anytime search of {described}, not of "
                            f"{self.rules.describe()}")
         if not same_json(entry, self.header):
-            raise BadInput(f"--journal {path} is the journal of another run ({_settings(entry)}); this one is "
-                           f"{_settings(self.header)}")
+            raise BadInput(f"--journal {path} is the journal of another run: {_differences(entry, self.header)}; "
+                           "the file is left as it is")
 
     @staticmethod
     def _cut(path: Path, length: int) -> None:
@@ -193,8 +197,20 @@ def _no_constant(name: str):
     raise ValueError(f"{name} is not a number")
 
 
-def _settings(header) -> str:
-    if not isinstance(header, dict):
-        return "unreadable"
-    return ", ".join(f"{k} {header[k]}" for k in ("heuristic", "opening", "exact_below", "candidates")
-                     if k in header)
+def _differences(theirs: dict, ours: dict) -> str:
+    """What a journal's first line says otherwise than this run's, key by key, values as JSON writes them
+    (``its version is true, this run's 1; its alphabet is edcba, this run's none``)."""
+    said = []
+    for key in [*ours, *(k for k in theirs if k not in ours)]:
+        mine, given = key in ours, key in theirs
+        if mine and given and same_json(theirs[key], ours[key]):
+            continue
+        written = _shown(theirs[key]) if given else "none"
+        said.append(f"its {key} is {written}, this run's {_shown(ours[key]) if mine else 'none'}")
+    return "; ".join(said)
+
+
+def _shown(value) -> str:
+    """A header's value as JSON writes it, shortened (a text without its quotes)."""
+    text = value if isinstance(value, str) else json.dumps(value)
+    return text if len(text) <= 60 else f"{text[:60]}…"

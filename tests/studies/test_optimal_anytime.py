@@ -108,15 +108,16 @@ def test_another_runs_journal_is_refused_untouched(tmp_path, run):
     _, journal, _ = improve(tmp_path, exact_below=50, candidates=4)
     before = journal.read_bytes()
     result = run("optimal", "--anytime", "--exact-below", "60", "--look-ahead", "4", "--journal", journal)
-    one_line_error(result, 2, f"--journal {journal} is the journal of another run (heuristic entropy, opening None, "
-                              "exact_below 50, candidates 4); this one is heuristic entropy, opening None, "
-                              "exact_below 60, candidates 4")
+    one_line_error(result, 2, f"--journal {journal} is the journal of another run: its exact_below is 50, this "
+                              "run's 60; the file is left as it is")
     assert journal.read_bytes() == before
 
 
-@pytest.mark.parametrize("change", [{"version": True}, {"version": 1.0}, {"exact_below": 50.0}],
+@pytest.mark.parametrize("change, said", [({"version": True}, "its version is true, this run's 1"),
+                                           ({"version": 1.0}, "its version is 1.0, this run's 1"),
+                                           ({"exact_below": 50.0}, "its exact_below is 50.0, this run's 50")],
                          ids=["version-true", "version-1.0", "bound-50.0"])
-def test_a_header_with_a_value_of_another_type_is_another_run(tmp_path, run, change):
+def test_a_header_with_a_value_of_another_type_is_another_run(tmp_path, run, change, said):
     # "version": true and 1.0 were read as version 1 (Python's == takes them for 1).
     _, journal, _ = improve(tmp_path, exact_below=50, candidates=4)
     head, *rest = journal.read_text().splitlines(keepends=True)
@@ -124,7 +125,27 @@ def test_a_header_with_a_value_of_another_type_is_another_run(tmp_path, run, cha
     before = journal.read_bytes()
     result = run("optimal", "--anytime", "--exact-below", "50", "--look-ahead", "4", "--journal", journal)
     assert (result.exit_code, result.stdout) == (2, "")
-    assert result.stderr.startswith(f"error: --journal {journal} is the journal of another run ("), result.stderr
+    # The values that differ, as JSON writes them: both runs were described alike ("opening None").
+    one_line_error(result, 2, f"--journal {journal} is the journal of another run: {said}; the file is left as it is",
+                   stdout="")
+    assert journal.read_bytes() == before
+
+
+@pytest.mark.parametrize("made, resumed, said", [
+    (["--alphabet", "edcba"], [], "its alphabet is edcba, this run's none"),
+    (["--alphabet", "abcde"], [], "its alphabet is abcde, this run's none"),
+    ([], ["--alphabet", "abcde"], "its alphabet is none, this run's abcde"),
+], ids=["edcba-then-default", "abcde-then-default", "default-then-abcde"])
+def test_a_journal_of_another_alphabet_says_so(tmp_path, run, made, resumed, said):
+    # Its lines write codes with the alphabet, which its first line did not name: resumed under another, a line
+    # named "no set of the game", or did "not match its set" as if edited by hand (the fifth audit).
+    journal = tmp_path / "run.jsonl"
+    args = ["optimal", "--anytime", "--pegs", 4, "--colors", 5, "--exact-below", 20, "--look-ahead", 2,
+            "--journal", journal]
+    assert run(*args, *made).exit_code == 0
+    before = journal.read_bytes()
+    one_line_error(run(*args, *resumed), 2,
+                   f"--journal {journal} is the journal of another run: {said}; the file is left as it is", stdout="")
     assert journal.read_bytes() == before
 
 
