@@ -89,6 +89,13 @@ class BadInput(MMLogicError):
     exit_code = 2
 
 
+class RuleFault(BadInput):
+    """A rule of one's own failed while it was asked for a feedback (``--feedback FILE.py``: its ``score``
+    raised, returned what is no feedback of the rule, ran past its limit or forked): the rule's fault, exit 2 on
+    the command line as any bad input; in a server, a question the variant's rule could not answer (HTTP 422,
+    whatever the request), not the request's fault nor the game's state."""
+
+
 class BackendUnavailable(MMLogicError):
     """The selected engine cannot run here; the message says how to install it (exit 2)."""
 

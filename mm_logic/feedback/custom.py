@@ -44,7 +44,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import BadInput
+from ..errors import BadInput, RuleFault
 from ..files import read_bytes
 from ..rules import Code, Feedback
 from . import watch
@@ -163,27 +163,27 @@ class CustomRule(FeedbackRule):
         except KeyboardInterrupt as error:
             if interrupted():
                 raise  # Ctrl-C
-            raise BadInput(said(f"{self.path}: score{asked} failed: {_failure(error)}",
+            raise RuleFault(said(f"{self.path}: score{asked} failed: {_failure(error)}",
                                 f"{self.path}: {called(asked)} failed: KeyboardInterrupt (its message withheld)")) \
                 from None
         except SystemExit as ended:  # it would end mmlogic, silently and with its code
-            raise BadInput(said(f"{self.path}: score{asked} raised SystemExit"
+            raise RuleFault(said(f"{self.path}: score{asked} raised SystemExit"
                                 f"({'' if ended.code is None else _shown(ended.code)})",
                                 f"{self.path}: {called(asked)} raised SystemExit (its code withheld)")) from None
         except BaseException as error:  # noqa: BLE001 - the user's code: its failure is their one line
-            raise BadInput(said(f"{self.path}: score{asked} failed: {_failure(error)}",
+            raise RuleFault(said(f"{self.path}: score{asked} failed: {_failure(error)}",
                                 f"{self.path}: {called(asked)} failed: {type(error).__name__} (its message "
                                 "withheld)")) from None
         numbers = _numbers(told, len(guess))
         if numbers is None:
-            raise BadInput(said(f"{self.path}: score{asked} returned {_shown(told)}, not whole numbers from 0 to "
+            raise RuleFault(said(f"{self.path}: score{asked} returned {_shown(told)}, not whole numbers from 0 to "
                                 f"the {len(guess)} pegs",
                                 f"{self.path}: {called(asked)} returned something else than whole numbers from 0 "
                                 f"to the {len(guess)} pegs (what it returned withheld)"))
         if self._arity is None:
             self._arity = len(numbers)
         elif len(numbers) != self._arity:
-            raise BadInput(said(f"{self.path}: score returned {len(numbers)} numbers for {asked}, {self._arity} "
+            raise RuleFault(said(f"{self.path}: score returned {len(numbers)} numbers for {asked}, {self._arity} "
                                 "before; it must always tell as many",
                                 f"{self.path}: score returned {len(numbers)} numbers for ({guess}, {WITHHELD_CODE}), "
                                 f"{self._arity} before; it must always tell as many"))
@@ -194,7 +194,7 @@ class CustomRule(FeedbackRule):
         if told != again:
             rule = ("a rule must tell the same of the same pair every time (does it draw at random, or keep "
                     "count?)")
-            raise BadInput(said(f"{self.path}: score{pair} returned {_shown(told)}, then {_shown(again)}: {rule}",
+            raise RuleFault(said(f"{self.path}: score{pair} returned {_shown(told)}, then {_shown(again)}: {rule}",
                                 f"{self.path}: {called(pair)} told two different answers: {rule}"))
 
     def written_count(self, pegs: int) -> int:
@@ -475,7 +475,7 @@ def _unforked(path: Path, rule: CustomRule | None, call):
         if rule is None:
             raise BadInput(f"{path}: importing it forked the process")
         asked = forks.asked or rule._asking
-        raise BadInput(said(f"{path}: score{asked} forked the process", f"{path}: {called(asked)} forked the process"))
+        raise RuleFault(said(f"{path}: score{asked} forked the process", f"{path}: {called(asked)} forked the process"))
     return result
 
 

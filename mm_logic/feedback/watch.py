@@ -6,7 +6,8 @@ the main one by a thread of the watch's own that stops it from outside (:class:`
 server's requests) by handing each block of calls to a thread of its own, :data:`RUNNERS` at most, that is
 stopped from outside (:func:`_handed`). The limit is per call, looked at in the thread that runs it (the frames
 of the module's code it runs: :func:`_call_under_way`); mmlogic's own work between calls is no call. A call past
-the limit is one line naming the file and the call (``BadInput``, exit 2; HTTP 400 in the server). A
+the limit is one line naming the file and the call (:class:`~mm_logic.errors.RuleFault`, exit 2; HTTP 422 in the
+server). A
 ``KeyboardInterrupt`` the module raises is one of its failures; Ctrl-C is told from it by the signal received
 (:func:`interrupted`).
 
@@ -44,7 +45,7 @@ from typing import Protocol
 
 import numpy as np
 
-from ..errors import BadInput, MMLogicError, SolverTimeout, clock, line_breaks_escaped
+from ..errors import BadInput, MMLogicError, RuleFault, SolverTimeout, clock, line_breaks_escaped
 from ..interrupts import abandon
 from ..rules import Code
 from .module_output import keep_streams, kept_again, put_back_streams, report_failures_of, stderr
@@ -134,7 +135,7 @@ def _overdue(path: Path, rule: Rule | None, pair: tuple | None = None) -> BadInp
     if rule is None:
         return BadInput(f"{path}: importing it did not end within {CALL_SECONDS:g} s")
     pair = rule._asking if pair is None else pair
-    return BadInput(said(f"{path}: score{pair} did not return within {CALL_SECONDS:g} s",
+    return RuleFault(said(f"{path}: score{pair} did not return within {CALL_SECONDS:g} s",
                          f"{path}: {called(pair)} did not return within {CALL_SECONDS:g} s"))
 
 

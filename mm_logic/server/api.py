@@ -69,7 +69,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..diagnosis import diagnose
 from ..engines import BACKENDS, DEFAULT_BACKEND, engine_class
-from ..errors import BadInput, MMLogicError, NoConsistentCode, SpaceTooLarge, host_port
+from ..errors import BadInput, MMLogicError, NoConsistentCode, RuleFault, SpaceTooLarge, host_port
 from ..feedback import rule_of
 from ..feedback.watch import withholding
 from ..notation import SHOWN, Code, Feedback, abridged, check_feedback, format_code, shown
@@ -109,9 +109,10 @@ class ClientGone(MMLogicError):
     """The client closed its connection before the end of its request body: nobody reads the answer."""
 
 
-#: Status of each error kind; any other MMLogicError (a time limit, ...) is 422.
-STATUS = ((UnknownGame, 404), (TooManyGames, 429), (Conflict, 409), (NoConsistentCode, 409), (BadInput, 400),
-          (TooLarge, 413), (NotJson, 415), (ClientGone, 400), (StoreFault, 503))
+#: Status of each error kind, the first that fits; any other MMLogicError (a time limit, ...) is 422, as is a rule of
+#: one's own that failed (a variant's: the question could not be answered, whatever the request).
+STATUS = ((UnknownGame, 404), (TooManyGames, 429), (Conflict, 409), (NoConsistentCode, 409), (RuleFault, 422),
+          (BadInput, 400), (TooLarge, 413), (NotJson, 415), (ClientGone, 400), (StoreFault, 503))
 #: The server's log (uvicorn's), where a fault of the server's own, not the client's, is one line.
 LOG = logging.getLogger("uvicorn.error")
 
@@ -411,6 +412,8 @@ def _suggest(hosted: HostedGame) -> Code:
     """
     try:
         return hosted.game.suggest()
+    except RuleFault:
+        raise  # the variant's rule failed: not the game's state
     except BadInput as error:
         raise Conflict(str(error)) from None
 

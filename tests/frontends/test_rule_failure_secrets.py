@@ -115,7 +115,7 @@ def test_no_reply_of_a_game_whose_rule_fails_shows_its_secret(tmp_path):
         for guess, (said, _) in FAULTS.items():
             started = time.monotonic()
             status, reply = http_post(f"{games}/guesses", {"guess": guess})
-            assert (status, reply) == (400, {"error": said})
+            assert (status, reply) == (422, {"error": said})
             assert time.monotonic() - started < 30
             replies.append(json.dumps(reply))
             for path in ("", "/next"):  # the game's state, and the hint, as the client goes on

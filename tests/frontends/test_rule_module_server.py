@@ -88,7 +88,7 @@ def test_a_call_that_loops_in_a_request_is_stopped_and_answered(tmp_path):
         game = new_game(url)
         started = time.monotonic()
         assert http_post(f"{url}/api/games/{game}/guesses", {"guess": "0123"}) == (
-            400, {"error": f"{path}: score((0, 1, 2, 3), <a code withheld>) did not return within 1 s"})
+            422, {"error": f"{path}: score((0, 1, 2, 3), <a code withheld>) did not return within 1 s"})
         assert time.monotonic() - started < 30
         # The rule plays on: the next request gets its answer.
         status, state = http_post(f"{url}/api/games/{game}/guesses", {"guess": "0011"})
@@ -103,7 +103,7 @@ def test_a_call_stuck_in_c_is_left_to_its_thread_and_sigterm_stops_the_server(tm
         game = new_game(url)
         started = time.monotonic()
         assert http_post(f"{url}/api/games/{game}/guesses", {"guess": "0123"}) == (
-            400, {"error": f"{path}: score((0, 1, 2, 3), <a code withheld>) did not return within 1 s"})
+            422, {"error": f"{path}: score((0, 1, 2, 3), <a code withheld>) did not return within 1 s"})
         assert time.monotonic() - started < 30
         status, state = http_post(f"{url}/api/games/{game}/guesses", {"guess": "0011"})  # a new thread runs the rule
         assert (status, state["feedback"]) == (200, "won")

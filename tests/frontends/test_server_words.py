@@ -181,3 +181,32 @@ def test_a_question_past_the_time_limit_says_the_limit_is_the_servers():
         api_error(tight.post(f"{path}/feedback", json={"black": 1, "white": 0}), 422,
                   "python did not answer within the time limit of 1e-09 s (9x6, 10,077,696 codes to filter); the "
                   "server sets that limit")
+
+
+# -- a variant's rule that fails: one status, whatever the request ------------------------------------------------
+FAILING = """\
+def score(guess, secret):
+    if len(guess) == 3:
+        raise ValueError("no rule for three pegs")
+    return (sum(g == s for g, s in zip(guess, secret)),)
+"""
+
+
+def test_a_variants_rule_that_fails_is_422_on_every_request(tmp_path):
+    # /guesses and /split said 400 (the request's fault), /next 409 (the game's state) for the same fault of the
+    # operator's rule module: it is a question the variant's rule could not answer.
+    path = tmp_path / "failing.py"
+    path.write_text(FAILING)
+    variant = Variant.load(None, str(path), None, Rules())
+    said = f"{path}: score((0, 0, 0), <a code withheld>) failed: ValueError (its message withheld)"
+    with TestClient(create_app(GameStore(max_games=5, idle_seconds=60, time_limit=10, variants=(variant,)))) as api:
+        rules = {"variant": "failing", "pegs": 3, "colors": 3}
+        breaker = api.post("/api/games", json={"rules": rules, "backend": "python", "strategy": "first",
+                                               "secret": "012"})
+        maker = api.post("/api/games", json={"rules": rules, "backend": "python", "strategy": "minimax",
+                                             "role": "codemaker"})  # it scores every code: the rule at /next
+        assert (breaker.status_code, maker.status_code) == (201, 201), (breaker.text, maker.text)
+        breaking, making = (f"/api/games/{game.json()['id']}" for game in (breaker, maker))
+        api_error(api.post(f"{breaking}/guesses", json={"guess": "000"}), 422, said)
+        api_error(api.get(f"{breaking}/split", params={"guess": "000"}), 422, said)
+        api_error(api.get(f"{making}/next"), 422, said)

@@ -577,7 +577,7 @@ def test_a_keyboard_interrupt_in_another_thread_is_the_modules_own(tmp_path):
 
     rule = load_rule(str(module(tmp_path, "X = 1\n\n\ndef score(guess, secret):\n    raise KeyboardInterrupt\n")))
     outcome = asked_in_a_thread(rule, (0, 0, 1, 1), (0, 1, 2, 3))
-    assert outcome == [f"BadInput: {tmp_path / 'rule.py'}: score((0, 0, 1, 1), (0, 1, 2, 3)) failed: "
+    assert outcome == [f"RuleFault: {tmp_path / 'rule.py'}: score((0, 0, 1, 1), (0, 1, 2, 3)) failed: "
                        "KeyboardInterrupt"]
 
 

@@ -149,7 +149,7 @@ def test_a_score_that_forks_in_a_servers_request_is_one_withheld_line(tmp_path):
     # A request's thread hands the calls to a thread of the watch's: the fork is counted, and its child ended, there.
     path = module(tmp_path, FORKS_IN_SCORE)
     outcome = asked_in_a_thread(load_rule(str(path)), (0, 0, 1, 1), (0, 1, 2, 3), withheld=True)
-    assert outcome == [f"BadInput: {path}: score((0, 0, 1, 1), <a code withheld>) forked the process"]
+    assert outcome == [f"RuleFault: {path}: score((0, 0, 1, 1), <a code withheld>) forked the process"]
 
 
 def test_a_module_that_runs_a_program_still_loads(tmp_path):
