@@ -11,6 +11,7 @@ from ..errors import BadInput
 from ..terminal.progress import progress_bar
 from .options import (
     MAX_GAMES,
+    FeedbackRuleChoice,
     FilePath,
     Integer,
     distinct_outputs,
@@ -148,8 +149,12 @@ def bench(rules, engine, strategy, seed, all_secrets, games, spaced, liar_text, 
 @click.option("--max-depth", type=Integer(1), default=None, metavar="N",
               help="Draw the first N guesses of every game (--dot, --png); a deeper subtree is one dashed box "
                    "with its number of codes.  [default: all]")
+@click.option("--feedback", type=FeedbackRuleChoice(), default=None,
+              help="The tree's feedback rule, where it is a FILE.py (or FILE.lp, FILE.pl) of your own: the same "
+                   "file the tree names. A tree file never loads the rule it names; only this option does.  "
+                   "[default: the tree's built-in rule]")
 @json_option
-def tree_command(file, as_dot, png, max_depth, as_json):
+def tree_command(file, as_dot, png, max_depth, feedback, as_json):
     """Sum up or draw a strategy tree saved by bench --all --save-tree FILE.
 
     Prints the tree's rules, strategy and opening, and the figures of playing
@@ -159,23 +164,29 @@ def tree_command(file, as_dot, png, max_depth, as_json):
     number of codes still possible, an edge per feedback, filled boxes where
     games end; --png draws it (Graphviz's dot program must be installed).
 
+    A tree of a feedback rule of your own (saved with --feedback FILE.py)
+    is read only with --feedback naming that same file: the file a tree
+    names is never run because the tree names it.
+
     \b
     Examples:
       mmlogic bench --backend python --strategy minimax --all --save-tree knuth.json
       mmlogic tree knuth.json
       mmlogic tree knuth.json --dot --max-depth 2 > knuth.dot
       mmlogic tree knuth.json --png knuth.png --max-depth 3
+      mmlogic tree shared.json --feedback examples/shared_colours.py
     """
     from ..strategies.tree import StrategyTree, check_graphviz, to_dot, write_png
 
-    distinct_outputs([("FILE", file)], png=png)
+    distinct_outputs([("FILE", file), *input_files()], png=png)  # input_files: the --feedback rule
     if as_dot and as_json:
         raise BadInput("give --dot or --json, not both")
     if max_depth is not None and not (as_dot or png):
         raise BadInput("--max-depth applies to the drawings (--dot, --png)")
     if png is not None:
         check_graphviz()  # before the file is read: a missing program is found at once
-    loaded = StrategyTree.load(file)
+    # The rule a tree names is loaded only as the command's own --feedback (the same file), never from the file.
+    loaded = StrategyTree.load(file).read_with(feedback)
     drawing = to_dot(loaded, max_depth) if as_dot or png else None
     if png is not None:
         write_png(drawing, png)

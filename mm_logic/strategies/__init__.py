@@ -122,7 +122,7 @@ class StrategyName:
     def check(self, rules: Rules) -> None:
         """Refuse (:class:`BadInput`, one line, before anything is computed, on every backend) rules the
         strategy cannot play: more codes than a scorer scores, a feedback rule it does not reason on, a
-        tree's other rules."""
+        tree's other rules (another file of your own included) or lies (a tree follows truthful answers)."""
         cls = self.cls
         # In the words of the front end the rules came from: --strategy on the command line, strategy in a request.
         strategy = f"{rules.naming.option('strategy')} {self.name}"

@@ -16,7 +16,12 @@ line's notation, with the alphabet the codes were written in::
      "tree": {"guess": "0011", "next": {"0,0": {"guess": "2345", "next": {...}}, ...}}}
 
 A file saved before every ``rules`` object named its feedback rule has no
-``"feedback"``: it plays the standard rule. A node without ``next`` has no
+``"feedback"``: it plays the standard rule. A file whose rule is one of your own
+(``"feedback": "rule.py"``, a ``.lp`` or ``.pl`` file too) names a file that
+only the command line loads: reading the tree loads nothing, and its nodes
+(whose feedbacks that rule writes) are read once a command names the same
+file with ``--feedback`` (:meth:`StrategyTree.played_under`,
+:meth:`StrategyTree.read_with`). A node without ``next`` has no
 branch below it (the last code left, found by its guess). Files are written whole or not at all (a temporary file
 renamed over the target), so an interrupted save leaves nothing half-written.
 """
@@ -29,7 +34,7 @@ import shutil
 import subprocess
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -50,7 +55,7 @@ from ..notation import (
     parse_feedback,
     plural,
 )
-from ..rules import DEFAULT_ALPHABET, Rules
+from ..rules import DEFAULT_ALPHABET, FEEDBACK_RULES, RULE_FILE, Rules
 from .base import Strategy
 
 FORMAT = "mmlogic-tree"
@@ -104,7 +109,9 @@ class StrategyTree:
     """A strategy tree with the rules it plays and where it comes from."""
 
     rules: Rules
-    root: TreeNode
+    #: The guess at the empty history and its subtrees; None in a tree read from a file whose rule is one of your own
+    #: until it is read under the command's rule (:meth:`played_under`, :meth:`read_with`).
+    root: TreeNode | None
     #: The strategy that played it (``minimax``), its seed, and the engine the bench ran on.
     strategy: str = "?"
     seed: int | None = None
@@ -117,6 +124,9 @@ class StrategyTree:
     #: one's own, each ``{"file": name, "sha256": digest of its files}`` (``variant_of``,
     #: :mod:`mm_logic.studies.written_game`); None: the rules' codes under a built-in rule.
     variant: dict | None = None
+    #: The file's ``"tree"`` object, not read yet (``root`` is None): its feedbacks are written as the tree's rule of
+    #: your own writes them, and a tree never loads that rule's file (only the command line's --feedback does).
+    unread: object = field(default=None, repr=False, compare=False)
 
     # -- the file ----------------------------------------------------------------------
     def as_json(self) -> dict:
@@ -155,7 +165,13 @@ class StrategyTree:
                            f"this mmlogic reads version {VERSION}")
         try:
             rules = _file_rules(data.get("rules"), data.get("alphabet"))
-            root = _read_node(data.get("tree"), rules, [])
+            # A rule of your own is not loaded here (a tree file naming evil.py must not run it): the nodes wait
+            # for a command naming the same file (played_under, read_with). Their shape is checked at once.
+            own_rule = rules.feedback_kind == RULE_FILE
+            nodes = data.get("tree")
+            if own_rule and not (isinstance(nodes, dict) and isinstance(nodes.get("guess"), str)):
+                raise BadInput('a node must be {"guess": CODE, "next": {...}} (at the root)')
+            root = None if own_rule else _read_node(nodes, rules, [])
             first = data.get("first_guess")
             seed = data.get("seed")
             strategy = data.get("strategy", "?")
@@ -172,16 +188,58 @@ class StrategyTree:
                 raise BadInput('"variant" must map "encoding" or "feedback" to {"file": NAME, "sha256": DIGEST}')
         except BadInput as error:
             raise BadInput(f"{path}: {error}") from None
-        return cls(rules, root, strategy, seed, backend, first_guess, source=path, variant=variant)
+        return cls(rules, root, strategy, seed, backend, first_guess, source=path, variant=variant,
+                   unread=nodes if own_rule else None)
 
     def check_rules(self, rules: Rules, name: str) -> None:
-        """Refuse to play the tree under other rules than its own (the alphabet may differ)."""
-        def key(r: Rules) -> tuple[int, int, int, str]:
-            return r.pegs, r.colors, r.repeat_limit, r.feedback  # --max-repeat 4 of 4 pegs is no limit at all
+        """Refuse to play the tree under other rules than its own (the alphabet may differ), or with lies.
 
-        if key(self.rules) != key(rules):
+        A rule of your own is the tree's only as the same file (by path, as the command resolves its
+        ``--feedback``); nothing is loaded to tell. A tree follows truthful answers: with ``rules.lies`` a
+        wrong answer has no branch, so it is refused before any game rather than after one.
+        """
+        def key(r: Rules) -> tuple[int, int, int]:
+            return r.pegs, r.colors, r.repeat_limit  # --max-repeat 4 of 4 pegs is no limit at all
+
+        if key(self.rules) != key(rules) or not same_rule(self.rules.feedback, rules.feedback):
+            own = f" (--feedback {self.rules.feedback}, the same file)" if self.rules.feedback_kind == RULE_FILE else ""
             raise BadInput(f"--strategy {name} plays {self.rules.describe()}, not {rules.describe()}: "
-                           f"give the tree's rules options")
+                           f"give the tree's rules options{own}")
+        if rules.lies:
+            raise BadInput(f"--strategy {name} plays the answers of a game without lies; "
+                           f"{rules.naming.rules_field('lies')} {rules.lies} does not apply to a saved tree")
+
+    def played_under(self, rules: Rules, name: str) -> StrategyTree:
+        """The tree as ``rules`` play it, refused as :meth:`check_rules` refuses: a tree of a rule of your own
+        has its nodes read with the rule of ``rules`` (the command's ``--feedback``, the same file)."""
+        self.check_rules(rules, name)
+        return self if self.root is not None else self._read(rules.feedback)
+
+    def read_with(self, feedback: str | None) -> StrategyTree:
+        """The tree with its nodes read, for ``mmlogic tree FILE [--feedback RULE]``: ``feedback`` (the command's
+        ``--feedback``, None when not given) must be the tree's rule, and is needed where that is a file of your
+        own, which only the command line loads. Refused in one line otherwise."""
+        mine = self.rules.feedback
+        own = " (the same file)" if self.rules.feedback_kind == RULE_FILE else ""
+        if feedback is None:
+            if self.root is None:
+                raise BadInput(f"{self.source} plays {self.rules.describe()}, a rule of your own that only --feedback "
+                               f"loads: give --feedback {mine}{own}")
+            return self
+        if not same_rule(mine, feedback):
+            raise BadInput(f"{self.source} plays {self.rules.describe()}, not --feedback {feedback}: "
+                           f"give --feedback {mine}{own}")
+        return self if self.root is not None else self._read(feedback)
+
+    def _read(self, feedback: str) -> StrategyTree:
+        """The tree with its unread nodes read under the rule file ``feedback`` (checked to be the tree's own), the
+        rules naming it as the command does (its rule is loaded once, by that name)."""
+        rules = replace(self.rules, feedback=feedback)
+        try:
+            root = _read_node(self.unread, rules, [])
+        except BadInput as error:
+            raise BadInput(f"{self.source}: {error}") from None
+        return replace(self, rules=rules, root=root, unread=None)
 
     def check_variant(self, variant: dict | None, name: str) -> None:
         """Refuse to play the tree in another variant than its own (another edited encoding or rule file, or
@@ -262,6 +320,22 @@ class StrategyTree:
             if visit.wins:
                 histogram[visit.depth] += 1
         return TreeFigures(self, histogram, nodes, missing)
+
+
+def same_rule(mine: str, theirs: str) -> bool:
+    """Whether two ``feedback`` values name the same rule: the same built-in rule, or the same file of your own (by
+    path, each resolved from the current folder as ``--feedback`` is; a file that is not there is no rule). Nothing
+    is loaded.
+
+    >>> same_rule("standard", "standard"), same_rule("standard", "black"), same_rule("rule.py", "standard")
+    (True, False, False)
+    """
+    if mine in FEEDBACK_RULES or theirs in FEEDBACK_RULES:
+        return mine == theirs
+    try:
+        return os.path.samefile(mine, theirs)
+    except OSError:  # not there, or not readable: not the command's file
+        return False
 
 
 def _file_rules(data, alphabet) -> Rules:
@@ -388,8 +462,7 @@ class TreeStrategy(Strategy):
     def __init__(self, rules: Rules, tree: StrategyTree, name: str | None = None, **options):
         super().__init__(rules, None, **options)
         self.name = name or f"{PREFIX}{tree.source}"
-        tree.check_rules(rules, self.name)
-        self.tree = tree
+        self.tree = tree = tree.played_under(rules, self.name)
         if self.first_guess is not None and self.first_guess != tree.root.guess:
             raise BadInput(f"--first-guess {format_code(self.first_guess, rules)}: --strategy {self.name} "
                            f"opens with {format_code(tree.root.guess, rules)}")
