@@ -92,6 +92,11 @@ def _case_process(argv: list[str]) -> int:
     ``{"error": ...}``) as JSON; it ends with the process ``PARENT`` (the sweep's), even one killed outright."""
     if len(argv) > 1:
         die_with_parent(int(argv[1]))
+    # The row's own channel, the process's stdout; what the case's code writes to its stdout from here on (a
+    # print, a rule module's os.write(1, ...)) goes to stderr: on the row's line it made the row unreadable, and
+    # the case was said to fail ("exited 0") though it ran.
+    row_out = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)
     try:
         row = run_case(Case.from_dict(json.loads(argv[0])))
         code = 0
@@ -101,7 +106,8 @@ def _case_process(argv: list[str]) -> int:
         row, code = {"error": str(error)}, 1
     except Exception as error:  # noqa: BLE001 - reported as the case's one-line failure
         row, code = {"error": f"internal failure: {type(error).__name__}: {error}"}, 1
-    print(json.dumps(row), flush=True)
+    row_out.write(json.dumps(row) + "\n")
+    row_out.flush()
     return code
 
 

@@ -173,3 +173,20 @@ def test_openings_of_a_variant_are_classes_of_its_own_symmetries_each_ranked_by_
     for row in data["rankings"]["minimax"]:
         opening = tuple(int(ch) for ch in row["opening"])
         assert row["histogram"] == replayed(3, 3, "minimax", admits, own_score(stem) if stem else None, opening)
+
+
+def test_a_rule_module_that_writes_to_the_processs_stdout_leaves_the_row_readable(tmp_path, run_json, run):
+    # A score that writes to file descriptor 1 (below sys.stdout) wrote onto the case's row: the case was said to
+    # fail ("the process running the case exited 0"), exit 1. Its writes go to the case's stderr; the row is read.
+    quiet = tmp_path / "quiet.py"
+    quiet.write_text("def score(guess, secret):\n    return (sum(g == s for g, s in zip(guess, secret)),)\n")
+    writing = tmp_path / "writing.py"
+    writing.write_text("import os\n\n\ndef score(guess, secret):\n    os.write(1, b'X')\n"
+                       "    return (sum(g == s for g, s in zip(guess, secret)),)\n")
+    args = ["sweep", "--sizes", "2x3", "--strategy", "first", "--json"]
+    expected, = run_json(*args, "--feedback", quiet)["rows"]
+    done = run(*args, "--feedback", writing)
+    assert done.exit_code == 0, done.stderr
+    row, = json.loads(done.stdout)["rows"]
+    assert {k: v for k, v in row.items() if k not in VOLATILE + ("variant", "rules", "case")} == {
+        k: v for k, v in expected.items() if k not in VOLATILE + ("variant", "rules", "case")}
