@@ -7,7 +7,10 @@ claims a win. So after a history a code is still possible when
 * it *breaks* at most K entries: its feedback to an entry's guess differs
   from the one told, which the codemaker would then have said wrongly; and
 * it is no guess answered without the win, and every guess answered with
-  the win: the win is always told, and never claimed wrongly.
+  the win: the win is always told, and never claimed wrongly; and
+* it is a code of the game: a rule an encoding states (``--feedback FILE.lp``,
+  ``FILE.pl``) may narrow the code space, and a code it does not admit is
+  never the secret, however many lies are left (:func:`outside`).
 
 A possible code comes with the lies it needs, and the pair (code, lies used)
 is a *state* of the game: a guess's answer keeps a state true to it and, while
@@ -55,6 +58,7 @@ def tell(rules: Rules, alive: np.ndarray, lies: np.ndarray, entry: Entry) -> tup
     # the win is always told: a guess answered with it is the secret, one answered otherwise is not
     win = rule.win_index(rules.pegs)
     needed = np.where((marks == win) != (told == win), NEVER, needed)
+    needed = np.where(outside(rules, marks), NEVER, needed)
     kept = needed <= rules.lies
     return alive[kept], needed[kept].astype(np.int8)
 
@@ -62,8 +66,9 @@ def tell(rules: Rules, alive: np.ndarray, lies: np.ndarray, entry: Entry) -> tup
 def possible_indices(rules: Rules, history: list[Entry]) -> tuple[np.ndarray, np.ndarray]:
     """The indices (increasing) of the codes still possible after ``history``, and the lies each needs."""
     space = code_space(rules)
-    alive = np.arange(space.size, dtype=np.int64)
-    lies = np.zeros(space.size, dtype=np.int8)
+    admitted = rule_of(rules).admitted_codes()  # a rule an encoding states may narrow the space
+    alive = np.arange(space.size, dtype=np.int64) if admitted is None else admitted
+    lies = np.zeros(alive.size, dtype=np.int8)
     for entry in history:
         alive, lies = tell(rules, alive, lies, entry)
     return alive, lies
@@ -86,6 +91,9 @@ def lies_of_rows(rules: Rules, history: list[Entry], codes: np.ndarray) -> np.nd
     counts = colour_counts(array, rules.colors)
     win = rule.win_index(rules.pegs)
     needed = np.zeros(len(array), dtype=np.int64)
+    admitted = rule.admitted_codes()
+    if admitted is not None and len(array):  # a code the rule's encoding does not admit is never the secret
+        needed[~np.isin(code_space(rules).index_of(array), admitted)] = NEVER
     for guess, fb in history:
         marks = rule.indices(guess, array, counts)
         told = rule.index(fb, rules.pegs)
@@ -103,9 +111,12 @@ def broken(rules: Rules, history: list[Entry], code: Code) -> list[int]:
 def needs(rules: Rules, history: list[Entry], code: Code) -> int | None:
     """The lies ``code`` needs to be the secret after ``history``, or None when it cannot be (more than
     ``rules.lies``, a guess answered without the win, or not the guess of an entry that told the win)."""
-    win = rule_of(rules).win(rules.pegs)
+    rule = rule_of(rules)
+    win = rule.win(rules.pegs)
     if any((tuple(guess) == tuple(code)) != (tuple(fb) == win) for guess, fb in history):
         return None  # the win is always told
+    if rule.admitted_codes() is not None and int(lies_of_rows(rules, [], np.asarray([code]))[0]) == NEVER:
+        return None  # not a code of the game
     n = len(broken(rules, history, code))
     return n if n <= rules.lies else None
 
@@ -236,9 +247,22 @@ def answerable(rules: Rules) -> np.ndarray:
     black peg means every peg differs); a liar may still give them, as a person may type them, and every
     front end takes them."""
     rule = rule_of(rules)
-    return np.array([rule.impossible(rule.from_index(i, rules.pegs), rules.pegs, rules.colors) is None
-                     for i in range(rule.slots(rules.pegs))])
+    outsiders = outside(rules, np.arange(rule.slots(rules.pegs)))
+    return np.array([not out and rule.impossible(rule.from_index(i, rules.pegs), rules.pegs, rules.colors) is None
+                     for i, out in enumerate(outsiders.tolist())])
 
 
-__all__ = ["NEVER", "Liar", "answerable", "broken", "lies_of_rows", "needs", "parse_liar", "possible",
+def outside(rules: Rules, marks: np.ndarray) -> np.ndarray:
+    """Per feedback index of ``marks``, whether it is the one a rule an encoding states (``--feedback FILE.lp``,
+    ``FILE.pl``) gives the codes it does not admit (:attr:`~mm_logic.feedback.encoded.EncodedRule.not_admitted`):
+    no answer, so that no lie gives it, and such a code is never the secret. All False under other rules."""
+    from .feedback.encoded import EncodedRule
+
+    rule = rule_of(rules)
+    if not isinstance(rule, EncodedRule):
+        return np.zeros(np.shape(marks), dtype=bool)
+    return np.asarray(marks) == rule.not_admitted
+
+
+__all__ = ["NEVER", "Liar", "answerable", "broken", "lies_of_rows", "needs", "outside", "parse_liar", "possible",
            "possible_indices", "split_states", "states_after", "tell", "volume_weights", "wrong_answers"]

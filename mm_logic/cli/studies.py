@@ -166,8 +166,8 @@ def optimal_command(rules, objective, max_depth, consistent_only, encoding, symm
         return _optimal_anytime(rules, anytime, exact_below, look_ahead, memory, journal, save_tree, as_json,
                                 [name for name, on in given.items() if on])
     if rules.lies:
-        return _optimal_with_lies(rules, objective, max_depth, consistent_only, jobs, executor, journal, save_tree,
-                                  as_json)
+        return _optimal_with_lies(rules, objective, max_depth, consistent_only, encoding, jobs, executor, journal,
+                                  save_tree, as_json)
     check_executor(executor, scheduler, "parts")
     if split_above is not None and executor == "local" and jobs == 1:
         raise BadInput("--split-above applies with workers (--jobs 2 or more, or --executor dask): one process "
@@ -231,12 +231,22 @@ def _closing(client):
             client.close()
 
 
-def _optimal_with_lies(rules, objective, max_depth, consistent_only, jobs, executor, journal, save_tree, as_json):
+def _optimal_with_lies(rules, objective, max_depth, consistent_only, encoding, jobs, executor, journal, save_tree,
+                       as_json):
     """``optimal --lies K``: the least worst case against every liar, in small games
     (:mod:`mm_logic.studies.optimal_lies`)."""
+    from ..feedback.encoded import ENCODED_SUFFIXES
     from ..studies.optimal_lies import least_worst_case
     from ..terminal.progress import Spinner
 
+    # The search reads every code of the game and its rule's feedback, never an encoding's codes: refused before
+    # a rule stated in one is derived.
+    if encoding is not None:
+        raise BadInput("--encoding does not apply with --lies: optimal --lies searches every code of the game, "
+                       "not the codes an encoding admits")
+    if rules.feedback.endswith(ENCODED_SUFFIXES):
+        raise BadInput(f"--lies does not apply with --feedback {rules.feedback}: optimal --lies searches every code "
+                       "of the game under a built-in rule or a rule module (--feedback FILE.py), not an encoding")
     if objective != "worst-case":
         raise BadInput("--lies takes --objective worst-case: against a liar a mean needs a liar's odds, the "
                        "worst case does not")

@@ -40,7 +40,7 @@ class ReferenceSession(Session):
         admitted = rule_of(self.rules).admitted_codes()
         self._alive = [np.arange(self.space.size, dtype=np.int64) if admitted is None else admitted]
         # With --lies, the lies each surviving code needs, per depth (mm_logic.lies).
-        self._lies = [np.zeros(self.space.size, dtype=np.int8)] if self.rules.lies else None
+        self._lies = [np.zeros(self._alive[0].size, dtype=np.int8)] if self.rules.lies else None
 
     def _push(self, entry: Entry) -> None:
         started = time.monotonic()

@@ -6,7 +6,9 @@ encoding that wrongly *excludes* codes would only play worse, unnoticed; so when
 made for such a rule, a few guesses are asked here, each with every feedback it can get, and
 the encoding must admit exactly the codes the module gives that feedback (among the codes the
 encoding admits at all: a variant may narrow the code space). A disagreement is one line naming
-a guess, a code and the two feedbacks.
+a guess, a code and the two feedbacks. In a game with lies (``--lies K``) the rules are compared
+without them, on an engine of the same encoding made for that: a rule says what an answer is, and
+an answer that may be a lie admits nearly every code whatever it says.
 """
 
 from __future__ import annotations
@@ -29,13 +31,29 @@ _checked: set[tuple] = set()
 
 def check_encoding_states_rule(engine: Engine) -> None:
     """Refuse (:class:`BadInput`, one line) an edited encoding that disagrees with the game's rule module."""
-    rules = engine.rules
-    rule = rule_of(rules)
+    rules = engine.rules.truthful
     if rules.size > MAX_CHECKED_CODES or engine.encoding is None:
         return
     key = (engine.name, rules, str(engine.encoding), engine.encoding.stat().st_mtime_ns)
     if key in _checked:
         return
+    if engine.rules.lies:
+        # The same encoding without lies: the sessions below ask what each answer, told truly, admits.
+        truthful = type(engine)(rules, encoding=engine.encoding, time_limit=engine.time_limit,
+                                labeling=engine.labeling)
+        try:
+            _compare(truthful)
+        finally:
+            truthful.close()
+    else:
+        _compare(engine)
+    _checked.add(key)
+
+
+def _compare(engine: Engine) -> None:
+    """One line where the encoding of ``engine`` (a game without lies) and the rule module disagree."""
+    rules = engine.rules
+    rule = rule_of(rules)
     space = code_space(rules)
     with engine.session() as session:
         admitted = set(session.consistent_indices().tolist())  # the variant's own codes
@@ -57,4 +75,3 @@ def check_encoding_states_rule(engine: Engine) -> None:
                                f"{format_code(space.code(code), rules)}: {rule.name} gives "
                                f"{format_feedback(rule.from_index(int(told[code]), rules.pegs), rules)}, "
                                f"the encoding {said or 'no feedback it was asked'}")
-    _checked.add(key)

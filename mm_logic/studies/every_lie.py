@@ -59,8 +59,10 @@ def every_lie(engine: Engine, strategy: Strategy, progress: Progress | None = No
                 games += 1
             parts = split_states(rules, marks[None, :], session.lies_needed())[0]
             for index in range(parts.size):
+                if parts[index] == 0:  # first: an index no state gives may be no feedback (mm_logic.lies.outside)
+                    continue
                 fb = rule.from_index(index, rules.pegs)
-                if parts[index] == 0 or fb == win:
+                if fb == win:
                     continue
                 game.record(guess, fb, check=False)
                 n = walk(depth + 1)
