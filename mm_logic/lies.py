@@ -188,7 +188,7 @@ class Liar:
 def parse_liar(text: str, rules: Rules, seed: int | None) -> Liar:
     """``--liar WHEN``: ``random`` (each answer a lie with probability one half while lies are left) or the
     answers that lie, by number (``2,5``); at most ``--lies`` of them. (``every``, every way of lying, is
-    ``bench --all``'s, in ``mm_logic.studies.every_lie``.)"""
+    ``bench --all``'s, in ``mm_logic.liar.every_lie``.)"""
     if not rules.lies:
         raise BadInput("--liar needs --lies K: the codemaker may tell at most K wrong answers")
     if text == "every":

@@ -87,7 +87,7 @@ def bench(rules, engine, strategy, seed, all_secrets, games, spaced, liar_text, 
     if liar_text == "every":
         if not all_secrets or server is not None or save_tree is not None:
             raise BadInput("--liar every applies to --all, played here: every secret, answered every way")
-        from ..studies.every_lie import every_lie
+        from ..liar.every_lie import every_lie
 
         warm_up(engine.name, strategy.name, rules.max_repeat)
         from ..terminal.progress import Spinner

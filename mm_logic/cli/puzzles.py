@@ -21,7 +21,7 @@ from .options import (
 )
 
 #: The most guesses ``static --guesses K`` asks about: as many as the largest game static searches has codes
-#: (``mm_logic.studies.static.MAX_CODES``, not imported at start-up; a test keeps them equal), which always do.
+#: (``mm_logic.static.search.MAX_CODES``, not imported at start-up; a test keeps them equal), which always do.
 MAX_GUESSES = 4096
 #: The most entries ``puzzle --entries N`` draws: a puzzle of more is no puzzle for a person, and a draw of 10**8
 #: took 20 s and 1 GB for each of its --tries.
@@ -98,7 +98,7 @@ def static_command(rules, time_limit, guesses, local_seconds, seed, encoding, ex
       mmlogic static --encoding examples/palindrome.lp
       mmlogic static --pegs 3 --colors 4 --feedback examples/shared_colours.py
     """
-    from ..studies.static import StaticStopped, static_search
+    from ..static.search import StaticStopped, static_search
     from ..terminal.progress import Spinner
 
     with Spinner("the exhaustive search" if exhaustive else "reading the answers from the rule encodings") as spinner:
@@ -139,7 +139,7 @@ def _rule_table(rules) -> None:
     be taken for the search's own, and its report would say nothing of the rule's table."""
     from ..codespace import code_space
     from ..feedback import rule_of
-    from ..studies.static import check_rules
+    from ..static.search import check_rules
 
     if rule_of(rules).scored_by_calls:
         check_rules(rules)  # a size static does not play, said as static says it, before any table

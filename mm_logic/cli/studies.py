@@ -142,7 +142,7 @@ def optimal_command(rules, objective, max_depth, consistent_only, encoding, symm
       mmlogic optimal --pegs 3 --colors 4 --feedback examples/shared_colours.py
       mmlogic optimal --encoding examples/palindrome.lp
     """
-    from ..studies.optimal import optimal
+    from ..optimal.objectives import optimal
     from ..terminal.progress import Spinner
 
     # The tree written over the journal lost it; either written over the rule module or the encoding, lost that.
@@ -234,9 +234,9 @@ def _closing(client):
 def _optimal_with_lies(rules, objective, max_depth, consistent_only, encoding, jobs, executor, journal, save_tree,
                        as_json):
     """``optimal --lies K``: the least worst case against every liar, in small games
-    (:mod:`mm_logic.studies.optimal_lies`)."""
+    (:mod:`mm_logic.liar.optimal`)."""
     from ..feedback.encoded import ENCODED_SUFFIXES
-    from ..studies.optimal_lies import least_worst_case
+    from ..liar.optimal import least_worst_case
     from ..terminal.progress import Spinner
 
     # The search reads every code of the game and its rule's feedback, never an encoding's codes: refused before
@@ -263,9 +263,9 @@ def _optimal_with_lies(rules, objective, max_depth, consistent_only, encoding, j
 
 def _optimal_anytime(rules, anytime, exact_below, look_ahead, memory, journal, save_tree, as_json, others):
     """``optimal --anytime``: a heuristic's tree improved toward the optimum
-    (:mod:`mm_logic.studies.optimal_anytime`)."""
-    from ..studies import optimal_anytime as anytime_search
-    from ..studies.optimal_search import table_bits
+    (:mod:`mm_logic.optimal.anytime`)."""
+    from ..optimal import anytime as anytime_search
+    from ..optimal.searcher import table_bits
     from ..terminal.progress import Spinner
 
     if not anytime:

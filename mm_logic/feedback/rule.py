@@ -81,7 +81,7 @@ class FeedbackRule(ABC):
     #: The parts of the ASP encoding an entry grounds: ``step(t)`` (feedback.lp, and the rules a user's
     #: encoding adds) and the rule's own part, if any.
     asp_parts: tuple[str, ...] = ("step",)
-    #: The parts of ``static.lp`` that leave one answer open per guess (:func:`mm_logic.studies.static.answers`),
+    #: The parts of ``static.lp`` that leave one answer open per guess (:func:`mm_logic.static.search.answers`),
     #: after :attr:`asp_parts`; None: the static search reads the rule's answers from its feedback table.
     open_parts: tuple[str, ...] | None = None
     #: What ``info`` calls the feedbacks the rule writes (:meth:`slots` of them).

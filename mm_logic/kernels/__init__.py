@@ -12,13 +12,10 @@
 * :mod:`~mm_logic.kernels.states`: the liar's game's weighted parts over the states;
   :mod:`~mm_logic.kernels.lies_within`, the parts and the counting bound of the search within D guesses
   against every liar;
-* :mod:`~mm_logic.kernels.optimal`: the exact search of ``mmlogic optimal``;
-  :mod:`~mm_logic.kernels.node_symmetry`, the symmetries of its nodes; :mod:`~mm_logic.kernels.table`,
-  its transposition table; :mod:`~mm_logic.kernels.guess_scores`, its scoring of every code as a guess
-  (:mod:`~mm_logic.kernels.seen` for small sets, :mod:`~mm_logic.kernels.tally` for middling ones);
-* :mod:`~mm_logic.kernels.ahead`: the optimal search's kernels compiled ahead of time into an extension module
-  (:mod:`~mm_logic.kernels.ahead_build`), which ``optimal`` loads without numba, and
-  :mod:`~mm_logic.kernels.search_arrays`, the arrays and constants of that search, without numba;
+* :mod:`~mm_logic.kernels.optimal`: the exact search of ``mmlogic optimal``, a package: its branch and bound,
+  its transposition table (the sets already solved), the symmetries of its nodes, its scoring of every code as a
+  guess (small sets, middling sets), its arrays without numba, and the same kernels compiled ahead of time into
+  an extension module, which ``optimal`` loads without numba;
 * :mod:`~mm_logic.kernels.static_proof`: the exhaustive static search's refinement of classes and its branch
   and bound;
 * :mod:`~mm_logic.kernels.numba_cache`: the folder of numba's on-disk cache (:mod:`~mm_logic.kernels.cache_folders`).

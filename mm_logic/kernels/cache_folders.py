@@ -1,5 +1,5 @@
 """Folders a cache of compiled code may live in: numba's kernels (:mod:`mm_logic.kernels.numba_cache`) and the
-modules compiled ahead of time (:mod:`mm_logic.kernels.ahead`). Without numba, so that either may ask."""
+modules compiled ahead of time (:mod:`mm_logic.kernels.optimal.ahead`). Without numba, so that either may ask."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Compiled kernels (numba) of :mod:`mm_logic.studies.lies_within`: the children a guess leaves over the states,
+"""Compiled kernels (numba) of :mod:`mm_logic.liar.within`: the children a guess leaves over the states,
 and the counting bound on the sets of states that some strategy finishes within a number of guesses."""
 
 from __future__ import annotations

@@ -29,8 +29,8 @@ import numpy as np
 from numba import types
 from numba.typed import Dict
 
-from .node_symmetry import node_blocks
 from .numba_cache import CACHE
+from .optimal.node_symmetry import node_blocks
 from .orbits import representatives
 from .packed import _packed_black, _packed_mark, _plain_black, _plain_feedback, _positional_feedback
 from .scoring import BLACK, POSITIONAL, STANDARD, best_guess, best_guess_rule, group_bound

@@ -1,4 +1,4 @@
-"""Compiled kernels (numba) of the exhaustive static proof (:mod:`mm_logic.studies.static_proof`).
+"""Compiled kernels (numba) of the exhaustive static proof (:mod:`mm_logic.static.proof`).
 
 A partition of the codes is kept as the codes of its classes of two codes or more (a code alone is
 told apart already): ``order[starts[c]:starts[c + 1]]`` is class ``c``, the classes by size, the

@@ -8,14 +8,10 @@ whether two strategies differ on the same secrets); :mod:`.race` races
 entrants over one batch of secrets, each in its own worker process;
 ``sweep`` and ``openings`` run grids of cases in fresh processes,
 locally or on Dask; :mod:`.analysis` is ``info``'s feedbacks and bounds;
-:mod:`.optimal` and the modules beside it (:mod:`.optimal_search`,
-:mod:`.optimal_workers`, :mod:`.optimal_split`, :mod:`.optimal_result`,
-:mod:`.optimal_journal`, :mod:`.optimal_anytime`) the exact optimal search,
-on the game an edited encoding writes too (:mod:`.written_game`);
-:mod:`.static` and :mod:`.static_bound`, :mod:`.static_local`,
-:mod:`.static_proof` the fewest guesses fixed in advance; :mod:`.puzzle`
-histories with one consistent code; with lies, ``every_lie`` walks every
-way of lying, ``optimal_lies`` proves the least worst case of small games
-and :mod:`.lies_within` looks for a strategy within D guesses.
+:mod:`.written_game` the game an edited encoding writes (the optimal and
+static searches play it too); :mod:`.puzzle` histories with one consistent
+code. Beside this package, studies too: the exact optimal search
+(:mod:`mm_logic.optimal`), static play (:mod:`mm_logic.static`) and the
+liar's studies (:mod:`mm_logic.liar`).
 Nothing here is imported until a command asks for it.
 """

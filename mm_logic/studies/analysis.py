@@ -251,7 +251,7 @@ COMPUTED_UP_TO = 1_000
 
 
 def computed_optima(rules: Rules, encoding: Path | None = None) -> tuple[Optimum, ...]:
-    """The optimal values of a small space with none published, found by :func:`mm_logic.studies.optimal.optimal`:
+    """The optimal values of a small space with none published, found by :func:`mm_logic.optimal.objectives.optimal`:
     the least worst case, the least total, and (when the two strategies differ) the least total
     within that worst case. Nothing for spaces of more than :data:`COMPUTED_UP_TO` codes. ``encoding``: an
     edited encoding whose codes are the secrets.
@@ -266,7 +266,7 @@ def computed_optima(rules: Rules, encoding: Path | None = None) -> tuple[Optimum
     if encoding is not None and (rules.size > MAX_PARTITION_CODES
                                  or encoding_secrets(rules, encoding).size > COMPUTED_UP_TO):
         return ()
-    from .optimal import optimal
+    from ..optimal.objectives import optimal
     least = optimal(rules, "expected", encoding=encoding)
     worst = optimal(rules, "worst", encoding=encoding)
     edited = f" --encoding {encoding}" if encoding is not None else ""

@@ -55,8 +55,8 @@ RAISE = """
 import json, sys, time
 from mm_logic.rules import Rules
 from mm_logic.memory import peak_memory
-from mm_logic.studies.optimal_search import Searcher
-from mm_logic.studies.optimal import openings
+from mm_logic.optimal.searcher import Searcher
+from mm_logic.optimal.objectives import openings
 pegs, colors, rounds = map(int, sys.argv[1:4])
 t = time.perf_counter()
 s = Searcher(Rules(pegs, colors))

@@ -1,8 +1,8 @@
 """Is there a strategy that finds every secret within D guesses, whatever the codemaker answers with at most K lies?
 
-The search of :mod:`mm_logic.studies.lies_within` (an AND-OR depth-first search over the sets of states,
+The search of :mod:`mm_logic.liar.within` (an AND-OR depth-first search over the sets of states,
 exhaustive with ``--full D``, heuristic and widening pass after pass above ``--full``), then, when it
-finds a strategy, :func:`mm_logic.studies.lies_within.check`'s walk of its tree against every secret
+finds a strategy, :func:`mm_logic.liar.within.check`'s walk of its tree against every secret
 answered every way with at most K lies, apart from the search. Its figures are in
 docs/results/lies.md (issue 40: 4x6 with one lie within 7 guesses).
 
@@ -26,9 +26,9 @@ import json
 import sys
 import time
 
+from mm_logic.liar.within import BOUND_DEPTHS, check, parse_widths, search_within, tree_json
 from mm_logic.rules import Rules
 from mm_logic.scripting import count, natural, output_file, positive_seconds, run
-from mm_logic.studies.lies_within import BOUND_DEPTHS, check, parse_widths, search_within, tree_json
 
 
 def main() -> int:

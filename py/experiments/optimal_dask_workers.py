@@ -13,7 +13,7 @@ falls on each alike; it prints each count's best and median seconds, the
 total found (the same at every count, or the script says so and exits 1) and
 the speed-up over the first count. On a 2-core machine, 1 and 2 workers.
 ``--split-above N`` searches the parts of more than N codes guess by guess
-(the next level as tasks, :mod:`mm_logic.studies.optimal_split`), at every
+(the next level as tasks, :mod:`mm_logic.optimal.tasks`), at every
 count alike (0, the default: the root's parts alone, as before).
 
 Usage::
@@ -30,9 +30,9 @@ import statistics
 import time
 
 from mm_logic.errors import MMLogicError
+from mm_logic.optimal.objectives import optimal
 from mm_logic.rules import Rules
 from mm_logic.scripting import count, run
-from mm_logic.studies.optimal import optimal
 
 
 def main(argv=None) -> int:

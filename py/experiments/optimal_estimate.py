@@ -35,10 +35,10 @@ import numpy as np
 
 from mm_logic.errors import BadInput
 from mm_logic.notation import format_code, parse_code
+from mm_logic.optimal.searcher import Searcher, compile_kernels, table_bits
+from mm_logic.optimal.tasks import INF, openings
 from mm_logic.rules import Rules
 from mm_logic.scripting import count, output_file, positive_seconds, run
-from mm_logic.studies.optimal_search import Searcher, compile_kernels, table_bits
-from mm_logic.studies.optimal_split import INF, openings
 
 
 def fit(measured: list[tuple[int, float]]) -> tuple[float, float]:

@@ -24,8 +24,8 @@ import json
 from pathlib import Path
 
 from mm_logic.errors import BadInput
+from mm_logic.optimal.journal import KIND
 from mm_logic.scripting import run
-from mm_logic.studies.optimal_journal import KIND
 
 
 def read(path: Path) -> tuple[dict, list[dict]]:

@@ -11,7 +11,7 @@ import re
 import subprocess
 import time
 
-from mm_logic.studies import static
+from mm_logic.static import search as static
 
 from conftest import MMLOGIC, one_line_error
 

@@ -22,17 +22,17 @@ def no_work(monkeypatch):
     """The work the commands below would start, made to fail at once: a refusal must come before it, and a
     number that should have been refused fails its test instead of running for ever."""
     import mm_logic.codemaker
+    import mm_logic.optimal.objectives
+    import mm_logic.static.search
     import mm_logic.studies.compare
-    import mm_logic.studies.optimal
     import mm_logic.studies.puzzle
-    import mm_logic.studies.static
 
     def ran(*args, **kwargs):
         raise AssertionError("the work started: the number should have been refused before it")
 
     for module, name in ((mm_logic.codemaker, "bench_secrets"), (mm_logic.studies.compare, "compare"),
-                         (mm_logic.studies.optimal, "optimal"), (mm_logic.studies.puzzle, "draw_puzzle"),
-                         (mm_logic.studies.static, "static_search")):
+                         (mm_logic.optimal.objectives, "optimal"), (mm_logic.studies.puzzle, "draw_puzzle"),
+                         (mm_logic.static.search, "static_search")):
         monkeypatch.setattr(module, name, ran)
 
 
@@ -168,7 +168,7 @@ def test_counts_beyond_their_stated_maximum_are_refused(run, no_work, args, opti
 def test_the_maxima_are_what_they_are_counted_against():
     from mm_logic.cli import options
     from mm_logic.cli.puzzles import MAX_GUESSES
-    from mm_logic.studies.static import MAX_CODES
+    from mm_logic.static.search import MAX_CODES
 
     assert options.MAX_GAMES == MAX_GAMES
 
@@ -320,32 +320,32 @@ def test_memory_within_the_address_space_limit_is_searched():
 
 def test_the_default_table_keeps_within_the_address_space_limit(monkeypatch):
     from mm_logic.errors import BadInput
+    from mm_logic.optimal import searcher
     from mm_logic.rules import Rules
-    from mm_logic.studies import optimal_search
 
-    monkeypatch.setattr(optimal_search, "address_space", lambda: (300 << 20, 0))
-    monkeypatch.setattr(optimal_search, "available_memory", lambda: 64 << 30)
+    monkeypatch.setattr(searcher, "address_space", lambda: (300 << 20, 0))
+    monkeypatch.setattr(searcher, "available_memory", lambda: 64 << 30)
     # 300 MiB, 200 of it the interpreter's and 58 the feedback table's: 2**20 entries of 33 bytes, not 2**25 (the
     # default of 5x6 where the memory is there).
-    assert optimal_search.table_bits(Rules(5, 6), 1, None) == 20
-    assert optimal_search.table_bits(Rules(5, 6), 1, 300 << 20) == 20
+    assert searcher.table_bits(Rules(5, 6), 1, None) == 20
+    assert searcher.table_bits(Rules(5, 6), 1, 300 << 20) == 20
     with pytest.raises(BadInput) as error:
-        optimal_search.table_bits(Rules(5, 6), 2, 1 << 30)
+        searcher.table_bits(Rules(5, 6), 2, 1 << 30)
     assert str(error.value) == ("--memory 1.0 GiB is 512 MiB for each of 2 processes, more than each may take: its "
                                 "address space is limited to 300 MiB (ulimit -v), of which 0 bytes in use")
     with pytest.raises(BadInput) as error:
-        optimal_search.table_bits(Rules(5, 8), 1, None)
+        searcher.table_bits(Rules(5, 8), 1, None)
     assert str(error.value) == ("mmlogic optimal on 5x8 (32,768 codes) needs at least 1.2 GiB (its feedback table "
                                 "1.0 GiB) and has 300 MiB (what its address space limit, ulimit -v, leaves)")
 
 
 def test_a_table_the_machine_cannot_allocate_is_one_line(run, monkeypatch):
-    from mm_logic.kernels import search_arrays
+    from mm_logic.kernels.optimal import arrays
 
     def refused(bits):
         raise MemoryError(f"Unable to allocate {8 << bits} bytes")
 
-    monkeypatch.setattr(search_arrays, "new_table", refused)
+    monkeypatch.setattr(arrays, "new_table", refused)
     one_line_error(run("optimal", "--pegs", 2, "--colors", 3, "--memory", "1G"), 1,
                    "cannot allocate the search's table of 16,777,216 entries (528 MiB): out of memory; give a "
                    "smaller --memory", stdout="")

@@ -13,8 +13,8 @@ import time
 import numpy as np
 import pytest
 
+from mm_logic.optimal.objectives import optimal
 from mm_logic.rules import Rules
-from mm_logic.studies.optimal import optimal
 
 from conftest import py_path, py_script
 

@@ -11,9 +11,9 @@ import pytest
 from mm_logic.codespace import code_space
 from mm_logic.feedback import rule_of
 from mm_logic.notation import parse_code
+from mm_logic.optimal.objectives import optimal
 from mm_logic.rules import Rules
 from mm_logic.strategies.tree import read_node
-from mm_logic.studies.optimal import optimal
 
 from conftest import ROOT
 

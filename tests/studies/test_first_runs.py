@@ -55,7 +55,7 @@ def test_optimal_says_when_it_compiles_and_its_seconds_are_the_searchs_alone(tmp
 def test_the_compiling_note_says_whether_the_kernels_are_kept(run, monkeypatch, cached):
     # Where no folder for numba's cache can be written, every run compiles again: the note says so.
     import mm_logic.kernels.numba_cache as numba_cache
-    import mm_logic.studies.optimal as optimal_module
+    import mm_logic.optimal.objectives as optimal_module
     from mm_logic.cli.studies import COMPILING_OPTIMAL, COMPILING_UNCACHED
     from mm_logic.errors import BadInput
 

@@ -1,4 +1,5 @@
-"""The optimal search's vector scoring (mm_logic/kernels/seen.py, tally.py) against numpy, written apart.
+"""The optimal search's vector scoring (mm_logic/kernels/optimal/small_sets.py, middling_sets.py) against numpy,
+written apart.
 
 Every code's score as a guess of a random set, the guesses picked below a cut, and the least score
 of the others (and of every guess, the bound one guess ahead), on games of each feedback rule and of
@@ -12,8 +13,8 @@ import numpy as np
 import pytest
 
 from mm_logic.codespace import code_space
-from mm_logic.kernels.seen import least_score, seen_scores
-from mm_logic.kernels.tally import LARGE, LEFT_OUT, tally_scores
+from mm_logic.kernels.optimal.middling_sets import LARGE, LEFT_OUT, tally_scores
+from mm_logic.kernels.optimal.small_sets import least_score, seen_scores
 from mm_logic.rules import Rules
 
 GAMES = [Rules(4, 6), Rules(4, 7), Rules(5, 4), Rules(3, 5), Rules(4, 6, feedback="black")]

@@ -13,10 +13,10 @@ import json
 
 import pytest
 
+from mm_logic.optimal.journal import Journal
+from mm_logic.optimal.objectives import optimal
 from mm_logic.rules import Rules
 from mm_logic.strategies.tree import StrategyTree
-from mm_logic.studies.optimal import optimal
-from mm_logic.studies.optimal_journal import Journal
 
 from conftest import one_line_error
 

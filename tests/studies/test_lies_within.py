@@ -1,6 +1,6 @@
-"""The search for a strategy within D guesses against every liar (``mm_logic.studies.lies_within``).
+"""The search for a strategy within D guesses against every liar (``mm_logic.liar.within``).
 
-Exhaustive, it answers as ``optimal_lies``'s proof does: the least D it finds a strategy for is the least worst
+Exhaustive, it answers as ``mm_logic.liar.optimal``'s proof does: the least D it finds a strategy for is the least worst
 case, and D - 1 is proved impossible. Every tree it finds is walked here apart from the package, with the
 textbook feedback of ``generators``: every secret, every way of answering it with at most K lies.
 """
@@ -18,10 +18,10 @@ import pytest
 
 from mm_logic.errors import BadInput
 from mm_logic.kernels.lies_within import one_lie_bound
+from mm_logic.liar.optimal import least_worst_case
+from mm_logic.liar.within import check, finishes, parse_widths, search_within, tree_json
 from mm_logic.lies import answerable
 from mm_logic.rules import Rules
-from mm_logic.studies.lies_within import check, finishes, parse_widths, search_within, tree_json
-from mm_logic.studies.optimal_lies import least_worst_case
 
 from conftest import py_path
 from generators import brute_score

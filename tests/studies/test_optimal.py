@@ -21,10 +21,10 @@ import numpy as np
 import pytest
 
 from mm_logic.errors import BadInput
+from mm_logic.optimal.objectives import _expected_here, _expected_workers, optimal
+from mm_logic.optimal.searcher import Searcher, compile_kernels, perfect_split_bound
+from mm_logic.optimal.tasks import openings
 from mm_logic.rules import Rules
-from mm_logic.studies.optimal import _expected_here, _expected_workers, optimal
-from mm_logic.studies.optimal_search import Searcher, compile_kernels, perfect_split_bound
-from mm_logic.studies.optimal_split import openings
 from mm_logic.symmetry import GameSymmetry
 
 from generators import BruteOptimum, brute_score
@@ -237,9 +237,9 @@ def brute_black_moves(rules: Rules, history: list) -> set:
 @pytest.mark.parametrize("history", [[(0, 0, 1)], [(0, 1, 2), (1, 1, 0)], [(0, 0, 0), (0, 1, 1), (2, 1, 0)],
                                      [(1, 2, 0), (2, 0, 1)]], ids=str)
 def test_per_peg_moves_fix_the_history_and_keep_black_pegs(history):
-    from mm_logic.kernels.node_symmetry import peg_moves
-    from mm_logic.kernels.search_arrays import peg_permutations, tagged_codes
-    from mm_logic.studies.optimal_search import per_peg_symmetry
+    from mm_logic.kernels.optimal.arrays import peg_permutations, tagged_codes
+    from mm_logic.kernels.optimal.node_symmetry import peg_moves
+    from mm_logic.optimal.searcher import per_peg_symmetry
     rules = Rules(3, 4, feedback="black")
     assert per_peg_symmetry(rules) and not per_peg_symmetry(Rules(3, 4, max_repeat=1, feedback="black"))
     assert not per_peg_symmetry(Rules(3, 4)) and not per_peg_symmetry(Rules(3, 4, feedback="positional"))
@@ -265,7 +265,7 @@ def test_per_peg_moves_fix_the_history_and_keep_black_pegs(history):
 @pytest.mark.parametrize("rules", [Rules(4, 3, feedback="black"), Rules(3, 4, feedback="black")], ids=str)
 def test_per_peg_symmetry_changes_no_optimum(rules, monkeypatch):
     # The search with only the symmetries of the other rules (five openings of 4x3, not one) finds the same.
-    import mm_logic.studies.optimal as module
+    import mm_logic.optimal.objectives as module
     fast = [optimal(rules, objective) for objective in ("expected", "worst")]
     nothing = [optimal(rules, objective, symmetric=False) for objective in ("expected", "worst")]
     monkeypatch.setattr(module, "game_symmetry", lambda rules, secrets=None: GameSymmetry(True, True))
@@ -435,7 +435,7 @@ def test_with_no_terminal_the_first_progress_line_comes_soon(run, monkeypatch):
 
 
 def test_a_search_stopped_halfway_says_what_it_proved(run, tmp_path, monkeypatch):
-    import mm_logic.studies.optimal as search
+    import mm_logic.optimal.objectives as search
 
     rules = Rules(4, 4)
     candidates = search.openings(search.Searcher(rules), None)
@@ -581,12 +581,12 @@ def test_cli_refusals_are_one_line(run, args, message):
 
 
 def test_cli_ctrl_c_exits_130(run, monkeypatch):
-    import mm_logic.studies.optimal
+    import mm_logic.optimal.objectives
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(mm_logic.studies.optimal, "optimal", interrupted)
+    monkeypatch.setattr(mm_logic.optimal.objectives, "optimal", interrupted)
     result = run("optimal", "--pegs", "3", "--colors", "3")
     assert result.exit_code == 130 and "interrupted" in result.stderr and result.stdout == ""
 
@@ -642,7 +642,7 @@ def test_no_scorer_beats_the_optimum(rules):
 def test_a_set_large_enough_to_search_its_parts_smallest_first_costs_the_published_optimum():
     # Every code of 4x6 searched as one set by the kernel: 1,296 codes, above SMALLEST_FIRST (700), so the guesses
     # at the root search their parts smallest first (the openings' parts, at most 312 codes, largest first).
-    from mm_logic.kernels import optimal as kernel
+    from mm_logic.kernels.optimal import search as kernel
     searcher = Searcher(Rules(4, 6))
     everything = np.arange(searcher.size, dtype=np.int32)
     assert searcher.size >= kernel.SMALLEST_FIRST > 312

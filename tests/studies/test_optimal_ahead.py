@@ -1,4 +1,4 @@
-"""The optimal search's kernels compiled ahead of time (:mod:`mm_logic.kernels.ahead`).
+"""The optimal search's kernels compiled ahead of time (:mod:`mm_logic.kernels.optimal.ahead`).
 
 The extension module runs the very functions numba runs, compiled another way: on every kind of game the
 search plays (the three feedback rules, per-peg symmetry, hard mode, a depth limit, the worst objectives)
@@ -15,10 +15,10 @@ import sys
 import numpy as np
 import pytest
 
-from mm_logic.kernels import ahead
+from mm_logic.kernels.optimal import ahead
+from mm_logic.optimal.objectives import optimal
+from mm_logic.optimal.searcher import Searcher, compile_kernels, kernel_variant
 from mm_logic.rules import Rules
-from mm_logic.studies.optimal import optimal
-from mm_logic.studies.optimal_search import Searcher, compile_kernels, kernel_variant
 
 CASES = [
     (Rules(3, 4), {}),
@@ -64,7 +64,7 @@ def test_a_process_with_the_kernels_built_never_imports_numba():
     assert done.returncode == 0, done.stderr[-2000:]
     assert "total      73\n" in done.stdout
     imported = {line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines() if line.startswith("import time")}
-    assert "mm_logic.studies.optimal" in imported
+    assert "mm_logic.optimal.objectives" in imported
     assert {"numba", "llvmlite"} & imported == set()
 
 

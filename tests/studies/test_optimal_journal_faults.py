@@ -7,11 +7,11 @@ import json
 
 import pytest
 
-import mm_logic.studies.optimal as optimal_module
+import mm_logic.optimal.objectives as optimal_module
 from mm_logic.errors import BadInput
+from mm_logic.optimal.journal import Journal
+from mm_logic.optimal.objectives import optimal
 from mm_logic.rules import Rules
-from mm_logic.studies.optimal import optimal
-from mm_logic.studies.optimal_journal import Journal
 
 from conftest import one_line_error
 

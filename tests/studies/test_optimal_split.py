@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 from test_optimal import check_tree
 
+from mm_logic.optimal.objectives import openings, optimal, split_threshold
+from mm_logic.optimal.searcher import Searcher
+from mm_logic.optimal.tasks import guess_cost, guess_solvable
 from mm_logic.rules import Rules
-from mm_logic.studies.optimal import openings, optimal, split_threshold
-from mm_logic.studies.optimal_search import Searcher
-from mm_logic.studies.optimal_split import guess_cost, guess_solvable
 
 
 def strategy(result) -> tuple:

@@ -12,9 +12,9 @@ import pytest
 from mm_logic.codespace import code_space
 from mm_logic.feedback import score
 from mm_logic.rules import Rules
-from mm_logic.studies.static import alike_pairs, answers, check_guesses, orbits, static_search
-from mm_logic.studies.static_bound import guessed_bound
-from mm_logic.studies.static_local import classes, clingo_check, local_search
+from mm_logic.static.bound import guessed_bound
+from mm_logic.static.local_search import classes, clingo_check, local_search
+from mm_logic.static.search import alike_pairs, answers, check_guesses, orbits, static_search
 
 from conftest import ROOT, one_line_error
 
@@ -192,7 +192,7 @@ def test_static_local_search_hands_over_to_clingo(run):
     assert (data["guesses"], data["lower_bound"], data["found_by"]) == ([], 3, None)
 
 
-# The exhaustive proof (mm_logic/studies/static_proof.py): the same answers as the brute force and clingo.
+# The exhaustive proof (mm_logic/static/proof.py): the same answers as the brute force and clingo.
 
 BRUTE_FORCE_GAMES = [
     (Rules(2, 2), 2), (Rules(2, 3), 2), (Rules(2, 4), 3), (Rules(3, 2), 2), (Rules(3, 3), 3),
@@ -203,7 +203,7 @@ BRUTE_FORCE_GAMES = [
 
 @pytest.mark.parametrize("rules, k", BRUTE_FORCE_GAMES)
 def test_the_exhaustive_proof_equals_the_brute_force(rules, k):
-    from mm_logic.studies.static_proof import fewest
+    from mm_logic.static.proof import fewest
 
     assert brute_force(rules) == k
     found, proofs = fewest(rules)
@@ -219,7 +219,7 @@ def test_the_exhaustive_proof_equals_the_brute_force(rules, k):
     (Rules(4, 5, max_repeat=1), 5),
 ])
 def test_the_exhaustive_proof_equals_clingos_answers(rules, k):
-    from mm_logic.studies.static_proof import prove
+    from mm_logic.static.proof import prove
 
     assert prove(rules, k - 1).possible is False
     found = prove(rules, k)
@@ -232,14 +232,14 @@ def test_the_exhaustive_proof_equals_clingos_answers(rules, k):
     (Rules(4, 3, feedback="positional"), 2), (Rules(3, 4, max_repeat=1), 3),
 ])
 def test_the_symmetry_breaking_loses_no_set(rules, k):
-    from mm_logic.studies.static_proof import prove
+    from mm_logic.static.proof import prove
 
     # every combination of k codes against one set per symmetry class: the same answer
     assert prove(rules, k).possible == prove(rules, k, symmetric=False).possible
 
 
 def test_the_symmetries_and_the_class_bounds(monkeypatch):
-    from mm_logic.studies import static_proof
+    from mm_logic.static import proof as static_proof
 
     rules = Rules(3, 4)
     maps = static_proof.symmetry_group(rules)
@@ -258,7 +258,7 @@ def test_the_symmetries_and_the_class_bounds(monkeypatch):
 
 
 def test_the_exhaustive_search_pauses_and_resumes_alike(monkeypatch):
-    from mm_logic.studies import static_proof
+    from mm_logic.static import proof as static_proof
 
     whole = [static_proof.prove(Rules(4, 4), k) for k in (3, 4)]
     monkeypatch.setattr(static_proof, "BUDGET", 7)  # a slice of 7 guesses tried, then on where it was
@@ -365,7 +365,7 @@ def test_the_bound_is_a_bound_on_random_tables():
 
 def test_a_search_past_its_first_seconds_is_said_to_be_long(monkeypatch):
     # Under 500 codes the note came never: 4x4 black-peg (256 codes) ran ten minutes, its progress alone said.
-    import mm_logic.studies.static as module
+    import mm_logic.static.search as module
     monkeypatch.setattr(module, "NOTICE_AFTER", 0.0)
     told = []
     static_search(Rules(3, 3, feedback="black"), progress=lambda line: None, notice=told.append)

@@ -3,7 +3,7 @@
 standard rule and rules of one's own.
 
 Each game's fewest guesses are found three ways that must agree: a brute force written here (every set of
-k guesses, k = 1, 2, ...), the exhaustive search (``mm_logic.studies.static_proof``, over the symmetry
+k guesses, k = 1, 2, ...), the exhaustive search (``mm_logic.static.proof``, over the symmetry
 classes of the maps that keep the feedback and map the secrets onto themselves) and clingo's search; the
 sets found must tell the secrets apart by the rule's ``score`` called here.
 """
@@ -19,8 +19,8 @@ import pytest
 
 from mm_logic.codespace import code_space
 from mm_logic.rules import Rules
-from mm_logic.studies import static_proof
-from mm_logic.studies.static import static_search
+from mm_logic.static import proof as static_proof
+from mm_logic.static.search import static_search
 from mm_logic.studies.written_game import encoding_secrets
 
 from generators import ADMITS, brute_feedback, edited_encoding, own_rule_file, own_score
@@ -147,7 +147,7 @@ def test_static_cli_proves_an_edited_code_space(tmp_path, run):
     data = json.loads(out.stdout)
     for step in (data, *data["proofs"], *data["steps"]):
         step.pop("seconds")
-    method = "exhaustive branch and bound over the symmetry classes (mm_logic/studies/static_proof.py)"
+    method = "exhaustive branch and bound over the symmetry classes (mm_logic/static/proof.py)"
     proof = {"method": method, "found": [], "branches": 0, "branches_done": 0, "group": 48, "codes": 9}
     assert data == {
         "rules": {"pegs": 4, "colors": 3, "max_repeat": None, "feedback": rule}, "encoding": str(encoding),
