@@ -44,7 +44,7 @@ class AnytimeJournal:
         self.header = {"kind": KIND, "version": VERSION, "rules": rules.as_dict(), **settings}
         if rules.symbolic and rules.alphabet[: rules.colors] != DEFAULT_ALPHABET[: rules.colors]:
             # The lines write codes with the alphabet: another alphabet's journal named no set of the game, or
-            # seemed edited by hand (as the exact search's journal, mm_logic.studies.optimal_journal).
+            # seemed edited by hand (as the exact search's journal, mm_logic.optimal.journal).
             self.header["alphabet"] = rules.alphabet[: rules.colors]
         #: History (entries as written) -> each kind of line about its set -> (line number, the line).
         self.lines: dict[tuple[str, ...], dict[str, tuple[int, dict]]] = {}
