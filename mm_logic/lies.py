@@ -254,7 +254,7 @@ def answerable(rules: Rules) -> np.ndarray:
 
 def outside(rules: Rules, marks: np.ndarray) -> np.ndarray:
     """Per feedback index of ``marks``, whether it is the one a rule an encoding states (``--feedback FILE.lp``,
-    ``FILE.pl``) gives the codes it does not admit (:attr:`~mm_logic.feedback.encoded.EncodedRule.not_admitted`):
+    ``FILE.pl``) gives the codes it does not admit (``EncodedRule.not_admitted``, :mod:`mm_logic.feedback.encoded`):
     no answer, so that no lie gives it, and such a code is never the secret. All False under other rules."""
     from .feedback.encoded import EncodedRule
 
