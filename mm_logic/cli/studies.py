@@ -143,6 +143,7 @@ def optimal_command(rules, objective, max_depth, consistent_only, encoding, symm
       mmlogic optimal --encoding examples/palindrome.lp
     """
     from ..optimal.objectives import optimal
+    from ..optimal.result import StoppedSearch
     from ..terminal.progress import Spinner
 
     # The tree written over the journal lost it; either written over the rule module or the encoding, lost that.
@@ -193,10 +194,14 @@ def optimal_command(rules, objective, max_depth, consistent_only, encoding, symm
             result = optimal(rules, objective, max_depth, jobs, progress=progress, on_compile=compiling,
                              consistent_only=consistent_only, memory=memory, journal=journal, client=client,
                              split_above=split_above, symmetric=symmetric, encoding=encoding)
-        except KeyboardInterrupt as stopped:
+        except KeyboardInterrupt:  # before the search (its kernels compiling): nothing proved, the journal kept
             spinner.tick()
-            _said_when_stopped(stopped, journal)
+            _said_when_stopped(StoppedSearch(rules, objective, journal=journal))
             raise
+        if isinstance(result, StoppedSearch):
+            spinner.tick()
+            _said_when_stopped(result)
+            raise KeyboardInterrupt  # the contract's exit code of the signal that stopped it, after the notes
     if save_tree is not None:
         from ..strategies.tree import StrategyTree
 
@@ -209,16 +214,11 @@ def optimal_command(rules, objective, max_depth, consistent_only, encoding, symm
     end_quickly()  # the search's workers have ended, the tree is written: nothing left to tidy
 
 
-def _said_when_stopped(stopped: KeyboardInterrupt, journal) -> None:
-    """What a search stopped halfway proved (one process: the least total any strategy can have, the best
-    found), and where it resumes from."""
-    proved = getattr(stopped, "proved", None)
-    if proved is not None:
-        lower, best = proved
-        found = f", the best strategy found so far takes {best}" if best is not None else ""
-        click.echo(f"note: stopped: no strategy takes fewer than {lower} guesses in all{found}", err=True)
-    if journal is not None:
-        click.echo(f"note: what was settled is in {journal}: the same command resumes from it", err=True)
+def _said_when_stopped(stopped) -> None:
+    """What a search stopped halfway proved (:class:`~mm_logic.optimal.result.StoppedSearch`), and where it
+    resumes from."""
+    for line in stopped.notes():
+        click.echo(f"note: {line}", err=True)
 
 
 @contextlib.contextmanager

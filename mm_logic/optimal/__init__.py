@@ -15,6 +15,6 @@ The liar's optimal search is in :mod:`mm_logic.liar`.
 """
 
 from .objectives import OBJECTIVES, optimal
-from .result import OptimalResult
+from .result import OptimalResult, StoppedSearch
 
-__all__ = ["OBJECTIVES", "OptimalResult", "optimal"]
+__all__ = ["OBJECTIVES", "OptimalResult", "StoppedSearch", "optimal"]

@@ -281,11 +281,9 @@ class Anytime:
                 if time.process_time() - started > self.part_seconds:
                     control[searcher.k.STOP] = 1
 
-            searcher.on_tick = tick
             try:
-                found = searcher.cost(node.part, history, None, node.value)
+                found = searcher.cost(node.part, history, None, node.value, on_tick=tick)
             finally:
-                searcher.on_tick = None
                 stopped = bool(searcher.control[searcher.k.STOP])
                 searcher.control[searcher.k.STOP] = 0
             seconds = round(time.process_time() - started, 1)

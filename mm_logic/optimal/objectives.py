@@ -35,6 +35,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -48,10 +49,10 @@ from ..strategies.tree import TreeNode
 from ..studies.written_game import encoding_secrets
 from ..symmetry import NO_SYMMETRY, game_symmetry
 from .journal import Journal
-from .result import OpeningBound, OptimalResult
-from .searcher import Searcher, capacity, compile_kernels, table_bits
+from .result import OpeningBound, OptimalResult, StoppedSearch
+from .searcher import Searcher, Tick, capacity, compile_kernels, table_bits
 from .tasks import Opening, openings, smallest_first
-from .workers import DaskWorkers, Workers
+from .workers import DaskWorkers, Plan, Workers
 
 OBJECTIVES = ("expected", "worst", "worst-case")
 #: Called a few times a second with a one-line status of the search.
@@ -112,9 +113,11 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
 
     Returns
     -------
-    OptimalResult
+    OptimalResult or StoppedSearch
         The strategy as a tree (:attr:`~mm_logic.optimal.result.OptimalResult.tree`), its histogram
-        over every secret, and what the search proved.
+        over every secret, and what the search proved; or, stopped once the search began (Ctrl-C, SIGTERM: a
+        ``KeyboardInterrupt``), what it had proved by then and the journal it resumes from
+        (:class:`~mm_logic.optimal.result.StoppedSearch`). A stop while the kernels compile is raised.
 
     Raises
     ------
@@ -139,6 +142,8 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
     # Read (and held) before anything slow: another search's journal, a damaged one or one in use is refused
     # before the kernels compile.
     kept = Journal(journal, rules, consistent_only, secrets) if journal is not None else None
+    workers: Workers | None = None
+    known: _Stopped | None = None
     try:
         symmetry = game_symmetry(rules, secrets) if symmetric else NO_SYMMETRY
         compile_kernels(on_compile, worst=objective != "expected", rules=rules, symmetry=symmetry)
@@ -147,51 +152,29 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
         # guess that splits nothing only adds one), so no game is longer. Searching without it spares
         # tables of (limit + 1) x codes: --max-depth 2147483648 asked for 448 GiB.
         limit = max_depth if max_depth is not None and max_depth < rules.size else None
-        searcher = Searcher(rules, limit, consistent_only, bits, symmetry, secrets)
-    except BaseException:
-        if kept is not None:
-            kept.close()
-        raise
-    searcher.journal = kept
-    workers: Workers | None = None
-    try:
+        # The first searcher before the workers, which take their time to start: a stop meanwhile finds the
+        # search's own bounds. Handed over in a list: this frame keeps no reference to it, so that the worst
+        # objective's second search frees its table before making its own (_searched).
+        first = [Searcher(rules, limit, consistent_only, bits, symmetry, secrets)]
+        known = _known_before(first[0], objective, limit)  # what a stop from here on has proved at least
         if client is not None:
-            workers = DaskWorkers(client, rules, limit, progress, consistent_only, bits, symmetry)
+            workers = DaskWorkers(client)
             jobs = workers.jobs
         elif jobs > 1:
-            workers = Workers(jobs, rules, limit, progress, consistent_only, bits, symmetry)
+            workers = Workers(jobs)
+        split = None if workers is None else (split_threshold(rules.size, workers.jobs) if split_above is None
+                                              else split_above)
+        setup = _Setup(rules, consistent_only, bits, symmetry, secrets, kept, progress, workers, split)
+        found = _searched(setup, objective, limit, max_depth, first)
+    except (_Stopped, KeyboardInterrupt) as stopped:
         if workers is not None:
-            workers.journal, workers.part_name = kept, searcher.part_name
-            workers.split_above = split_threshold(rules.size, workers.jobs) if split_above is None else split_above
-            workers.searcher = searcher
-        if objective == "worst-case":
-            depth, opening = _least_worst_case(searcher, workers, progress)
-            result = _within(searcher, opening, depth)
-        elif objective == "worst":
-            depth, _ = _least_worst_case(searcher, workers, progress)
-            # Then the cheapest strategy within that depth. The least total overall is that strategy when it
-            # keeps within the depth (bulls and cows: 26,274 within 7); only otherwise (4x6) is the search
-            # done again depth-limited, which is slower where the limit prunes little, as it stores each set
-            # once per depth it is met at (bulls and cows within 7: 31 minutes, against 9 without the limit,
-            # the two run side by side on 2 cores).
-            if progress is not None:
-                report, progress = progress, lambda text: report(f"worst case {depth}; least total: {text}")
-                if workers is not None:
-                    workers.progress = progress
-            result = _expected(searcher, None, workers, progress)
-            if result.worst > depth:
-                first = searcher.positions
-                searcher = None  # its transposition table goes before the next one's is made
-                searcher = Searcher(rules, depth, consistent_only, bits, symmetry, secrets)
-                searcher.journal = kept
-                if workers is not None:
-                    workers.max_depth, workers.searcher = depth, searcher
-                result = _expected(searcher, depth, workers, progress)
-                result.positions += first
-            result.objective, result.max_depth, result.impossible_depth = "worst", None, depth - 1
-        else:
-            result = _expected(searcher, limit, workers, progress)
-            result.max_depth = max_depth
+            workers.close(interrupted=True)
+        if isinstance(stopped, KeyboardInterrupt):
+            if known is None:
+                raise  # the kernels were compiling: nothing searched
+            stopped = known  # before the objective's search said what it proved (the workers starting)
+        return StoppedSearch(rules, objective, stopped.lower, stopped.best, stopped.impossible, journal,
+                             time.perf_counter() - started)
     except BaseException:
         if workers is not None:
             workers.close(interrupted=True)
@@ -201,21 +184,136 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
             kept.close()
     if workers is not None:
         workers.close(interrupted=False)
-        result.positions += workers.positions
-        result.split_above, result.split_parts, result.guess_tasks = \
-            workers.split_above, workers.split_parts, workers.guess_tasks
-    result.positions += searcher.positions
-    result.consistent_only = consistent_only
-    result.encoding = encoding
-    result.table_entries = 1 << bits
-    if kept is not None:
-        result.journal, result.journal_read, result.journal_written = journal, kept.read, kept.written
-    result.peak_memory, children = peak_memory()
-    # The search's worker processes only: a first run's build of the kernels is a child process too.
-    result.worker_memory = children if workers is not None else 0
-    result.seconds = time.perf_counter() - started
-    result.jobs = jobs
-    return result
+    peak, children = peak_memory()
+    return OptimalResult(
+        rules, found.objective, found.max_depth, found.tree, found.histogram, found.openings,
+        impossible_depth=found.impossible, seconds=time.perf_counter() - started,
+        positions=found.positions + (workers.positions if workers is not None else 0), jobs=jobs,
+        consistent_only=consistent_only, table_entries=1 << bits, peak_memory=peak,
+        # The search's worker processes only: a first run's build of the kernels is a child process too.
+        worker_memory=children if workers is not None else 0,
+        **({"journal": journal, "journal_read": kept.read, "journal_written": kept.written} if kept else {}),
+        encoding=encoding,
+        **({"split_above": split, "split_parts": workers.split_parts, "guess_tasks": workers.guess_tasks}
+           if workers is not None else {}))
+
+
+@dataclass(frozen=True)
+class _Setup:
+    """What every search of one :func:`optimal` shares: the game, hard mode, the size of the tables, the
+    symmetries, the secrets, the journal (None: none), the progress, and the workers with their threshold of
+    parts split guess by guess (None: one process)."""
+
+    rules: Rules
+    consistent_only: bool
+    bits: int
+    symmetry: object
+    secrets: object
+    journal: Journal | None
+    progress: Progress | None
+    workers: Workers | None
+    split_above: int | None
+
+    def run(self, max_depth: int | None, said: Callable[[str], str] | None = None,
+            searcher: Searcher | None = None) -> _Run:
+        """A search of the games within ``max_depth`` guesses (None: no limit): ``searcher``, or a searcher of its
+        own (its tables made now), and the progress lines wrapped by ``said``."""
+        if searcher is None:
+            searcher = Searcher(self.rules, max_depth, self.consistent_only, self.bits, self.symmetry, self.secrets)
+        plan = None if self.workers is None else Plan(self.rules, max_depth, searcher, self.consistent_only,
+                                                      self.bits, self.symmetry, self.journal, self.split_above,
+                                                      self.progress)
+        run = _Run(searcher, self.journal, self.progress, self.workers, plan)
+        return run if said is None else _said(run, said)
+
+
+@dataclass(frozen=True)
+class _Run:
+    """One search: the driver's searcher, the journal (None: none), the progress, and, with workers, the workers
+    and the plan of their search (:class:`~mm_logic.optimal.workers.Plan`)."""
+
+    searcher: Searcher
+    journal: Journal | None
+    progress: Progress | None
+    workers: Workers | None = None
+    plan: Plan | None = None
+
+
+def _said(run: _Run, said: Callable[[str], str]) -> _Run:
+    """``run`` with its progress lines wrapped by ``said`` (``worst case 6; least total: ...``)."""
+    if run.progress is None:
+        return run
+    report = run.progress
+
+    def progress(text: str) -> None:
+        report(said(text))
+
+    return replace(run, progress=progress, plan=None if run.plan is None else replace(run.plan, progress=progress))
+
+
+@dataclass(frozen=True)
+class _Found:
+    """What an objective's search found: the strategy, its histogram and what was proved, and the positions the
+    driver's searchers took (the workers count theirs)."""
+
+    objective: str
+    max_depth: int | None
+    tree: TreeNode
+    histogram: Counter
+    openings: list[OpeningBound]
+    impossible: int | None = None
+    positions: int = 0
+
+
+class _Stopped(Exception):
+    """A search stopped (Ctrl-C, SIGTERM) with what it proved: the least total any strategy can have and the best
+    found (expected objectives), the most guesses within which no strategy finishes (worst objectives)."""
+
+    def __init__(self, lower: int | None = None, best: int | None = None, impossible: int | None = None):
+        super().__init__("stopped")
+        self.lower, self.best, self.impossible = lower, best, impossible
+
+
+def _known_before(searcher: Searcher, objective: str, limit: int | None) -> _Stopped:
+    """What is proved before any search: no strategy takes fewer guesses in all than the codes' perfect-split
+    bound, and none finds every code within fewer guesses than tell so many codes apart."""
+    if objective == "expected":
+        return _Stopped(int(searcher.bounds[0 if limit is None else limit - 1][searcher.root.size]))
+    depth = 1
+    while capacity(depth, searcher.classes) < searcher.root.size:
+        depth += 1
+    return _Stopped(impossible=depth - 1)
+
+
+def _searched(setup: _Setup, objective: str, limit: int | None, max_depth: int | None, first: list[Searcher]
+              ) -> _Found:
+    """The objective's search (:func:`optimal`): ``limit``, the depth searched within (``max_depth`` where it can
+    bind); ``first``, the first search's searcher, taken out of the list."""
+    run = setup.run(limit, searcher=first.pop())
+    if objective == "worst-case":
+        depth, opening = _least_worst_case(run)
+        tree, histogram = _within(run.searcher, opening, depth)
+        return _Found("worst-case", None, tree, histogram, [], depth - 1, run.searcher.positions)
+    if objective == "expected":
+        return replace(_expected(run, limit), max_depth=max_depth, positions=run.searcher.positions)
+    depth, _ = _least_worst_case(run)
+    positions = run.searcher.positions
+    # Then the cheapest strategy within that depth. The least total overall is that strategy when it keeps within
+    # the depth (bulls and cows: 26,274 within 7); only otherwise (4x6) is the search done again depth-limited,
+    # which is slower where the limit prunes little, as it stores each set once per depth it is met at (bulls
+    # and cows within 7: 31 minutes, against 9 without the limit, the two run side by side on 2 cores).
+    try:
+        run = _said(run, lambda text: f"worst case {depth}; least total: {text}")
+        found = _expected(run, None)
+        positions = run.searcher.positions
+        if max(found.histogram) > depth:
+            run = None  # the first searcher's table of solved sets goes before the next one's is made
+            run = setup.run(depth, lambda text: f"worst case {depth}; least total: {text}")
+            found = _expected(run, depth)
+            positions += run.searcher.positions
+    except _Stopped as stopped:
+        raise _Stopped(stopped.lower, stopped.best, depth - 1) from None
+    return replace(found, objective="worst", max_depth=None, impossible=depth - 1, positions=positions)
 
 
 #: The automatic ``--split-above``: with workers, a part of more than this share of the codes is searched
@@ -235,10 +333,11 @@ def split_threshold(size: int, jobs: int) -> int | None:
     return None if jobs <= 1 else max(2, int(size * SPLIT_SHARE))
 
 
-def _follow(progress: Progress | None, searcher: Searcher, head: str, tail: str = "") -> None:
-    """Report the searcher's ticks to ``progress`` with ``head`` (where the driver is) in front, ``tail`` after."""
+def _follow(progress: Progress | None, searcher: Searcher, head: str, tail: str = "") -> Tick | None:
+    """What reports the searcher's ticks to ``progress`` with ``head`` (where the driver is) in front, ``tail``
+    after (None: no progress)."""
     if progress is None:
-        return
+        return None
     k = searcher.k
 
     def tick(control: np.ndarray) -> None:
@@ -246,7 +345,7 @@ def _follow(progress: Progress | None, searcher: Searcher, head: str, tail: str 
         nodes = int(control[k.NODES])
         progress(f"{head}{tried}, {nodes:,} position{'' if nodes == 1 else 's'}{tail}")
 
-    searcher.on_tick = tick
+    return tick
 
 
 def _label(searcher: Searcher, opening: Opening, number: int, count: int, part: int, size: int) -> str:
@@ -280,14 +379,15 @@ def _result(searcher: Searcher, opening: Opening, subtrees: dict[int, TreeNode],
 
 
 # -- the expected objective ----------------------------------------------------------------------
-def _expected(searcher: Searcher, depth: int | None, workers: Workers | None,
-              progress: Progress | None) -> OptimalResult:
+def _expected(run: _Run, depth: int | None) -> _Found:
+    """The least total within ``depth`` guesses (None: no limit), and what was proved of every opening."""
+    searcher = run.searcher
     inf = searcher.k.INF
     candidates = openings(searcher, depth)
-    if workers is None:
-        best, winner, proved, subtrees = _expected_here(searcher, candidates, depth, progress)
+    if run.workers is None:
+        best, winner, proved, subtrees = _expected_here(run, candidates, depth)
     else:
-        best, winner, proved, subtrees = _expected_workers(searcher, candidates, depth, workers)
+        best, winner, proved, subtrees = _expected_workers(run, candidates, depth)
     if best >= inf:
         raise BadInput(f"no strategy finds every code of {searcher.rules.describe()} within {depth} guesses "
                        "(--objective worst gives the least number of guesses that can)")
@@ -300,15 +400,16 @@ def _expected(searcher: Searcher, depth: int | None, workers: Workers | None,
     # The best first: the winner, then the others by what was proved of them (they came in search
     # order: 4x4 listed 0011 >=905, 0001 >=907, 0123 >=905).
     bounds[1:] = sorted(bounds[1:], key=lambda b: (b.cost is None, b.cost or 0, not b.exact))  # ties: search order
-    return OptimalResult(searcher.rules, "expected", depth, tree, histogram, bounds)
+    return _Found("expected", depth, tree, histogram, bounds)
 
 
-def _expected_here(searcher: Searcher, candidates: list[Opening], depth: int | None, progress: Progress | None):
+def _expected_here(run: _Run, candidates: list[Opening], depth: int | None):
     """Branch and bound over the openings in this process: each part's budget is what is left of the best's.
 
     Once a best cost is known, an opening's parts are searched smallest first
-    (:func:`~mm_logic.optimal.tasks.smallest_first`).
+    (:func:`~mm_logic.optimal.tasks.smallest_first`). Stopped (Ctrl-C), :class:`_Stopped` with what was proved.
     """
+    searcher = run.searcher
     inf = searcher.k.INF
     below = None if depth is None else depth - 1
     row = searcher.bounds[0 if depth is None else depth - 1]
@@ -330,10 +431,11 @@ def _expected_here(searcher: Searcher, candidates: list[Opening], depth: int | N
                 if part.size <= 2:
                     continue  # its bound is its cost
                 label = _label(searcher, opening, number, len(candidates), count, part.size)
-                _follow(progress, searcher, label, f"; total at least {min(lows.values()):,}, best {_shown(best)}")
+                tick = _follow(run.progress, searcher, label,
+                               f"; total at least {min(lows.values()):,}, best {_shown(best)}")
                 floor = int(row[part.size])
                 budget = best - (cost - floor)
-                value, tree = _settled_cost(searcher, opening, fb, part, below, budget)
+                value, tree = _settled_cost(run, opening, fb, part, below, budget, tick)
                 if tree is not None:
                     trees[fb] = tree
                 cost += value - floor
@@ -343,33 +445,31 @@ def _expected_here(searcher: Searcher, candidates: list[Opening], depth: int | N
             if exact:
                 best, winner = cost, opening
             proved[opening.index] = (cost, exact)
-    except KeyboardInterrupt as stopped:
-        stopped.proved = (min(lows.values()), None if best >= inf else best)  # said by the command line
-        raise
-    searcher.on_tick = None
+    except KeyboardInterrupt:
+        raise _Stopped(min(lows.values()), None if best >= inf else best) from None
     return best, winner, proved, subtrees[winner.index]
 
 
-def _settled_cost(searcher: Searcher, opening: Opening, fb: int, part: np.ndarray, depth: int | None,
-                  budget: int) -> tuple[int, TreeNode | None]:
+def _settled_cost(run: _Run, opening: Opening, fb: int, part: np.ndarray, depth: int | None, budget: int,
+                  tick: Tick | None) -> tuple[int, TreeNode | None]:
     """A part's cost below ``budget`` (or a bound at least ``budget``), from the journal or searched, and its
     subtree when the journal gave it or keeps it (None: the tree is rebuilt from the transposition table)."""
-    journal = searcher.journal
+    searcher, journal = run.searcher, run.journal
     if journal is None:
-        return searcher.cost(part, [opening.index], depth, budget), None
+        return searcher.cost(part, [opening.index], depth, budget, on_tick=tick), None
     code, feedback = searcher.part_name(opening.index, fb)
     known = journal.cost(code, feedback, depth, budget)
     if known is not None:
         return known
     before, started = searcher.positions, searcher.cpu_seconds
-    value = searcher.cost(part, [opening.index], depth, budget)
+    value = searcher.cost(part, [opening.index], depth, budget, on_tick=tick)
     tree = searcher.subtree(part, [opening.index], depth) if value < budget else None
     journal.record_cost(code, feedback, depth, budget, value, tree,
                         effort=(searcher.positions - before, searcher.cpu_seconds - started))
     return value, tree
 
 
-def _expected_workers(searcher: Searcher, candidates: list[Opening], depth: int | None, workers: Workers):
+def _expected_workers(run: _Run, candidates: list[Opening], depth: int | None):
     """The openings' parts in worker processes: the most promising opening's exactly, then the others'
     against the best cost so far (an opening's remaining parts are dropped once its sum reaches it).
 
@@ -377,6 +477,7 @@ def _expected_workers(searcher: Searcher, candidates: list[Opening], depth: int 
     tighter budgets; one before it in search order needs only to tie it, which keeps the winner the
     first of the least cost, as in one process, whatever order the workers finish in.
     """
+    searcher, workers = run.searcher, run.workers
     inf = searcher.k.INF
     below = None if depth is None else depth - 1
     row = searcher.bounds[0 if depth is None else depth - 1]
@@ -425,13 +526,13 @@ def _expected_workers(searcher: Searcher, candidates: list[Opening], depth: int 
         for wave in waves:
             tasks = [(o, fb, part) for o in wave if o.bound < target(o)
                      for fb, part in (o.parts if wave is waves[0] else smallest_first(o.parts)) if part.size > 2]
-            workers.run(tasks, skip, budget, done, below, status=lambda: f"best so far {_shown(state['best'])}")
+            workers.run(run.plan, tasks, skip, budget, done, below,
+                        status=lambda: f"best so far {_shown(state['best'])}")
             for opening in wave:
                 consider(opening)  # an opening whose parts are all of two codes or fewer has no task
-    except KeyboardInterrupt as stopped:
+    except KeyboardInterrupt:
         # As in one process: each opening's bound, raised by its parts settled so far; the least is proved.
-        stopped.proved = (min(cost.values()), None if state["best"] >= inf else state["best"])
-        raise
+        raise _Stopped(min(cost.values()), None if state["best"] >= inf else state["best"]) from None
     best, winner = state["best"], state["winner"]
     proved = {o.index: (cost[o.index], True) if complete(o) else (max(cost[o.index], best), False)
               for o in candidates}
@@ -443,66 +544,69 @@ def _shown(cost: int) -> str:
 
 
 # -- the worst objective ------------------------------------------------------------------------
-def _least_worst_case(searcher: Searcher, workers: Workers | None, progress: Progress | None
-                      ) -> tuple[int, Opening]:
-    """The least depth within which some opening leaves parts that can all be solved, and the first such opening."""
+def _least_worst_case(run: _Run) -> tuple[int, Opening]:
+    """The least depth within which some opening leaves parts that can all be solved, and the first such opening.
+    Stopped (Ctrl-C), :class:`_Stopped` with the depth proved impossible so far."""
+    searcher = run.searcher
     depth = 1
     while capacity(depth, searcher.classes) < searcher.root.size:
         depth += 1  # fewer guesses cannot tell every code apart
     candidates = openings(searcher, None)
-    while (found := _some_within(searcher, candidates, depth, workers, progress)) is None:
-        depth += 1
-    searcher.on_tick = None
+    try:
+        while (found := _some_within(run, candidates, depth)) is None:
+            depth += 1
+    except KeyboardInterrupt:
+        raise _Stopped(impossible=depth - 1) from None
     return depth, found
 
 
-def _within(searcher: Searcher, opening: Opening, depth: int) -> OptimalResult:
-    """``--objective worst-case``: the strategy the feasibility search found within ``depth`` guesses."""
+def _within(searcher: Searcher, opening: Opening, depth: int) -> tuple[TreeNode, Counter]:
+    """``--objective worst-case``: the strategy the feasibility search found within ``depth`` guesses, and its
+    histogram."""
     subtrees = {fb: searcher.within_tree(part, [opening.index], depth - 1) for fb, part in opening.parts}
-    tree, histogram = _result(searcher, opening, subtrees, depth - 1)
-    return OptimalResult(searcher.rules, "worst-case", None, tree, histogram, [], impossible_depth=depth - 1)
+    return _result(searcher, opening, subtrees, depth - 1)
 
 
-def _some_within(searcher: Searcher, candidates: list[Opening], depth: int, workers: Workers | None,
-                 progress: Progress | None) -> Opening | None:
+def _some_within(run: _Run, candidates: list[Opening], depth: int) -> Opening | None:
     """The first opening that leaves parts that can each be solved within ``depth - 1`` guesses, if any."""
+    searcher = run.searcher
     fits = capacity(depth - 1, searcher.classes)
     for number, opening in enumerate(candidates, 1):
         if any(p.size > fits for _, p in opening.parts):
             continue
         parts = [(fb, part) for fb, part in opening.parts if part.size > 1]
-        if workers is None:
+        if run.workers is None:
             solved = True
             for count, (fb, part) in enumerate(parts, 1):
-                _follow(progress, searcher, f"within {depth} guesses: "
-                        + _label(searcher, opening, number, len(candidates), count, part.size))
-                if not _settled_within(searcher, opening, fb, part, depth - 1):
+                tick = _follow(run.progress, searcher, f"within {depth} guesses: "
+                               + _label(searcher, opening, number, len(candidates), count, part.size))
+                if not _settled_within(run, opening, fb, part, depth - 1, tick):
                     solved = False
                     break
         else:
-            solved = _all_solvable(workers, opening, parts, depth - 1,
+            solved = _all_solvable(run, opening, parts, depth - 1,
                                    f"within {depth} guesses, opening {number} of {len(candidates)}")
         if solved:
             return opening
     return None
 
 
-def _settled_within(searcher: Searcher, opening: Opening, fb: int, part: np.ndarray, depth: int) -> bool:
+def _settled_within(run: _Run, opening: Opening, fb: int, part: np.ndarray, depth: int, tick: Tick | None) -> bool:
     """Whether a part can be solved within ``depth`` guesses, from the journal or searched."""
-    journal = searcher.journal
+    searcher, journal = run.searcher, run.journal
     if journal is None:
-        return searcher.can_solve(part, [opening.index], depth)
+        return searcher.can_solve(part, [opening.index], depth, on_tick=tick)
     code, feedback = searcher.part_name(opening.index, fb)
     known = journal.solvable(code, feedback, depth)
     if known is None:
         before, started = searcher.positions, searcher.cpu_seconds
-        known = searcher.can_solve(part, [opening.index], depth)
+        known = searcher.can_solve(part, [opening.index], depth, on_tick=tick)
         journal.record_solvable(code, feedback, depth, known,
                                 effort=(searcher.positions - before, searcher.cpu_seconds - started))
     return known
 
 
-def _all_solvable(workers: Workers, opening: Opening, parts: list, depth: int, where: str) -> bool:
+def _all_solvable(run: _Run, opening: Opening, parts: list, depth: int, where: str) -> bool:
     """In the workers: whether every part can be solved within ``depth`` guesses (stops at the first that cannot)."""
     failed: list = []
 
@@ -510,6 +614,6 @@ def _all_solvable(workers: Workers, opening: Opening, parts: list, depth: int, w
         if not value:
             failed.append(task)
 
-    workers.run([(opening, fb, part) for fb, part in parts], lambda task: bool(failed), lambda task: 0, done,
-                depth, worst=True, status=lambda: where)
+    run.workers.run(run.plan, [(opening, fb, part) for fb, part in parts], lambda task: bool(failed),
+                    lambda task: 0, done, depth, worst=True, status=lambda: where)
     return not failed

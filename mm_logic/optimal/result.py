@@ -24,6 +24,40 @@ class OpeningBound:
     exact: bool
 
 
+@dataclass(frozen=True)
+class StoppedSearch:
+    """A search stopped before its end (Ctrl-C, SIGTERM), as a value: what it proved by then, and where it resumes.
+
+    :func:`~mm_logic.optimal.objectives.optimal` returns it instead of an :class:`OptimalResult`; the command line
+    says it (:meth:`notes`) and exits as an interrupted command does.
+    """
+
+    rules: Rules
+    objective: str
+    #: The expected objectives: no strategy takes fewer guesses in all; the best strategy found takes ``best``
+    #: (None: none found yet, or not known).
+    lower_bound: int | None = None
+    best: int | None = None
+    #: The worst objectives: no strategy finishes every game within this many guesses (None: not known).
+    impossible_depth: int | None = None
+    #: The ``--journal`` file, from which the same search resumes (None: none).
+    journal: Path | None = None
+    seconds: float = 0.0
+
+    def notes(self) -> list[str]:
+        """What the search proved, and where it resumes from, a line each."""
+        lines = []
+        if self.lower_bound is not None:
+            found = f", the best strategy found so far takes {self.best}" if self.best is not None else ""
+            lines.append(f"stopped: no strategy takes fewer than {self.lower_bound} guesses in all{found}")
+        if self.impossible_depth is not None and self.impossible_depth > 0:
+            lines.append(f"stopped: no strategy finds every code within {self.impossible_depth} "
+                         f"{'guess' if self.impossible_depth == 1 else 'guesses'}")
+        if self.journal is not None:
+            lines.append(f"what was settled is in {self.journal}: the same command resumes from it")
+        return lines
+
+
 @dataclass
 class OptimalResult:
     """An optimal strategy, its figures over every secret, and what proves it optimal."""

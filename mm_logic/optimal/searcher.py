@@ -89,14 +89,19 @@ def per_peg_symmetry(rules: Rules, symmetry: GameSymmetry | None = None) -> bool
     return (game_symmetry(rules) if symmetry is None else symmetry).per_peg
 
 
+#: Called a few times a second while a kernel runs, with its control array (``control[NODES]``: positions).
+Tick = Callable[[np.ndarray], None]
+
+
 # -- one process's search ------------------------------------------------------------------------
 class Searcher:
     """The compiled search over one rule set's codes, with its transposition table.
 
     Each call runs a kernel in a thread (it releases the GIL): Ctrl-C in the
     calling thread stops it at once (the kernel returns, the
-    :class:`KeyboardInterrupt` goes on), and ``on_tick`` is called a few
-    times a second meanwhile, for progress.
+    :class:`KeyboardInterrupt` goes on), and the call's ``on_tick`` is called a
+    few times a second meanwhile with the kernel's control array, for progress
+    (it may stop the kernel too: ``control[STOP] = 1``).
     """
 
     def __init__(self, rules: Rules, max_depth: int | None = None, consistent_only: bool = False,
@@ -174,12 +179,8 @@ class Searcher:
         self.tt = new_table(self.bits)
         self.control = np.zeros(arrays.CONTROL_SLOTS, dtype=np.int64)
         self.hist = np.zeros((self.size + 2, rules.pegs), dtype=np.int64)
-        self.on_tick: Callable[[np.ndarray], None] | None = None
         #: CPU seconds the kernels have run (in their own threads: a Dask worker's other tasks not counted).
         self.cpu_seconds = 0.0
-        #: Where the parts of the openings searched are kept, if anywhere (``--journal``: a
-        #: :class:`mm_logic.optimal.journal.Journal`).
-        self.journal = None
 
     @property
     def positions(self) -> int:
@@ -226,8 +227,9 @@ class Searcher:
         found.sort(key=lambda part: -part[1].size)  # stable: equal sizes by feedback
         return found
 
-    def _run(self, kernel, indices: np.ndarray, history: list[int], *args):
-        """Run a search kernel on the codes ``indices`` reached by ``history``, in a thread."""
+    def _run(self, kernel, indices: np.ndarray, history: list[int], *args, on_tick: Tick | None = None):
+        """Run a search kernel on the codes ``indices`` reached by ``history``, in a thread; ``on_tick`` is called
+        a few times a second while it runs."""
         sigmas, pis = self.moves(history)
         for h, g in enumerate(history):
             self.hist[h] = self.sym_codes[g]
@@ -249,8 +251,8 @@ class Searcher:
         try:
             while worker.is_alive():
                 worker.join(0.1)
-                if self.on_tick is not None:
-                    self.on_tick(self.control)
+                if on_tick is not None:
+                    on_tick(self.control)
         except KeyboardInterrupt:
             self.control[self.k.STOP] = 1  # the kernel returns at its next set
             worker.join()
@@ -259,19 +261,20 @@ class Searcher:
             raise out[0]
         return int(out[0])
 
-    def cost(self, indices: np.ndarray, history: list[int], depth: int | None, budget: int) -> int:
+    def cost(self, indices: np.ndarray, history: list[int], depth: int | None, budget: int, *,
+             on_tick: Tick | None = None) -> int:
         """The least total cost of the codes ``indices`` if below ``budget``, else a lower bound >= ``budget``.
 
         ``history``: the guesses (code indices) played to reach them; ``depth``:
-        the guesses left (None: unlimited).
+        the guesses left (None: unlimited); ``on_tick``: called a few times a second.
         """
         return self._run(self.k.search, indices, history, depth or 0, int(budget), 0, self.game, self.bounds,
-                         self.outsides, depth is not None, self.scratch, self.tt, self.control)
+                         self.outsides, depth is not None, self.scratch, self.tt, self.control, on_tick=on_tick)
 
-    def can_solve(self, indices: np.ndarray, history: list[int], depth: int) -> bool:
+    def can_solve(self, indices: np.ndarray, history: list[int], depth: int, *, on_tick: Tick | None = None) -> bool:
         """Whether some strategy finds every code of ``indices`` within ``depth`` guesses."""
         return self._run(self.k.feasible, indices, history, depth, 0, self.game, self.bound, self.capacity,
-                         self.scratch, self.tt, self.control) == 1
+                         self.scratch, self.tt, self.control, on_tick=on_tick) == 1
 
     def within_tree(self, indices: np.ndarray, history: list[int], depth: int) -> TreeNode:
         """A strategy that finds every code of ``indices`` within ``depth`` guesses, as :meth:`can_solve` found it

@@ -12,6 +12,7 @@ import queue
 import threading
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -67,52 +68,64 @@ def part_task(rules: Rules, max_depth: int | None, consistent_only: bool, bits: 
     return value, tree, searcher.positions - before, searcher.cpu_seconds - started
 
 
+@dataclass(frozen=True)
+class Plan:
+    """What the workers search in one :meth:`Workers.run`: the game and its limits (what each worker's searcher is
+    made with), the driver's searcher (the guesses at a split part, the names of the parts), and where the driver
+    keeps what they settle and says how it goes. A value: the driver makes another for another search (the worst
+    objective's search within its depth), the workers and their processes stay."""
+
+    rules: Rules
+    max_depth: int | None
+    searcher: Searcher
+    consistent_only: bool = False
+    bits: int | None = None
+    #: The symmetries taken (None: the game's).
+    symmetry: GameSymmetry | None = None
+    #: Where the parts are kept (``--journal``), if anywhere.
+    journal: Journal | None = None
+    #: Parts of more than this many codes are searched as one task per guess (None: none); the guesses are the
+    #: driver's searcher's (:func:`~mm_logic.optimal.tasks.openings`).
+    split_above: int | None = None
+    progress: Progress | None = None
+
+    def task_bits(self) -> int:
+        """The size of each worker's table of solved sets."""
+        return default_table_bits(self.rules.size) if self.bits is None else self.bits
+
+    def part_name(self, opening: int, fb: int) -> tuple[Code, Feedback]:
+        """How the journal names a part: the driver's :meth:`~mm_logic.optimal.searcher.Searcher.part_name`."""
+        return self.searcher.part_name(opening, fb)
+
+
 class Workers:
     """Worker processes searching parts of openings (:func:`part_task`); Ctrl-C terminates them."""
 
-    def __init__(self, jobs: int, rules: Rules, max_depth: int | None, progress: Progress | None,
-                 consistent_only: bool = False, bits: int | None = None, symmetry: GameSymmetry | None = None):
+    def __init__(self, jobs: int):
         # "spawn", as bench's workers: nothing of this process's state is inherited. Ctrl-C reaches
         # the whole process group: the workers leave it to this process, which terminates them; they
         # end with it if it is killed outright.
         self.pool = start_pool(multiprocessing.get_context("spawn"), jobs, start_worker, (os.getpid(),))
-        self._search(jobs, rules, max_depth, progress, consistent_only, bits, symmetry)
+        self._count(jobs)
 
-    def _search(self, jobs: int, rules: Rules, max_depth: int | None, progress: Progress | None,
-                consistent_only: bool, bits: int | None, symmetry: GameSymmetry | None) -> None:
-        """What the tasks are: the game, the depth limit, hard mode, the size of the workers' tables, the
-        symmetries taken (None: the game's)."""
-        self.symmetry = symmetry
+    def _count(self, jobs: int) -> None:
+        """The workers' tallies, over every run: tasks at once, positions the finished tasks searched and their
+        searches' CPU seconds (core-seconds), the parts searched guess by guess and their guesses searched."""
         self.jobs = jobs
-        self.rules = rules
-        self.max_depth = max_depth
-        self.consistent_only = consistent_only
-        self.bits = default_table_bits(rules.size) if bits is None else bits
-        self.progress = progress
-        #: Positions the finished tasks searched, and their searches' CPU seconds (core-seconds).
         self.positions = 0
         self.seconds = 0.0
         self.finished: queue.Queue = queue.Queue()
-        #: Where the parts are kept (``--journal``), and how a part is named there: the driver's
-        #: :meth:`Searcher.part_name`.
-        self.journal: Journal | None = None
-        self.part_name: Callable[[int, int], tuple[Code, Feedback]] | None = None
-        #: Parts of more than this many codes are searched as one task per guess (None: none); the guesses
-        #: are the driver's searcher's (:func:`~mm_logic.optimal.tasks.openings`).
-        self.split_above: int | None = None
-        self.searcher: Searcher | None = None
-        #: Parts settled so far in :meth:`run` (the progress line).
+        #: Parts settled so far in the run under way (its progress line).
         self.settled = 0
-        #: Parts searched guess by guess, and the guesses searched as tasks for them.
         self.split_parts = self.guess_tasks = 0
 
-    def run(self, tasks: list, skip: Callable, budget: Callable, done: Callable, depth: int | None,
+    def run(self, plan: Plan, tasks: list, skip: Callable, budget: Callable, done: Callable, depth: int | None,
             worst: bool = False, status: Callable[[], str] = str) -> None:
-        """Search ``tasks`` (``(opening, feedback, part)``), at most ``jobs`` at once, in order.
+        """Search ``tasks`` (``(opening, feedback, part)``) of ``plan``, at most ``jobs`` at once, in order.
 
         A task is submitted only when ``skip(task)`` is false, with the budget
         ``budget(task)`` of that moment; ``done(task, value, subtree, budget)``
-        gets each result as it comes. A part of more than ``split_above``
+        gets each result as it comes. A part of more than the plan's ``split_above``
         codes is searched as one task per guess at it
         (:class:`~mm_logic.optimal.tasks.Split`), submitted in the
         order the search would try them, before the tasks after it.
@@ -123,36 +136,36 @@ class Workers:
             while pending and running < self.jobs:
                 item = pending.popleft()
                 if isinstance(item, GuessTask):
-                    running += self._start_guess(item, skip, budget, done, depth, worst)
+                    running += self._start_guess(plan, item, skip, budget, done, depth, worst)
                     continue
                 task = item
                 if skip(task):
                     continue
                 limit = budget(task)
-                known = self._settled(task, depth, limit, worst)
+                known = self._settled(plan, task, depth, limit, worst)
                 if known is not None:
                     self.settled += 1
                     done(task, *known, limit)
                     continue
                 opening, _, part = task
-                if self.split_above is not None and part.size > self.split_above:
-                    split = Split(task, openings(self.searcher, depth, part, (opening.index,), worst), worst)
+                if plan.split_above is not None and part.size > plan.split_above:
+                    split = Split(task, openings(plan.searcher, depth, part, (opening.index,), worst), worst)
                     self.split_parts += 1
                     if split.tasks:
                         pending.extendleft(reversed(split.tasks))
                     else:
-                        self._finish(split, depth, done)
+                        self._finish(plan, split, depth, done)
                     continue
-                self._submit(task, limit, (self.rules, self.max_depth, self.consistent_only, self.bits, worst,
-                                           opening.index, part, depth, limit))
+                self._submit(plan, task, limit, (plan.rules, plan.max_depth, plan.consistent_only, plan.task_bits(),
+                                                 worst, opening.index, part, depth, limit))
                 running += 1
             if not running:
                 break
             while True:
-                if self.progress is not None:
+                if plan.progress is not None:
                     split = f" ({self.guess_tasks:,} guesses of {self.split_parts} large parts)" \
                         if self.split_parts else ""
-                    self.progress(f"{self.settled} of {len(tasks)} parts searched{split} in {self.jobs} processes, "
+                    plan.progress(f"{self.settled} of {len(tasks)} parts searched{split} in {self.jobs} processes, "
                                   f"{status()}{self._rate()}")
                 try:
                     task, limit, result, error = self.finished.get(timeout=0.2)
@@ -167,12 +180,12 @@ class Workers:
             self.seconds += seconds
             effort = (positions, seconds)
             if isinstance(task, GuessTask):
-                self._keep_guess(task, depth, limit, worst, value, tree, effort)
+                self._keep_guess(plan, task, depth, limit, worst, value, tree, effort)
                 if not task.split.closed and task.split.settle(task, value, tree, limit):
-                    self._finish(task.split, depth, done)
+                    self._finish(plan, task.split, depth, done)
                 continue
             self.settled += 1
-            self._keep(task, depth, limit, worst, value, tree, effort)
+            self._keep(plan, task, depth, limit, worst, value, tree, effort)
             done(task, value, tree, limit)
 
     def _rate(self) -> str:
@@ -181,8 +194,8 @@ class Workers:
             return ""
         return f", {self.positions:,} positions ({self.positions / self.seconds:,.0f} a second a worker)"
 
-    def _start_guess(self, item: GuessTask, skip: Callable, budget: Callable, done: Callable, depth: int | None,
-                     worst: bool) -> int:
+    def _start_guess(self, plan: Plan, item: GuessTask, skip: Callable, budget: Callable, done: Callable,
+                     depth: int | None, worst: bool) -> int:
         """Submit a guess of a split part, or settle it without a search (its bound, the journal): 1 if submitted."""
         split = item.split
         if split.closed:
@@ -195,77 +208,82 @@ class Workers:
         if not worst and guess.bound >= limit:
             known = (guess.bound, None)  # the kernel's cut: its parts' sizes alone reach the budget
         else:
-            known = self._settled_guess(item, depth, limit, worst)
+            known = self._settled_guess(plan, item, depth, limit, worst)
         if known is not None:
             if split.settle(item, *known, limit):
-                self._finish(split, depth, done)
+                self._finish(plan, split, depth, done)
             return 0
         opening, _, part = split.task
-        self._submit(item, limit, (self.rules, self.max_depth, self.consistent_only, self.bits, worst,
-                                   opening.index, part, depth, limit, guess.index))
+        self._submit(plan, item, limit, (plan.rules, plan.max_depth, plan.consistent_only, plan.task_bits(), worst,
+                                         opening.index, part, depth, limit, guess.index))
         self.guess_tasks += 1
         return 1
 
-    def _finish(self, split: Split, depth: int | None, done: Callable) -> None:
+    def _finish(self, plan: Plan, split: Split, depth: int | None, done: Callable) -> None:
         """A split part settled: kept as a part (the journal) and handed to ``done``."""
         split.closed = True
         self.settled += 1
         value, tree, limit = split.result()
-        self._keep(split.task, depth, limit, split.worst, value, tree)
+        self._keep(plan, split.task, depth, limit, split.worst, value, tree)
         done(split.task, value, tree, limit)
 
-    def _submit(self, task, limit: int, args: tuple) -> None:
+    def _submit(self, plan: Plan, task, limit: int, args: tuple) -> None:
         """Start :func:`part_task` on ``args``; its result or error goes to :attr:`finished` with the task."""
-        self.pool.apply_async(part_task, args, {"symmetry": self.symmetry},
+        self.pool.apply_async(part_task, args, {"symmetry": plan.symmetry},
                               callback=lambda r, t=task, b=limit: self.finished.put((t, b, r, None)),
                               error_callback=lambda e, t=task, b=limit: self.finished.put((t, b, None, e)))
 
-    def _settled(self, task, depth: int | None, limit: int, worst: bool) -> tuple[int, TreeNode | None] | None:
+    @staticmethod
+    def _settled(plan: Plan, task, depth: int | None, limit: int, worst: bool) -> tuple[int, TreeNode | None] | None:
         """What the journal says of a task for this budget (``(value, subtree)``), or None: search it."""
-        if self.journal is None:
+        if plan.journal is None:
             return None
         opening, fb, _ = task
-        code, feedback = self.part_name(opening.index, fb)
+        code, feedback = plan.part_name(opening.index, fb)
         if worst:
-            known = self.journal.solvable(code, feedback, depth)
+            known = plan.journal.solvable(code, feedback, depth)
             return None if known is None else (int(known), None)
-        return self.journal.cost(code, feedback, depth, limit)
+        return plan.journal.cost(code, feedback, depth, limit)
 
-    def _keep(self, task, depth: int | None, limit: int, worst: bool, value: int, tree: TreeNode | None,
+    @staticmethod
+    def _keep(plan: Plan, task, depth: int | None, limit: int, worst: bool, value: int, tree: TreeNode | None,
               effort: tuple[int, float] | None = None) -> None:
-        if self.journal is None:
+        if plan.journal is None:
             return
         opening, fb, _ = task
-        code, feedback = self.part_name(opening.index, fb)
+        code, feedback = plan.part_name(opening.index, fb)
         if worst:
-            self.journal.record_solvable(code, feedback, depth, bool(value), effort=effort)
+            plan.journal.record_solvable(code, feedback, depth, bool(value), effort=effort)
         else:
-            self.journal.record_cost(code, feedback, depth, limit, value, tree, effort=effort)
+            plan.journal.record_cost(code, feedback, depth, limit, value, tree, effort=effort)
 
-    def _guess_name(self, item: GuessTask) -> tuple[Code, Feedback, Code]:
+    @staticmethod
+    def _guess_name(plan: Plan, item: GuessTask) -> tuple[Code, Feedback, Code]:
         opening, fb, _ = item.split.task
-        return (*self.part_name(opening.index, fb), self.searcher.code(item.guess.index))
+        return (*plan.part_name(opening.index, fb), plan.searcher.code(item.guess.index))
 
-    def _settled_guess(self, item: GuessTask, depth: int | None, limit: int, worst: bool
+    @staticmethod
+    def _settled_guess(plan: Plan, item: GuessTask, depth: int | None, limit: int, worst: bool
                        ) -> tuple[int, TreeNode | None] | None:
         """What the journal says of a split part's guess for this budget, or None: search it."""
-        if self.journal is None:
+        if plan.journal is None:
             return None
-        code, feedback, guess = self._guess_name(item)
+        code, feedback, guess = Workers._guess_name(plan, item)
         if worst:
-            known = self.journal.solvable(code, feedback, depth, guess)
+            known = plan.journal.solvable(code, feedback, depth, guess)
             return None if known is None else (int(known), None)
-        return self.journal.cost(code, feedback, depth, limit, guess)
+        return plan.journal.cost(code, feedback, depth, limit, guess)
 
-    def _keep_guess(self, item: GuessTask, depth: int | None, limit: int, worst: bool, value: int,
+    @staticmethod
+    def _keep_guess(plan: Plan, item: GuessTask, depth: int | None, limit: int, worst: bool, value: int,
                     tree: TreeNode | None, effort: tuple[int, float]) -> None:
-        if self.journal is None:
+        if plan.journal is None:
             return
-        code, feedback, guess = self._guess_name(item)
+        code, feedback, guess = Workers._guess_name(plan, item)
         if worst:
-            self.journal.record_solvable(code, feedback, depth, bool(value), guess, effort=effort)
+            plan.journal.record_solvable(code, feedback, depth, bool(value), guess, effort=effort)
         else:
-            self.journal.record_cost(code, feedback, depth, limit, value, tree, guess, effort=effort)
+            plan.journal.record_cost(code, feedback, depth, limit, value, tree, guess, effort=effort)
 
     def close(self, interrupted: bool) -> None:
         if interrupted:
@@ -279,15 +297,13 @@ class DaskWorkers(Workers):
     """The workers of a Dask cluster (``--executor dask``): each part a task, as many at once as the cluster has
     threads; each worker thread keeps its own table of solved sets across the tasks it runs."""
 
-    def __init__(self, client, rules: Rules, max_depth: int | None, progress: Progress | None,
-                 consistent_only: bool = False, bits: int | None = None, symmetry: GameSymmetry | None = None):
+    def __init__(self, client):
         self.client = client
         self.futures: set = set()
-        self._search(max(1, sum(client.nthreads().values())), rules, max_depth, progress, consistent_only, bits,
-                     symmetry)
+        self._count(max(1, sum(client.nthreads().values())))
 
-    def _submit(self, task, limit: int, args: tuple) -> None:
-        future = self.client.submit(part_task, *args, symmetry=self.symmetry, pure=False)
+    def _submit(self, plan: Plan, task, limit: int, args: tuple) -> None:
+        future = self.client.submit(part_task, *args, symmetry=plan.symmetry, pure=False)
         self.futures.add(future)
 
         def arrived(f, t=task, b=limit) -> None:

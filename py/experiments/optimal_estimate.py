@@ -87,9 +87,8 @@ def estimate(rules: Rules, up_to: int, least: float, check: bool, opening: str |
             rows.append({"codes": int(part.size), "seconds": None, "positions": None, "cost": None})
             continue
         before, started = searcher.positions, time.perf_counter()
-        searcher.on_tick = _limit(started, part_limit)
         try:
-            cost = int(searcher.cost(part, [chosen.index], None, INF))
+            cost = int(searcher.cost(part, [chosen.index], None, INF, on_tick=_limit(started, part_limit)))
         except KeyboardInterrupt:
             # Ctrl-C or the part's time limit: this part took at least that long, the estimate is made of the
             # parts solved before it.

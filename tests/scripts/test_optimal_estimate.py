@@ -41,10 +41,10 @@ def test_a_part_stopped_ends_the_measuring_and_the_larger_parts_are_predicted(mo
     # predicted, and its row says how long it ran.
     real = estimate.Searcher.cost
 
-    def cost(self, indices, *args):
+    def cost(self, indices, *args, **options):
         if indices.size > 20:
             raise KeyboardInterrupt
-        return real(self, indices, *args)
+        return real(self, indices, *args, **options)
 
     monkeypatch.setattr(estimate.Searcher, "cost", cost)
     found = estimate.estimate(Rules(3, 5), up_to=100, least=1e-9, check=True, opening=None, say=lambda _: None)

@@ -21,7 +21,8 @@ import numpy as np
 import pytest
 
 from mm_logic.errors import BadInput
-from mm_logic.optimal.objectives import _expected_here, _expected_workers, optimal
+from mm_logic.optimal.objectives import _expected_here, _expected_workers, _Run, optimal
+from mm_logic.optimal.result import StoppedSearch
 from mm_logic.optimal.searcher import Searcher, compile_kernels, perfect_split_bound
 from mm_logic.optimal.tasks import openings
 from mm_logic.rules import Rules
@@ -350,7 +351,7 @@ class BackwardsWorkers:
     def __init__(self, searcher: Searcher):
         self.searcher = searcher
 
-    def run(self, tasks, skip, budget, done, depth, worst=False, status=str):
+    def run(self, plan, tasks, skip, budget, done, depth, worst=False, status=str):
         places = {index: i for i, index in enumerate(dict.fromkeys(o.index for o, _, _ in tasks))}
         for task in sorted(tasks, key=lambda t: -places[t[0].index]):
             if skip(task):
@@ -372,11 +373,12 @@ def test_the_winner_is_the_first_of_the_least_cost_whatever_order_the_workers_fi
     tied = [o for o in found if exact[searcher.code(o.index)] == 193]
     assert len(tied) == 6 and exact[(0, 0, 1, 1)] == 194
     candidates = [next(o for o in found if searcher.code(o.index) == (0, 0, 1, 1))] + tied
-    best, winner, proved, _ = _expected_workers(searcher, candidates, None, BackwardsWorkers(searcher))
+    backwards = _Run(searcher, None, None, BackwardsWorkers(searcher))
+    best, winner, proved, _ = _expected_workers(backwards, candidates, None)
     assert (best, searcher.code(winner.index)) == (193, searcher.code(tied[0].index))
     assert proved[candidates[0].index] == (194, True)
     assert all(cost >= 193 for cost, _ in proved.values())
-    alone = _expected_here(Searcher(rules), candidates, None, None)
+    alone = _expected_here(_Run(Searcher(rules), None, None), candidates, None)
     assert (alone[0], alone[1].index) == (best, winner.index)
 
 
@@ -391,8 +393,7 @@ def test_progress_says_where_the_search_is_and_ctrl_c_stops_it_at_once(objective
             raise KeyboardInterrupt
 
     before = threading.active_count()
-    with pytest.raises(KeyboardInterrupt):
-        optimal(Rules(4, 10, max_repeat=1), objective, progress=interrupt)
+    assert isinstance(optimal(Rules(4, 10, max_repeat=1), objective, progress=interrupt), StoppedSearch)
     assert threading.active_count() == before  # the search thread has returned
     # 4x10 without repeats has one opening up to symmetry; its first part to search holds 1,440 codes
     # The expected search says what it has proved so far: the least total of any strategy, the best found.
@@ -450,9 +451,9 @@ def test_a_search_stopped_halfway_says_what_it_proved(run, tmp_path, monkeypatch
         return real(*args)
 
     monkeypatch.setattr(search, "_settled_cost", settle_then_stop)
-    with pytest.raises(KeyboardInterrupt) as stopped:
-        optimal(rules, "expected")
-    lower, best = stopped.value.proved
+    stopped = optimal(rules, "expected")  # a value, not a KeyboardInterrupt carrying one
+    assert isinstance(stopped, StoppedSearch) and (stopped.objective, stopped.journal) == ("expected", None)
+    lower, best = stopped.lower_bound, stopped.best
     # The first opening was settled (the optimum, 905); the parts settled since raised the bounds of the others
     # above the least of them, never past the optimum.
     assert best == 905 and bound < lower < 905
@@ -476,10 +477,33 @@ def test_a_search_in_workers_stopped_halfway_says_what_it_proved_too():
 
     rules = Rules(4, 4)
     bound = min(o.bound for o in openings(Searcher(rules), None))
-    with pytest.raises(KeyboardInterrupt) as stopped:
-        optimal(rules, "expected", jobs=2, progress=stop_after_the_first_opening)
-    lower, best = stopped.value.proved
-    assert best == 905 and bound <= lower <= 905
+    stopped = optimal(rules, "expected", jobs=2, progress=stop_after_the_first_opening)
+    assert isinstance(stopped, StoppedSearch)
+    assert stopped.best == 905 and bound <= stopped.lower_bound <= 905
+
+
+@pytest.mark.parametrize("objective", ["worst-case", "worst"])
+def test_a_worst_case_search_stopped_says_the_depth_it_proved_impossible(run, tmp_path, monkeypatch, objective):
+    # It said nothing of what it had proved. 4x4: 3 guesses tell at most 183 codes apart of 256, so the search
+    # begins within 4 (which it finds), stopped there.
+    import mm_logic.optimal.objectives as search
+
+    real = search._some_within
+
+    def stop_at_four(run_, candidates, depth):
+        if depth == 4:
+            raise KeyboardInterrupt
+        return real(run_, candidates, depth)
+
+    monkeypatch.setattr(search, "_some_within", stop_at_four)
+    stopped = optimal(Rules(4, 4), objective)
+    assert stopped == StoppedSearch(Rules(4, 4), objective, impossible_depth=3, seconds=stopped.seconds)
+    journal = tmp_path / "j.jsonl"
+    result = run("optimal", "--pegs", 4, "--colors", 4, "--objective", objective, "--journal", journal)
+    assert (result.exit_code, result.stdout) == (130, "")
+    assert result.stderr == ("note: stopped: no strategy finds every code within 3 guesses\n"
+                             f"note: what was settled is in {journal}: the same command resumes from it\n"
+                             "interrupted\n")
 
 
 def test_a_depth_limit_that_cannot_bind_and_a_mistyped_jobs_cost_nothing():
