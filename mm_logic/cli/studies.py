@@ -56,7 +56,7 @@ def info(rules, backend, encoding, as_json):
       mmlogic info --feedback examples/shared_colours.py --backend python
     """
     from ..engines import make_engine
-    from ..studies.analysis import computed_optima, study
+    from ..studies.info import computed_optima, study
     from ..terminal.progress import Spinner
 
     with Spinner("asking the engine"):

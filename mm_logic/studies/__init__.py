@@ -7,7 +7,7 @@ engines side by side (the presets, the agreement check, the charts), and
 whether two strategies differ on the same secrets); :mod:`.race` races
 entrants over one batch of secrets, each in its own worker process;
 ``sweep`` and ``openings`` run grids of cases in fresh processes,
-locally or on Dask; :mod:`.analysis` is ``info``'s feedbacks and bounds;
+locally or on Dask; :mod:`.info` is ``info``'s feedbacks and bounds;
 :mod:`.written_game` the game an edited encoding writes (the optimal and
 static searches play it too); :mod:`.puzzle` histories with one consistent
 code. Beside this package, studies too: the exact optimal search

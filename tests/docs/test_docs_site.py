@@ -37,7 +37,7 @@ API_MODULES = ["adversary", "client", "codemaker", "codespace", "counting", "dia
                "player", "rules", "split", "static", "static.bound", "static.local_search", "static.proof",
                "static.search",
                "strategies", "strategies.base", "strategies.sampled", "strategies.scoring", "strategies.tree",
-               "strategies.weighted", "studies", "studies.analysis", "studies.bench",
+               "strategies.weighted", "studies", "studies.info", "studies.presets", "studies.bench",
                "studies.charts", "studies.compare", "studies.written_game", "studies.puzzle", "studies.race",
                "studies.statistics", "symmetry", "terminal", "terminal.play", "terminal.duel", "server.openapi"]
 #: A tag's attribute that makes the browser fetch: scripts, stylesheets, preloaded fonts, images.

@@ -7,7 +7,7 @@ import pytest
 
 from mm_logic.engines import make_engine
 from mm_logic.rules import Rules
-from mm_logic.studies.analysis import Optimum, fill_levels, partition_bound, study
+from mm_logic.studies.info import Optimum, fill_levels, partition_bound, study
 
 from conftest import PY
 
@@ -104,16 +104,16 @@ def test_the_feedback_questions_stop_at_their_budget(monkeypatch, own):
     # takes clingo long to prove so. Past the budget the set is not computed (null), at once.
     import time
 
-    import mm_logic.studies.analysis as analysis
-    monkeypatch.setattr(analysis, "FEEDBACK_SECONDS", 0.5)
+    import mm_logic.studies.info as info
+    monkeypatch.setattr(info, "FEEDBACK_SECONDS", 0.5)
     engine = make_engine("clingo", Rules(20, 30, max_repeat=1), time_limit=own)
     start = time.monotonic()
-    assert analysis.possible_feedbacks(engine) is None
+    assert info.possible_feedbacks(engine) is None
     assert time.monotonic() - start < 5 and engine.time_limit == own  # the engine's own limit is back
     # Within the budget the set is exact: 4x6 has 14 of the 15 pairs (not 3,1). The shipped budget: half a
     # second is not always enough for 14 questions on a loaded machine, and this part is not about time.
     monkeypatch.undo()
-    assert len(analysis.possible_feedbacks(make_engine("clingo", Rules(4, 6), time_limit=own))) == 14
+    assert len(info.possible_feedbacks(make_engine("clingo", Rules(4, 6), time_limit=own))) == 14
 
 
 def test_one_is_singular(run):
