@@ -121,7 +121,7 @@ def needs(rules: Rules, history: list[Entry], code: Code) -> int | None:
     return n if n <= rules.lies else None
 
 
-def wrong_answers(rules: Rules, guess: Code, secret: Code) -> list[Feedback]:
+def lies_told(rules: Rules, guess: Code, secret: Code) -> list[Feedback]:
     """Every answer a liar may give ``guess`` instead of the true one: each feedback of the rule that some
     code can give, but the truth and the win."""
     rule = rule_of(rules)
@@ -146,7 +146,7 @@ def states_after(rules: Rules, guess: Code, codes: np.ndarray, lies: np.ndarray)
 class Liar:
     """A codemaker that uses its lies (``--liar``): at the answers numbered in ``turns`` (from 1), or,
     with no ``turns``, at each answer with probability one half while lies are left. Each wrong answer
-    is drawn among :func:`wrong_answers`; every draw is reproducible from ``seed`` and the secret. The
+    is drawn among :func:`lies_told`; every draw is reproducible from ``seed`` and the secret. The
     win is always told: a guess that is the secret gets no lie, and a turn of ``turns`` that falls on
     it is skipped.
 
@@ -167,7 +167,7 @@ class Liar:
         rules = self.rules
         rule = rule_of(rules)
         truth = rule.score(guess, secret)
-        wrong = wrong_answers(rules, guess, secret)
+        wrong = lies_told(rules, guess, secret)
         number = len(history) + 1
         rng = np.random.default_rng(None if self.seed is None else [self.seed, number, *secret])
         told = len(broken(rules, history, secret))
@@ -264,5 +264,5 @@ def outside(rules: Rules, marks: np.ndarray) -> np.ndarray:
     return np.asarray(marks) == rule.not_admitted
 
 
-__all__ = ["NEVER", "Liar", "answerable", "broken", "lies_of_rows", "needs", "outside", "parse_liar", "possible",
-           "possible_indices", "split_states", "states_after", "tell", "volume_weights", "wrong_answers"]
+__all__ = ["NEVER", "Liar", "answerable", "broken", "lies_of_rows", "lies_told", "needs", "outside", "parse_liar",
+           "possible", "possible_indices", "split_states", "states_after", "tell", "volume_weights"]

@@ -35,7 +35,7 @@ there is none:
   under which the set failed (a failure with no node cut below is final).
 
 :func:`check` walks a strategy's tree apart from the search, from the rule's
-own feedback and :func:`~mm_logic.lies.wrong_answers`: every secret answered
+own feedback and :func:`~mm_logic.lies.lies_told`: every secret answered
 every way with at most K lies, as ``mm_logic.liar.every_lie`` walks a
 strategy. ``py/experiments/lies_within.py`` runs both: 4x6 with one lie, a
 strategy within 7 guesses found in about 30 s (two passes, ``--full 3``) and
@@ -65,7 +65,7 @@ import numpy as np
 from ..codespace import code_space
 from ..errors import BadInput
 from ..feedback import rule_of
-from ..lies import answerable, wrong_answers
+from ..lies import answerable, lies_told
 from ..notation import Code, format_code, format_feedback, parse_code
 from ..rules import Rules
 from ..symmetry import canonical_openings, code_maps, game_symmetry, moves_keep_feedback
@@ -378,7 +378,7 @@ class Check:
 def check(rules: Rules, tree: Tree | dict) -> Check:
     """Walk ``tree`` (:data:`Tree`, or :func:`tree_json`'s form) against every secret, answered every way
     with at most ``rules.lies`` lies: each answer read from the rule's own feedback and
-    :func:`~mm_logic.lies.wrong_answers`, apart from the search's table and states. Each leaf is a game."""
+    :func:`~mm_logic.lies.lies_told`, apart from the search's table and states. Each leaf is a game."""
     space, rule = code_space(rules), rule_of(rules)
     win = rule.win(rules.pegs)
     if isinstance(tree.get("guess"), str):
@@ -390,7 +390,7 @@ def check(rules: Rules, tree: Tree | dict) -> Check:
 
     @cache
     def lies_for(guess: Code, secret: Code) -> tuple:
-        return tuple(wrong_answers(rules, guess, secret))
+        return tuple(lies_told(rules, guess, secret))
 
     histogram: Counter = Counter()
     missing: list = []

@@ -148,7 +148,7 @@ def play_codebreaker(game: Game, ask: Callable[[str], str | None], say: Callable
         say(f"{format_code(guess, rules)}  {format_feedback(fb, rules)}")
         if game.won:
             say(f"found in {plural(len(game.history), 'guess')}")
-            for line in wrong_answers(game.history, game.secret, rules) if rules.lies and game.secret else ():
+            for line in contradicted_answers(game.history, game.secret, rules) if rules.lies and game.secret else ():
                 say(line.replace("you said", "I said"))  # the lies told, once the game is over
             return 0
     if max_guesses is not None and len(game.history) >= max_guesses:
@@ -163,7 +163,7 @@ def play_codebreaker(game: Game, ask: Callable[[str], str | None], say: Callable
             say(f"no secret was kept; {format_code(kept, rules)} fits every answer")
     else:
         say(f"the secret was {format_code(game.secret, rules)}")
-        for line in wrong_answers(game.history, game.secret, rules) if rules.lies else ():
+        for line in contradicted_answers(game.history, game.secret, rules) if rules.lies else ():
             say(line.replace("you said", "I said"))  # the lies told, once the game is over
     return 0
 
@@ -181,10 +181,10 @@ def parse_answer(text: str, rules) -> tuple[int, int]:
     return check_feedback(answer, rules)
 
 
-def wrong_answers(history: list[Entry], secret: Code, rules: Rules) -> list[str]:
+def contradicted_answers(history: list[Entry], secret: Code, rules: Rules) -> list[str]:
     """The answers of ``history`` that ``secret`` contradicts, one line each.
 
-    >>> wrong_answers([((0, 0, 1, 1), (1, 1)), ((0, 1, 2, 3), (0, 0))], (0, 1, 4, 5), Rules())
+    >>> contradicted_answers([((0, 0, 1, 1), (1, 1)), ((0, 1, 2, 3), (0, 0))], (0, 1, 4, 5), Rules())
     ['answer 2 was wrong: 0123 gets 2,0, you said 0,0']
     """
     lines = []
@@ -269,7 +269,7 @@ def play_codemaker(game: Game, ask: Callable[[str], str | None], say: Callable[[
         except BadInput as error:
             say(f"{error}; try again (Enter to skip)")
             continue
-        wrong = wrong_answers(game.history, secret, rules)
+        wrong = contradicted_answers(game.history, secret, rules)
         for line in wrong or ["every answer was right"]:
             say(line)
         if honesty is not None:  # the duel's extra point

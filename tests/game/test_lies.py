@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from mm_logic.engines import make_engine
 from mm_logic.game import play
-from mm_logic.lies import Liar, parse_liar, wrong_answers
+from mm_logic.lies import Liar, lies_told, parse_liar
 from mm_logic.notation import format_code
 from mm_logic.rules import Rules
 from mm_logic.strategies import make_strategy
@@ -97,8 +97,8 @@ def test_a_liar_answers_wrongly_only_among_feedbacks_that_occur_never_the_win(ru
     win = brute_score(rules, (0,) * rules.pegs, (0,) * rules.pegs)
     guess, secret = (0,) * rules.pegs, (1,) + (0,) * (rules.pegs - 1)
     truth = brute_score(rules, guess, secret)
-    assert wrong_answers(rules, guess, secret) == [fb for fb in every if fb not in (truth, win)]
-    assert wrong_answers(rules, secret, secret) == []  # the win is always told
+    assert lies_told(rules, guess, secret) == [fb for fb in every if fb not in (truth, win)]
+    assert lies_told(rules, secret, secret) == []  # the win is always told
 
 
 def test_a_liar_lies_at_the_answers_it_is_given_and_never_more_than_k_times():

@@ -20,7 +20,7 @@ import pytest
 from mm_logic.codespace import code_space
 from mm_logic.engines import make_engine
 from mm_logic.feedback import rule_of
-from mm_logic.lies import possible, wrong_answers
+from mm_logic.lies import lies_told, possible
 from mm_logic.rules import Rules
 from mm_logic.server.process import ServerProcess
 
@@ -92,7 +92,7 @@ def test_every_engine_keeps_the_brute_forces_states(backend):
 def test_a_liar_answers_every_number_of_the_rule_but_the_truth():
     for guess, secret in product(GUESSES, admitted()):
         expected = [] if guess == secret else [(v,) for v in range(RULES.pegs + 1) if v != shared(guess, secret)]
-        assert wrong_answers(RULES, guess, secret) == expected, (guess, secret)
+        assert lies_told(RULES, guess, secret) == expected, (guess, secret)
 
 
 # -- the command line ---------------------------------------------------------------------------------------------
@@ -165,7 +165,7 @@ def test_play_as_codebreaker_hears_a_lie_of_a_rule_written_once(run):
     result = run("play", *SMALL, "--secret", "121", "--liar", "1", "--seed", "1", input="012\n010\n121\n")
     assert result.exit_code == 0, result.output
     told = int(result.stdout.splitlines()[2].split()[1])
-    assert told != shared((0, 1, 2), (1, 2, 1)) and (told,) in wrong_answers(RULES, (0, 1, 2), (1, 2, 1))
+    assert told != shared((0, 1, 2), (1, 2, 1)) and (told,) in lies_told(RULES, (0, 1, 2), (1, 2, 1))
     assert result.stdout.splitlines()[-1] == f"answer 1 was wrong: 012 gets 2, I said {told}"
 
 
