@@ -2,7 +2,8 @@
 
 * :mod:`~mm_logic.kernels.packed`: feedback on codes packed one word a code, and each rule's compiled feedback;
 * :mod:`~mm_logic.kernels.orbits`: whether a code is the smallest of its orbit under a history's symmetries;
-* :mod:`~mm_logic.kernels.scoring`: the scoring strategies' best guess, scored on the fly;
+* :mod:`~mm_logic.kernels.scoring`: the scoring strategies' best guess, scored on the fly, one search for every
+  feedback rule (:mod:`~mm_logic.kernels.scoring_rank`, the pieces a candidate goes through);
   :mod:`~mm_logic.kernels.scoring_tree`, a scoring strategy's whole tree in one call;
   :mod:`~mm_logic.kernels.weighted`, the weighted entropy's best guess (a part valued by its feedback and size);
 * :mod:`~mm_logic.kernels.sample`: the sampling strategies' searches of games too large to enumerate;

@@ -31,7 +31,7 @@ import numpy as np
 from .numba_cache import CACHE
 from .packed import _plain_black, _plain_feedback, _positional_feedback, _positional_marks
 from .sample import colour_counts
-from .scoring import BLACK, STANDARD, _dense_ids
+from .scoring_rank import BLACK, STANDARD, dense_ids
 
 
 def feedback_width(rule: int, pegs: int) -> int:
@@ -219,7 +219,7 @@ def _parts_entropy(out, keys, ids, taken, sizes, shift):
     """Entropy (bits) of the partition of the indices ``out`` (parts numbered densely through the hash
     table ``keys``/``ids``, left empty again)."""
     m = out.shape[0]
-    ntaken, parts = _dense_ids(out, m, keys, ids, taken, 0, 0, shift)
+    ntaken, parts = dense_ids(out, m, keys, ids, taken, 0, 0, shift)
     sizes[:parts] = 0
     for j in range(m):
         sizes[out[j]] += 1

@@ -17,10 +17,17 @@ colours permuted freely within blocks, and pairs ``(sigma, pi)`` acting as
 smaller code; the orbit's smallest code is never skipped, so the result is
 the same as scoring every code (:mod:`mm_logic.kernels.orbits`).
 
-Feedback comes from packed words where the codes fit them, else from the
-plain loop (:mod:`mm_logic.kernels.packed`). :func:`best_guess` scores by the
-standard rule; :func:`best_guess_rule` is the same search under any rule (black
-pegs, positional marks), given bounds and symmetries that hold for it.
+One search for every feedback rule: the rule reaches it as its code
+(:func:`rule_code`, ``feedback[0]``), and :func:`best_guess` hands it on as a
+constant (``literally``), so that each rule has its own compiled search, its
+chunk of feedbacks computed by the rule's own function
+(:mod:`mm_logic.kernels.packed`: packed words where the codes fit them, else
+the plain loops), or, for a rule of one's own, read from the game's feedback
+table; the branches of the other rules are compiled out, and the standard
+rule's search is as fast as a search written for it alone. The pieces a
+candidate goes through (its count into parts, the counters' clearing, the rank
+from bits) are :mod:`mm_logic.kernels.scoring_rank`'s; here are the walk over
+the candidates, the bounds, and :func:`load`.
 """
 
 from __future__ import annotations
@@ -29,15 +36,14 @@ import functools
 
 import numba as nb
 import numpy as np
+from numba import literally
 
-from ..feedback.rule import BLACK_PEGS, ONE_MARK_PER_PEG, PEGS_AND_COLOURS
 from .numba_cache import CACHE
 from .orbits import _compare_canonical, _is_representative, representatives
 from .packed import (
     _packed_black,
     _packed_common,
     _packed_feedback,
-    _packed_mark,
     _plain_black,
     _plain_feedback,
     _positional_feedback,
@@ -45,53 +51,44 @@ from .packed import (
     pack_code,
     packed_marks,
 )
+from .scoring_rank import (
+    BLACK,
+    CHUNK,
+    HASHED,
+    POSITIONAL,
+    STANDARD,
+    TABLE,
+    clear_kept,
+    consistent_codes,
+    count_largest,
+    count_sum,
+    dense_ids,
+    distinct_rank,
+    largest_kept,
+    new_tally,
+    plain_guess,
+    reset_ids,
+    table_marks,
+)
 
-#: Feedbacks computed at once for one candidate before they are counted.
-_CHUNK = 64
-#: Up to this many consistent codes, :func:`_distinct_rank` computes feedbacks one at a time (it stops
-#: sooner); beyond, in chunks of :data:`_BIT_CHUNK` (vectorised: most are needed there).
-_ONE_BY_ONE = 16
-_BIT_CHUNK = 64
+__all__ = ["BLACK", "CHUNK", "HASHED", "NO_RANK", "POSITIONAL", "STANDARD", "TABLE", "best_guess",
+           "group_bound", "load", "rule_code"]
+
 #: Ranks never reached (the search's starting best).
 NO_RANK = np.iinfo(np.int64).max
-#: The feedback rules as the kernels know them (``rule`` of :func:`best_guess_rule`); HASHED is the positional
-#: rule with the marks met by each candidate numbered densely through a hash table (``_dense_ids``); TABLE,
-#: a rule the kernels do not know (a rule of one's own), scored from the game's feedback table instead.
-STANDARD, BLACK, POSITIONAL, HASHED, TABLE = PEGS_AND_COLOURS, BLACK_PEGS, ONE_MARK_PER_PEG, 3, 4
 #: Most pegs of the positional rule whose feedbacks are counted in an array of ``3**pegs`` slots (longer
 #: codes: HASHED).
 POSITIONAL_PEGS = 13
 
 
 def rule_code(rules) -> int:
-    """The ``rule`` argument of :func:`best_guess_rule` for a game, from the compiled feedback its rule declares
-    (:attr:`mm_logic.feedback.FeedbackRule.kernel`); TABLE where it declares none."""
+    """The rule's code (``feedback[0]`` of :func:`best_guess`) for a game, from the compiled feedback its rule
+    declares (:attr:`mm_logic.feedback.FeedbackRule.kernel`); TABLE where it declares none."""
     from ..feedback import rule_of
     kernel = rule_of(rules).kernel
     if kernel is None:
         return TABLE
     return HASHED if kernel == POSITIONAL and rules.pegs > POSITIONAL_PEGS else kernel
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-
-
-@nb.njit(cache=CACHE)
-def _dense_ids(out, n, keys, ids, taken, ntaken, next_id, shift):
-    """Replace the feedback indices ``out[:n]`` by dense ids, numbered as first met (open addressing in
-    ``keys``/``ids``, -1 free; ``taken``: the positions filled, to clear them). Returns ``(ntaken, next_id)``."""
-    mask = keys.shape[0] - 1
-    for j in range(n):
-        key = out[j]
-        h = np.int64((np.uint64(key) * _GOLDEN) >> np.uint64(shift)) & mask
-        while keys[h] != -1 and keys[h] != key:
-            h = (h + 1) & mask
-        if keys[h] == -1:
-            keys[h] = key
-            ids[h] = next_id
-            next_id += 1
-            taken[ntaken] = h
-            ntaken += 1
-        out[j] = ids[h]
-    return ntaken, next_id
 
 
 @nb.njit(cache=CACHE)
@@ -208,106 +205,82 @@ def _colour_floors(codes, count_words, multisets, distinct, alive, m, pegs, mode
     return floors
 
 
-@nb.njit(cache=CACHE, inline="always")
-def _distinct_rank(out, gw, g0, g1, s_words, s_counts0, s_counts1, m, pegs, mode, first_step, most, best, values):
-    """A candidate's rank when only whether feedbacks repeat matters, from one word of bits (a bit per
-    feedback ``black * (pegs + 1) + common``, so ``(pegs + 1)**2 <= 64``): mode 0 with a best rank of
-    ``values[2]`` (a repeated feedback loses: a perfect split or nothing), or ranks that count parts
-    alone (mode 1, each part ``first_step``, nothing more per code). ``most``: the feedbacks the
-    candidate may get at most. Returns ``(dropped, rank, feedbacks computed)``; dropped as soon as
-    the candidate cannot beat ``best``, as the counting search drops it, or sooner (the parts it may
-    still open are bounded by ``most`` less those it has)."""
-    seen = np.uint64(0)
-    parts = 0
-    computed = 0
-    if mode == 1 and first_step * min(m, most) >= best:
-        return True, 0, 0
-    if m <= _ONE_BY_ONE:
-        for j in range(m):
-            computed += 1
-            bit = np.uint64(1) << np.uint64(_packed_mark(gw, g0, g1, s_words[j], s_counts0[j], s_counts1[j], pegs))
-            if seen & bit:
-                if mode == 0 or first_step * min(parts + m - j - 1, most) >= best:
-                    return True, 0, computed
-            else:
-                seen |= bit
-                parts += 1
-    else:
-        for start in range(0, m, _BIT_CHUNK):
-            stop = min(m, start + _BIT_CHUNK)
-            _packed_feedback(out, gw, g0, g1, s_words, s_counts0, s_counts1, start, stop, pegs)
-            computed += stop - start
-            for j in range(stop - start):
-                bit = np.uint64(1) << np.uint64(out[j])
-                if seen & bit:
-                    if mode == 0 or first_step * min(parts + m - start - j - 1, most) >= best:
-                        return True, 0, computed
-                else:
-                    seen |= bit
-                    parts += 1
-    return False, values[1] if mode == 0 else first_step * parts, computed
-
-
 @nb.njit(cache=CACHE)
-def best_guess(codes, words, count_words, counts, alive, pool, pool_canonical, packed, mode, values, rest,
-               bound, outside_bound, sigmas, pis, block_of, block_colors, block_start, multisets, distinct):
-    """The contract's best guess against the consistent codes ``alive`` (sorted code indices).
-
-    ``mode`` 0: the rank is ``values[largest part]`` (``values`` non-decreasing);
-    mode 1: the rank is the sum of ``values[s]`` over the parts' sizes ``s``,
-    accumulated as ``values[s + 1] - values[s]`` per code, and ``r`` codes
-    not yet counted add at least ``rest[r]``. ``bound``: a rank no guess beats; ``outside_bound``: one no
-    inconsistent guess beats. The consistent codes are scored first, then the
-    inconsistent codes of ``pool`` (sorted code indices; ``pool_canonical``:
-    all are smallest under the free colour blocks already). ``sigmas``,
-    ``pis`` and ``block_*``: the symmetries (:class:`mm_logic.symmetry.Symmetries`).
-
-    Returns ``(index, rank, candidates scored, feedbacks computed)``.
-    """
-    pegs = codes.shape[1]
-    m = alive.shape[0]
-    width = pegs + 1
-    counter = np.zeros(width * width, dtype=np.int64)
-    out = np.empty(_CHUNK, dtype=np.int64)
-    # The consistent codes, contiguous.
-    s_words = np.empty(m if packed else 0, dtype=np.uint64)
-    s_counts0 = np.empty(m if packed else 0, dtype=np.uint64)
-    s_counts1 = np.empty(m if packed else 0, dtype=np.uint64)
-    s_codes = np.empty((0 if packed else m, pegs), dtype=codes.dtype)
-    s_counts = np.empty((0 if packed else m, counts.shape[1]), dtype=counts.dtype)
-    for j in range(m):
-        if packed:
-            s_words[j] = words[alive[j]]
-            s_counts0[j] = count_words[alive[j], 0]
-            s_counts1[j] = count_words[alive[j], 1]
-        else:
-            s_codes[j] = codes[alive[j]]
-            s_counts[j] = counts[alive[j]]
+def _steps(values, m, mode, bits):
+    """What one more code adds to a part of each size (``values[s + 1] - values[s]``), and whether a rank
+    counts parts alone (mode 1, each part the first step, nothing more per code: scored from bits
+    where ``bits``, :func:`~mm_logic.kernels.scoring_rank.distinct_rank`)."""
     steps = np.empty(m + 1, dtype=np.int64)
     for s in range(m):
         steps[s] = values[s + 1] - values[s]
-    # Ranks that only ask whether feedbacks repeat are scored from bits (:func:`_distinct_rank`).
-    bits = packed and width * width <= 64
-    parts_only = mode == 1 and m > 0 and steps[0] < 0
+    parts_only = bits and mode == 1 and m > 0 and steps[0] < 0
     for s in range(1, m):
         parts_only &= steps[s] == 0
+    return steps, parts_only
+
+
+@nb.njit(cache=CACHE)
+def best_guess(space, feedback, alive, pool, pool_canonical, ranks, bounds, symmetries, groups):
+    """The contract's best guess against the consistent codes ``alive`` (sorted code indices), under any rule.
+
+    ``space``: the codes, their packed words and colour counts ``(codes, words, count_words, counts)``;
+    ``feedback``: ``(rule, packed, table, slots)``: the rule's code (:func:`rule_code`), whether the codes
+    are read packed (``words``, ``count_words``; else plain) and, for TABLE, the feedback table
+    ``table[guess, secret]`` and its largest index + 1 (else empty, 0). ``ranks``: ``(mode, values,
+    rest)``; mode 0: the rank is ``values[largest part]`` (``values`` non-decreasing); mode 1: the sum
+    of ``values[s]`` over the parts' sizes ``s``, accumulated as ``values[s + 1] - values[s]`` per
+    code, and ``r`` codes not yet counted add at least ``rest[r]``. ``bounds``: ``(bound,
+    outside_bound)``, a rank no guess beats and one no inconsistent guess beats. The consistent codes
+    are scored first, then the inconsistent codes of ``pool`` (sorted code indices; ``pool_canonical``:
+    all are smallest under the free colour blocks already). ``symmetries``: ``(sigmas, pis, block_of,
+    block_colors, block_start)`` (:class:`mm_logic.symmetry.Symmetries`); ``groups``: ``(multisets,
+    distinct)``, the colour multiset of each code and every multiset, for the bound by colours (empty:
+    none). The symmetries and bounds passed must hold for the rule.
+
+    Returns ``(index, rank, candidates scored, feedbacks computed)``.
+    """
+    rule = feedback[0]
+    if rule == STANDARD:
+        return _search(STANDARD, space, feedback, alive, pool, pool_canonical, ranks, bounds, symmetries, groups)
+    if rule == BLACK:
+        return _search(BLACK, space, feedback, alive, pool, pool_canonical, ranks, bounds, symmetries, groups)
+    if rule == POSITIONAL:
+        return _search(POSITIONAL, space, feedback, alive, pool, pool_canonical, ranks, bounds, symmetries, groups)
+    if rule == HASHED:
+        return _search(HASHED, space, feedback, alive, pool, pool_canonical, ranks, bounds, symmetries, groups)
+    return _search(TABLE, space, feedback, alive, pool, pool_canonical, ranks, bounds, symmetries, groups)
+
+
+@nb.njit(cache=CACHE)
+def _search(rule, space, feedback, alive, pool, pool_canonical, ranks, bounds, symmetries, groups):
+    """:func:`best_guess` under the rule ``rule``, a constant (``literally``): one compiled search per rule,
+    each free of the others' branches, so the standard rule's is as fast as a search of its own."""
+    literally(rule)
+    codes, words, count_words, counts = space
+    _, packed, table, table_slots = feedback
+    mode, values, rest = ranks
+    bound, outside_bound = bounds
+    sigmas, pis, block_of, block_colors, block_start = symmetries
+    multisets, distinct = groups
+    pegs = codes.shape[1]
+    m = alive.shape[0]
+    s_words, s_counts0, s_counts1, s_codes, s_counts = consistent_codes(codes, words, count_words, counts, alive,
+                                                                        packed)
+    counter, trail, keys, ids, taken, shift = new_tally(rule, m, pegs, table_slots)
+    bits = rule == STANDARD and packed and (pegs + 1) * (pegs + 1) <= 64
+    steps, parts_only = _steps(values, m, mode, bits)
     most_in = (pegs + 1) * (pegs + 2) // 2 - 1  # the standard rule's feedbacks but (pegs - 1, 1)
+    out = np.empty(CHUNK, dtype=np.int64)
     colours = counts.shape[1]
-    rename = np.zeros(colours, dtype=np.int64)
-    stamp = np.zeros(colours, dtype=np.int64)
+    rename, stamp, left_of = np.zeros(colours, np.int64), np.zeros(colours, np.int64), np.zeros(colours, np.int64)
     used = np.zeros(block_start.shape[0], dtype=np.int64)
+    guess, gcol, gcnt = np.empty(pegs, np.int64), np.empty(pegs, np.int64), np.empty(pegs, np.int64)
     symmetric = sigmas.shape[0] > 0 or block_start.shape[0] > 0
-    guess = np.empty(pegs, dtype=np.int64)
-    gcol = np.empty(pegs, dtype=np.int64)
-    gcnt = np.empty(pegs, dtype=np.int64)
-    tick = 0
-    small = m <= _CHUNK  # one chunk: the counters it touched are cleared one by one
+    small = m <= CHUNK  # one chunk: the counters it touched are cleared one by one
+    sparse = rule in (POSITIONAL, TABLE) and trail.shape[0] > 0  # ... else those of the trail
     best, best_index = NO_RANK, -1
     threshold = m + 1  # mode 0: a part this large loses
-    scored = 0
-    pairs = 0
-    cursor = 0
-    floored = False
+    tick = scored = pairs = cursor = ntaken = next_id = 0
     floors = np.empty(0, dtype=np.int64)
     for phase in range(2):
         if phase == 1 and best <= outside_bound:
@@ -315,19 +288,17 @@ def best_guess(codes, words, count_words, counts, alive, pool, pool_canonical, p
         if phase == 1 and bits and (parts_only or mode == 0) and distinct.shape[0] > 0 \
                 and pool.shape[0] >= _FLOOR_POOL * m:
             floors = _colour_floors(codes, count_words, multisets, distinct, alive, m, pegs, mode, values, steps[0])
-            floored = True
-        total = m if phase == 0 else pool.shape[0]
-        for k in range(total):
+        for k in range(m if phase == 0 else pool.shape[0]):
             i = alive[k] if phase == 0 else np.int64(pool[k])
             if phase == 1:
                 while cursor < m and alive[cursor] < i:
                     cursor += 1
                 if cursor < m and alive[cursor] == i:
                     continue  # consistent: scored already
-                if floored and floors[multisets[i]] >= best:
+                if floors.shape[0] > 0 and floors[multisets[i]] >= best:
                     continue  # its colours alone keep it from beating the best
             if symmetric:
-                if phase == 1 and pool_canonical:
+                if phase == 1 and pool_canonical:  # smallest under the free colour blocks: the moves alone
                     ok = True
                     for h in range(sigmas.shape[0]):
                         tick += 1
@@ -341,321 +312,73 @@ def best_guess(codes, words, count_words, counts, alive, pool, pool_canonical, p
                 if not ok:
                     continue
             scored += 1
-            gw = np.uint64(0)
-            g0 = np.uint64(0)
-            g1 = np.uint64(0)
-            ncol = 0
+            gw, g0, g1, ncol = np.uint64(0), np.uint64(0), np.uint64(0), 0
             if packed:
-                gw = words[i]
-                g0 = count_words[i, 0]
-                g1 = count_words[i, 1]
+                gw, g0, g1 = words[i], count_words[i, 0], count_words[i, 1]
             else:
-                for p in range(pegs):
-                    guess[p] = codes[i, p]
-                for c in range(colours):
-                    if counts[i, c] > 0:
-                        gcol[ncol] = c
-                        gcnt[ncol] = counts[i, c]
-                        ncol += 1
+                ncol = plain_guess(codes[i], counts[i], guess, gcol, gcnt)
             if bits and (parts_only or (mode == 0 and threshold == 2)):
-                dropped, rank, computed = _distinct_rank(out, gw, g0, g1, s_words, s_counts0, s_counts1, m, pegs,
-                                                         mode, steps[0], most_in - phase, best, values)
+                dropped, rank, computed = distinct_rank(out, gw, g0, g1, s_words, s_counts0, s_counts1, m, pegs, mode,
+                                                        steps[0], most_in - phase, best, values)
                 pairs += computed
-                if dropped:
+                if dropped or rank >= best:
                     continue
-                if rank < best:
-                    best, best_index = rank, i
-                    if mode == 0:
-                        threshold = _threshold(values, best, m)
-                    if best <= bound:
-                        return best_index, best, scored, pairs
-                continue
-            if not small:
-                counter[:] = 0
-            rank = 0
-            dropped = False
-            counted = 0  # feedbacks counted from the last chunk
-            for start in range(0, m, _CHUNK):
-                stop = min(m, start + _CHUNK)
-                if packed:
-                    _packed_feedback(out, gw, g0, g1, s_words, s_counts0, s_counts1, start, stop, pegs)
-                else:
-                    _plain_feedback(out, guess, gcol, gcnt, ncol, s_codes, s_counts, start, stop)
-                pairs += stop - start
-                counted = stop - start
-                if mode == 0:
-                    for j in range(stop - start):
-                        f = out[j]
-                        size = counter[f] + 1
-                        counter[f] = size
-                        if size >= threshold:
-                            dropped = True
-                            counted = j + 1
-                            break
-                else:
-                    left = m - start  # codes not yet counted
-                    for j in range(stop - start):
-                        f = out[j]
-                        size = counter[f]
-                        counter[f] = size + 1
-                        rank += steps[size]
-                        left -= 1
-                        if rank + rest[left] >= best:
-                            dropped = True
-                            counted = j + 1
-                            break
-                if dropped:
-                    break
-            if not dropped and mode == 0:
-                largest = 0
-                for j in range(counted if small else 0):
-                    largest = max(largest, counter[out[j]])
-                if not small:
-                    largest = counter.max()
-                rank = values[largest]
-            if small:  # clear the counters touched, not all of them
-                for j in range(counted):
-                    counter[out[j]] = 0
-            if dropped:
-                continue
-            if rank < best:
-                best, best_index = rank, i
-                if mode == 0:
-                    threshold = _threshold(values, best, m)
-                if best <= bound:
-                    return best_index, best, scored, pairs
-    return best_index, best, scored, pairs
-
-
-@nb.njit(cache=CACHE)
-def best_guess_rule(codes, words, count_words, counts, alive, pool, pool_canonical, packed, mode, values, rest,
-                    bound, outside_bound, sigmas, pis, block_of, block_colors, block_start, multisets, distinct, rule):
-    """:func:`best_guess` under any feedback rule ``rule``: the same search, the feedback of the rule.
-
-    A copy rather than an argument of :func:`best_guess`, so that the standard rule's search stays
-    as fast as it was (one kernel with the rule inside measured a few per cent slower on 5x8);
-    with ``rule`` STANDARD it is :func:`best_guess` (the tests hold the two to each other).
-
-    ``mode`` 0: the rank is ``values[largest part]`` (``values`` non-decreasing);
-    mode 1: the rank is the sum of ``values[s]`` over the parts' sizes ``s``,
-    accumulated as ``values[s + 1] - values[s]`` per code, and ``r`` codes
-    not yet counted add at least ``rest[r]``. ``bound``: a rank no guess beats; ``outside_bound``: one no
-    inconsistent guess beats. The consistent codes are scored first, then the
-    inconsistent codes of ``pool`` (sorted code indices; ``pool_canonical``:
-    all are smallest under the free colour blocks already). ``sigmas``,
-    ``pis`` and ``block_*``: the symmetries (:class:`mm_logic.symmetry.Symmetries`).
-    ``rule``: the feedback rule (:data:`STANDARD`, :data:`BLACK`, or :data:`POSITIONAL` and :data:`HASHED`,
-    which read the plain codes, ``packed`` False); the symmetries and bounds passed must hold for it.
-
-    Returns ``(index, rank, candidates scored, feedbacks computed)``.
-    """
-    pegs = codes.shape[1]
-    m = alive.shape[0]
-    width = pegs + 1
-    hashed = rule == HASHED
-    slots = width * width if rule == STANDARD else width if rule == BLACK else m + 1 if hashed else 3**pegs
-    counter = np.zeros(slots, dtype=np.int64)
-    out = np.empty(_CHUNK, dtype=np.int64)
-    # Positional marks have many slots: the counters touched are cleared from the feedbacks kept here.
-    sparse = rule == POSITIONAL and slots > m
-    # ... or, for long codes, numbered densely per candidate (at most m ids).
-    size_log = 6
-    while (1 << size_log) < 2 * m:
-        size_log += 1
-    hkeys = np.full((1 << size_log) if hashed else 0, -1, dtype=np.int64)
-    hids = np.empty((1 << size_log) if hashed else 0, dtype=np.int64)
-    htaken = np.empty(m if hashed else 0, dtype=np.int64)
-    ntaken = 0
-    next_id = 0
-    trail = np.empty(m if sparse else 0, dtype=np.int64)
-    left_of = np.zeros(counts.shape[1], dtype=np.int64)
-    # The consistent codes, contiguous.
-    s_words = np.empty(m if packed else 0, dtype=np.uint64)
-    s_counts0 = np.empty(m if packed else 0, dtype=np.uint64)
-    s_counts1 = np.empty(m if packed else 0, dtype=np.uint64)
-    s_codes = np.empty((0 if packed else m, pegs), dtype=codes.dtype)
-    s_counts = np.empty((0 if packed else m, counts.shape[1]), dtype=counts.dtype)
-    for j in range(m):
-        if packed:
-            s_words[j] = words[alive[j]]
-            s_counts0[j] = count_words[alive[j], 0]
-            s_counts1[j] = count_words[alive[j], 1]
-        else:
-            s_codes[j] = codes[alive[j]]
-            s_counts[j] = counts[alive[j]]
-    steps = np.empty(m + 1, dtype=np.int64)
-    for s in range(m):
-        steps[s] = values[s + 1] - values[s]
-    # Ranks that only ask whether feedbacks repeat are scored from bits (:func:`_distinct_rank`).
-    bits = rule == STANDARD and packed and width * width <= 64
-    parts_only = mode == 1 and m > 0 and steps[0] < 0
-    for s in range(1, m):
-        parts_only &= steps[s] == 0
-    most_in = (pegs + 1) * (pegs + 2) // 2 - 1  # the standard rule's feedbacks but (pegs - 1, 1)
-    colours = counts.shape[1]
-    rename = np.zeros(colours, dtype=np.int64)
-    stamp = np.zeros(colours, dtype=np.int64)
-    used = np.zeros(block_start.shape[0], dtype=np.int64)
-    symmetric = sigmas.shape[0] > 0 or block_start.shape[0] > 0
-    guess = np.empty(pegs, dtype=np.int64)
-    gcol = np.empty(pegs, dtype=np.int64)
-    gcnt = np.empty(pegs, dtype=np.int64)
-    tick = 0
-    small = m <= _CHUNK  # one chunk: the counters it touched are cleared one by one
-    best, best_index = NO_RANK, -1
-    threshold = m + 1  # mode 0: a part this large loses
-    scored = 0
-    pairs = 0
-    cursor = 0
-    floored = False
-    floors = np.empty(0, dtype=np.int64)
-    for phase in range(2):
-        if phase == 1 and best <= outside_bound:
-            break  # no inconsistent guess can beat it
-        if phase == 1 and bits and (parts_only or mode == 0) and distinct.shape[0] > 0 \
-                and pool.shape[0] >= _FLOOR_POOL * m:
-            floors = _colour_floors(codes, count_words, multisets, distinct, alive, m, pegs, mode, values, steps[0])
-            floored = True
-        total = m if phase == 0 else pool.shape[0]
-        for k in range(total):
-            i = alive[k] if phase == 0 else np.int64(pool[k])
-            if phase == 1:
-                while cursor < m and alive[cursor] < i:
-                    cursor += 1
-                if cursor < m and alive[cursor] == i:
-                    continue  # consistent: scored already
-                if floored and floors[multisets[i]] >= best:
-                    continue  # its colours alone keep it from beating the best
-            if symmetric:
-                if phase == 1 and pool_canonical:
-                    ok = True
-                    for h in range(sigmas.shape[0]):
-                        tick += 1
-                        if _compare_canonical(codes[i], sigmas[h], pis[h], True, block_of, block_colors,
-                                              block_start, rename, stamp, tick, used) < 0:
-                            ok = False
-                            break
-                else:
-                    ok, tick = _is_representative(codes[i], sigmas, pis, block_of, block_colors, block_start,
-                                                  rename, stamp, tick, used)
-                if not ok:
-                    continue
-            scored += 1
-            gw = np.uint64(0)
-            g0 = np.uint64(0)
-            g1 = np.uint64(0)
-            ncol = 0
-            if packed:
-                gw = words[i]
-                g0 = count_words[i, 0]
-                g1 = count_words[i, 1]
             else:
-                for p in range(pegs):
-                    guess[p] = codes[i, p]
-                for c in range(colours):
-                    if counts[i, c] > 0:
-                        gcol[ncol] = c
-                        gcnt[ncol] = counts[i, c]
-                        ncol += 1
-            if bits and (parts_only or (mode == 0 and threshold == 2)):
-                dropped, rank, computed = _distinct_rank(out, gw, g0, g1, s_words, s_counts0, s_counts1, m, pegs,
-                                                         mode, steps[0], most_in - phase, best, values)
-                pairs += computed
-                if dropped:
-                    continue
-                if rank < best:
-                    best, best_index = rank, i
-                    if mode == 0:
-                        threshold = _threshold(values, best, m)
-                    if best <= bound:
-                        return best_index, best, scored, pairs
-                continue
-            if hashed:
-                for j in range(ntaken):
-                    hkeys[htaken[j]] = -1
-                ntaken = 0
-                if not small:
-                    counter[:next_id] = 0
-                next_id = 0
-            elif not small and not sparse:
-                counter[:] = 0
-            rank = 0
-            dropped = False
-            counted = 0  # feedbacks counted from the last chunk
-            filled = 0  # feedbacks kept in the trail
-            for start in range(0, m, _CHUNK):
-                stop = min(m, start + _CHUNK)
-                if rule == STANDARD:
-                    if packed:
+                # The candidate's feedbacks a chunk at a time, counted into parts until it cannot win.
+                if rule == HASHED:
+                    ntaken, next_id = reset_ids(counter, keys, taken, ntaken, next_id, small)
+                elif not small and not sparse:
+                    counter[:] = 0
+                rank = start = stop = 0
+                counted = 0  # feedbacks counted from the last chunk
+                lost = -1
+                for start in range(0, m, CHUNK):
+                    stop = min(m, start + CHUNK)
+                    # The rule's feedback (the branches of the other rules are compiled out: ``rule`` is a constant).
+                    if rule == STANDARD and packed:
                         _packed_feedback(out, gw, g0, g1, s_words, s_counts0, s_counts1, start, stop, pegs)
-                    else:
+                    elif rule == STANDARD:
                         _plain_feedback(out, guess, gcol, gcnt, ncol, s_codes, s_counts, start, stop)
-                elif rule == BLACK:
-                    if packed:
+                    elif rule == BLACK and packed:
                         _packed_black(out, gw, s_words, start, stop, pegs)
-                    else:
+                    elif rule == BLACK:
                         _plain_black(out, guess, s_codes, start, stop)
-                else:
-                    _positional_feedback(out, guess, s_codes, s_counts, left_of, start, stop)
-                    if hashed:
-                        ntaken, next_id = _dense_ids(out, stop - start, hkeys, hids, htaken, ntaken, next_id,
-                                                     64 - size_log)
+                    elif rule == TABLE:
+                        table_marks(out, table[i], alive, start, stop)
+                    else:
+                        _positional_feedback(out, guess, s_codes, s_counts, left_of, start, stop)
+                    if rule == HASHED:
+                        ntaken, next_id = dense_ids(out, stop - start, keys, ids, taken, ntaken, next_id, shift)
                     if sparse and not small:
                         trail[start:stop] = out[:stop - start]
-                        filled = stop
-                pairs += stop - start
-                counted = stop - start
-                if mode == 0:
-                    for j in range(stop - start):
-                        f = out[j]
-                        size = counter[f] + 1
-                        counter[f] = size
-                        if size >= threshold:
-                            dropped = True
-                            counted = j + 1
-                            break
-                else:
-                    left = m - start  # codes not yet counted
-                    for j in range(stop - start):
-                        f = out[j]
-                        size = counter[f]
-                        counter[f] = size + 1
-                        rank += steps[size]
-                        left -= 1
-                        if rank + rest[left] >= best:
-                            dropped = True
-                            counted = j + 1
-                            break
-                if dropped:
-                    break
-            if not dropped and mode == 0:
-                largest = 0
-                for j in range(counted if small else 0):
-                    largest = max(largest, counter[out[j]])
-                if not small:
-                    if sparse:
-                        for j in range(filled):
-                            largest = max(largest, counter[trail[j]])
-                    elif hashed:
-                        for j in range(next_id):
-                            largest = max(largest, counter[j])
+                    pairs += stop - start
+                    counted = stop - start
+                    if mode == 0:
+                        lost = count_largest(out, counted, counter, threshold)
                     else:
-                        largest = counter.max()
-                rank = values[largest]
-            if small:  # clear the counters touched, not all of them
-                for j in range(counted):
-                    counter[out[j]] = 0
-            elif sparse:
-                for j in range(filled):
-                    counter[trail[j]] = 0
-            if dropped:
-                continue
-            if rank < best:
-                best, best_index = rank, i
-                if mode == 0:
-                    threshold = _threshold(values, best, m)
-                if best <= bound:
-                    return best_index, best, scored, pairs
+                        lost, rank = count_sum(out, counted, counter, steps, rest, rank, m - start, best)
+                    if lost >= 0:
+                        counted = lost
+                        break
+                filled = stop if lost < 0 else start + counted  # feedbacks in the trail (sparse)
+                if lost < 0 and mode == 0:
+                    if small:
+                        rank = values[largest_kept(counter, out, counted)]
+                    elif sparse:
+                        rank = values[largest_kept(counter, trail, filled)]
+                    else:
+                        rank = values[counter[:next_id].max() if rule == HASHED else counter.max()]
+                if small:  # clear the counters touched, not all of them
+                    clear_kept(counter, out, counted)
+                elif sparse:
+                    clear_kept(counter, trail, filled)
+                if lost >= 0 or rank >= best:
+                    continue
+            best, best_index = rank, i
+            if mode == 0:
+                threshold = _threshold(values, best, m)
+            if best <= bound:
+                return best_index, best, scored, pairs
     return best_index, best, scored, pairs
 
 
@@ -675,15 +398,14 @@ def load() -> None:
     values = np.arange(3, dtype=np.int64)
     multisets = np.array([0, 0], dtype=np.int32)
     distinct = np.zeros(1, dtype=np.int64)
-    for packed in (True, False):
-        for mode in (0, 1):
-            best_guess(codes, words, count_words, counts, alive, alive.astype(np.int32), True, packed, mode, values,
-                       values, 0, 0, none, none, *blocks, multisets, distinct)
-    for rule in (STANDARD, BLACK, POSITIONAL, HASHED):
+    space = (codes, words, count_words, counts)
+    symmetries = (none, none, *blocks)
+    table = np.zeros((2, 2), dtype=np.uint8)
+    for rule in (STANDARD, BLACK, POSITIONAL, HASHED, TABLE):
         for packed in (True, False) if rule < POSITIONAL else (False,):
             for mode in (0, 1):
-                best_guess_rule(codes, words, count_words, counts, alive, alive.astype(np.int32), True, packed, mode,
-                                values, values, 0, 0, none, none, *blocks, multisets, distinct, rule)
+                best_guess(space, (rule, packed, table, 2), alive, alive.astype(np.int32), True, (mode, values, values),
+                           (0, 0), symmetries, (multisets, distinct))
     representatives(codes, none, none, *blocks)
     for mode in (0, 1):
         group_bound(codes, alive.astype(np.int32), alive, mode, values, 0)

@@ -33,7 +33,7 @@ from .numba_cache import CACHE
 from .optimal.node_symmetry import node_blocks
 from .orbits import representatives
 from .packed import _packed_black, _packed_mark, _plain_black, _plain_feedback, _positional_feedback
-from .scoring import BLACK, POSITIONAL, STANDARD, best_guess, best_guess_rule, group_bound
+from .scoring import BLACK, POSITIONAL, STANDARD, best_guess, group_bound
 
 #: Status of :func:`scoring_tree`: the tree is complete, or a game went beyond the attempts limit.
 DONE, TOO_DEEP = 0, 1
@@ -220,13 +220,11 @@ def even_rank(m, classes, standard, mode, values):
 @nb.njit(cache=CACHE)
 def _search(rule, codes, words, count_words, counts, alive, pool, pool_canonical, packed, mode, values, rest,
             bound, outside_bound, sigmas, pis, block_of, block_colors, block_start, multisets, distinct):
-    if rule == STANDARD:
-        return best_guess(codes, words, count_words, counts, alive, pool, pool_canonical, packed, mode, values,
-                          rest, bound, outside_bound, sigmas, pis, block_of, block_colors, block_start, multisets,
-                          distinct)
-    return best_guess_rule(codes, words, count_words, counts, alive, pool, pool_canonical, packed, mode, values,
-                           rest, bound, outside_bound, sigmas, pis, block_of, block_colors, block_start, multisets,
-                           distinct, rule)
+    """:func:`mm_logic.kernels.scoring.best_guess` at a node (a built-in rule: no table)."""
+    no_table = np.zeros((0, 0), dtype=np.uint8)
+    return best_guess((codes, words, count_words, counts), (rule, packed, no_table, 0), alive, pool, pool_canonical,
+                      (mode, values, rest), (bound, outside_bound), (sigmas, pis, block_of, block_colors, block_start),
+                      (multisets, distinct))
 
 
 @nb.njit(cache=CACHE)

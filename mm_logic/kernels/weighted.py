@@ -22,7 +22,8 @@ import numpy as np
 from .numba_cache import CACHE
 from .orbits import _compare_canonical, _is_representative
 from .packed import _packed_feedback, _plain_feedback, pack
-from .scoring import _CHUNK, NO_RANK
+from .scoring import NO_RANK
+from .scoring_rank import CHUNK as _CHUNK
 
 
 @nb.njit(cache=CACHE)

@@ -151,6 +151,7 @@ class ScoringStrategy(Strategy):
         self._bounds: dict[tuple[int, bool], int] = {}
         self._no_symmetry = Symmetries.of(rules, [], [])
         self._classes: int | None = None
+        self._table: tuple[np.ndarray, int] | None = None
 
     def part(self, sizes: np.ndarray) -> np.ndarray:
         """The value (int64) of parts of the given sizes; a part of size 0 counts 0."""
@@ -218,9 +219,9 @@ class ScoringStrategy(Strategy):
         map it onto itself and one guess per class of them is enough; an edited encoding's codes
         need not be (palindromes are not closed under moving pegs): every code is then a candidate.
         """
-        if self._rule == self._kernels.TABLE:
-            return table_guess(self, alive)
         m = alive.size
+        if self._rule == self._kernels.TABLE:
+            return self._table_best(space, alive)
         self._tables(space, m)
         bounds = self._bounds_of(space, alive)
         if m <= SMALL_SET:
@@ -235,6 +236,41 @@ class ScoringStrategy(Strategy):
         sym = symmetries(space, history, alive)
         index, _ = self._search(space, alive, sym, block_pool(space, sym.blocks), bounds)
         return space.code(index)
+
+    def _table_best(self, space, alive: np.ndarray) -> Code:
+        """The contract's guess under a rule of one's own: the same search, the feedback read from the game's
+        feedback table, every code a candidate (no symmetry assumed), with bounds that hold whatever the rule
+        (none to end the search early; codes not yet counted add at least the smallest step of the part
+        values). A space without a table is ranked the plain way (:func:`table_guess`)."""
+        if not space.has_table:
+            return table_guess(self, alive)
+        self._tables(space, alive.size)
+        rest = self._rest
+        if self._mode == 1:
+            sizes = np.arange(self._values.size)
+            rest = np.minimum(np.diff(self._values).min(), 0) * sizes
+        kernels = self._kernels
+        table, slots = self._feedback_table(space)
+        index, _, candidates, pairs = kernels.best_guess(
+            (space.codes, _EMPTY_WORDS, _EMPTY_COUNT_WORDS, space.counts), (kernels.TABLE, False, table, slots),
+            alive, block_pool(space, ()), True, (self._mode, self._values, rest), (_NO_BOUND, _NO_BOUND),
+            (self._no_symmetry.sigmas, self._no_symmetry.pis, self._no_symmetry.block_of,
+             self._no_symmetry.block_colors, self._no_symmetry.block_start), (_NO_MULTISETS, _NO_DISTINCT))
+        self._count_effort(candidates, pairs)
+        return space.code(int(index))
+
+    def _feedback_table(self, space) -> tuple[np.ndarray, int]:
+        """The feedback table and its slots (its largest index + 1) for the search under a rule of one's own
+        (:data:`mm_logic.kernels.scoring.TABLE`); empty under the others."""
+        if self._rule != self._kernels.TABLE:
+            return _NO_TABLE, 0
+        if self._table is None:
+            table = space.table
+            largest = int(table.max(initial=0))
+            if largest < 256 and table.dtype != np.uint8:  # the table the kernel is compiled for at start-up
+                table = table.astype(np.uint8)
+            self._table = (np.ascontiguousarray(table), max(self.slots, largest + 1))
+        return self._table
 
     def tree_below(self, session, depth: int, limit: int) -> PlayedTree | None:
         """The whole subtree below the session's history in one compiled call
@@ -320,17 +356,18 @@ class ScoringStrategy(Strategy):
         kernels = self._kernels
         packed = space.packed if self._rule < kernels.POSITIONAL else None  # positional: plain codes
         words, count_words = packed if packed is not None else (_EMPTY_WORDS, _EMPTY_COUNT_WORDS)
-        arguments = (space.codes, words, count_words, space.counts, alive, pool, True, packed is not None,
-                     self._mode, self._values, self._rest, bounds[0], bounds[1], sym.sigmas, sym.pis, sym.block_of,
-                     sym.block_colors, sym.block_start, *self._colour_groups(space))
-        if self._rule == kernels.STANDARD:
-            index, rank, candidates, pairs = kernels.best_guess(*arguments)
-        else:
-            index, rank, candidates, pairs = kernels.best_guess_rule(*arguments, self._rule)
+        table, slots = self._feedback_table(space)
+        index, rank, candidates, pairs = kernels.best_guess(
+            (space.codes, words, count_words, space.counts), (self._rule, packed is not None, table, slots), alive,
+            pool, True, (self._mode, self._values, self._rest), bounds,
+            (sym.sigmas, sym.pis, sym.block_of, sym.block_colors, sym.block_start), self._colour_groups(space))
+        self._count_effort(candidates, pairs)
+        return int(index), int(rank)
+
+    def _count_effort(self, candidates, pairs) -> None:
         self.effort["searches"] += 1
         self.effort["candidates"] += int(candidates)
         self.effort["feedbacks"] += int(pairs)
-        return int(index), int(rank)
 
     def rest_bound(self, sizes: np.ndarray, values: np.ndarray) -> np.ndarray:
         """What ``sizes`` codes not yet counted add to a partial rank at least (``np.add`` ranks).
@@ -371,6 +408,9 @@ _NO_MULTISETS = np.zeros(0, dtype=np.int32)
 _NO_DISTINCT = np.zeros(0, dtype=np.int64)
 _EMPTY_WORDS = np.zeros(0, dtype=np.uint64)
 _EMPTY_COUNT_WORDS = np.zeros((0, 2), dtype=np.uint64)
+_NO_TABLE = np.zeros((0, 0), dtype=np.uint8)
+#: A rank below every rank: a search given it as its bounds never ends early.
+_NO_BOUND = -(1 << 62)
 
 
 def table_guess(strategy: ScoringStrategy, alive: np.ndarray) -> Code:

@@ -13,11 +13,16 @@ algorithm, CPU solver, one game, no self-tests), builds, runs it and reads the
 stats JSON it writes. Then it runs ``mmlogic bench --backend python
 --strategy S --all --first-guess G --json`` with the C++ run's own initial
 guess, right after, and prints both side by side: total guesses, max, seconds
-(the game's time only, on both sides) and the ratio.
+(the game's time only, on both sides) and the ratio. Knuth and Most Parts rank
+by integers, so their totals must be equal; the peer ranks Expected Size and
+Entropy in single-precision floats, ours exactly (integers, entropy in fixed
+point), so those totals may differ by a few guesses, and are printed, not held
+to each other.
 
 Usage::
 
-    .venv/bin/python py/tools/cpp_peer.py --source /tmp/Mastermind                 # the issue's five cases
+    .venv/bin/python py/tools/cpp_peer.py --source /tmp/Mastermind                 # the default cases
+    .venv/bin/python py/tools/cpp_peer.py --source /tmp/Mastermind --case 5x8:entropy --case 5x8:expected
     .venv/bin/python py/tools/cpp_peer.py --source /tmp/Mastermind --case 5x8:knuth --case 6x6:knuth
     .venv/bin/python py/tools/cpp_peer.py --source /tmp/Mastermind --repeat 3       # each side 3 times, best kept
 """
@@ -40,7 +45,11 @@ from mm_logic.scripting import count, run
 #: Our strategy names and the C++ solver's algorithm types.
 ALGOS = {"knuth": ("minimax", "Algos::Knuth"), "parts": ("parts", "Algos::MostParts"),
          "expected": ("expected", "Algos::ExpectedSize"), "entropy": ("entropy", "Algos::Entropy")}
-DEFAULT_CASES = ["4x6:knuth", "4x10:knuth", "5x8:knuth", "5x8:parts", "6x6:knuth"]
+#: Knuth's and Most Parts' cases (issue 14), then Expected Size and Entropy (issue 58).
+DEFAULT_CASES = ["4x6:knuth", "4x10:knuth", "5x8:knuth", "5x8:parts", "6x6:knuth",
+                 "4x6:expected", "4x6:entropy", "5x8:expected", "5x8:entropy", "6x6:expected", "6x6:entropy"]
+#: The algorithms both sides rank by integers: their totals and worst cases must be equal.
+EXACT = {"knuth", "parts"}
 #: The build's tools and the packages that bring them (the recipe's apt-get line).
 INSTALL = "apt-get install nlohmann-json3-dev cmake g++"
 #: The recipe's edits: (file, old, new). Each must apply exactly once.
@@ -205,8 +214,14 @@ def main() -> int:
         print(f"| {pegs}x{colors} {name}, opening {opening} | {peer['Total Turns']:,} | {peer['Max Turns']} | "
               f"{peer['Elapsed (s)']:.3f} | {ours['total_guesses']:,} | {ours['max']} | {ours['seconds']:.3f} | "
               f"{ratio:.2f}x |", flush=True)
-    same = all(p["Total Turns"] == o["total_guesses"] and p["Max Turns"] == o["max"] for _, p, o in rows)
-    print(f"\ntotals and max {'equal' if same else 'DIFFER'} on every case; ratio = mmlogic seconds / C++ seconds")
+    exact = [(p, o) for case, p, o in rows if case.split(":")[1] in EXACT]
+    same = all(p["Total Turns"] == o["total_guesses"] and p["Max Turns"] == o["max"] for p, o in exact)
+    if exact:
+        print(f"\ntotals and max {'equal' if same else 'DIFFER'} on every Knuth and Most Parts case", end="")
+    if len(exact) < len(rows):
+        print(f"{'; ' if exact else chr(10)}Expected Size and Entropy: the peer ranks in single-precision floats, "
+              "mmlogic exactly (totals may differ by a few guesses)", end="")
+    print("; ratio = mmlogic seconds / C++ seconds")
     return 0 if same else 1
 
 

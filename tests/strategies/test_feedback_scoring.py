@@ -30,7 +30,7 @@ from mm_logic.studies.bench import bench_all
 from mm_logic.symmetry import orbit_representatives
 
 from conftest import SCORERS
-from generators import SCORER_RANKS, brute_score, contract_pick
+from generators import OWN_RULES, SCORER_RANKS, brute_score, contract_pick, own_rule_file, own_score
 
 RANKS = SCORER_RANKS
 #: Small spaces: unlimited, no-repeat, at most two, two pegs of many colours.
@@ -255,38 +255,39 @@ def test_codes_not_yet_counted_add_at_least_the_rest_bound(name, feedback, parts
     assert ranks[0] >= ranks[1] + rest[left]
 
 
-class StandardThroughTheRuleKernel:
-    """The scoring kernels, with the standard search done by ``best_guess_rule`` (the copy the other
-    rules take) instead of ``best_guess``."""
-
-    def __init__(self, kernels):
-        self.kernels = kernels
-
-    def __getattr__(self, name):
-        return getattr(self.kernels, name)
-
-    def best_guess(self, *arguments):
-        return self.kernels.best_guess_rule(*arguments, self.kernels.STANDARD)
+#: The rules the one search kernel is checked under: its compiled ones, and rules of one's own (the
+#: feedback table, :data:`~mm_logic.kernels.scoring.TABLE`).
+KERNEL_RULES = ("standard", "black", "positional", "first_half", "shared", "parity", "colour_zero")
 
 
-@pytest.mark.parametrize("rules", [Rules(4, 6), Rules(5, 3), Rules(4, 6, 1), Rules(2, 17), Rules(9, 2)], ids=str)
-def test_the_rule_kernel_under_the_standard_rule_is_the_standard_kernel(rules):
-    # best_guess_rule copies best_guess (kept apart for the standard rule's speed): they must not drift.
+@pytest.fixture(scope="module")
+def own_rules(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("own_rules")
+    return {stem: own_rule_file(folder, stem) for stem in OWN_RULES}
+
+
+@settings(max_examples=150, deadline=None)
+@given(feedback=st.sampled_from(KERNEL_RULES), name=st.sampled_from(SCORERS), pegs=st.integers(2, 4),
+       colors=st.integers(2, 4), repeat=st.sampled_from([None, 1, 2]), data=st.data())
+def test_the_one_kernel_picks_the_brute_force_best_guess_under_every_rule(own_rules, feedback, name, pegs, colors,
+                                                                            repeat, data):
+    # One search for every rule (the rule's compiled feedback, or a rule of one's own's table): after a
+    # random history, with the strategy's own bounds and symmetries, the pick of a brute force that
+    # scores every code by the textbook feedback (or the rule's own score, the win told apart).
+    if repeat is not None and repeat * colors < pegs:
+        repeat = None
+    own = feedback in OWN_RULES
+    rules = Rules(pegs, colors, repeat, feedback=own_rules[feedback] if own else feedback)
+    answer = own_score(feedback) if own else None
+
+    def told(guess, code):
+        return ("won" if guess == code else answer(guess, code)) if own else brute_score(rules, guess, code)
+
     space = code_space(rules)
-    rule = rule_of(rules)
-    rng = np.random.default_rng(3)
-    for name in SCORERS:
-        plain, through = make_strategy(name, rules), make_strategy(name, rules)
-        through._kernels = StandardThroughTheRuleKernel(through._kernels)
-        for _ in range(6):
-            alive = np.arange(space.size)
-            history = []
-            secret = space.code(rng.integers(space.size))
-            for _ in range(int(rng.integers(0, 3))):
-                guess = space.code(rng.integers(space.size))
-                fb = rule.score(guess, secret)
-                history.append((guess, fb))
-                alive = alive[space.feedback_to(guess, alive) == rule.index(fb, rules.pegs)]
-            alive = alive.astype(np.int64)
-            assert through.best(space, history, alive) == plain.best(space, history, alive), (name, history)
-            assert through.effort == plain.effort
+    codes = valid_codes(rules)
+    secret = data.draw(st.sampled_from(codes))
+    history = [(guess, told(guess, secret)) for guess in data.draw(st.lists(st.sampled_from(codes), max_size=2))]
+    alive = [c for c in codes if all(told(g, c) == fb for g, fb in history)]
+    strategy = make_strategy(name, rules)
+    pick = strategy.best(space, [] if own else history, space.index_of(alive).astype(np.int64))
+    assert pick == contract_pick(codes, alive, RANKS[name], rules if not own else None, answer), (feedback, history)
