@@ -17,7 +17,7 @@ def main() -> None:
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         sys.exit(130)
-    from .interrupts import end_process
+    from .support.interrupts import end_process
     try:
         run()
     except SystemExit as done:

@@ -23,11 +23,11 @@ the codebreaker gives up.
 from __future__ import annotations
 
 from .engines.base import Engine
-from .errors import BadInput
 from .feedback import rule_of
 from .notation import Code, Entry, Feedback, amount
 from .rules import Rules
 from .split import split_codes, split_limit
+from .support.errors import BadInput
 
 
 def check_adversary(rules: Rules, engine: type[Engine], edited: bool = False) -> None:

@@ -33,12 +33,12 @@ from urllib.parse import urlsplit
 from .codespace import MAX_CODES
 from .engines import DEFAULT_BACKEND
 from .engines.base import Engine
-from .errors import BadInput, MMLogicError, NoConsistentCode, host_port
 from .feedback import rule_of
 from .game import GameRecord, play_against
 from .notation import Code, Entry, Feedback, abridged, check_feedback, format_code, parse_code, quoted
 from .rules import DEFAULT_ALPHABET, Rules, rules_object
 from .strategies.base import Strategy
+from .support.errors import BadInput, MMLogicError, NoConsistentCode, host_port
 
 
 class ServerError(MMLogicError):

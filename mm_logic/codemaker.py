@@ -13,11 +13,11 @@ import numpy as np
 
 from .codespace import MAX_CODES, code_space
 from .engines.base import Engine
-from .errors import BadInput, WrongAnswer
 from .feedback import rule_of
 from .notation import Code, amount, parse_code
 from .rules import Rules
 from .sampling import random_code
+from .support.errors import BadInput, WrongAnswer
 
 
 def random_secrets(rules: Rules, games: int, seed: int | None) -> list[Code]:
@@ -29,7 +29,7 @@ def random_secrets(rules: Rules, games: int, seed: int | None) -> list[Code]:
 def secret_indices(engine: Engine) -> np.ndarray:
     """Positions in the code space of every secret of the engine's game, increasing: every code,
     or only those an edited encoding admits (``examples/palindrome.lp``: 36 of 1,296). Raises
-    :class:`~mm_logic.errors.NoConsistentCode` when it admits none."""
+    :class:`~mm_logic.support.errors.NoConsistentCode` when it admits none."""
     space = code_space(engine.rules)
     if not engine.edited:
         return np.arange(space.size)

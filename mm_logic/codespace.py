@@ -10,7 +10,6 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
-from .errors import SpaceTooLarge
 from .feedback import (
     STANDARD,
     colour_counts,
@@ -23,6 +22,7 @@ from .feedback import (
 )
 from .notation import Code, Entry, amount
 from .rules import Rules, all_codes, code_keys
+from .support.errors import SpaceTooLarge
 
 #: Largest code space the reference engine enumerates (10**7 and a little more).
 MAX_CODES = 20_000_000

@@ -79,7 +79,7 @@ class Diagnosis:
 def diagnose(engine: Engine, history: list[Entry], limit: int = SETS_LISTED) -> Diagnosis:
     """The fewest entries of ``history`` that must be wrong, and the fixes (at most ``limit``).
 
-    Raises :class:`~mm_logic.errors.NoConsistentCode` when no code exists at
+    Raises :class:`~mm_logic.support.errors.NoConsistentCode` when no code exists at
     all (an edited encoding that admits none): no entry is to blame.
     """
     rules = engine.rules

@@ -24,13 +24,13 @@ from dataclasses import dataclass
 
 from .adversary import adversarial_answer
 from .engines.base import Engine, Session
-from .errors import BadInput, MMLogicError, NoConsistentCode
 from .feedback import rule_of, score
-from .interrupts import kernel_interrupts
 from .lies import Liar, broken, needs
 from .notation import Code, Entry, Feedback, check_feedback, format_code, format_feedback, plural
 from .rules import Rules
 from .strategies.base import PlayedTree, Strategy
+from .support.errors import BadInput, MMLogicError, NoConsistentCode
+from .support.interrupts import kernel_interrupts
 
 
 class EngineDisagreement(MMLogicError):
@@ -138,7 +138,7 @@ class Game:
     def suggest(self) -> Code:
         """The strategy's next guess (its opening, or its ``first_guess``, on an empty history).
 
-        Raises :class:`~mm_logic.errors.NoConsistentCode`, naming the entries
+        Raises :class:`~mm_logic.support.errors.NoConsistentCode`, naming the entries
         that contradict each other, when no code fits the history.
         """
         if self._win is not None:
@@ -328,7 +328,7 @@ def play_against(engine: Engine, strategy: Strategy, answer: Callable[[Code], Fe
     all black; return the entries and the seconds the game took.
 
     The answers are trusted (a secret's, or a server's): a codemaker whose answers
-    contradict each other ends the game with :class:`~mm_logic.errors.NoConsistentCode`.
+    contradict each other ends the game with :class:`~mm_logic.support.errors.NoConsistentCode`.
     """
     limit = max_attempts or attempts_limit(engine.rules)
     start = time.perf_counter()

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from .adversary import check_adversary
 from .codemaker import chosen_secret, game_secrets
 from .engines.base import Engine
-from .errors import BadInput
 from .lies import Liar, parse_liar
 from .notation import Code, shown
 from .rules import COMMAND_LINE as COMMAND_LINE_WORDS
 from .rules import REQUEST, Naming, Rules
+from .support.errors import BadInput
 
 #: The roles of a game: you guess, the computer guesses, or both in turn (the terminal's duel).
 ROLES = ("codebreaker", "codemaker", "duel")

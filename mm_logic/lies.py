@@ -35,10 +35,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from .codespace import code_space
-from .errors import BadInput
 from .feedback import colour_counts, rule_of
 from .notation import Code, Entry, Feedback
 from .rules import Rules
+from .support.errors import BadInput
 
 #: The lies a state is given when it can never be the secret (a guess answered without the win).
 NEVER = np.iinfo(np.int8).max

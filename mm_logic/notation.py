@@ -15,11 +15,12 @@ from collections import Counter
 from contextlib import suppress
 from decimal import Decimal
 
-# The quoting of what the user typed lives with the errors (the feedback rules' messages quote too); read from
-# here as well.
-from .errors import SHOWN, BadInput, bytes_as_typed, quoted, shown  # noqa: F401
 from .feedback import rule_of
 from .rules import Code, Entry, Feedback, Rules
+
+# The quoting of what the user typed lives with the errors (the feedback rules' messages quote too); read from
+# here as well.
+from .support.errors import SHOWN, BadInput, bytes_as_typed, quoted, shown  # noqa: F401
 
 
 def abridged(text: str, limit: int) -> str:

@@ -8,7 +8,7 @@ from math import comb
 
 import numpy as np
 
-from .errors import BadInput
+from .support.errors import BadInput
 
 DEFAULT_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 #: The largest games any front end takes (colour counts are packed in bytes; 64 pegs is far

@@ -22,11 +22,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from .engines.base import Engine
-from .errors import SpaceTooLarge
 from .feedback import colour_counts, rule_of
 from .notation import Code, Entry, Feedback, amount, format_code, plural
 from .rules import Rules
 from .strategies.scoring import entropy_bits, expected_size
+from .support.errors import SpaceTooLarge
 
 #: How many times its counting budget (``count_budget``, about a second of counting) an engine lists
 #: for a split: clingo and the python engine 1,000,000 codes, swipl 100,000.
@@ -107,8 +107,8 @@ class Split:
 def split_codes(engine: Engine, guess: Code, history: list[Entry], limit: int | None = None) -> Split:
     """How ``guess`` splits the codes ``engine`` finds consistent with ``history``.
 
-    Raises :class:`~mm_logic.errors.NoConsistentCode` (naming the entries that contradict each other)
-    when no code fits, and :class:`~mm_logic.errors.SpaceTooLarge` when more codes than ``limit``
+    Raises :class:`~mm_logic.support.errors.NoConsistentCode` (naming the entries that contradict each other)
+    when no code fits, and :class:`~mm_logic.support.errors.SpaceTooLarge` when more codes than ``limit``
     (default :func:`split_limit`) are still possible, or the engine cannot count them within its budget.
     """
     rules = engine.rules

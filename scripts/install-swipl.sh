@@ -267,7 +267,7 @@ for name, path in (("mm_logic", repo + "/mm_logic"), ("mm_logic.engines", repo +
     package = types.ModuleType(name)
     package.__path__ = [path]
     sys.modules[name] = package
-from mm_logic.errors import BackendUnavailable
+from mm_logic.support.errors import BackendUnavailable
 from mm_logic.engines.swipl.runtime import load_janus
 try:
     janus = load_janus()

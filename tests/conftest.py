@@ -101,8 +101,9 @@ def run_json(run):
 @pytest.fixture
 def index_install(monkeypatch):
     """mmlogic as installed from a package index into no virtual environment: an extra's hint is then
-    ``pip install 'mmlogic[EXTRA]'`` (:func:`mm_logic.errors.install_hint`), whatever this checkout's install."""
-    from mm_logic import errors
+    ``pip install 'mmlogic[EXTRA]'`` (:func:`mm_logic.support.errors.install_hint`), whatever this checkout's
+    install."""
+    from mm_logic.support import errors
 
     monkeypatch.setattr(errors, "installed_from", lambda: None)
     monkeypatch.setattr(sys, "prefix", sys.base_prefix)

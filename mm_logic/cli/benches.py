@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ..errors import BadInput
+from ..support.errors import BadInput
 from ..terminal.progress import progress_bar
 from .options import (
     MAX_GAMES,

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import click
 
-from ..interrupts import interrupted_code
 from ..studies.presets import PRESET_NAMES, presets_help
+from ..support.interrupts import interrupted_code
 from ..terminal.progress import progress_bar
 from .options import (
     MAX_GAMES,

@@ -8,8 +8,8 @@ import json
 import click
 
 from ..codemaker import chosen_secret
-from ..errors import BadInput
 from ..notation import parse_entry
+from ..support.errors import BadInput
 from .options import (
     Integer,
     backend_option,

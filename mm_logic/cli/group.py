@@ -10,9 +10,9 @@ import sys
 
 import click
 
-from ..errors import MMLogicError, line_breaks_escaped, one_line
-from ..interrupts import endings_as_interrupts, interrupted_code, wrapped_interrupt
 from ..notation import bytes_as_typed
+from ..support.errors import MMLogicError, line_breaks_escaped, one_line
+from ..support.interrupts import endings_as_interrupts, interrupted_code, wrapped_interrupt
 
 #: The errors of writing to a full or failing device: said as such, not as an internal failure.
 OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})

@@ -20,11 +20,11 @@ from pathlib import Path
 import click
 
 from ..engines import BACKENDS, DEFAULT_BACKEND
-from ..errors import BadInput, MMLogicError, install_hint
 from ..feedback.custom import is_rule_file, load_rule
-from ..files import check_output, not_regular, same_file
 from ..notation import quoted
 from ..rules import DEFAULT_ALPHABET, FEEDBACK_RULES, MAX_COLORS, MAX_LIES, MAX_PEGS, make_rules
+from ..support.errors import BadInput, MMLogicError, install_hint
+from ..support.files import check_output, not_regular, same_file
 
 
 def _ascii(value, param, ctx, type_: click.ParamType) -> None:
@@ -49,7 +49,7 @@ class Integer(click.IntRange):
 
 
 class Processes(Integer):
-    """A number of worker processes: 1 to the cores this process may run on (:func:`mm_logic.processes.cores`),
+    """A number of worker processes: 1 to the cores this process may run on (:func:`mm_logic.support.processes.cores`),
     refused beyond (``9999 is more than the 2 cores of this machine.``): a process more than the cores only
     takes memory, and thousands of them take the machine down."""
 
@@ -57,7 +57,7 @@ class Processes(Integer):
         super().__init__(1)
 
     def convert(self, value, param, ctx):
-        from ..processes import cores
+        from ..support.processes import cores
 
         number = super().convert(value, param, ctx)
         if number > cores():
@@ -194,14 +194,14 @@ encoding_option = click.option(
     "--encoding", type=FilePath(exists=True, dir_okay=False, path_type=Path), default=None,
     help="Edited .lp (clingo) or .pl (swipl) encoding to use instead of the shipped one.")
 class MemorySize(click.ParamType):
-    """A size in bytes as typed (``8G``, ``500M``, ``1.5GiB``; :func:`mm_logic.memory.parse_memory`)."""
+    """A size in bytes as typed (``8G``, ``500M``, ``1.5GiB``; :func:`mm_logic.support.memory.parse_memory`)."""
 
     name = "size"
 
     def convert(self, value, param, ctx):
         if isinstance(value, int):
             return value
-        from ..memory import parse_memory
+        from ..support.memory import parse_memory
 
         try:
             return parse_memory(str(value))
@@ -255,7 +255,7 @@ def _limit_scoring(ctx, param, seconds: float | None) -> float | None:
 
 def _writable_file(ctx, param, path: Path | None) -> Path | None:
     """Check, before any game runs, that a result file can be written: a new path or a regular
-    file (a link, its target), never a device or a FIFO (:func:`mm_logic.files.check_output`)."""
+    file (a link, its target), never a device or a FIFO (:func:`mm_logic.support.files.check_output`)."""
     if path is None:
         return None
     try:
@@ -322,7 +322,7 @@ def distinct_outputs(inputs: list[tuple[str, Path]] | None = None, /, **paths: P
     """Refuse, before any game, two options naming the same output (the second would overwrite the first),
     and an output naming one of ``inputs`` (:func:`input_files`: the command would write over what it reads).
     A link is the file it leads to; a hard link, the file it is another name of
-    (:func:`~mm_logic.files.same_file`). An output that is an existing folder (``--plot``) takes PNG charts: an
+    (:func:`~mm_logic.support.files.same_file`). An output that is an existing folder (``--plot``) takes PNG charts: an
     input .png in it may be written over."""
     written = [(f"--{option.replace('_', '-')}", path, path.resolve()) for option, path in paths.items()
                if path is not None]

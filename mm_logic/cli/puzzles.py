@@ -7,7 +7,7 @@ import time
 
 import click
 
-from ..errors import BadInput
+from ..support.errors import BadInput
 from .options import (
     Integer,
     Seconds,

@@ -16,12 +16,12 @@ import time
 
 import click
 
-from ..errors import BadInput
-from ..interrupts import interrupted_code
 from ..notation import plural
 from ..player import Player
 from ..studies.compare import ComparePlan
 from ..studies.race import MAX_RACERS, BatchRace, batch_secrets
+from ..support.errors import BadInput
+from ..support.interrupts import interrupted_code
 from ..terminal.progress import clock, interactive
 
 #: Seconds between two redraws of the standings on a terminal.

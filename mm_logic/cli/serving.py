@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from ..errors import BadInput
-from ..files import target_of
+from ..support.errors import BadInput
+from ..support.files import target_of
 from .options import (
     RULE_OPTIONS,
     FeedbackRuleChoice,

@@ -13,7 +13,6 @@ from dataclasses import dataclass, replace
 
 import click
 
-from ..errors import BadInput
 from ..notation import amount, parse_code
 from ..player import Player
 from ..rules import rule_names
@@ -29,6 +28,7 @@ from ..strategies import (
 )
 from ..strategies.genetic import GA_KEYS, GENETIC_NAMES
 from ..strategies.sampled import EXACT_SPACE, SampleEntropy
+from ..support.errors import BadInput
 from .options import backend_option, encoding_option, seed_option, time_limit_option
 
 #: The authors' names --strategy also takes (``knuth`` is ``minimax``).

@@ -7,8 +7,8 @@ import time
 
 import click
 
-from ..errors import BadInput
-from ..interrupts import end_quickly
+from ..support.errors import BadInput
+from ..support.interrupts import end_quickly
 from .options import (
     Integer,
     MemorySize,
@@ -149,10 +149,10 @@ def optimal_command(rules, objective, max_depth, consistent_only, encoding, symm
     # The tree written over the journal lost it; either written over the rule module or the encoding, lost that.
     distinct_outputs(input_files(), journal=journal, save_tree=save_tree)
     if memory is not None and executor == "local":
-        from ..memory import memory_text, total_memory
+        from ..support.memory import memory_text, total_memory
 
         # The tables would be made to the size given (2**30 solved sets: 33 GiB) and swap, then be killed. On a
-        # cluster the size is each worker thread's, on its own machine: only mm_logic.memory.MAX_SIZE bounds it.
+        # cluster the size is each worker thread's, on its own machine: only mm_logic.support.memory.MAX_SIZE bounds it.
         if memory > total_memory():
             raise click.BadParameter(f"{memory_text(memory)} is more than this machine's memory "
                                      f"({memory_text(total_memory())})", param_hint="'--memory'")

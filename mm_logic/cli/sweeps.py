@@ -9,9 +9,9 @@ from pathlib import Path
 import click
 
 from ..engines import BACKENDS
-from ..interrupts import interrupted_code
 from ..rules import make_rules, repeat_limit
 from ..strategies import DEFAULT_STRATEGY, parse_strategies
+from ..support.interrupts import interrupted_code
 from ..terminal.progress import progress_bar
 from .options import (
     backend_option,

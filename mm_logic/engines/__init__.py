@@ -13,10 +13,10 @@ from __future__ import annotations
 from importlib import import_module
 from pathlib import Path
 
-from ..errors import BadInput
-from ..files import read_bytes
 from ..notation import quoted
 from ..rules import RULE_FILE, Rules, rule_names
+from ..support.errors import BadInput
+from ..support.files import read_bytes
 from .base import Engine, Session
 
 #: ``--backend`` name -> "module:class"

@@ -19,7 +19,7 @@ pushes and pops. Backends keep per-session solver state (clingo's multi-shot
 questions as ``_first``, ``_enumerate``, ...; the public methods here check
 every code an engine returns against the history with the feedback rule
 before anyone uses it, so an edited encoding that admits a wrong code is
-named at once (:class:`~mm_logic.errors.WrongAnswer`). Strategies and the
+named at once (:class:`~mm_logic.support.errors.WrongAnswer`). Strategies and the
 game loop only ever see this interface.
 """
 
@@ -36,11 +36,11 @@ import numpy as np
 
 from ..codespace import code_space
 from ..counting import count_consistent, countable
-from ..errors import NoConsistentCode, WrongAnswer
 from ..feedback import colour_counts, rule_of
 from ..lies import broken, lies_of_rows, needs
 from ..notation import Code, Entry, Feedback, format_code, format_entry, format_feedback
 from ..rules import Rules
+from ..support.errors import NoConsistentCode, WrongAnswer
 
 #: Seconds ``count_within`` may spend before it settles for a lower bound.
 COUNT_SECONDS = 1.0

@@ -48,9 +48,9 @@ from math import gcd
 import numpy as np
 
 from ..codespace import MAX_CODES
-from ..errors import BadInput, SolverTimeout
 from ..feedback import gives
 from ..notation import Code, Entry
+from ..support.errors import BadInput, SolverTimeout
 from .base import Engine, Session
 
 

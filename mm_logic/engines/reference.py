@@ -7,7 +7,7 @@ Its one costly call is filtering the surviving codes by a new entry (one
 pass over up to 20 million codes: compiled over packed codes where they fit,
 :meth:`mm_logic.codespace.CodeSpace.feedback_to`, numpy otherwise). Neither
 can be interrupted, so ``time_limit`` is checked when that pass ends: a filter that took longer
-fails with :class:`~mm_logic.errors.SolverTimeout` and leaves the history as
+fails with :class:`~mm_logic.support.errors.SolverTimeout` and leaves the history as
 it was. A rule module's pass (``--feedback FILE.py``), a call of the user's code per code, is
 bounded as it goes (:func:`mm_logic.feedback.watch.limit_scoring`).
 """
@@ -20,11 +20,11 @@ import time
 import numpy as np
 
 from ..codespace import code_space
-from ..errors import SolverTimeout
 from ..feedback import rule_of
 from ..feedback.watch import limit_scoring
 from ..lies import tell
 from ..notation import Code, Entry
+from ..support.errors import SolverTimeout
 from .base import Engine, Session
 
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..codespace import code_space
-from ..errors import BadInput
 from ..feedback import rule_of
 from ..notation import format_code, format_feedback
+from ..support.errors import BadInput
 from .base import Engine
 
 #: Largest code space checked (a few guesses, each with every feedback it gets: about a second).

@@ -21,8 +21,8 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
-from ..errors import BadInput
 from ..rules import Code, Feedback, Rules
+from ..support.errors import BadInput
 from .black import BLACK
 from .custom import load_rule
 from .encoded import ENCODED_SUFFIXES, EncodedRule, check_derivable

@@ -44,9 +44,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import BadInput, RuleFault
-from ..files import read_bytes
 from ..rules import Code, Feedback
+from ..support.errors import BadInput, RuleFault
+from ..support.files import read_bytes
 from . import watch
 from .rule import FeedbackRule
 from .standard import _small_ints

@@ -43,8 +43,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import BadInput, SolverTimeout, clock, line_breaks_escaped
 from ..rules import Code, Feedback, Rules, all_codes, code_keys
+from ..support.errors import BadInput, SolverTimeout, clock, line_breaks_escaped
 from . import watch
 from .custom import WIN_VALUE, CustomRule, index_numbers, numbers_index
 from .rule import slots_dtype
@@ -384,7 +384,7 @@ def cache_folder() -> Path | None:
 
 def cache_key(rule: EncodedRule) -> str:
     """The sha256 the cached table is named by: what the table depends on."""
-    from ..resources import encodings_dir
+    from ..support.resources import encodings_dir
 
     digest = hashlib.sha256(f"mmlogic rule table {FORMAT_VERSION}\n".encode())
     r = rule.rules

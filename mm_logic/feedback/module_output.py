@@ -20,7 +20,7 @@ import threading
 import types
 from pathlib import Path
 
-from ..errors import line_breaks_escaped
+from ..support.errors import line_breaks_escaped
 
 
 class _Kept(io.TextIOBase):

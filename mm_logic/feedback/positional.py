@@ -16,8 +16,8 @@ import numbers
 
 import numpy as np
 
-from ..errors import shown
 from ..rules import Code, Feedback
+from ..support.errors import shown
 from .rule import ONE_MARK_PER_PEG, FeedbackRule
 
 #: The mark atoms of positional feedback in the ASP encodings (marks.lp), by mark value (0 ``-``, 1 ``o``, 2 ``x``).

@@ -6,7 +6,7 @@ the main one by a thread of the watch's own that stops it from outside (:class:`
 server's requests) by handing each block of calls to a thread of its own, :data:`RUNNERS` at most, that is
 stopped from outside (:func:`_handed`). The limit is per call, looked at in the thread that runs it (the frames
 of the module's code it runs: :func:`_call_under_way`); mmlogic's own work between calls is no call. A call past
-the limit is one line naming the file and the call (:class:`~mm_logic.errors.RuleFault`, exit 2; HTTP 422 in the
+the limit is one line naming the file and the call (:class:`~mm_logic.support.errors.RuleFault`, exit 2; HTTP 422 in the
 server). A
 ``KeyboardInterrupt`` the module raises is one of its failures; Ctrl-C is told from it by the signal received
 (:func:`interrupted`).
@@ -45,9 +45,9 @@ from typing import Protocol
 
 import numpy as np
 
-from ..errors import BadInput, MMLogicError, RuleFault, SolverTimeout, clock, line_breaks_escaped
-from ..interrupts import abandon
 from ..rules import Code
+from ..support.errors import BadInput, MMLogicError, RuleFault, SolverTimeout, clock, line_breaks_escaped
+from ..support.interrupts import abandon
 from .module_output import keep_streams, kept_again, put_back_streams, report_failures_of, stderr
 
 
@@ -83,7 +83,7 @@ class Overdue(BaseException):
     that the module's own ``except Exception`` does not take it for one of its errors."""
 
 
-#: The signals that end a command besides Ctrl-C (:func:`mm_logic.interrupts.endings_as_interrupts`), whose
+#: The signals that end a command besides Ctrl-C (:func:`mm_logic.support.interrupts.endings_as_interrupts`), whose
 #: handlers a module's code may change: put back after each block.
 ENDINGS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
@@ -193,9 +193,10 @@ _signalled = False
 
 
 def interrupted() -> bool:
-    """Whether Ctrl-C (SIGINT, or SIGTERM or SIGHUP taken as it: :func:`mm_logic.interrupts.endings_as_interrupts`)
-    reached the main thread while its watch ran: a ``KeyboardInterrupt`` out of the module's code is then the
-    user's, else the module's own (raised by it, or in another thread, which no signal reaches)."""
+    """Whether Ctrl-C (SIGINT, or SIGTERM or SIGHUP taken as it:
+    :func:`mm_logic.support.interrupts.endings_as_interrupts`) reached the main thread while its watch ran: a
+    ``KeyboardInterrupt`` out of the module's code is then the user's, else the module's own (raised by it, or in
+    another thread, which no signal reaches)."""
     return _signalled and threading.current_thread() is threading.main_thread()
 
 
@@ -349,7 +350,7 @@ def _watchdog_needed() -> None:
     if not _dog_started:
         _dog_started = True
         # A thread of _thread's, not threading's: it is no work the command waits for, nor one that holds its
-        # quick end (mm_logic.interrupts.end_process); it ends with the process.
+        # quick end (mm_logic.support.interrupts.end_process); it ends with the process.
         _thread.start_new_thread(_watchdog, ())
     if not _wake.is_set():
         _wake.set()
@@ -485,7 +486,7 @@ def _handed(path: Path, rule: Rule | None, call):
     for :data:`CALL_SECONDS` (or any, once the process stops) is stopped where it runs by an exception raised
     in the runner (``PyThreadState_SetAsyncExc``, between two instructions, as Ctrl-C is); one stuck in C (a
     ``time.sleep``) does not take it, and after :data:`STOP_GRACE` s is left to end by itself, its runner with
-    it (:func:`~mm_logic.interrupts.abandon`). Either way this thread goes on at once with one line: a request
+    it (:func:`~mm_logic.support.interrupts.abandon`). Either way this thread goes on at once with one line: a request
     is answered, and a server told to stop stops. Blocks of different threads run at once, :data:`RUNNERS` at
     most (the rule's state is a cache, its answers checked against each other: no order of the calls matters).
     """
@@ -624,7 +625,7 @@ def limit_scoring(seconds: float | None, *, every_thread: bool = False,
                   advice: str = "raise --time-limit") -> Iterator[None]:
     """While the block runs, ``seconds`` bounds a rule module's rows of calls over the same codes: deriving the
     rule's table (every code scored against every code), or one guess against many codes; past it, a
-    :class:`~mm_logic.errors.SolverTimeout` whose line ends in ``advice``. ``seconds`` None: no bound.
+    :class:`~mm_logic.support.errors.SolverTimeout` whose line ends in ``advice``. ``seconds`` None: no bound.
 
     A command's ``--time-limit`` (:func:`mm_logic.cli.options.time_limit_option`) holds in the main thread only:
     a server's requests run in others, where a table they derive is kept for every later request of its size

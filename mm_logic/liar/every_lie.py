@@ -24,12 +24,12 @@ import time
 
 from ..codespace import code_space
 from ..engines.base import Engine
-from ..errors import BadInput
 from ..feedback import rule_of
 from ..game import Game
 from ..lies import split_states
 from ..strategies.base import Strategy
 from ..studies.bench import BenchResult, Progress
+from ..support.errors import BadInput
 
 
 def every_lie(engine: Engine, strategy: Strategy, progress: Progress | None = None) -> BenchResult:

@@ -27,10 +27,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..codespace import code_space
-from ..errors import BadInput
 from ..feedback import rule_of
 from ..notation import Code, format_code
 from ..rules import Rules
+from ..support.errors import BadInput
 from ..symmetry import canonical_openings
 
 #: The largest game searched (3x4, 2x8, 4x3): the search lists every set of states it settles.

@@ -63,11 +63,11 @@ from functools import cache
 import numpy as np
 
 from ..codespace import code_space
-from ..errors import BadInput
 from ..feedback import rule_of
 from ..lies import answerable, lies_told
 from ..notation import Code, format_code, format_feedback, parse_code
 from ..rules import Rules
+from ..support.errors import BadInput
 from ..symmetry import canonical_openings, code_maps, game_symmetry, moves_keep_feedback
 
 #: The largest game searched: every code is scored against every state from the whole feedback table.

@@ -34,13 +34,13 @@ import numpy as np
 
 from ..codespace import code_space
 from ..engines import make_engine
-from ..errors import BadInput
 from ..feedback import rule_of
 from ..game import Game, attempts_limit
 from ..notation import format_code, format_entry, parse_code
 from ..rules import Rules
 from ..strategies import make_strategy
 from ..strategies.tree import StrategyTree, TreeNode, played_root, write_atomically
+from ..support.errors import BadInput
 from .anytime_journal import AnytimeJournal
 from .searcher import Searcher
 from .tasks import openings

@@ -21,10 +21,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..errors import BadInput
-from ..files import OutputLock, read_text, same_json
 from ..notation import format_code, format_entry, parse_code, parse_entry
 from ..rules import DEFAULT_ALPHABET, Rules
+from ..support.errors import BadInput
+from ..support.files import OutputLock, read_text, same_json
 
 #: The journal's first line names it and what it was run with.
 KIND = "mmlogic optimal --anytime"

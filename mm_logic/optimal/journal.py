@@ -33,7 +33,7 @@ its fields' types, its part, an exact total replayed on the part's codes, a
 bound or a solvability within what the part's size allows, no two lines of a
 part that disagree), and one that fails is named with why. The first line names the
 alphabet too when the codes are not written with the default one. One search
-holds the file at a time (``mm_logic.files.OutputLock``): a second
+holds the file at a time (``mm_logic.support.files.OutputLock``): a second
 refuses at once.
 
 A line of a part or guess that was searched (not read back) also says what it
@@ -55,13 +55,13 @@ from pathlib import Path
 import numpy as np
 
 from ..codespace import code_space
-from ..errors import BadInput, shown
 from ..feedback import rule_of
-from ..files import OutputLock, same_json, target_of
 from ..kernels.optimal.arrays import INF
 from ..notation import Code, Feedback, abridged, format_code, format_feedback, parse_code, parse_feedback, plural
 from ..rules import DEFAULT_ALPHABET, Rules
 from ..strategies.tree import TreeNode, node_object, read_node
+from ..support.errors import BadInput, shown
+from ..support.files import OutputLock, same_json, target_of
 from .searcher import feedbacks_met, perfect_split_bound
 
 KIND = "mmlogic optimal"

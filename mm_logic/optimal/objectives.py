@@ -40,13 +40,13 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import BadInput
-from ..memory import peak_memory
 from ..notation import format_code, quoted
-from ..processes import worker_count
 from ..rules import Rules
 from ..strategies.tree import TreeNode
 from ..studies.written_game import encoding_secrets
+from ..support.errors import BadInput
+from ..support.memory import peak_memory
+from ..support.processes import worker_count
 from ..symmetry import NO_SYMMETRY, game_symmetry
 from .journal import Journal
 from .result import OpeningBound, OptimalResult, StoppedSearch

@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..histogram import format_histogram, histogram_figures
-from ..memory import memory_text
 from ..notation import Code, format_code, plural
 from ..rules import Rules
 from ..strategies.tree import TreeNode
+from ..support.memory import memory_text
 
 
 @dataclass

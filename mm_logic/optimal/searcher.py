@@ -14,13 +14,13 @@ from collections.abc import Callable
 import numpy as np
 
 from ..codespace import code_space
-from ..errors import BadInput, MMLogicError
 from ..feedback import rule_of
 from ..kernels.optimal import ahead, arrays
-from ..memory import address_space, available_memory, memory_text, total_memory
 from ..notation import Code, Feedback, amount
 from ..rules import Rules
 from ..strategies.tree import TreeNode
+from ..support.errors import BadInput, MMLogicError
+from ..support.memory import address_space, available_memory, memory_text, total_memory
 from ..symmetry import GameSymmetry, game_symmetry, position_symmetries
 
 #: Bytes of one transposition-table entry: two 64-bit keys, a cost, a guess, a set size, an exact flag.

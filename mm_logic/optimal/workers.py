@@ -17,9 +17,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..notation import Code, Feedback
-from ..processes import start_pool, start_worker
 from ..rules import Rules
 from ..strategies.tree import TreeNode
+from ..support.processes import start_pool, start_worker
 from ..symmetry import GameSymmetry
 from .journal import Journal
 from .searcher import Searcher, default_table_bits

@@ -69,13 +69,13 @@ from starlette.staticfiles import StaticFiles
 
 from ..diagnosis import diagnose
 from ..engines import BACKENDS, DEFAULT_BACKEND, engine_class
-from ..errors import BadInput, MMLogicError, NoConsistentCode, RuleFault, SpaceTooLarge, host_port
 from ..feedback import rule_of
 from ..feedback.watch import withholding
 from ..notation import SHOWN, Code, Feedback, abridged, check_feedback, format_code, shown
 from ..rules import FEEDBACK_RULES, Rules
 from ..split import split_codes
 from ..strategies import DEFAULT_STRATEGY, STRATEGIES
+from ..support.errors import BadInput, MMLogicError, NoConsistentCode, RuleFault, SpaceTooLarge, host_port
 from .batch_race import MAX_BATCH, HostedBatchRace, new_batch_race, refuse_step
 from .openapi import openapi_schema
 from .race import MAX_ENTRANTS, Race, new_race

@@ -21,9 +21,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..codemaker import game_secrets
-from ..errors import BackendUnavailable, BadInput
 from ..notation import format_code
 from ..studies.race import BatchRace, batch_secrets
+from ..support.errors import BackendUnavailable, BadInput
 from .race import race_request
 from .store import Conflict, TooManyGames
 from .variant import Variant, rules_json

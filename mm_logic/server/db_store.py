@@ -52,10 +52,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import BadInput, MMLogicError, one_line
-from ..files import not_regular
 from ..notation import Entry, abridged, shown
 from ..rules import Rules
+from ..support.errors import BadInput, MMLogicError, one_line
+from ..support.files import not_regular
 from .kept_rows import PLAYED_KEYS, QUOTED, game_entries, loaded_row, race_entries, refused, replay_scored
 from .race import Race, new_race
 from .store import (

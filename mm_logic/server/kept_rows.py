@@ -4,7 +4,7 @@ A row holds a request (JSON) and its play (JSON: a game's history, pending guess
 entrants), as :mod:`~mm_logic.server.db_store` writes them. A row changed by hand, or by another program, may
 hold what this server never writes: text that is not JSON, values of the wrong type, codes of the wrong length
 or colours, answers no rule gives, answers the game's secret never gave. Each check here raises
-:class:`~mm_logic.errors.BadInput` with the one line that says what is wrong (the store words it as a damaged
+:class:`~mm_logic.support.errors.BadInput` with the one line that says what is wrong (the store words it as a damaged
 row, HTTP 503): the form (:func:`loaded`, :func:`kept_code`, :func:`kept_answer`, :func:`game_entries`,
 :func:`race_entries`), then the answers, checked as the game itself takes them (:func:`replay_scored`,
 :func:`replay_answered`: :meth:`~mm_logic.game.Game.score` and :meth:`~mm_logic.game.Game.record`), never
@@ -17,11 +17,11 @@ import json
 import math
 import re
 
-from ..errors import BadInput, NoConsistentCode, one_line
 from ..feedback import rule_of
 from ..game import Game
 from ..notation import abridged, check_feedback, format_code, format_feedback, parse_code, plural, shown
 from ..rules import FEEDBACK_RULES, Code, Entry, Feedback, Rules
+from ..support.errors import BadInput, NoConsistentCode, one_line
 
 #: How much of a value read back a message quotes (a code of 64 pegs whole): one line still.
 QUOTED = 240

@@ -35,10 +35,10 @@ import time
 from collections.abc import Awaitable, Callable
 
 from ..codespace import MAX_CODES
-from ..errors import BadInput, MMLogicError, cannot_listen
 from ..feedback import STANDARD, rule_of
 from ..notation import SHOWN, abridged, amount, parse_code
 from ..rules import Rules
+from ..support.errors import BadInput, MMLogicError, cannot_listen
 from .store import Conflict, GameStore, HostedGame, StoreFault, UnknownGame
 
 #: Colour ``i`` is written ``LETTERS[i]``.

@@ -34,11 +34,11 @@ import socket
 import sys
 from collections.abc import Callable, Iterator
 
-from ..errors import BackendUnavailable, MMLogicError, cannot_listen, host_port, install_hint
 from ..feedback.watch import stop_rule_modules
-from ..interrupts import ENDINGS
-from ..processes import die_with_parent
 from ..rules import Rules
+from ..support.errors import BackendUnavailable, MMLogicError, cannot_listen, host_port, install_hint
+from ..support.interrupts import ENDINGS
+from ..support.processes import die_with_parent
 from .line_protocol import LineGames, doubles, serve_beside
 from .store import GameStore
 

@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..engines import DEFAULT_BACKEND, engine_class
-from ..errors import BadInput, MMLogicError
 from ..feedback import rule_of
 from ..game import Game
 from ..game_setup import API, GameSetup
@@ -33,6 +32,7 @@ from ..player import Player
 from ..rules import FEEDBACK_RULES, REQUEST, Entry, Rules, make_rules
 from ..strategies import DEFAULT_STRATEGY, STRATEGIES, parse_strategy
 from ..strategies.base import Strategy
+from ..support.errors import BadInput, MMLogicError
 from .kept_rows import replay_answered, replay_scored
 from .variant import Variant, find_variant, rules_json
 

@@ -21,7 +21,6 @@ from pathlib import Path
 
 from ..codemaker import chosen_secret, game_secrets
 from ..engines import BACKENDS, check_encoding, check_feedback_rule, make_engine
-from ..errors import BadInput, MMLogicError, NoConsistentCode
 from ..feedback import RULES, rule_of
 from ..feedback.custom import CustomRule
 from ..feedback.encoded import ENCODED_SUFFIXES
@@ -29,6 +28,7 @@ from ..notation import Code, format_code, shown
 from ..rules import FEEDBACK_RULES, Rules
 from ..strategies import STRATEGIES, StrategyName
 from ..studies.written_game import backend_of, variant_of
+from ..support.errors import BadInput, MMLogicError, NoConsistentCode
 
 #: What a variant's name may be: a word a request can carry and a page can show, never a file's name.
 NAME = re.compile(r"[A-Za-z0-9_-]{1,40}")

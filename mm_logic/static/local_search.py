@@ -25,8 +25,8 @@ import numpy as np
 from clingo import Control, Number
 
 from ..engines.clingo.solve import solve_within
-from ..errors import SolverTimeout
-from ..resources import encoding_path
+from ..support.errors import SolverTimeout
+from ..support.resources import encoding_path
 
 #: One step in this many may take the best replacement even when it leaves fewer classes.
 WORSE_MOVES = 10

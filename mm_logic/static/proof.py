@@ -48,10 +48,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..codespace import code_space
-from ..errors import SolverTimeout
 from ..feedback import rule_of
 from ..notation import Code, format_code, plural
 from ..rules import Rules
+from ..support.errors import SolverTimeout
 from ..symmetry import code_maps, game_symmetry
 
 #: Most entries (maps x codes) of the listed symmetries; beyond, colours are renamed among the first ones only.

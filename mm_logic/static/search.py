@@ -42,12 +42,12 @@ from clingo import Control, Function, Number
 
 from ..codespace import code_space
 from ..engines.clingo.solve import solve_within
-from ..errors import BadInput, SolverTimeout
 from ..feedback import rule_of
 from ..notation import Code, format_code, plural
-from ..resources import encoding_path
 from ..rules import Rules
 from ..studies.written_game import encoding_secrets
+from ..support.errors import BadInput, SolverTimeout
+from ..support.resources import encoding_path
 from ..symmetry import GameSymmetry, game_symmetry
 from .bound import GuessedBound, guessed_bound
 
@@ -203,7 +203,7 @@ def answers(rules: Rules, deadline: float | None = None,
     """``table[g, s]``: the feedback index (the rule's :meth:`~mm_logic.feedback.FeedbackRule.index`) of
     code ``g`` played against secret ``s``, both numbered in lexicographic order, as the shipped rule
     encodings state it: one clingo model per secret (``static.lp``'s first program). Past ``deadline``
-    (``time.monotonic``'s clock) raises :class:`~mm_logic.errors.SolverTimeout`; ``progress`` gets a line
+    (``time.monotonic``'s clock) raises :class:`~mm_logic.support.errors.SolverTimeout`; ``progress`` gets a line
     every :data:`PROGRESS_EVERY` seconds, the codes read so far. A rule of one's own states
     no open answer in the shipped parts: its answers are its feedback table (the rule itself, or derived
     from its encoding by that encoding's engine)."""

@@ -27,9 +27,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import BadInput
 from ..notation import Code, amount, quoted
 from ..rules import RULE_FILE, Rules, rule_names
+from ..support.errors import BadInput
 from .base import Strategy
 from .tree import PREFIX, StrategyTree, TreeStrategy
 

@@ -49,11 +49,11 @@ from collections import Counter
 
 import numpy as np
 
-from ..errors import BadInput, StrategyGaveUp
 from ..feedback import black_common, colour_counts, feedback
 from ..notation import Code, Entry, quoted
 from ..rules import Rules  # noqa: F401 (doctests)
 from ..sampling import history_rng, random_code
+from ..support.errors import BadInput, StrategyGaveUp
 from .base import SeededStrategy
 
 #: Seed 001's population per number of pegs (its table of best parameters).

@@ -38,8 +38,8 @@ from __future__ import annotations
 
 from collections.abc import Generator
 
-from ..errors import BadInput
 from ..notation import Code, Entry, Feedback, format_code
+from ..support.errors import BadInput
 from .base import Strategy
 
 #: A plan yields guesses and is sent each guess's feedback.

@@ -70,10 +70,10 @@ import time
 import numpy as np
 
 from ..codespace import MAX_TABLE_CODES, code_space
-from ..errors import BadInput
 from ..notation import Code, shown
 from ..rules import RULE_FILE
 from ..sampling import history_rng, random_code
+from ..support.errors import BadInput
 from .base import SeededStrategy
 from .scoring import Entropy
 

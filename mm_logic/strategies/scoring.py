@@ -22,11 +22,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..codespace import MAX_CODES, MAX_TABLE_CODES, code_space
-from ..errors import BadInput
 from ..feedback import feedback_block, index_lut, rule_of
 from ..lies import split_states, volume_weights
 from ..notation import Code
 from ..rules import RULE_FILE
+from ..support.errors import BadInput
 from ..symmetry import MAX_MOVES, Symmetries, block_pool, moves_keep_feedback, symmetries
 from .base import PlayedTree, Strategy
 

@@ -40,9 +40,7 @@ from pathlib import Path
 import numpy as np
 
 from ..codespace import code_space
-from ..errors import BackendUnavailable, BadInput, MMLogicError
 from ..feedback import rule_of
-from ..files import read_text, same_json, target_of
 from ..histogram import format_histogram, histogram_figures
 from ..notation import (
     Code,
@@ -56,6 +54,8 @@ from ..notation import (
     plural,
 )
 from ..rules import DEFAULT_ALPHABET, FEEDBACK_RULES, RULE_FILE, Rules
+from ..support.errors import BackendUnavailable, BadInput, MMLogicError
+from ..support.files import read_text, same_json, target_of
 from .base import Strategy
 
 FORMAT = "mmlogic-tree"

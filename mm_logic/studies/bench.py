@@ -16,7 +16,7 @@ worker rebuilds the engine and strategy from their :class:`~mm_logic.player.Play
 embedded in a process cannot be sent to another), so the attempts are the
 same whatever the number of jobs.
 
-A game the strategy cannot finish (:class:`~mm_logic.errors.StrategyGaveUp`: a genetic
+A game the strategy cannot finish (:class:`~mm_logic.support.errors.StrategyGaveUp`: a genetic
 strategy's time limit) is counted as failed, not fatal: the figures are over the games won,
 with the failures beside (seed 001 reports failure rates). An engine's error stays fatal.
 """
@@ -37,17 +37,17 @@ import numpy as np
 from ..codemaker import check_every_secret, secret_indices
 from ..codespace import code_space
 from ..engines.base import Engine
-from ..errors import BadInput, MMLogicError, StrategyGaveUp
 from ..feedback import rule_of
 from ..game import EngineDisagreement, Game, GameRecord, NoProgress, attempts_limit, play
 from ..histogram import figure, format_histogram, histogram_figures
 from ..lies import Liar
 from ..notation import Code, Entry, format_entry
 from ..player import Player
-from ..processes import portable, start_pool, start_worker, worker_count
 from ..rules import Rules
 from ..strategies.base import PlayedTree, Strategy
 from ..strategies.tree import StrategyTree, TreeNode, played_root
+from ..support.errors import BadInput, MMLogicError, StrategyGaveUp
+from ..support.processes import portable, start_pool, start_worker, worker_count
 from .statistics import summarize
 
 #: Called with the number of games just finished (a progress bar's ``update``).
@@ -73,7 +73,7 @@ class LyingCodemaker:
 @dataclass
 class BenchResult:
     """Attempts over many games: one ``(secret, attempts)`` pair per game won, one ``(secret, why)`` per
-    game failed (the strategy gave up: :class:`~mm_logic.errors.StrategyGaveUp`)."""
+    game failed (the strategy gave up: :class:`~mm_logic.support.errors.StrategyGaveUp`)."""
 
     rules: Rules
     backend: str
@@ -386,7 +386,7 @@ _games_done = None
 
 
 def _start_worker(parent: int, games_done) -> None:
-    """A worker's initializer (:func:`~mm_logic.processes.start_worker`), keeping where it counts its games."""
+    """A worker's initializer (:func:`~mm_logic.support.processes.start_worker`), keeping where it counts its games."""
     global _games_done
     start_worker(parent)
     _games_done = games_done

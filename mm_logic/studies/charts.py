@@ -5,8 +5,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from ..errors import BackendUnavailable, install_hint
-from ..files import check_output
+from ..support.errors import BackendUnavailable, install_hint
+from ..support.files import check_output
 from .compare import Comparison
 
 #: Most series a chart names in its legend.

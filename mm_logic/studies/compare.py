@@ -22,7 +22,6 @@ from pathlib import Path
 from ..codemaker import check_every_secret, game_secrets, random_secrets, secret_indices
 from ..codespace import MAX_CODES, code_space
 from ..engines import BACKENDS, check_encoding, check_feedback_rule, engine_class, make_engine
-from ..errors import BadInput
 from ..feedback import rule_of
 from ..feedback.custom import is_rule_file
 from ..histogram import figure, format_histogram
@@ -31,6 +30,7 @@ from ..player import Player
 from ..rules import FEEDBACK_RULES, Rules
 from ..sampling import drawn_seed
 from ..strategies import StrategyName, parse_strategies, with_ga
+from ..support.errors import BadInput
 from .bench import BenchResult, Progress, bench_all, bench_games, warm_up
 from .statistics import PairedTest, format_p, paired_test
 

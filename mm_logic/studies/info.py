@@ -33,10 +33,10 @@ import numpy as np
 
 from ..codespace import code_space
 from ..engines.base import Engine
-from ..errors import SolverTimeout
 from ..feedback import rule_of
 from ..notation import Feedback, amount, format_feedback, plural
 from ..rules import Rules
+from ..support.errors import SolverTimeout
 from ..symmetry import canonical_openings, game_symmetry, opening_count
 from .written_game import encoding_secrets, engine_secrets
 

@@ -28,10 +28,10 @@ import numpy as np
 
 from ..codespace import MAX_CODES, code_space
 from ..engines.base import Engine
-from ..errors import BadInput, MMLogicError
 from ..feedback import rule_of
 from ..notation import Entry, format_code, format_entry, plural
 from ..rules import Rules
+from ..support.errors import BadInput, MMLogicError
 from .written_game import engine_secrets
 
 #: Random guesses drawn for each entry; the one leaving the count nearest the schedule is kept.
@@ -151,7 +151,7 @@ def prompt(check: Check, rules: Rules) -> str:
 def check_history(engine: Engine, history: list[Entry]) -> Check:
     """The engine's counts: codes consistent with ``history``, and with it less each entry in turn.
 
-    Raises the engine's :class:`~mm_logic.errors.NoConsistentCode` (exit 3) when no code fits.
+    Raises the engine's :class:`~mm_logic.support.errors.NoConsistentCode` (exit 3) when no code fits.
     """
     with engine.session(history) as session:
         consistent = session.count()

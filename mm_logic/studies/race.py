@@ -28,12 +28,12 @@ import time
 from dataclasses import dataclass, field
 
 from ..codemaker import every_secret, random_secrets
-from ..errors import MMLogicError
-from ..interrupts import interrupts_held
 from ..notation import Code
 from ..player import Player
-from ..processes import portable, start_worker
 from ..rules import Rules
+from ..support.errors import MMLogicError
+from ..support.interrupts import interrupts_held
+from ..support.processes import portable, start_worker
 from .bench import BenchResult, play_games, warm_up
 
 #: How many entrants a race may have: each is a process of 100-300 MB.

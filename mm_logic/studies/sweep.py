@@ -26,7 +26,7 @@ memory and host aside).
 soon as its case finishes (flushed to disk); on a rerun, cases whose row is
 in the file are not run again. A line cut off by a kill is dropped (its case
 runs again). One sweep at a time writes a file
-(:class:`~mm_logic.files.OutputLock`).
+(:class:`~mm_logic.support.files.OutputLock`).
 """
 
 from __future__ import annotations
@@ -36,9 +36,9 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..files import OutputLock, target_of
 from ..histogram import format_histogram
 from ..rules import Rules
+from ..support.files import OutputLock, target_of
 from .sweep_case import Case
 from .sweep_processes import dask_client, run_dask, run_local
 from .sweep_rows import RowWriter, load_rows
@@ -78,7 +78,7 @@ def run_sweep(cases: list[Case], *, out: Path | None = None, executor: str = "lo
     ``update(1)`` is called as each ends); ``note`` gets one-line notes (cases
     skipped, lines dropped). On Dask the scheduler is reached before any case
     runs (one line, exit 1, when it cannot be). ``out`` is held by this sweep alone while it runs
-    (:class:`~mm_logic.files.OutputLock`: another on it refuses, exit 2).
+    (:class:`~mm_logic.support.files.OutputLock`: another on it refuses, exit 2).
     """
     sweep = Sweep(cases)
     # On the file written: a link's target, which load_rows rewrites (the link stays).

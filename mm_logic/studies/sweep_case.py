@@ -19,14 +19,14 @@ from pathlib import Path
 
 from ..codespace import MAX_CODES
 from ..engines import check_feedback_rule
-from ..errors import BadInput, StrategyGaveUp
 from ..game import Game
-from ..memory import peak_memory
 from ..notation import Code, amount, format_code, parse_code, quoted
 from ..player import Player
 from ..rules import MAX_COLORS, MAX_PEGS, Rules, rules_object
 from ..strategies import make_strategy, parse_strategy
 from ..strategies.base import SeededStrategy
+from ..support.errors import BadInput, StrategyGaveUp
+from ..support.memory import peak_memory
 from ..symmetry import canonical_openings, game_symmetry
 from .bench import bench_all, warm_up
 from .written_game import encoding_secrets, variant_of
@@ -228,7 +228,7 @@ def plan(sizes: list[tuple[int, int]], *, max_repeat: int | None, strategies: li
 
 # -- running one case -------------------------------------------------------------------
 def rss_mb() -> float:
-    """Peak resident set size of this process so far, in MB (:func:`mm_logic.memory.peak_memory`)."""
+    """Peak resident set size of this process so far, in MB (:func:`mm_logic.support.memory.peak_memory`)."""
     return peak_memory()[0] / 2**20
 
 

@@ -20,9 +20,9 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
-from ..errors import BackendUnavailable, BadInput, MMLogicError, install_hint
 from ..notation import quoted
-from ..processes import die_with_parent, worker_count
+from ..support.errors import BackendUnavailable, BadInput, MMLogicError, install_hint
+from ..support.processes import die_with_parent, worker_count
 from .sweep_case import Case, run_case
 
 EXECUTORS = ("local", "dask")

@@ -10,10 +10,10 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from ..errors import BadInput, shown
-from ..files import OutputLock, read_text, target_of
 from ..notation import abridged, format_code, parse_code
 from ..rules import rules_object
+from ..support.errors import BadInput, shown
+from ..support.files import OutputLock, read_text, target_of
 from .sweep_case import Case, case_key
 
 #: A histogram's key: a number of guesses, as a row writes it.
@@ -122,7 +122,7 @@ def load_rows(path: Path, lock: OutputLock | None = None) -> tuple[dict[str, dic
     on a line of their own; the other rows, of this grid or not, are kept. Any
     other line that is not a row (:func:`is_row`, :func:`check_row`: edited by
     hand, say) means the file is not a sweep's output: it is refused
-    (:class:`~mm_logic.errors.BadInput`, naming the line, and why where a check
+    (:class:`~mm_logic.support.errors.BadInput`, naming the line, and why where a check
     says), and left as it is. ``lock``: the sweep's hold on the file, moved to
     the file that replaces it.
     """

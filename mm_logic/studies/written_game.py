@@ -17,11 +17,11 @@ import numpy as np
 from ..codemaker import secret_indices
 from ..codespace import MAX_CODES
 from ..engines import BACKENDS, engine_class, make_engine
-from ..errors import BadInput, NoConsistentCode
 from ..feedback import rule_of
 from ..feedback.encoded import digest_files, file_sources
 from ..notation import amount
 from ..rules import RULE_FILE, Rules
+from ..support.errors import BadInput, NoConsistentCode
 
 
 def variant_of(rules: Rules, encoding: Path | None) -> dict | None:

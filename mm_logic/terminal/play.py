@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 
-from ..errors import BadInput, MMLogicError, NoConsistentCode
 from ..feedback import rule_of, score
 from ..game import Game, codes_text
 from ..notation import (
@@ -29,6 +28,7 @@ from ..notation import (
     shown,
 )
 from ..rules import Rules
+from ..support.errors import BadInput, MMLogicError, NoConsistentCode
 
 #: Words that end the game.
 QUIT = ("quit", "exit", "q")

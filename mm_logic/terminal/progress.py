@@ -21,7 +21,7 @@ from typing import TextIO
 
 import click
 
-from ..errors import clock  # noqa: F401 - the terminal's name for it too (cli.racing)
+from ..support.errors import clock  # noqa: F401 - the terminal's name for it too (cli.racing)
 
 #: Seconds a step may take before the spinner shows.
 SHOW_AFTER = 1.0

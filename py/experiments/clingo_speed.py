@@ -32,7 +32,7 @@ from mm_logic.engines.base import Session
 from mm_logic.engines.clingo import ClingoEngine, ClingoSession
 from mm_logic.feedback import feedback
 from mm_logic.rules import Rules
-from mm_logic.scripting import count, natural, run
+from mm_logic.support.scripting import count, natural, run
 
 #: (label, rules, strategy, games, goal in seconds per game)
 SETTINGS = [

@@ -42,15 +42,15 @@ from clingo import Function, Number
 from mm_logic.codemaker import random_secrets
 from mm_logic.engines import make_engine
 from mm_logic.engines.clingo import program
-from mm_logic.errors import BadInput
 from mm_logic.game import Game
 from mm_logic.kernels.sample import colour_counts, count_vectors, repair
 from mm_logic.rules import Rules
 from mm_logic.sampling import history_rng
-from mm_logic.scripting import count, natural, positive_seconds, run
 from mm_logic.strategies import make_strategy
 from mm_logic.strategies.base import SeededStrategy
 from mm_logic.strategies.sampled import history_arrays
+from mm_logic.support.errors import BadInput
+from mm_logic.support.scripting import count, natural, positive_seconds, run
 
 
 class Drift(SeededStrategy):

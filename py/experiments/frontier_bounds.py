@@ -31,10 +31,10 @@ import sys
 import time
 from pathlib import Path
 
-from mm_logic.errors import MMLogicError
-from mm_logic.memory import memory_text
 from mm_logic.rules import Rules
-from mm_logic.scripting import count, run
+from mm_logic.support.errors import MMLogicError
+from mm_logic.support.memory import memory_text
+from mm_logic.support.scripting import count, run
 
 SIZES = "5x6,4x9,4x10,5x7,5x8"
 
@@ -54,7 +54,7 @@ def sizes(text: str) -> list[Rules]:
 RAISE = """
 import json, sys, time
 from mm_logic.rules import Rules
-from mm_logic.memory import peak_memory
+from mm_logic.support.memory import peak_memory
 from mm_logic.optimal.searcher import Searcher
 from mm_logic.optimal.objectives import openings
 pegs, colors, rounds = map(int, sys.argv[1:4])

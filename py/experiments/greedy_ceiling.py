@@ -42,9 +42,9 @@ from mm_logic.game import Game
 from mm_logic.kernels.entropies import climb, partition_entropies
 from mm_logic.rules import Rules
 from mm_logic.sampling import random_code
-from mm_logic.scripting import count, natural, output_file, run
 from mm_logic.strategies import make_strategy
 from mm_logic.strategies.sampled import SampleEntropy
+from mm_logic.support.scripting import count, natural, output_file, run
 
 
 def entropy(code: np.ndarray, sample: np.ndarray, colors: int) -> float:

@@ -28,7 +28,7 @@ import time
 
 from mm_logic.liar.within import BOUND_DEPTHS, check, parse_widths, search_within, tree_json
 from mm_logic.rules import Rules
-from mm_logic.scripting import count, natural, output_file, positive_seconds, run
+from mm_logic.support.scripting import count, natural, output_file, positive_seconds, run
 
 
 def main() -> int:

@@ -29,10 +29,10 @@ import argparse
 import statistics
 import time
 
-from mm_logic.errors import MMLogicError
 from mm_logic.optimal.objectives import optimal
 from mm_logic.rules import Rules
-from mm_logic.scripting import count, run
+from mm_logic.support.errors import MMLogicError
+from mm_logic.support.scripting import count, run
 
 
 def main(argv=None) -> int:

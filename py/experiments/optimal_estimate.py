@@ -33,12 +33,12 @@ import time
 
 import numpy as np
 
-from mm_logic.errors import BadInput
 from mm_logic.notation import format_code, parse_code
 from mm_logic.optimal.searcher import Searcher, compile_kernels, table_bits
 from mm_logic.optimal.tasks import INF, openings
 from mm_logic.rules import Rules
-from mm_logic.scripting import count, output_file, positive_seconds, run
+from mm_logic.support.errors import BadInput
+from mm_logic.support.scripting import count, output_file, positive_seconds, run
 
 
 def fit(measured: list[tuple[int, float]]) -> tuple[float, float]:

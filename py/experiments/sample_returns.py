@@ -57,16 +57,16 @@ import numpy as np
 from mm_logic.cli.options import distinct_outputs
 from mm_logic.codemaker import random_secrets
 from mm_logic.engines import engine_class, make_engine
-from mm_logic.errors import BackendUnavailable, BadInput
-from mm_logic.files import read_text
 from mm_logic.rules import Rules
 from mm_logic.sampling import random_code
-from mm_logic.scripting import count, natural, output_file, run
 from mm_logic.strategies import make_strategy
 from mm_logic.strategies.base import Strategy
 from mm_logic.strategies.sampled import SampleEntropy
 from mm_logic.studies.bench import bench_games
 from mm_logic.studies.sweep_case import parse_sizes
+from mm_logic.support.errors import BackendUnavailable, BadInput
+from mm_logic.support.files import read_text
+from mm_logic.support.scripting import count, natural, output_file, run
 
 #: Games per size when --games is not given (the larger game is much slower per game).
 DEFAULT_GAMES = {"16x6": 100, "20x20": 10}

@@ -2,7 +2,7 @@
 
 A finished experiment (the check of ``mmlogic optimal --objective worst-case``), kept runnable: it uses
 nothing of ``mm_logic``'s game logic (no feedback function, no code list, no search of its own); only
-:mod:`mm_logic.scripting` for the arguments and the one-line errors. Its figures are in the report of
+:mod:`mm_logic.support.scripting` for the arguments and the one-line errors. Its figures are in the report of
 branch ``worst-check`` (5x6 and 4x8 within 5 guesses: impossible).
 
 The game: P pegs, C colours, repetition allowed, the C^P codes; the feedback of (guess, secret) is
@@ -64,8 +64,8 @@ import time
 import numpy as np
 from numba import njit
 
-from mm_logic.errors import BadInput
-from mm_logic.scripting import count, run
+from mm_logic.support.errors import BadInput
+from mm_logic.support.scripting import count, run
 
 #: The largest game whose table (codes^2 bytes) is built: 16,384 codes, 268 MB.
 MAX_CODES = 16_384

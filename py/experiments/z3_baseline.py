@@ -41,14 +41,14 @@ from itertools import permutations
 
 from mm_logic.codemaker import random_secrets, spaced_secrets
 from mm_logic.engines.clingo import ClingoEngine
-from mm_logic.errors import BackendUnavailable, BadInput, MMLogicError
 from mm_logic.feedback import feedback
 from mm_logic.game import play
-from mm_logic.interrupts import interrupts_held
 from mm_logic.notation import Code, format_code
 from mm_logic.rules import Rules
-from mm_logic.scripting import count, natural, run
 from mm_logic.strategies import make_strategy
+from mm_logic.support.errors import BackendUnavailable, BadInput, MMLogicError
+from mm_logic.support.interrupts import interrupts_held
+from mm_logic.support.scripting import count, natural, run
 
 #: What ``Solver.reason_unknown()`` says when Ctrl-C stopped ``check()``: Z3 takes SIGINT itself while it
 #: searches, so Python never sees it, and ``check()`` returns ``unknown``.
@@ -57,7 +57,7 @@ Z3_CTRL_C = "interrupted from keyboard"
 
 def play_z3(z3, rules: Rules, secret: Code, between: Callable[[], None] = lambda: None) -> tuple[int, float]:
     """One game of the Z3 player: attempts and seconds. ``between`` is called before each guess
-    (:meth:`mm_logic.interrupts.Held.check`)."""
+    (:meth:`mm_logic.support.interrupts.Held.check`)."""
     start = time.perf_counter()
     pegs, colors = rules.pegs, rules.colors
     solver = z3.SolverFor("QF_FD")

@@ -26,8 +26,8 @@ import sys
 import tomllib
 from pathlib import Path
 
-from mm_logic.errors import BadInput
-from mm_logic.scripting import run
+from mm_logic.support.errors import BadInput
+from mm_logic.support.scripting import run
 
 ROWS = [
     # (what the issue asks, goal, command)

@@ -17,9 +17,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from mm_logic.scripting import count, natural, output_folder, run
 from mm_logic.studies.charts import plot_comparison
 from mm_logic.studies.compare import PRESETS, ComparePlan, compare, row_dict
+from mm_logic.support.scripting import count, natural, output_folder, run
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -39,8 +39,8 @@ import sys
 import time
 from pathlib import Path
 
-from mm_logic.errors import BackendUnavailable, BadInput, MMLogicError
-from mm_logic.scripting import count, run
+from mm_logic.support.errors import BackendUnavailable, BadInput, MMLogicError
+from mm_logic.support.scripting import count, run
 
 #: Our strategy names and the C++ solver's algorithm types.
 ALGOS = {"knuth": ("minimax", "Algos::Knuth"), "parts": ("parts", "Algos::MostParts"),

@@ -23,9 +23,9 @@ import argparse
 import json
 from pathlib import Path
 
-from mm_logic.errors import BadInput
 from mm_logic.optimal.journal import KIND
-from mm_logic.scripting import run
+from mm_logic.support.errors import BadInput
+from mm_logic.support.scripting import run
 
 
 def read(path: Path) -> tuple[dict, list[dict]]:

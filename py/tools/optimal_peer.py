@@ -49,8 +49,8 @@ from functools import partial
 from itertools import product
 from pathlib import Path
 
-from mm_logic.errors import BackendUnavailable, BadInput, MMLogicError
-from mm_logic.scripting import count, output_file, output_folder, run
+from mm_logic.support.errors import BackendUnavailable, BadInput, MMLogicError
+from mm_logic.support.scripting import count, output_file, output_folder, run
 
 #: case -> (colours, the peer's DEPTH_MAX, mmlogic's --max-depth or None, published total, published worst case).
 CASES = {

@@ -49,10 +49,10 @@ from mm_logic.histogram import format_histogram
 from mm_logic.notation import Code, format_code
 from mm_logic.rules import Rules
 from mm_logic.sampling import random_code
-from mm_logic.scripting import natural, output_file, run
 from mm_logic.strategies import make_strategy
 from mm_logic.strategies.base import Strategy
 from mm_logic.studies.bench import bench_all
+from mm_logic.support.scripting import natural, output_file, run
 
 #: Seed 003's setting: 5 pegs of 8 colours (letters a-h), no doubles.
 RULES = Rules(5, 8, 1, "abcdefgh")

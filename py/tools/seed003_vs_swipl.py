@@ -76,14 +76,14 @@ from mm_logic.codemaker import random_secrets
 from mm_logic.codespace import code_space
 from mm_logic.engines.swipl import SwiplEngine
 from mm_logic.engines.swipl.runtime import find_swipl, runtime
-from mm_logic.errors import BackendUnavailable
 from mm_logic.feedback import feedback
-from mm_logic.files import read_text
 from mm_logic.game import play
 from mm_logic.rules import Rules
-from mm_logic.scripting import count, natural, run
 from mm_logic.server.process import ServerProcess
 from mm_logic.strategies import make_strategy
+from mm_logic.support.errors import BackendUnavailable
+from mm_logic.support.files import read_text
+from mm_logic.support.scripting import count, natural, run
 
 #: Where the report is, unless --seed-doc says otherwise: shared/ beside the repository.
 SEED_DOC = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "003_fbc1ce64130a1d6a.txt"
@@ -190,7 +190,7 @@ def query_once(janus, goal: str, inputs: dict | None = None) -> dict:
     """``janus.query_once`` for this script's own questions: Ctrl-C during one is :class:`KeyboardInterrupt`.
 
     Python raises it in a callback Prolog makes (janus's heartbeat), and janus hands it back as a
-    ``PrologError`` (``Python 'KeyboardInterrupt'``), which :func:`~mm_logic.scripting.run` would show as a
+    ``PrologError`` (``Python 'KeyboardInterrupt'``), which :func:`~mm_logic.support.scripting.run` would show as a
     traceback, exit 1; :meth:`PrologRuntime.interrupted` tells it from Prolog's own errors.
     """
     try:

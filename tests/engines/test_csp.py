@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 
 from mm_logic.engines import make_engine
 from mm_logic.engines.csp import shuffled_indices
-from mm_logic.errors import BadInput, SolverTimeout
 from mm_logic.rules import Rules
+from mm_logic.support.errors import BadInput, SolverTimeout
 
 from generators import game_for
 

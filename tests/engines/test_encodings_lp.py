@@ -14,7 +14,7 @@ import re
 import pytest
 from clingo import Control, Function, Number
 
-from mm_logic.resources import encoding_path
+from mm_logic.support.resources import encoding_path
 
 UNSAT = frozenset()
 

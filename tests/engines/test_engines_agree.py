@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 from mm_logic.codespace import code_space
 from mm_logic.engines import BACKENDS, engine_class, make_engine
-from mm_logic.errors import BadInput
 from mm_logic.rules import Rules
+from mm_logic.support.errors import BadInput
 
 from generators import (
     ALL_FEEDBACKS,

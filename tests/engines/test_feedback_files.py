@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mm_logic.engines import make_engine
-from mm_logic.errors import BadInput
 from mm_logic.rules import Rules
+from mm_logic.support.errors import BadInput
 
 from conftest import ROOT, one_line_error
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from mm_logic.engines.reference import ReferenceEngine
-from mm_logic.errors import SpaceTooLarge
 from mm_logic.rules import Rules
+from mm_logic.support.errors import SpaceTooLarge
 
 
 def test_push_pop_restores():

@@ -24,10 +24,10 @@ import pytest
 
 from mm_logic.engines.reference import ReferenceEngine
 from mm_logic.engines.swipl import SwiplEngine
-from mm_logic.errors import EncodingError, SolverTimeout
 from mm_logic.feedback import feedback
-from mm_logic.resources import encoding_path
 from mm_logic.rules import Rules
+from mm_logic.support.errors import EncodingError, SolverTimeout
+from mm_logic.support.resources import encoding_path
 
 from conftest import mmlogic
 
@@ -164,7 +164,7 @@ def test_a_halt_in_one_thread_is_not_charged_to_a_load_in_another(tmp_path):
     child = textwrap.dedent(f"""
         import threading, time
         from mm_logic.engines.swipl import SwiplEngine
-        from mm_logic.errors import EncodingError
+        from mm_logic.support.errors import EncodingError
         from mm_logic.rules import Rules
         asking = SwiplEngine(Rules(4, 6), encoding={str(halting)!r})
         loaded = []

@@ -18,7 +18,7 @@ import time
 
 import pytest
 
-from mm_logic.resources import encoding_path
+from mm_logic.support.resources import encoding_path
 
 from conftest import MMLOGIC, mmlogic, signalled_after
 
@@ -75,7 +75,7 @@ def test_a_load_left_running_does_not_stop_the_next(tmp_path):
     child = textwrap.dedent(f"""
         import os, time
         from mm_logic.engines.swipl import SwiplEngine
-        from mm_logic.errors import SolverTimeout
+        from mm_logic.support.errors import SolverTimeout
         from mm_logic.rules import Rules
         for attempt in range(2):
             started = time.monotonic()

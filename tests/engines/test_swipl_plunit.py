@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from mm_logic.engines.swipl.runtime import BRIDGE, find_swipl
-from mm_logic.resources import encodings_dir
+from mm_logic.support.resources import encodings_dir
 
 PLUNIT = Path(__file__).resolve().parents[1] / "plunit"
 FILES = sorted(PLUNIT.glob("*.pl"))

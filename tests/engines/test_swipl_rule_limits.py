@@ -22,10 +22,10 @@ import time
 import numpy as np
 import pytest
 
-from mm_logic.errors import SolverTimeout
 from mm_logic.feedback import encoded, watch
 from mm_logic.feedback.encoded import EncodedRule, Told
 from mm_logic.rules import Rules, all_codes
+from mm_logic.support.errors import SolverTimeout
 
 from conftest import MMLOGIC, ROOT, signalled_after
 

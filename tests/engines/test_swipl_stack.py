@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from mm_logic.engines import make_engine
-from mm_logic.errors import BadInput, EncodingError
 from mm_logic.rules import Rules
+from mm_logic.support.errors import BadInput, EncodingError
 
 from conftest import ROOT
 

@@ -11,9 +11,9 @@ import pytest
 
 from mm_logic.cli import cli
 from mm_logic.codemaker import spaced_secrets
-from mm_logic.errors import BadInput
 from mm_logic.game import GameRecord
 from mm_logic.rules import Rules
+from mm_logic.support.errors import BadInput
 
 from conftest import MMLOGIC, PY, ROOT, one_line_error
 

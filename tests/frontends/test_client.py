@@ -15,12 +15,12 @@ import pytest
 
 from mm_logic.client import RemoteServer, ServerError, ServerRefused, play_remote
 from mm_logic.engines.reference import ReferenceEngine
-from mm_logic.errors import MMLogicError
 from mm_logic.game import play
 from mm_logic.notation import parse_code
 from mm_logic.rules import Rules
 from mm_logic.server.process import ServerProcess, free_port
 from mm_logic.strategies import make_strategy
+from mm_logic.support.errors import MMLogicError
 
 from conftest import MMLOGIC, ROOT, mmlogic
 

@@ -13,7 +13,6 @@ import urllib.request
 
 import pytest
 
-from mm_logic.errors import BadInput, MMLogicError
 from mm_logic.rules import Rules
 from mm_logic.server.line_protocol import (
     LineGames,
@@ -26,6 +25,7 @@ from mm_logic.server.line_protocol import (
 )
 from mm_logic.server.process import ServerProcess
 from mm_logic.server.store import GameStore
+from mm_logic.support.errors import BadInput, MMLogicError
 
 SEED003 = Rules(5, 8, 1)
 #: The secret the tests give game 1: h a d f b.

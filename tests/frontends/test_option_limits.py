@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from mm_logic.cli.options import Integer, Seconds
-from mm_logic.memory import memory_text, parse_memory
-from mm_logic.processes import cores
+from mm_logic.support.memory import memory_text, parse_memory
+from mm_logic.support.processes import cores
 
 from conftest import PY, one_line_error
 
@@ -136,7 +136,7 @@ def test_sweep_sizes_take_the_digits_0_to_9_alone(run):
 def test_scripts_read_the_digits_0_to_9_alone():
     import argparse
 
-    from mm_logic.scripting import count, natural, positive_seconds
+    from mm_logic.support.scripting import count, natural, positive_seconds
     for read, four in ((count, "\u0664"), (natural, "\uff14"), (positive_seconds, "\u0664.5"), (count, "1_0"),
                        (natural, "1_0"), (positive_seconds, "1_0.5")):
         with pytest.raises(argparse.ArgumentTypeError):
@@ -176,7 +176,7 @@ def test_the_maxima_are_what_they_are_counted_against():
 
 
 def test_memory_beyond_the_machines_is_refused_before_any_table(run, no_work):
-    from mm_logic.memory import total_memory
+    from mm_logic.support.memory import total_memory
 
     one_line_error(run("optimal", "--pegs", 2, "--colors", 2, "--memory", "1000T"), 2,
                    f"Invalid value for '--memory': 1000 TiB is more than this machine's memory "
@@ -191,7 +191,7 @@ def test_memory_beyond_the_machines_is_refused_before_any_table(run, no_work):
 
 
 def test_the_machines_memory_is_what_it_has():
-    from mm_logic.memory import total_memory
+    from mm_logic.support.memory import total_memory
 
     total = total_memory()
     assert total > 0 and total >= 64 << 20
@@ -301,7 +301,7 @@ def _limited_run(limit: int, *args: str):
 def test_memory_beyond_the_address_space_limit_is_refused_before_any_table():
     # Under `ulimit -v 8000000`, --memory 20G ended on "internal failure: MemoryError: Unable to allocate 8.00 GiB"
     # (exit 1): the machine has the memory, the process may not take it.
-    from mm_logic.memory import total_memory
+    from mm_logic.support.memory import total_memory
 
     if total_memory() < 4 << 30:
         pytest.skip("the machine has less than 4 GiB: --memory 4G is refused as more than its memory")
@@ -319,9 +319,9 @@ def test_memory_within_the_address_space_limit_is_searched():
 
 
 def test_the_default_table_keeps_within_the_address_space_limit(monkeypatch):
-    from mm_logic.errors import BadInput
     from mm_logic.optimal import searcher
     from mm_logic.rules import Rules
+    from mm_logic.support.errors import BadInput
 
     monkeypatch.setattr(searcher, "address_space", lambda: (300 << 20, 0))
     monkeypatch.setattr(searcher, "available_memory", lambda: 64 << 30)

@@ -462,7 +462,7 @@ def test_an_extras_hint_is_the_command_that_works_where_the_user_is(run, monkeyp
     import builtins
     import sys
 
-    from mm_logic import errors
+    from mm_logic.support import errors
 
     checkout, elsewhere = tmp_path / "mmlogic", tmp_path / "elsewhere"
     (checkout / ".venv" / "bin").mkdir(parents=True)
@@ -494,7 +494,7 @@ def test_the_install_is_read_from_what_pip_recorded(monkeypatch, tmp_path):
     import json as json_module
     from importlib import metadata
 
-    from mm_logic import errors
+    from mm_logic.support import errors
 
     class Recorded:
         def __init__(self, text):

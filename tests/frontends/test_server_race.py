@@ -95,8 +95,8 @@ def test_no_winning_entry_is_shown_while_the_race_is_on(client):
 
 
 def test_every_step_is_one_turn_of_each_entrant_still_running(client, monkeypatch):
-    from mm_logic.errors import SolverTimeout
     from mm_logic.game import Game
+    from mm_logic.support.errors import SolverTimeout
 
     real = Game.play_turn
 
@@ -151,8 +151,8 @@ def test_a_game_that_makes_no_progress_stops_and_the_race_ends(client, monkeypat
 
 
 def test_an_engine_error_stops_that_entrant_only(client, monkeypatch):
-    from mm_logic.errors import SolverTimeout
     from mm_logic.game import Game
+    from mm_logic.support.errors import SolverTimeout
 
     real = Game.play_turn
 

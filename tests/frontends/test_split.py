@@ -12,9 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mm_logic.engines.reference import ReferenceEngine
-from mm_logic.errors import NoConsistentCode, SpaceTooLarge
 from mm_logic.rules import Rules
 from mm_logic.split import split_codes, split_limit
+from mm_logic.support.errors import NoConsistentCode, SpaceTooLarge
 
 from conftest import PY, ROOT, api_error, one_line_error
 

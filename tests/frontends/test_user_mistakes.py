@@ -225,7 +225,7 @@ def test_the_python_backend_honours_the_time_limit(run):
 
 def test_a_push_that_fails_leaves_the_history_as_it_was():
     from mm_logic.engines import make_engine
-    from mm_logic.errors import SolverTimeout
+    from mm_logic.support.errors import SolverTimeout
     session = make_engine("python", Rules(9, 6), time_limit=0.001).session()
     with pytest.raises(SolverTimeout):
         session.push((0, 0, 1, 1, 2, 2, 3, 3, 4), (1, 0))
@@ -301,7 +301,7 @@ def test_next_says_at_least_in_words(run):
 
 def wrong_encoding(tmp_path, suffix: str):
     """The shipped encoding with its feedback constraints taken out: satisfiable, and wrong."""
-    from mm_logic.resources import encoding_path
+    from mm_logic.support.resources import encoding_path
     path = tmp_path / f"nofeedback{suffix}"
     if suffix == ".lp":
         text = encoding_path("mastermind.lp").read_text().replace('#include "feedback.lp".', "")
@@ -404,7 +404,7 @@ def test_ctrl_c_held_during_native_code_is_raised_after_it_and_replaces_its_fail
     import os
     import signal
 
-    from mm_logic.interrupts import interrupts_held
+    from mm_logic.support.interrupts import interrupts_held
     with pytest.raises(KeyboardInterrupt), interrupts_held():
         os.kill(os.getpid(), signal.SIGINT)
         reached = "the block runs on"  # the handler ran, and only took the signal aside

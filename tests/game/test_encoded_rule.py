@@ -15,10 +15,10 @@ import pytest
 
 from mm_logic.codespace import code_space
 from mm_logic.engines import make_engine
-from mm_logic.errors import BadInput
 from mm_logic.feedback import encoded
 from mm_logic.feedback.encoded import MAX_DERIVED_CODES, EncodedRule, cache_file
 from mm_logic.rules import Rules
+from mm_logic.support.errors import BadInput
 
 from conftest import ROOT, one_line_error
 

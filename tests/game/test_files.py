@@ -20,8 +20,8 @@ import sys
 
 import pytest
 
-from mm_logic import files
-from mm_logic.scripting import output_file, output_folder
+from mm_logic.support import files
+from mm_logic.support.scripting import output_file, output_folder
 
 from conftest import PY, ROOT, mmlogic, py_path
 

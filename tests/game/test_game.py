@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from mm_logic.engines import BACKENDS, make_engine
-from mm_logic.errors import BadInput, NoConsistentCode
 from mm_logic.game import Game, advise, play
 from mm_logic.rules import Rules
 from mm_logic.strategies import make_strategy
+from mm_logic.support.errors import BadInput, NoConsistentCode
 
 from generators import consistent, contract_pick
 
@@ -266,7 +266,7 @@ def test_a_win_the_history_excludes_is_refused():
 def test_a_persons_guesses_wait_for_no_solver():
     # The secret's answers are trusted: they are recorded at once and pushed when the engine is
     # next asked, so a time limit fails the hint, not the guess, and the guess stays played.
-    from mm_logic.errors import SolverTimeout
+    from mm_logic.support.errors import SolverTimeout
     rules = Rules(9, 6)
     secret = (0, 1, 2, 3, 4, 5, 0, 1, 2)
     with Game(make_engine("python", rules, time_limit=0.001), make_strategy("first", rules), secret=secret) as g:

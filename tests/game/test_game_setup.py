@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from mm_logic.engines import make_engine
-from mm_logic.errors import BadInput
 from mm_logic.game_setup import API, COMMAND_LINE, GameSetup
 from mm_logic.rules import Rules
+from mm_logic.support.errors import BadInput
 
 from conftest import ROOT
 

@@ -15,12 +15,12 @@ import numpy as np
 import pytest
 
 from mm_logic.engines import make_engine
-from mm_logic.errors import BadInput
 from mm_logic.feedback import custom
 from mm_logic.game import Game
 from mm_logic.notation import check_feedback
 from mm_logic.rules import Rules, make_rules
 from mm_logic.strategies import make_strategy
+from mm_logic.support.errors import BadInput
 
 from conftest import mmlogic
 

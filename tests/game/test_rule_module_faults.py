@@ -279,7 +279,7 @@ def test_a_file_name_with_a_line_break_is_said_on_one_line(tmp_path):
 def test_a_message_with_line_breaks_is_escaped_where_errors_are_printed(run):
     # The one place that prints errors writes every line break escaped, whoever made the message.
     from mm_logic.cli import cli
-    from mm_logic.errors import BadInput
+    from mm_logic.support.errors import BadInput
 
     @cli.command(name="breaks-test")
     def breaks():

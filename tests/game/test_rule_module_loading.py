@@ -14,8 +14,8 @@ import time
 import pytest
 from test_rule_module_faults import SOLVED, asked_in_a_thread, module, solved, with_limit
 
-from mm_logic.errors import BadInput
 from mm_logic.feedback.custom import load_rule
+from mm_logic.support.errors import BadInput
 
 from conftest import ROOT, mmlogic
 

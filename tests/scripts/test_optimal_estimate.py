@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from mm_logic.errors import BadInput
 from mm_logic.rules import Rules
+from mm_logic.support.errors import BadInput
 
 from conftest import py_script
 

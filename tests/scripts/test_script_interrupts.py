@@ -20,8 +20,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from mm_logic.errors import MMLogicError
 from mm_logic.rules import Rules
+from mm_logic.support.errors import MMLogicError
 
 from conftest import load_seed003_script, py_path, py_script
 
@@ -114,7 +114,7 @@ def test_z3_unknown_is_ctrl_c_or_said_as_giving_up_never_no_consistent_code():
 def test_ctrl_c_in_a_destructor_is_held_and_raised_at_the_next_check():
     # Python raised Ctrl-C in z3's AstRef.__del__, where it is printed and lost: the Z3 games of
     # py/experiments/z3_baseline.py went on and printed a row. They run under interrupts_held and check between guesses.
-    from mm_logic.interrupts import interrupts_held
+    from mm_logic.support.interrupts import interrupts_held
     before = signal.getsignal(signal.SIGINT)
 
     class Dropped:

@@ -3,7 +3,7 @@
 Each case runs a script as a subprocess with a bad argument that must be
 refused before a game is played (so each takes about a second), and checks
 the last line of stderr, that stdout is empty and the exit code. The argument
-types and :func:`~mm_logic.scripting.run` of ``mm_logic/scripting.py`` are
+types and :func:`~mm_logic.support.scripting.run` of ``mm_logic/support/scripting.py`` are
 tested on their own below.
 """
 
@@ -15,8 +15,8 @@ import sys
 
 import pytest
 
-from mm_logic.errors import BadInput, MMLogicError, NoConsistentCode
-from mm_logic.scripting import count, natural, output_file, output_folder, positive_seconds, run
+from mm_logic.support.errors import BadInput, MMLogicError, NoConsistentCode
+from mm_logic.support.scripting import count, natural, output_file, output_folder, positive_seconds, run
 
 from conftest import ROOT, py_path, py_script
 
@@ -27,7 +27,7 @@ def script(name: str, *args: str, cwd=None) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.parametrize(("name", "args", "last_line", "code"), [
-    # argparse refuses a bad value of a type of mm_logic.scripting (usage line first, exit 2).
+    # argparse refuses a bad value of a type of mm_logic.support.scripting (usage line first, exit 2).
     ("clingo_speed.py", ["--games", "0"], "clingo_speed.py: error: argument --games: '0' is not a count "
                                           "(an integer >= 1)", 2),
     ("clingo_speed.py", ["--seed", "-1"], "clingo_speed.py: error: argument --seed: '-1' is not a natural number "

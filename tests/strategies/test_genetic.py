@@ -9,12 +9,12 @@ import pytest
 
 from mm_logic.codemaker import random_secrets
 from mm_logic.engines.reference import ReferenceEngine
-from mm_logic.errors import SolverTimeout
 from mm_logic.game import play
 from mm_logic.rules import Rules
 from mm_logic.strategies import make_strategy
 from mm_logic.strategies.genetic import GA001_POPULATION, Ga001Random, penalties
 from mm_logic.studies.bench import bench_games
+from mm_logic.support.errors import SolverTimeout
 
 GENETIC = ["ga001-random", "ga001-similar", "ga001-dissimilar", "ga001-reduction", "ga004"]
 

@@ -14,7 +14,6 @@ from click.testing import CliRunner
 from mm_logic.cli import cli
 from mm_logic.engines import make_engine
 from mm_logic.engines.reference import ReferenceEngine
-from mm_logic.errors import BadInput
 from mm_logic.feedback import feedback
 from mm_logic.game import play
 from mm_logic.rules import Rules
@@ -22,6 +21,7 @@ from mm_logic.strategies import STRATEGIES, make_strategy, parse_strategy
 from mm_logic.strategies import sampled as sampled_module
 from mm_logic.strategies.sampled import EXACT_SPACE, SAMPLE_SIZE, SampleEntropy
 from mm_logic.strategies.scoring import Entropy
+from mm_logic.support.errors import BadInput
 
 #: 7 pegs of 6 colours: 279,936 codes, above EXACT_SPACE, so every guess is sampled,
 #: and small enough for the reference engine.
@@ -268,7 +268,7 @@ def test_ctrl_c_inside_a_kernel_is_ctrl_c_not_an_internal_failure(caller):
             except KeyboardInterrupt:
                 print("KeyboardInterrupt")
         else:
-            from mm_logic.scripting import run
+            from mm_logic.support.scripting import run
             run(lambda: repair(np.array([0, 1, 2, 3]), *history, 6, 4, 100, 0.1, 1))
     """)
     done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=120)

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from mm_logic.engines import make_engine
-from mm_logic.errors import BadInput
 from mm_logic.rules import Rules
 from mm_logic.strategies import STRATEGIES, TreeStrategy, make_strategy, parse_strategy
 from mm_logic.strategies.tree import StrategyTree, TreeNode, to_dot, write_atomically
 from mm_logic.studies.bench import bench_all
+from mm_logic.support.errors import BadInput
 
 from conftest import PY, one_line_error
 from generators import brute_feedback, contract_pick

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from mm_logic.errors import BadInput
 from mm_logic.rules import Rules
 from mm_logic.strategies import TreeStrategy, parse_strategy
+from mm_logic.support.errors import BadInput
 
 from conftest import PY, mmlogic, one_line_error
 

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from mm_logic import strategies
-from mm_logic.errors import StrategyGaveUp
 from mm_logic.strategies.simple import First
+from mm_logic.support.errors import StrategyGaveUp
 
 from conftest import PY
 

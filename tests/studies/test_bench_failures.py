@@ -11,9 +11,9 @@ from itertools import product
 import pytest
 
 from mm_logic import strategies
-from mm_logic.errors import StrategyGaveUp
 from mm_logic.feedback import feedback
 from mm_logic.strategies.simple import First
+from mm_logic.support.errors import StrategyGaveUp
 
 from conftest import PY
 

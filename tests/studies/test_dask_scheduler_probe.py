@@ -93,8 +93,8 @@ def cluster():
 
 
 def test_a_workers_address_is_told_from_the_schedulers(cluster):
-    from mm_logic.errors import MMLogicError
     from mm_logic.studies.sweep_processes import dask_client
+    from mm_logic.support.errors import MMLogicError
     worker = next(iter(cluster.workers.values())).address
     with pytest.raises(MMLogicError) as refused:
         dask_client(worker)

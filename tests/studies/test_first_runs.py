@@ -57,7 +57,7 @@ def test_the_compiling_note_says_whether_the_kernels_are_kept(run, monkeypatch, 
     import mm_logic.kernels.numba_cache as numba_cache
     import mm_logic.optimal.objectives as optimal_module
     from mm_logic.cli.studies import COMPILING_OPTIMAL, COMPILING_UNCACHED
-    from mm_logic.errors import BadInput
+    from mm_logic.support.errors import BadInput
 
     def compiles_then_stops(*args, on_compile, **options):
         on_compile()

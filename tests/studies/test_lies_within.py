@@ -16,12 +16,12 @@ from itertools import product
 import numpy as np
 import pytest
 
-from mm_logic.errors import BadInput
 from mm_logic.kernels.lies_within import one_lie_bound
 from mm_logic.liar.optimal import least_worst_case
 from mm_logic.liar.within import check, finishes, parse_widths, search_within, tree_json
 from mm_logic.lies import answerable
 from mm_logic.rules import Rules
+from mm_logic.support.errors import BadInput
 
 from conftest import py_path
 from generators import brute_score

@@ -20,12 +20,12 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from mm_logic.errors import BadInput
 from mm_logic.optimal.objectives import _expected_here, _expected_workers, _Run, optimal
 from mm_logic.optimal.result import StoppedSearch
 from mm_logic.optimal.searcher import Searcher, compile_kernels, perfect_split_bound
 from mm_logic.optimal.tasks import openings
 from mm_logic.rules import Rules
+from mm_logic.support.errors import BadInput
 from mm_logic.symmetry import GameSymmetry
 
 from generators import BruteOptimum, brute_score

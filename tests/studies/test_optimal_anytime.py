@@ -16,13 +16,13 @@ import time
 
 import pytest
 
-from mm_logic.errors import BadInput
-from mm_logic.interrupts import wrapped_interrupt
 from mm_logic.optimal.anytime import Anytime
 from mm_logic.optimal.anytime_journal import AnytimeJournal
 from mm_logic.optimal.searcher import Searcher
 from mm_logic.rules import Rules
 from mm_logic.strategies.tree import StrategyTree
+from mm_logic.support.errors import BadInput
+from mm_logic.support.interrupts import wrapped_interrupt
 
 from conftest import MMLOGIC, one_line_error
 

@@ -7,11 +7,11 @@ import json
 
 import pytest
 
-from mm_logic.errors import BadInput
-from mm_logic.memory import memory_text, parse_memory
 from mm_logic.optimal.objectives import optimal
 from mm_logic.optimal.searcher import ENTRY_BYTES, PROCESS_BYTES, table_bits
 from mm_logic.rules import Rules
+from mm_logic.support.errors import BadInput
+from mm_logic.support.memory import memory_text, parse_memory
 
 RULES = Rules(3, 4)
 

@@ -8,10 +8,10 @@ import json
 import pytest
 
 import mm_logic.optimal.objectives as optimal_module
-from mm_logic.errors import BadInput
 from mm_logic.optimal.journal import Journal
 from mm_logic.optimal.objectives import optimal
 from mm_logic.rules import Rules
+from mm_logic.support.errors import BadInput
 
 from conftest import one_line_error
 

@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 from mm_logic.codespace import code_space
-from mm_logic.errors import BadInput
 from mm_logic.optimal.objectives import optimal
 from mm_logic.rules import Rules
+from mm_logic.support.errors import BadInput
 from mm_logic.symmetry import GameSymmetry, canonical_openings, game_symmetry, table_symmetry
 
 from generators import ADMITS, BruteOptimum, edited_encoding, own_rule_file, own_score

@@ -260,7 +260,7 @@ def test_sigterm_shuts_serve_down_with_143(start):
 #: its memory: a segmentation fault in a later test, run after a swipl race.
 HELD_SIGTERM = """
 import os, signal, sys
-from mm_logic.interrupts import endings_as_interrupts, interrupted_code, interrupts_held
+from mm_logic.support.interrupts import endings_as_interrupts, interrupted_code, interrupts_held
 ctrl_c = signal.default_int_handler if sys.argv[1] == "taken" else signal.SIG_IGN
 signal.signal(signal.SIGINT, ctrl_c)
 reached = None
@@ -284,8 +284,8 @@ def test_sigterm_inside_native_code_is_held_as_ctrl_c_is(ctrl_c):
 
 
 def test_the_lock_on_out_follows_the_file_load_rows_rewrites(tmp_path):
-    from mm_logic.errors import BadInput
     from mm_logic.studies.sweep_rows import OutputLock, load_rows
+    from mm_logic.support.errors import BadInput
 
     out = tmp_path / "cut.jsonl"
     out.write_text('{"rules": {"pegs"')  # a row cut off by a kill: load_rows writes the file anew

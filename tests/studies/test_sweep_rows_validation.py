@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from mm_logic.cli import cli
-from mm_logic.errors import BadInput
 from mm_logic.studies.sweep_rows import RowWriter, load_rows
+from mm_logic.support.errors import BadInput
 
 #: The row of 2x2 minimax on python, as a sweep wrote it (its case is GRID's).
 ROW = {"rules": {"pegs": 2, "colors": 2, "max_repeat": None, "feedback": "standard"}, "strategy": "minimax",

@@ -14,10 +14,10 @@ import json
 
 import pytest
 
-from mm_logic.errors import BadInput
 from mm_logic.rules import Rules
 from mm_logic.studies.sweep_case import CASE_FIELDS, RESULT_FIELDS, Case
 from mm_logic.studies.written_game import encoding_secrets
+from mm_logic.support.errors import BadInput
 from mm_logic.symmetry import game_symmetry
 
 from conftest import ROOT

@@ -23,7 +23,7 @@ encodings alone; how the solver searches is in ``mm_logic/encodings/search.lp`` 
 * :mod:`.engine`: :class:`ClingoEngine`, which ties them together.
 
 Solver calls can be cancelled: ``time_limit`` raises
-:class:`~mm_logic.errors.SolverTimeout` and Ctrl-C stops the search before
+:class:`~mm_logic.support.errors.SolverTimeout` and Ctrl-C stops the search before
 :class:`KeyboardInterrupt` propagates.
 """
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 from clingo import Function, Number
 
 from ...feedback import rule_of
-from ...interrupts import interrupts_held
 from ...notation import Entry
+from ...support.interrupts import interrupts_held
 from .program import LIES_PART, Program, rule_parts
 
 #: Released steps a Control may carry before it is rebuilt from the live history.

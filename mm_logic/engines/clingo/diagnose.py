@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import time
 
-from ...errors import SolverTimeout
 from ...notation import Entry
+from ...support.errors import SolverTimeout
 from .control import ground_entry
 from .program import DIAGNOSIS_PART, Program
 from .solve import solve_within

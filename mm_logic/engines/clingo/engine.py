@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...feedback import rule_of
-from ...resources import encoding_path
+from ...support.resources import encoding_path
 from ..base import Engine
 from .diagnose import fewest_wrong
 from .program import Program

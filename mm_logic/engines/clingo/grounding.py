@@ -12,7 +12,7 @@ the machine's out-of-memory killer where it had none. :func:`ground_watched` gro
 * Ctrl-C, and SIGTERM and SIGHUP where the command takes them as Ctrl-C.
 
 Past a bound the grounding is left running, as it cannot be stopped:
-:func:`mm_logic.interrupts.abandon` records its thread, and the command's process ends at once after
+:func:`mm_logic.support.interrupts.abandon` records its thread, and the command's process ends at once after
 its one line (the thread would crash the interpreter's shutdown, and goes on taking memory until then).
 """
 
@@ -26,9 +26,9 @@ from pathlib import Path
 
 from clingo import Control
 
-from ...errors import MMLogicError, SolverTimeout
-from ...interrupts import WAIT_SLICE, abandon
-from ...memory import available_memory, memory_text
+from ...support.errors import MMLogicError, SolverTimeout
+from ...support.interrupts import WAIT_SLICE, abandon
+from ...support.memory import available_memory, memory_text
 
 #: The share of the memory the process can still take (:func:`memory_room`) one grounding may take.
 GROUND_MEMORY_SHARE = 0.25
@@ -88,7 +88,7 @@ def _process_memory() -> tuple[int, int]:
         page = os.sysconf("SC_PAGE_SIZE")
         return int(size) * page, int(resident) * page
     except (OSError, ValueError):
-        from ...memory import peak_memory
+        from ...support.memory import peak_memory
 
         peak = peak_memory()[0]
         return peak, peak
@@ -98,7 +98,7 @@ def ground_watched(ctl: Control, parts, time_limit: float | None, entry: Path,
                    limit_said: str | None = None) -> None:
     """``ctl.ground(parts)`` in a thread, while this one watches the time limit, the memory and Ctrl-C.
 
-    Past ``time_limit`` raises :class:`~mm_logic.errors.SolverTimeout`, whose line names ``entry`` and
+    Past ``time_limit`` raises :class:`~mm_logic.support.errors.SolverTimeout`, whose line names ``entry`` and
     the limit: ``limit_said`` (e.g. ``"60 s, the bound on ..."``) where the limit is not the command's
     ``--time-limit``. Past :func:`memory_budget`, or on clingo's own ``MemoryError``, raises
     :class:`GroundingTooLarge`. Ctrl-C (KeyboardInterrupt) is raised again. A grounding stopped so is left

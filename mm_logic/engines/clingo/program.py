@@ -5,7 +5,7 @@ user's ``--encoding``) into clingo AST statements once per engine, then
 builds as many Controls as the sessions need: each gets the statements, the
 rules as facts (``pegs/1``, ``colours/1``, ``max_repeat/1``) and its ``base``
 part grounded. Whatever clingo reports as an error, while parsing or
-grounding, becomes one :class:`~mm_logic.errors.EncodingError` line that
+grounding, becomes one :class:`~mm_logic.support.errors.EncodingError` line that
 starts with ``file:line``.
 """
 
@@ -20,12 +20,12 @@ from clingo import Control
 from clingo.ast import ASTType, ProgramBuilder, parse_files
 from clingo.core import MessageCode
 
-from ...errors import EncodingError, one_line
 from ...feedback import RULES, rule_of
 from ...feedback.custom import CustomRule
-from ...files import read_bytes
-from ...resources import encodings_dir
 from ...rules import Rules
+from ...support.errors import EncodingError, one_line
+from ...support.files import read_bytes
+from ...support.resources import encodings_dir
 from .grounding import ground_watched
 
 #: clasp options: ``Domain`` makes the ``#heuristic`` of ``search.lp`` count;
@@ -91,7 +91,7 @@ def check_utf8(entry: Path) -> None:
     """Refuse (:class:`EncodingError`, ``file:line``) an encoding, or a file it includes, that
     is not UTF-8 outside its comments, an include that names no regular file (a FIFO), and one
     that cannot be read (an I/O error: clingo read it as an empty part) or is larger than
-    :data:`mm_logic.files.MAX_READ_BYTES`.
+    :data:`mm_logic.support.files.MAX_READ_BYTES`.
 
     clingo reads UTF-8, and a message of clingo's that quotes such a byte (``x(\\xe9)`` in an
     error, or in a warning about an atom) ends the process: its Python logger cannot decode

@@ -16,9 +16,9 @@ from collections.abc import Callable
 import numpy as np
 from clingo import Control, SymbolType
 
-from ...errors import SolverTimeout
-from ...interrupts import interrupts_held, wait_for
 from ...rules import Rules
+from ...support.errors import SolverTimeout
+from ...support.interrupts import interrupts_held, wait_for
 
 #: Conflicts and models a question may spend in the calling thread (see :func:`solve`).
 QUICK_CONFLICTS = 1000

@@ -28,10 +28,10 @@ from pathlib import Path
 import numpy as np
 from clingo import Function, Number
 
-from ...errors import SolverTimeout
 from ...feedback.encoded import NO_ANSWER, SEVERAL, UNKNOWN, Told
-from ...resources import encodings_dir
 from ...rules import Rules, code_keys
+from ...support.errors import SolverTimeout
+from ...support.resources import encodings_dir
 from .program import Program, code_only, rule_parts
 from .solve import solve_within
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ...errors import BadInput, EncodingError, SolverTimeout, one_line
 from ...notation import Code
+from ...support.errors import BadInput, EncodingError, SolverTimeout, one_line
 from ..base import Engine
 from .runtime import runtime
 from .session import SwiplSession

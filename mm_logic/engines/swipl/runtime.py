@@ -51,9 +51,9 @@ import time
 from pathlib import Path
 from types import ModuleType
 
-from ...errors import BackendUnavailable, EncodingError, SolverTimeout, one_line
-from ...interrupts import ENDINGS, abandon, interrupts_held, wait_for
-from ...resources import encoding_path, encodings_dir
+from ...support.errors import BackendUnavailable, EncodingError, SolverTimeout, one_line
+from ...support.interrupts import ENDINGS, abandon, interrupts_held, wait_for
+from ...support.resources import encoding_path, encodings_dir
 
 #: Oldest SWI-Prolog janus-swi accepts (its build refuses anything older).
 MIN_VERSION: tuple[int, int, int] = (9, 1, 12)
@@ -176,7 +176,7 @@ def _prepare(swipl: str) -> None:
 def load_janus() -> ModuleType:
     """Return the imported ``janus_swi`` module, ready to run queries.
 
-    Raises :class:`~mm_logic.errors.BackendUnavailable` (one line, with the
+    Raises :class:`~mm_logic.support.errors.BackendUnavailable` (one line, with the
     install command) when SWI-Prolog or janus-swi is missing or unusable.
     :func:`runtime` calls it once per process.
     """
@@ -370,7 +370,7 @@ class Loader:
     (SIGKILL). Here the thread that asked waits in slices, where Ctrl-C (SIGTERM, SIGHUP) and the time
     limit reach it; the load is then stopped by its heartbeat where it can be (the deadline, and
     ``stop_load/1`` for Ctrl-C), and a load that has not ended :data:`LOAD_GRACE` s later is left running:
-    its thread is abandoned (:func:`mm_logic.interrupts.abandon`: the command's process then ends without
+    its thread is abandoned (:func:`mm_logic.support.interrupts.abandon`: the command's process then ends without
     waiting for it), its file refused from then on (loading it again would wait for that load), and the
     next load gets a thread of its own.
 

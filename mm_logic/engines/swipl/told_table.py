@@ -24,9 +24,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ...errors import EncodingError, SolverTimeout, one_line
 from ...feedback.encoded import SEVERAL, Told
 from ...rules import Rules
+from ...support.errors import EncodingError, SolverTimeout, one_line
 from .runtime import runtime
 
 

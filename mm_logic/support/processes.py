@@ -96,7 +96,7 @@ def portable(error: BaseException) -> BaseException:
     (an ``__init__`` whose arguments are not its ``args``) killed the pool's result thread
     in the parent, with a traceback, and the parent then waited for ever for results that
     thread no longer read. A worker raises ``portable(error)`` instead: an
-    :class:`~mm_logic.errors.MMLogicError` keeps its message and exit code, any other its
+    :class:`~mm_logic.support.errors.MMLogicError` keeps its message and exit code, any other its
     type's name and message.
     """
     try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 #: The folder of the shipped ``.lp`` and ``.pl`` encodings.
-ENCODINGS = Path(__file__).resolve().parent / "encodings"
+ENCODINGS = Path(__file__).resolve().parent.parent / "encodings"  # mm_logic/encodings, beside support/
 
 
 def encodings_dir() -> Path:

@@ -7,8 +7,8 @@ import re
 import resource
 import sys
 
+from ..notation import quoted
 from .errors import BadInput
-from .notation import quoted
 
 #: Units of a size as typed (``--memory 8G``, ``500MiB``): powers of 1024, as the machine counts.
 _UNITS = {"": 0, "K": 10, "M": 20, "G": 30, "T": 40}

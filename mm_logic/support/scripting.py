@@ -10,7 +10,7 @@ use :mod:`argparse`, so
   arguments are parsed, before any game is played (argparse prints its usage
   line and ``PROG: error: argument --X: ...``, exit 2);
 * :func:`run` runs a script's ``main`` and turns the errors the package raises
-  (:class:`~mm_logic.errors.MMLogicError`, with its ``exit_code``), a failed file
+  (:class:`~mm_logic.support.errors.MMLogicError`, with its ``exit_code``), a failed file
   or network operation (:class:`OSError`, exit 1) and Ctrl-C (``interrupted``,
   exit 130) into one line.
 
@@ -33,10 +33,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
+from ..notation import quoted
 from .errors import MMLogicError
 from .files import not_regular
 from .interrupts import wrapped_interrupt
-from .notation import quoted
 
 EXIT_FAILURE = 1
 EXIT_INTERRUPTED = 130
@@ -116,7 +116,7 @@ def output_file(text: str) -> Path:
     Its folder must exist and be writable, and it must not be a folder: the
     scripts write their results after minutes of games, too late to find out.
     An existing file must be a regular file, or a link to one (written through):
-    a FIFO or a device is refused (:func:`mm_logic.files.not_regular`).
+    a FIFO or a device is refused (:func:`mm_logic.support.files.not_regular`).
     The file itself is neither created nor truncated here.
     """
     path = Path(text)
@@ -167,7 +167,7 @@ def _describe(error: OSError) -> str:
 def run(main: Callable[[], int | None]) -> NoReturn:
     """Run a script's ``main`` and exit with its return value (None is 0), errors as one line.
 
-    * :class:`~mm_logic.errors.MMLogicError`: its message, its ``exit_code``;
+    * :class:`~mm_logic.support.errors.MMLogicError`: its message, its ``exit_code``;
     * :class:`OSError` (a file that cannot be read or written, a refused
       connection): ``FILE: reason``, exit 1;
     * Ctrl-C: ``interrupted``, exit 130;
