@@ -258,7 +258,7 @@ prolog:open_source_hook(Path, _Stream, _Options) :-
 
 % A regular file it includes or loads that cannot be read (an I/O error: Prolog's
 % message named a stream, not the file) or that is larger than mmlogic reads
-% (mm_logic.files.MAX_READ_BYTES, 1 GiB): refused, naming it, at its directive.
+% (mm_logic.support.files.MAX_READ_BYTES, 1 GiB): refused, naming it, at its directive.
 prolog:open_source_hook(Path, _Stream, _Options) :-
     thread_self(Me),
     loading_in(Me),
@@ -290,7 +290,7 @@ unreadable(Path, Why) :-
         Why = "larger than 1 GiB, more than mmlogic reads"
     ).
 
-max_read_bytes(1073741824).             % mm_logic.files.MAX_READ_BYTES (a test keeps them equal)
+max_read_bytes(1073741824).             % mm_logic.support.files.MAX_READ_BYTES (a test keeps them equal)
 
 % A halt refused while an encoding runs is said by the adapter (refuse_halt/0),
 % not as Prolog's "% Halt cancelled".
