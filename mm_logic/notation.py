@@ -11,6 +11,8 @@ the game's feedback rule says (:mod:`mm_logic.feedback`): ``B,W`` (standard),
 
 from __future__ import annotations
 
+import re
+import sys
 from collections import Counter
 from contextlib import suppress
 from decimal import Decimal
@@ -26,6 +28,25 @@ from .support.errors import SHOWN, BadInput, bytes_as_typed, quoted, shown  # no
 def abridged(text: str, limit: int) -> str:
     """``text`` whole when short, else its first ``limit`` characters and its length."""
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
+def whole_number(text: str) -> int:
+    """``int(text)`` of a number a person or a file wrote; one :class:`BadInput` line, quoting ``text`` by its
+    start, when it has more digits than Python's ``int()`` reads (4,300: ``sys.get_int_max_str_digits``), which
+    no count, size or seed comes near.
+
+    >>> whole_number("-17")
+    -17
+    """
+    limit = sys.get_int_max_str_digits()
+    if limit and sum(c.isdigit() for c in text) > limit:
+        raise BadInput(f"{shown(text)} is a number too long to read (more than {limit:,} digits)")
+    return int(text)
+
+
+def _most_digits(text: str) -> int:
+    """How many digits the longest number in ``text`` has."""
+    return max(map(len, re.findall("[0-9]+", text)), default=0)
 
 
 def format_code(code: Code, rules: Rules) -> str:
@@ -156,7 +177,8 @@ def check_feedback(feedback: Feedback, rules: Rules, where: str = "") -> Feedbac
                 raise ValueError(written)  # written as another answer (numbers left out): as given
         except (IndexError, TypeError, ValueError):  # not of the rule's form (a program's value): as numbers
             written = ",".join(map(str, feedback))
-        raise BadInput(f"feedback {written}{context}{why}")
+        # A number of thousands of digits is quoted by its start, as the text it was read from.
+        raise BadInput(f"feedback {abridged(written, SHOWN)}{context}{why}")
     return tuple(feedback)
 
 
@@ -171,6 +193,11 @@ def parse_feedback(text: str, rules: Rules, where: str = "") -> Feedback:
     """Read feedback of the game's rule and check that it can occur."""
     feedback = read_feedback(text, rules)
     if feedback is None:
+        digits, limit = _most_digits(text), sys.get_int_max_str_digits()
+        # Of the rule's form but for a number left unread (int() refuses it): too many pegs, whatever its value.
+        if limit and digits > limit and read_feedback(re.sub(f"[0-9]{{{limit + 1},}}", "0", text), rules) is not None:
+            raise BadInput(f"feedback {shown(text)} in {shown(where or text)}: a number of {digits:,} digits "
+                           f"exceeds the {rules.pegs} pegs")
         form = rule_of(rules).form
         raise BadInput(f"feedback {shown(text)} in {shown(where or text)} is not of the form {form}")
     return check_feedback(feedback, rules, where)

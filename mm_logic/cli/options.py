@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -21,7 +22,7 @@ import click
 
 from ..engines import BACKENDS, DEFAULT_BACKEND
 from ..feedback.custom import is_rule_file, load_rule
-from ..notation import quoted
+from ..notation import SHOWN, quoted, shown, whole_number
 from ..rules import DEFAULT_ALPHABET, FEEDBACK_RULES, MAX_COLORS, MAX_LIES, MAX_PEGS, make_rules
 from ..support.errors import BadInput, MMLogicError, install_hint
 from ..support.files import check_output, not_regular, same_file
@@ -45,7 +46,25 @@ class Integer(click.IntRange):
 
     def convert(self, value, param, ctx):
         _ascii(value, param, ctx, self)
+        if isinstance(value, str) and len(value.strip()) > SHOWN:
+            return self._long(value.strip(), param, ctx)
         return super().convert(value, param, ctx)
+
+    def _long(self, text: str, param, ctx) -> int:
+        """A long number typed: click's messages repeat it whole (5,000 digits on one line), these quote it by its
+        start; and one of more digits than int() reads (4,300) is refused in one line, not as int()'s failure."""
+        if not re.fullmatch(r"[+-]?[0-9]+", text):
+            self.fail(f"{shown(text)} is not a valid integer.", param, ctx)
+        beyond = self.min if text.startswith("-") else self.max  # the bound a number too long to read is beyond
+        out_of_range = f"{shown(text)} is not in the range {self._describe_range()}."
+        try:
+            number = whole_number(text)
+        except BadInput as error:
+            self.fail(out_of_range if beyond is not None else f"{error}.", param, ctx)
+        try:
+            return super().convert(number, param, ctx)
+        except click.BadParameter:
+            self.fail(out_of_range, param, ctx)
 
 
 class Processes(Integer):
@@ -61,7 +80,8 @@ class Processes(Integer):
 
         number = super().convert(value, param, ctx)
         if number > cores():
-            self.fail(f"{number} is more than the {cores()} cores of this machine.", param, ctx)
+            self.fail(f"{shown(value) if isinstance(value, str) and len(value) > SHOWN else number} is more than the "
+                      f"{cores()} cores of this machine.", param, ctx)
         return number
 
 
@@ -205,8 +225,8 @@ class MemorySize(click.ParamType):
 
         try:
             return parse_memory(str(value))
-        except BadInput as error:
-            self.fail(str(error), param, ctx)
+        except BadInput as error:  # quoting a long size by its start (parse_memory quotes it whole)
+            self.fail(str(error).replace(quoted(str(value)), shown(str(value))), param, ctx)
 
 
 class Seconds(click.FloatRange):
@@ -222,9 +242,9 @@ class Seconds(click.FloatRange):
         try:
             seconds = float(value)
         except (TypeError, ValueError):
-            self.fail(f"{quoted(value)} is not a number of seconds", param, ctx)
+            self.fail(f"{shown(str(value))} is not a number of seconds", param, ctx)
         if not math.isfinite(seconds):
-            self.fail(f"{quoted(value)} is not a number of seconds", param, ctx)
+            self.fail(f"{shown(str(value))} is not a number of seconds", param, ctx)
         return super().convert(value, param, ctx)
 
 

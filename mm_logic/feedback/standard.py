@@ -13,6 +13,7 @@ table fits in ``uint8`` and a partition of codes by feedback is one
 from __future__ import annotations
 
 import numbers
+import sys
 from collections import Counter
 from functools import lru_cache
 
@@ -177,11 +178,16 @@ def feedback_block(left: np.ndarray, right: np.ndarray, pegs: int) -> np.ndarray
 
 def _small_ints(text: str, count: int) -> tuple[int, ...] | None:
     """``count`` whole numbers separated by a comma or by spaces (ASCII digits, a sign allowed so that
-    a negative number is named as such), else None."""
+    a negative number is named as such), else None (None too for a number of more digits than int() reads)."""
     parts = text.split(",") if "," in text else text.split()
     # ASCII digits only: int() reads other scripts' digits ("\uff14"), which codes refuse too.
     if len(parts) != count or not all(p.strip().removeprefix("-").isascii() and p.strip().removeprefix("-").isdigit()
                                       for p in parts):
+        return None
+    # int() refuses more than 4,300 digits (sys.get_int_max_str_digits): such a number is left unread, no count of
+    # pegs (mm_logic.notation.parse_feedback names it).
+    limit = sys.get_int_max_str_digits()
+    if limit and any(len(p.strip().removeprefix("-")) > limit for p in parts):
         return None
     return tuple(int(p) for p in parts)
 

@@ -52,6 +52,7 @@ from ..notation import (
     parse_code,
     parse_feedback,
     plural,
+    whole_number,
 )
 from ..rules import DEFAULT_ALPHABET, FEEDBACK_RULES, RULE_FILE, Rules
 from ..support.errors import BackendUnavailable, BadInput, MMLogicError
@@ -151,7 +152,11 @@ class StrategyTree:
         """Read a tree file; anything wrong with it is one :class:`BadInput` line."""
         path = Path(path)
         try:
-            data = json.loads(read_text(path, "tree file"))
+            text = read_text(path, "tree file")
+            try:  # a number of more digits than int() reads: one line naming it, not int()'s ValueError
+                data = json.loads(text, parse_int=whole_number)
+            except BadInput as error:
+                raise BadInput(f"{path}: {error}") from None
         except OSError as error:
             raise BadInput(f"cannot read tree file {path}: {error.strerror or error}") from None
         except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:

@@ -20,7 +20,7 @@ from pathlib import Path
 from ..codespace import MAX_CODES
 from ..engines import check_feedback_rule
 from ..game import Game
-from ..notation import Code, amount, format_code, parse_code, quoted
+from ..notation import Code, amount, format_code, parse_code, shown
 from ..player import Player
 from ..rules import MAX_COLORS, MAX_PEGS, Rules, rules_object
 from ..strategies import make_strategy, parse_strategy
@@ -136,19 +136,24 @@ def parse_sizes(text: str) -> list[tuple[int, int]]:
     sizes: list[tuple[int, int]] = []
     items = [item.strip() for item in text.split(",") if item.strip()]
     if not items:
-        raise BadInput(f"--sizes {quoted(text)} names no size; write PEGSxCOLORS items, e.g. 4x6,4x2-10,5-6x6")
+        raise BadInput(f"--sizes {shown(text)} names no size; write PEGSxCOLORS items, e.g. 4x6,4x2-10,5-6x6")
     for item in items:
         m = SIZE.fullmatch(item.lower())
         if not m:
-            raise BadInput(f"--sizes: {quoted(item)} is not PEGSxCOLORS (e.g. 4x6, 4x2-10, 5-6x6)")
+            raise BadInput(f"--sizes: {shown(item)} is not PEGSxCOLORS (e.g. 4x6, 4x2-10, 5-6x6)")
+        # A number with more digits than its bound is beyond it, said before int() reads it (int() refuses more
+        # than 4,300 digits).
+        for group, (kind, most) in zip(m.groups(), [("pegs", MAX_PEGS)] * 2 + [("colours", MAX_COLORS)] * 2):
+            if group and len(group.lstrip("0")) > len(str(most)):
+                raise BadInput(f"--sizes: {shown(item)}: {kind} must be between 1 and {most}")
         p1, p2, c1, c2 = (int(g) if g else None for g in m.groups())
         pegs, colors = range(p1, (p2 or p1) + 1), range(c1, (c2 or c1) + 1)
         if not pegs or not colors:
-            raise BadInput(f"--sizes: {quoted(item)} has an empty range")
+            raise BadInput(f"--sizes: {shown(item)} has an empty range")
         # Checked before the range is listed: 4x1-100000000 is refused at once.
         for kind, values, most in (("pegs", pegs, MAX_PEGS), ("colours", colors, MAX_COLORS)):
             if values[0] < 1 or values[-1] > most:
-                raise BadInput(f"--sizes: {quoted(item)}: {kind} must be between 1 and {most}")
+                raise BadInput(f"--sizes: {shown(item)}: {kind} must be between 1 and {most}")
         sizes += [(p, c) for p in pegs for c in colors]
     return list(dict.fromkeys(sizes))
 

@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from mm_logic.cli.options import Integer, Seconds
+from mm_logic.support.errors import shown
 from mm_logic.support.memory import memory_text, parse_memory
 from mm_logic.support.processes import cores
 
@@ -183,8 +184,8 @@ def test_memory_beyond_the_machines_is_refused_before_any_table(run, no_work):
                    f"({memory_text(total_memory())})", stdout="")
     for typed in ("99999T", "1025T", "4" * 400):
         result = run("optimal", "--pegs", 2, "--colors", 2, "--memory", typed)
-        one_line_error(result, 2, f"Invalid value for '--memory': {typed!r} is more than 1024T, the largest memory "
-                                  "size taken", stdout="")
+        one_line_error(result, 2, f"Invalid value for '--memory': {shown(typed)} is more than 1024T, the largest "
+                                  "memory size taken", stdout="")
     # On a cluster the workers' machines may have more than this one: only the largest size is refused.
     one_line_error(run("optimal", "--executor", "dask", "--memory", "1000T"), 2,
                    "--executor dask needs --scheduler ADDRESS (e.g. tcp://HOST:8786)", stdout="")
