@@ -41,7 +41,9 @@ def test_bare_static_says_at_once_what_it_searches_then_how_it_goes():
             process.wait()
     ended = time.monotonic()
     assert first == NOTE_4X6, first + rest
-    assert ended - said >= 2.9  # said at once: the search and its limit came after
+    # Said at once: the search and its 3 s came after (a note written at the end would come within a fraction of
+    # a second of it; on a loaded machine this reader may take the line a second late: 2.73 s was seen).
+    assert ended - said >= 1.5
     assert process.returncode == 1
     assert SO_FAR.fullmatch(out.rstrip("\n")), out
     lines = rest.splitlines()
