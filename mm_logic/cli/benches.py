@@ -137,7 +137,7 @@ def bench(rules, engine, strategy, seed, all_secrets, games, spaced, liar_text, 
     if out:
         write_output(out, lambda path: path.write_text(json.dumps(result.as_dict(), allow_nan=False) + "\n"))
     if save_tree:
-        from ..studies.written_game import variant_of
+        from ..feedback.variant import variant_of
 
         write_output(save_tree, result.strategy_tree(strategy, variant_of(rules, engine.encoding)).save)
 
@@ -153,8 +153,11 @@ def bench(rules, engine, strategy, seed, all_secrets, games, spaced, liar_text, 
               help="The tree's feedback rule, where it is a FILE.py (or FILE.lp, FILE.pl) of your own: the same "
                    "file the tree names. A tree file never loads the rule it names; only this option does.  "
                    "[default: the tree's built-in rule]")
+@click.option("--encoding", type=FilePath(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="The edited .lp or .pl encoding the tree was saved for (its \"variant\"): the same file, unedited; "
+                   "its codes are the secrets the figures count.  [default: the rules' codes]")
 @json_option
-def tree_command(file, as_dot, png, max_depth, feedback, as_json):
+def tree_command(file, as_dot, png, max_depth, feedback, encoding, as_json):
     """Sum up or draw a strategy tree saved by bench --all --save-tree FILE.
 
     Prints the tree's rules, strategy and opening, and the figures of playing
@@ -165,8 +168,11 @@ def tree_command(file, as_dot, png, max_depth, feedback, as_json):
     games end; --png draws it (Graphviz's dot program must be installed).
 
     A tree of a feedback rule of your own (saved with --feedback FILE.py)
-    is read only with --feedback naming that same file: the file a tree
-    names is never run because the tree names it.
+    is read only with --feedback naming that same file (from any folder,
+    by any name; refused once edited): the file a tree names is never run
+    because the tree names it. A tree of an edited encoding (saved with
+    --encoding FILE) is summed up with --encoding naming that file: its
+    secrets are the codes the encoding admits.
 
     \b
     Examples:
@@ -175,8 +181,10 @@ def tree_command(file, as_dot, png, max_depth, feedback, as_json):
       mmlogic tree knuth.json --dot --max-depth 2 > knuth.dot
       mmlogic tree knuth.json --png knuth.png --max-depth 3
       mmlogic tree shared.json --feedback examples/shared_colours.py
+      mmlogic tree palindromes.json --encoding examples/palindrome.lp
     """
     from ..strategies.tree import StrategyTree, check_graphviz, to_dot, write_png
+    from ..studies.written_game import encoding_secrets
 
     distinct_outputs([("FILE", file), *input_files()], png=png)  # input_files: the --feedback rule
     if as_dot and as_json:
@@ -186,11 +194,13 @@ def tree_command(file, as_dot, png, max_depth, feedback, as_json):
     if png is not None:
         check_graphviz()  # before the file is read: a missing program is found at once
     # The rule a tree names is loaded only as the command's own --feedback (the same file), never from the file.
-    loaded = StrategyTree.load(file).read_with(feedback)
-    drawing = to_dot(loaded, max_depth) if as_dot or png else None
+    loaded = StrategyTree.load(file).read_with(feedback, encoding)
+    # The game's secrets, where not every code: an edited encoding's, or those a rule stated in an encoding admits.
+    secrets = encoding_secrets(loaded.rules, encoding)
+    drawing = to_dot(loaded, max_depth, secrets) if as_dot or png else None
     if png is not None:
         write_png(drawing, png)
     if as_dot:
         click.echo(drawing, nl=False)
     else:
-        emit(loaded.figures(), as_json)
+        emit(loaded.figures(secrets), as_json)

@@ -201,7 +201,7 @@ def engine_options(default_strategy: str = DEFAULT_STRATEGY, beyond: str | None 
                 # first guess is read; the strategy is then built once, with its opening.
                 player.strategy.check(rules)
                 if player.strategy.tree is not None:
-                    from ..studies.written_game import variant_of
+                    from ..feedback.variant import variant_of
 
                     player.strategy.tree.check_variant(variant_of(rules, engine.encoding), str(player.strategy))
                 first_guess = parse_code(first_guess_text, rules) if first_guess_text is not None else None

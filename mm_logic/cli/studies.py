@@ -207,7 +207,7 @@ def optimal_command(rules, objective, max_depth, consistent_only, encoding, symm
 
         name = (f"optimal-{objective}" + (f"-depth{max_depth}" if max_depth else "")
                 + ("-consistent" if consistent_only else ""))
-        from ..studies.written_game import variant_of
+        from ..feedback.variant import variant_of
 
         StrategyTree(rules, result.tree, strategy=name, variant=variant_of(rules, encoding)).save(save_tree)
     emit(result, as_json)

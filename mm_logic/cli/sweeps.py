@@ -116,7 +116,7 @@ def sweep(sizes, no_repeat, max_repeat, feedback, encoding, strategies, backends
       mmlogic sweep --sizes 4x6 --strategy minimax --first-guess 0011 --first-guess 0123
       mmlogic sweep --sizes 4x4-7 --all-openings --out openings.jsonl
       mmlogic sweep --sizes 3x2-6,4x2-6 --feedback black --strategy minimax,entropy
-      mmlogic sweep --sizes 4x4-6 --encoding examples/shared_no_adjacent.lp --backend clingo \
+      mmlogic sweep --sizes 4x4-6 --encoding examples/shared_no_adjacent.lp --backend clingo \\
         --feedback examples/shared_no_adjacent.lp --strategy minimax,entropy
       mmlogic sweep --sizes 4x2-10 --out table.jsonl --executor dask --scheduler tcp://10.0.0.5:8786
     """
@@ -167,7 +167,7 @@ def openings(pegs, colors, no_repeat, max_repeat, feedback, encoding, strategies
       mmlogic openings --pegs 5 --colors 8 --strategy entropy --jobs 2 --json
       mmlogic openings --pegs 4 --colors 10 --no-repeat --strategy expected
       mmlogic openings --feedback positional --strategy entropy
-      mmlogic openings --encoding examples/shared_no_adjacent.lp --backend clingo \
+      mmlogic openings --encoding examples/shared_no_adjacent.lp --backend clingo \\
         --feedback examples/shared_no_adjacent.lp
       mmlogic openings --pegs 6 --colors 6 --out 6x6.jsonl --executor dask --scheduler tcp://10.0.0.5:8786
     """

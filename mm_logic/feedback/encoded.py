@@ -21,7 +21,8 @@ FILE.pl (``mm_logic.engines.swipl.told_table``). In every other way the rule is 
 * **Time and progress**: the derivation is asked in calls of the engine (``BATCHES``); the command's
   ``--time-limit`` bounds it whole, as it bounds a rule module's table (``time_limit``), and once it has
   run ``SAY_AFTER`` s it says how it goes on stderr between two calls (never on stdout: a ``--json``
-  answer stays whole).
+  answer stays whole); a call that does not return (a clause that loops) is said too, while it lasts
+  (``mm_logic.support.waiting``), so that a command without a time limit never waits silently.
 * **Cache**: the table is kept on disk (``cache_folder``, ``rules/`` under mmlogic's cache folder),
   named by a sha256 of the encoding's bytes, those of the files it includes, the shipped encodings, the
   rules and ``FORMAT_VERSION``; written whole (a temporary file, then renamed), and a file that does
@@ -45,6 +46,7 @@ import numpy as np
 
 from ..rules import Code, Feedback, Rules, all_codes, code_keys
 from ..support.errors import BadInput, SolverTimeout, clock, line_breaks_escaped
+from ..support.waiting import Wait, waiting
 from . import watch
 from .custom import WIN_VALUE, CustomRule, index_numbers, numbers_index
 from .rule import slots_dtype
@@ -215,7 +217,14 @@ def derive(rule: EncodedRule) -> tuple[np.ndarray, int]:
     once it is long (``_Pace``) and ends at its time limit (``time_limit``), which each call is
     bounded by too."""
     seconds = time_limit(rule)
-    pace = _Pace(rule, seconds)
+    # A call of the engine may never end (a clause that loops): said on stderr while it lasts, as the
+    # calls that return are (_Pace).
+    with waiting(f"deriving the rule of {rule.path} by {rule.engine}", seconds) as wait:
+        return _derived(rule, seconds, _Pace(rule, seconds, wait))
+
+
+def _derived(rule: EncodedRule, seconds: float | None, pace: _Pace) -> tuple[np.ndarray, int]:
+    """:func:`derive`'s table and arity, its calls paced by ``pace``."""
     codes = all_codes(rule.space_rules).astype(np.int64)
     teller = _engine_part(rule.engine)(rule.path, rule.rules, seconds)
     secrets = teller.admitted()
@@ -270,8 +279,8 @@ class _Pace:
     ``SAY_AFTER`` s, then every ``PROGRESS_EVERY`` s (on a terminal, over a spinner's line,
     as a rule module's table says it); and its time limit (``seconds``, None: none)."""
 
-    def __init__(self, rule: EncodedRule, seconds: float | None):
-        self.rule, self.seconds = rule, seconds
+    def __init__(self, rule: EncodedRule, seconds: float | None, wait: Wait | None = None):
+        self.rule, self.seconds, self.wait = rule, seconds, wait
         self.started = self.asking = time.monotonic()
         self.said = self.started + SAY_AFTER - watch.PROGRESS_EVERY  # the first line SAY_AFTER s in
         #: The cells (guess, code) to ask in all, and asked so far.
@@ -286,6 +295,8 @@ class _Pace:
         now = time.monotonic()
         spent = now - self.started
         rule = self.rule
+        if self.wait is not None:
+            self.wait.touch()  # a call returned: its lines say how the derivation goes
         if self.seconds is not None and spent >= self.seconds:
             raise SolverTimeout(f"{rule.engine} did not derive the rule of {rule.path} within the time limit of "
                                 f"{self.seconds:g} s; raise --time-limit")

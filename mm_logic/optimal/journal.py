@@ -32,7 +32,15 @@ trusted: each is checked against the search it resumes (:class:`LineChecks`:
 its fields' types, its part, an exact total replayed on the part's codes, a
 bound or a solvability within what the part's size allows, no two lines of a
 part that disagree), and one that fails is named with why. The first line names the
-alphabet too when the codes are not written with the default one. One search
+alphabet too when the codes are not written with the default one, and a rule of
+one's own (``--feedback FILE``) by the file's absolute path and sha256, as saved
+trees and sweep rows name it (``"variant": {"feedback": {"file": PATH, "sha256":
+DIGEST}}``): the same file by any name (another folder, a hard link) resumes the
+search, and a rule edited since is refused in one line (``the rule file changed
+since``) before anything is searched, where its lines would be read as results of
+another game. A first line without ``"variant"`` (a journal written before first
+lines recorded the digest) is compared as before: by the rule's name as given,
+the file unchecked. One search
 holds the file at a time (``mm_logic.support.files.OutputLock``): a second
 refuses at once.
 
@@ -56,9 +64,10 @@ import numpy as np
 
 from ..codespace import code_space
 from ..feedback import rule_of
+from ..feedback.variant import variant_of
 from ..kernels.optimal.arrays import INF
 from ..notation import Code, Feedback, abridged, format_code, format_feedback, parse_code, parse_feedback, plural
-from ..rules import DEFAULT_ALPHABET, Rules
+from ..rules import DEFAULT_ALPHABET, RULE_FILE, Rules
 from ..strategies.tree import TreeNode, node_object, read_node
 from ..support.errors import BadInput, shown
 from ..support.files import OutputLock, same_json, target_of
@@ -88,6 +97,9 @@ class Journal:
             # An edited encoding's secrets: named by their number and a digest of their indices, so that the
             # journal of another variant of the same rules is refused.
             self.header["secrets"] = secrets_name(secrets)
+        if rules.feedback_kind == RULE_FILE:
+            # The rule file by its path and digest: the same file named otherwise resumes, an edited one is refused.
+            self.header["variant"] = {"feedback": variant_of(rules, None)["feedback"]}
         #: (opening, feedback, depth, guess or None) -> (value, budget, subtree or None): the best known of a
         #: part, or of one guess at it.
         self.costs: dict[tuple[str, str, int | None, str | None], tuple[int, int, dict | None]] = {}
@@ -135,10 +147,15 @@ class Journal:
         if not any(same_json(head.get("version"), version) for version in READABLE):
             raise BadInput(f"--journal {self.path} is journal version {json.dumps(head.get('version'))}; "
                            f"this mmlogic reads versions {' and '.join(map(str, READABLE))}")
-        if not same_json({**head, "version": VERSION}, self.header):
+        # A first line without "variant" was written before first lines recorded a rule file's digest: compared
+        # as it was, by the rule's name.
+        mine = self.header if "variant" in head else {k: v for k, v in self.header.items() if k != "variant"}
+        if not same_json(_game(head), _game(mine)):
             alphabets = head.get("alphabet") != self.header.get("alphabet")
             raise BadInput(f"--journal {self.path} is the journal of another search "
                            f"({_described(head, alphabets)}), not of {_described(self.header, alphabets)}")
+        if "variant" in head:
+            self._check_rule_file(head["variant"])
         # A damaged line (an end of line after it: no kill cut it short), or one that says what the search cannot
         # have found (edited), refuses the journal, named, before any part is searched: none of it is used, and
         # nothing is written after it.
@@ -152,6 +169,26 @@ class Journal:
                     BadInput):
                 raise BadInput(f"--journal {self.path}: line {number} is not a part's result") from None
             self.read += 1
+
+    def _check_rule_file(self, variant) -> None:
+        """Refuse a journal whose first line records another digest of the rule file than the command's own
+        (edited since, or another file): its lines are results of another game."""
+        theirs = variant.get("feedback") if isinstance(variant, dict) and set(variant) == {"feedback"} else None
+        if not (isinstance(theirs, dict) and set(theirs) == {"file", "sha256"}
+                and all(isinstance(value, str) for value in theirs.values())):
+            raise BadInput(f'--journal {self.path}: its first line\'s "variant" is not {{"feedback": {{"file": PATH, '
+                           '"sha256": DIGEST}}')
+        ours = self.header["variant"]["feedback"]
+        if theirs["sha256"] == ours["sha256"]:
+            return
+        try:
+            edited = os.path.samefile(theirs["file"], ours["file"])
+        except OSError:  # not there any more, or not readable: not the command's file
+            edited = False
+        other = "" if edited else f", or {self.rules.feedback} is another file"
+        raise BadInput(f"--journal {self.path} was written with feedback {abridged(theirs['file'], 200)} (sha256 "
+                       f"{theirs['sha256'][:12]}): the rule file changed since{other} (sha256 {ours['sha256'][:12]}"
+                       f"{' now' if edited else ''}); give a new --journal to search with this rule")
 
     def _drop_cut_line(self) -> bool:
         """Cut off a last line that a kill left unfinished (no newline), so that the lines written next start
@@ -258,6 +295,17 @@ def _better(new: tuple[int, int], old: tuple[int, int]) -> bool:
     if old_exact:
         return False
     return new_exact or new[0] > old[0]
+
+
+def _game(header: dict) -> dict:
+    """The search a journal's first line names, as two are compared: a rule file recorded with its digest
+    (``"variant"``) stands for itself whatever name it was given (the digests are compared apart)."""
+    game = {**header, "version": VERSION}
+    recorded = "variant" in game  # whatever it holds: a damaged one is refused apart, named
+    game.pop("variant", None)
+    if recorded and isinstance(game.get("rules"), dict):
+        game["rules"] = {**game["rules"], "feedback": None}
+    return game
 
 
 def _described(header: dict, alphabet: bool = False) -> str:

@@ -24,10 +24,11 @@ from ..engines import BACKENDS, check_encoding, check_feedback_rule, make_engine
 from ..feedback import RULES, rule_of
 from ..feedback.custom import CustomRule
 from ..feedback.encoded import ENCODED_SUFFIXES
+from ..feedback.variant import variant_of
 from ..notation import Code, format_code, shown
 from ..rules import FEEDBACK_RULES, Rules
 from ..strategies import STRATEGIES, StrategyName
-from ..studies.written_game import backend_of, variant_of
+from ..studies.written_game import backend_of
 from ..support.errors import BadInput, MMLogicError, NoConsistentCode
 
 #: What a variant's name may be: a word a request can carry and a page can show, never a file's name.

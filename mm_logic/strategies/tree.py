@@ -21,7 +21,10 @@ A file saved before every ``rules`` object named its feedback rule has no
 only the command line loads: reading the tree loads nothing, and its nodes
 (whose feedbacks that rule writes) are read once a command names the same
 file with ``--feedback`` (:meth:`StrategyTree.played_under`,
-:meth:`StrategyTree.read_with`). A node without ``next`` has no
+:meth:`StrategyTree.read_with`). That file is the tree's where it is the same file as the one the tree
+records (by its absolute path, from any folder; a path recorded relative, as trees saved before were, from the
+current folder or the tree file's) and has the sha256 the tree's ``variant`` records (edited since: refused).
+A node without ``next`` has no
 branch below it (the last code left, found by its guess). Files are written whole or not at all (a temporary file
 renamed over the target), so an interrupted save leaves nothing half-written.
 """
@@ -199,20 +202,21 @@ class StrategyTree:
     def check_rules(self, rules: Rules, name: str) -> None:
         """Refuse to play the tree under other rules than its own (the alphabet may differ), or with lies.
 
-        A rule of your own is the tree's only as the same file (by path, as the command resolves its
-        ``--feedback``); nothing is loaded to tell. A tree follows truthful answers: with ``rules.lies`` a
-        wrong answer has no branch, so it is refused before any game rather than after one.
+        A rule of your own is the tree's only as the same file (:meth:`plays_rule`) with the same digest
+        (:meth:`check_rule_digest`); nothing is loaded to tell. A tree follows truthful answers: with
+        ``rules.lies`` a wrong answer has no branch, so it is refused before any game rather than after one.
         """
         def key(r: Rules) -> tuple[int, int, int]:
             return r.pegs, r.colors, r.repeat_limit  # --max-repeat 4 of 4 pegs is no limit at all
 
-        if key(self.rules) != key(rules) or not same_rule(self.rules.feedback, rules.feedback):
-            own = f" (--feedback {self.rules.feedback}, the same file)" if self.rules.feedback_kind == RULE_FILE else ""
+        if key(self.rules) != key(rules) or not self.plays_rule(rules.feedback):
+            own = f" (--feedback {self.rule_here()}, the same file)" if self.rules.feedback_kind == RULE_FILE else ""
             raise BadInput(f"--strategy {name} plays {self.rules.describe()}, not {rules.describe()}: "
                            f"give the tree's rules options{own}")
         if rules.lies:
             raise BadInput(f"--strategy {name} plays the answers of a game without lies; "
                            f"{rules.naming.rules_field('lies')} {rules.lies} does not apply to a saved tree")
+        self.check_rule_digest(rules.feedback, f"--strategy {name}")
 
     def played_under(self, rules: Rules, name: str) -> StrategyTree:
         """The tree as ``rules`` play it, refused as :meth:`check_rules` refuses: a tree of a rule of your own
@@ -220,21 +224,85 @@ class StrategyTree:
         self.check_rules(rules, name)
         return self if self.root is not None else self._read(rules.feedback)
 
-    def read_with(self, feedback: str | None) -> StrategyTree:
-        """The tree with its nodes read, for ``mmlogic tree FILE [--feedback RULE]``: ``feedback`` (the command's
-        ``--feedback``, None when not given) must be the tree's rule, and is needed where that is a file of your
-        own, which only the command line loads. Refused in one line otherwise."""
-        mine = self.rules.feedback
+    def read_with(self, feedback: str | None, encoding: Path | None = None) -> StrategyTree:
+        """The tree with its nodes read, for ``mmlogic tree FILE [--feedback RULE] [--encoding FILE]``:
+        ``feedback`` (the command's ``--feedback``, None when not given) must be the tree's rule (the same file
+        with the same digest, checked before its nodes are read), and is needed where that is a file of your own,
+        which only the command line loads; ``encoding`` must be the edited encoding the tree was saved for (by its
+        digest), and is needed where it has one (its codes are the game's secrets). Refused in one line
+        otherwise."""
         own = " (the same file)" if self.rules.feedback_kind == RULE_FILE else ""
         if feedback is None:
             if self.root is None:
                 raise BadInput(f"{self.source} plays {self.rules.describe()}, a rule of your own that only --feedback "
-                               f"loads: give --feedback {mine}{own}")
-            return self
-        if not same_rule(mine, feedback):
+                               f"loads: give --feedback {self.rule_here()}{own}")
+            read = self
+        elif not self.plays_rule(feedback):
             raise BadInput(f"{self.source} plays {self.rules.describe()}, not --feedback {feedback}: "
-                           f"give --feedback {mine}{own}")
-        return self if self.root is not None else self._read(feedback)
+                           f"give --feedback {self.rule_here()}{own}")
+        else:
+            self.check_rule_digest(feedback, str(self.source))
+            read = self if self.root is not None else self._read(feedback)
+        read._check_encoding(encoding)
+        return read
+
+    def _check_encoding(self, encoding: Path | None) -> None:
+        """Refuse (one line) to sum up a tree of an edited encoding without that encoding (its codes are the
+        secrets the figures count), or with another one or one edited since; and an encoding for a tree of the
+        rules' own codes."""
+        saved = (self.variant or {}).get("encoding")
+        if encoding is None:
+            if saved is not None:
+                raise BadInput(f"{self.source} was saved for {_described({'encoding': saved})}, whose codes are its "
+                               f"secrets: give --encoding {_from_here(saved['file'])} (the same file)")
+            return
+        from ..feedback.variant import variant_of
+
+        found = variant_of(self.rules, encoding) or {}
+        if (saved or {}).get("sha256") != found.get("encoding", {}).get("sha256"):
+            raise BadInput(f"{self.source} was saved for {_described(self.variant)}, not for {_described(found)}")
+
+    def plays_rule(self, feedback: str) -> bool:
+        """Whether a command's ``feedback`` names the tree's rule: the same built-in rule, or the same file of your
+        own as the one the tree records (:meth:`rule_paths`), whatever name the command gives it. Nothing is
+        loaded; the file's digest is :meth:`check_rule_digest`'s."""
+        if self.rules.feedback_kind != RULE_FILE or feedback in FEEDBACK_RULES:
+            return same_rule(self.rules.feedback, feedback)
+        return any(same_rule(str(path), feedback) for path in self.rule_paths())
+
+    def rule_paths(self) -> list[Path]:
+        """Where the tree's rule file of your own is: the absolute path its ``variant`` records; a path recorded
+        relative (as trees saved before did, as given on their command line) is looked for from the current
+        folder and, where the tree records the rule's digest (which then tells the file apart), from the tree
+        file's folder too."""
+        recorded = (self.variant or {}).get("feedback")
+        path = Path(recorded["file"] if recorded is not None else self.rules.feedback)
+        if path.is_absolute() or recorded is None or self.source is None:
+            return [path]
+        return [path, self.source.parent / path]
+
+    def rule_here(self) -> str:
+        """The tree's rule as a command run in the current folder names it with ``--feedback`` (for advice): a
+        built-in rule's name; a file of your own (:meth:`rule_paths`, the first that is there) by a path that
+        works from here."""
+        if self.rules.feedback_kind != RULE_FILE:
+            return self.rules.feedback
+        paths = self.rule_paths()
+        return _from_here(next((path for path in paths if path.is_file()), paths[0]))
+
+    def check_rule_digest(self, feedback: str, said: str) -> None:
+        """Refuse (one line, ``said`` first) a rule file of your own whose sha256 is not the one the tree records:
+        edited since it was saved, or another file that a path recorded relative led to. Nothing is loaded. A
+        built-in rule, or a tree saved before trees recorded their rule's digest, passes (its path alone tells)."""
+        recorded = (self.variant or {}).get("feedback")
+        if recorded is None or feedback in FEEDBACK_RULES:
+            return
+        from ..feedback.variant import variant_of
+
+        found = variant_of(replace(self.rules, feedback=feedback, lies=0), None)["feedback"]
+        if found["sha256"] != recorded["sha256"]:
+            raise BadInput(f"{said} was saved for {_described({'feedback': recorded})}, "
+                           f"not for {_described({'feedback': found})}")
 
     def _read(self, feedback: str) -> StrategyTree:
         """The tree with its unread nodes read under the rule file ``feedback`` (checked to be the tree's own), the
@@ -252,13 +320,8 @@ class StrategyTree:
         def digests(v: dict | None) -> dict:
             return {key: part["sha256"] for key, part in (v or {}).items()}
 
-        def described(v: dict | None) -> str:
-            if not v:
-                return "the rules' own game"
-            return " and ".join(f"{key} {part['file']} (sha256 {part['sha256'][:12]})" for key, part in v.items())
-
         if digests(self.variant) != digests(variant):
-            raise BadInput(f"--strategy {name} was saved for {described(self.variant)}, not for {described(variant)}")
+            raise BadInput(f"--strategy {name} was saved for {_described(self.variant)}, not for {_described(variant)}")
 
     # -- walking it ----------------------------------------------------------------------
     def follow(self, history: list[Entry], name: str) -> TreeNode:
@@ -282,20 +345,23 @@ class StrategyTree:
             yield node
             stack.extend(node.children.values())
 
-    def visits(self, max_depth: int | None = None) -> Iterator[Visit]:
-        """Walk the tree over every secret of the code space, parents first, children in feedback order.
+    def visits(self, max_depth: int | None = None, secrets: np.ndarray | None = None) -> Iterator[Visit]:
+        """Walk the tree over every secret of the game, parents first, children in feedback order.
 
         At each node the secrets that reach it are split by the feedback they
         give its guess, exactly as a game would: the figures of the walk are
-        those of playing every secret. Below ``max_depth`` a node is met as
-        ``cut`` and its subtree is not walked.
+        those of playing every secret. ``secrets``: the game's, as indices into
+        the rules' codes, where they are not every code (an edited encoding's,
+        :func:`~mm_logic.studies.written_game.encoding_secrets`). Below
+        ``max_depth`` a node is met as ``cut`` and its subtree is not walked.
         """
         space = code_space(self.rules)
         rule = rule_of(self.rules)
         win = rule.win_index(self.rules.pegs)
         pegs = self.rules.pegs
         stack: list[tuple[TreeNode, np.ndarray, int, int | None, Feedback | None]] = [
-            (self.root, np.arange(space.size), 1, None, None)]
+            (self.root, np.arange(space.size) if secrets is None else np.asarray(secrets, dtype=np.int64), 1, None,
+             None)]
         number = 0
         while stack:
             node, secrets, depth, parent, fb = stack.pop()
@@ -315,16 +381,32 @@ class StrategyTree:
             number += 1
             stack.extend(reversed(below))
 
-    def figures(self) -> TreeFigures:
-        """Games, guesses, histogram and nodes of playing every secret with the tree."""
+    def figures(self, secrets: np.ndarray | None = None) -> TreeFigures:
+        """Games, guesses, histogram and nodes of playing every secret with the tree (``secrets``: the game's,
+        where not every code, as :meth:`visits` takes them)."""
         histogram: Counter = Counter()
         nodes = missing = 0
-        for visit in self.visits():
+        for visit in self.visits(secrets=secrets):
             nodes += 1
             missing += visit.missing
             if visit.wins:
                 histogram[visit.depth] += 1
         return TreeFigures(self, histogram, nodes, missing)
+
+
+def _described(variant: dict | None) -> str:
+    """A variant in a message: ``encoding palindrome.lp (sha256 3f2a9c01b4d2)``, ``the rules' own game``."""
+    if not variant:
+        return "the rules' own game"
+    return " and ".join(f"{key} {part['file']} (sha256 {part['sha256'][:12]})" for key, part in variant.items())
+
+
+def _from_here(path) -> str:
+    """``path`` as a command run in the current folder can name it: relative where it is in that folder or
+    below, else absolute."""
+    absolute = os.path.abspath(path)
+    relative = os.path.relpath(absolute)
+    return absolute if relative.split(os.sep)[0] == ".." else relative
 
 
 def same_rule(mine: str, theirs: str) -> bool:
@@ -427,6 +509,7 @@ class TreeFigures:
         tree = self.tree
         return {
             "rules": tree.rules.as_dict(), "strategy": tree.strategy, "seed": tree.seed, "backend": tree.backend,
+            **({"variant": tree.variant} if tree.variant else {}),  # only a variant's, as in its file
             "opening": format_code(tree.root.guess, tree.rules),
             **histogram_figures(self.histogram),
             "nodes": self.nodes, "uncovered": self.uncovered,
@@ -439,6 +522,7 @@ class TreeFigures:
                                            f"backend {tree.backend}" if tree.backend else "") if part)
         histogram = format_histogram(self.histogram)
         lines = [f"rules      {tree.rules.describe()}",
+                 *([f"variant    {_described(tree.variant)}"] if tree.variant else []),
                  f"strategy   {tree.strategy}" + (f" ({made})" if made else ""),
                  f"opening    {format_code(tree.root.guess, tree.rules)}",
                  f"games      {self.games}",
@@ -484,14 +568,15 @@ class TreeStrategy(Strategy):
 
 
 # -- drawing it ----------------------------------------------------------------------------------
-def to_dot(tree: StrategyTree, max_depth: int | None = None) -> str:
+def to_dot(tree: StrategyTree, max_depth: int | None = None, secrets: np.ndarray | None = None) -> str:
     """The tree in Graphviz's DOT language, drawn like the published pictures of Knuth's tree.
 
     A box per guess (with the number of secrets still possible where more
     than one), an edge per feedback labelled ``B,W``; a guess that wins for
     one secret there has a double border, and a filled one ends every game
     that reaches it. Below ``max_depth`` guesses a subtree is one dashed box
-    with its number of secrets.
+    with its number of secrets. ``secrets``: the game's, where not every code
+    (:meth:`StrategyTree.visits`).
     """
     rules = tree.rules
     title = _escaped(f"{tree.strategy} {rules.describe()}")
@@ -499,7 +584,7 @@ def to_dot(tree: StrategyTree, max_depth: int | None = None) -> str:
              "  graph [rankdir=LR, nodesep=0.08, ranksep=0.6];",
              '  node [shape=box, fontname="Helvetica", fontsize=11, margin="0.06,0.03", height=0.3];',
              '  edge [fontname="Helvetica", fontsize=9, arrowsize=0.5];']
-    for number, visit in enumerate(tree.visits(max_depth)):
+    for number, visit in enumerate(tree.visits(max_depth, secrets)):
         code = _escaped(format_code(visit.node.guess, rules))
         if visit.cut:
             attributes = f'label="{_codes(visit.secrets)}", style=dashed'

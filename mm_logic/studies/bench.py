@@ -151,7 +151,7 @@ class BenchResult:
 
     def strategy_tree(self, strategy: Strategy, variant: dict | None = None) -> StrategyTree:
         """The recorded tree as a :class:`StrategyTree` (``--save-tree``); ``variant``: what it was played in,
-        where not the rules' own game (:func:`mm_logic.studies.written_game.variant_of`)."""
+        where not the rules' own game (:func:`mm_logic.feedback.variant.variant_of`)."""
         if self.failed:
             raise MMLogicError(f"--save-tree: {strategy.name} gave up on {len(self.failed)} of {self.games} "
                                f"games, so its tree has holes; not saved ({self.failed[0][1]})")

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ..codespace import MAX_CODES
 from ..engines import check_feedback_rule
+from ..feedback.variant import variant_of
 from ..game import Game
 from ..notation import Code, amount, format_code, parse_code, shown
 from ..player import Player
@@ -29,7 +30,7 @@ from ..support.errors import BadInput, StrategyGaveUp
 from ..support.memory import peak_memory
 from ..symmetry import canonical_openings, game_symmetry
 from .bench import bench_all, warm_up
-from .written_game import encoding_secrets, variant_of
+from .written_game import encoding_secrets
 
 #: The fields of a row that name its case (the key of a finished case in an output file).
 CASE_FIELDS = ("rules", "strategy", "first_guess", "backend", "seed", "variant")
@@ -47,7 +48,7 @@ class Case:
     ``seed`` is kept only for the strategies that use one (random, genetic);
     it is None for the others, whose rows do not depend on it. ``variant``: the
     files of a game as written (an edited encoding, a rule of one's own), each
-    ``(part, path, sha256)`` as :func:`~mm_logic.studies.written_game.variant_of`
+    ``(part, path, sha256)`` as :func:`~mm_logic.feedback.variant.variant_of`
     finds them when the sweep is planned; a case process refuses to run when a
     file has changed since, and a rerun after an edit runs the cases again.
     """

@@ -8,7 +8,6 @@ and the win is always told (docs/cli.md, "Edited encodings in every command").
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import replace
 from pathlib import Path
 
@@ -18,30 +17,10 @@ from ..codemaker import secret_indices
 from ..codespace import MAX_CODES
 from ..engines import BACKENDS, engine_class, make_engine
 from ..feedback import rule_of
-from ..feedback.encoded import digest_files, file_sources
 from ..notation import amount
-from ..rules import RULE_FILE, Rules
+from ..rules import Rules
 from ..support.errors import BadInput, NoConsistentCode
-
-
-def variant_of(rules: Rules, encoding: Path | None) -> dict | None:
-    """The variant a strategy tree records (:attr:`mm_logic.strategies.tree.StrategyTree.variant`): the edited
-    encoding and the rule of one's own (a ``--feedback`` file), each as ``{"file": its name as given, "sha256":
-    a digest of its bytes and, for a ``.lp`` file, of the files it includes}``; None for the rules' own game."""
-    found = {}
-    rule_file = Path(rules.feedback) if rules.feedback_kind == RULE_FILE else None
-    # A rule written once is its own encoding too (an engine plays --feedback FILE.lp as its encoding).
-    if encoding is not None and (rule_file is None or Path(encoding).resolve() != rule_file.resolve()):
-        found["encoding"] = _file_digest(Path(encoding))
-    if rule_file is not None:
-        found["feedback"] = _file_digest(rule_file)
-    return found or None
-
-
-def _file_digest(path: Path) -> dict:
-    digest = hashlib.sha256()
-    digest_files(digest, file_sources(path), strict=True)  # the files it reads, as a derived table's cache key
-    return {"file": str(path), "sha256": digest.hexdigest()}
+from ..support.waiting import waiting
 
 
 def backend_of(encoding: Path) -> str:
@@ -64,7 +43,8 @@ def engine_secrets(engine) -> np.ndarray | None:
 def encoding_secrets(rules: Rules, encoding: Path | None, time_limit: float | None = None) -> np.ndarray | None:
     """The codes ``encoding`` admits, by its own engine: indices into the rules' codes (lexicographic order),
     increasing; None without an encoding (every code is a secret). Refused in one line: a space the studies
-    cannot list, an encoding that admits no code."""
+    cannot list, an encoding that admits no code. A listing that goes on is said on stderr while it lasts
+    (``time_limit`` ends it; without one, Ctrl-C)."""
     own = rule_of(rules).admitted_codes()  # a rule stated in an encoding that narrows the code space
     if encoding is None:
         return own
@@ -73,12 +53,16 @@ def encoding_secrets(rules: Rules, encoding: Path | None, time_limit: float | No
                        f"are listed for ({MAX_CODES:,})")
     # The codes alone: the encoding's engine lists them under the standard rule (the code space is the
     # encoding's, whatever rule answers the guesses).
-    engine = make_engine(backend_of(encoding), replace(rules.truthful, feedback="standard"), encoding=encoding,
-                         time_limit=time_limit)
-    try:
-        admitted = engine_secrets(engine)
-    finally:
-        engine.close()
+    backend = backend_of(encoding)
+    # Its engine may never answer (a program whose solving never ends, a clause that loops): said on stderr
+    # while it lasts, whatever command lists them.
+    with waiting(f"listing the codes {encoding} admits, by {backend}", time_limit):
+        engine = make_engine(backend, replace(rules.truthful, feedback="standard"), encoding=encoding,
+                             time_limit=time_limit)
+        try:
+            admitted = engine_secrets(engine)
+        finally:
+            engine.close()
     if own is not None:
         admitted = np.intersect1d(admitted, own)
         if admitted.size == 0:

@@ -15,6 +15,10 @@ Usage::
 Each part is ``opening feedback``: ``exact`` with its cost, ``at least`` with the bound its search proved,
 or ``open`` (guesses at it settled, the part not yet); with the number of its guesses searched when it
 was split (``--split-above``); ``effort not kept`` where none of its lines says what it took.
+
+A file that is no journal, or a line of it whose fields are not of the types the search writes (a damaged
+or edited line), is refused in one line, as ``mmlogic optimal --journal`` refuses it (exit 2); a last line
+without its end of line (cut short by a kill, or still being written) is left out.
 """
 
 from __future__ import annotations
@@ -23,36 +27,65 @@ import argparse
 import json
 from pathlib import Path
 
-from mm_logic.optimal.journal import KIND
+# The reader's own checks of a line's fields, so that this refuses a line in the words `mmlogic optimal` does.
+from mm_logic.optimal.journal import KIND, LineRefused, _json, _number, _whole
 from mm_logic.support.errors import BadInput
+from mm_logic.support.files import read_text
 from mm_logic.support.scripting import run
 
 
 def read(path: Path) -> tuple[dict, list[dict]]:
-    """The journal's header and its lines (a last line cut short by a kill is left out)."""
+    """The journal's header and its lines (a last line cut short by a kill is left out); a line that is no
+    part's result is refused as ``mmlogic optimal --journal`` refuses it, with the field that is wrong."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        # Not Path.read_text: a FIFO would be waited on for ever, a device read until memory ran out.
+        text = read_text(path, "journal")
     except (OSError, UnicodeDecodeError) as error:
         raise BadInput(f"cannot read {path}: {getattr(error, 'strerror', None) or 'not text'}") from None
+    lines = text.splitlines()
+    if not text.endswith("\n") and len(lines) > 1:
+        lines = lines[:-1]  # cut short by a kill while it was written (or being written as this reads)
     try:
         head = json.loads(lines[0]) if lines else None
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
         head = None
     if not isinstance(head, dict) or head.get("journal") != KIND:
         raise BadInput(f"{path} is not a journal of mmlogic optimal (its first line names none)")
     entries = []
     for number, line in enumerate(lines[1:], 2):
         try:
-            entry = json.loads(line)
-            if not isinstance(entry, dict) or not {"opening", "feedback", "depth"} <= entry.keys() \
-                    or not ({"within"} <= entry.keys() or {"value", "budget"} <= entry.keys()):
-                raise ValueError(number)
-        except (json.JSONDecodeError, ValueError):
-            if number == len(lines):
-                break  # cut short by a kill while it was written
+            entries.append(checked(json.loads(line)))
+        except LineRefused as why:
+            raise BadInput(f"{path}: line {number} is not a part's result: {why}") from None
+        except (json.JSONDecodeError, RecursionError, KeyError, TypeError):
             raise BadInput(f"{path}: line {number} is not a part's result") from None
-        entries.append(entry)
     return head, entries
+
+
+def checked(entry) -> dict:
+    """A line's fields of the types the search writes, as ``mmlogic optimal`` checks them (its
+    :class:`~mm_logic.optimal.journal.LineChecks` also replays them on the game's codes, which a summary needs
+    not); raises :class:`LineRefused` with why, KeyError or TypeError for a line of no part's fields."""
+    if not isinstance(entry, dict):
+        raise TypeError("not an object")
+    for name, kind in (("opening", "a code"), ("feedback", "feedback"), ("guess", "a code")):
+        if (name in entry or name != "guess") and not isinstance(entry[name], str):
+            raise LineRefused(f'"{name}" must be {kind}, not {_json(entry[name])}')
+    within = "within" in entry
+    if within and "value" in entry:
+        raise LineRefused('it has both "within" and "value"')
+    _whole(entry, "depth", null=not within)
+    if "positions" in entry:
+        _whole(entry, "positions")
+    if "seconds" in entry and not (_number(entry["seconds"]) and entry["seconds"] >= 0):
+        raise LineRefused(f'"seconds" must be a finite number of at least 0, not {_json(entry["seconds"])}')
+    if within:
+        if not isinstance(entry["within"], bool):
+            raise LineRefused(f'"within" must be true or false, not {_json(entry["within"])}')
+    else:
+        _whole(entry, "value")
+        _whole(entry, "budget")
+    return entry
 
 
 def summary(head: dict, entries: list[dict]) -> dict:

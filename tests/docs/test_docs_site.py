@@ -24,8 +24,8 @@ from conftest import ROOT
 DOCS = ROOT / "docs"
 #: The modules the API pages document: docs/api/NAME.md for mm_logic.NAME.
 API_MODULES = ["adversary", "client", "codemaker", "codespace", "counting", "diagnosis", "engines", "engines.base",
-               "engines.csp", "support.errors", "feedback", "game", "kernels", "kernels.cache_folders",
-               "kernels.counting",
+               "engines.csp", "support.errors", "feedback", "feedback.variant", "game", "kernels",
+               "kernels.cache_folders", "kernels.counting",
                "kernels.entropies", "kernels.lies_within", "kernels.numba_cache", "kernels.optimal",
                "kernels.optimal.ahead", "kernels.optimal.ahead_build", "kernels.optimal.arrays",
                "kernels.optimal.guess_scores", "kernels.optimal.middling_sets", "kernels.optimal.node_symmetry",

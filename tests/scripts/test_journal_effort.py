@@ -4,6 +4,7 @@ effort each searched line of a journal keeps."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -100,3 +101,51 @@ def test_every_searched_line_keeps_its_positions_and_the_journal_adds_up_to_the_
         [k for k in dict.fromkeys((e["opening"], e["feedback"]) for e in entries if "guess" in e)
          if k not in {(e["opening"], e["feedback"]) for e in part_lines}]
     assert found["guess_lines"] == len(entries) - len(part_lines)
+
+
+def line_with(**fields) -> str:
+    """The header, a damaged line (LINES[2] with ``fields``) and a good line after it."""
+    return "".join(json.dumps(line) + "\n" for line in [HEADER, {**LINES[2], **fields}, LINES[3]])
+
+
+@pytest.mark.parametrize(("content", "why"), [
+    (line_with(value="abc"), '"value" must be a whole number of at least 0, not "abc"'),
+    (line_with(value=1e999), '"value" must be a whole number of at least 0, not Infinity'),
+    (line_with(budget=True), '"budget" must be a whole number of at least 0, not true'),
+    (line_with(opening=[1]), '"opening" must be a code, not [1]'),
+    (line_with(feedback=3), '"feedback" must be feedback, not 3'),
+    (line_with(guess=7), '"guess" must be a code, not 7'),
+    (line_with(depth=-1), '"depth" must be null or a whole number of at least 0, not -1'),
+    (line_with(positions=1.5), '"positions" must be a whole number of at least 0, not 1.5'),
+    (line_with(seconds=float("nan")), '"seconds" must be a finite number of at least 0, not NaN'),
+    (line_with(within=True), 'it has both "within" and "value"'),
+    (json.dumps(HEADER) + "\n" + json.dumps({**LINES[4], "within": 1}) + "\n",
+     '"within" must be true or false, not 1'),
+    (json.dumps(HEADER) + "\n" + json.dumps({**LINES[4], "depth": None}) + "\n",
+     '"depth" must be a whole number of at least 0, not null'),
+])
+def test_a_damaged_line_is_one_line_as_optimal_says_it(tmp_path, content, why):
+    # As `mmlogic optimal --journal` refuses it (mm_logic/optimal/journal.py): no traceback, no "at least inf",
+    # no Infinity written by --json.
+    journal = tmp_path / "bad.jsonl"
+    journal.write_text(content)
+    for extra in ([], ["--json"]):
+        done = script(str(journal), *extra)
+        assert (done.returncode, done.stdout, done.stderr) == \
+            (2, "", f"error: {journal}: line 2 is not a part's result: {why}\n")
+
+
+def test_a_damaged_last_line_with_its_end_of_line_is_refused(tmp_path):
+    # Only a line without its end of line was cut short by a kill (and is left out); one with it is damaged.
+    journal = tmp_path / "bad.jsonl"
+    write(journal, LINES[:1], tail='{"opening": "0123"}\n')
+    done = script(str(journal))
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", f"error: {journal}: line 3 is not a part's result\n")
+
+
+def test_a_fifo_is_refused_at_once(tmp_path):
+    fifo = tmp_path / "journal.jsonl"
+    os.mkfifo(fifo)
+    done = subprocess.run([sys.executable, str(SCRIPT), str(fifo)], capture_output=True, text=True, timeout=20)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", f"error: journal {fifo} is a FIFO, not a regular "
+                                                                  "file\n")

@@ -29,6 +29,7 @@ from clingo import Control
 from ...support.errors import MMLogicError, SolverTimeout
 from ...support.interrupts import WAIT_SLICE, abandon
 from ...support.memory import available_memory, memory_text
+from ...support.waiting import waiting
 
 #: The share of the memory the process can still take (:func:`memory_room`) one grounding may take.
 GROUND_MEMORY_SHARE = 0.25
@@ -119,26 +120,28 @@ def ground_watched(ctl: Control, parts, time_limit: float | None, entry: Path,
     thread = threading.Thread(target=work, name="mmlogic-ground", daemon=True)
     thread.start()
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    try:
-        while not done.wait(WATCH_SLICE if deadline is None
-                            else max(0.0, min(WATCH_SLICE, deadline - time.monotonic()))):
-            if deadline is not None and time.monotonic() >= deadline:
-                abandon(thread)
-                said = f"the time limit of {time_limit:g} s; {TIME_LIMIT_ADVICE}" if limit_said is None \
-                    else f"{limit_said}; {ENDLESS_ADVICE}"
-                raise SolverTimeout(f"clingo did not ground {entry} within {said}")
-            # Looked up once the grounding outlives a slice: a step's grounding, thousands in a strategy
-            # tree, is over by then.
-            budget = memory_budget() if budget is None else budget
-            if resident_memory() - start > budget:
-                abandon(thread)
-                raise GroundingTooLarge(
-                    f"clingo's grounding of {entry} took more than {memory_text(budget)} of memory, the most one "
-                    f"grounding may take ({GROUND_MEMORY_SHARE:.0%} of the memory free, at most "
-                    f"{memory_text(MAX_GROUND_MEMORY)}); {ENDLESS_ADVICE}")
-    except KeyboardInterrupt:
-        abandon(thread)
-        raise
+    # A grounding that never ends is said on stderr while it lasts.
+    with waiting(f"clingo grounding {entry}", time_limit):
+        try:
+            while not done.wait(WATCH_SLICE if deadline is None
+                                else max(0.0, min(WATCH_SLICE, deadline - time.monotonic()))):
+                if deadline is not None and time.monotonic() >= deadline:
+                    abandon(thread)
+                    said = f"the time limit of {time_limit:g} s; {TIME_LIMIT_ADVICE}" if limit_said is None \
+                        else f"{limit_said}; {ENDLESS_ADVICE}"
+                    raise SolverTimeout(f"clingo did not ground {entry} within {said}")
+                # Looked up once the grounding outlives a slice: a step's grounding, thousands in a strategy
+                # tree, is over by then.
+                budget = memory_budget() if budget is None else budget
+                if resident_memory() - start > budget:
+                    abandon(thread)
+                    raise GroundingTooLarge(
+                        f"clingo's grounding of {entry} took more than {memory_text(budget)} of memory, the most one "
+                        f"grounding may take ({GROUND_MEMORY_SHARE:.0%} of the memory free, at most "
+                        f"{memory_text(MAX_GROUND_MEMORY)}); {ENDLESS_ADVICE}")
+        except KeyboardInterrupt:
+            abandon(thread)
+            raise
     if failure:
         if isinstance(failure[0], MemoryError):  # clingo's bad_alloc: the process's own limit was reached
             raise GroundingTooLarge(f"clingo ran out of memory grounding {entry}; {ENDLESS_ADVICE}") from None

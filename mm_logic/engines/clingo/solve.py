@@ -19,6 +19,7 @@ from clingo import Control, SymbolType
 from ...rules import Rules
 from ...support.errors import SolverTimeout
 from ...support.interrupts import interrupts_held, wait_for
+from ...support.waiting import waiting
 
 #: Conflicts and models a question may spend in the calling thread (see :func:`solve`).
 QUICK_CONFLICTS = 1000
@@ -118,6 +119,8 @@ def solve(ctl: Control, reader: CodeReader, assumptions, models: int, *, budget:
     ``reader``; otherwise True once done.
     ``time_limit`` raises :class:`SolverTimeout` (``what`` says which
     question, for the message); Ctrl-C cancels the search and propagates.
+    A search that goes on is said on stderr while it lasts
+    (:func:`~mm_logic.support.waiting.waiting`).
 
     Every question is first tried in this thread with at most
     :data:`QUICK_CONFLICTS` conflicts and :data:`QUICK_MODELS` models: most
@@ -148,7 +151,11 @@ def solve(ctl: Control, reader: CodeReader, assumptions, models: int, *, budget:
     if budget is not None:
         return False
     reader.reset()
-    if solve_within(ctl, reader, stop_at if stopping else deadline, assumptions) is None:
+    # A search past its quick slice may never end (an edited encoding's): said on stderr while it lasts.
+    bound = round(max(0.0, stop_at - time.monotonic()), 1) if stopping else time_limit
+    with waiting(f"clingo solving ({what})" if what else "clingo solving", bound):
+        result = solve_within(ctl, reader, stop_at if stopping else deadline, assumptions)
+    if result is None:
         if stopping:
             return False
         raise SolverTimeout(f"clingo did not answer within the time limit of {time_limit:g} s "
