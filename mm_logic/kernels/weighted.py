@@ -24,6 +24,7 @@ from .orbits import _compare_canonical, _is_representative
 from .packed import _packed_feedback, _plain_feedback, pack
 from .scoring import NO_RANK
 from .scoring_rank import CHUNK as _CHUNK
+from .scoring_rank import consistent_codes
 
 
 @nb.njit(cache=CACHE)
@@ -48,19 +49,8 @@ def best_weighted_guess(codes, words, count_words, counts, alive, pool, pool_can
     slots = values.shape[0]
     counter = np.zeros(slots, dtype=np.int64)
     out = np.empty(_CHUNK, dtype=np.int64)
-    s_words = np.empty(m if packed else 0, dtype=np.uint64)
-    s_counts0 = np.empty(m if packed else 0, dtype=np.uint64)
-    s_counts1 = np.empty(m if packed else 0, dtype=np.uint64)
-    s_codes = np.empty((0 if packed else m, pegs), dtype=codes.dtype)
-    s_counts = np.empty((0 if packed else m, counts.shape[1]), dtype=counts.dtype)
-    for j in range(m):
-        if packed:
-            s_words[j] = words[alive[j]]
-            s_counts0[j] = count_words[alive[j], 0]
-            s_counts1[j] = count_words[alive[j], 1]
-        else:
-            s_codes[j] = codes[alive[j]]
-            s_counts[j] = counts[alive[j]]
+    s_words, s_counts0, s_counts1, s_codes, s_counts = consistent_codes(codes, words, count_words, counts, alive,
+                                                                        packed)
     steps = np.empty((slots, m + 1), dtype=np.int64)
     for f in range(slots):
         for s in range(m):

@@ -206,7 +206,11 @@ def test_the_time_limit_ends_a_long_prolog_derivation(tmp_path):
     started = time.monotonic()
     done = command(tmp_path, "solve", "--backend", "python", "--feedback", SHARED, "--pegs", "5", "--colors", "5",
                    "--secret", "01234", "--time-limit", "8")
-    assert (done.returncode, done.stdout, done.stderr) == (1, "", timed_out(str(SHARED), "8"))
+    *notes, last = done.stderr.splitlines(keepends=True)
+    assert (done.returncode, done.stdout, last) == (1, "", timed_out(str(SHARED), "8"))
+    # What it waits for, said 5 s in (mm_logic.support.waiting), before the limit ends it.
+    assert len(notes) == 1 and re.fullmatch(rf"note: deriving the rule of {re.escape(str(SHARED))} by swipl: "
+                                            r"0:0[5-8] so far \(time limit 8 s\)\n", notes[0]), notes
     assert time.monotonic() - started < 60
 
 
