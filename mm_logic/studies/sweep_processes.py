@@ -65,11 +65,19 @@ def run_isolated(case: dict, stop: _Children | None = None) -> dict:
         child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                  text=True)
         stop.running.add(child)
+    said: list[str] = []
+    # The child's stderr read as it comes: its notes (what a case waits for, an encoding's codes listed for
+    # minutes) are passed on at once; the rest, its last line, says why a case failed.
+    reader = threading.Thread(target=_passed_on, args=(child.stderr, said), daemon=True)
+    reader.start()
     try:
-        out, err = child.communicate()
+        out = child.stdout.read()
+        child.wait()
+        reader.join()
     finally:
         with stop.lock:
             stop.running.discard(child)
+    err = "".join(said)
     lines = out.strip().splitlines()
     try:
         row = json.loads(lines[-1]) if lines else None
@@ -85,6 +93,16 @@ def run_isolated(case: dict, stop: _Children | None = None) -> dict:
     last = err.strip().splitlines()[-1:] or [""]
     return {"error": f"the process running the case {how} on {socket.gethostname()}"
                      + (f": {last[0]}" if last[0] else "")}
+
+
+def _passed_on(stream, said: list[str]) -> None:
+    """Read a case's stderr to its end into ``said``, writing each ``note:`` line to this process's stderr as it
+    comes (a sweep's case waiting on an encoding said so only once it ended)."""
+    for line in stream:
+        said.append(line)
+        if line.startswith("note: "):
+            sys.stderr.write(line)
+            sys.stderr.flush()
 
 
 def _case_process(argv: list[str]) -> int:

@@ -118,3 +118,16 @@ def test_a_command_without_a_time_limit_says_what_it_waits_for(tmp_path, args, w
     first = f"note: {what}: 0:05 so far (no time limit; Ctrl-C stops it)"
     code, out, err = signalled_after(process, first, signal.SIGINT, seconds=30)
     assert (code, out, err) == (130, "", f"{first}\ninterrupted\n")
+
+
+def test_a_sweep_case_that_waits_says_so_as_it_waits(tmp_path):
+    # Each case runs in a child process, whose stderr was read once it ended: its note came never, for a case
+    # waiting without end. The child's notes are passed on as they come; Ctrl-C ends the sweep.
+    pigeons(tmp_path)
+    process = subprocess.Popen([MMLOGIC, "sweep", "--sizes", "4x6", "--encoding", "php.lp", "--backend", "clingo",
+                                "--strategy", "first"], cwd=tmp_path, stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
+    first = "note: clingo solving (4x6, enumerate, php.lp): 0:05 so far (no time limit; Ctrl-C stops it)"
+    code, _, err = signalled_after(process, first, signal.SIGINT, seconds=60)
+    assert code == 130 and err.startswith(f"{first}\n"), err
