@@ -6,6 +6,7 @@ import contextlib
 import errno
 import importlib
 import os
+import re
 import sys
 
 import click
@@ -93,7 +94,7 @@ class MMLogicGroup(click.Group):
             code = 2
         except click.ClickException as e:
             # click quotes with repr(); a line break of a file's name or a module's message is escaped: one line.
-            click.echo(f"error: {line_breaks_escaped(bytes_as_typed(e.format_message()))}", err=True)
+            click.echo(f"error: {long_words_cut(line_breaks_escaped(bytes_as_typed(e.format_message())))}", err=True)
             code = e.exit_code
         except MMLogicError as e:
             click.echo(f"error: {line_breaks_escaped(bytes_as_typed(str(e)))}", err=True)
@@ -120,3 +121,17 @@ class MMLogicGroup(click.Group):
             code = 1
         return code
 
+
+#: The longest word of click's own messages written whole; a longer one (an argument of 5,000 digits) is cut.
+LONGEST_WORD = 60
+
+
+def long_words_cut(text: str) -> str:
+    """``text`` with each word longer than :data:`LONGEST_WORD` characters cut to its start and its length: click
+    quotes a mistyped argument whole (``Got unexpected extra argument (000:999...)``, 5,000 characters a line).
+
+    >>> long_words_cut("Got unexpected extra argument " + "9" * 5000).replace("9" * 60, "9...9")
+    'Got unexpected extra argument 9...9… (5,000 characters)'
+    """
+    return re.sub(rf"\S{{{LONGEST_WORD + 1},}}",
+                  lambda m: f"{m.group(0)[:LONGEST_WORD]}… ({len(m.group(0)):,} characters)", text)

@@ -130,3 +130,10 @@ def test_a_long_seed_within_the_limit_is_still_taken(run):
     """A seed of 100 digits is a seed (only the message of a refused one is cut short)."""
     result = run("solve", *PY, "--pegs", 2, "--colors", 2, "--secret", "01", "--seed", LONG, "--strategy", "random")
     assert result.exit_code == 0, result.output
+
+
+def test_clicks_own_refusal_quotes_a_long_argument_cut_short(run):
+    # click quotes a mistyped argument whole: a 5,000-digit entry made a line of 5,000 characters.
+    result = run("play", "--pegs", 3, "--colors", 3, "000:" + "9" * 5000)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"error: Got unexpected extra argument (000:{'9' * 55}… (5,006 characters)\n"
