@@ -31,24 +31,12 @@ import numpy as np
 from .numba_cache import CACHE
 from .packed import _plain_black, _plain_feedback, _positional_feedback, _positional_marks
 from .sample import colour_counts
-from .scoring_rank import BLACK, STANDARD, dense_ids
+from .scoring_rank import BLACK, STANDARD, dense_ids, guess_colours
 
 
 def feedback_width(rule: int, pegs: int) -> int:
     """How many numbers one feedback of ``rule`` is (the columns of ``told``)."""
     return 2 if rule == STANDARD else 1 if rule == BLACK else pegs
-
-
-@nb.njit(cache=CACHE, inline="always")
-def _guess_colours(guess, counts, gcol, gcnt):
-    """The colours a guess holds and how many of each (``_plain_feedback``'s form); returns how many."""
-    n = 0
-    for c in range(counts.shape[0]):
-        if counts[c] > 0:
-            gcol[n] = c
-            gcnt[n] = counts[c]
-            n += 1
-    return n
 
 
 @nb.njit(cache=CACHE)
@@ -87,7 +75,7 @@ def _guesses_colours(guesses, colors):
     gcnts = np.zeros((h, pegs), np.int64)
     ncols = np.zeros(h, np.int64)
     for i in range(h):
-        ncols[i] = _guess_colours(guesses[i], cg[i], gcols[i], gcnts[i])
+        ncols[i] = guess_colours(cg[i], gcols[i], gcnts[i])
     return gcols, gcnts, ncols
 
 
@@ -257,7 +245,7 @@ def rule_entropies(candidates, sample, colors, rule):
     entropies = np.empty(n, np.float64)
     wins = np.zeros(n, np.int64)
     for r in range(n):
-        ncol = _guess_colours(candidates[r], cc[r], gcol, gcnt)
+        ncol = guess_colours(cc[r], gcol, gcnt)
         _indices(rule, candidates[r], gcol, gcnt, ncol, sample, sc, left, out)
         entropies[r] = _parts_entropy(out, keys, ids, taken, sizes, shift)
         for s in range(m):
@@ -287,7 +275,7 @@ def rule_climb(guess, sample, colors, limit, rounds, rule):
     left = np.zeros(colors, np.int64)
     out = np.empty(m, np.int64)
     keys, ids, taken, sizes, shift = _tables(m)
-    ncol = _guess_colours(g, gc, gcol, gcnt)
+    ncol = guess_colours(gc, gcol, gcnt)
     _indices(rule, g, gcol, gcnt, ncol, sample, sc, left, out)
     best = _parts_entropy(out, keys, ids, taken, sizes, shift)
     for _ in range(rounds):
@@ -300,7 +288,7 @@ def rule_climb(guess, sample, colors, limit, rounds, rule):
                 g[p] = a
                 gc[old] -= 1
                 gc[a] += 1
-                ncol = _guess_colours(g, gc, gcol, gcnt)
+                ncol = guess_colours(gc, gcol, gcnt)
                 _indices(rule, g, gcol, gcnt, ncol, sample, sc, left, out)
                 e = _parts_entropy(out, keys, ids, taken, sizes, shift)
                 g[p] = old

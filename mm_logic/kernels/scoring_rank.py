@@ -90,19 +90,26 @@ def consistent_codes(codes, words, count_words, counts, alive, packed):
     return s_words, s_counts0, s_counts1, s_codes, s_counts
 
 
+@nb.njit(cache=CACHE, inline="always")
+def guess_colours(counts, gcol, gcnt):
+    """The colours a guess holds and how many of each (``_plain_feedback``'s form) in ``gcol``/``gcnt``; returns
+    how many colours it has."""
+    n = 0
+    for c in range(counts.shape[0]):
+        if counts[c] > 0:
+            gcol[n] = c
+            gcnt[n] = counts[c]
+            n += 1
+    return n
+
+
 @nb.njit(cache=CACHE)
 def plain_guess(code, code_counts, guess, gcol, gcnt):
     """A candidate as the plain feedback loops read it: its pegs in ``guess``, its colours and their counts
-    in ``gcol``/``gcnt``; returns how many colours it has."""
+    in ``gcol``/``gcnt`` (:func:`guess_colours`); returns how many colours it has."""
     for p in range(code.shape[0]):
         guess[p] = code[p]
-    ncol = 0
-    for c in range(code_counts.shape[0]):
-        if code_counts[c] > 0:
-            gcol[ncol] = c
-            gcnt[ncol] = code_counts[c]
-            ncol += 1
-    return ncol
+    return guess_colours(code_counts, gcol, gcnt)
 
 
 @nb.njit(cache=CACHE)
