@@ -124,14 +124,21 @@ class MMLogicGroup(click.Group):
 
 #: The longest word of click's own messages written whole; a longer one (an argument of 5,000 digits) is cut.
 LONGEST_WORD = 60
+#: A word that may be a file's name is never cut: one without a ``/`` longer than this (NAME_MAX) is none.
+LONGEST_FILE_NAME = 255
 
 
 def long_words_cut(text: str) -> str:
-    """``text`` with each word longer than :data:`LONGEST_WORD` characters cut to its start and its length: click
-    quotes a mistyped argument whole (``Got unexpected extra argument (000:999...)``, 5,000 characters a line).
+    """``text`` with each word that cannot be a file's name (no ``/`` and longer than :data:`LONGEST_FILE_NAME`)
+    cut to its first :data:`LONGEST_WORD` characters and its length: click quotes a mistyped argument whole
+    (``Got unexpected extra argument (000:999...)``, 5,000 characters a line), while a path is the user's to read.
 
     >>> long_words_cut("Got unexpected extra argument " + "9" * 5000).replace("9" * 60, "9...9")
     'Got unexpected extra argument 9...9… (5,000 characters)'
+    >>> long_words_cut("cannot write /tmp/" + "d" * 300) == "cannot write /tmp/" + "d" * 300
+    True
     """
-    return re.sub(rf"\S{{{LONGEST_WORD + 1},}}",
-                  lambda m: f"{m.group(0)[:LONGEST_WORD]}… ({len(m.group(0)):,} characters)", text)
+    def cut(match: re.Match) -> str:
+        word = match.group(0)
+        return word if "/" in word else f"{word[:LONGEST_WORD]}… ({len(word):,} characters)"
+    return re.sub(rf"\S{{{LONGEST_FILE_NAME + 1},}}", cut, text)

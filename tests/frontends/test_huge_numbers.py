@@ -5,6 +5,7 @@ quotes the value by its start and its length, exit 2, as journals and sweep rows
 from __future__ import annotations
 
 import json
+import os
 import shutil
 
 import pytest
@@ -137,3 +138,15 @@ def test_clicks_own_refusal_quotes_a_long_argument_cut_short(run):
     result = run("play", "--pegs", 3, "--colors", 3, "000:" + "9" * 5000)
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == f"error: Got unexpected extra argument (000:{'9' * 55}… (5,006 characters)\n"
+
+
+def test_clicks_own_refusal_names_a_long_path_whole(run, tmp_path):
+    # A file's name is the user's to read: a path of a deep folder (a test's own, 130 characters in CI) was cut
+    # to its first 60 characters, and a name of 200 characters must be said whole too.
+    folder = tmp_path / ("d" * 200)
+    folder.mkdir()
+    fifo = folder / "fifo"
+    os.mkfifo(fifo)
+    result = run("serve", "--port", 0, "--db", fifo)
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2, "", f"error: Invalid value for '--db': cannot write {fifo} (a FIFO, not a regular file)\n")
