@@ -64,7 +64,7 @@ napoleon_numpy_docstring = True
 
 #: The pages of the site in docs/README.md's order: its text is their index.
 PAGES = [
-    "install", "cli", "server", "line-protocol",
+    "install", "cli", "library", "server", "line-protocol",
     "encodings", "architecture", "testing",
     "results/README", "results/benchmarks", "results/classical", "results/optimal",
     "results/large-games", "results/feedback-rules", "results/variants", "results/static", "results/lies",

@@ -25,6 +25,38 @@ before it (``docs/architecture.md`` gives the layers, and a test holds them):
   :mod:`~mm_logic.terminal` (the terminal game), ``server`` (``mmlogic serve``: the
   JSON API, its web page and seed 003's line protocol) and :mod:`~mm_logic.client`
   (a strategy played here against a server's codemaker).
+
+From Python, the names below are the library's stable surface (:mod:`mm_logic.library`, docs/library.md): ``Rules``
+and ``Game``, ``new_game``, ``solve``, ``next_guess``, ``split_codes``, ``bench``, ``compare``,
+``optimal_strategy``, ``static_guesses``, ``puzzle``, ``puzzle_set``, ``grade``, ``code`` and ``history`` (codes and
+entries as the command line writes them), and the errors ``BadInput`` and ``MMLogicError``. Every other module is
+internal. They are imported on first use, so that ``import mm_logic`` (and the ``mmlogic`` command's start) loads
+none of the solvers.
 """
 
 __version__ = "0.1.0"
+
+#: Each stable name and the module it lives in.
+_STABLE = {
+    "Rules": "rules", "Game": "game", "BadInput": "support.errors", "MMLogicError": "support.errors",
+    **{name: "library" for name in ("new_game", "solve", "next_guess", "split_codes", "bench", "compare",
+                                    "optimal_strategy", "static_guesses", "puzzle", "puzzle_set", "grade", "code",
+                                    "history")},
+}
+
+__all__ = ["__version__", *_STABLE]
+
+
+def __getattr__(name: str):
+    """A stable name, imported from its module when first asked for (PEP 562)."""
+    if name not in _STABLE:
+        raise AttributeError(f"module 'mm_logic' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f"{__name__}.{_STABLE[name]}"), name)
+    globals()[name] = value  # asked once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_STABLE})

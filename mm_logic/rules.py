@@ -253,6 +253,28 @@ def rules_object(data: dict) -> dict:
     return data
 
 
+def rules_from_json(data, alphabet=None) -> Rules:
+    """The rules of a file's JSON ``rules`` object (and its ``alphabet``, null or missing for the default), each
+    value's type checked: anything else is one :class:`BadInput` line (a tree file's, a puzzle set's).
+
+    >>> rules_from_json({"pegs": 4, "colors": 6, "max_repeat": None}) == Rules()
+    True
+    """
+    shape = '"rules" must be {"pegs": P, "colors": C, "max_repeat": M or null} and an optional "feedback": RULE'
+    # "feedback" may be missing: a file saved before every rules object named its rule plays the standard one.
+    if not isinstance(data, dict) or not {"pegs", "colors", "max_repeat"} <= data.keys() \
+            or not data.keys() <= {"pegs", "colors", "max_repeat", "feedback"}:
+        raise BadInput(shape)
+    values = [data["pegs"], data["colors"], data["max_repeat"]]
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in values[:2]) or not (
+            values[2] is None or isinstance(values[2], int) and not isinstance(values[2], bool)) \
+            or not isinstance(data.get("feedback", "standard"), str):
+        raise BadInput(shape)
+    if alphabet is not None and not isinstance(alphabet, str):
+        raise BadInput('"alphabet" must be a string or null')
+    return Rules.from_dict(data, alphabet=alphabet or DEFAULT_ALPHABET)
+
+
 def rule_names(names: tuple[str, ...]) -> str:
     """Feedback rules as messages name them: ``the standard feedback rule``, ``the standard, black and
     positional feedback rules`` (``FILE.py``: ``rules of your own``).

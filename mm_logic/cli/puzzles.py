@@ -4,20 +4,25 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 
 import click
 
 from ..support.errors import BadInput
 from .options import (
+    RULE_OPTIONS,
+    FilePath,
     Integer,
     Seconds,
     backend_option,
     emit,
     encoding_option,
     json_option,
+    output_file_option,
     rules_options,
     seed_option,
     time_limit_option,
+    write_output,
 )
 
 #: The most guesses ``static --guesses K`` asks about: as many as the largest game static searches has codes
@@ -28,6 +33,9 @@ MAX_GUESSES = 4096
 MAX_ENTRIES = 1000
 #: The most histories ``puzzle --tries`` draws before it gives up.
 MAX_TRIES = 100_000
+#: The most puzzles one set holds (``puzzle --count``): ``mm_logic.studies.puzzle_sets.MAX_COUNT``, not imported at
+#: start-up (a test keeps them equal).
+MAX_COUNT = 100_000
 #: Seconds after which ``static`` writes its progress lines to stderr when it is no terminal (from the start when it
 #: said at once that its search may take hours).
 PROGRESS_AFTER = 5.0
@@ -159,9 +167,19 @@ def _rule_table(rules) -> None:
                         "exceeding it exits 1.")
 @click.option("--check", "check", is_flag=True,
               help="Verify the HISTORY given instead: one code? every entry needed? which are redundant?")
+@click.option("--count", type=Integer(1, MAX_COUNT), default=None, metavar="N",
+              help="Draw a set of N distinct puzzles, one JSON object a line (to --out, else stdout), each with "
+                   "its difficulty; without --entries, the puzzles take three numbers of entries in turn.")
+@output_file_option("--out", help="With --count: write the set to FILE (JSON Lines) instead of stdout.")
+@click.option("--grade", "grade_files", type=FilePath(exists=True, dir_okay=False, path_type=Path), nargs=2,
+              default=None, metavar="PUZZLES.jsonl ANSWERS.jsonl",
+              help='Score answers, one {"answer": CODE} a line in the puzzles\' order: right, consistent (not the '
+                   "code), inconsistent, malformed, missing. Each puzzle names its rules.")
 @json_option
 @click.argument("history", nargs=-1, metavar="[HISTORY...]")
-def puzzle_command(rules, backend, encoding, entries, seed, tries, time_limit, check, as_json, history):
+@click.pass_context
+def puzzle_command(ctx, rules, backend, encoding, entries, seed, tries, time_limit, check, count, out, grade_files,
+                   as_json, history):
     """Draw a history with exactly one consistent code, every entry needed; or check one.
 
     The same --seed draws the same puzzle. A secret is drawn, then guesses
@@ -178,6 +196,12 @@ def puzzle_command(rules, backend, encoding, entries, seed, tries, time_limit, c
     entries that could be dropped with the same codes left (redundant).
     Exits 0 when it is a puzzle (one code, no redundant entry), 1 when not.
 
+    With --count N, a set for evaluations: N distinct puzzles, one JSON
+    object a line (rules, history, secret, prompt, the puzzle's own seed,
+    and its difficulty: entries, codes left after each, and the guesses an
+    optimal codebreaker would still need after each). --grade scores a
+    harness's answers to such a set (exit 0; a bad puzzle line, exit 2).
+
     \b
     Examples:
       mmlogic puzzle --entries 5 --seed 1
@@ -185,10 +209,19 @@ def puzzle_command(rules, backend, encoding, entries, seed, tries, time_limit, c
       mmlogic puzzle --feedback black --entries 6 --seed 2
       mmlogic puzzle --check 0011:1,0 2345:0,2 1124:2,1
       mmlogic puzzle --encoding examples/palindrome.lp --entries 2 --seed 1
+      mmlogic puzzle --count 100 --seed 1 --out puzzles.jsonl
+      mmlogic puzzle --grade puzzles.jsonl answers.jsonl --json
     """
     from ..engines import make_engine
     from ..notation import parse_entry
 
+    if grade_files is not None:
+        return _grade(ctx, rules, grade_files, as_json)
+    if count is not None:
+        return _draw_set(rules, backend, encoding, entries, seed, tries, time_limit, count, out, check, history,
+                         as_json)
+    if out is not None:
+        raise BadInput("--out applies with --count (a set of puzzles)")
     if check:
         if entries is not None or seed is not None:
             raise BadInput("--check verifies the HISTORY given: --entries and --seed draw one")
@@ -211,3 +244,67 @@ def puzzle_command(rules, backend, encoding, entries, seed, tries, time_limit, c
         emit(draw_puzzle(engine, entries, seed, tries), as_json)
     finally:
         engine.close()
+
+
+def _draw_set(rules, backend, encoding, entries, seed, tries, time_limit, count, out, check, history, as_json):
+    """``puzzle --count N [--out FILE]``: a set of puzzles, each line printed (or written at the end) as drawn."""
+    from ..engines import make_engine
+    from ..studies.puzzle_sets import draw_set
+    from ..terminal.progress import progress_bar
+    from .options import distinct_outputs, input_files
+
+    if check or history:
+        raise BadInput("--count draws a set of puzzles: --check and a HISTORY verify one")
+    if as_json:
+        raise BadInput("--json does not apply with --count: a set is JSON already, one puzzle a line")
+    distinct_outputs(input_files(), out=out)
+    engine = make_engine(backend, rules, encoding=encoding, time_limit=time_limit)
+    lines = []
+    try:
+        with progress_bar(count, "puzzles") as bar:
+            for line in draw_set(engine, count, seed, entries, tries, on_compile=_compiling):
+                text = json.dumps(line, allow_nan=False)
+                if out is None:
+                    click.echo(text)
+                lines.append(text)
+                bar.update(1)
+    finally:
+        engine.close()
+    if out is not None:
+        write_output(out, lambda path: path.write_text("\n".join(lines) + "\n"))
+        click.echo(f"{len(lines):,} puzzles written to {out}")
+
+
+def _compiling() -> None:
+    """A first run compiles the optimal search's kernels (the guesses still needed): said, not silent."""
+    from ..kernels.numba_cache import CACHE as cached
+    from .studies import COMPILING_OPTIMAL, COMPILING_UNCACHED
+
+    click.echo(f"note: {COMPILING_OPTIMAL if cached else COMPILING_UNCACHED}", err=True)
+
+
+def _grade(ctx, rules, files, as_json):
+    """``puzzle --grade PUZZLES ANSWERS``: the answers scored against the set."""
+    from ..studies.puzzle_sets import grade
+    from ..support.files import read_text
+
+    source = click.core.ParameterSource.DEFAULT
+    given = [name for name in ("entries", "seed", "count", "out", "encoding", "check", "history")
+             if ctx.get_parameter_source(name) not in (source, None) and ctx.params.get(name)]
+    typed = [name for name in RULE_OPTIONS if ctx.get_parameter_source(name) != source]
+    if given or typed:
+        word = (given or typed)[0]
+        raise BadInput(f"--{word.replace('_', '-')} does not apply with --grade: each puzzle of the set names its "
+                       "rules and history" if word != "history" else
+                       "--grade scores a set's answers: a HISTORY is verified with --check")
+    texts = []
+    for path, what in zip(files, ("puzzle set", "answers file")):
+        try:
+            texts.append(read_text(path, what))
+        except OSError as error:
+            raise BadInput(f"cannot read {what} {path}: {error.strerror or error}") from None
+        except UnicodeDecodeError:
+            raise BadInput(f"{what} {path} is not UTF-8 text") from None
+    feedback = rules.feedback if ctx.get_parameter_source("feedback") != source else None
+    grading = grade(files[0], texts[0], files[1], texts[1], feedback)
+    click.echo(json.dumps(grading.as_dict()) if as_json else grading.text())

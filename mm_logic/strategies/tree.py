@@ -57,9 +57,9 @@ from ..notation import (
     plural,
     whole_number,
 )
-from ..rules import DEFAULT_ALPHABET, FEEDBACK_RULES, RULE_FILE, Rules
+from ..rules import FEEDBACK_RULES, RULE_FILE, Rules, rules_from_json
 from ..support.errors import BackendUnavailable, BadInput, MMLogicError
-from ..support.files import read_text, same_json, target_of
+from ..support.files import from_here, read_text, same_json, target_of
 from .base import Strategy
 
 FORMAT = "mmlogic-tree"
@@ -172,7 +172,7 @@ class StrategyTree:
             raise BadInput(f"{path} is tree format version {json.dumps(data.get('version'))}; "
                            f"this mmlogic reads version {VERSION}")
         try:
-            rules = _file_rules(data.get("rules"), data.get("alphabet"))
+            rules = rules_from_json(data.get("rules"), data.get("alphabet"))
             # A rule of your own is not loaded here (a tree file naming evil.py must not run it): the nodes wait
             # for a command naming the same file (played_under, read_with). Their shape is checked at once.
             own_rule = rules.feedback_kind == RULE_FILE
@@ -254,7 +254,7 @@ class StrategyTree:
         if encoding is None:
             if saved is not None:
                 raise BadInput(f"{self.source} was saved for {_described({'encoding': saved})}, whose codes are its "
-                               f"secrets: give --encoding {_from_here(saved['file'])} (the same file)")
+                               f"secrets: give --encoding {from_here(saved['file'])} (the same file)")
             return
         from ..feedback.variant import variant_of
 
@@ -288,7 +288,7 @@ class StrategyTree:
         if self.rules.feedback_kind != RULE_FILE:
             return self.rules.feedback
         paths = self.rule_paths()
-        return _from_here(next((path for path in paths if path.is_file()), paths[0]))
+        return from_here(next((path for path in paths if path.is_file()), paths[0]))
 
     def check_rule_digest(self, feedback: str, said: str) -> None:
         """Refuse (one line, ``said`` first) a rule file of your own whose sha256 is not the one the tree records:
@@ -401,14 +401,6 @@ def _described(variant: dict | None) -> str:
     return " and ".join(f"{key} {part['file']} (sha256 {part['sha256'][:12]})" for key, part in variant.items())
 
 
-def _from_here(path) -> str:
-    """``path`` as a command run in the current folder can name it: relative where it is in that folder or
-    below, else absolute."""
-    absolute = os.path.abspath(path)
-    relative = os.path.relpath(absolute)
-    return absolute if relative.split(os.sep)[0] == ".." else relative
-
-
 def same_rule(mine: str, theirs: str) -> bool:
     """Whether two ``feedback`` values name the same rule: the same built-in rule, or the same file of your own (by
     path, each resolved from the current folder as ``--feedback`` is; a file that is not there is no rule). Nothing
@@ -423,22 +415,6 @@ def same_rule(mine: str, theirs: str) -> bool:
         return os.path.samefile(mine, theirs)
     except OSError:  # not there, or not readable: not the command's file
         return False
-
-
-def _file_rules(data, alphabet) -> Rules:
-    shape = '"rules" must be {"pegs": P, "colors": C, "max_repeat": M or null} and an optional "feedback": RULE'
-    # "feedback" may be missing: a file saved before every rules object named its rule plays the standard one.
-    if not isinstance(data, dict) or not {"pegs", "colors", "max_repeat"} <= data.keys() \
-            or not data.keys() <= {"pegs", "colors", "max_repeat", "feedback"}:
-        raise BadInput(shape)
-    values = [data["pegs"], data["colors"], data["max_repeat"]]
-    if not all(isinstance(v, int) and not isinstance(v, bool) for v in values[:2]) or not (
-            values[2] is None or isinstance(values[2], int) and not isinstance(values[2], bool)) \
-            or not isinstance(data.get("feedback", "standard"), str):
-        raise BadInput(shape)
-    if alphabet is not None and not isinstance(alphabet, str):
-        raise BadInput('"alphabet" must be a string or null')
-    return Rules.from_dict(data, alphabet=alphabet or DEFAULT_ALPHABET)
 
 
 def node_object(node: TreeNode, rules: Rules) -> dict:

@@ -86,6 +86,14 @@ def read_bytes(path: Path, what: str) -> bytes:
     return data
 
 
+def from_here(path) -> str:
+    """``path`` as a command run in the current folder can name it (in advice: "give --feedback PATH"): relative
+    where it is in that folder or below, else absolute."""
+    absolute = os.path.abspath(path)
+    relative = os.path.relpath(absolute)
+    return absolute if relative.split(os.sep)[0] == ".." else relative
+
+
 def read_text(path: Path, what: str) -> str:
     """:func:`read_bytes` decoded as UTF-8 (:class:`UnicodeDecodeError` is the caller's to word)."""
     return read_bytes(path, what).decode("utf-8")

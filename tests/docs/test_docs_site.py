@@ -32,7 +32,7 @@ API_MODULES = ["adversary", "client", "codemaker", "codespace", "counting", "dia
                "kernels.optimal.search", "kernels.optimal.small_sets", "kernels.optimal.solved_sets",
                "kernels.orbits", "kernels.packed", "kernels.rule_sample", "kernels.sample", "kernels.scoring",
                "kernels.scoring_rank", "kernels.scoring_tree", "kernels.states", "kernels.static_proof",
-               "kernels.weighted",
+               "kernels.weighted", "library",
                "liar", "liar.every_lie", "liar.optimal", "liar.within",
                "lies", "notation", "optimal", "optimal.anytime", "optimal.anytime_journal", "optimal.journal",
                "optimal.objectives", "optimal.result", "optimal.searcher", "optimal.tasks", "optimal.workers",
