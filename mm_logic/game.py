@@ -22,7 +22,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
+
 from .adversary import adversarial_answer
+from .codespace import code_space
 from .engines.base import Engine, Session
 from .feedback import rule_of, score
 from .lies import Liar, broken, needs
@@ -128,6 +131,14 @@ class Game:
         if not session.history and not self._edited:
             return self.rules.size, True
         return session.count_within(self.engine.count_budget if limit is None else limit)
+
+    def consistent_indices(self) -> np.ndarray:
+        """The positions (increasing) in the code space (:func:`~mm_logic.codespace.code_space`, lexicographic
+        order) of the codes still possible, as the engine lists them (all of them: the caller bounds the count
+        first, with :meth:`remaining_within`); the winning code alone once the game is won."""
+        if self._win is not None:
+            return code_space(self.rules).index_of([self._win[0]])
+        return self._synced().consistent_indices()
 
     @property
     def _edited(self) -> bool:

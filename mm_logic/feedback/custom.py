@@ -257,6 +257,9 @@ class CustomRule(FeedbackRule):
     def right_place(self, fb: Feedback) -> int:
         return 0  # the rule tells nothing of places: only its win ends a game
 
+    def value_bounds(self, pegs: int) -> tuple[int, int]:
+        return WIN_VALUE, pegs  # whole numbers from 0 to the pegs, and the win's
+
     # -- indices: the numbers in base pegs + 2, the win's -1 as pegs + 1 ----------------------
     def slots(self, pegs: int) -> int:
         return (pegs + 2) ** self.arity(pegs)

@@ -112,6 +112,9 @@ class PositionalRule(FeedbackRule):
     def right_place(self, fb: Feedback) -> int:
         return sum(m == RIGHT for m in fb)
 
+    def value_bounds(self, pegs: int) -> tuple[int, int]:
+        return NEITHER, RIGHT  # a mark per peg, whatever the pegs
+
     def slots(self, pegs: int) -> int:
         return 3**pegs
 

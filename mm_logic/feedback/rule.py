@@ -156,6 +156,11 @@ class FeedbackRule(ABC):
         """How many pegs the feedback says are right (the black pegs, the ``x`` marks)."""
         return fb[0]
 
+    def value_bounds(self, pegs: int) -> tuple[int, int]:
+        """The least and the most one number of a feedback may be, the win's included: what an array of the
+        rule's feedbacks holds (the Gymnasium environment's observation). Counts of pegs by default."""
+        return 0, pegs
+
     # -- indices -------------------------------------------------------------------------
     @abstractmethod
     def slots(self, pegs: int) -> int:
