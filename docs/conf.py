@@ -36,7 +36,7 @@ suppress_warnings = ["misc.highlighting_failure"]
 # have no page to link to. The short names are those some docstrings and string annotations
 # use for a class or function of another module, which the Python domain cannot resolve.
 nitpick_ignore_regex = [
-    ("py:.*", r"(numpy|np|collections|pathlib|contextlib|typing|click)\..*"),
+    ("py:.*", r"(numpy|np|collections|pathlib|contextlib|typing|click|gymnasium)\..*"),
     ("py:class", r"<class 'mm_logic\..*'>}?"),  # the values of strategies.STRATEGIES, a dict of classes
     ("py:class", r"Path|BadInput|SolverTimeout|Rules|Entry|Code|StrategyTree|OptimalResult"),
 ]
@@ -64,7 +64,7 @@ napoleon_numpy_docstring = True
 
 #: The pages of the site in docs/README.md's order: its text is their index.
 PAGES = [
-    "install", "cli", "library", "server", "line-protocol",
+    "install", "cli", "library", "server", "line-protocol", "gym",
     "encodings", "architecture", "testing",
     "results/README", "results/benchmarks", "results/classical", "results/optimal",
     "results/large-games", "results/feedback-rules", "results/variants", "results/static", "results/lies",

@@ -23,8 +23,9 @@ before it (``docs/architecture.md`` gives the layers, and a test holds them):
   optimal and static searches, puzzles, bounds);
 * the front ends: :mod:`~mm_logic.cli` (the ``mmlogic`` command),
   :mod:`~mm_logic.terminal` (the terminal game), ``server`` (``mmlogic serve``: the
-  JSON API, its web page and seed 003's line protocol) and :mod:`~mm_logic.client`
-  (a strategy played here against a server's codemaker).
+  JSON API, its web page and seed 003's line protocol), :mod:`~mm_logic.client`
+  (a strategy played here against a server's codemaker) and :mod:`~mm_logic.environment`
+  (the game as a Gymnasium environment for learning agents, the ``gym`` extra).
 
 From Python, the names below are the library's stable surface (:mod:`mm_logic.library`, docs/library.md): ``Rules``
 and ``Game``, ``new_game``, ``solve``, ``next_guess``, ``split_codes``, ``bench``, ``compare``,

@@ -3,10 +3,10 @@
 A front end for learning agents (the ``gym`` extra, Gymnasium >= 1.0), beside the command line and the
 server: an episode is one game of the codebreaker against a secret, played through mmlogic's own
 objects. The options build :class:`~mm_logic.rules.Rules` (every feedback rule, a rule of one's own,
-lies) and a :class:`~mm_logic.player.Player` (the engine); :class:`~mm_logic.game_setup.GameSetup` draws
-the secret and the liar; a :class:`~mm_logic.game.Game` answers each guess with the game's feedback rule
-and lists the codes still possible (the engine's answer: :meth:`MastermindEnv.action_masks`). Nothing
-here computes a feedback.
+lies) and a :class:`~mm_logic.player.Player` (the engine); a ``GameSetup`` (``mm_logic.game_setup``)
+draws the secret and the liar; a :class:`~mm_logic.game.Game` answers each guess with the game's feedback
+rule and lists the codes still possible (the engine's answer: :meth:`MastermindEnv.action_masks`).
+Nothing here computes a feedback.
 
 * **Action**: a code, as its position in the lexicographic order of the rules' codes
   (``Discrete(rules.size)``; :attr:`MastermindEnv.codes` lists them, :meth:`MastermindEnv.code` and
@@ -82,6 +82,8 @@ WORDS = Wording(NAMING, "the environment answers the agent's guesses", "an adver
 class MastermindEnv(gymnasium.Env):
     """One game of Mastermind (bulls and cows, any rule mmlogic plays) for a learning codebreaker.
 
+    Every option is checked here, and a bad one is one line (:class:`~mm_logic.support.errors.BadInput`).
+
     Parameters
     ----------
     pegs, colors, no_repeat, max_repeat, feedback, lies, alphabet:
@@ -101,8 +103,6 @@ class MastermindEnv(gymnasium.Env):
         The strategy of :meth:`suggest`, mmlogic's hint (``first`` by default; ``minimax``, ``entropy``...).
     render_mode:
         ``ansi`` (:meth:`render` returns the history as mmlogic writes it), ``human`` (prints it) or None.
-
-    Every option is checked here, and a bad one is one line (:class:`~mm_logic.support.errors.BadInput`).
     """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}

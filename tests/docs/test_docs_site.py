@@ -41,7 +41,8 @@ API_MODULES = ["adversary", "client", "codemaker", "codespace", "counting", "dia
                "strategies", "strategies.base", "strategies.sampled", "strategies.scoring", "strategies.tree",
                "strategies.weighted", "studies", "studies.info", "studies.presets", "studies.bench",
                "studies.charts", "studies.compare", "studies.written_game", "studies.puzzle", "studies.race",
-               "studies.statistics", "symmetry", "terminal", "terminal.play", "terminal.duel", "server.openapi"]
+               "studies.statistics", "symmetry", "terminal", "terminal.play", "terminal.duel", "server.openapi",
+               "environment"]
 #: A tag's attribute that makes the browser fetch: scripts, stylesheets, preloaded fonts, images.
 FETCHED = re.compile(r"<(?:script|link|img)\b[^>]*?\b(?:src|href)\s*=\s*[\"']?\s*(https?:)?//", re.I)
 #: What a stylesheet fetches: @import and url(), fonts included.

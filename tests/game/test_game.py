@@ -180,7 +180,7 @@ def test_the_layers_are_read_from_the_architecture_page():
     assert list(LAYERS) == ["the game itself", "the encodings", "engines", "strategies", "one game", "studies",
                             "front ends"]
     assert {"rules", "feedback", "kernels"} <= LAYERS["the game itself"] and LAYERS["the encodings"] == set()
-    assert LAYERS["front ends"] == {"cli", "terminal", "server", "client", "library", "__main__"}
+    assert LAYERS["front ends"] == {"cli", "terminal", "server", "client", "library", "environment", "__main__"}
     named = [name for names in LAYERS.values() for name in names]
     assert len(named) == len(set(named)), "a module in two layers"
 

@@ -32,7 +32,7 @@ def test_readme_set_up_names_every_extra_and_how_to_add_it():
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     set_up = (ROOT / "README.md").read_text().split("## Set-up", 1)[1].split("\n## ", 1)[0]
     assert sorted(re.findall(r"^- `(\w+)`:", set_up, re.MULTILINE)) == sorted(extras) == [
-        "dask", "docs", "plot", "serve", "swipl", "test"]
+        "dask", "docs", "gym", "plot", "serve", "swipl", "test"]
     assert ".venv/bin/pip install '.[NAME]'" in set_up and "pip install 'mmlogic[NAME]'" in set_up
 
 
