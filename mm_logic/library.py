@@ -4,7 +4,7 @@ Every function takes the game's :class:`~mm_logic.rules.Rules` (any feedback rul
 ``FILE.py``/``.lp``/``.pl``, lies), an edited encoding where the command takes ``--encoding``, and the command's
 options as keyword arguments of the same names (``--first-guess`` is ``first_guess``). Codes are written as the
 command line writes them (``"0123"``, in the rules' alphabet) or given as sequences of colour numbers; a history
-is a list of entries written ``"GUESS:B,W"`` (or the rule's own feedback) or :class:`~mm_logic.notation.Entry`
+is a list of entries written ``"GUESS:B,W"`` (or the rule's own feedback) or ``(guess, feedback)`` tuples
 values. What is returned is the command's result object: its ``as_dict()`` is the command's ``--json`` and its
 ``text()`` (or ``summary()``) its printed lines. Bad input raises :class:`~mm_logic.support.errors.BadInput`
 with the command's one-line message; a search stopped by Ctrl-C returns what it proved (``optimal``: a
@@ -192,7 +192,7 @@ def compare(strategies: Sequence[str], rules: Rules | None = None, *, backends: 
             games: int | None = None, seed: int | None = None, jobs: int = 1, preset: str | None = None,
             progress: Callable[[int], None] | None = None):
     """``mmlogic compare``: each strategy on each backend over the same secrets (every secret when ``games`` is
-    None); with ``preset``, a preset's studies instead of ``rules`` (:data:`mm_logic.studies.presets.PRESETS`).
+    None); with ``preset``, a preset's studies instead of ``rules`` (``mm_logic.studies.presets.PRESETS``).
     Returns the :class:`~mm_logic.studies.compare.Comparison` (its rows, the paired tests, disagreements)."""
     from .studies.compare import ComparePlan
     from .studies.compare import compare as run
@@ -208,7 +208,8 @@ def optimal_strategy(rules: Rules | None = None, *, objective: str = "expected",
                      memory: int | None = None, encoding: str | Path | None = None,
                      progress: Callable[[str], None] | None = None):
     """``mmlogic optimal``: an optimal strategy by exact search and its proof (an
-    :class:`~mm_logic.optimal.result.OptimalResult`: ``total``, ``worst``, ``histogram``, ``tree``).
+    :class:`~mm_logic.optimal.result.OptimalResult`: its ``tree``; ``as_dict()`` with ``total_guesses``, ``max``,
+    ``histogram``).
     ``objective`` is ``expected``, ``worst`` or ``worst-case``; ``journal`` a file a stopped search resumes
     from; ``progress(text)`` hears where the search is. Ctrl-C returns a
     :class:`~mm_logic.optimal.result.StoppedSearch` (its ``notes()``) instead.
@@ -291,7 +292,7 @@ def puzzle_set(rules: Rules | None = None, *, count: int, seed: int | None = Non
 def grade(puzzles: str | Path | Sequence[dict], answers: str | Path | Sequence[str | dict],
           feedback: str | None = None):
     """``mmlogic puzzle --grade``: the answers to a set's puzzles sorted right, consistent, inconsistent,
-    malformed or missing (a :class:`~mm_logic.studies.puzzle_sets.Grading`: ``counts``, ``score``,
+    malformed or missing (a ``Grading``: ``counts``, ``score``,
     ``as_dict()``). ``puzzles``: a set's file or its lines as dicts; ``answers``: a file of ``{"answer": CODE}``
     lines, or the answers as codes (or such dicts), in the puzzles' order. ``feedback``: the rule file of one's
     own a set was drawn under.

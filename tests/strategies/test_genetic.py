@@ -31,14 +31,15 @@ def test_the_same_seed_plays_the_same_game(run, strategy):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("strategy, total, worst", [("ga001-random", 1091, 8), ("ga004", 1456, 28)])
-def test_both_genetic_algorithms_win_200_seeded_4x8_games(strategy, total, worst):
+@pytest.mark.parametrize("strategy, total, worst", [("ga001-random", 326, 8), ("ga004", 457, 28)])
+def test_both_genetic_algorithms_win_60_seeded_4x8_games(strategy, total, worst):
     # Every game ends with the secret (a game that does not raises NoProgress at
-    # attempts_limit); the totals are those of seed 1, fixed by numpy's PCG64 streams.
+    # attempts_limit); the totals are those of seed 1, fixed by numpy's PCG64 streams. (200 games, 1,091 and
+    # 1,456 guesses, took 27 s of the suite: 60 play both algorithms' worst games, 8 and 28 guesses.)
     rules = Rules(4, 8)
     result = bench_games(ReferenceEngine(rules), make_strategy(strategy, rules, seed=1),
-                         random_secrets(rules, 200, seed=1))
-    assert (result.games, result.total_guesses, result.max) == (200, total, worst)
+                         random_secrets(rules, 60, seed=1))
+    assert (result.games, result.total_guesses, result.max) == (60, total, worst)
 
 
 @pytest.mark.parametrize("strategy", GENETIC)

@@ -27,12 +27,11 @@ BULLS_AND_COWS = Rules(4, 10, 1)
      {1: 1, 2: 4, 3: 25, 4: 108, 5: 305, 6: 602, 7: 196, 8: 49, 9: 6}),
     (MASTERMIND, "expected", (0, 0, 1, 2), 5696, 6, {1: 1, 2: 10, 3: 54, 4: 645, 5: 583, 6: 3}),
     (MASTERMIND, "parts", (0, 0, 1, 2), 5668, 6, {1: 1, 2: 12, 3: 72, 4: 635, 5: 569, 6: 7}),
-    # Bulls and cows, 5040 secrets: 19.2 and 15.8 s measured (11.3 and 11.4 s warm).
-    pytest.param(BULLS_AND_COWS, "expected", (0, 1, 2, 3), 26551, 7,
-                 {1: 1, 2: 4, 3: 59, 4: 574, 5: 2430, 6: 1885, 7: 87}, marks=pytest.mark.slow),
+    # Bulls and cows, 5040 secrets: 15.8 s measured (11.4 s warm). Its expected tree (26,551 guesses) is
+    # clingo's and the python engine's in test_acceptance.py: the engine lists the same codes for either scorer.
     pytest.param(BULLS_AND_COWS, "minimax", (0, 1, 2, 3), 27139, 7,
                  {1: 1, 2: 3, 3: 44, 4: 515, 5: 2124, 6: 2151, 7: 202}, marks=pytest.mark.slow),
-], ids=["knuth", "shapiro", "irving", "kooi", "bulls-cows-expected", "bulls-cows-minimax"])
+], ids=["knuth", "shapiro", "irving", "kooi", "bulls-cows-minimax"])
 def test_bench_all_swipl(rules, strategy, first, total, maximum, histogram):
     result = bench_all(SwiplEngine(rules), make_strategy(strategy, rules, first_guess=first))
     assert result.games == rules.size
