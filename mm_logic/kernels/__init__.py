@@ -20,6 +20,8 @@
 * :mod:`~mm_logic.kernels.static_proof`: the exhaustive static search's refinement of classes and its branch
   and bound;
 * :mod:`~mm_logic.kernels.numba_cache`: the folder of numba's on-disk cache (:mod:`~mm_logic.kernels.cache_folders`).
+* :mod:`~mm_logic.kernels.warming`: the one way a group of kernels is made ready before any clock (compiled, or
+  loaded from numba's cache), once per process.
 
 Nothing is imported here: a module loads numba and its kernels when it is first used.
 """

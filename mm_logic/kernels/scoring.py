@@ -27,12 +27,10 @@ table; the branches of the other rules are compiled out, and the standard
 rule's search is as fast as a search written for it alone. The pieces a
 candidate goes through (its count into parts, the counters' clearing, the rank
 from bits) are :mod:`mm_logic.kernels.scoring_rank`'s; here are the walk over
-the candidates, the bounds, and :func:`load`.
+the candidates, the bounds, and :func:`warm_up`.
 """
 
 from __future__ import annotations
-
-import functools
 
 import numba as nb
 import numpy as np
@@ -72,7 +70,7 @@ from .scoring_rank import (
 )
 
 __all__ = ["BLACK", "CHUNK", "HASHED", "NO_RANK", "POSITIONAL", "STANDARD", "TABLE", "best_guess",
-           "group_bound", "load", "rule_code"]
+           "group_bound", "rule_code", "warm_up"]
 
 #: Ranks never reached (the search's starting best).
 NO_RANK = np.iinfo(np.int64).max
@@ -382,11 +380,11 @@ def _search(rule, space, feedback, alive, pool, pool_canonical, ranks, bounds, s
     return best_index, best, scored, pairs
 
 
-@functools.cache
-def load() -> None:
-    """Compile, or load from numba's cache, every kernel once per process (a few tenths of a second).
+def warm_up() -> None:
+    """Call every kernel once on tiny arrays, so that numba compiles them or loads them from its cache (a few
+    tenths of a second): the group ``"scoring"`` of :func:`mm_logic.kernels.warming.warm`, once per process.
 
-    Scoring strategies call it when they are made, so that a bench's clock,
+    Scoring strategies warm the group when they are made, so that a bench's clock,
     like a game's, counts play and not start-up.
     """
     codes = np.array([[0, 1], [1, 0]], dtype=np.uint8)

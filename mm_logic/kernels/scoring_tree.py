@@ -22,8 +22,6 @@ code).
 
 from __future__ import annotations
 
-import functools
-
 import numba as nb
 import numpy as np
 from numba import types
@@ -436,10 +434,10 @@ def scoring_tree(codes, words, count_words, counts, multisets, distinct, packed,
     return DONE, nodes[:n_nodes], games[:n_games], effort
 
 
-@functools.cache
-def load() -> None:
-    """Compile, or load from numba's cache, :func:`scoring_tree` once per process (start-up, before a
-    bench's clock), for the arrays a code space of up to 21 pegs has."""
+def warm_up() -> None:
+    """Call :func:`scoring_tree` on tiny arrays, so that numba compiles it or loads it from its cache (start-up,
+    before a bench's clock), for the arrays a code space of up to 21 pegs has: with :mod:`mm_logic.kernels.scoring`'s,
+    the group ``"scoring"`` of :func:`mm_logic.kernels.warming.warm`, once per process."""
     from .packed import pack
     codes = np.array([[0, 0], [0, 1], [1, 0], [1, 1]], dtype=np.uint8)
     counts = np.array([[2, 0], [1, 1], [1, 1], [0, 2]], dtype=np.uint8)

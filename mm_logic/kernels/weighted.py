@@ -14,8 +14,6 @@ separate kernel so that the size-only scorers keep their one-dimensional table.
 
 from __future__ import annotations
 
-import functools
-
 import numba as nb
 import numpy as np
 
@@ -135,9 +133,9 @@ def best_weighted_guess(codes, words, count_words, counts, alive, pool, pool_can
     return best_index, best, scored, pairs
 
 
-@functools.cache
-def load() -> None:
-    """Compile, or load from numba's cache, the kernel once per process (before any game's clock)."""
+def warm_up() -> None:
+    """Call the kernel on tiny arrays, so that numba compiles it or loads it from its cache (before any game's
+    clock): the group ``"weighted"`` of :func:`mm_logic.kernels.warming.warm`, once per process."""
     codes = np.array([[0, 1], [1, 0]], dtype=np.uint8)
     counts = np.array([[1, 1], [1, 1]], dtype=np.uint8)
     words, count_words = pack(codes, counts)

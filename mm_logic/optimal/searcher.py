@@ -412,8 +412,9 @@ def compile_kernels(on_compile: Callable[[], None] | None = None, worst: bool = 
     For ``rules``' game: load the kernels compiled ahead of time for its arrays, or build them (10-40 s, a
     first run's; :mod:`mm_logic.kernels.optimal.ahead`), and then numba is never imported. Where they cannot be
     built, or without ``rules``: load numba's kernels from its cache, or compile them (15-45 s); ``worst``:
-    also the kernel of the worst objective. ``on_compile`` is called, once, when compiling actually starts
-    (:func:`mm_logic.kernels.numba_cache.compilation_said`); a warm cache loads them silently.
+    also the kernel of the worst objective (the groups ``"optimal"`` and ``"optimal-worst"`` of
+    :func:`mm_logic.kernels.warming.warm`, once per process). ``on_compile`` is called, once, when compiling
+    actually starts (:func:`mm_logic.kernels.numba_cache.compilation_said`); a warm cache loads them silently.
     """
     said = []
 
@@ -425,12 +426,22 @@ def compile_kernels(on_compile: Callable[[], None] | None = None, worst: bool = 
     kind = kernel_variant(rules, symmetry) if rules is not None else None
     if kind is not None and ahead.build(kind, once):
         return
-    from ..kernels.numba_cache import compilation_said
+    from ..kernels.warming import warm
 
-    with compilation_said(once):
-        searcher = Searcher(WARM_UP, max_depth=None)
-        every = np.arange(searcher.size, dtype=np.int32)
-        searcher.cost(every, [], None, searcher.k.INF)  # search
-        searcher.subtree(every, [], None)  # probe
-        if worst:
-            searcher.can_solve(every, [], 3)  # feasible
+    warm("optimal", *(["optimal-worst"] if worst else []), say=once)
+
+
+def warm_up_search() -> None:
+    """Run the search and its probe once on :data:`WARM_UP`'s codes, so that numba compiles them or loads them
+    from its cache: the group ``"optimal"`` of :func:`mm_logic.kernels.warming.warm`."""
+    searcher = Searcher(WARM_UP, max_depth=None)
+    every = np.arange(searcher.size, dtype=np.int32)
+    searcher.cost(every, [], None, searcher.k.INF)  # search
+    searcher.subtree(every, [], None)  # probe
+
+
+def warm_up_feasible() -> None:
+    """Run the worst objective's feasibility search once on :data:`WARM_UP`'s codes: the group
+    ``"optimal-worst"`` of :func:`mm_logic.kernels.warming.warm`."""
+    searcher = Searcher(WARM_UP, max_depth=None)
+    searcher.can_solve(np.arange(searcher.size, dtype=np.int32), [], 3)  # feasible

@@ -50,6 +50,9 @@ class Strategy(ABC):
     #: The feedback rules it plays (``--feedback``): the engine's questions serve every rule; a strategy
     #: that reasons on black and white pegs itself plays the standard rule only.
     feedback_rules: tuple[str, ...] = ("standard", "black", "positional", "FILE.py")
+    #: The groups of compiled kernels it plays with (:data:`mm_logic.kernels.warming.GROUPS`), made ready when
+    #: it is made (start-up, before any game's clock) and by a bench's warm-up.
+    kernels: tuple[str, ...] = ()
 
     def __init__(self, rules: Rules, seed: int | None = None, *, time_limit: float | None = None,
                  first_guess: Code | None = None):
@@ -57,6 +60,9 @@ class Strategy(ABC):
         self.seed = seed
         self.time_limit = time_limit
         self.first_guess = None if first_guess is None else tuple(first_guess)
+        if self.kernels:
+            from ..kernels.warming import warm  # imports numba: only for a strategy with kernels
+            warm(*self.kernels)
 
     def opening(self, session: Session) -> Code:
         """The strategy's own first guess (played when ``first_guess`` is not given)."""

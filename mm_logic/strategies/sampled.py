@@ -152,6 +152,8 @@ class SampleEntropy(SeededStrategy):
     # On large games a walk may start at the engine's any(), which differs between engines,
     # or near the previous guess's sample: the guess is not a function of the history alone.
     deterministic = False
+    # Its exact scorer's (an Entropy): the sampler's own kernels are loaded at their first call.
+    kernels = ("scoring",)
 
     def __init__(self, rules, seed=None, k: int = SAMPLE_SIZE, **options):
         super().__init__(rules, seed, **options)

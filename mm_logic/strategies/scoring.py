@@ -120,6 +120,7 @@ class ScoringStrategy(Strategy):
     """
 
     feedback_rules = ("standard", "black", "positional", RULE_FILE)
+    kernels = ("scoring",)
 
     #: How part values combine into a rank.
     combine: np.ufunc = np.add
@@ -136,8 +137,6 @@ class ScoringStrategy(Strategy):
         super().__init__(rules, seed, **options)
         from ..kernels import scoring as kernels
         from ..kernels import scoring_tree
-        kernels.load()  # start-up, before any game's clock
-        scoring_tree.load()
         self._kernels = kernels
         self._tree_kernel = scoring_tree
         self._tree_pools = None

@@ -94,11 +94,11 @@ class WeightedEntropy(Strategy):
     feedback_rules = ("standard",)
     max_codes = MAX_CODES
     pegs_only = PEGS
+    kernels = ("weighted",)
 
     def __init__(self, rules, seed=None, **options):
         super().__init__(rules, seed, **options)
         from ..kernels import weighted as kernels
-        kernels.load()  # start-up, before any game's clock
         self._kernel = kernels.best_weighted_guess
         #: Searches, candidates scored and feedbacks computed so far (what the searches cost).
         self.effort = {"searches": 0, "candidates": 0, "feedbacks": 0}

@@ -44,6 +44,7 @@ from ..lies import Liar
 from ..notation import Code, Entry, format_entry
 from ..player import Player
 from ..rules import Rules
+from ..strategies import parse_strategy
 from ..strategies.base import PlayedTree, Strategy
 from ..strategies.tree import StrategyTree, TreeNode, played_root
 from ..support.errors import BadInput, MMLogicError, StrategyGaveUp
@@ -487,14 +488,21 @@ def split_below_opening(engine: Engine, strategy: Strategy, record: bool = False
 
 # -- benches ------------------------------------------------------------------------
 def warm_up(backend: str, strategy: str, max_repeat: int | None = None) -> None:
-    """Play ``strategy`` on ``backend`` over every secret of 2 pegs of 3 colours, untimed.
+    """Make a player (``backend`` and ``strategy``) ready, untimed: the strategy's compiled kernels (the groups
+    it declares, :attr:`~mm_logic.strategies.base.Strategy.kernels`, through
+    :func:`mm_logic.kernels.warming.warm`), then the rest of what a process loads on first use (the engine's
+    solver library, its compiled feedback, the code space's tables), by playing ``strategy`` on ``backend`` over
+    every secret of 2 pegs of 3 colours.
 
-    What a process loads on first use (compiled kernels from their cache, a solver's
-    library: 0.17 s for the python engine's first game of 4x6, against 0.2 ms for its
-    second) is start-up, which the figures leave out.
+    That is start-up, which the figures leave out (0.17 s for the python engine's first game of 4x6, against
+    0.2 ms for its second). The kernels are warmed even where the strategy refuses 2x3 (the weighted entropy
+    plays 4 pegs only), and their errors propagate: only the game's own refusals are let pass.
     """
+    from ..kernels.warming import warm  # numba: imported by the commands that bench, not by this module's readers
+
     if strategy.startswith("tree:"):
         strategy = "first"  # a saved tree plays its own rules only; its walk loads the same kernels
+    warm(*parse_strategy(strategy, files=False).cls.kernels)
     try:
         engine, played = Player(Rules(2, 3, max_repeat), backend, strategy, seed=0).build()
         try:
