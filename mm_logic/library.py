@@ -23,10 +23,19 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from .engines import DEFAULT_BACKEND
+from .game import Game, GameRecord, Suggestion
+from .liar.optimal import LiesOptimum
 from .notation import Code, Entry, parse_code, parse_entry
+from .optimal.result import OptimalResult, StoppedSearch
 from .player import Player
 from .rules import Rules
+from .split import Split
+from .static.search import StaticResult
 from .strategies import DEFAULT_STRATEGY
+from .studies.bench import BenchResult
+from .studies.compare import Comparison
+from .studies.puzzle import Puzzle
+from .studies.puzzle_sets import Grading
 
 #: A code as the library takes it: written as the command line writes it, or colour numbers.
 CodeLike = str | Sequence[int]
@@ -67,7 +76,7 @@ def _player(rules: Rules | None, strategy: str, backend: str, seed: int | None, 
 def new_game(rules: Rules | None = None, *, secret: CodeLike | None = None, history: Iterable[EntryLike] = (),
              strategy: str = DEFAULT_STRATEGY, backend: str = DEFAULT_BACKEND, seed: int | None = None,
              first_guess: CodeLike | None = None, encoding: str | Path | None = None,
-             time_limit: float | None = None):
+             time_limit: float | None = None) -> Game:
     """A :class:`~mm_logic.game.Game` to drive step by step, as ``play`` and the web page do: ``suggest()``,
     ``record(guess, feedback)``, ``score(guess)`` (with a ``secret``), ``undo()``, ``remaining()``.
 
@@ -79,8 +88,6 @@ def new_game(rules: Rules | None = None, *, secret: CodeLike | None = None, hist
     ...     game.history, game.remaining()
     ([((0, 0, 1, 1), (1, 1))], 208)
     """
-    from .game import Game
-
     player = _player(rules, strategy, backend, seed, first_guess, encoding, time_limit)
     engine, built = player.build()
     try:
@@ -94,7 +101,7 @@ def new_game(rules: Rules | None = None, *, secret: CodeLike | None = None, hist
 def solve(rules: Rules | None = None, secret: CodeLike | None = None, *, strategy: str = DEFAULT_STRATEGY,
           backend: str = DEFAULT_BACKEND, seed: int | None = None, first_guess: CodeLike | None = None,
           encoding: str | Path | None = None, time_limit: float | None = None, liar: str | None = None,
-          on_turn: Callable[[int, Entry], None] | None = None):
+          on_turn: Callable[[int, Entry], None] | None = None) -> GameRecord:
     """``mmlogic solve``: the computer plays against ``secret`` (random when None, drawn by ``seed``); returns
     the :class:`~mm_logic.game.GameRecord` (``secret``, ``guesses``, ``attempts``, ``seconds``). ``liar`` is ``--liar``
     (``"random"`` or the answers that lie, ``"2,5"``) with ``rules.lies``; ``on_turn(number, entry)`` is
@@ -123,7 +130,7 @@ def solve(rules: Rules | None = None, secret: CodeLike | None = None, *, strateg
 def next_guess(history: Iterable[EntryLike] = (), rules: Rules | None = None, *,
                strategy: str = DEFAULT_STRATEGY, backend: str = DEFAULT_BACKEND, seed: int | None = None,
                first_guess: CodeLike | None = None, encoding: str | Path | None = None,
-               time_limit: float | None = None):
+               time_limit: float | None = None) -> Suggestion:
     """``mmlogic next``: the strategy's next guess after a history, with the number of codes left (a
     :class:`~mm_logic.game.Suggestion`). Raises :class:`~mm_logic.support.errors.NoConsistentCode` (exit 3's
     error) when no code fits the history.
@@ -145,7 +152,8 @@ def next_guess(history: Iterable[EntryLike] = (), rules: Rules | None = None, *,
 
 
 def split_codes(guess: CodeLike, history: Iterable[EntryLike] = (), rules: Rules | None = None, *,
-                backend: str = DEFAULT_BACKEND, encoding: str | Path | None = None, time_limit: float | None = None):
+                backend: str = DEFAULT_BACKEND, encoding: str | Path | None = None,
+                time_limit: float | None = None) -> Split:
     """``mmlogic split``: how ``guess`` splits the codes still possible after a history (a
     :class:`~mm_logic.split.Split`: its parts by feedback, the largest, the expected size, the entropy)."""
     from .engines import make_engine
@@ -162,7 +170,7 @@ def split_codes(guess: CodeLike, history: Iterable[EntryLike] = (), rules: Rules
 def bench(rules: Rules | None = None, *, strategy: str = DEFAULT_STRATEGY, backend: str = DEFAULT_BACKEND,
           games: int | None = None, seed: int | None = None, jobs: int = 1, first_guess: CodeLike | None = None,
           encoding: str | Path | None = None, time_limit: float | None = None, liar: str | None = None,
-          progress: Callable[[int], None] | None = None):
+          progress: Callable[[int], None] | None = None) -> BenchResult:
     """``mmlogic bench``: one game per secret, every secret (``games`` None, ``--all``) or ``games`` random ones
     drawn by ``seed``; returns the :class:`~mm_logic.studies.bench.BenchResult` (``total_guesses``, ``mean``,
     ``max``, ``histogram``, ``by_secret()``). ``progress(n)`` is called as games end, with how many more did.
@@ -190,7 +198,7 @@ def bench(rules: Rules | None = None, *, strategy: str = DEFAULT_STRATEGY, backe
 
 def compare(strategies: Sequence[str], rules: Rules | None = None, *, backends: Sequence[str] = (DEFAULT_BACKEND,),
             games: int | None = None, seed: int | None = None, jobs: int = 1, preset: str | None = None,
-            progress: Callable[[int], None] | None = None):
+            progress: Callable[[int], None] | None = None) -> Comparison:
     """``mmlogic compare``: each strategy on each backend over the same secrets (every secret when ``games`` is
     None); with ``preset``, a preset's studies instead of ``rules`` (``mm_logic.studies.presets.PRESETS``).
     Returns the :class:`~mm_logic.studies.compare.Comparison` (its rows, the paired tests, disagreements)."""
@@ -206,13 +214,14 @@ def compare(strategies: Sequence[str], rules: Rules | None = None, *, backends: 
 def optimal_strategy(rules: Rules | None = None, *, objective: str = "expected", max_depth: int | None = None,
                      jobs: int = 1, consistent_only: bool = False, journal: str | Path | None = None,
                      memory: int | None = None, encoding: str | Path | None = None,
-                     progress: Callable[[str], None] | None = None):
+                     progress: Callable[[str], None] | None = None) -> OptimalResult | StoppedSearch | LiesOptimum:
     """``mmlogic optimal``: an optimal strategy by exact search and its proof (an
     :class:`~mm_logic.optimal.result.OptimalResult`: its ``tree``; ``as_dict()`` with ``total_guesses``, ``max``,
     ``histogram``).
     ``objective`` is ``expected``, ``worst`` or ``worst-case``; ``journal`` a file a stopped search resumes
     from; ``progress(text)`` hears where the search is. Ctrl-C returns a
-    :class:`~mm_logic.optimal.result.StoppedSearch` (its ``notes()``) instead.
+    :class:`~mm_logic.optimal.result.StoppedSearch` (its ``notes()``) instead. With ``rules.lies``, the least worst
+    case against every liar (``optimal --lies``: a :class:`~mm_logic.liar.optimal.LiesOptimum`).
 
     >>> optimal_strategy(Rules(3, 3)).as_dict()["total_guesses"]
     73
@@ -231,7 +240,7 @@ def optimal_strategy(rules: Rules | None = None, *, objective: str = "expected",
 
 def static_guesses(rules: Rules | None = None, *, guesses: int | None = None, time_limit: float | None = None,
                    local_seconds: float | None = None, seed: int = 0, exhaustive: bool = False,
-                   encoding: str | Path | None = None, progress: Callable[[str], None] | None = None):
+                   encoding: str | Path | None = None, progress: Callable[[str], None] | None = None) -> StaticResult:
     """``mmlogic static``: the fewest guesses fixed in advance whose answers tell every code apart (a
     :class:`~mm_logic.static.search.StaticResult`); past ``time_limit`` or on Ctrl-C, what was proved (its
     ``stopped`` says which).
@@ -250,7 +259,7 @@ def static_guesses(rules: Rules | None = None, *, guesses: int | None = None, ti
 
 
 def puzzle(rules: Rules | None = None, *, entries: int, seed: int | None = None, backend: str = DEFAULT_BACKEND,
-           encoding: str | Path | None = None, tries: int = 200, time_limit: float | None = None):
+           encoding: str | Path | None = None, tries: int = 200, time_limit: float | None = None) -> Puzzle:
     """``mmlogic puzzle``: a history of ``entries`` entries with exactly one consistent code, every entry
     needed (a :class:`~mm_logic.studies.puzzle.Puzzle`: ``history``, ``secret``), the same for the same
     ``seed``.
@@ -290,7 +299,7 @@ def puzzle_set(rules: Rules | None = None, *, count: int, seed: int | None = Non
 
 
 def grade(puzzles: str | Path | Sequence[dict], answers: str | Path | Sequence[str | dict],
-          feedback: str | None = None):
+          feedback: str | None = None) -> Grading:
     """``mmlogic puzzle --grade``: the answers to a set's puzzles sorted right, consistent, inconsistent,
     malformed or missing (a ``Grading``: ``counts``, ``score``,
     ``as_dict()``). ``puzzles``: a set's file or its lines as dicts; ``answers``: a file of ``{"answer": CODE}``

@@ -209,13 +209,15 @@ class Grading:
 
 
 @dataclass(frozen=True)
-class _SetPuzzle:
+class SetPuzzle:
+    """A puzzle of a set as the grader reads it: its rules, its history and its one code."""
+
     rules: Rules
     history: list[Entry]
     secret: tuple[int, ...]
 
 
-def read_set(path: Path, text: str, feedback: str | None) -> list[_SetPuzzle]:
+def read_set(path: Path, text: str, feedback: str | None) -> list[SetPuzzle]:
     """The puzzles of a set's text, each line checked (its rules, history and code, the code fitting every
     entry); a bad line is one :class:`BadInput` naming the file and the line. A puzzle of a rule file of one's
     own is read only under ``feedback``, the command's ``--feedback`` naming that file (the same sha256): the
@@ -233,7 +235,7 @@ def read_set(path: Path, text: str, feedback: str | None) -> list[_SetPuzzle]:
     return puzzles
 
 
-def _set_puzzle(line: str, feedback: str | None) -> _SetPuzzle:
+def _set_puzzle(line: str, feedback: str | None) -> SetPuzzle:
     try:
         data = json.loads(line, parse_int=whole_number)
     except (json.JSONDecodeError, RecursionError, ValueError):
@@ -251,7 +253,7 @@ def _set_puzzle(line: str, feedback: str | None) -> _SetPuzzle:
     broken = _first_broken(rules, history, secret)
     if broken is not None:
         raise BadInput(f"its secret {data['secret']} does not fit entry {broken + 1} ({data['history'][broken]})")
-    return _SetPuzzle(rules, history, secret)
+    return SetPuzzle(rules, history, secret)
 
 
 def _own_rule(rules: Rules, variant, feedback: str | None) -> Rules:
@@ -292,7 +294,7 @@ def grade(puzzles_file: Path, puzzles_text: str, answers_file: Path, answers_tex
     return grading
 
 
-def _graded(number: int, puzzle: _SetPuzzle, line: str | None) -> Graded:
+def _graded(number: int, puzzle: SetPuzzle, line: str | None) -> Graded:
     if line is None:
         return Graded(number, "missing")
     try:

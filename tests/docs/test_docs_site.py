@@ -32,7 +32,7 @@ API_MODULES = ["adversary", "client", "codemaker", "codespace", "counting", "dia
                "kernels.optimal.search", "kernels.optimal.small_sets", "kernels.optimal.solved_sets",
                "kernels.orbits", "kernels.packed", "kernels.rule_sample", "kernels.sample", "kernels.scoring",
                "kernels.scoring_rank", "kernels.scoring_tree", "kernels.states", "kernels.static_proof",
-               "kernels.weighted", "library",
+               "kernels.weighted", "kernels.warming", "library",
                "liar", "liar.every_lie", "liar.optimal", "liar.within",
                "lies", "notation", "optimal", "optimal.anytime", "optimal.anytime_journal", "optimal.journal",
                "optimal.objectives", "optimal.result", "optimal.searcher", "optimal.tasks", "optimal.workers",
@@ -40,7 +40,8 @@ API_MODULES = ["adversary", "client", "codemaker", "codespace", "counting", "dia
                "static.search",
                "strategies", "strategies.base", "strategies.sampled", "strategies.scoring", "strategies.tree",
                "strategies.weighted", "studies", "studies.info", "studies.presets", "studies.bench",
-               "studies.charts", "studies.compare", "studies.written_game", "studies.puzzle", "studies.race",
+               "studies.charts", "studies.compare", "studies.written_game", "studies.puzzle", "studies.puzzle_sets",
+               "studies.race",
                "studies.statistics", "symmetry", "terminal", "terminal.play", "terminal.duel", "server.openapi",
                "environment"]
 #: A tag's attribute that makes the browser fetch: scripts, stylesheets, preloaded fonts, images.
