@@ -175,10 +175,16 @@ def score_guesses(S, which, game, scratch, part_bound, cut, widest):
     if not (masked or tallied):
         for k in range(size):
             smallest_cut = min(smallest_cut, scores[k] if scores[k] >= cut else _EXCLUDED)
-    smallest_cut = min(smallest_cut, INF)
-    # In increasing order of bound (a counting sort: bounds are small integers, and often only
-    # the first few guesses are ever searched).
-    picked = picked[:m]
+    guesses, bounds = _by_bound(picked[:m], scores, pool)
+    return guesses, bounds, min(smallest_cut, INF)
+
+
+@nb.njit(cache=CACHE, nogil=True)
+def _by_bound(picked, scores, pool):
+    """The guesses ``pool[k]`` of the positions ``picked`` and their bounds ``scores[k]``, in increasing order
+    of bound (a counting sort: bounds are small integers, and often only the first few guesses are ever
+    searched), ties in the order picked."""
+    m = picked.shape[0]
     low = INF
     high = 0
     for i in range(m):
@@ -198,7 +204,7 @@ def score_guesses(S, which, game, scratch, part_bound, cut, widest):
             guesses[at[v]] = pool[k]
             bounds[at[v]] = scores[k]
             at[v] += 1
-    return guesses, bounds, smallest_cut
+    return guesses, bounds
 
 
 @nb.njit(cache=CACHE, inline="always")

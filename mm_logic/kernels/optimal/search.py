@@ -207,6 +207,27 @@ def _separator_out(S, by_secret, words):
 
 
 @nb.njit(cache=CACHE, nogil=True)
+def _parts_known(parts, out, starts, sizes, below, z1, z2, salt, tt):
+    """For each part of a guess (``out[starts[f]:starts[f] + sizes[f]]`` for ``f`` in ``parts``): its floor (the
+    bound of its size, or the table's cost or proven bound where higher), whether the table knows its exact cost,
+    and its key (kept for the bounds one guess ahead); and by how much the table raised the floors in all."""
+    floors = np.empty(parts.shape[0], dtype=np.int64)
+    known = np.zeros(parts.shape[0], dtype=np.bool_)
+    keys = np.empty((parts.shape[0], 2), dtype=np.uint64)
+    raised = 0
+    for q in range(parts.shape[0]):
+        f = parts[q]
+        floors[q] = below[sizes[f]]
+        keys[q, 0], keys[q, 1] = set_key(out[starts[f]:starts[f] + sizes[f]], z1, z2, salt)
+        e = tt_find(tt, keys[q, 0], keys[q, 1])
+        if e >= 0 and tt[1][e] > floors[q]:
+            raised += tt[1][e] - floors[q]
+            floors[q] = tt[1][e]
+        known[q] = e >= 0 and tt[4][e]
+    return floors, known, keys, raised
+
+
+@nb.njit(cache=CACHE, nogil=True)
 def search(S, hist, hlen, sigmas, pis, depth, budget, level, game, bounds, outsides, limited, scratch, tt, control):
     """The least total cost of the codes ``S`` if it is below ``budget``, else a lower bound (>= ``budget``).
 
@@ -301,18 +322,8 @@ def search(S, hist, hlen, sigmas, pis, depth, budget, level, game, bounds, outsi
                 parts = _parts_by_size(sizes, win)
                 # What the table knows of the parts (their cost, or a bound a failed search proved)
                 # sharpens the guess's bound before anything is searched.
-                floors = np.empty(parts.shape[0], dtype=np.int64)
-                known = np.zeros(parts.shape[0], dtype=np.bool_)
-                keys = np.empty((parts.shape[0], 2), dtype=np.uint64)  # kept for the bounds one guess ahead
-                for q in range(parts.shape[0]):
-                    f = parts[q]
-                    floors[q] = below[sizes[f]]
-                    keys[q, 0], keys[q, 1] = set_key(out[starts[f]:starts[f] + sizes[f]], z1, z2, child_salt)
-                    e = tt_find(tt, keys[q, 0], keys[q, 1])
-                    if e >= 0 and tt[1][e] > floors[q]:
-                        cost += tt[1][e] - floors[q]
-                        floors[q] = tt[1][e]
-                    known[q] = e >= 0 and tt[4][e]
+                floors, known, keys, raised = _parts_known(parts, out, starts, sizes, below, z1, z2, child_salt, tt)
+                cost += raised
                 if cost >= best:
                     failed_at = min(failed_at, cost)
                     continue
