@@ -15,7 +15,7 @@ before it (``docs/architecture.md`` gives the layers, and a test holds them):
   reference engine, clingo, SWI-Prolog and seed 001's searches, behind one interface);
 * :mod:`~mm_logic.strategies` (which code to play next);
 * one game: :mod:`~mm_logic.game` (the object every front end drives),
-  :mod:`~mm_logic.player` (who plays), :mod:`~mm_logic.codemaker` (the secrets),
+  :mod:`~mm_logic.player` (who plays), :mod:`~mm_logic.secret_codes` (the secrets),
   :mod:`~mm_logic.split` (how a guess splits the codes left),
   :mod:`~mm_logic.adversary` (the codemaker that keeps no secret),
   :mod:`~mm_logic.diagnosis` (the entries of a history that must be wrong);

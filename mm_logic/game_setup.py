@@ -14,12 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .adversary import check_adversary
-from .codemaker import chosen_secret, game_secrets
 from .engines.base import Engine
 from .lies import Liar, parse_liar
 from .notation import Code, shown
 from .rules import COMMAND_LINE as COMMAND_LINE_WORDS
 from .rules import REQUEST, Naming, Rules
+from .secret_codes import chosen_secret, game_secrets
 from .support.errors import BadInput
 
 #: The roles of a game: you guess, the computer guesses, or both in turn (the terminal's duel).

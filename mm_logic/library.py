@@ -110,9 +110,9 @@ def solve(rules: Rules | None = None, secret: CodeLike | None = None, *, strateg
     >>> solve(Rules(4, 6), "0123", strategy="minimax", backend="python", first_guess="0011").attempts
     3
     """
-    from .codemaker import chosen_secret
     from .game import play
     from .lies import parse_liar
+    from .secret_codes import chosen_secret
     from .studies.bench import warm_up
 
     player = _player(rules, strategy, backend, seed, first_guess, encoding, time_limit)
@@ -179,8 +179,8 @@ def bench(rules: Rules | None = None, *, strategy: str = DEFAULT_STRATEGY, backe
     >>> result.total_guesses, result.max
     (5801, 5)
     """
-    from .codemaker import bench_secrets
     from .lies import parse_liar
+    from .secret_codes import bench_secrets
     from .studies.bench import LyingCodemaker, bench_all, bench_games, warm_up
 
     player = _player(rules, strategy, backend, seed, first_guess, encoding, time_limit)

@@ -76,7 +76,7 @@ def bench(rules, engine, strategy, seed, all_secrets, games, spaced, liar_text, 
       mmlogic bench --backend python --strategy minimax --pegs 3 --colors 3 --lies 1 --liar every --all
     """
     from ..client import RemoteCodemaker
-    from ..codemaker import bench_secrets
+    from ..secret_codes import bench_secrets
     from ..studies.bench import bench_all, bench_games, check_tree_recordable, warm_up
 
     if all_secrets + (games is not None) + (spaced is not None) != 1:

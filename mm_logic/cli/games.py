@@ -7,8 +7,8 @@ import json
 
 import click
 
-from ..codemaker import chosen_secret
 from ..notation import parse_entry
+from ..secret_codes import chosen_secret
 from ..support.errors import BadInput
 from .options import (
     Integer,

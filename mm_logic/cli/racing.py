@@ -1,6 +1,6 @@
 """``compare --race``: the compared entrants race over one batch of secrets, each in its own worker process.
 
-The race itself is :class:`~mm_logic.studies.race.BatchRace`; this module checks the options that
+The race itself is :class:`~mm_logic.studies.batch_race.BatchRace`; this module checks the options that
 apply, draws the standings on a terminal as the race goes (stderr, redrawn in place: games done of
 the batch, a bar, the running mean, the seconds), and prints the finishing order at the end (or
 ``--json``'s object). Without a terminal nothing is drawn while the race runs: logs get the final
@@ -18,8 +18,8 @@ import click
 
 from ..notation import plural
 from ..player import Player
+from ..studies.batch_race import MAX_RACERS, BatchRace, batch_secrets
 from ..studies.compare import ComparePlan
-from ..studies.race import MAX_RACERS, BatchRace, batch_secrets
 from ..support.errors import BadInput
 from ..support.interrupts import interrupted_code
 from ..terminal.progress import clock, interactive

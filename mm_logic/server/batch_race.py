@@ -1,7 +1,7 @@
 """Batch races on the server: ``POST /api/races`` with ``games`` (seed 000's race window).
 
 Every entrant plays the same batch of ``games`` secrets, each in a worker process of its own
-(:class:`~mm_logic.studies.race.BatchRace`): the solvers hold the GIL (clingo, SWI-Prolog and the
+(:class:`~mm_logic.studies.batch_race.BatchRace`): the solvers hold the GIL (clingo, SWI-Prolog and the
 reference engine's numba kernels do not release it), so entrants in threads of the server would take
 turns on one core instead of racing, and would stall the server's other requests. A thread of the
 server per race reads the workers' messages as they come, so ``GET /api/races/{id}`` answers at once
@@ -20,9 +20,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..codemaker import game_secrets
 from ..notation import format_code
-from ..studies.race import BatchRace, batch_secrets
+from ..secret_codes import game_secrets
+from ..studies.batch_race import BatchRace, batch_secrets
 from ..support.errors import BackendUnavailable, BadInput
 from .race import race_request
 from .store import Conflict, TooManyGames

@@ -27,8 +27,8 @@ from ..engines import DEFAULT_BACKEND, engine_class
 from ..game import Game, attempts_limit
 from ..notation import Code, format_code
 from ..player import Player
+from ..randomness import random_code
 from ..rules import Rules
-from ..sampling import random_code
 from ..strategies import DEFAULT_STRATEGY, parse_strategy
 from ..support.errors import BackendUnavailable, BadInput, MMLogicError
 from .store import Conflict, code_of, first_guess_of, history_of, name_of, quoting, rules_from, strategy_of

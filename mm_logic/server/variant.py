@@ -19,7 +19,6 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..codemaker import chosen_secret, game_secrets
 from ..engines import BACKENDS, check_encoding, check_feedback_rule, make_engine
 from ..feedback import RULES, rule_of
 from ..feedback.custom import CustomRule
@@ -27,6 +26,7 @@ from ..feedback.encoded import ENCODED_SUFFIXES
 from ..feedback.variant import variant_of
 from ..notation import Code, format_code, shown
 from ..rules import FEEDBACK_RULES, Rules
+from ..secret_codes import chosen_secret, game_secrets
 from ..strategies import STRATEGIES, StrategyName
 from ..studies.written_game import backend_of
 from ..support.errors import BadInput, MMLogicError, NoConsistentCode
@@ -158,7 +158,7 @@ class Variant:
 
     def secret(self, engine, code: Code | None, seed: int | None) -> Code:
         """A game's secret: ``code`` when the variant admits it (400 otherwise), else one drawn among the codes
-        it admits (from ``seed``), as every front end draws it (:func:`mm_logic.codemaker.chosen_secret`)."""
+        it admits (from ``seed``), as every front end draws it (:func:`mm_logic.secret_codes.chosen_secret`)."""
         text = None if code is None else format_code(code, engine.rules)
         return chosen_secret(text, engine, seed, name="secret", variant=f"variant {self.name}")
 

@@ -9,8 +9,8 @@ import numpy as np
 
 from ..engines.base import Session
 from ..notation import Code
+from ..randomness import drawn_seed
 from ..rules import Rules
-from ..sampling import drawn_seed
 
 
 class Strategy(ABC):

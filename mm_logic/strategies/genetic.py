@@ -51,8 +51,8 @@ import numpy as np
 
 from ..feedback import black_common, colour_counts, feedback
 from ..notation import Code, Entry, quoted
+from ..randomness import history_rng, random_code
 from ..rules import Rules  # noqa: F401 (doctests)
-from ..sampling import history_rng, random_code
 from ..support.errors import BadInput, StrategyGaveUp
 from .base import SeededStrategy
 

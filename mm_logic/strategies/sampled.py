@@ -71,8 +71,8 @@ import numpy as np
 
 from ..codespace import MAX_TABLE_CODES, code_space
 from ..notation import Code, shown
+from ..randomness import history_rng, random_code
 from ..rules import RULE_FILE
-from ..sampling import history_rng, random_code
 from ..support.errors import BadInput
 from .base import SeededStrategy
 from .scoring import Entropy

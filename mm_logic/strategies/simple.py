@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..sampling import history_rng, random_code
+from ..randomness import history_rng, random_code
 from .base import SeededStrategy, Strategy
 
 

@@ -4,7 +4,7 @@
 process or in workers; :mod:`.compare` and :mod:`.charts` put strategies and
 engines side by side (the presets, the agreement check, the charts), and
 :mod:`.statistics` gives the numbers beside a mean (spread, 95% interval,
-whether two strategies differ on the same secrets); :mod:`.race` races
+whether two strategies differ on the same secrets); :mod:`.batch_race` races
 entrants over one batch of secrets, each in its own worker process;
 ``sweep`` and ``openings`` run grids of cases in fresh processes,
 locally or on Dask; :mod:`.info` is ``info``'s feedbacks and bounds;

@@ -1,6 +1,6 @@
 """Benches: many games of one (rules, engine, strategy), and their summary.
 
-Secrets come from :mod:`mm_logic.codemaker` (random, evenly spaced, or the
+Secrets come from :mod:`mm_logic.secret_codes` (random, evenly spaced, or the
 whole code space). Work is cut into tasks that do not depend on each other:
 
 * a :class:`GamesTask` plays one game per secret (:func:`play_games`);
@@ -34,7 +34,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..codemaker import check_every_secret, secret_indices
 from ..codespace import code_space
 from ..engines.base import Engine
 from ..feedback import rule_of
@@ -44,6 +43,7 @@ from ..lies import Liar
 from ..notation import Code, Entry, format_entry
 from ..player import Player
 from ..rules import Rules
+from ..secret_codes import check_every_secret, secret_indices
 from ..strategies import parse_strategy
 from ..strategies.base import PlayedTree, Strategy
 from ..strategies.tree import StrategyTree, TreeNode, played_root
@@ -573,7 +573,7 @@ def bench_all(engine: Engine, strategy: Strategy,
     With ``record_tree`` (deterministic strategies only) the result's
     ``tree`` is the whole strategy tree, the workers' subtrees grafted
     under the opening (:meth:`BenchResult.strategy_tree`). ``secrets``:
-    :func:`~mm_logic.codemaker.secret_indices`, when the caller has them already. ``codemaker``: who
+    :func:`~mm_logic.secret_codes.secret_indices`, when the caller has them already. ``codemaker``: who
     answers each game (a :class:`LyingCodemaker`), played one game per secret.
     """
     check_every_secret(engine.rules)

@@ -19,7 +19,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..codemaker import check_every_secret, game_secrets, random_secrets, secret_indices
 from ..codespace import MAX_CODES, code_space
 from ..engines import BACKENDS, check_encoding, check_feedback_rule, engine_class, make_engine
 from ..feedback import rule_of
@@ -27,8 +26,9 @@ from ..feedback.custom import is_rule_file
 from ..histogram import figure, format_histogram
 from ..notation import Code, amount, format_code, quoted
 from ..player import Player
+from ..randomness import drawn_seed
 from ..rules import FEEDBACK_RULES, Rules
-from ..sampling import drawn_seed
+from ..secret_codes import check_every_secret, game_secrets, random_secrets, secret_indices
 from ..strategies import StrategyName, parse_strategies, with_ga
 from ..support.errors import BadInput
 from .bench import BenchResult, Progress, bench_all, bench_games, warm_up

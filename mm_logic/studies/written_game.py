@@ -13,12 +13,12 @@ from pathlib import Path
 
 import numpy as np
 
-from ..codemaker import secret_indices
 from ..codespace import MAX_CODES
 from ..engines import BACKENDS, engine_class, make_engine
 from ..feedback import rule_of
 from ..notation import amount
 from ..rules import Rules
+from ..secret_codes import secret_indices
 from ..support.errors import BadInput, NoConsistentCode
 from ..support.waiting import waiting
 
@@ -36,7 +36,7 @@ def engine_secrets(engine) -> np.ndarray | None:
     """The secrets of the game an engine plays: the codes its edited encoding admits (asked of it, an
     empty history's consistent codes), or those a rule stated in an encoding admits (``--feedback
     FILE.lp`` on the python engine); None: every code. Indices into the rules' codes, increasing."""
-    # The bench's secrets of the engine's game (codemaker.secret_indices), where they are not every code.
+    # The bench's secrets of the engine's game (secret_codes.secret_indices), where they are not every code.
     return np.asarray(secret_indices(engine), dtype=np.int64) if engine.edited else None
 
 

@@ -39,13 +39,13 @@ import time
 import numpy as np
 from clingo import Function, Number
 
-from mm_logic.codemaker import random_secrets
 from mm_logic.engines import make_engine
 from mm_logic.engines.clingo import program
 from mm_logic.game import Game
 from mm_logic.kernels.sample import colour_counts, count_vectors, repair
+from mm_logic.randomness import history_rng
 from mm_logic.rules import Rules
-from mm_logic.sampling import history_rng
+from mm_logic.secret_codes import random_secrets
 from mm_logic.strategies import make_strategy
 from mm_logic.strategies.base import SeededStrategy
 from mm_logic.strategies.sampled import history_arrays

@@ -36,12 +36,12 @@ import sys
 
 import numpy as np
 
-from mm_logic.codemaker import random_secrets
 from mm_logic.engines import make_engine
 from mm_logic.game import Game
 from mm_logic.kernels.entropies import climb, partition_entropies
+from mm_logic.randomness import random_code
 from mm_logic.rules import Rules
-from mm_logic.sampling import random_code
+from mm_logic.secret_codes import random_secrets
 from mm_logic.strategies import make_strategy
 from mm_logic.strategies.sampled import SampleEntropy
 from mm_logic.support.scripting import count, natural, output_file, run

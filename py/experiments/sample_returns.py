@@ -55,10 +55,10 @@ from pathlib import Path
 import numpy as np
 
 from mm_logic.cli.options import distinct_outputs
-from mm_logic.codemaker import random_secrets
 from mm_logic.engines import engine_class, make_engine
+from mm_logic.randomness import random_code
 from mm_logic.rules import Rules
-from mm_logic.sampling import random_code
+from mm_logic.secret_codes import random_secrets
 from mm_logic.strategies import make_strategy
 from mm_logic.strategies.base import Strategy
 from mm_logic.strategies.sampled import SampleEntropy

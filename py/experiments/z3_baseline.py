@@ -39,12 +39,12 @@ import time
 from collections.abc import Callable
 from itertools import permutations
 
-from mm_logic.codemaker import random_secrets, spaced_secrets
 from mm_logic.engines.clingo import ClingoEngine
 from mm_logic.feedback import feedback
 from mm_logic.game import play
 from mm_logic.notation import Code, format_code
 from mm_logic.rules import Rules
+from mm_logic.secret_codes import random_secrets, spaced_secrets
 from mm_logic.strategies import make_strategy
 from mm_logic.support.errors import BackendUnavailable, BadInput, MMLogicError
 from mm_logic.support.interrupts import interrupts_held

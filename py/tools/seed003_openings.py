@@ -47,8 +47,8 @@ import numpy as np
 from mm_logic.engines import engine_class, make_engine
 from mm_logic.histogram import format_histogram
 from mm_logic.notation import Code, format_code
+from mm_logic.randomness import random_code
 from mm_logic.rules import Rules
-from mm_logic.sampling import random_code
 from mm_logic.strategies import make_strategy
 from mm_logic.strategies.base import Strategy
 from mm_logic.studies.bench import bench_all

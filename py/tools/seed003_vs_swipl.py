@@ -72,13 +72,13 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from mm_logic.codemaker import random_secrets
 from mm_logic.codespace import code_space
 from mm_logic.engines.swipl import SwiplEngine
 from mm_logic.engines.swipl.runtime import find_swipl, runtime
 from mm_logic.feedback import feedback
 from mm_logic.game import play
 from mm_logic.rules import Rules
+from mm_logic.secret_codes import random_secrets
 from mm_logic.server.process import ServerProcess
 from mm_logic.strategies import make_strategy
 from mm_logic.support.errors import BackendUnavailable

@@ -53,12 +53,12 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 from mm_logic.client import RemoteServer, ServerError, play_remote, server_url
-from mm_logic.codemaker import random_secrets
 from mm_logic.engines import make_engine
 from mm_logic.feedback import feedback
 from mm_logic.game import play
 from mm_logic.notation import Code, format_code, parse_code
 from mm_logic.rules import make_rules
+from mm_logic.secret_codes import random_secrets
 from mm_logic.server.process import ServerProcess
 from mm_logic.strategies import make_strategy
 from mm_logic.support.errors import BadInput

@@ -23,7 +23,7 @@ from conftest import ROOT
 
 DOCS = ROOT / "docs"
 #: The modules the API pages document: docs/api/NAME.md for mm_logic.NAME.
-API_MODULES = ["adversary", "client", "codemaker", "codespace", "counting", "diagnosis", "engines", "engines.base",
+API_MODULES = ["adversary", "client", "codespace", "counting", "diagnosis", "engines", "engines.base",
                "engines.csp", "support.errors", "feedback", "feedback.variant", "game", "kernels",
                "kernels.cache_folders", "kernels.counting",
                "kernels.entropies", "kernels.lies_within", "kernels.numba_cache", "kernels.optimal",
@@ -36,12 +36,12 @@ API_MODULES = ["adversary", "client", "codemaker", "codespace", "counting", "dia
                "liar", "liar.every_lie", "liar.optimal", "liar.within",
                "lies", "notation", "optimal", "optimal.anytime", "optimal.anytime_journal", "optimal.journal",
                "optimal.objectives", "optimal.result", "optimal.searcher", "optimal.tasks", "optimal.workers",
-               "player", "rules", "split", "static", "static.bound", "static.local_search", "static.proof",
-               "static.search",
+               "player", "rules", "secret_codes", "split", "static", "static.bound", "static.local_search",
+               "static.proof", "static.search",
                "strategies", "strategies.base", "strategies.sampled", "strategies.scoring", "strategies.tree",
                "strategies.weighted", "studies", "studies.info", "studies.presets", "studies.bench",
                "studies.charts", "studies.compare", "studies.written_game", "studies.puzzle", "studies.puzzle_sets",
-               "studies.race",
+               "studies.batch_race",
                "studies.statistics", "symmetry", "terminal", "terminal.play", "terminal.duel", "server.openapi",
                "environment"]
 #: A tag's attribute that makes the browser fetch: scripts, stylesheets, preloaded fonts, images.

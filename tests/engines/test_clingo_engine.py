@@ -22,8 +22,8 @@ from mm_logic.engines.clingo import ClingoEngine, control, program, session
 from mm_logic.engines.clingo.solve import CodeReader
 from mm_logic.engines.reference import ReferenceEngine
 from mm_logic.feedback import feedback
+from mm_logic.randomness import history_rng, random_code
 from mm_logic.rules import Rules
-from mm_logic.sampling import history_rng, random_code
 from mm_logic.support.errors import EncodingError, SolverTimeout
 from mm_logic.support.resources import encoding_path
 

@@ -14,12 +14,12 @@ import time
 
 import pytest
 
-from mm_logic.codemaker import random_secrets
 from mm_logic.notation import format_code
 from mm_logic.player import Player
 from mm_logic.rules import Rules
+from mm_logic.secret_codes import random_secrets
+from mm_logic.studies.batch_race import BatchRace, batch_secrets
 from mm_logic.studies.bench import bench_games
-from mm_logic.studies.race import BatchRace, batch_secrets
 
 from conftest import api_error
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from mm_logic.cli import cli
-from mm_logic.codemaker import spaced_secrets
 from mm_logic.game import GameRecord
 from mm_logic.rules import Rules
+from mm_logic.secret_codes import spaced_secrets
 from mm_logic.support.errors import BadInput
 
 from conftest import MMLOGIC, PY, ROOT, one_line_error
@@ -234,8 +234,8 @@ def test_bench_games_json_and_out_file(run, tmp_path):
     # The same secrets' attempts in the tree of every secret (another evaluation of the same games).
     from collections import Counter
 
-    from mm_logic.codemaker import random_secrets
     from mm_logic.engines.reference import ReferenceEngine
+    from mm_logic.secret_codes import random_secrets
     from mm_logic.strategies import make_strategy
     from mm_logic.studies.bench import bench_all
     tree = bench_all(ReferenceEngine(Rules()), make_strategy("minimax", Rules())).by_secret()

@@ -22,8 +22,8 @@ from conftest import PY, one_line_error
 def no_work(monkeypatch):
     """The work the commands below would start, made to fail at once: a refusal must come before it, and a
     number that should have been refused fails its test instead of running for ever."""
-    import mm_logic.codemaker
     import mm_logic.optimal.objectives
+    import mm_logic.secret_codes
     import mm_logic.static.search
     import mm_logic.studies.compare
     import mm_logic.studies.puzzle
@@ -31,7 +31,7 @@ def no_work(monkeypatch):
     def ran(*args, **kwargs):
         raise AssertionError("the work started: the number should have been refused before it")
 
-    for module, name in ((mm_logic.codemaker, "bench_secrets"), (mm_logic.studies.compare, "compare"),
+    for module, name in ((mm_logic.secret_codes, "bench_secrets"), (mm_logic.studies.compare, "compare"),
                          (mm_logic.optimal.objectives, "optimal"), (mm_logic.studies.puzzle, "draw_puzzle"),
                          (mm_logic.static.search, "static_search")):
         monkeypatch.setattr(module, name, ran)

@@ -16,12 +16,12 @@ import pytest
 from starlette.testclient import TestClient
 
 from mm_logic.client import RemoteServer
-from mm_logic.codemaker import random_secrets
 from mm_logic.engines.reference import ReferenceEngine
 from mm_logic.feedback import feedback
 from mm_logic.game import play
 from mm_logic.notation import format_code, parse_code
 from mm_logic.rules import Rules, make_rules
+from mm_logic.secret_codes import random_secrets
 from mm_logic.server.api import create_app
 from mm_logic.server.db_store import SCHEMA_VERSION, SqliteStore
 from mm_logic.server.process import ServerProcess

@@ -286,7 +286,7 @@ def codemaker_machine(schema, store, checks, counts: dict):
 
     from mm_logic.feedback import rule_of, score
     from mm_logic.notation import format_code, parse_code
-    from mm_logic.sampling import random_code
+    from mm_logic.randomness import random_code
     from mm_logic.strategies import STRATEGIES
 
     def integral(data):

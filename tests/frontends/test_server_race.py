@@ -12,8 +12,8 @@ import pytest
 from mm_logic.engines import BACKENDS
 from mm_logic.feedback import rule_of
 from mm_logic.notation import format_code
+from mm_logic.randomness import random_code
 from mm_logic.rules import Rules
-from mm_logic.sampling import random_code
 from mm_logic.server import race as race_module
 from mm_logic.server.race import Race
 from mm_logic.strategies import STRATEGIES

@@ -21,12 +21,12 @@ from pathlib import Path
 
 import pytest
 
-from mm_logic.codemaker import random_secrets
 from mm_logic.engines import make_engine
 from mm_logic.feedback import feedback, rule_of, score
 from mm_logic.game import Game, plural
 from mm_logic.notation import format_code, parse_code
 from mm_logic.rules import Rules
+from mm_logic.secret_codes import random_secrets
 from mm_logic.server.process import ServerProcess
 from mm_logic.strategies import make_strategy
 

@@ -7,8 +7,8 @@ import sys
 from mm_logic.engines import make_engine
 from mm_logic.feedback import feedback
 from mm_logic.game import play
+from mm_logic.randomness import history_rng, random_code
 from mm_logic.rules import Rules
-from mm_logic.sampling import history_rng, random_code
 from mm_logic.strategies import make_strategy
 
 from conftest import py_path, py_script

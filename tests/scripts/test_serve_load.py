@@ -8,10 +8,10 @@ import sys
 
 import pytest
 
-from mm_logic.codemaker import random_secrets
 from mm_logic.engines.reference import ReferenceEngine
 from mm_logic.game import play
 from mm_logic.rules import Rules
+from mm_logic.secret_codes import random_secrets
 from mm_logic.strategies import make_strategy
 
 from conftest import py_path

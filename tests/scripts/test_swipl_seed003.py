@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from mm_logic.codemaker import random_secrets
 from mm_logic.engines.reference import ReferenceEngine
 from mm_logic.engines.swipl.runtime import load_janus
 from mm_logic.feedback import feedback
+from mm_logic.secret_codes import random_secrets
 
 from conftest import load_seed003_script
 

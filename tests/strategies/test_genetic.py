@@ -7,10 +7,10 @@ import json
 import numpy as np
 import pytest
 
-from mm_logic.codemaker import random_secrets
 from mm_logic.engines.reference import ReferenceEngine
 from mm_logic.game import play
 from mm_logic.rules import Rules
+from mm_logic.secret_codes import random_secrets
 from mm_logic.strategies import make_strategy
 from mm_logic.strategies.genetic import GA001_POPULATION, Ga001Random, penalties
 from mm_logic.studies.bench import bench_games

@@ -79,8 +79,8 @@ def test_bench_text_says_failed_n_of_m(run, gives_up):
 
 def test_bench_games_counts_each_game_given_up(run, gives_up):
     # --games plays game by game (not as a tree): the same games fail.
-    from mm_logic.codemaker import random_secrets
     from mm_logic.rules import Rules
+    from mm_logic.secret_codes import random_secrets
     attempts = first_attempts(3, 3)
     secrets = random_secrets(Rules(3, 3), 40, 5)
     out = json.loads(run("bench", *PY, "--strategy", "first-gives-up", "--pegs", 3, "--colors", 3, "--games", 40,

@@ -10,9 +10,9 @@ import subprocess
 import pytest
 
 import mm_logic.studies.bench as bench_module
-from mm_logic.codemaker import random_secrets
 from mm_logic.engines import make_engine
 from mm_logic.rules import Rules
+from mm_logic.secret_codes import random_secrets
 from mm_logic.strategies import make_strategy
 from mm_logic.studies.bench import bench_games
 

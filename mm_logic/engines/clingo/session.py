@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...notation import Code, Entry
-from ...sampling import history_rng, random_code
+from ...randomness import history_rng, random_code
 from ..base import Session
 from .control import StepControl
 from .solve import CodeReader, solve

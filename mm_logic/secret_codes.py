@@ -1,4 +1,4 @@
-"""The codemaker's side of a game: which secrets are played.
+"""The secrets: which codes the codemaker keeps, game by game.
 
 One secret for ``solve`` and ``play`` (:func:`chosen_secret`: the user's, or a
 random one), many for a bench (:func:`bench_secrets`: random, evenly spaced,
@@ -15,8 +15,8 @@ from .codespace import MAX_CODES, code_space
 from .engines.base import Engine
 from .feedback import rule_of
 from .notation import Code, amount, parse_code
+from .randomness import random_code
 from .rules import Rules
-from .sampling import random_code
 from .support.errors import BadInput, WrongAnswer
 
 

@@ -27,10 +27,10 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from ..codemaker import every_secret, random_secrets
 from ..notation import Code
 from ..player import Player
 from ..rules import Rules
+from ..secret_codes import every_secret, random_secrets
 from ..support.errors import MMLogicError
 from ..support.interrupts import interrupts_held
 from ..support.processes import portable, start_worker
@@ -122,7 +122,7 @@ class BatchRace:
 
     Examples
     --------
-    >>> from mm_logic.codemaker import random_secrets
+    >>> from mm_logic.secret_codes import random_secrets
     >>> rules = Rules(3, 4)
     >>> race = BatchRace(rules, [Player(rules, "python", s, seed=1) for s in ("first", "minimax")],
     ...                  random_secrets(rules, 5, seed=1))
