@@ -10,7 +10,7 @@ import click
 
 from ..engines import BACKENDS
 from ..rules import make_rules, repeat_limit
-from ..strategies import DEFAULT_STRATEGY, parse_strategies
+from ..strategies import DEFAULT_STRATEGY, SCORERS, parse_strategies
 from ..support.interrupts import interrupted_code
 from ..terminal.progress import progress_bar
 from .options import (
@@ -83,7 +83,7 @@ def sweep_exit(sweep, out: Path | None) -> int:
 @repeat_options(metavar="M", where=", in every size")
 @feedback_option(where=", in every size")
 @encoding_option
-@strategy_option("minimax,expected,entropy,parts", many=True)
+@strategy_option(",".join(SCORERS), many=True)
 @backend_option(many=True, default="python", help="Engines")
 @click.option("--first-guess", "first_guesses", metavar="CODE", multiple=True,
               help="Opening to play in every size; repeat the option for several.  [default: each strategy's own]")
@@ -173,7 +173,7 @@ def openings(pegs, colors, no_repeat, max_repeat, feedback, encoding, strategies
     """
     from ..studies.openings import OpeningRanking, opening_cases
 
-    rules = make_rules(pegs, colors, max_repeat=repeat_limit(no_repeat, max_repeat), feedback=feedback)
+    rules = make_rules(pegs, colors, no_repeat, max_repeat, feedback=feedback)
     chosen = [s.name for s in parse_strategies(strategies, files=False)]
     cases = opening_cases(rules, chosen, backend, seed, encoding)
     ranking = OpeningRanking(rules, backend, chosen, run(cases))

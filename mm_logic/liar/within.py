@@ -64,6 +64,7 @@ import numpy as np
 
 from ..codespace import code_space
 from ..feedback import rule_of
+from ..histogram import HistogramFigures
 from ..lies import answerable, lies_told
 from ..notation import Code, format_code, format_feedback, parse_code
 from ..rules import Rules
@@ -357,12 +358,10 @@ def tree_json(rules: Rules, tree: Tree) -> dict:
 
 
 @dataclass
-class Check:
-    """A strategy walked against every secret and every way of answering it with at most K lies."""
+class Check(HistogramFigures):
+    """A strategy walked against every secret and every way of answering it with at most K lies: a game a leaf
+    (games, worst, mean: :class:`~mm_logic.histogram.HistogramFigures`)."""
 
-    games: int
-    worst: int
-    mean: float
     histogram: dict[int, int]
     #: Secrets the tree does not find, and answers it has no branch for (each: secret and guesses so far).
     missing: list
@@ -413,9 +412,7 @@ def check(rules: Rules, tree: Tree | dict) -> Check:
 
     for index in range(space.size):
         walk(tree, space.code(index), rules.lies, [])
-    games = sum(histogram.values())
-    mean = sum(k * v for k, v in histogram.items()) / games if games else 0.0
-    return Check(games, max(histogram, default=0), mean, dict(sorted(histogram.items())), missing)
+    return Check(dict(sorted(histogram.items())), missing)
 
 
 def parse_widths(text: str) -> dict[int, int]:

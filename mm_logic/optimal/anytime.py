@@ -156,7 +156,7 @@ class AnytimeResult:
         size = self.rules.size
         figures = self.tree.figures() if self.tree is not None else None
         return {"rules": self.rules.as_dict(), "total": self.total, "mean": round(self.total / size, 4),
-                "max": figures.max if figures is not None else None,
+                "max": figures.worst if figures is not None else None,
                 "heuristic": self.heuristic, "heuristic_total": self.heuristic_total,
                 "opening": format_code(self.opening, self.rules),
                 "exact_sets": self.exact_sets, "improved_sets": self.improved_sets,
@@ -174,7 +174,7 @@ class AnytimeResult:
                  f"{self.expanded_sets:,} chosen by look-ahead, {self.open_sets:,} still open",
                  f"seconds       {self.seconds:.1f}"]
         if self.tree is not None:
-            lines.insert(3, f"worst case    {self.tree.figures().max}")
+            lines.insert(3, f"worst case    {self.tree.figures().worst}")
         if self.save_tree is not None:
             lines.append(f"tree          {self.save_tree}")
         if not self.finished:
@@ -356,7 +356,7 @@ class Anytime:
     def write_tree(self) -> StrategyTree:
         """The best tree so far, its games counted against the running total, written to ``save_tree``."""
         tree = StrategyTree(self.rules, self._tree(self.root), strategy=f"anytime-{self.heuristic.name}")
-        counted = tree.figures().total_guesses
+        counted = tree.figures().total
         if counted != self.total:
             raise AssertionError(f"the tree's games take {counted} guesses, the search counted {self.total}")
         if self.save_tree is not None:

@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..histogram import format_histogram, histogram_figures
+from ..histogram import HistogramFigures, format_histogram
 from ..notation import Code, format_code, plural
 from ..rules import Rules
 from ..strategies.tree import TreeNode
@@ -59,8 +59,9 @@ class StoppedSearch:
 
 
 @dataclass
-class OptimalResult:
-    """An optimal strategy, its figures over every secret, and what proves it optimal."""
+class OptimalResult(HistogramFigures):
+    """An optimal strategy, its figures over every secret (games, total, mean, worst:
+    :class:`~mm_logic.histogram.HistogramFigures`), and what proves it optimal."""
 
     rules: Rules
     objective: str
@@ -99,23 +100,6 @@ class OptimalResult:
     guess_tasks: int = 0
 
     @property
-    def games(self) -> int:
-        return sum(self.histogram.values())
-
-    @property
-    def total(self) -> int:
-        """Sum over all secrets of the guesses the strategy takes."""
-        return sum(k * n for k, n in self.histogram.items())
-
-    @property
-    def mean(self) -> float:
-        return self.total / self.games
-
-    @property
-    def worst(self) -> int:
-        return max(self.histogram)
-
-    @property
     def opening(self) -> Code:
         return self.tree.guess
 
@@ -148,7 +132,7 @@ class OptimalResult:
             "consistent_only": self.consistent_only,
             "optimal": self.optimal_figure,
             "lower_bound": self.total if self.objective == "expected" else self.worst,
-            **histogram_figures(self.histogram),
+            **self.histogram_figures(),
             "opening": format_code(self.opening, rules),
             "openings": [{"opening": format_code(b.opening, rules), "cost": b.cost, "exact": b.exact}
                          for b in self.openings],

@@ -63,6 +63,8 @@ def __getattr__(name: str):
 
 #: The strategy a game plays when it names none (the contract's default ``--strategy``; a request's ``strategy``).
 DEFAULT_STRATEGY = "minimax"
+#: The four partition scorers (:mod:`.scoring`), as ``sweep --strategy`` plays them by default.
+SCORERS = ("minimax", "expected", "entropy", "parts")
 #: The literature's names of the built-in strategies (any case), as users type them.
 ALIASES = {"shapiro": "first", "knuth": "minimax", "irving": "expected", "neuwirth": "entropy", "kooi": "parts"}
 
@@ -236,5 +238,5 @@ def make_strategy(name: str | StrategyName, rules: Rules, seed: int | None = Non
     return chosen.make(rules, seed, time_limit=time_limit, first_guess=first_guess)
 
 
-__all__ = ["ALIASES", "STRATEGIES", "Strategy", "StrategyName", "StrategyTree", "TreeStrategy", "canonical_name",
-           "is_tree_name", "make_strategy", "parse_strategies", "parse_strategy"]
+__all__ = ["ALIASES", "DEFAULT_STRATEGY", "SCORERS", "STRATEGIES", "Strategy", "StrategyName", "StrategyTree",
+           "TreeStrategy", "canonical_name", "is_tree_name", "make_strategy", "parse_strategies", "parse_strategy"]

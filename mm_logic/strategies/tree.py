@@ -44,7 +44,7 @@ import numpy as np
 
 from ..codespace import code_space
 from ..feedback import rule_of
-from ..histogram import format_histogram, histogram_figures
+from ..histogram import HistogramFigures, format_histogram
 from ..notation import (
     Code,
     Entry,
@@ -454,8 +454,9 @@ def _read_node(data, rules: Rules, path: list[str]) -> TreeNode:
 
 
 @dataclass
-class TreeFigures:
-    """What ``mmlogic tree`` prints: the tree's bench over every secret, and its size."""
+class TreeFigures(HistogramFigures):
+    """What ``mmlogic tree`` prints: the tree's bench over every secret (games, total, mean, worst:
+    :class:`~mm_logic.histogram.HistogramFigures`), and its size."""
 
     tree: StrategyTree
     histogram: Counter
@@ -464,22 +465,6 @@ class TreeFigures:
     #: Secrets the tree has no branch for (0 for a complete tree).
     uncovered: int
 
-    @property
-    def games(self) -> int:
-        return sum(self.histogram.values())
-
-    @property
-    def total_guesses(self) -> int:
-        return sum(depth * n for depth, n in self.histogram.items())
-
-    @property
-    def mean(self) -> float:
-        return self.total_guesses / self.games if self.games else 0.0
-
-    @property
-    def max(self) -> int:
-        return max(self.histogram, default=0)
-
     def as_dict(self) -> dict:
         """The ``tree --json`` object (figures named as in ``bench --json``)."""
         tree = self.tree
@@ -487,7 +472,7 @@ class TreeFigures:
             "rules": tree.rules.as_dict(), "strategy": tree.strategy, "seed": tree.seed, "backend": tree.backend,
             **({"variant": tree.variant} if tree.variant else {}),  # only a variant's, as in its file
             "opening": format_code(tree.root.guess, tree.rules),
-            **histogram_figures(self.histogram),
+            **self.histogram_figures(),
             "nodes": self.nodes, "uncovered": self.uncovered,
         }
 
@@ -502,9 +487,9 @@ class TreeFigures:
                  f"strategy   {tree.strategy}" + (f" ({made})" if made else ""),
                  f"opening    {format_code(tree.root.guess, tree.rules)}",
                  f"games      {self.games}",
-                 f"total      {self.total_guesses}",
+                 f"total      {self.total}",
                  f"mean       {self.mean:.3f}",
-                 f"max        {self.max}",
+                 f"max        {self.worst}",
                  f"histogram  {histogram}",
                  f"nodes      {self.nodes}"]
         if self.uncovered:

@@ -38,7 +38,7 @@ from ..codespace import code_space
 from ..engines.base import Engine
 from ..feedback import rule_of
 from ..game import EngineDisagreement, Game, GameRecord, NoProgress, attempts_limit, play
-from ..histogram import figure, format_histogram, histogram_figures
+from ..histogram import Histogram, figure, format_histogram
 from ..lies import Liar
 from ..notation import Code, Entry, format_entry
 from ..player import Player
@@ -53,10 +53,11 @@ from .statistics import summarize
 
 #: Called with the number of games just finished (a progress bar's ``update``).
 Progress = Callable[[int], None]
-#: Plays one game of a bench: ``codemaker(engine, strategy, secret)``, the game's record. The
-#: default plays against the secret here (:func:`mm_logic.game.play`); a front end may hand another, e.g. a
-#: server's codemaker that keeps the secret (:class:`mm_logic.client.RemoteCodemaker`). With ``jobs > 1``
-#: it is sent to the workers: a module-level function or a picklable object.
+#: A bench's codemaker (the side that answers its guesses), as the game played against it:
+#: ``codemaker(engine, strategy, secret)``, the game's record. The default plays against the secret here
+#: (:func:`mm_logic.game.play`); a front end may hand another, e.g. a server's codemaker that keeps the secret
+#: (:class:`mm_logic.client.RemoteCodemaker`). With ``jobs > 1`` it is sent to the workers: a module-level
+#: function or a picklable object.
 Codemaker = Callable[[Engine, Strategy, Code], GameRecord]
 
 
@@ -93,7 +94,14 @@ class BenchResult:
 
     @property
     def histogram(self) -> Counter:
+        """Guesses -> games won."""
         return Counter(attempts for _, attempts in self.games_played)
+
+    @property
+    def won_figures(self) -> Histogram:
+        """The figures of the games won (:class:`~mm_logic.histogram.Histogram`): a game failed took no number of
+        guesses, so the bench's figures beside its games (won or failed) are these."""
+        return Histogram(self.histogram)
 
     def by_secret(self) -> dict[Code, int]:
         """Attempts per secret won (a secret drawn twice was played alike twice)."""
@@ -111,17 +119,18 @@ class BenchResult:
 
     @property
     def total_guesses(self) -> int:
-        return sum(attempts for _, attempts in self.games_played)
+        """The guesses of the games won, summed (``bench --json``'s ``total_guesses``)."""
+        return self.won_figures.total
 
     @property
     def mean(self) -> float:
         """The mean of the games won; 0 without one (a chart's empty bar: the figures and the text have none)."""
-        return self.total_guesses / self.won if self.won else 0.0
+        return self.won_figures.mean
 
     @property
     def max(self) -> int:
-        """The most guesses of a game won; 0 without one, as :attr:`mean`."""
-        return max((attempts for _, attempts in self.games_played), default=0)
+        """The most guesses of a game won (``bench --json``'s ``max``); 0 without one, as :attr:`mean`."""
+        return self.won_figures.worst
 
     @property
     def ms_per_game(self) -> float:
@@ -165,7 +174,7 @@ class BenchResult:
         """Games (won or failed), total, mean (over the games won), max, histogram and seconds, as the
         contract writes them."""
         return {
-            **histogram_figures(self.histogram),
+            **self.won_figures.histogram_figures(),
             "games": self.games,
             "seconds": round(self.seconds, 3),
             **({"search": self.search} if self.search is not None else {}),

@@ -30,8 +30,10 @@ from ..randomness import drawn_seed
 from ..rules import FEEDBACK_RULES, Rules
 from ..secret_codes import check_every_secret, game_secrets, random_secrets, secret_indices
 from ..strategies import StrategyName, parse_strategies, with_ga
+from ..strategies.genetic import GENETIC_NAMES
 from ..support.errors import BadInput
 from .bench import BenchResult, Progress, bench_all, bench_games, warm_up
+from .presets import PRESETS, Study
 from .statistics import PairedTest, format_p, paired_test
 
 
@@ -48,106 +50,6 @@ def feedback_names(text: str) -> list[str]:
         raise BadInput(f"unknown feedback rule {quoted(unknown[0] if unknown else text)}; choose from "
                        f"{', '.join(FEEDBACK_RULES)}, or a FILE.py, FILE.lp or FILE.pl of your own")
     return list(dict.fromkeys(listed))
-
-
-@dataclass(frozen=True)
-class Study:
-    """One experiment of a report: rule sets x backends x strategies, on how many secrets.
-
-    ``games`` random secrets per rule set, or every secret where the space has
-    at most ``every_secret_up_to`` codes.
-    """
-
-    title: str
-    #: Short name for chart files.
-    slug: str
-    rule_sets: tuple[Rules, ...]
-    backends: tuple[str, ...]
-    #: Names in a preset; read once (:class:`~mm_logic.strategies.StrategyName`) in a plan that
-    #: :meth:`ComparePlan.make` checked.
-    strategies: tuple[str | StrategyName, ...]
-    games: int = 20
-    every_secret_up_to: int = 0
-    #: (backend, most pegs) pairs: where the report stopped a slow algorithm (A1 at n = 6).
-    stops: tuple[tuple[str, int], ...] = ()
-
-    def every_secret(self, rules: Rules) -> bool:
-        return rules.size <= self.every_secret_up_to
-
-    def plays(self, rules: Rules, backend: str) -> bool:
-        """Whether this study runs ``backend`` on ``rules`` (see ``stops``)."""
-        return all(rules.pegs <= most for name, most in self.stops if name == backend)
-
-
-_GENETIC = ("ga001-random", "ga001-similar", "ga001-dissimilar", "ga001-reduction", "ga004")
-#: Seed 001's figure 10: the populations tried (the figure's own are not in the text).
-_GA001_POPULATIONS = (10, 20, 50, 100)
-#: ``first`` and the four scorers: what the feedback-rules preset plays under every rule.
-_FIRST_AND_SCORERS = ("first", "minimax", "expected", "entropy", "parts")
-
-#: The seeds' experiments (shared/seeds), replayed by ``compare --preset NAME``:
-#: 000 human-like strategies (every secret, where the report sampled 10**6 games),
-#: 001 CSP algorithms A1-A5 and genetic algorithms (20 games per setting as the
-#: report; every secret of 4x8), 003 the CLP(FD) guesser's settings, 004 the
-#: genetic algorithm of 4x8 over 500 games. The declarative engines play beside them.
-#: ``feedback-rules`` (issue 37) names the feedback rule in its rule sets: the standard, black-peg and
-#: positional games side by side, checked across engines on the small size.
-PRESETS: dict[str, tuple[Study, ...]] = {
-    "seed000": (
-        Study("strategies 1-3 beside the consistent-code players", "human",
-              (Rules(4, 6), Rules(4, 8), Rules(4, 8, 1), Rules(4, 20), Rules(6, 4)),
-              ("python",), ("human1", "human2", "human3", "first"), every_secret_up_to=10**6),),
-    "seed001": (
-        Study("A1-A5 against n, p = 2n (A1 stopped at n = 6 as in the report)", "csp",
-              tuple(Rules(n, 2 * n, 1) for n in range(4, 9)), ("a1", "a2", "a3", "a4", "a5", "clingo"), ("any",),
-              every_secret_up_to=2000, stops=(("a1", 6),)),
-        # The genetic strategies search by themselves (a2 answers only when E stays
-        # empty); a2's own `any` is the report's "RAC" of figures 14-15.
-        Study("genetic algorithms against chronological backtracking, n = 4..8, p = 2n", "genetic",
-              tuple(Rules(n, 2 * n, 1) for n in range(4, 9)), ("a2",), ("any", *_GENETIC)),
-        Study("A1-A3 against p, n = 5", "alphabet", tuple(Rules(5, p, 1) for p in range(5, 16)),
-              ("a1", "a2", "a3"), ("any",)),
-        Study("two occurrences allowed (question 1.2), n = 4, p = 8", "two-occurrences",
-              (Rules(4, 8, 1), Rules(4, 8, 2)), ("a3", "a4"), ("any",), games=40),
-    ),
-    "seed003": (
-        Study("the CLP(FD) guesser's settings", "settings", (Rules(5, 8, 1), Rules(5, 8)),
-              ("swipl", "clingo", "python"), ("first",), every_secret_up_to=10**6),
-        Study("beside the scoring strategies", "strategies", (Rules(5, 8, 1), Rules(5, 8)),
-              ("python",), ("random", "minimax"), every_secret_up_to=10**6),),
-    "seed004": (
-        Study("the genetic algorithm beside the other strategies, 4x8", "genetic", (Rules(4, 8),),
-              ("python",), ("ga004", "ga001-random", "random", "first", "minimax", "human3"), games=500),),
-    # Issue 39: the reports' parameter studies (docs/results/seed001.md, seed004.md), as --ga names.
-    # Seed 001's figure 10: ga001-random's time by population, maxgen 50, maxsize 6, p 0.25 (question 2.1).
-    "ga001-population": (
-        Study("seed 001 figure 10: ga001-random by population (50 generations, E of 6, mutation 0.25), "
-              "n = 4..8, p = 2n", "population", tuple(Rules(n, 2 * n, 1) for n in range(4, 9)), ("a2",),
-              tuple(f"ga001-random:population={p}:eset=6:generations=50" for p in _GA001_POPULATIONS)),),
-    # Question 2.1's other trials: the rate 1/n or fixed, and the mutation's type.
-    "ga001-mutation": (
-        Study("seed 001 question 2.1: ga001-random's mutation, 1/n or fixed, each peg or one peg, "
-              "n = 4..8, p = 2n", "mutation", tuple(Rules(n, 2 * n, 1) for n in range(4, 9)), ("a2",),
-              tuple(f"ga001-random:mutation={m}" for m in ("1/n", "0.1", "0.25", "0.5"))
-              + ("ga001-random:mutation=1:mutate=one-peg",)),),
-    # Seed 004's sweep: 5 ratios x 4 rates x 3 populations, 50 games each (its 3,000 runs).
-    "ga004-sweep": (
-        Study("seed 004's sweep: ratio 2-6 x mutation 3, 5, 15, 30% x population 50, 100, 200, 4x8", "sweep",
-              (Rules(4, 8),), ("python",), tuple(f"ga004:population={p}:mutation={m}%:ratio={r}"
-                                                 for r in range(2, 7) for m in (3, 5, 15, 30)
-                                                 for p in (50, 100, 200)), games=50),),
-    # Its choice (ratio 3, population 200, 5%) over 500 games, then the rerun at 15%.
-    "ga004-mutation": (
-        Study("seed 004: ratio 3, population 200, mutation 5% (its choice) and 15% (its rerun), 4x8", "rerun",
-              (Rules(4, 8),), ("python",), ("ga004", "ga004:mutation=15%"), games=500),),
-    "feedback-rules": (
-        Study("first and the scorers under each feedback rule, python beside clingo", "rules-3x4",
-              tuple(Rules(3, 4, feedback=f) for f in FEEDBACK_RULES), ("python", "clingo"), _FIRST_AND_SCORERS,
-              every_secret_up_to=10**6),
-        Study("first and the scorers under each feedback rule, 4x6", "rules-4x6",
-              tuple(Rules(4, 6, feedback=f) for f in FEEDBACK_RULES), ("python",), _FIRST_AND_SCORERS,
-              every_secret_up_to=10**6),),
-}
 
 
 def names(kind: str, choices, text: str) -> list[str]:
@@ -226,11 +128,11 @@ class ComparePlan:
             every_secret_up_to=MAX_CODES if all_secrets else 0 if games is not None else study.every_secret_up_to,
         ) for study in studies)
         if ga is not None:
-            if not any(s.name.partition(":")[0] in _GENETIC for study in studies for s in study.strategies):
+            if not any(s.name.partition(":")[0] in GENETIC_NAMES for study in studies for s in study.strategies):
                 raise BadInput("--ga sets a genetic algorithm's parameters; no strategy compared is one "
-                               f"(choose from {', '.join(_GENETIC)})")
+                               f"(choose from {', '.join(GENETIC_NAMES)})")
             studies = tuple(replace(study, strategies=tuple(dict.fromkeys(
-                with_ga(s, ga) if s.name.partition(":")[0] in _GENETIC else s for s in study.strategies)))
+                with_ga(s, ga) if s.name.partition(":")[0] in GENETIC_NAMES else s for s in study.strategies)))
                 for study in studies)
         if options.get("seed") is None:
             # One seed for the whole plan: each backend drawing its own, a random strategy played other games on

@@ -165,7 +165,7 @@ def summarize(histogram: Mapping[int, int]) -> Summary:
 
     Computed from the counts: a bench over every secret of a large space holds a million
     games in a few bins. An empty histogram has n = 0 and no mean, min or max (None, as in
-    ``mm_logic.histogram.histogram_figures``).
+    ``mm_logic.histogram.HistogramFigures.histogram_figures``).
 
     >>> summary = summarize({1: 1, 2: 1, 3: 1, 4: 1, 5: 1})
     >>> summary.mean, summary.min, summary.max, round(summary.stdev, 6)

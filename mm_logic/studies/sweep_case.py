@@ -37,8 +37,6 @@ CASE_FIELDS = ("rules", "strategy", "first_guess", "backend", "seed", "variant")
 #: What a row has beyond its case, in order.
 RESULT_FIELDS = ("opening", "games", "total_guesses", "mean", "max", "histogram", "seconds", "peak_rss_mb",
                  "start_rss_mb", "host")
-#: The four scoring strategies: the default of ``sweep --strategy``.
-SCORING = ("minimax", "expected", "entropy", "parts")
 
 
 @dataclass(frozen=True)

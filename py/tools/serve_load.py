@@ -60,7 +60,7 @@ from mm_logic.notation import Code, format_code, parse_code
 from mm_logic.rules import make_rules
 from mm_logic.secret_codes import random_secrets
 from mm_logic.server.process import ServerProcess
-from mm_logic.strategies import make_strategy
+from mm_logic.strategies import DEFAULT_STRATEGY, make_strategy
 from mm_logic.support.errors import BadInput
 from mm_logic.support.scripting import count, natural, positive_seconds, run
 
@@ -167,7 +167,7 @@ def main() -> int:
     parser.add_argument("--role", choices=["codemaker", "codebreaker"], default="codemaker",
                         help="the client's side (default codemaker: the server guesses)")
     parser.add_argument("--backend", default="python", help="engine (default python)")
-    parser.add_argument("--strategy", default="minimax", help="strategy (default minimax)")
+    parser.add_argument("--strategy", default=DEFAULT_STRATEGY, help=f"strategy (default {DEFAULT_STRATEGY})")
     parser.add_argument("--pegs", type=int, default=4)
     parser.add_argument("--colors", type=int, default=6)
     parser.add_argument("--seed", type=natural, default=1, help="seed of the secrets (default 1)")

@@ -24,7 +24,7 @@ from conftest import ROOT
 DOCS = ROOT / "docs"
 #: The modules the API pages document: docs/api/NAME.md for mm_logic.NAME.
 API_MODULES = ["adversary", "client", "codespace", "counting", "diagnosis", "engines", "engines.base",
-               "engines.csp", "support.errors", "feedback", "feedback.variant", "game", "kernels",
+               "engines.csp", "support.errors", "feedback", "feedback.variant", "game", "histogram", "kernels",
                "kernels.cache_folders", "kernels.counting",
                "kernels.entropies", "kernels.lies_within", "kernels.numba_cache", "kernels.optimal",
                "kernels.optimal.ahead", "kernels.optimal.ahead_build", "kernels.optimal.arrays",
