@@ -1,4 +1,5 @@
-"""``serve``: the codemaker server, its web page and JSON API (and seed 003's line protocol)."""
+"""``serve``: the server (codemaker or codebreaker, as a game's role asks), its web page and JSON API, and seed
+003's line protocol."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The codemaker server's JSON API, a Starlette application (``mmlogic serve`` runs it on uvicorn).
+"""The server's JSON API, a Starlette application (``mmlogic serve`` runs it on uvicorn).
 
 Routes (bodies and answers are JSON; the whole reference is ``docs/server.md``):
 

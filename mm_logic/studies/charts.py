@@ -25,19 +25,19 @@ def _pyplot():
 
 def _grouped_bars(plt, comparison: Comparison, value, ylabel: str, title: str, path: Path,
                   by_backend: bool, log: bool = False) -> None:
-    rule_labels = list(dict.fromkeys(r.rules.describe() for r in comparison.rows))
+    rule_sets = list(dict.fromkeys(r.rules.describe() for r in comparison.rows))
     series = list(dict.fromkeys((r.backend, r.strategy) if by_backend else r.strategy for r in comparison.rows))
     values = {}
     for r in comparison.rows:
         key = (r.backend, r.strategy) if by_backend else r.strategy
         values.setdefault((key, r.rules.describe()), value(r))
-    fig, ax = plt.subplots(figsize=(max(6, 1.4 * len(rule_labels) + 2), 4.2))
+    fig, ax = plt.subplots(figsize=(max(6, 1.4 * len(rule_sets) + 2), 4.2))
     width = 0.8 / max(len(series), 1)
     for i, key in enumerate(series):
-        xs = [j + i * width for j in range(len(rule_labels))]
-        ys = [values.get((key, label), 0) for label in rule_labels]
+        xs = [j + i * width for j in range(len(rule_sets))]
+        ys = [values.get((key, label), 0) for label in rule_sets]
         ax.bar(xs, ys, width, label=" / ".join(key) if by_backend else key)
-    ax.set_xticks([j + width * (len(series) - 1) / 2 for j in range(len(rule_labels))], rule_labels)
+    ax.set_xticks([j + width * (len(series) - 1) / 2 for j in range(len(rule_sets))], rule_sets)
     _finish(plt, fig, ax, ylabel, title, path, log)
 
 
