@@ -23,13 +23,13 @@ class ClingoEngine(Engine):
 
     def __init__(self, rules, **options):
         super().__init__(rules, **options)
-        self.entry = Path(self.encoding) if self.encoding else encoding_path(ENTRY)
-        self.program = Program(self.entry, rules, self.time_limit, watched=bool(self.encoding),
+        self.entry_file = Path(self.encoding) if self.encoding else encoding_path(ENTRY)
+        self.program = Program(self.entry_file, rules, self.time_limit, watched=bool(self.encoding),
                                shipped=not self.encoding)
 
     @property
     def source(self) -> str:
-        return str(self.entry)
+        return str(self.entry_file)
 
     @property
     def warnings(self) -> list[str]:

@@ -95,11 +95,11 @@ def _process_memory() -> tuple[int, int]:
         return peak, peak
 
 
-def ground_watched(ctl: Control, parts, time_limit: float | None, entry: Path,
+def ground_watched(ctl: Control, parts, time_limit: float | None, entry_file: Path,
                    limit_said: str | None = None) -> None:
     """``ctl.ground(parts)`` in a thread, while this one watches the time limit, the memory and Ctrl-C.
 
-    Past ``time_limit`` raises :class:`~mm_logic.support.errors.SolverTimeout`, whose line names ``entry`` and
+    Past ``time_limit`` raises :class:`~mm_logic.support.errors.SolverTimeout`, whose line names ``entry_file`` and
     the limit: ``limit_said`` (e.g. ``"60 s, the bound on ..."``) where the limit is not the command's
     ``--time-limit``. Past :func:`memory_budget`, or on clingo's own ``MemoryError``, raises
     :class:`GroundingTooLarge`. Ctrl-C (KeyboardInterrupt) is raised again. A grounding stopped so is left
@@ -121,7 +121,7 @@ def ground_watched(ctl: Control, parts, time_limit: float | None, entry: Path,
     thread.start()
     deadline = None if time_limit is None else time.monotonic() + time_limit
     # A grounding that never ends is said on stderr while it lasts.
-    with waiting(f"clingo grounding {entry}", time_limit):
+    with waiting(f"clingo grounding {entry_file}", time_limit):
         try:
             while not done.wait(WATCH_SLICE if deadline is None
                                 else max(0.0, min(WATCH_SLICE, deadline - time.monotonic()))):
@@ -129,22 +129,22 @@ def ground_watched(ctl: Control, parts, time_limit: float | None, entry: Path,
                     abandon(thread)
                     said = f"the time limit of {time_limit:g} s; {TIME_LIMIT_ADVICE}" if limit_said is None \
                         else f"{limit_said}; {ENDLESS_ADVICE}"
-                    raise SolverTimeout(f"clingo did not ground {entry} within {said}")
+                    raise SolverTimeout(f"clingo did not ground {entry_file} within {said}")
                 # Looked up once the grounding outlives a slice: a step's grounding, thousands in a strategy
                 # tree, is over by then.
                 budget = memory_budget() if budget is None else budget
                 if resident_memory() - start > budget:
                     abandon(thread)
                     raise GroundingTooLarge(
-                        f"clingo's grounding of {entry} took more than {memory_text(budget)} of memory, the most one "
-                        f"grounding may take ({GROUND_MEMORY_SHARE:.0%} of the memory free, at most "
+                        f"clingo's grounding of {entry_file} took more than {memory_text(budget)} of memory, the most "
+                        f"one grounding may take ({GROUND_MEMORY_SHARE:.0%} of the memory free, at most "
                         f"{memory_text(MAX_GROUND_MEMORY)}); {ENDLESS_ADVICE}")
         except KeyboardInterrupt:
             abandon(thread)
             raise
     if failure:
         if isinstance(failure[0], MemoryError):  # clingo's bad_alloc: the process's own limit was reached
-            raise GroundingTooLarge(f"clingo ran out of memory grounding {entry}; {ENDLESS_ADVICE}") from None
+            raise GroundingTooLarge(f"clingo ran out of memory grounding {entry_file}; {ENDLESS_ADVICE}") from None
         raise failure[0]
 
 

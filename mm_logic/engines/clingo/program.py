@@ -87,7 +87,7 @@ def code_only(data: bytes) -> bytes:
     return bytes(out)
 
 
-def check_utf8(entry: Path) -> None:
+def check_utf8(entry_file: Path) -> None:
     """Refuse (:class:`EncodingError`, ``file:line``) an encoding, or a file it includes, that
     is not UTF-8 outside its comments, an include that names no regular file (a FIFO), and one
     that cannot be read (an I/O error: clingo read it as an empty part) or is larger than
@@ -102,7 +102,7 @@ def check_utf8(entry: Path) -> None:
     """
     search = [Path.cwd().resolve(), *(Path(p) for p in os.environ.get("CLINGOPATH", "").split(os.pathsep) if p)]
     seen: set[Path] = set()
-    todo: list[tuple[Path, str | None]] = [(entry, None)]  # a file, and the file:line that includes it
+    todo: list[tuple[Path, str | None]] = [(entry_file, None)]  # a file, and the file:line that includes it
     while todo:
         file, origin = todo.pop()
         if file.resolve() in seen:
@@ -140,16 +140,16 @@ def check_utf8(entry: Path) -> None:
                     raise EncodingError(f"{file}:{line}: the included {included} is not a regular file")
 
 
-def shipped_parts(entry: Path) -> list[Path]:
+def shipped_parts(entry_file: Path) -> list[Path]:
     """The files the shipped entry file includes, by absolute path, if it says nothing else.
 
     clingo looks an include up in the working folder first: a ``code.lp`` of the user's
     there replaced a part of the shipped game itself, with no ``--encoding`` given.
     Parsed by absolute path, the shipped game is the same from any folder.
     """
-    code = code_only(entry.read_bytes())
-    parts = [entry.parent / os.fsdecode(include[1]) for include in _INCLUDE.finditer(code)]
-    return parts if parts and not _INCLUDE_STATEMENT.sub(b"", code).strip() else [entry]
+    code = code_only(entry_file.read_bytes())
+    parts = [entry_file.parent / os.fsdecode(include[1]) for include in _INCLUDE.finditer(code)]
+    return parts if parts and not _INCLUDE_STATEMENT.sub(b"", code).strip() else [entry_file]
 
 
 @contextmanager
@@ -221,9 +221,9 @@ class Program:
     grounding, ``limit_said`` names that limit where it is not ``--time-limit``.
     """
 
-    def __init__(self, entry: Path, rules: Rules, time_limit: float | None = None, watched: bool = False,
+    def __init__(self, entry_file: Path, rules: Rules, time_limit: float | None = None, watched: bool = False,
                  shipped: bool = False, limit_said: str | None = None):
-        self.entry = entry
+        self.entry_file = entry_file
         self.limit_said = limit_said
         #: The shipped entry file: its parts are parsed by absolute path (:func:`shipped_parts`).
         self.shipped = shipped
@@ -253,16 +253,16 @@ class Program:
     def statements(self) -> list:
         """The encoding as clingo AST statements (includes resolved), parsed on first use."""
         if self._statements is None:
-            if not self.entry.is_file():
-                raise EncodingError(f"{self.entry}:1: no such encoding file")
+            if not self.entry_file.is_file():
+                raise EncodingError(f"{self.entry_file}:1: no such encoding file")
             statements: list = []
             self._errors.clear()
             try:
                 if self.shipped:
-                    files = shipped_parts(self.entry)
+                    files = shipped_parts(self.entry_file)
                 else:
-                    check_utf8(self.entry)
-                    files = [self.entry]
+                    check_utf8(self.entry_file)
+                    files = [self.entry_file]
                 with _include_path(encodings_dir()):
                     parse_files([str(f) for f in files], statements.append, logger=self._log, message_limit=100)
             except RuntimeError as error:
@@ -305,7 +305,7 @@ class Program:
         self._errors.clear()
         try:
             if self.watched:
-                ground_watched(ctl, parts, self.time_limit, self.entry, self.limit_said)
+                ground_watched(ctl, parts, self.time_limit, self.entry_file, self.limit_said)
             else:
                 ctl.ground(parts)
         except RuntimeError as error:
@@ -318,7 +318,7 @@ class Program:
 
     def misfit(self, detail: str) -> EncodingError:
         """An answer of the encoding that breaks the engine's expectations, as one line."""
-        return EncodingError(f"{self.entry}:1: {detail}")
+        return EncodingError(f"{self.entry_file}:1: {detail}")
 
     def _encoding_error(self, error: RuntimeError) -> EncodingError:
         """The first error clingo logged, on one line starting with ``file:line``."""
@@ -327,4 +327,4 @@ class Program:
         if located:  # "file:3:5-9: error: syntax error, ..." -> "file:3:5-9: syntax error, ..."
             return EncodingError(located[0].replace(": error: ", ": ", 1))
         detail = self._errors[0] if self._errors else one_line(str(error))
-        return EncodingError(f"{self.entry}:1: {detail}")
+        return EncodingError(f"{self.entry_file}:1: {detail}")

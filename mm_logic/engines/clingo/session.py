@@ -223,7 +223,7 @@ class ClingoSession(Session):
         # The free external is assumed either way, so that it never doubles a model.
         assumptions = [] if control.lexicographic is None else [(control.lexicographic, lexicographic)]
         engine = self._engine
-        what = f"{self.rules.describe()}, {question}, {engine.entry.name}"
+        what = f"{self.rules.describe()}, {question}, {engine.entry_file.name}"
         if not solve(control.ctl, reader, assumptions, models, budget=budget, time_limit=engine.time_limit,
                      stop_at=stop_at, what=what):
             if budget is not None:

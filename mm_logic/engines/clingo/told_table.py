@@ -56,13 +56,13 @@ MAX_MODELS_PER_CODE = 2
 _INCLUDE = re.compile(rb'#include\s*"([^"]*)"')
 
 
-def included_files(entry: Path) -> list[Path]:
-    """``entry`` and the files it includes, as clingo finds them (the working folder, the including
+def included_files(entry_file: Path) -> list[Path]:
+    """``entry_file`` and the files it includes, as clingo finds them (the working folder, the including
     file's folder, ``CLINGOPATH``, then the shipped encodings): what the derived table depends on."""
     search = [Path.cwd(), *(Path(p) for p in os.environ.get("CLINGOPATH", "").split(os.pathsep) if p),
               encodings_dir()]
     found: list[Path] = []
-    todo = [entry]
+    todo = [entry_file]
     while todo:
         file = todo.pop()
         if file.resolve() in found:
@@ -232,7 +232,7 @@ class ClingoTold:
         """Every model of ``ctl`` to ``on_model``, bounded by the time limit and Ctrl-C."""
         deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
         if solve_within(ctl, on_model, deadline) is None:
-            raise SolverTimeout(f"clingo did not derive the rule of {self.program.entry} within the time limit "
+            raise SolverTimeout(f"clingo did not derive the rule of {self.program.entry_file} within the time limit "
                                 f"of {self.time_limit:g} s; raise --time-limit")
 
     def _secret_keys(self, ids: np.ndarray, lengths: np.ndarray) -> np.ndarray:

@@ -37,11 +37,11 @@ class SwiplEngine(Engine):
             # Loading the libraries is start-up, untimed (library(clpfd): about a second); the time
             # limit bounds what the user's file adds (a directive that loops).
             self._prolog.load_encoding(None)
-        self.entry, self.module = self._prolog.load_encoding(
+        self.entry_file, self.module = self._prolog.load_encoding(
             self.encoding, self.time_limit if self.encoding is not None else None)
         if self.labeling is not None and self.encoding is not None:
             self._prolog.require(self.module, "labeled/3", Path(self.encoding), "--labeling")
-        self._shown = Path(self.encoding) if self.encoding is not None else self.entry
+        self._shown = Path(self.encoding) if self.encoding is not None else self.entry_file
         self._dtype = np.uint8 if rules.colors <= 255 else np.uint16
 
     @property
@@ -60,7 +60,7 @@ class SwiplEngine(Engine):
         if answer == "timeout":
             raise SolverTimeout(
                 f"swipl did not answer within the time limit of {self.time_limit:g} s "
-                f"({self.rules.describe()}, {question}, {self.entry.name}); {self.rules.naming.more_time()}"
+                f"({self.rules.describe()}, {question}, {self.entry_file.name}); {self.rules.naming.more_time()}"
             )
         if answer == "interrupted":
             raise KeyboardInterrupt
