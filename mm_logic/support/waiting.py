@@ -7,9 +7,13 @@ it has gone :data:`FIRST` s without a word a line on stderr names it (``note: li
 admits, by clingo: 0:05 so far (no time limit; Ctrl-C stops it)``), then every :data:`EVERY` s while it
 lasts. A wait that reports its own progress calls :meth:`Wait.touch` between its steps: the notes say only
 what the steps cannot. Only the outermost wait of a thread speaks (listing an encoding's codes is a clingo
-call too). Never on stdout: a ``--json`` answer stays whole.
+call too), with the bound that ends it first: its own (the command's ``--time-limit``: ``(time limit 5 s)``),
+or one of mmlogic's own that a wait within it has (a rule's grounding: ``(at most 60 s; Ctrl-C stops it)``,
+counted from the outer wait's start), or none. Never on stdout: a ``--json`` answer stays whole.
 
-One daemon thread of the process says them, so that a call blocked in C (clingo, SWI-Prolog) is said too.
+One daemon thread of the process says them, so that a call blocked in C (clingo, SWI-Prolog) is said too. It
+is woken only when a wait is due before the time it sleeps until: a strategy tree's thousands of short
+questions, each a wait, cost no thread switch each.
 """
 
 from __future__ import annotations
@@ -29,12 +33,21 @@ EVERY = 10.0
 
 
 class Wait:
-    """One wait under way: what it waits for, its bound (seconds; None: none) and when it was last heard of."""
+    """One wait under way: what it waits for, its bound (seconds; None: none; ``built_in``: one of mmlogic's own,
+    not the command's ``--time-limit``), the outermost wait of its thread (``root``, itself if it is that one),
+    and when it was last heard of."""
 
-    def __init__(self, what: str, bound: float | None, outermost: bool):
-        self.what, self.bound, self.outermost = what, bound, outermost
+    def __init__(self, what: str, bound: float | None, root: Wait | None = None, built_in: bool = False):
+        self.what, self.bound, self.built_in = what, bound, built_in
+        self.root = self if root is None else root
+        self.outermost = root is None
         self.started = self.heard = time.monotonic()
         self.said: float | None = None
+
+    @property
+    def ends(self) -> float | None:
+        """When its bound ends it (on ``time.monotonic``'s clock; None: never)."""
+        return None if self.bound is None else self.started + self.bound
 
     def touch(self) -> None:
         """The wait made progress it reports itself: say nothing for another :data:`FIRST` s."""
@@ -44,8 +57,17 @@ class Wait:
         """When its next line is due (on ``time.monotonic``'s clock)."""
         return self.heard + FIRST if self.said is None else self.said + EVERY
 
-    def line(self, now: float) -> str:
-        bound = "no time limit; Ctrl-C stops it" if self.bound is None else f"time limit {self.bound:g} s"
+    def line(self, now: float, within: list[Wait] = ()) -> str:
+        """The note of this wait at ``now``, with the bound that ends it first: its own, or that of one of the waits
+        ``within`` it (of its thread, under way) that a bound of mmlogic's own ends."""
+        first = min((wait for wait in (self, *within) if wait.ends is not None and (wait is self or wait.built_in)),
+                    key=lambda wait: (wait.ends, wait is not self), default=None)
+        if first is None:
+            bound = "no time limit; Ctrl-C stops it"
+        elif first.built_in:
+            bound = f"at most {round(first.ends - self.started):g} s; Ctrl-C stops it"
+        else:
+            bound = f"time limit {first.bound:g} s"
         return f"note: {self.what}: {clock(now - self.started)} so far ({bound})"
 
 
@@ -57,6 +79,8 @@ class _Notes:
         self.waits: list[Wait] = []
         self.thread: threading.Thread | None = None
         self.local = threading.local()
+        #: When the thread wakes up next (on ``time.monotonic``'s clock; None: when it is woken).
+        self.wakes: float | None = None
 
     def add(self, wait: Wait) -> None:
         with self.lock:
@@ -64,7 +88,8 @@ class _Notes:
             if self.thread is None:
                 self.thread = threading.Thread(target=self._run, name="mmlogic-waiting", daemon=True)
                 self.thread.start()
-            self.lock.notify()
+            if wait.outermost and (self.wakes is None or wait.due() < self.wakes):
+                self.lock.notify()
 
     def remove(self, wait: Wait) -> None:
         with self.lock:
@@ -75,14 +100,18 @@ class _Notes:
             while True:
                 speaking = [wait for wait in self.waits if wait.outermost]
                 if not speaking:
+                    self.wakes = None
                     self.lock.wait()
                     continue
                 now = time.monotonic()
                 for wait in speaking:
                     if wait.due() <= now:
                         wait.said = now
-                        _say(wait.line(now))
-                self.lock.wait(max(0.01, min(wait.due() for wait in speaking) - time.monotonic()))
+                        _say(wait.line(now, [inner for inner in self.waits if inner.root is wait]))
+                # Woken at the due time of a wait that ended (or was touched) meanwhile, it finds none due and
+                # sleeps again.
+                self.wakes = max(time.monotonic() + 0.01, min(wait.due() for wait in speaking))
+                self.lock.wait(self.wakes - time.monotonic())
 
 
 def _say(line: str) -> None:
@@ -108,20 +137,22 @@ os.register_at_fork(after_in_child=_after_fork)
 
 
 @contextmanager
-def waiting(what: str, bound: float | None = None) -> Iterator[Wait]:
+def waiting(what: str, bound: float | None = None, *, built_in: bool = False) -> Iterator[Wait]:
     """Say on stderr, :data:`FIRST` s in and then every :data:`EVERY` s, that ``what`` is still waited for
     (e.g. ``"listing the codes php.lp admits, by clingo"``), with the ``bound`` that ends it (seconds; None:
-    none, Ctrl-C stops it). Silent within another wait of the same thread, which says it."""
+    none, Ctrl-C stops it): the command's ``--time-limit``, or with ``built_in`` one of mmlogic's own. Silent
+    within another wait of the same thread, which says it, and says ``bound`` where it is one of mmlogic's own
+    that ends the outer wait first."""
     notes = _notes
-    depth = getattr(notes.local, "depth", 0)
-    wait = Wait(what, bound, outermost=depth == 0)
-    notes.local.depth = depth + 1
+    root = getattr(notes.local, "root", None)
+    wait = Wait(what, bound, root, built_in)
+    notes.local.root = wait.root
     notes.add(wait)
     try:
         yield wait
     finally:
         notes.remove(wait)
-        notes.local.depth = depth
+        notes.local.root = root
 
 
 __all__ = ["EVERY", "FIRST", "Wait", "waiting"]

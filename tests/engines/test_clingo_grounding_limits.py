@@ -39,8 +39,9 @@ CAP, WIDE_CAP = 3 << 29, 3 << 30
 #: Resident memory a command reaches only once the endless grounding is under way (start-up takes 150 MiB).
 GROUNDING = 250 << 20
 #: The one line of the memory bound, its size (the process's room) left open; a grounding that reaches it after 5 s
-#: (a loaded machine) was said meanwhile by the wait's notes (mm_logic.support.waiting), each naming the file.
-MEMORY_LINE = (r"(note: [^\n]*{name}[^\n]*: \d+:\d\d so far \(no time limit; Ctrl-C stops it\)\n)*"
+#: (a loaded machine) was said meanwhile by the wait's notes (mm_logic.support.waiting), each naming the file and the
+#: bound: none, or a rule file's grounding's own.
+MEMORY_LINE = (r"(note: [^\n]*{name}[^\n]*: \d+:\d\d so far \((no time limit|at most \d+ s); Ctrl-C stops it\)\n)*"
                "error: clingo's grounding of {name} took more than [0-9.]+ MiB of memory, the most one grounding may "
                r"take \(25% of the memory free, at most 4\.0 GiB\); look for a rule that grounds without end\n")
 
@@ -156,21 +157,27 @@ def test_a_rule_file_that_grounds_for_ever_stops_at_the_memory_bound(tmp_path, e
 
 def test_a_rule_files_grounding_without_a_time_limit_has_a_bound_of_its_own(tmp_path):
     # The derivation's own bound (told_table.GROUND_SECONDS, a minute), cut to 1 s: the command has no
-    # --time-limit to raise, so the line does not say to.
+    # --time-limit to raise, so the line does not say to. The wait's notes, cut to every 0.3 s, say that bound
+    # (audit 7, item 2: they said "no time limit").
     path = endless(tmp_path, rule=True)
     child = textwrap.dedent(f"""
         import resource, sys
         resource.setrlimit(resource.RLIMIT_AS, ({CAP}, {CAP}))
         from mm_logic.engines.clingo import told_table
+        from mm_logic.support import waiting
         told_table.GROUND_SECONDS = 1.0
+        waiting.FIRST = waiting.EVERY = 0.3
         sys.argv = ["mmlogic", "info", "--backend", "python", "--feedback", {path.name!r}]
         from mm_logic.__main__ import main
         main()
     """)
     done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=120, cwd=tmp_path)
-    assert (done.returncode, done.stdout, done.stderr) == (
-        1, "", "error: clingo did not ground endless_rule.lp within 1 s, the bound on grounding a rule's encoding; "
-               "look for a rule that grounds without end\n")
+    assert (done.returncode, done.stdout) == (1, ""), done.stderr
+    # The bound from the derivation's start: the grounding's second, and the moment before it began.
+    assert re.fullmatch(r"(note: deriving the rule of endless_rule\.lp by clingo: 0:0\d so far \(at most [12] s; "
+                        r"Ctrl-C stops it\)\n){1,4}"
+                        r"error: clingo did not ground endless_rule\.lp within 1 s, the bound on grounding a rule's "
+                        r"encoding; look for a rule that grounds without end\n", done.stderr), done.stderr
 
 
 @needs_proc

@@ -1,6 +1,8 @@
 """A wait on an engine that may never answer is said on stderr (audit 6, item 6): listing the codes of an edited
 encoding whose solving never ends, deriving a rule whose clause loops, a clingo search that goes on; at once and
-then every few seconds, with the bound that ends it (mm_logic.support.waiting)."""
+then every few seconds, with the bound that ends it (mm_logic.support.waiting). Audit 7, item 1: loading a ``.pl``
+file whose directive never ends, and a swipl question, in every command; item 2: the bound a note states is the
+one that ends the wait (the command's time limit, one of mmlogic's own, or none)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from mm_logic.engines import make_engine
 from mm_logic.feedback.encoded import EncodedRule
 from mm_logic.rules import Rules
 from mm_logic.studies.written_game import encoding_secrets
@@ -37,6 +40,24 @@ def quick(monkeypatch):
 def pigeons(tmp_path) -> Path:
     path = tmp_path / "php.lp"
     path.write_text(PIGEONS)
+    return path
+
+
+def looping_load(tmp_path) -> Path:
+    """A Prolog file whose directive never ends (``repeat, fail``)."""
+    path = tmp_path / "loop.pl"
+    path.write_text(":- repeat, fail.\n")
+    return path
+
+
+def looping_question(tmp_path) -> Path:
+    """examples/no_adjacent.pl's way (the shipped game, secret/2 wrapped) with a secret that never comes: every
+    question loops."""
+    path = tmp_path / "qloop.pl"
+    path.write_text(":- module(qloop, [secret/2]).\n"
+                    ":- reexport(mmlogic(mastermind), except([secret/2])).\n"
+                    ":- use_module(mmlogic(mastermind), [secret/2 as mastermind_secret]).\n"
+                    "secret(Rules, Secret) :- mastermind_secret(Rules, Secret), repeat, fail.\n")
     return path
 
 
@@ -83,6 +104,40 @@ def test_only_the_outermost_wait_speaks_and_progress_keeps_it_quiet(quick, capsy
     assert capsys.readouterr() == ("", "")
 
 
+def test_an_inner_bound_of_mmlogics_own_is_said_by_the_outer_wait(quick, capsys):
+    # Deriving a rule has no time limit, its grounding a bound of its own: the note says that one, from the
+    # derivation's start, and "no time limit" again once that grounding is over.
+    with waiting("deriving the rule"):
+        with waiting("grounding", 30, built_in=True):
+            time.sleep(0.35)
+        time.sleep(0.45)
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2 and notes(err[0], "deriving the rule", "at most 30 s; Ctrl-C stops it") \
+        and notes(err[1], "deriving the rule", "no time limit; Ctrl-C stops it"), err
+    with waiting("listing the codes", 2), waiting("counting", 30, built_in=True):  # the time limit ends it first
+        time.sleep(0.35)
+    assert notes(capsys.readouterr().err, "listing the codes", "time limit 2 s")
+    with waiting("counting", 30, built_in=True):
+        time.sleep(0.35)
+    assert notes(capsys.readouterr().err, "counting", "at most 30 s; Ctrl-C stops it")
+
+
+@pytest.mark.parametrize(("make", "what"), [
+    (looping_load, "loading {path} by swipl"),
+    (looping_question, "swipl answering (3x3, first, qloop.pl)"),
+], ids=["load", "question"])
+def test_a_swipl_wait_is_said_until_its_bound(quick, tmp_path, capsys, make, what):
+    path = make(tmp_path)
+    with pytest.raises(SolverTimeout):
+        engine = make_engine("swipl", Rules(3, 3), encoding=path, time_limit=1.5)
+        try:
+            engine.session().first()
+        finally:
+            engine.close()
+    out, err = capsys.readouterr()
+    assert out == "" and len(notes(err, what.format(path=path), "time limit 1.5 s")) >= 2
+
+
 def test_listing_the_codes_of_an_encoding_that_never_ends_is_said_until_its_bound(quick, tmp_path, capsys):
     path = pigeons(tmp_path)
     started = time.monotonic()
@@ -107,11 +162,14 @@ def test_deriving_a_rule_whose_clause_loops_is_said_until_its_bound(quick, tmp_p
     (["optimal", "--encoding", "php.lp"], "listing the codes php.lp admits, by clingo"),
     (["info", "--pegs", "3", "--colors", "3", "--feedback", "sc.pl", "--backend", "swipl"],
      "deriving the rule of sc.pl by swipl"),
+    (["next", "--pegs", "3", "--colors", "3", "--encoding", "loop.pl", "--backend", "swipl"],
+     "loading loop.pl by swipl"),
 ])
 def test_a_command_without_a_time_limit_says_what_it_waits_for(tmp_path, args, what):
     # The defaults: the first note 5 s in, the next 10 s later; Ctrl-C ends the wait (exit 130).
     pigeons(tmp_path)
     looping_rule(tmp_path)
+    looping_load(tmp_path)
     process = subprocess.Popen([MMLOGIC, *args], cwd=tmp_path, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True,
                                env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})

@@ -120,8 +120,9 @@ def ground_watched(ctl: Control, parts, time_limit: float | None, entry_file: Pa
     thread = threading.Thread(target=work, name="mmlogic-ground", daemon=True)
     thread.start()
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    # A grounding that never ends is said on stderr while it lasts.
-    with waiting(f"clingo grounding {entry_file}", time_limit):
+    # A grounding that never ends is said on stderr while it lasts, with its bound: the command's time limit, or
+    # mmlogic's own (``limit_said``), said by a wait around it too.
+    with waiting(f"clingo grounding {entry_file}", time_limit, built_in=limit_said is not None):
         try:
             while not done.wait(WATCH_SLICE if deadline is None
                                 else max(0.0, min(WATCH_SLICE, deadline - time.monotonic()))):

@@ -9,6 +9,7 @@ import numpy as np
 
 from ...notation import Code
 from ...support.errors import BadInput, EncodingError, SolverTimeout, one_line
+from ...support.waiting import waiting
 from ..base import Engine
 from .runtime import runtime
 from .session import SwiplSession
@@ -54,9 +55,14 @@ class SwiplEngine(Engine):
     # -- asking Prolog -----------------------------------------------------
     def ask(self, question: str, entries: list, limit=None, *, timed: bool = True):
         """One question about ``entries`` (``Guess-Black-White`` terms), bounded by ``time_limit``
-        (``timed`` False: the question keeps a deadline of its own)."""
-        answer = self._prolog.ask(self.module, self.rules, entries, question, limit,
-                                  self.time_limit if timed else None)
+        (``timed`` False: the question keeps a deadline of its own). One that goes on (a clause of an edited
+        encoding that loops) is said on stderr while it lasts (:func:`~mm_logic.support.waiting.waiting`)."""
+        shown = "count" if question == "counted" else question  # a count up to a bound is a count
+        bound = self.time_limit if timed else (limit[1] or None)  # counted's limit: (codes, seconds)
+        with waiting(f"swipl answering ({self.rules.describe()}, {shown}, {self.entry.name})", bound,
+                     built_in=not timed):
+            answer = self._prolog.ask(self.module, self.rules, entries, question, limit,
+                                      self.time_limit if timed else None)
         if answer == "timeout":
             raise SolverTimeout(
                 f"swipl did not answer within the time limit of {self.time_limit:g} s "
@@ -65,7 +71,6 @@ class SwiplEngine(Engine):
         if answer == "interrupted":
             raise KeyboardInterrupt
         if isinstance(answer, tuple) and len(answer) == 2 and answer[0] == "error":
-            shown = "count" if question == "counted" else question  # a count up to a bound is a count
             stack = STACK_LIMIT.match(str(answer[1]))
             if stack and self.encoding is None:
                 # The shipped encoding's propagators ran out of Prolog's stack: the game is too large for this

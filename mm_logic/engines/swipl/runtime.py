@@ -54,6 +54,7 @@ from types import ModuleType
 from ...support.errors import BackendUnavailable, EncodingError, SolverTimeout, one_line
 from ...support.interrupts import ENDINGS, abandon, interrupts_held, wait_for
 from ...support.resources import encoding_path, encodings_dir
+from ...support.waiting import waiting
 
 #: Oldest SWI-Prolog janus-swi accepts (its build refuses anything older).
 MIN_VERSION: tuple[int, int, int] = (9, 1, 12)
@@ -494,7 +495,8 @@ class PrologRuntime:
         reports any error or warning while loading it, or when it lacks a
         predicate the engine calls; :class:`SolverTimeout` when loading takes
         more than ``seconds`` (a directive that loops); KeyboardInterrupt on
-        Ctrl-C meanwhile. The load runs in the :class:`Loader`'s thread.
+        Ctrl-C meanwhile. The load runs in the :class:`Loader`'s thread; an edited encoding's that goes on is
+        said on stderr while it lasts (:func:`~mm_logic.support.waiting.waiting`).
         """
         janus = self.janus
         shipped = encoding_path(ENTRY).resolve()
@@ -510,7 +512,10 @@ class PrologRuntime:
             if wanted is None:
                 wanted = SHIPPED_MODULE if file == shipped else f"mmlogic_encoding_{next(self._numbers)}"
                 self._modules[file] = wanted
-            outcome = self._loader.load(file, wanted, seconds)
+            # An edited file's directive may never end (``:- repeat, fail.``): said on stderr while it lasts,
+            # whatever command loads it (the shipped files end: loading them is start-up).
+            with waiting(f"loading {shown} by swipl", seconds) if path is not None else contextlib.nullcontext():
+                outcome = self._loader.load(file, wanted, seconds)
             if outcome[0] == "interrupted":
                 raise KeyboardInterrupt
             if outcome[0] == "timeout" and seconds:
