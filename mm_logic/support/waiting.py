@@ -34,11 +34,13 @@ EVERY = 10.0
 
 class Wait:
     """One wait under way: what it waits for, its bound (seconds; None: none; ``built_in``: one of mmlogic's own,
-    not the command's ``--time-limit``), the outermost wait of its thread (``root``, itself if it is that one),
-    and when it was last heard of."""
+    not the command's ``--time-limit``; ``cut_short``: one that ends this call with what it found, not the waits
+    around it), the outermost wait of its thread (``root``, itself if it is that one), and when it was last heard
+    of."""
 
-    def __init__(self, what: str, bound: float | None, root: Wait | None = None, built_in: bool = False):
-        self.what, self.bound, self.built_in = what, bound, built_in
+    def __init__(self, what: str, bound: float | None, root: Wait | None = None, built_in: bool = False,
+                 cut_short: bool = False):
+        self.what, self.bound, self.built_in, self.cut_short = what, bound, built_in, cut_short
         self.root = self if root is None else root
         self.outermost = root is None
         self.started = self.heard = time.monotonic()
@@ -59,8 +61,9 @@ class Wait:
 
     def line(self, now: float, within: list[Wait] = ()) -> str:
         """The note of this wait at ``now``, with the bound that ends it first: its own, or that of one of the waits
-        ``within`` it (of its thread, under way) that a bound of mmlogic's own ends."""
-        first = min((wait for wait in (self, *within) if wait.ends is not None and (wait is self or wait.built_in)),
+        ``within`` it (of its thread, under way) that a bound of mmlogic's own ends, and with it this one."""
+        first = min((wait for wait in (self, *within) if wait.ends is not None
+                     and (wait is self or (wait.built_in and not wait.cut_short))),
                     key=lambda wait: (wait.ends, wait is not self), default=None)
         if first is None:
             bound = "no time limit; Ctrl-C stops it"
@@ -137,15 +140,17 @@ os.register_at_fork(after_in_child=_after_fork)
 
 
 @contextmanager
-def waiting(what: str, bound: float | None = None, *, built_in: bool = False) -> Iterator[Wait]:
+def waiting(what: str, bound: float | None = None, *, built_in: bool = False,
+            cut_short: bool = False) -> Iterator[Wait]:
     """Say on stderr, :data:`FIRST` s in and then every :data:`EVERY` s, that ``what`` is still waited for
     (e.g. ``"listing the codes php.lp admits, by clingo"``), with the ``bound`` that ends it (seconds; None:
     none, Ctrl-C stops it): the command's ``--time-limit``, or with ``built_in`` one of mmlogic's own. Silent
     within another wait of the same thread, which says it, and says ``bound`` where it is one of mmlogic's own
-    that ends the outer wait first."""
+    that ends the outer wait first (not where it is ``cut_short``: it ends this call with what it found, a
+    count's own deadline, and the outer wait goes on)."""
     notes = _notes
     root = getattr(notes.local, "root", None)
-    wait = Wait(what, bound, root, built_in)
+    wait = Wait(what, bound, root, built_in, cut_short)
     notes.local.root = wait.root
     notes.add(wait)
     try:

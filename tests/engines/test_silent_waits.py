@@ -117,9 +117,12 @@ def test_an_inner_bound_of_mmlogics_own_is_said_by_the_outer_wait(quick, capsys)
     with waiting("listing the codes", 2), waiting("counting", 30, built_in=True):  # the time limit ends it first
         time.sleep(0.35)
     assert notes(capsys.readouterr().err, "listing the codes", "time limit 2 s")
-    with waiting("counting", 30, built_in=True):
+    with waiting("counting", 30, built_in=True, cut_short=True):
         time.sleep(0.35)
     assert notes(capsys.readouterr().err, "counting", "at most 30 s; Ctrl-C stops it")
+    with waiting("listing the codes"), waiting("counting", 30, built_in=True, cut_short=True):
+        time.sleep(0.35)  # the count ends with the codes it found: the listing goes on
+    assert notes(capsys.readouterr().err, "listing the codes", "no time limit; Ctrl-C stops it")
 
 
 @pytest.mark.parametrize(("make", "what"), [

@@ -152,9 +152,10 @@ def solve(ctl: Control, reader: CodeReader, assumptions, models: int, *, budget:
         return False
     reader.reset()
     # A search past its quick slice may never end (an edited encoding's): said on stderr while it lasts, with
-    # its bound (``stop_at``, a count's own, ends it before the command's time limit).
+    # its bound (``stop_at``, a count's own, cuts it short before the command's time limit).
     bound = round(max(0.0, stop_at - time.monotonic()), 1) if stopping else time_limit
-    with waiting(f"clingo solving ({what})" if what else "clingo solving", bound, built_in=stopping):
+    with waiting(f"clingo solving ({what})" if what else "clingo solving", bound, built_in=stopping,
+                 cut_short=stopping):
         result = solve_within(ctl, reader, stop_at if stopping else deadline, assumptions)
     if result is None:
         if stopping:
