@@ -59,7 +59,7 @@ class SwiplEngine(Engine):
         encoding that loops) is said on stderr while it lasts (:func:`~mm_logic.support.waiting.waiting`)."""
         shown = "count" if question == "counted" else question  # a count up to a bound is a count
         bound = self.time_limit if timed else (limit[1] or None)  # counted's limit: (codes, seconds)
-        with waiting(f"swipl answering ({self.rules.describe()}, {shown}, {self.entry.name})", bound,
+        with waiting(f"swipl answering ({self.rules.describe()}, {shown}, {self.entry_file.name})", bound,
                      built_in=not timed, cut_short=not timed):
             answer = self._prolog.ask(self.module, self.rules, entries, question, limit,
                                       self.time_limit if timed else None)
