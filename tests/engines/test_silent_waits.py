@@ -112,8 +112,11 @@ def test_an_inner_bound_of_mmlogics_own_is_said_by_the_outer_wait(quick, capsys)
             time.sleep(0.35)
         time.sleep(0.45)
     err = capsys.readouterr().err.splitlines()
-    assert len(err) == 2 and notes(err[0], "deriving the rule", "at most 30 s; Ctrl-C stops it") \
-        and notes(err[1], "deriving the rule", "no time limit; Ctrl-C stops it"), err
+    # The notes' count depends on the machine's load; their order does not: the bound's while it lasts, then none.
+    form = re.compile(r"note: deriving the rule: \d:\d\d so far \((at most 30 s|no time limit); Ctrl-C stops it\)")
+    said = [("at most" if found.group(1).startswith("at most") else "none") if (found := form.fullmatch(line))
+            else line for line in err]
+    assert said[:1] == ["at most"] and said[-1:] == ["none"] and said == sorted(said), err
     with waiting("listing the codes", 2), waiting("counting", 30, built_in=True):  # the time limit ends it first
         time.sleep(0.35)
     assert notes(capsys.readouterr().err, "listing the codes", "time limit 2 s")
