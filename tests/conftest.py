@@ -74,6 +74,18 @@ def ctrl_c_reaches_python():
     yield
 
 
+@pytest.fixture(autouse=True, scope="session")
+def kernels_ready():
+    """The strategies' compiled kernels made ready once in each test process, before any test: a fresh checkout
+    compiles them (20-30 s), which a command says on stderr after 5 s (``note: compiling mmlogic's kernels``,
+    tests/game/test_warming.py), and the first test to build a scoring strategy would otherwise read that note
+    in its stderr. Later processes load them from numba's cache."""
+    from mm_logic.kernels.warming import warm
+
+    warm("scoring", "weighted")
+    yield
+
+
 @pytest.fixture
 def run():
     """Invoke the CLI; returns click's Result (stdout and stderr kept apart)."""

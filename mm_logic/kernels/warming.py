@@ -15,8 +15,14 @@ from __future__ import annotations
 import importlib
 import threading
 from collections.abc import Callable
+from contextlib import nullcontext
 
+from ..support.waiting import waiting as waiting_said
 from .numba_cache import compilation_said
+
+#: What a warm-up that goes on is said to wait for, where the command has no note of its own (``say``): a first
+#: run compiles the scoring kernels for 20-30 s, which ``next`` and ``solve`` spent in silence.
+COMPILING = "compiling mmlogic's kernels (once: they are cached for later runs)"
 
 #: Each group of kernels and its warm-ups (``module:function``, called in this order).
 GROUPS: dict[str, tuple[str, ...]] = {
@@ -42,8 +48,10 @@ def warm(*groups: str, say: Callable[[], None] | None = None) -> None:
     each once per process.
 
     ``say`` is called once if numba starts compiling meanwhile (the command's "compiling ..." note:
-    :func:`~mm_logic.kernels.numba_cache.compilation_said`); a warm cache loads the kernels silently. A
-    warm-up's error propagates, and its group is not ready: the next call runs its warm-up again.
+    :func:`~mm_logic.kernels.numba_cache.compilation_said`); a warm cache loads the kernels silently. Without
+    ``say``, a warm-up that goes on is said as every long wait is (:func:`~mm_logic.support.waiting.waiting`:
+    after 5 s, ``note: compiling mmlogic's kernels ...: 0:05 so far``). A warm-up's error propagates, and its
+    group is not ready: the next call runs its warm-up again.
 
     Examples
     --------
@@ -51,11 +59,11 @@ def warm(*groups: str, say: Callable[[], None] | None = None) -> None:
     >>> warm("weighted")  # ready already: nothing to do
     """
     with _lock:
-        waiting = [group for group in groups if group not in _ready]
-        if not waiting:
+        unready = [group for group in groups if group not in _ready]
+        if not unready:
             return
-        with compilation_said(say):
-            for group in waiting:
+        with compilation_said(say), waiting_said(COMPILING) if say is None else nullcontext():
+            for group in unready:
                 for name in GROUPS[group]:
                     module, function = name.split(":")
                     getattr(importlib.import_module(module), function)()

@@ -4,6 +4,7 @@ process, its compiling said, its warm-up's error propagated; and those who warm 
 from __future__ import annotations
 
 import sys
+import time
 import types
 
 import numba as nb
@@ -121,3 +122,16 @@ def test_optimal_without_its_ahead_module_warms_numbas_kernels_through_the_one_w
     compile_kernels(lambda: said.append(1), rules=Rules(3, 3))
     compile_kernels(worst=True)
     assert warmed == [("optimal",), ("optimal", "optimal-worst")] and said == []
+
+
+def test_a_long_warm_up_is_said_where_the_command_says_nothing(probe, monkeypatch, capsys):
+    # A first run compiled the scoring kernels for 25 s before `next` printed anything.
+    from mm_logic.support import waiting
+
+    monkeypatch.setattr(waiting, "FIRST", 0.2)
+    probe.then = lambda: time.sleep(0.45)
+    warming.warm("probe")
+    assert capsys.readouterr() == ("", f"note: {warming.COMPILING}: 0:00 so far (no time limit; Ctrl-C stops it)\n")
+    said = []
+    warming.warm("other", say=lambda: said.append(True))  # the command's own note, if numba compiles: no other
+    assert capsys.readouterr() == ("", "")
