@@ -6,7 +6,8 @@
 * ``positional``: one mark per peg, Wordle's rule;
 * ``custom``: a rule of the user's own, a Python module (``--feedback FILE.py``), whose code ``watch``
   runs bounded (a limit a call, in any thread; a long table's progress; the command's ``--time-limit``),
-  ``module_output`` keeping mmlogic's streams and saying once what its threads and ``__del__`` raise;
+  ``module_output`` keeping mmlogic's streams and saying once what its threads and ``__del__`` raise,
+  ``module_settings`` putting back the process's settings it changed (recursion limit, umask, folder...);
 * ``encoded``: a rule of the user's own stated in an encoding (``--feedback FILE.lp`` or ``FILE.pl``),
   its table derived by the encoding's engine and cached.
 

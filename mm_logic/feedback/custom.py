@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import inspect
 import io
 import math
 import numbers
@@ -176,6 +177,9 @@ class CustomRule(FeedbackRule):
                                 "withheld)")) from None
         numbers = _numbers(told, len(guess))
         if numbers is None:
+            if isinstance(told, types.CoroutineType):  # closed: left, Python warns of it, never awaited, at its end
+                with contextlib.suppress(Exception):  # one it started runs its code as it closes
+                    told.close()
             raise RuleFault(said(f"{self.path}: score{asked} returned {_shown(told)}, not whole numbers from 0 to "
                                 f"the {len(guess)} pegs",
                                 f"{self.path}: {called(asked)} returned something else than whole numbers from 0 "
@@ -379,8 +383,11 @@ def _load(name: str, mtime: int, size: int) -> CustomRule:
         raise watch._overdue(path, None)
     with _importing(path) as module:
         watched(path, None, lambda: _unforked(path, None, lambda: _run(code, module, path)))
-        if not callable(module.__dict__.get("score")):
+        score = module.__dict__.get("score")
+        if not callable(score):
             raise BadInput(f"{path} defines no score(guess, secret): the numbers the codemaker tells of a guess")
+        if inspect.iscoroutinefunction(score):  # its calls return coroutines, which nothing awaits
+            raise BadInput(f"{path}: score is a coroutine function (async def): write def score(guess, secret)")
     return CustomRule(path, module)
 
 

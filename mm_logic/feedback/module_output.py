@@ -2,9 +2,11 @@
 
 While its code runs (:func:`mm_logic.feedback.watch.watched`), ``sys.stdout`` and ``sys.stderr`` are one stream
 of mmlogic's to stderr that it cannot close, put back after each block whatever it assigned
-(:func:`keep_streams`, :func:`put_back_streams`): what it prints goes to stderr (on stdout it would break a
+(:func:`keep_process`, :func:`put_back_process`): what it prints goes to stderr (on stdout it would break a
 command's ``--json``), and the command's result and error lines reach its own streams. A module that rebound
-``sys.stderr`` lost them (exit 3 or 2, nothing said); one that closed it ended in an interpreter dump.
+``sys.stderr`` lost them (exit 3 or 2, nothing said); one that closed it ended in an interpreter dump. The process's
+settings it may change (the recursion limit, the hooks of Python's reports, the umask, the working directory, the
+descriptors 0 to 2...) are put back with them (:mod:`.module_settings`).
 
 A failure of its code that Python would print as a traceback, in a thread it started or in a ``__del__`` of its
 objects, is one line naming the file, once per kind in the process (:func:`report_failures_of`).
@@ -21,6 +23,7 @@ import types
 from pathlib import Path
 
 from ..support.errors import line_breaks_escaped
+from .module_settings import Settings
 
 
 class _Kept(io.TextIOBase):
@@ -56,14 +59,17 @@ class _Kept(io.TextIOBase):
 
 #: Taken to change the streams: blocks run in several threads at once (the server's requests).
 _streams = threading.Lock()
-#: Blocks under way, in every thread; the streams before the first of them; the stream that stands for both.
+#: Blocks under way, in every thread; the streams and the settings before the first of them; the stream that stands
+#: for both.
 _blocks = 0
 _before: tuple = (None, None)
+_settings: Settings | None = None
 _kept = _Kept(None)
 
 
 class Hold:
-    """A block's hold on the streams (:func:`keep_streams`), given back once (:func:`put_back_streams`)."""
+    """A block's hold on the streams and settings (:func:`keep_process`), given back once
+    (:func:`put_back_process`)."""
 
     __slots__ = ("held",)
 
@@ -71,13 +77,15 @@ class Hold:
         self.held = True
 
 
-def keep_streams() -> Hold:
+def keep_process() -> Hold:
     """A block of the module's code begins: ``sys.stdout`` and ``sys.stderr`` are a stream of mmlogic's to
-    stderr until its hold is given back. A lock and a few assignments: a block may be one call of ``score``."""
-    global _blocks, _before, _kept
+    stderr until its hold is given back, and the process's settings are kept (:class:`~.module_settings.Settings`).
+    A lock, a few assignments and system calls: a block may be one call of ``score``."""
+    global _blocks, _before, _settings, _kept
     with _streams:
         if not _blocks:
             _before = sys.stdout, sys.stderr
+            _settings = Settings.now()
             if _kept.stream is not sys.stderr:
                 _kept = _Kept(sys.stderr)
         _blocks += 1
@@ -85,17 +93,21 @@ def keep_streams() -> Hold:
     return Hold()
 
 
-def put_back_streams(hold: Hold) -> None:
-    """A block ends: the streams as they were before the blocks under way, whatever the module assigned. Once per
-    hold: a block left to end by itself (stuck in C in a thread of its own) is given back by the thread that left
-    it, and again, to no effect, if it ends (otherwise mmlogic's stdout stayed stderr for good)."""
+def put_back_process(hold: Hold) -> None:
+    """A block ends: the streams and the settings as they were before the blocks under way, whatever the module
+    did (the settings also while other blocks run: mmlogic's threads run beside them). Once per hold: a block left
+    to end by itself (stuck in C in a thread of its own) is given back by the thread that left it, and again, to
+    no effect, if it ends (otherwise mmlogic's stdout stayed stderr for good)."""
     global _blocks
     with _streams:
         if not hold.held:
             return
         hold.held = False
         _blocks -= 1
+        _settings.put_back(running=bool(_blocks))  # first: a recursion limit the module lowered, put back
         sys.stdout, sys.stderr = _before if not _blocks else (_kept, _kept)
+        if not _blocks:
+            _settings.close()
 
 
 def kept_again() -> None:

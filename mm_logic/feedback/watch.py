@@ -12,7 +12,9 @@ server). A
 (:func:`interrupted`).
 
 While the module's code runs, ``sys.stdout`` and ``sys.stderr`` are a stream of mmlogic's to stderr that it
-cannot close, put back after each block whatever it assigned; a failure Python would print as a traceback (in a
+cannot close, put back after each block whatever it assigned, with the process's settings it may change
+(:mod:`.module_settings`: the recursion limit, the switch interval, which it cannot raise past what this watch
+needs while its code runs, the umask, the folder...); a failure Python would print as a traceback (in a
 thread the module started, in its ``__del__``) is one line naming the file, once (:mod:`.module_output`).
 
 Rows of many calls over the same codes (the rule's table: every code scored against every code) say how they
@@ -48,7 +50,7 @@ import numpy as np
 from ..rules import Code
 from ..support.errors import BadInput, MMLogicError, RuleFault, SolverTimeout, clock, line_breaks_escaped
 from ..support.interrupts import abandon
-from .module_output import keep_streams, kept_again, put_back_streams, report_failures_of, stderr
+from .module_output import keep_process, kept_again, put_back_process, report_failures_of, stderr
 
 
 class Rule(Protocol):
@@ -111,12 +113,12 @@ def _kept_signal(number, handler):
 def watched(path: Path, rule: Rule | None, call):
     """``call()``, the module's code (importing it when ``rule`` is None, else a block of ``rule``'s calls),
     bounded: :data:`CALL_SECONDS` a call, the main thread by :class:`_Watch`, another one by :func:`_handed`;
-    mmlogic's streams kept (:func:`~.module_output.keep_streams`)."""
+    mmlogic's streams and settings kept (:func:`~.module_output.keep_process`)."""
     if rule is None:
         report_failures_of(path)
     if threading.current_thread() is threading.main_thread():
         watch = _Watch(path, rule)
-        hold = keep_streams()  # outside the watch: no stop lands in it
+        hold = keep_process()  # outside the watch: no stop lands in it
         try:
             with watch:
                 return call()
@@ -124,7 +126,7 @@ def watched(path: Path, rule: Rule | None, call):
             watch._disarm()
             raise _overdue(path, rule, watch.pair) from None
         finally:
-            put_back_streams(hold)
+            put_back_process(hold)
     if isinstance(threading.current_thread(), _Runner):  # a block inside a block: the outer one is watched
         return call()
     return _handed(path, rule, call)
@@ -435,13 +437,13 @@ class _Job:
         self.hold = None
 
     def run(self) -> None:
-        self.hold = keep_streams()
+        self.hold = keep_process()
         try:
             self.result = self.context.run(self.call)
         except BaseException as error:  # noqa: BLE001 - raised again in the caller's thread
             self.error = error
         finally:
-            put_back_streams(self.hold)
+            put_back_process(self.hold)
             self.done.set()
 
 
@@ -564,7 +566,7 @@ def _stop(runner: _Runner, job: _Job, watch: _Watch) -> None:
         job.abandoned = True
         abandon(runner)
         if job.hold is not None:
-            put_back_streams(job.hold)
+            put_back_process(job.hold)
 
 
 def _raise_in(thread: threading.Thread, kind: type[BaseException] | None) -> None:
