@@ -127,6 +127,8 @@ def _forget_blocks() -> None:
     global _streams, _blocks
     if _blocks:
         sys.stdout, sys.stderr = _before
+        _settings.put_back(running=False)
+        _settings.close()
     _streams, _blocks = threading.Lock(), 0
 
 

@@ -101,7 +101,9 @@ class Settings:
             warnings.filters = self.filters_list  # the list Python's warnings read, when the module bound another
         if tuple(self.filters_list) != self.filters:
             self.filters_list[:] = self.filters
-            warnings._filters_mutated()  # the C side caches what it read of them
+            mutated = getattr(warnings, "_filters_mutated", None)  # the C side caches what it read of them
+            if mutated is not None:
+                mutated()
         os.umask(self.umask)  # one system call, which reads it as it sets it
         self._fds_back()
         if self.cwd is not None and _cwd() != self.cwd:

@@ -38,6 +38,15 @@ def module(tmp_path, source: str, name: str = "rule.py"):
     return path
 
 
+def changing(change: str, where: str, body: str = SCORE) -> str:
+    """``body``, a module whose first line is ``def score``, with ``change`` made at ``where``: at import, or at
+    the start of each call of ``score``."""
+    if where == "import":
+        return change + body
+    head, rest = body.split("\n", 1)
+    return f"{head}\n{textwrap.indent(change, '    ')}{rest}"
+
+
 def with_limit(seconds: float, *args, cwd, timeout: float = 60) -> subprocess.CompletedProcess:
     """``mmlogic ARGS`` in a child process whose rule modules get ``seconds`` a call instead of 10."""
     child = textwrap.dedent(f"""
@@ -72,8 +81,7 @@ def test_a_module_that_takes_the_excepthook_away_still_fails_in_one_line(tmp_pat
 def test_the_files_a_command_writes_keep_the_users_umask(tmp_path, where):
     # Both written with mode ---------- (unreadable) after the module's os.umask(0o777).
     change = "import os\nos.umask(0o777)\n"
-    source = change + SCORE if where == "import" else SCORE.replace("    return", "    " + change.replace(
-        "\n", "\n    ") + "return")
+    source = changing(change, where)
     path = module(tmp_path, source, "umask.py")
     done = mmlogic("bench", "--pegs", "3", "--colors", "3", "--all", "--feedback", path, "--backend", "python",
                    "--out", "um.json", "--save-tree", "umt.json", cwd=tmp_path)
@@ -89,8 +97,7 @@ def test_a_module_that_changes_directory_does_not_move_the_commands_files(tmp_pa
     # --out um.json landed in the folder the module went to.
     (tmp_path / "elsewhere").mkdir()
     change = f"import os\nos.chdir({str(tmp_path / 'elsewhere')!r})\n"
-    source = change + SCORE if where == "import" else SCORE.replace("    return", "    " + change.replace(
-        "\n", "\n    ") + "return")
+    source = changing(change, where)
     path = module(tmp_path, source, "moves.py")
     done = mmlogic("bench", "--pegs", "3", "--colors", "3", "--all", "--feedback", path, "--backend", "python",
                    "--out", "um.json", cwd=tmp_path)
@@ -134,8 +141,7 @@ CHANGES = textwrap.dedent("""\
 
 @pytest.mark.parametrize("where", ["import", "score"])
 def test_every_setting_a_module_changes_is_put_back(tmp_path, where):
-    source = CHANGES + SCORE if where == "import" else SCORE.replace("    return", textwrap.indent(
-        CHANGES, "    ") + "    return")
+    source = changing(CHANGES, where)
     path = module(tmp_path, source, "changes.py")
     done = subprocess.run([sys.executable, "-c", SETTINGS, path], cwd=tmp_path, capture_output=True, text=True,
                           timeout=60)
@@ -156,8 +162,7 @@ def test_a_module_may_raise_the_recursion_limit_for_its_own_calls(tmp_path):
 def test_a_module_that_raises_the_switch_interval_is_still_stopped(tmp_path, where):
     # The watch's thread never got the interpreter: the call ran until killed.
     change = "import sys\nsys.setswitchinterval(1000)\n"
-    source = change + LOOPS if where == "import" else LOOPS.replace("    while", "    " + change.replace(
-        "\n", "\n    ") + "while")
+    source = changing(change, where, LOOPS)
     path = module(tmp_path, source, "switch.py")
     started = time.monotonic()
     done = with_limit(0.5, "next", "--feedback", path, "--backend", "python", "--pegs", "3", "--colors", "3",
@@ -201,8 +206,7 @@ def test_a_module_that_closes_fd_2_still_has_its_fault_said(tmp_path):
 def test_a_module_that_redirects_fd_1_does_not_lose_the_answer(tmp_path, where):
     # solve printed nothing, exit 0.
     change = "import os\nos.dup2(os.open(os.devnull, os.O_WRONLY), 1)\n"
-    source = change + SCORE if where == "import" else SCORE.replace("    return", "    " + change.replace(
-        "\n", "\n    ") + "return")
+    source = changing(change, where)
     path = module(tmp_path, source, "dup1.py")
     done = mmlogic(*SOLVE, "--feedback", path, cwd=tmp_path)
     assert (done.returncode, done.stdout, done.stderr) == (0, SOLVED, "")
