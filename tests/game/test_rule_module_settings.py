@@ -38,6 +38,11 @@ def module(tmp_path, source: str, name: str = "rule.py"):
     return path
 
 
+def solved_under(tmp_path, source: str, name: str = "rule.py") -> subprocess.CompletedProcess:
+    """``mmlogic solve --secret 012`` on 3x3 under the rule module of ``source``."""
+    return mmlogic(*SOLVE, "--feedback", module(tmp_path, source, name), cwd=tmp_path)
+
+
 def changing(change: str, where: str, body: str = SCORE) -> str:
     """``body``, a module whose first line is ``def score``, with ``change`` made at ``where``: at import, or at
     the start of each call of ``score``."""
@@ -63,18 +68,16 @@ def with_limit(seconds: float, *args, cwd, timeout: float = 60) -> subprocess.Co
 # -- settings made at import, or in a call ---------------------------------------------------------------------
 def test_a_module_that_lowers_the_recursion_limit_leaves_mmlogics_alone(tmp_path):
     # internal failure: RecursionError: maximum recursion depth exceeded, exit 1.
-    path = module(tmp_path, "import sys\nsys.setrecursionlimit(40)\n" + SCORE)
-    done = mmlogic(*SOLVE, "--feedback", path, cwd=tmp_path)
+    done = solved_under(tmp_path, "import sys\nsys.setrecursionlimit(40)\n" + SCORE)
     assert (done.returncode, done.stdout, done.stderr) == (0, SOLVED, "")
 
 
 def test_a_module_that_takes_the_excepthook_away_still_fails_in_one_line(tmp_path):
     # The line, then "Error in sys.excepthook: TypeError", an interpreter dump of SystemExit, exit 1.
-    path = module(tmp_path, "import sys\nsys.excepthook = None\n\n\ndef score(guess, secret):\n"
-                            "    raise ValueError('x')\n", "excepthook.py")
-    done = mmlogic(*SOLVE, "--feedback", path, cwd=tmp_path)
+    done = solved_under(tmp_path, "import sys\nsys.excepthook = None\n\n\ndef score(guess, secret):\n"
+                                  "    raise ValueError('x')\n", "excepthook.py")
     assert (done.returncode, done.stdout, done.stderr) == (
-        2, "", f"error: {path}: score((0, 0, 0), (1, 1, 1)) failed: ValueError: x\n")
+        2, "", f"error: {tmp_path / 'excepthook.py'}: score((0, 0, 0), (1, 1, 1)) failed: ValueError: x\n")
 
 
 @pytest.mark.parametrize("where", ["import", "score"])
@@ -150,10 +153,9 @@ def test_every_setting_a_module_changes_is_put_back(tmp_path, where):
 
 def test_a_module_may_raise_the_recursion_limit_for_its_own_calls(tmp_path):
     # A recursion limit raised at import is the module's need (a score that recurses deeply), and harms nothing.
-    path = module(tmp_path, "import sys\nsys.setrecursionlimit(20000)\n\n\ndef depth(n):\n"
-                            "    return 0 if n == 0 else 1 + depth(n - 1)\n\n\n" + SCORE.replace(
-                                "    return (", "    depth(5000)\n    return ("))
-    done = mmlogic(*SOLVE, "--feedback", path, cwd=tmp_path)
+    done = solved_under(tmp_path, "import sys\nsys.setrecursionlimit(20000)\n\n\ndef depth(n):\n"
+                                  "    return 0 if n == 0 else 1 + depth(n - 1)\n\n\n" + SCORE.replace(
+                                      "    return (", "    depth(5000)\n    return ("))
     assert (done.returncode, done.stdout, done.stderr) == (0, SOLVED, "")
 
 
@@ -206,7 +208,5 @@ def test_a_module_that_closes_fd_2_still_has_its_fault_said(tmp_path):
 def test_a_module_that_redirects_fd_1_does_not_lose_the_answer(tmp_path, where):
     # solve printed nothing, exit 0.
     change = "import os\nos.dup2(os.open(os.devnull, os.O_WRONLY), 1)\n"
-    source = changing(change, where)
-    path = module(tmp_path, source, "dup1.py")
-    done = mmlogic(*SOLVE, "--feedback", path, cwd=tmp_path)
+    done = solved_under(tmp_path, changing(change, where), "dup1.py")
     assert (done.returncode, done.stdout, done.stderr) == (0, SOLVED, "")
