@@ -69,7 +69,8 @@ class Settings:
 
     @classmethod
     def now(cls) -> Settings:
-        """The settings as they are, and ``sys.setswitchinterval`` bounded (:func:`_bounded_switch_interval`)."""
+        """The settings as they are; the switch interval bounded until :meth:`put_back`
+        (:func:`_bounded_switch_interval`)."""
         kept = cls()
         kept.recursion, kept.switch = sys.getrecursionlimit(), sys.getswitchinterval()
         kept.hooks = [(holder, name, getattr(holder, name)) for holder, name in HOOKS]
@@ -83,6 +84,8 @@ class Settings:
                 copy = os.dup(fd)
                 kept.fds.append((fd, copy, _identity(copy)))
         sys.setswitchinterval = _bounded_switch_interval
+        if kept.switch > SWITCH_INTERVAL:  # set so outside a block (a thread of the module's): bounded within
+            _set_switch_interval(SWITCH_INTERVAL)
         return kept
 
     def put_back(self, *, running: bool) -> None:
