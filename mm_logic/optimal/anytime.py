@@ -36,7 +36,7 @@ from ..codespace import code_space
 from ..engines import make_engine
 from ..feedback import rule_of
 from ..game import Game, attempts_limit
-from ..notation import format_code, format_entry, parse_code
+from ..notation import SHOWN, abridged, format_code, format_entry, parse_code
 from ..rules import Rules
 from ..strategies import make_strategy
 from ..strategies.tree import StrategyTree, TreeNode, played_root, write_atomically
@@ -224,7 +224,12 @@ class Anytime:
             parts = self.searcher.parts(guess, node.part)
             values = self._rolled(node, guess, parts)
             value = node.part.size + sum(values)
-            if (line["parts"], line["value"]) != (values, value):
+            if line["parts"] != values:
+                said = line["parts"]
+                raise self.journal.damaged(number, f"does not match its set: the heuristic's parts after "
+                                                   f"{line['guess']} are {_listed(values)}, the line says "
+                                                   f"{_listed(said)} ({_first_difference(values, said)})")
+            if line["value"] != value:
                 raise self.journal.damaged(number, f"does not match its set: the heuristic's parts after "
                                                    f"{line['guess']} cost {value:,} in all, the line says "
                                                    f"{_figure(line['value'])}")
@@ -380,6 +385,21 @@ class Anytime:
                 node.tree = self.searcher.subtree(node.part, history, None)
             return node.tree
         return self.heuristic.tree(node.at)
+
+
+def _listed(figures: list[int]) -> str:
+    """A list of figures as a message quotes it: as JSON writes it, cut short when long (a 5,000-digit figure or
+    a hundred parts is no line to read)."""
+    return abridged(json.dumps(figures), SHOWN)
+
+
+def _first_difference(ours: list[int], theirs: list[int]) -> str:
+    """Where a journal line's parts first differ from the heuristic's: their count, else the first part that
+    differs (numbered from 1, in the order the search lists them)."""
+    if len(ours) != len(theirs):
+        return f"{len(ours):,} parts, not {len(theirs):,}"
+    index = next(i for i, (mine, given) in enumerate(zip(ours, theirs)) if mine != given)
+    return f"part {index + 1} costs {ours[index]:,}, not {_figure(theirs[index])}"
 
 
 def _figure(n: int) -> str:

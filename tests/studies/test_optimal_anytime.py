@@ -231,6 +231,34 @@ def test_a_figure_that_does_not_match_its_set_is_refused(tmp_path, finished):
                                        "all, the line says 5,679")
 
 
+#: A journal's first two lines on 4x6 (exact below 50, four guesses looked ahead): the header, the opening's
+#: decision with the heuristic's cost of each of its parts.
+HEADER = {"kind": "mmlogic optimal --anytime", "version": 1, "rules": RULES.as_dict(), "heuristic": "entropy",
+          "opening": None, "exact_below": 50, "candidates": 4}
+OPENING = {"at": [], "guess": "0012", "parts": [979, 806, 781, 634, 344, 267, 250, 130, 117, 56, 10, 7, 3],
+           "value": 5680, "seconds": 0.1}
+#: The heuristic's parts as a refusal quotes them (cut short as long values are).
+PARTS = "[979, 806, 781, 634, 344, 267, 250, 130,... (59 characters)"
+
+
+@pytest.mark.parametrize(("parts", "said"), [
+    ([10**30], "[1000000000000000000000000000000] (13 parts, not 1)"),
+    ([980, 805, *OPENING["parts"][2:]], "[980, 805, 781, 634, 344, 267, 250, 130,... (59 characters) (part 1 costs "
+                                         "979, not 980)"),
+    ([*OPENING["parts"], 1], "[979, 806, 781, 634, 344, 267, 250, 130,... (62 characters) (13 parts, not 14)"),
+    ([*OPENING["parts"][:12], 10**60], "[979, 806, 781, 634, 344, 267, 250, 130,... (119 characters) (part 13 costs "
+                                       "3, not a number of 61 digits)"),
+], ids=["one-huge", "two-swapped", "one-more", "last-huge"])
+def test_parts_that_do_not_match_the_heuristics_say_which(tmp_path, run, parts, said):
+    journal = tmp_path / "run.jsonl"
+    journal.write_text(json.dumps(HEADER) + "\n" + json.dumps({**OPENING, "parts": parts}) + "\n")
+    before = journal.read_bytes()
+    result = run("optimal", "--anytime", "--exact-below", "50", "--look-ahead", "4", "--journal", journal)
+    one_line_error(result, 2, f"--journal {journal}: line 2 does not match its set: the heuristic's parts after "
+                              f"0012 are {PARTS}, the line says {said}; the journal is left as it is", stdout="")
+    assert journal.read_bytes() == before
+
+
 @pytest.mark.parametrize("step", [-1, 1])
 def test_an_optimum_edited_is_found_when_the_tree_is_written(tmp_path, finished, step):
     rows = finished[0].splitlines()
