@@ -36,7 +36,7 @@ import numpy as np
 
 from .codespace import code_space
 from .feedback import colour_counts, rule_of
-from .notation import Code, Entry, Feedback
+from .notation import Code, Entry, Feedback, shown, whole_number
 from .rules import Rules
 from .support.errors import BadInput
 
@@ -198,11 +198,13 @@ def parse_liar(text: str, rules: Rules, seed: int | None) -> Liar:
     try:
         if not text.isascii() or "_" in text:
             raise ValueError  # int() reads other scripts' digits ('٢' as 2) and 1_0 as 10: numbers are 0-9 alone
-        turns = tuple(sorted({int(part) for part in text.split(",")}))
+        turns = tuple(sorted({whole_number(part) for part in text.split(",")}))
     except ValueError:
-        raise BadInput(f"--liar takes random or the answers that lie, by number (2,5), got {text!r}") from None
+        raise BadInput(f"--liar takes random or the answers that lie, by number (2,5), got {shown(text)}") from None
+    except BadInput as error:  # more digits than int() reads
+        raise BadInput(f"--liar: {error}") from None
     if not turns or turns[0] < 1:
-        raise BadInput(f"--liar numbers answers from 1, got {text!r}")
+        raise BadInput(f"--liar numbers answers from 1, got {shown(text)}")
     if len(turns) > rules.lies:
         raise BadInput(f"--liar names {len(turns)} answers, more than --lies {rules.lies} allows")
     return Liar(rules, turns, seed)

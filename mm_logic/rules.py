@@ -8,7 +8,7 @@ from math import comb
 
 import numpy as np
 
-from .support.errors import BadInput
+from .support.errors import BadInput, shown_number
 
 DEFAULT_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 #: The largest games any front end takes (colour counts are packed in bytes; 64 pegs is far
@@ -126,13 +126,13 @@ class Rules:
     def __post_init__(self) -> None:
         name = self.naming.rules_field
         if not 1 <= self.pegs <= MAX_PEGS:
-            raise BadInput(f"{name('pegs')} must be between 1 and {MAX_PEGS}, got {self.pegs}")
+            raise BadInput(f"{name('pegs')} must be between 1 and {MAX_PEGS}, got {shown_number(self.pegs)}")
         if not 1 <= self.colors <= MAX_COLORS:
-            raise BadInput(f"{name('colors')} must be between 1 and {MAX_COLORS}, got {self.colors}")
+            raise BadInput(f"{name('colors')} must be between 1 and {MAX_COLORS}, got {shown_number(self.colors)}")
         if self.max_repeat is not None and self.max_repeat < 1:
-            raise BadInput(f"{name('max_repeat')} must be at least 1, got {self.max_repeat}")
+            raise BadInput(f"{name('max_repeat')} must be at least 1, got {shown_number(self.max_repeat)}")
         if not 0 <= self.lies <= MAX_LIES:
-            raise BadInput(f"{name('lies')} must be between 0 and {MAX_LIES}, got {self.lies}")
+            raise BadInput(f"{name('lies')} must be between 0 and {MAX_LIES}, got {shown_number(self.lies)}")
         if self.feedback not in FEEDBACK_RULES and not self.feedback.endswith((".py", ".lp", ".pl")):
             raise BadInput(f"unknown feedback rule {self.feedback!r}; choose from {', '.join(FEEDBACK_RULES)}, "
                            "or a FILE.py, FILE.lp or FILE.pl of your own")

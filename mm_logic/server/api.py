@@ -71,7 +71,7 @@ from ..diagnosis import diagnose
 from ..engines import BACKENDS, DEFAULT_BACKEND, engine_class
 from ..feedback import rule_of
 from ..feedback.watch import withholding
-from ..notation import SHOWN, Code, Feedback, abridged, check_feedback, format_code, shown
+from ..notation import SHOWN, Code, Feedback, abridged, check_feedback, format_code, shown, whole_number
 from ..rules import FEEDBACK_RULES, Rules
 from ..split import split_codes
 from ..strategies import DEFAULT_STRATEGY, STRATEGIES
@@ -234,7 +234,8 @@ class SameOrigin:
 async def body_of(request: Request) -> dict:
     """The request's JSON object (400 when it is not one, 413 when it is too large)."""
     try:
-        body = json.loads(await read_body(request) or b"{}")
+        # A number of more digits than int() reads is said so (whole_number), not as a body that is not JSON.
+        body = json.loads(await read_body(request) or b"{}", parse_int=whole_number)
     except (ValueError, UnicodeDecodeError, RecursionError):
         # RecursionError: JSON nested deeper than the decoder goes is not a body we take either.
         raise BadInput("the request body is not JSON") from None

@@ -55,6 +55,17 @@ def shown(text: str) -> str:
     return f"{quoted(text[:SHOWN])}... ({len(text):,} characters)"
 
 
+def shown_number(number: int) -> str:
+    """A whole number as an error message quotes it: as written when short, else as :func:`shown` quotes a long
+    text (a request's 4,000-digit ``pegs`` made an answer of 4,053 bytes).
+
+    >>> shown_number(65), shown_number(10**45)
+    ('65', "'1000000000000000000000000000000000000000'... (46 characters)")
+    """
+    text = str(number)
+    return text if len(text) <= SHOWN else shown(text)
+
+
 #: What ends a line (``str.splitlines``' separators), which an error message writes escaped.
 _LINE_BREAK = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 

@@ -12,7 +12,7 @@ import pytest
 
 from mm_logic.support.processes import cores
 
-from conftest import PY, ROOT, one_line_error
+from conftest import PY, ROOT, api_error, one_line_error
 
 #: More digits than int() reads.
 HUGE = "9" * 5000
@@ -150,3 +150,63 @@ def test_clicks_own_refusal_names_a_long_path_whole(run, tmp_path):
     result = run("serve", "--port", 0, "--db", fifo)
     assert (result.exit_code, result.stdout, result.stderr) == (
         2, "", f"error: Invalid value for '--db': cannot write {fifo} (a FIFO, not a regular file)\n")
+
+
+#: More digits than a message should repeat, fewer than int() reads (a request's number is read whole).
+MANY = "9" * 4000
+#: Too long to read, as the command line says it.
+UNREADABLE = f"{cut(HUGE)} is a number too long to read (more than 4,300 digits)"
+#: Each numeric field of a request, with a huge number (written as JSON) in it: the route and the body.
+REQUESTS = [
+    ("/api/games", '{"rules": {"pegs": %s}}'),
+    ("/api/games", '{"rules": {"colors": %s}}'),
+    ("/api/games", '{"rules": {"lies": %s}}'),
+    ("/api/games", '{"rules": {"max_repeat": %s}}'),
+    ("/api/games", '{"seed": %s}'),
+    ("/api/games", '{"rules": {"lies": 2}, "liar": [1, %s]}'),
+    ("/api/races", '{"rules": {"pegs": %s}, "entrants": [{"backend": "python"}]}'),
+    ("/api/races", '{"seed": %s, "entrants": [{"backend": "python"}]}'),
+    ("/api/races", '{"games": %s, "entrants": [{"backend": "python"}]}'),
+    ("{game}/feedback", '{"black": %s, "white": 0}'),
+    ("{game}/diagnose", '{"black": 0, "white": %s}'),
+]
+
+
+def post(client, route: str, body: str):
+    """POST ``body`` (JSON text) to ``route``; ``{game}`` in it is a new codemaker game's URL."""
+    if "{game}" in route:
+        game = client.post("/api/games", json={"role": "codemaker", "backend": "python"}).json()["id"]
+        route = route.format(game=f"/api/games/{game}")
+    return client.post(route, content=body.encode(), headers={"content-type": "application/json"})
+
+
+@pytest.mark.parametrize("route, body", REQUESTS)
+def test_a_number_too_long_to_read_in_a_request_is_said_so(client, route, body):
+    # It was "the request body is not JSON": int() refuses its digits, which the JSON decoder reads with it.
+    api_error(post(client, route, body % HUGE), 400, UNREADABLE)
+    api_error(post(client, route, body % ("-" + HUGE)), 400, UNREADABLE.replace(cut(HUGE), cut("-" + HUGE)))
+
+
+@pytest.mark.parametrize("route, body, message", [
+    ("/api/games", '{"rules": {"pegs": %s}}', "rules.pegs must be between 1 and 64, got {}"),
+    ("/api/games", '{"rules": {"colors": %s}}', "rules.colors must be between 1 and 255, got {}"),
+    ("/api/games", '{"rules": {"lies": %s}}', "rules.lies must be between 0 and 3, got {}"),
+    ("/api/games", '{"rules": {"max_repeat": -%s}}', "rules.max_repeat must be at least 1, got {}"),
+    ("/api/games", '{"rules": {"lies": 2}, "liar": [1, -%s]}', "liar numbers answers from 1, got {}"),
+    ("/api/races", '{"rules": {"pegs": %s}, "entrants": [{"backend": "python"}]}',
+     "rules.pegs must be between 1 and 64, got {}"),
+])
+def test_a_long_number_in_a_request_is_quoted_cut_short(client, route, body, message):
+    # Quoted whole, the answer was a line of 4,053 bytes.
+    text = body % MANY
+    number = MANY if "-%s" not in body else "-" + MANY
+    quoted = cut(f"1,{number}") if "liar" in body else cut(number)
+    api_error(post(client, route, text), 400, message.format(quoted))
+
+
+def test_a_long_liar_on_the_command_line_is_quoted_cut_short(run):
+    args = ["play", "--lies", 2, "--secret", "0123", "--liar"]
+    one_line_error(run(*args, "-" + MANY), 2, f"--liar numbers answers from 1, got {cut('-' + MANY)}", stdout="")
+    one_line_error(run(*args, HUGE), 2, f"--liar: {UNREADABLE}", stdout="")
+    one_line_error(run(*args, "x" + MANY), 2, "--liar takes random or the answers that lie, by number (2,5), "
+                                              f"got {cut('x' + MANY)}", stdout="")
