@@ -11,6 +11,7 @@ the game's feedback rule says (:mod:`mm_logic.feedback`): ``B,W`` (standard),
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from collections import Counter
@@ -40,8 +41,45 @@ def whole_number(text: str) -> int:
     """
     limit = sys.get_int_max_str_digits()
     if limit and sum(c.isdigit() for c in text) > limit:
-        raise BadInput(f"{shown(text)} is a number too long to read (more than {limit:,} digits)")
+        raise BadInput(f"{shown(text)} is {_too_long(limit)}")
     return int(text)
+
+
+def _too_long(limit: int) -> str:
+    """Why a number is not read."""
+    return f"a number too long to read (more than {limit:,} digits)"
+
+
+#: Why a line is no JSON at all (:func:`json_line`): a reader tells it from a line cut short by a kill.
+NOT_JSON = "is not JSON"
+
+
+def json_line(text: str, **options):
+    """One line of a file mmlogic writes (a journal's, a sweep's row) read as JSON (``options``: json.loads'
+    own); where it is none, ValueError saying why, as the readers each say it after the line's number: ``is
+    blank``, ``is not JSON`` (nested thousands deep too), or ``has '99...'... (5,000 characters), a number too
+    long to read (more than 4,300 digits)``.
+
+    >>> json_line('{"value": 7}')
+    {'value': 7}
+    """
+    if not text.strip():
+        raise ValueError("is blank")
+    unread: list[str] = []
+
+    def number(digits: str) -> int:
+        try:
+            return whole_number(digits)
+        except BadInput:
+            unread.append(digits)
+            raise
+
+    try:
+        return json.loads(text, parse_int=number, **options)
+    except BadInput:
+        raise ValueError(f"has {shown(unread[0])}, {_too_long(sys.get_int_max_str_digits())}") from None
+    except (ValueError, RecursionError):
+        raise ValueError(NOT_JSON) from None
 
 
 def _most_digits(text: str) -> int:

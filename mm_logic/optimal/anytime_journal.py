@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..notation import format_code, format_entry, parse_code, parse_entry
+from ..notation import format_code, format_entry, json_line, parse_code, parse_entry, whole_number
 from ..rules import DEFAULT_ALPHABET, Rules
 from ..support.errors import BadInput
 from ..support.files import OutputLock, read_text, same_json
@@ -79,7 +79,9 @@ class AnytimeJournal:
         cut = end = False
         if rows[-1]:  # the last line has no end: cut short as the run was killed writing it, unless complete
             try:
-                json.loads(rows[-1])
+                json.loads(rows[-1], parse_int=whole_number)
+            except BadInput:  # whole, with a number too long to read: refused below, as any line
+                end = True
             except ValueError:
                 cut = len(rows) > 1  # a file of one line cut short is no journal: said as such below
                 if cut:
@@ -133,9 +135,9 @@ class AnytimeJournal:
 
     def _parsed(self, line: str, number: int):
         try:
-            return json.loads(line, parse_constant=_no_constant)
-        except (ValueError, RecursionError):
-            raise self.damaged(number, "is not JSON") from None
+            return json_line(line, parse_constant=_no_constant)
+        except ValueError as why:  # blank, not JSON, a number too long to read
+            raise self.damaged(number, str(why)) from None
 
     def _checked(self, entry, number: int) -> tuple[str, ...]:
         """The history of a decision line whose form is right; else BadInput naming the line."""

@@ -26,8 +26,8 @@ machine searched a guess, a run given the journal does not search it again.
 Version 1 journals (none has a guess line) are read as before. Each line is
 flushed and synced as it is written; a last line without its end of line (a
 kill cut it short) is never read, and is cut off the file; any other line that
-is no part's result refuses the journal, named (``line 7 is not a part's
-result``), before anything is searched or written. A line edited by hand is not
+is no part's result refuses the journal, named with why (``line 7 is not a
+part's result: it is not JSON``), before anything is searched or written. A line edited by hand is not
 trusted: each is checked against the search it resumes (:class:`LineChecks`:
 its fields' types, its part, an exact total replayed on the part's codes, a
 bound or a solvability within what the part's size allows, no two lines of a
@@ -66,7 +66,17 @@ from ..codespace import code_space
 from ..feedback import rule_of
 from ..feedback.variant import variant_of
 from ..kernels.optimal.arrays import INF
-from ..notation import Code, Feedback, abridged, format_code, format_feedback, parse_code, parse_feedback, plural
+from ..notation import (
+    Code,
+    Feedback,
+    abridged,
+    format_code,
+    format_feedback,
+    json_line,
+    parse_code,
+    parse_feedback,
+    plural,
+)
 from ..rules import DEFAULT_ALPHABET, RULE_FILE, Rules
 from ..strategies.tree import TreeNode, node_object, read_node
 from ..support.errors import BadInput, shown
@@ -162,11 +172,11 @@ class Journal:
         checks = LineChecks(self.rules, self.consistent_only, self.secrets)
         for number, line in enumerate(lines[1:], 2):
             try:
-                self._take(checks.line(json.loads(line), number))
+                self._take(checks.line(read_line(line), number))
             except LineRefused as why:
                 raise BadInput(f"--journal {self.path}: line {number} is not a part's result: {why}") from None
-            except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError, RecursionError,
-                    BadInput):
+            except (KeyError, TypeError, ValueError, AttributeError, RecursionError, BadInput):
+                # What no check names (each above says why): still one line, never a traceback.
                 raise BadInput(f"--journal {self.path}: line {number} is not a part's result") from None
             self.read += 1
 
@@ -338,6 +348,29 @@ class LineRefused(ValueError):
     """Why a journal's line is no part's result the search can have written (said after the line's number)."""
 
 
+#: The fields every line has, and those of a cost line (a line of ``within`` has it instead).
+FIELDS, COST_FIELDS = ("opening", "feedback", "depth"), ("budget", "value")
+
+
+def read_line(line: str):
+    """A journal's line read as JSON; :class:`LineRefused` with why where it is none: blank, not JSON, a number
+    too long to read."""
+    try:
+        return json_line(line)
+    except ValueError as why:
+        raise LineRefused(f"it {why}") from None
+
+
+def check_fields(entry) -> None:
+    """Refuse (:class:`LineRefused`, with why) a line that is no object of a part's fields, or lacks one (their
+    values are checked apart: :meth:`LineChecks.line`)."""
+    if not isinstance(entry, dict):
+        raise LineRefused(f"it must be an object of a part's fields, not {_json(entry)}")
+    missing = [name for name in (*FIELDS, *(() if "within" in entry else COST_FIELDS)) if name not in entry]
+    if missing:
+        raise LineRefused(f'it has no "{missing[0]}"')
+
+
 @dataclass(frozen=True)
 class Line:
     """One line of a journal, checked: its part (and guess) and depth, and what it says of it."""
@@ -394,10 +427,9 @@ class LineChecks:
 
     # -- a line's fields -------------------------------------------------------------------------
     def line(self, entry: dict, number: int) -> Line:
-        """``entry`` (line ``number``) checked; raises :class:`LineRefused` with why, or the errors of a line
-        that is no object of a part's fields (KeyError, TypeError, :class:`BadInput` of its subtree)."""
-        if not isinstance(entry, dict):
-            raise TypeError("not an object")
+        """``entry`` (line ``number``, as :func:`read_line` reads it) checked; raises :class:`LineRefused` with
+        why."""
+        check_fields(entry)
         opening = self._code(entry["opening"], "opening")
         feedback = self._feedback(entry["feedback"])
         guess = entry.get("guess")
@@ -423,7 +455,10 @@ class LineChecks:
         value, budget = _whole(entry, "value"), _whole(entry, "budget")
         tree = entry.get("tree") if value < budget else None
         if value < budget:
-            node = read_node(tree, self.rules)  # a bad subtree: one line, not a failure at the end
+            try:
+                node = read_node(tree, self.rules)  # a bad subtree: one line, not a failure at the end
+            except BadInput as error:
+                raise LineRefused(f"its subtree: {error}") from None
             if guess is not None and node.guess != guess:
                 raise LineRefused(f"its subtree starts with {format_code(node.guess, self.rules)}, not with its "
                                   f"guess {entry['guess']}")

@@ -10,11 +10,11 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from ..notation import abridged, format_code, parse_code
-from ..rules import rules_object
+from ..notation import NOT_JSON, abridged, format_code, json_line, parse_code
+from ..rules import rules_from_json, rules_object
 from ..support.errors import BadInput, shown
 from ..support.files import OutputLock, read_text, target_of
-from .sweep_case import Case, case_key
+from .sweep_case import CASE_FIELDS, RESULT_FIELDS, Case, case_key
 
 #: A histogram's key: a number of guesses, as a row writes it.
 GUESSES = re.compile(r"[1-9][0-9]*")
@@ -24,30 +24,69 @@ class RowRefused(ValueError):
     """Why a line of an output file is no row a sweep can have written (said after the line's number)."""
 
 
-def is_row(row: dict) -> bool:
-    """Whether ``row`` has a finished case's fields, each of its type (what the tables read: a row
-    edited by hand to ``"mean": "abc"`` ended a resumed sweep on an internal failure).
+def check_fields(row) -> None:
+    """Refuse (:class:`RowRefused`, with why) a line that is no object of a finished case's fields, each of its
+    type (what the tables read: a row edited by hand to ``"mean": "abc"`` ended a resumed sweep on an internal
+    failure); :func:`check_row` then checks what they say."""
+    if not isinstance(row, dict):
+        raise RowRefused(f"it must be an object of a row's fields, not {_json(row)}")
+    missing = [name for name in (*CASE_FIELDS, *RESULT_FIELDS) if name not in row and name != "variant"]
+    if missing:
+        raise RowRefused(f'it has no "{missing[0]}"')
+    try:
+        rules = rules_from_json(row["rules"])
+    except BadInput as error:
+        raise RowRefused(str(error)) from None
+    first = row["first_guess"]
+    if first is not None and not isinstance(first, str):
+        raise RowRefused(f'"first_guess" must be null or a code, not {_json(first)}')
+    try:
+        if first is not None:
+            parse_code(first, rules)
+    except BadInput as error:
+        raise RowRefused(f"first_guess: {error}") from None
+    try:
+        Case.from_dict(row)
+    except BadInput as error:  # its variant
+        raise RowRefused(str(error)) from None
+    _check_figures(row)
 
-    Raises what :meth:`Case.from_dict` raises for a case that is no case.
-    """
-    Case.from_dict(row)
 
-    def number(value) -> bool:
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
+def _check_figures(row: dict) -> None:
+    """The types of a row's result fields (:func:`check_fields`)."""
+    if not isinstance(row["opening"], str):
+        raise RowRefused(f'"opening" must be a code, not {_json(row["opening"])}')
+    for name in ("games", "total_guesses", "max"):
+        if not _natural(row[name]):
+            raise RowRefused(f'"{name}" must be a whole number of at least 0, not {_json(row[name])}')
+    if not _number(row["mean"]):
+        raise RowRefused(f'"mean" must be a finite number, not {_json(row["mean"])}')
+    histogram = row["histogram"]
+    if not isinstance(histogram, dict):
+        raise RowRefused(f'"histogram" must be an object of numbers of guesses and games, not {_json(histogram)}')
+    for key, games in histogram.items():
+        if not GUESSES.fullmatch(key):
+            raise RowRefused(f"its histogram's key {shown(key)} is no number of guesses")
+        if not _natural(games):
+            raise RowRefused(f"its histogram's games for {shown(key)} must be a whole number of at least 0, not "
+                             f"{_json(games)}")
+    for name in ("seconds", "peak_rss_mb", "start_rss_mb"):
+        if not _number(row[name]):
+            raise RowRefused(f'"{name}" must be a finite number of at least 0, not {_json(row[name])}')
+    if not isinstance(row["host"], str):
+        raise RowRefused(f'"host" must be a name, not {_json(row["host"])}')
 
-    def natural(value) -> bool:
-        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
-    histogram = row.get("histogram")
-    return (isinstance(row.get("opening"), str) and natural(row.get("games")) and natural(row.get("total_guesses"))
-            and number(row.get("mean")) and natural(row.get("max")) and isinstance(histogram, dict)
-            and all(k.isdigit() and natural(n) for k, n in histogram.items())
-            and all(number(row.get(k)) for k in ("seconds", "peak_rss_mb", "start_rss_mb"))
-            and isinstance(row.get("host"), str))
+def _number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _natural(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def check_row(row: dict) -> None:
-    """Refuse (:class:`RowRefused`, with why) a row that has its fields (:func:`is_row`) but is none a sweep
+    """Refuse (:class:`RowRefused`, with why) a row that has its fields (:func:`check_fields`) but is none a sweep
     can have written: figures that disagree (the histogram, its games, total, mean and max), NaN or Infinity
     (which Python's json reads), or an opening that is no code of its rules (or not its first guess)."""
     for name in ("strategy", "backend"):
@@ -62,9 +101,6 @@ def check_row(row: dict) -> None:
         if not (_finite(row[name]) and row[name] >= 0):
             raise RowRefused(f'"{name}" must be a finite number of at least 0, not {_json(row[name])}')
     histogram = row["histogram"]
-    for key in histogram:
-        if not GUESSES.fullmatch(key):
-            raise RowRefused(f"its histogram's key {shown(key)} is no number of guesses")
     games, total = row["games"], row["total_guesses"]
     counted = sum(histogram.values())
     if counted != games:
@@ -120,11 +156,11 @@ def load_rows(path: Path, lock: OutputLock | None = None) -> tuple[dict[str, dic
     The last line, when it does not read as JSON and has no end of line (a
     writer killed mid-line), is removed from the file, so that new rows start
     on a line of their own; the other rows, of this grid or not, are kept. Any
-    other line that is not a row (:func:`is_row`, :func:`check_row`: edited by
+    other line that is not a row (:func:`check_fields`, :func:`check_row`: edited by
     hand, say) means the file is not a sweep's output: it is refused
-    (:class:`~mm_logic.support.errors.BadInput`, naming the line, and why where a check
-    says), and left as it is. ``lock``: the sweep's hold on the file, moved to
-    the file that replaces it.
+    (:class:`~mm_logic.support.errors.BadInput`, naming the line and why), and left
+    as it is. A blank line is passed over (and left out when the file is rewritten).
+    ``lock``: the sweep's hold on the file, moved to the file that replaces it.
     """
     if not path.exists():
         return {}, 0
@@ -145,23 +181,22 @@ def load_rows(path: Path, lock: OutputLock | None = None) -> tuple[dict[str, dic
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
-        # RecursionError: a line of JSON nested thousands deep, which no row is.
-        except (ValueError, RecursionError):
-            if number < len(lines) or text.endswith("\n") or not line.startswith("{"):
-                raise refused(number) from None
+            row = json_line(line)
+        except ValueError as why:  # not JSON (nested thousands deep too), or a number too long to read
+            if number < len(lines) or text.endswith("\n") or not line.startswith("{") or str(why) != NOT_JSON:
+                raise refused(number, f"it {why}") from None
             # A kill cut the last row short: it reads as no JSON. (One that reads whole was written whole, or
             # edited: it is checked as any other.)
             bad += 1
             continue
         try:
+            check_fields(row)
             key = case_key(row)
-            if not is_row(row):
-                raise ValueError
             check_row(row)
         except RowRefused as why:
             raise refused(number, str(why)) from None
         except (ValueError, KeyError, TypeError, AttributeError, RecursionError, BadInput):
+            # What no check names (each above says why): still one line, never a traceback.
             raise refused(number) from None
         # The rules object as this version writes it (an older row has no "feedback"), so that sweep --json
         # prints every row alike; the file keeps its lines as they are.

@@ -28,7 +28,7 @@ import json
 from pathlib import Path
 
 # The reader's own checks of a line's fields, so that this refuses a line in the words `mmlogic optimal` does.
-from mm_logic.optimal.journal import KIND, LineRefused, _json, _number, _whole
+from mm_logic.optimal.journal import KIND, LineRefused, _json, _number, _whole, check_fields, read_line
 from mm_logic.support.errors import BadInput
 from mm_logic.support.files import read_text
 from mm_logic.support.scripting import run
@@ -54,20 +54,17 @@ def read(path: Path) -> tuple[dict, list[dict]]:
     entries = []
     for number, line in enumerate(lines[1:], 2):
         try:
-            entries.append(checked(json.loads(line)))
+            entries.append(checked(read_line(line)))
         except LineRefused as why:
             raise BadInput(f"{path}: line {number} is not a part's result: {why}") from None
-        except (json.JSONDecodeError, RecursionError, KeyError, TypeError):
-            raise BadInput(f"{path}: line {number} is not a part's result") from None
     return head, entries
 
 
 def checked(entry) -> dict:
     """A line's fields of the types the search writes, as ``mmlogic optimal`` checks them (its
     :class:`~mm_logic.optimal.journal.LineChecks` also replays them on the game's codes, which a summary needs
-    not); raises :class:`LineRefused` with why, KeyError or TypeError for a line of no part's fields."""
-    if not isinstance(entry, dict):
-        raise TypeError("not an object")
+    not); raises :class:`LineRefused` with why."""
+    check_fields(entry)
     for name, kind in (("opening", "a code"), ("feedback", "feedback"), ("guess", "a code")):
         if (name in entry or name != "guess") and not isinstance(entry[name], str):
             raise LineRefused(f'"{name}" must be {kind}, not {_json(entry[name])}')

@@ -61,8 +61,11 @@ def test_the_parts_and_the_totals_of_a_journal(tmp_path):
 @pytest.mark.parametrize(("content", "message"), [
     ("", " is not a journal of mmlogic optimal (its first line names none)"),
     ('{"journal": "something else"}\n', " is not a journal of mmlogic optimal (its first line names none)"),
-    (json.dumps(HEADER) + '\n{"opening": "0123"}\n' + json.dumps(LINES[2]) + "\n", ": line 2 is not a part's result"),
-    (json.dumps(HEADER) + "\nnot json\n" + json.dumps(LINES[2]) + "\n", ": line 2 is not a part's result"),
+    (json.dumps(HEADER) + '\n{"opening": "0123"}\n' + json.dumps(LINES[2]) + "\n",
+     ': line 2 is not a part\'s result: it has no "feedback"'),
+    (json.dumps(HEADER) + "\nnot json\n" + json.dumps(LINES[2]) + "\n",
+     ": line 2 is not a part's result: it is not JSON"),
+    (json.dumps(HEADER) + "\n\n" + json.dumps(LINES[2]) + "\n", ": line 2 is not a part's result: it is blank"),
 ])
 def test_what_is_not_a_journal_is_one_line(tmp_path, content, message):
     journal = tmp_path / "bad.jsonl"
@@ -140,7 +143,8 @@ def test_a_damaged_last_line_with_its_end_of_line_is_refused(tmp_path):
     journal = tmp_path / "bad.jsonl"
     write(journal, LINES[:1], tail='{"opening": "0123"}\n')
     done = script(str(journal))
-    assert (done.returncode, done.stdout, done.stderr) == (2, "", f"error: {journal}: line 3 is not a part's result\n")
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", f'error: {journal}: line 3 is not a part\'s result: it has no "feedback"\n')
 
 
 def test_a_fifo_is_refused_at_once(tmp_path):

@@ -273,3 +273,45 @@ def test_a_seconds_too_large_for_a_float_is_refused_not_an_internal_failure(run,
 ])
 def test_a_huge_total_or_bound_is_quoted_cut_short(run, written, tmp_path, fields, why):
     refused(run, tmp_path / "j.jsonl", edited(written["expected"], 2, **fields), 2, why)
+
+
+#: More digits than int() reads.
+DIGITS = "9" * 5000
+
+
+def line_text(written, text: str) -> list[str]:
+    """The expected journal's lines with line 3 replaced by ``text`` (as written, not as JSON writes it)."""
+    lines = [json.dumps(entry) for entry in written["expected"]]
+    return [*lines[:2], text, *lines[3:]]
+
+
+@pytest.mark.parametrize("text, why", [
+    ("", "it is blank"),
+    ("   ", "it is blank"),
+    ("{not json", "it is not JSON"),
+    ("[" * 100_000, "it is not JSON"),
+    ("[1, 2]", "it must be an object of a part's fields, not [1, 2]"),
+    ('{"feedback": "1,0", "depth": null, "budget": 99, "value": 5}', 'it has no "opening"'),
+    ('{"opening": "001", "depth": null, "budget": 99, "value": 5}', 'it has no "feedback"'),
+    ('{"opening": "001", "feedback": "1,0", "budget": 99, "value": 5}', 'it has no "depth"'),
+    ('{"opening": "001", "feedback": "1,0", "depth": null, "value": 5}', 'it has no "budget"'),
+    ('{"opening": "001", "feedback": "1,0", "depth": 3, "budget": 99}', 'it has no "value"'),
+    ('{"opening": "001", "feedback": "1,0", "depth": null, "budget": 99, "value": ' + DIGITS + "}",
+     f"it has '{DIGITS[:40]}'... (5,000 characters), a number too long to read (more than 4,300 digits)"),
+    ('{"opening": "001", "feedback": "1,0", "depth": null, "budget": 99, "value": 5, "tree": {"guess": 123}}',
+     'its subtree: a node must be {"guess": CODE, "next": {...}} (at the root)'),
+    ('{"opening": "001", "feedback": "1,0", "depth": null, "budget": 99, "value": 5, "tree": '
+     '{"guess": "012", "next": {"9,9": {"guess": "120"}}}}',
+     "its subtree: feedback 9,9 in '012:9,9': black + white exceeds the 3 pegs"),
+    ('{"opening": "001", "feedback": "1,0", "depth": null, "budget": 99, "value": 5}',
+     'its subtree: a node must be {"guess": CODE, "next": {...}} (at the root)'),
+], ids=["blank", "spaces", "not-json", "deep", "a-list", "no-opening", "no-feedback", "no-depth", "no-budget",
+        "no-value", "huge-number", "tree-guess-123", "tree-feedback-9,9", "no-tree"])
+def test_a_line_that_is_no_part_says_why(run, written, tmp_path, text, why):
+    # Each was "line 3 is not a part's result", with no reason.
+    path = tmp_path / "j.jsonl"
+    content = "".join(line + "\n" for line in line_text(written, text))
+    path.write_text(content)
+    one_line_error(run(*GAME, "--journal", path), 2, f"--journal {path}: line 3 is not a part's result: {why}",
+                   stdout="")
+    assert path.read_text() == content

@@ -259,6 +259,28 @@ def test_parts_that_do_not_match_the_heuristics_say_which(tmp_path, run, parts, 
     assert journal.read_bytes() == before
 
 
+#: The opening's line with a figure of more digits than int() reads, and why it is refused.
+UNREADABLE = (json.dumps(OPENING).replace("5680", "9" * 5000),
+              f"has '{'9' * 40}'... (5,000 characters), a number too long to read (more than 4,300 digits)")
+
+
+@pytest.mark.parametrize(("rest", "why"), [
+    ("\n" + json.dumps(OPENING) + "\n", "is blank"),
+    ("  \n" + json.dumps(OPENING) + "\n", "is blank"),
+    (UNREADABLE[0] + "\n", UNREADABLE[1]),
+    # Without its end of line, yet whole: no kill cut it short (one that had is dropped).
+    (UNREADABLE[0], UNREADABLE[1]),
+], ids=["blank", "spaces", "huge-number", "huge-number-last-without-end"])
+def test_a_line_that_is_no_json_says_why(tmp_path, run, rest, why):
+    # Each was "line 2 is not JSON" (the last one dropped as cut short, and the run went on without it).
+    journal = tmp_path / "run.jsonl"
+    journal.write_text(json.dumps(HEADER) + "\n" + rest)
+    before = journal.read_bytes()
+    result = run("optimal", "--anytime", "--exact-below", "50", "--look-ahead", "4", "--journal", journal)
+    one_line_error(result, 2, f"--journal {journal}: line 2 {why}; the journal is left as it is", stdout="")
+    assert journal.read_bytes() == before
+
+
 @pytest.mark.parametrize("step", [-1, 1])
 def test_an_optimum_edited_is_found_when_the_tree_is_written(tmp_path, finished, step):
     rows = finished[0].splitlines()

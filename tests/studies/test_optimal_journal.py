@@ -88,7 +88,7 @@ def test_a_journal_of_another_search_or_no_journal_is_refused(tmp_path):
     broken.write_text(lines[0] + "garbage\n" + "".join(lines[1:]))
     with pytest.raises(BadInput) as error:
         optimal(RULES, "expected", journal=broken)
-    assert str(error.value) == f"--journal {broken}: line 2 is not a part's result"
+    assert str(error.value) == f"--journal {broken}: line 2 is not a part's result: it is not JSON"
 
 
 def test_a_journal_line_holds_a_part_and_its_subtree(tmp_path):

@@ -35,14 +35,18 @@ def no_compiling(monkeypatch):
     monkeypatch.setattr(optimal_module, "compile_kernels", compiled)
 
 
-@pytest.mark.parametrize("damage", ["garbage", '{"opening": "001"}', '{"opening": "001", "feedback": "1,0", '
-                                    '"depth": null, "budget": 99, "value": 5, "tree": {"guess": "9"}}'])
-def test_a_damaged_last_line_is_named_and_the_journal_refused(run, tmp_path, written, damage, no_compiling):
+@pytest.mark.parametrize("damage, why", [
+    ("garbage", "it is not JSON"),
+    ('{"opening": "001"}', 'it has no "feedback"'),
+    ('{"opening": "001", "feedback": "1,0", "depth": null, "budget": 99, "value": 5, "tree": {"guess": "9"}}',
+     "its subtree: symbol '9' in code '9' is not one of the 3 colours 012 (at the root)"),
+], ids=["garbage", "no-feedback", "tree-guess-9"])
+def test_a_damaged_last_line_is_named_and_the_journal_refused(run, tmp_path, written, damage, why, no_compiling):
     journal = tmp_path / "j.jsonl"
     text = "".join(written[:3]) + damage + "\n"
     journal.write_text(text)
     one_line_error(run("optimal", "--pegs", 3, "--colors", 3, "--journal", journal), 2,
-                   f"--journal {journal}: line 4 is not a part's result", stdout="")
+                   f"--journal {journal}: line 4 is not a part's result: {why}", stdout="")
     assert journal.read_text() == text  # nothing appended after it, nothing cut
 
 
@@ -123,7 +127,7 @@ def test_a_line_nested_thousands_deep_is_named_and_the_journal_refused(run, tmp_
     text = "".join(written[:2]) + "[" * 100_000 + "\n"
     journal.write_text(text)
     one_line_error(run("optimal", "--pegs", 3, "--colors", 3, "--journal", journal), 2,
-                   f"--journal {journal}: line 3 is not a part's result", stdout="")
+                   f"--journal {journal}: line 3 is not a part's result: it is not JSON", stdout="")
     deep = tmp_path / "deep.jsonl"
     deep.write_text("[" * 100_000 + "\n")
     one_line_error(run("optimal", "--pegs", 3, "--colors", 3, "--journal", deep), 2,

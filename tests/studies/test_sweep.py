@@ -439,9 +439,12 @@ def test_docs_show_the_real_cluster_recipe():
         assert line in text
 
 
-@pytest.mark.parametrize("text", ["my notes\nline 2\n", "my notes", "[1, 2]\n", '{"total_guesses": 3}\n',
-                                  '{"cut": \n{"another": 1}\n', "[" * 100_000 + "\n"])
-def test_a_file_no_sweep_wrote_is_refused_and_left_as_it_is(tmp_path, text):
+@pytest.mark.parametrize("text, why", [("my notes\nline 2\n", "it is not JSON"), ("my notes", "it is not JSON"),
+                                       ("[1, 2]\n", "it must be an object of a row's fields, not [1, 2]"),
+                                       ('{"total_guesses": 3}\n', 'it has no "rules"'),
+                                       ('{"cut": \n{"another": 1}\n', "it is not JSON"),
+                                       ("[" * 100_000 + "\n", "it is not JSON")])
+def test_a_file_no_sweep_wrote_is_refused_and_left_as_it_is(tmp_path, text, why):
     # Only a last line cut off mid-row (no end of line) is taken for a kill's; anything else is the
     # user's own file, which --out must not overwrite.
     out = tmp_path / "notes.txt"
@@ -452,7 +455,7 @@ def test_a_file_no_sweep_wrote_is_refused_and_left_as_it_is(tmp_path, text):
         result = invoke(*command, "--out", out)
         assert (result.exit_code, result.stdout) == (2, ""), result.output
         assert result.stderr == (f"error: --out {out} is not a sweep's output (line 1 is not one of its "
-                                 "rows); name a new file, or one an earlier sweep wrote\n")
+                                 f"rows: {why}); name a new file, or one an earlier sweep wrote\n")
         assert out.read_text() == text and out.stat().st_mode & 0o777 == 0o755
 
 
@@ -464,17 +467,24 @@ def swept_row(tmp_path_factory) -> dict:
     return json.loads(out.read_text().splitlines()[0])
 
 
-@pytest.mark.parametrize("field, value", [("mean", "abc"), ("histogram", [1, 2]), ("max", None), ("seconds", "0.1"),
-                                          ("peak_rss_mb", True), ("opening", 17), ("games", -1),
-                                          ("rules", {"pegs": 0, "colors": 3, "max_repeat": None}),
-                                          ("rules", {"pegs": 3, "colors": 3, "max_repeat": None, "feedback": 7})])
-def test_a_row_damaged_by_hand_makes_the_file_no_sweeps(tmp_path, swept_row, field, value):
+@pytest.mark.parametrize("field, value, why", [
+    ("mean", "abc", '"mean" must be a finite number, not "abc"'),
+    ("histogram", [1, 2], '"histogram" must be an object of numbers of guesses and games, not [1, 2]'),
+    ("max", None, '"max" must be a whole number of at least 0, not null'),
+    ("seconds", "0.1", '"seconds" must be a finite number of at least 0, not "0.1"'),
+    ("peak_rss_mb", True, '"peak_rss_mb" must be a finite number of at least 0, not true'),
+    ("opening", 17, '"opening" must be a code, not 17'),
+    ("games", -1, '"games" must be a whole number of at least 0, not -1'),
+    ("rules", {"pegs": 0, "colors": 3, "max_repeat": None}, "--pegs must be between 1 and 64, got 0"),
+    ("rules", {"pegs": 3, "colors": 3, "max_repeat": None, "feedback": 7},
+     '"rules" must be {"pegs": P, "colors": C, "max_repeat": M or null} and an optional "feedback": RULE')])
+def test_a_row_damaged_by_hand_makes_the_file_no_sweeps(tmp_path, swept_row, field, value, why):
     # Only some fields were checked: "mean": "abc" passed, then the table failed ("internal failure").
     out = tmp_path / "rows.jsonl"
     damaged = json.dumps({**swept_row, field: value}) + "\n"
     out.write_text(damaged)
     result = invoke("sweep", *SMALL, "--out", out, "--json")
     assert (result.exit_code, result.stdout) == (2, "")
-    assert result.stderr == (f"error: --out {out} is not a sweep's output (line 1 is not one of its rows); "
+    assert result.stderr == (f"error: --out {out} is not a sweep's output (line 1 is not one of its rows: {why}); "
                              "name a new file, or one an earlier sweep wrote\n")
     assert out.read_text() == damaged

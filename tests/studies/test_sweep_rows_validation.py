@@ -29,8 +29,12 @@ def invoke(*args):
 def refused(tmp_path, rows: list[dict], line: int, why: str, last_newline: bool = True) -> None:
     """``sweep --out`` on a file of ``rows`` refuses it, naming line ``line`` and ``why``; the file is left as it
     was (also when its last line has no end of line: a row that reads whole is no kill's cut)."""
+    refused_text(tmp_path, "\n".join(json.dumps(row) for row in rows) + ("\n" if last_newline else ""), line, why)
+
+
+def refused_text(tmp_path, text: str, line: int, why: str) -> None:
+    """As :func:`refused`, for a file of ``text`` (lines as written, not as JSON writes a dict)."""
     out = tmp_path / "rows.jsonl"
-    text = "\n".join(json.dumps(row) for row in rows) + ("\n" if last_newline else "")
     out.write_text(text)
     result = invoke("sweep", *GRID, "--out", out, "--json")
     assert (result.exit_code, result.stdout) == (2, ""), result.output
@@ -142,3 +146,57 @@ def test_a_figure_too_large_for_a_float_is_refused_not_an_internal_failure(tmp_p
 ])
 def test_huge_figures_are_refused_and_quoted_cut_short(tmp_path, fields, why):
     refused(tmp_path, [{**ROW, **fields}], 1, why)
+
+
+#: More digits than int() reads.
+DIGITS = "9" * 5000
+#: What a "rules" object must be.
+RULES_SHAPE = '"rules" must be {"pegs": P, "colors": C, "max_repeat": M or null} and an optional "feedback": RULE'
+
+
+@pytest.mark.parametrize("fields, why", [
+    ({"games": True}, '"games" must be a whole number of at least 0, not true'),
+    ({"games": 4.0}, '"games" must be a whole number of at least 0, not 4.0'),
+    ({"games": -1}, '"games" must be a whole number of at least 0, not -1'),
+    ({"total_guesses": "8"}, '"total_guesses" must be a whole number of at least 0, not "8"'),
+    ({"max": None}, '"max" must be a whole number of at least 0, not null'),
+    ({"mean": "abc"}, '"mean" must be a finite number, not "abc"'),
+    ({"seconds": "0.1"}, '"seconds" must be a finite number of at least 0, not "0.1"'),
+    ({"peak_rss_mb": True}, '"peak_rss_mb" must be a finite number of at least 0, not true'),
+    ({"histogram": [1, 2]}, '"histogram" must be an object of numbers of guesses and games, not [1, 2]'),
+    ({"histogram": {"1": True, "2": 2, "3": 1}},
+     "its histogram's games for '1' must be a whole number of at least 0, not true"),
+    ({"histogram": {"x": 1, "2": 2, "3": 1}}, "its histogram's key 'x' is no number of guesses"),
+    ({"opening": 17}, '"opening" must be a code, not 17'),
+    ({"host": 1}, '"host" must be a name, not 1'),
+    ({"first_guess": 3}, '"first_guess" must be null or a code, not 3'),
+    ({"first_guess": "0x"}, "first_guess: symbol 'x' in code '0x' is not one of the 2 colours 01"),
+    # As a tree file's or a puzzle set's rules are refused.
+    ({"rules": {"pegs": 0, "colors": 2, "max_repeat": None}}, "--pegs must be between 1 and 64, got 0"),
+    ({"rules": {"pegs": 2.0, "colors": 2, "max_repeat": None}}, RULES_SHAPE),
+    ({"rules": "2x2"}, RULES_SHAPE),
+    ({"variant": 3}, 'a case\'s "variant" is {PART: {"file": PATH, "sha256": DIGEST}} or null'),
+    ({"host": None, "seconds": None}, '"seconds" must be a finite number of at least 0, not null'),
+])
+def test_a_field_of_the_wrong_type_says_which(tmp_path, fields, why):
+    # Each was "line 2 is not one of its rows", with no reason.
+    refused(tmp_path, [ROW, {**ROW, **fields}], 2, why)
+
+
+@pytest.mark.parametrize("name", ["rules", "strategy", "first_guess", "backend", "seed", "opening", "games",
+                                  "histogram", "host"])
+def test_a_field_missing_is_named(tmp_path, name):
+    refused(tmp_path, [ROW, {k: v for k, v in ROW.items() if k != name}], 2, f'it has no "{name}"')
+
+
+@pytest.mark.parametrize("line, why", [
+    ("{not json", "it is not JSON"),
+    ("[1, 2]", "it must be an object of a row's fields, not [1, 2]"),
+    ("[" * 100_000, "it is not JSON"),
+    (json.dumps(ROW).replace('"games": 4', f'"games": {DIGITS}'),
+     f"it has '{DIGITS[:40]}'... (5,000 characters), a number too long to read (more than 4,300 digits)"),
+    (json.dumps(ROW).replace('"seed": null', f'"seed": -{DIGITS}'),
+     f"it has '-{DIGITS[:39]}'... (5,001 characters), a number too long to read (more than 4,300 digits)"),
+], ids=["not-json", "a-list", "deep", "huge-games", "huge-seed"])
+def test_a_line_that_is_no_row_says_why(tmp_path, line, why):
+    refused_text(tmp_path, f"{json.dumps(ROW)}\n{line}\n{json.dumps(ROW)}\n", 2, why)
