@@ -49,7 +49,7 @@ def warm(*groups: str, say: Callable[[], None] | None = None) -> None:
 
     ``say`` is called once if numba starts compiling meanwhile (the command's "compiling ..." note:
     :func:`~mm_logic.kernels.numba_cache.compilation_said`); a warm cache loads the kernels silently. Without
-    ``say``, a warm-up that goes on is said as every long wait is (:func:`~mm_logic.support.waiting.waiting`:
+    ``say``, a warm-up that goes on is said as every long wait is (``mm_logic.support.waiting``:
     after 5 s, ``note: compiling mmlogic's kernels ...: 0:05 so far``). A warm-up's error propagates, and its
     group is not ready: the next call runs its warm-up again.
 

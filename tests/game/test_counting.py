@@ -24,8 +24,8 @@ from conftest import mmlogic
 from generators import consistent, game_for, rows
 
 
-@pytest.mark.slow  # 6.3 and 5.8 s measured
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.slow  # 6.3 and 5.8 s measured with 200 examples (17 s of CI's suite): 80 since
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(game=game_for(max_pegs=6, max_colors=7, max_len=4))
 def test_the_rules_count_is_the_brute_force_filter(game):
     rules, history = game
