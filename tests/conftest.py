@@ -75,14 +75,30 @@ def ctrl_c_reaches_python():
 
 
 @pytest.fixture(autouse=True, scope="session")
-def kernels_ready():
-    """The strategies' compiled kernels made ready once in each test process, before any test: a fresh checkout
-    compiles them (20-30 s), which a command says on stderr after 5 s (``note: compiling mmlogic's kernels``,
-    tests/game/test_warming.py), and the first test to build a scoring strategy would otherwise read that note
-    in its stderr. Later processes load them from numba's cache."""
-    from mm_logic.kernels.warming import warm
+def kernels_ready(tmp_path_factory, worker_id):
+    """The compiled kernels made ready once in each test process, before any test: a fresh checkout compiles them
+    (the strategies' 20-90 s, the optimal search's modules 10-40 s each), which a command says on stderr (``note:
+    compiling ...``), and the first test to need them would otherwise read that note in its stderr.
 
-    warm("scoring", "weighted")
+    Each group is compiled under a lock shared by the test processes, and each process takes the groups in its own
+    order: two processes compile two groups at once, then each loads the other's from the cache (compiling the
+    same group twice at once cost CI's suite a minute)."""
+    import fcntl
+
+    from mm_logic.kernels.warming import warm
+    from mm_logic.optimal.searcher import compile_kernels
+    from mm_logic.rules import Rules
+
+    groups = [("scoring", lambda: warm("scoring", "weighted")),
+              # The search's modules for the arrays of most games, and of black pegs' per-peg symmetry.
+              ("optimal", lambda: compile_kernels(None, worst=True, rules=Rules(2, 3))),
+              ("optimal-pegs", lambda: compile_kernels(None, worst=True, rules=Rules(3, 2, feedback="black")))]
+    turn = int(worker_id[2:]) if worker_id.startswith("gw") else 0
+    shared = tmp_path_factory.getbasetemp().parent
+    for name, make_ready in groups[turn % len(groups):] + groups[:turn % len(groups)]:
+        with open(shared / f"kernels-{name}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            make_ready()
     yield
 
 
