@@ -81,29 +81,24 @@ def kernels_ready(tmp_path_factory, worker_id):
     compiling ...``), and the first test to need them would otherwise read that note in its stderr.
 
     Each group is compiled under a lock shared by the test processes, and each process takes the groups in its own
-    order: two processes compile two halves at once, then each loads the other's from the cache (compiling the
-    same kernels twice at once cost CI's suite a minute and a half)."""
+    order: two processes compile two groups at once, then each loads the other's from the cache (compiling the
+    same group twice at once cost CI's suite a minute)."""
     import fcntl
 
-    from mm_logic.kernels import scoring, scoring_tree
     from mm_logic.kernels.warming import warm
     from mm_logic.optimal.searcher import compile_kernels
     from mm_logic.rules import Rules
 
-    # Cold, measured alone: the scoring tree 51 s, the best guess 27 s, each search module 20-30 s. Two halves of
-    # about the same time, one a process, then each loads the other half from the cache.
-    groups = [("scoring-tree", scoring_tree.warm_up),
-              ("optimal-pegs", lambda: compile_kernels(None, worst=True, rules=Rules(3, 2, feedback="black"))),
-              ("scoring", scoring.warm_up),
-              # The search's modules for the arrays of most games (and above, of black pegs' per-peg symmetry).
-              ("optimal", lambda: compile_kernels(None, worst=True, rules=Rules(2, 3)))]
-    start = 2 * int(worker_id[2:]) if worker_id.startswith("gw") else 0
+    groups = [("scoring", lambda: warm("scoring", "weighted")),
+              # The search's modules for the arrays of most games, and of black pegs' per-peg symmetry.
+              ("optimal", lambda: compile_kernels(None, worst=True, rules=Rules(2, 3))),
+              ("optimal-pegs", lambda: compile_kernels(None, worst=True, rules=Rules(3, 2, feedback="black")))]
+    turn = int(worker_id[2:]) if worker_id.startswith("gw") else 0
     shared = tmp_path_factory.getbasetemp().parent
-    for name, make_ready in groups[start % len(groups):] + groups[:start % len(groups)]:
+    for name, make_ready in groups[turn % len(groups):] + groups[:turn % len(groups)]:
         with open(shared / f"kernels-{name}.lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             make_ready()
-    warm("scoring", "weighted")  # loaded from the cache now: the strategies' groups ready in this process
     yield
 
 
