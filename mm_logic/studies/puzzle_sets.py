@@ -28,6 +28,7 @@ from ..codespace import code_space
 from ..engines.base import Engine
 from ..feedback import rule_of
 from ..feedback.variant import variant_of
+from ..lies import broken
 from ..notation import Entry, format_code, parse_code, parse_entry, plural, shown, whole_number
 from ..rules import DEFAULT_ALPHABET, FEEDBACK_RULES, RULE_FILE, Rules, rules_from_json
 from ..support.errors import BadInput
@@ -274,8 +275,7 @@ def _own_rule(rules: Rules, variant, feedback: str | None) -> Rules:
 
 def _first_broken(rules: Rules, history: list[Entry], code: tuple[int, ...]) -> int | None:
     """The first entry (from 0) whose feedback ``code`` would not get, None when it fits them all."""
-    rule = rule_of(rules)
-    return next((i for i, (guess, fb) in enumerate(history) if tuple(rule.score(guess, code)) != tuple(fb)), None)
+    return next(iter(broken(rules, history, code)), None)
 
 
 def grade(puzzles_file: Path, puzzles_text: str, answers_file: Path, answers_text: str,
