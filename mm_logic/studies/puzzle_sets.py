@@ -79,10 +79,11 @@ class StillNeeded:
     def after(self, history: list[Entry]) -> list[int | None]:
         """For each entry of ``history``, the guesses still needed after it."""
         needed: list[int | None] = []
-        for i in range(1, len(history) + 1):
-            alive = self.space.consistent(history[:i], self.secrets)
-            guesses = self.space.index_of(np.array([guess for guess, _ in history[:i]], dtype=np.int64))
-            needed.append(self._worst_case(np.asarray(alive, dtype=np.int32), [int(g) for g in guesses]))
+        guesses = [int(g) for g in self.space.index_of(np.array([guess for guess, _ in history], dtype=np.int64))]
+        alive = self.secrets
+        for i, entry in enumerate(history, 1):
+            alive = self.space.keep(alive, entry)  # each entry filters what the one before left
+            needed.append(self._worst_case(np.asarray(alive, dtype=np.int32), guesses[:i]))
         return needed
 
     def _worst_case(self, alive: np.ndarray, guesses: list[int]) -> int | None:
