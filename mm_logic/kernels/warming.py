@@ -18,7 +18,6 @@ from collections.abc import Callable
 from contextlib import nullcontext
 
 from ..support.waiting import waiting as waiting_said
-from .numba_cache import compilation_said
 
 #: What a warm-up that goes on is said to wait for, where the command has no note of its own (``say``): a first
 #: run compiles the scoring kernels for 20-30 s, which ``next`` and ``solve`` spent in silence.
@@ -62,6 +61,10 @@ def warm(*groups: str, say: Callable[[], None] | None = None) -> None:
         unready = [group for group in groups if group not in _ready]
         if not unready:
             return
+        # Here, not at the top: numba's import (0.15 s, 50 MB) is for those who warm a group, not for a strategy
+        # that declares none (clingo's `any` benched in 48 MB, not 102).
+        from .numba_cache import compilation_said
+
         with compilation_said(say), waiting_said(COMPILING) if say is None else nullcontext():
             for group in unready:
                 for name in GROUPS[group]:
