@@ -97,11 +97,14 @@ def test_a_hard_link_to_the_input_is_the_same_file(run, here, rule, command, out
     refused(result, f"{output} and --feedback name the same file, hl.txt", here, rule, before)
 
 
-def test_compare_csv_naming_the_encoding_is_refused(run, here, encoding):
+@pytest.mark.parametrize("output, message", [
+    ("--csv", "--csv and --encoding name the same file, pal.lp"),
+    ("--plot", "Invalid value for '--plot': Directory 'pal.lp' is a file.")], ids=["csv", "plot"])
+def test_compare_output_naming_the_encoding_is_refused(run, here, encoding, output, message):
     before = (here / encoding).read_bytes()
     result = run("compare", *CLINGO, "--pegs", 4, "--colors", 3, "--encoding", encoding, "--strategy", "first",
-                 "--all", "--csv", encoding)
-    refused(result, "--csv and --encoding name the same file, pal.lp", here, encoding, before)
+                 "--all", output, encoding)
+    refused(result, message, here, encoding, before)
 
 
 @pytest.mark.parametrize("listed, option, named", [
@@ -113,13 +116,6 @@ def test_compare_csv_naming_a_file_of_its_lists_is_refused(run, here, request, l
     before = (here / path).read_bytes()
     result = run("compare", *PY, "--pegs", 3, "--colors", 3, listed, given, "--all", "--csv", path)
     refused(result, f"--csv and {named} name the same file, {path}", here, path, before)
-
-
-def test_compare_plot_naming_the_encoding_is_refused(run, here, encoding):
-    before = (here / encoding).read_bytes()
-    result = run("compare", *CLINGO, "--pegs", 4, "--colors", 3, "--encoding", encoding, "--strategy", "first",
-                 "--all", "--plot", encoding)
-    refused(result, "Invalid value for '--plot': Directory 'pal.lp' is a file.", here, encoding, before)
 
 
 def test_compare_plot_into_the_folder_of_a_png_tree_is_refused(run, here, tree):

@@ -43,6 +43,12 @@ def solved(path, cwd) -> subprocess.CompletedProcess:
                    cwd=cwd)
 
 
+def refused_in_solve(path, cwd, said: str) -> None:
+    """:func:`solved` under ``path`` ends before any turn, exit 2, on the one line ``error: PATH: SAID``."""
+    done = solved(path, cwd)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", f"error: {path}: {said}\n")
+
+
 def module(tmp_path, source: str, name: str = "rule.py"):
     path = tmp_path / name
     path.write_text(source)
@@ -145,8 +151,7 @@ def test_ctrl_c_and_sigterm_stop_a_score_that_loops(tmp_path, ending, code):
 def test_a_score_that_raises_system_exit_is_one_line(tmp_path, raised, said):
     # SystemExit(0) ended the command with exit 0 and no output.
     path = module(tmp_path, f"def score(guess, secret):\n    raise {raised}\n")
-    done = solved(path, tmp_path)
-    assert (done.returncode, done.stdout, done.stderr) == (2, "", f"error: {path}: {SOLVED} raised {said}\n")
+    refused_in_solve(path, tmp_path, f"{SOLVED} raised {said}")
 
 
 @pytest.mark.parametrize("call, said", [("sys.exit(3)", "sys.exit(3)"), ("sys.exit()", "sys.exit()"),
@@ -250,8 +255,7 @@ NO_REPR = ("class Unshown:\n    def __repr__(self):\n        raise RuntimeError(
 def test_what_the_module_says_is_one_bounded_line(tmp_path, source, said):
     # Each was an "internal failure" (exit 1), a line of megabytes, or two lines.
     path = module(tmp_path, source)
-    done = solved(path, tmp_path)
-    assert (done.returncode, done.stdout, done.stderr) == (2, "", f"error: {path}: {said}\n")
+    refused_in_solve(path, tmp_path, said)
 
 
 @pytest.mark.parametrize("expression, said", [
@@ -376,10 +380,8 @@ def test_a_score_that_keeps_count_is_named_at_its_first_call(tmp_path):
     # It ended in "the python engine found no consistent code, but the secret 0123 is one", naming no file.
     path = module(tmp_path, "calls = [0]\n\n\ndef score(guess, secret):\n    calls[0] += 1\n"
                             "    return (calls[0] % 2,)\n")
-    done = solved(path, tmp_path)
-    assert (done.returncode, done.stdout, done.stderr) == (
-        2, "", f"error: {path}: {SOLVED} returned (1,), then (0,): a rule must tell the same of the same pair every "
-               "time (does it draw at random, or keep count?)\n")
+    refused_in_solve(path, tmp_path, f"{SOLVED} returned (1,), then (0,): a rule must tell the same of the same "
+                                     "pair every time (does it draw at random, or keep count?)")
 
 
 def test_a_random_score_is_named(tmp_path):
@@ -537,8 +539,7 @@ def test_puzzle_takes_a_time_limit_that_bounds_a_rule_modules_scoring(tmp_path):
 def test_a_score_that_raises_keyboard_interrupt_itself_is_one_line(tmp_path, raised, said):
     # It ended in "interrupted", exit 130, though no one pressed Ctrl-C.
     path = module(tmp_path, f"def score(guess, secret):\n    raise {raised}\n")
-    done = solved(path, tmp_path)
-    assert (done.returncode, done.stdout, done.stderr) == (2, "", f"error: {path}: {SOLVED} failed: {said}\n")
+    refused_in_solve(path, tmp_path, f"{SOLVED} failed: {said}")
 
 
 def test_a_module_that_raises_keyboard_interrupt_at_import_is_one_line(tmp_path):

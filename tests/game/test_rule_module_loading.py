@@ -12,7 +12,7 @@ import sys
 import time
 
 import pytest
-from test_rule_module_faults import SOLVED, asked_in_a_thread, module, solved, with_limit
+from test_rule_module_faults import SOLVED, asked_in_a_thread, module, refused_in_solve, solved, with_limit
 
 from mm_logic.feedback.custom import load_rule
 from mm_logic.support.errors import BadInput
@@ -141,8 +141,7 @@ FORKS_IN_SCORE = ("import os\n\n\ndef score(guess, secret):\n    if secret == (0
 
 def test_a_score_that_forks_is_one_line(tmp_path):
     path = module(tmp_path, FORKS_IN_SCORE)
-    done = solved(path, tmp_path)
-    assert (done.returncode, done.stdout, done.stderr) == (2, "", f"error: {path}: {SOLVED} forked the process\n")
+    refused_in_solve(path, tmp_path, f"{SOLVED} forked the process")
 
 
 def test_a_score_that_forks_in_a_servers_request_is_one_withheld_line(tmp_path):
@@ -183,7 +182,4 @@ def test_a_tuple_or_list_of_a_kind_of_its_own_is_the_rules_numbers(tmp_path, kin
 def test_a_named_tuple_of_other_numbers_is_still_refused(tmp_path):
     path = module(tmp_path, "from collections import namedtuple\n\n\ndef score(guess, secret):\n"
                             "    return namedtuple('Told', 'black')(9)\n")
-    done = solved(path, tmp_path)
-    assert (done.returncode, done.stdout, done.stderr) == (
-        2, "", f"error: {path}: {SOLVED} returned Told(black=9), not whole numbers from 0 "
-               "to the 4 pegs\n")
+    refused_in_solve(path, tmp_path, f"{SOLVED} returned Told(black=9), not whole numbers from 0 to the 4 pegs")
