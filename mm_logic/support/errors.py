@@ -59,10 +59,13 @@ def shown_number(number: int) -> str:
     """A whole number as an error message quotes it: as written when short, else as :func:`shown` quotes a long
     text (a request's 4,000-digit ``pegs`` made an answer of 4,053 bytes).
 
-    >>> shown_number(65), shown_number(10**45)
-    ('65', "'1000000000000000000000000000000000000000'... (46 characters)")
+    >>> shown_number(65), shown_number(10**45), shown_number(10**5000)
+    ('65', "'1000000000000000000000000000000000000000'... (46 characters)", 'a number of about 5,001 digits')
     """
-    text = str(number)
+    try:
+        text = str(number)
+    except ValueError:  # more digits than Python writes (4,300): the library's callers pass such ints
+        return f"a number of about {int(abs(number).bit_length() * 0.30103) + 1:,} digits"
     return text if len(text) <= SHOWN else shown(text)
 
 

@@ -122,9 +122,47 @@ ENDINGS = {signal.SIGINT: 130, signal.SIGTERM: 143, **({signal.SIGHUP: 129} if h
 _endings: list[int] = []
 
 
+#: Python functions that C calls back through ctypes, where an exception is printed and dropped ("Exception
+#: ignored on calling ctypes callback function"): llvmlite's object cache, called while numba compiles a kernel.
+#: Ctrl-C or SIGTERM that landed there was lost: a first run compiled on for minutes and played to its end (exit
+#: 0), or ended on "internal failure: ... no compiled object yet" (exit 1).
+_CALLBACKS = frozenset({"_raw_object_cache_notify", "_raw_object_cache_getbuffer"})
+#: How long a signal that landed in such a callback waits to be sent again (the callbacks take microseconds).
+AGAIN_AFTER = 0.01
+
+
+def _in_callback(frame) -> bool:
+    """Whether ``frame`` runs inside one of :data:`_CALLBACKS`, where a raised interrupt would be dropped."""
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name in _CALLBACKS and "llvmlite" in code.co_filename:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _sent_again(number: int) -> None:
+    """Send ``number`` to the main thread again shortly: it lands out of the callback it met."""
+    again = threading.Timer(AGAIN_AFTER, signal.pthread_kill, (threading.main_thread().ident, number))
+    again.daemon = True
+    again.start()
+
+
+def _ctrl_c(number: int, frame) -> None:
+    """Ctrl-C as Python's own handler takes it (KeyboardInterrupt), but never where it would be dropped
+    (:data:`_CALLBACKS`): there it is sent again, to land after the callback."""
+    if _in_callback(frame):
+        _sent_again(number)
+        return
+    raise KeyboardInterrupt
+
+
 def _as_ctrl_c(number: int, frame) -> None:
     """SIGTERM or SIGHUP: recorded, then held where Ctrl-C is (:func:`interrupts_held`, inside
     native calls), or handed to whatever takes Ctrl-C at this moment (KeyboardInterrupt)."""
+    if _in_callback(frame):
+        _sent_again(number)
+        return
     _endings.append(number)
     if _holding:
         _holding[-1].caught.append(number)  # raised where the block ends or checks
@@ -139,7 +177,8 @@ def _as_ctrl_c(number: int, frame) -> None:
 @contextmanager
 def endings_as_interrupts() -> Iterator[None]:
     """Inside the block, SIGTERM and SIGHUP end the work as Ctrl-C does (KeyboardInterrupt), in
-    the main thread; their previous handlers come back when it ends.
+    the main thread, and none of the three is lost in a callback that drops exceptions (:data:`_CALLBACKS`);
+    their previous handlers come back when it ends.
 
     Killed by them outright, a command left its worker processes running under init, its
     semaphores leaked (Python's resource_tracker warned of them) and its finished rows unsaid.
@@ -153,12 +192,17 @@ def endings_as_interrupts() -> Iterator[None]:
     for number, handler in previous.items():
         if handler == signal.SIG_DFL:
             signal.signal(number, _as_ctrl_c)
+    ctrl_c = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    if ctrl_c:
+        signal.signal(signal.SIGINT, _ctrl_c)
     try:
         yield
     finally:
         for number, handler in previous.items():
             if handler == signal.SIG_DFL:
                 signal.signal(number, handler)
+        if ctrl_c:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _endings_taken() -> bool:
