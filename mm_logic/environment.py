@@ -36,6 +36,8 @@ Importing this module registers the environment (Gymnasium >= 1.0 loads no plugi
 from __future__ import annotations
 
 import operator
+from collections.abc import Mapping
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -58,7 +60,7 @@ from .notation import Code, amount, format_code, parse_code, plural, shown
 from .player import Player
 from .rules import DEFAULT_ALPHABET, Naming, make_rules
 from .split import split_limit
-from .support.errors import BadInput, SpaceTooLarge
+from .support.errors import SHOWN, BadInput, SpaceTooLarge, shown_number
 
 #: The environment's id: ``gymnasium.make(ENV_ID, pegs=4, colors=6)``.
 ENV_ID = "mmlogic/Mastermind-v0"
@@ -117,15 +119,16 @@ class MastermindEnv(gymnasium.Env):
         for name, value in (("feedback", feedback), ("backend", backend), ("strategy", strategy),
                             ("alphabet", alphabet), ("liar", "random" if liar is None else liar)):
             if not isinstance(value, str):
-                raise BadInput(f"{name} must be a string, got {value!r}")
+                raise BadInput(f"{name} must be a string, got {_shown(value)}")
         if not isinstance(no_repeat, bool):
-            raise BadInput(f"no_repeat must be True or False, got {no_repeat!r}")
+            raise BadInput(f"no_repeat must be True or False, got {_shown(no_repeat)}")
         if not 1 <= max_guesses <= MAX_GUESSES:
-            raise BadInput(f"max_guesses must be between 1 and {MAX_GUESSES}, got {max_guesses}")
+            raise BadInput(f"max_guesses must be between 1 and {MAX_GUESSES}, got {shown_number(max_guesses)}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise BadInput(f"unknown render_mode {render_mode!r}; choose from "
+            raise BadInput(f"unknown render_mode {_shown(render_mode)}; choose from "
                            f"{', '.join(self.metadata['render_modes'])}, or None")
-        rules = make_rules(pegs, colors, no_repeat, max_repeat, alphabet, feedback, lies, naming=NAMING)
+        with _cut_short(feedback):
+            rules = make_rules(pegs, colors, no_repeat, max_repeat, alphabet, feedback, lies, naming=NAMING)
         if rules.size > MAX_ACTIONS:
             raise SpaceTooLarge(f"{rules.describe()} has {amount(rules.size)} codes, more than the environment's "
                                 f"actions ({MAX_ACTIONS:,}: a code each); play fewer pegs or colours")
@@ -134,7 +137,9 @@ class MastermindEnv(gymnasium.Env):
         self.render_mode = render_mode
         self._setup = GameSetup(rules, liar=("random" if lies else None) if liar is None else liar)
         self._setup.check(WORDS)  # a liar without lies, or one that names more answers than lies, is refused
-        self._engine, self._strategy = Player(rules, backend, strategy).build()
+        with _cut_short(backend, strategy):
+            self._player = Player(rules, backend, strategy)
+            self._engine, self._strategy = self._player.build()
         self._space = code_space(rules)
         rule = rule_of(rules)
         low, high = rule.value_bounds(pegs)
@@ -156,21 +161,34 @@ class MastermindEnv(gymnasium.Env):
     def code(self, action) -> Code:
         """The code an action plays; an action that is none is one line."""
         if isinstance(action, (bool, np.bool_)):
-            raise BadInput(f"an action is a code's number from 0 to {self.rules.size - 1}, got {action!r}")
+            raise BadInput(f"an action is a code's number from 0 to {self.rules.size - 1}, got {_shown(action)}")
         try:
             index = operator.index(action)
         except TypeError:
             raise BadInput(f"an action is a code's number from 0 to {self.rules.size - 1}, "
                            f"got {shown(repr(action))}") from None
         if not 0 <= index < self.rules.size:
-            raise BadInput(f"action {index} is no code of {self.rules.describe()}: actions are 0 to "
+            raise BadInput(f"action {shown_number(index)} is no code of {self.rules.describe()}: actions are 0 to "
                            f"{self.rules.size - 1}")
         return self._space.code(index)
 
     def action(self, code: str | Code) -> int:
         """The action that plays ``code``, written as mmlogic writes codes (``"0123"``) or as its colours."""
-        text = code if isinstance(code, str) else ",".join(str(operator.index(colour)) for colour in code)
+        text = code if isinstance(code, str) else self._colours_text(code)
         return int(self._space.index_of([parse_code(text, self.rules)])[0])  # the code read is one of the rules'
+
+    def _colours_text(self, code) -> str:
+        """A code given as its colours, written as :func:`~mm_logic.notation.parse_code` reads them: ``0,1,2,3``."""
+        try:
+            colours = [operator.index(colour) for colour in code]
+        except TypeError:  # not a sequence, or a colour that is no whole number
+            raise BadInput(f'a code is written as mmlogic writes it ("0123") or as its colours, '
+                           f"got {_shown(code)}") from None
+        for colour in colours:
+            if abs(colour) >= 10**SHOWN:
+                # Too long to quote in the code's text (or more digits than Python writes): said alone.
+                raise BadInput(f"colour {shown_number(colour)} is outside 0..{self.rules.colors - 1}")
+        return ",".join(map(str, colours))
 
     # -- the episode ----------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
@@ -178,12 +196,16 @@ class MastermindEnv(gymnasium.Env):
         drawn from the environment's generator: the same ``seed``, the same game."""
         super().reset(seed=seed)
         options = {} if options is None else options
+        if not isinstance(options, Mapping):  # a str would be read as its letters
+            raise BadInput(f'reset\'s options are a dict ({{"secret": "0123"}}), got {_shown(options)}')
         unknown = sorted(set(options) - set(RESET_OPTIONS))
         if unknown:
             raise BadInput(f"unknown reset option {shown(str(unknown[0]))}; reset takes {', '.join(RESET_OPTIONS)}")
         secret = options.get("secret")
         if secret is not None and not isinstance(secret, str):
-            raise BadInput(f"the secret is a code as mmlogic writes it (\"0123\"), got {secret!r}")
+            raise BadInput(f"the secret is a code as mmlogic writes it (\"0123\"), got {_shown(secret)}")
+        if self._engine is None:  # closed: the engine is built again, as Gymnasium's environments allow
+            self._engine = self._player.engine()
         # One number from the generator makes the episode: the secret drawn, and the liar's draws.
         setup = replace(self._setup, secret=secret, seed=int(self.np_random.integers(2**63)))
         liar, code = setup.make_liar(WORDS), setup.secret_for(self._engine, WORDS)
@@ -247,7 +269,8 @@ class MastermindEnv(gymnasium.Env):
         return None
 
     def close(self) -> None:
-        """Release the engine (a solver's state); closing twice is harmless."""
+        """Release the engine (a solver's state); closing twice is harmless, and a :meth:`reset` after it plays
+        again (with an engine built anew)."""
         self._end_game()
         if self._engine is not None:
             self._engine.close()
@@ -306,7 +329,37 @@ class MastermindEnv(gymnasium.Env):
 def _whole(name: str, value) -> None:
     """Refuse an option that is not a whole number (the rules check the ranges)."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise BadInput(f"{name} must be a whole number, got {value!r}")
+        raise BadInput(f"{name} must be a whole number, got {_shown(value)}")
+
+
+def _shown(value) -> str:
+    """A value an agent passed, as a message quotes it: ``repr`` when short, else its start and its length, as
+    the command line quotes what it is given (a megabyte's ``pegs`` comes back as one readable line)."""
+    if isinstance(value, str):
+        return shown(value)
+    if isinstance(value, int):  # bool's repr is short; an int may have more digits than Python writes
+        return shown_number(value) if not isinstance(value, bool) else repr(value)
+    try:
+        text = repr(value)
+    except ValueError:  # a list holding an int of more digits than Python writes
+        return f"a {type(value).__name__}"
+    return text if len(text) <= SHOWN else shown(text)
+
+
+@contextmanager
+def _cut_short(*texts: str):
+    """Messages of the rules, the engines and the strategies, which quote a name whole (``unknown backend
+    'x'``), quoting a long one of ``texts`` by its start."""
+    try:
+        yield
+    except BadInput as error:
+        message = str(error)
+        long = [text for text in texts if len(text) > SHOWN and repr(text) in message]
+        if not long:
+            raise
+        for text in long:
+            message = message.replace(repr(text), shown(text))
+        raise BadInput(message) from None
 
 
 if ENV_ID not in gymnasium.registry:

@@ -336,3 +336,63 @@ def test_render_shows_the_lies_once_the_episode_is_over():
     lines = env.render().splitlines()
     assert lines[0].endswith("(a lie)") and lines[1] == "2  2345  0,2" and lines[2] == (
         "secret 0123 not found in 2 guesses")
+
+
+def test_a_reset_after_close_plays_again():
+    # Gymnasium's own environments may be reset after close (close frees what a reset builds again).
+    env = gymnasium.make(ENV_ID)
+    env.reset(seed=1, options={"secret": "0123"})
+    env.close()
+    with pytest.raises(BadInput, match="^the environment has no episode: reset it first$"):
+        env.step(0)
+    observation, info = env.reset(seed=1, options={"secret": "0123"})
+    assert info == {"consistent": 1296} and int(observation["turns"]) == 0
+    assert env.step(env.unwrapped.action("0123"))[2:4] == (True, False)
+    env.close()
+    env.close()  # twice: harmless
+
+
+LONG = "y" * 100_000
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"pegs": "x" * 10**6}, "pegs must be a whole number, got 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'... "
+                            "(1,000,000 characters)"),
+    ({"pegs": [1] * 100_000}, "pegs must be a whole number, got '[1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, '... "
+                              "(300,000 characters)"),
+    ({"no_repeat": LONG}, f"no_repeat must be True or False, got '{'y' * 40}'... (100,000 characters)"),
+    ({"no_repeat": 10**5000}, "no_repeat must be True or False, got a number of about 5,001 digits"),
+    ({"strategy": LONG}, f"unknown strategy '{'y' * 40}'... (100,000 characters); choose from "),
+    ({"backend": LONG}, f"unknown backend '{'y' * 40}'... (100,000 characters); choose from "),
+    ({"feedback": LONG}, f"unknown feedback rule '{'y' * 40}'... (100,000 characters); choose from "),
+    ({"render_mode": LONG}, f"unknown render_mode '{'y' * 40}'... (100,000 characters); choose from ansi, human, "
+                            "or None"),
+    ({"max_guesses": 10**5000}, "max_guesses must be between 1 and 1000, got a number of about 5,001 digits"),
+    ({"pegs": 10**5000}, "pegs must be between 1 and 64, got a number of about 5,001 digits"),
+], ids=["pegs", "pegs list", "no_repeat", "no_repeat number", "strategy", "backend", "feedback", "render_mode",
+        "max_guesses number", "pegs number"])
+@pytest.mark.filterwarnings("ignore:.*render_mode")  # Gymnasium's word, before the environment's
+def test_long_options_are_quoted_cut_short(options, message):
+    with pytest.raises(BadInput) as refused:
+        gymnasium.make(ENV_ID, **options)
+    assert str(refused.value).startswith(message) and len(str(refused.value)) < 400  # the strategies listed: 324
+
+
+def test_bad_codes_and_reset_options_are_one_short_line():
+    env = make()
+    env.reset(seed=0)
+    for call, message in [
+        (lambda: env.step(10**5000), "action a number of about 5,001 digits is no code of 4x6: actions are 0 to 1295"),
+        (lambda: env.action(5), 'a code is written as mmlogic writes it ("0123") or as its colours, got 5'),
+        (lambda: env.action([0, 1, 2, "x"]), 'a code is written as mmlogic writes it ("0123") or as its colours, '
+                                             "got [0, 1, 2, 'x']"),
+        (lambda: env.action([0, 1, 2, 10**5000]), "colour a number of about 5,001 digits is outside 0..5"),
+        (lambda: env.reset(options=5), 'reset\'s options are a dict ({"secret": "0123"}), got 5'),
+        (lambda: env.reset(options="secret"), 'reset\'s options are a dict ({"secret": "0123"}), got \'secret\''),
+        (lambda: env.reset(options={"secret": list(range(100_000))}),
+         'the secret is a code as mmlogic writes it ("0123"), got \'[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 1\'... '
+         "(688,890 characters)"),
+    ]:
+        with pytest.raises(BadInput) as refused:
+            call()
+        assert str(refused.value) == message
