@@ -129,6 +129,7 @@ class MastermindEnv(gymnasium.Env):
                            f"{', '.join(self.metadata['render_modes'])}, or None")
         with _cut_short(feedback):
             rules = make_rules(pegs, colors, no_repeat, max_repeat, alphabet, feedback, lies, naming=NAMING)
+            rule = rule_of(rules)  # a rule of one's own is read here: a file it cannot read is said cut short
         if rules.size > MAX_ACTIONS:
             raise SpaceTooLarge(f"{rules.describe()} has {amount(rules.size)} codes, more than the environment's "
                                 f"actions ({MAX_ACTIONS:,}: a code each); play fewer pegs or colours")
@@ -137,11 +138,10 @@ class MastermindEnv(gymnasium.Env):
         self.render_mode = render_mode
         self._setup = GameSetup(rules, liar=("random" if lies else None) if liar is None else liar)
         self._setup.check(WORDS)  # a liar without lies, or one that names more answers than lies, is refused
-        with _cut_short(backend, strategy):
+        with _cut_short(feedback, backend, strategy):  # an engine reads a rule's encoding too
             self._player = Player(rules, backend, strategy)
             self._engine, self._strategy = self._player.build()
         self._space = code_space(rules)
-        rule = rule_of(rules)
         low, high = rule.value_bounds(pegs)
         told = len(rule.win(pegs))
         self.action_space = spaces.Discrete(rules.size)
@@ -349,16 +349,17 @@ def _shown(value) -> str:
 @contextmanager
 def _cut_short(*texts: str):
     """Messages of the rules, the engines and the strategies, which quote a name whole (``unknown backend
-    'x'``), quoting a long one of ``texts`` by its start."""
+    'x'``, or a rule's file name bare: ``cannot read ... FILE.py``), quoting a long one of ``texts`` by its start."""
     try:
         yield
     except BadInput as error:
         message = str(error)
-        long = [text for text in texts if len(text) > SHOWN and repr(text) in message]
+        long = [text for text in texts if len(text) > SHOWN and text in message]
         if not long:
             raise
         for text in long:
-            message = message.replace(repr(text), shown(text))
+            message = message.replace(repr(text), shown(text)) if repr(text) in message else message.replace(
+                text, shown(text))
         raise BadInput(message) from None
 
 

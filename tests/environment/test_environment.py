@@ -365,11 +365,13 @@ LONG = "y" * 100_000
     ({"strategy": LONG}, f"unknown strategy '{'y' * 40}'... (100,000 characters); choose from "),
     ({"backend": LONG}, f"unknown backend '{'y' * 40}'... (100,000 characters); choose from "),
     ({"feedback": LONG}, f"unknown feedback rule '{'y' * 40}'... (100,000 characters); choose from "),
+    ({"feedback": LONG + ".py"}, f"cannot read --feedback '{'y' * 40}'... (100,003 characters): "),
     ({"render_mode": LONG}, f"unknown render_mode '{'y' * 40}'... (100,000 characters); choose from ansi, human, "
                             "or None"),
     ({"max_guesses": 10**5000}, "max_guesses must be between 1 and 1000, got a number of about 5,001 digits"),
     ({"pegs": 10**5000}, "pegs must be between 1 and 64, got a number of about 5,001 digits"),
-], ids=["pegs", "pegs list", "no_repeat", "no_repeat number", "strategy", "backend", "feedback", "render_mode",
+], ids=["pegs", "pegs list", "no_repeat", "no_repeat number", "strategy", "backend", "feedback",
+        "feedback file", "render_mode",
         "max_guesses number", "pegs number"])
 @pytest.mark.filterwarnings("ignore:.*render_mode")  # Gymnasium's word, before the environment's
 def test_long_options_are_quoted_cut_short(options, message):
