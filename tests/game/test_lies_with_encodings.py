@@ -215,7 +215,8 @@ def test_the_server_plays_a_variant_written_once_with_lies():
         status, hint = http_json(f"{live.url}/api/games/{game['id']}/next")
         assert (status, hint) == (200, {"guess": "012", "consistent": len(brute_states([]))})
         status, answer = http_post(f"{live.url}/api/games/{game['id']}/guesses", {"guess": "012"})
-        assert status == 200 and answer["feedback"] in {"2", "3"}, answer  # the secret is drawn: 2 or 3 shared
+        # The secret is drawn: 2 or 3 colours shared, or 012 itself (a game in 1 of the admitted codes: CI met it).
+        assert status == 200 and answer["feedback"] in {"2", "3", "won"}, answer
         # a liar at answer 1, against 121: a wrong number, then the truth and the win
         status, game = http_post(live.url + "/api/games", {"rules": rules, "secret": "121", "liar": [1]})
         assert status == 201, game
