@@ -54,6 +54,20 @@ def _too_long(limit: int) -> str:
 NOT_JSON = "is not JSON"
 
 
+def json_lines(text: str) -> list[str]:
+    """The lines of a JSON Lines text: split at ``\\n`` alone, each line's ``\\r`` before it dropped, no line after
+    a last end of line (as ``str.splitlines`` gives them, but for the line breaks it also splits at: U+2028,
+    U+0085 and the like are valid raw inside a JSON string, as JavaScript's JSON.stringify writes them).
+
+    >>> json_lines('{"a": "x\\u2028y"}\\r\\n\\n{"b": 1}')
+    ['{"a": "x\\u2028y"}', '', '{"b": 1}']
+    """
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()  # the end of the last line, or an empty text: no line after it
+    return [line.removesuffix("\r") for line in lines]
+
+
 def json_line(text: str, **options):
     """One line of a file mmlogic writes (a journal's, a sweep's row) read as JSON (``options``: json.loads'
     own); where it is none, ValueError saying why, as the readers each say it after the line's number: ``is

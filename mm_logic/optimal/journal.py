@@ -73,6 +73,7 @@ from ..notation import (
     format_code,
     format_feedback,
     json_line,
+    json_lines,
     parse_code,
     parse_feedback,
     plural,
@@ -141,7 +142,7 @@ class Journal:
         except (OSError, UnicodeDecodeError) as error:
             reason = error.strerror if isinstance(error, OSError) else "not text"
             raise BadInput(f"cannot read --journal {self.path}: {reason}") from None
-        lines = text.splitlines()
+        lines = json_lines(text)
         if not text.endswith("\n") and len(lines) > 1:
             # The last part's line has no end: a kill cut it short while it was written, maybe just before its end
             # of line, where it still reads whole. Never read: it is searched again, and cut off the file. (A first

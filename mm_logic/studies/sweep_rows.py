@@ -10,7 +10,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from ..notation import NOT_JSON, abridged, format_code, json_line, parse_code
+from ..notation import NOT_JSON, abridged, format_code, json_line, json_lines, parse_code
 from ..rules import rules_from_json, rules_object
 from ..support.errors import BadInput, shown
 from ..support.files import OutputLock, read_text, target_of
@@ -170,7 +170,7 @@ def load_rows(path: Path, lock: OutputLock | None = None) -> tuple[dict[str, dic
         text = read_text(path, "--out")
     except (OSError, UnicodeDecodeError) as error:
         raise BadInput(f"--out {path} cannot be read as a sweep's output: {error}") from None
-    lines = text.splitlines()
+    lines = json_lines(text)
     bad = 0
 
     def refused(number: int, why: str = "") -> BadInput:

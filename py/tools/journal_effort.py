@@ -28,6 +28,7 @@ import json
 from pathlib import Path
 
 # The reader's own checks of a line's fields, so that this refuses a line in the words `mmlogic optimal` does.
+from mm_logic.notation import json_lines
 from mm_logic.optimal.journal import KIND, LineRefused, _json, _number, _whole, check_fields, read_line
 from mm_logic.support.errors import BadInput
 from mm_logic.support.files import read_text
@@ -42,7 +43,7 @@ def read(path: Path) -> tuple[dict, list[dict]]:
         text = read_text(path, "journal")
     except (OSError, UnicodeDecodeError) as error:
         raise BadInput(f"cannot read {path}: {getattr(error, 'strerror', None) or 'not text'}") from None
-    lines = text.splitlines()
+    lines = json_lines(text)  # as optimal reads them
     if not text.endswith("\n") and len(lines) > 1:
         lines = lines[:-1]  # cut short by a kill while it was written (or being written as this reads)
     try:

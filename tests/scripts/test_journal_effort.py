@@ -153,3 +153,14 @@ def test_a_fifo_is_refused_at_once(tmp_path):
     done = subprocess.run([sys.executable, str(SCRIPT), str(fifo)], capture_output=True, text=True, timeout=20)
     assert (done.returncode, done.stdout, done.stderr) == (2, "", f"error: journal {fifo} is a FIFO, not a regular "
                                                                   "file\n")
+
+
+def test_a_line_break_inside_a_json_string_ends_no_line(tmp_path):
+    # Valid raw inside a JSON string (ensure_ascii=False, JSON.stringify): str.splitlines cut the line there, and
+    # the journal was refused as optimal refused it.
+    journal = tmp_path / "4x10.jsonl"
+    journal.write_text("".join(json.dumps(line, ensure_ascii=False) + "\r\n"
+                               for line in [HEADER, {**LINES[2], "host": "a\u2028b\u0085c"}]))
+    done = script(str(journal))
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.splitlines()[0] == "0123 0,2: exact 9,876; 1 position in 0.2 s"

@@ -315,3 +315,14 @@ def test_a_line_that_is_no_part_says_why(run, written, tmp_path, text, why):
     one_line_error(run(*GAME, "--journal", path), 2, f"--journal {path}: line 3 is not a part's result: {why}",
                    stdout="")
     assert path.read_text() == content
+
+
+@pytest.mark.parametrize("breaks", ["\u2028", "\u0085"])
+def test_a_line_break_inside_a_json_string_ends_no_line(written, tmp_path, breaks):
+    # Valid raw inside a JSON string (a program that writes JSON with ensure_ascii=False, or JSON.stringify, leaves
+    # it so): str.splitlines cut the line there, and the journal was refused ("line 2 ... is not JSON").
+    path = tmp_path / "j.jsonl"
+    entries = [written["expected"][0], {**written["expected"][1], "host": f"a{breaks}b"}, *written["expected"][2:]]
+    path.write_text("".join(json.dumps(entry, ensure_ascii=False) + "\r\n" for entry in entries))
+    again = optimal(RULES, "expected", journal=path)
+    assert (again.journal_read, again.journal_written, again.total, again.positions) == (5, 0, 73, 0)

@@ -200,3 +200,14 @@ def test_a_field_missing_is_named(tmp_path, name):
 ], ids=["not-json", "a-list", "deep", "huge-games", "huge-seed"])
 def test_a_line_that_is_no_row_says_why(tmp_path, line, why):
     refused_text(tmp_path, f"{json.dumps(ROW)}\n{line}\n{json.dumps(ROW)}\n", 2, why)
+
+
+@pytest.mark.parametrize("breaks", ["\u2028", "\u0085"])
+def test_a_line_break_inside_a_json_string_ends_no_row(tmp_path, breaks):
+    # Valid raw inside a JSON string (a program that rewrites the rows with ensure_ascii=False, or JSON.stringify,
+    # leaves it so): str.splitlines cut the row there, and the file was refused as no sweep's output.
+    out = tmp_path / "rows.jsonl"
+    row = {**ROW, "host": f"vm{breaks}2"}
+    out.write_text(json.dumps(row, ensure_ascii=False) + "\r\n")
+    assert load_rows(out) == ({next(iter(load_rows(out)[0])): row}, 0)
+    assert out.read_bytes() == (json.dumps(row, ensure_ascii=False) + "\r\n").encode()  # left as it was
