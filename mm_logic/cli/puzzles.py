@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from pathlib import Path
@@ -10,7 +11,6 @@ import click
 
 from ..support.errors import BadInput
 from .options import (
-    RULE_OPTIONS,
     FilePath,
     Integer,
     Seconds,
@@ -154,7 +154,32 @@ def _rule_table(rules) -> None:
         code_space(rules).table  # noqa: B018 - derived (and kept) for the search
 
 
+def _grade_alone(f):
+    """Refuse, with ``--grade``, every option but ``--feedback`` and ``--json`` alike (one line, exit 2), before the
+    rules options are read: they say notes of their own (``--alphabet abcd`` for 6 colours)."""
+    @functools.wraps(f)
+    def wrapper(**kwargs):
+        ctx = click.get_current_context()
+        if kwargs.get("grade_files") is None:
+            return f(**kwargs)
+        unset = (click.core.ParameterSource.DEFAULT, click.core.ParameterSource.DEFAULT_MAP, None)
+        given = [param for param in ctx.command.params if param.name not in GRADE_TAKES
+                 and ctx.get_parameter_source(param.name) not in unset]
+        if kwargs.get("history"):
+            raise BadInput("--grade scores a set's answers: a HISTORY is verified with --check")
+        if given:
+            raise BadInput(f"{given[0].opts[0]} does not apply with --grade: the grader reads each puzzle's rules "
+                           "and history from the set, and runs no engine")
+        return f(**kwargs)
+    return wrapper
+
+
+#: What ``puzzle --grade`` takes: a rule file of one's own (a set drawn under it names it; never loaded for it).
+GRADE_TAKES = ("grade_files", "feedback", "as_json", "history")
+
+
 @click.command(name="puzzle")
+@_grade_alone
 @rules_options(feedback=True)
 @backend_option(help="Engine that counts the codes consistent with the history (the final check).")
 @encoding_option
@@ -289,14 +314,6 @@ def _grade(ctx, rules, files, as_json):
     from ..support.files import read_text
 
     source = click.core.ParameterSource.DEFAULT
-    given = [name for name in ("entries", "seed", "count", "out", "encoding", "check", "history")
-             if ctx.get_parameter_source(name) not in (source, None) and ctx.params.get(name)]
-    typed = [name for name in RULE_OPTIONS if ctx.get_parameter_source(name) != source]
-    if given or typed:
-        word = (given or typed)[0]
-        raise BadInput(f"--{word.replace('_', '-')} does not apply with --grade: each puzzle of the set names its "
-                       "rules and history" if word != "history" else
-                       "--grade scores a set's answers: a HISTORY is verified with --check")
     texts = []
     for path, what in zip(files, ("puzzle set", "answers file")):
         try:

@@ -30,8 +30,9 @@ from ..codespace import MAX_CODES, code_space
 from ..engines.base import Engine
 from ..feedback import rule_of
 from ..notation import Entry, format_code, format_entry, plural
-from ..rules import Rules
+from ..rules import RULE_FILE, Rules
 from ..support.errors import BadInput, MMLogicError
+from ..support.waiting import waiting
 from .written_game import engine_secrets
 
 #: Random guesses drawn for each entry; the one leaving the count nearest the schedule is kept.
@@ -141,11 +142,29 @@ def amount_left(n: int) -> str:
 
 def prompt(check: Check, rules: Rules) -> str:
     """The puzzle as one question in words, in the spirit of MastermindEval's deductive
-    setting (arXiv:2503.05891: the history of a game with one code left, the code asked)."""
+    setting (arXiv:2503.05891: the history of a game with one code left, the code asked).
+
+    A built-in rule's summary is a phrase said within the first sentence; a rule of one's own describes itself
+    as its author wrote it (its docstring's first line, an encoding's first comment): a sentence of its own.
+    """
     rule = rule_of(rules)
     said = "; ".join(f"guess {format_code(g, rules)} got {rule.write(fb)}" for g, fb in check.history)
-    return (f"A secret code of {rules.pegs} pegs over the colours {rules.alphabet[:rules.colors]}; each guess "
-            f"is answered with {rule.summary}. {said}. Exactly one code fits: which?")
+    game = f"A secret code of {rules.pegs} pegs over the colours {rules.alphabet[:rules.colors]}"
+    told = (f"each guess is answered by the game's own rule. {sentence(rule.summary)}"
+            if rules.feedback_kind == RULE_FILE else f"each guess is answered with {rule.summary}.")
+    return f"{game}; {told} G{said[1:]}. Exactly one code fits: which?"
+
+
+def sentence(text: str) -> str:
+    """``text`` as a sentence: its first letter a capital, one full stop at its end (unless it asks or exclaims;
+    a ``:`` or ``;`` it ends with dropped).
+
+    >>> sentence("shared colours: black + white;"), sentence("How many are shared?")
+    ('Shared colours: black + white.', 'How many are shared?')
+    """
+    text = text.strip().rstrip(":;,").rstrip()
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "?", "!")) else f"{text}."
 
 
 def check_history(engine: Engine, history: list[Entry]) -> Check:
@@ -179,14 +198,18 @@ def draw_puzzle(engine: Engine, entries: int, seed: int | None = None, tries: in
     secrets = engine_secrets(engine)
     secrets = np.arange(space.size, dtype=np.int64) if secrets is None else secrets
     rng = np.random.default_rng(seed)
-    for attempt in range(1, tries + 1):
-        history = _draw(space, rule, rng, entries, secrets)
-        if history is None:
-            continue
-        check = check_history(engine, history)
-        if check.puzzle:
-            remaining = [engine.count(history[:i]) for i in range(1, len(history) + 1)]
-            return Puzzle(rules, check, seed, attempt, engine.name, remaining, engine.encoding)
+    drawing = f"drawing a puzzle of {entries_word(entries)} ({rules.describe()})"
+    # A draw of many entries takes minutes (1,000 entries, 100,000 tries: 9): said on stderr, which try it is at.
+    with waiting(drawing) as wait:
+        for attempt in range(1, tries + 1):
+            wait.what = f"{drawing}, try {attempt:,} of {tries:,}"
+            history = _draw(space, rule, rng, entries, secrets)
+            if history is None:
+                continue
+            check = check_history(engine, history)
+            if check.puzzle:
+                remaining = [engine.count(history[:i]) for i in range(1, len(history) + 1)]
+                return Puzzle(rules, check, seed, attempt, engine.name, remaining, engine.encoding)
     tries_word = f"{tries:,} tr{'y' if tries == 1 else 'ies'}"
     raise PuzzleNotFound(f"no puzzle of {entries_word(entries)} with one code and every entry needed found in "
                          f"{tries_word} ({rules.describe()}); try another --entries, --seed or --tries")

@@ -9,7 +9,8 @@ codes left, found by the optimal search's kernels; the last is 1, the answer its
 The grader reads a set and the answers, one ``{"answer": "0123"}`` a line in the puzzles' order, and sorts
 each answer: ``right`` (the code), ``consistent`` (fits every entry but is not the code: the puzzle had another
 answer, which a set drawn here never has), ``inconsistent`` (contradicts an entry), ``malformed`` (not JSON,
-no ``answer``, not a code of the puzzle's rules) or ``missing`` (the answers ended first). The answers' checks
+no ``answer``, not a code of the puzzle's rules) or ``missing`` (a blank line, or the answers ended first). The
+lines of both files end at ``\\n`` alone (:func:`~mm_logic.notation.json_lines`). The answers' checks
 are the game's feedback rule's own.
 """
 
@@ -29,10 +30,11 @@ from ..engines.base import Engine
 from ..feedback import rule_of
 from ..feedback.variant import variant_of
 from ..lies import broken
-from ..notation import Entry, format_code, parse_code, parse_entry, plural, shown, whole_number
+from ..notation import Entry, format_code, json_lines, parse_code, parse_entry, plural, shown, whole_number
 from ..rules import DEFAULT_ALPHABET, FEEDBACK_RULES, RULE_FILE, Rules, rules_from_json
 from ..support.errors import BadInput
 from ..support.files import from_here
+from ..support.waiting import waiting
 from .puzzle import DEFAULT_TRIES, PuzzleNotFound, draw_puzzle, entries_word
 from .written_game import engine_secrets
 
@@ -117,17 +119,21 @@ def draw_set(engine: Engine, count: int, seed: int | None, entries: int | None =
     number = 0
     while number < count:
         size = levels[number % len(levels)]
-        try:
-            puzzle = _new_puzzle(engine, size, seeds, tries, seen, number)
-        except PuzzleNotFound:
-            if entries is not None or size == levels[0]:
-                raise
-            # A default level the game has no puzzle of (few codes, a rule that tells little): left out.
-            levels = tuple(level for level in levels if level != size)
-            continue
+        # Its draws and the guesses still needed after each entry: said on stderr when they take long (a progress
+        # bar, on a terminal, moves only once a puzzle is drawn).
+        with waiting(f"drawing puzzle {number + 1:,} of {count:,} ({rules.describe()})"):
+            try:
+                puzzle = _new_puzzle(engine, size, seeds, tries, seen, number)
+            except PuzzleNotFound:
+                if entries is not None or size == levels[0]:
+                    raise
+                # A default level the game has no puzzle of (few codes, a rule that tells little): left out.
+                levels = tuple(level for level in levels if level != size)
+                continue
+            line = puzzle_line(number + 1, puzzle, needed.after(puzzle.check.history))
         number += 1
         seen.add(frozenset(puzzle.check.history))
-        yield puzzle_line(number, puzzle, needed.after(puzzle.check.history))
+        yield line
 
 
 def _new_puzzle(engine: Engine, size: int, seeds: np.random.Generator, tries: int, seen: set, drawn: int):
@@ -225,7 +231,7 @@ def read_set(path: Path, text: str, feedback: str | None) -> list[SetPuzzle]:
     own is read only under ``feedback``, the command's ``--feedback`` naming that file (the same sha256): the
     file a set names is never loaded because the set names it."""
     puzzles = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(json_lines(text), 1):
         if not line.strip():
             continue
         try:
@@ -281,10 +287,13 @@ def _first_broken(rules: Rules, history: list[Entry], code: tuple[int, ...]) -> 
 
 def grade(puzzles_file: Path, puzzles_text: str, answers_file: Path, answers_text: str,
           feedback: str | None = None) -> Grading:
-    """Grade the answers (one ``{"answer": CODE}`` a line, in the puzzles' order) to a set's puzzles; a bad puzzle
-    line, or more answers than puzzles, is one :class:`BadInput` line (nothing is graded)."""
+    """Grade the answers (one ``{"answer": CODE}`` a line, in the puzzles' order: a blank line is its puzzle's,
+    missing) to a set's puzzles; a bad puzzle line, or more answers than puzzles, is one :class:`BadInput` line
+    (nothing is graded)."""
     puzzles = read_set(puzzles_file, puzzles_text, feedback)
-    answers = [line for line in answers_text.splitlines() if line.strip()]
+    answers = json_lines(answers_text)
+    while answers and not answers[-1].strip():
+        answers.pop()  # blank lines after the last answer answer nothing; one before an answer is its puzzle's
     if len(answers) > len(puzzles):
         raise BadInput(f"{answers_file} holds {len(answers):,} answers for the {len(puzzles):,} puzzles of "
                        f"{puzzles_file}: one answer a line, in the puzzles' order")
@@ -296,7 +305,7 @@ def grade(puzzles_file: Path, puzzles_text: str, answers_file: Path, answers_tex
 
 
 def _graded(number: int, puzzle: SetPuzzle, line: str | None) -> Graded:
-    if line is None:
+    if line is None or not line.strip():
         return Graded(number, "missing")
     try:
         data = json.loads(line, parse_int=whole_number)

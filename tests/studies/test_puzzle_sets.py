@@ -16,9 +16,11 @@ from mm_logic.notation import parse_code, parse_entry
 from mm_logic.rules import Rules, all_codes
 from mm_logic.studies import puzzle_sets
 
-from conftest import PY, ROOT
+from conftest import PY, ROOT, one_line_error
 
 SMALL = ["--pegs", 3, "--colors", 4]
+#: Why an option of drawing or solving is refused with --grade.
+NOT_WITH_GRADE = "the grader reads each puzzle's rules and history from the set, and runs no engine"
 
 
 @pytest.fixture
@@ -205,9 +207,9 @@ def test_a_set_of_a_rule_of_ones_own_is_graded_only_under_that_file(run, here):
 
 @pytest.mark.parametrize("args, message", [
     (["--grade", "p.jsonl", "a.jsonl", "--pegs", 5],
-     "--pegs does not apply with --grade: each puzzle of the set names its rules and history"),
+     f"--pegs does not apply with --grade: {NOT_WITH_GRADE}"),
     (["--grade", "p.jsonl", "a.jsonl", "--seed", 1],
-     "--seed does not apply with --grade: each puzzle of the set names its rules and history"),
+     f"--seed does not apply with --grade: {NOT_WITH_GRADE}"),
     (["--grade", "p.jsonl", "a.jsonl", "0011:1,0"],
      "--grade scores a set's answers: a HISTORY is verified with --check"),
     (["--count", 3, "--json"], "--json does not apply with --count: a set is JSON already, one puzzle a line"),
@@ -246,3 +248,124 @@ def test_the_commands_limit_is_the_modules():
     from mm_logic.cli.puzzles import MAX_COUNT
 
     assert MAX_COUNT == puzzle_sets.MAX_COUNT
+
+
+
+def set_of_three(run, here) -> list[str]:
+    """A set of 3x4 in ``p.jsonl`` (secrets 232, 012 and 122): its secrets."""
+    made = run("puzzle", *SMALL, *PY, "--count", 3, "--seed", 1, "--out", "p.jsonl")
+    assert made.exit_code == 0, made.output
+    return [p["secret"] for p in lines((here / "p.jsonl").read_text())]
+
+
+@pytest.mark.parametrize("breaks", ["\u2028", "\u2029", "\u0085"])
+def test_a_line_break_inside_a_json_string_ends_no_line(run, here, breaks):
+    # Raw U+2028 and the like are valid inside a JSON string (JSON.stringify and ensure_ascii=False write them so):
+    # str.splitlines cut the line there, and the grader counted 4 answers for 3 puzzles.
+    secrets = set_of_three(run, here)
+    (here / "a.jsonl").write_text(json.dumps({"answer": secrets[0], "note": f"a{breaks}b"}, ensure_ascii=False)
+                                  + "\n" + "".join(json.dumps({"answer": s}) + "\r\n" for s in secrets[1:]))
+    result = run("puzzle", "--grade", "p.jsonl", "a.jsonl", "--json")
+    assert (result.exit_code, result.stderr, json.loads(result.stdout or "{}").get("right")) == (0, "", 3)
+    # A set whose prompt holds one is read too, its lines numbered as the file's.
+    drawn = lines((here / "p.jsonl").read_text())
+    drawn[0]["prompt"] += breaks
+    drawn[2]["secret"] = "000"
+    (here / "p.jsonl").write_text("".join(json.dumps(p, ensure_ascii=False) + "\n" for p in drawn))
+    one_line_error(run("puzzle", "--grade", "p.jsonl", "a.jsonl"), 2,
+                   f"p.jsonl line 3: its secret 000 does not fit entry 1 ({drawn[2]['history'][0]})", stdout="")
+
+
+@pytest.mark.parametrize("answers, graded", [
+    ('{"answer": "232"}\n\n{"answer": "122"}\n', ["right", "missing", "right"]),
+    ('{"answer": "232"}\n  \n{"answer": "122"}\n\n\n', ["right", "missing", "right"]),
+    ('\n\n{"answer": "122"}', ["missing", "missing", "right"]),
+    ('{"answer": "232"}\n\n', ["right", "missing", "missing"]),
+])
+def test_a_blank_answer_line_is_that_puzzles_answer(run, here, answers, graded):
+    # A blank line moved every later answer onto the puzzle before it: 122 was graded against puzzle 2
+    # (inconsistent), and puzzle 3 was missing.
+    set_of_three(run, here)
+    (here / "a.jsonl").write_text(answers)
+    result = run("puzzle", "--grade", "p.jsonl", "a.jsonl", "--json")
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert [a["verdict"] for a in json.loads(result.stdout)["answers"]] == graded
+    text = run("puzzle", "--grade", "p.jsonl", "a.jsonl").stdout
+    if graded == ["right", "missing", "right"]:
+        assert text == ("3 puzzles of p.jsonl, answers from a.jsonl: 2 right (66.7%)\n"
+                        "  right 2, consistent 0, inconsistent 0, malformed 0, missing 1\n"
+                        "  puzzle 2: missing\n")
+
+
+def test_a_blank_line_counts_among_the_answers(run, here):
+    set_of_three(run, here)
+    (here / "a.jsonl").write_text('{"answer": "232"}\n\n{"answer": "012"}\n{"answer": "122"}\n\n')
+    one_line_error(run("puzzle", "--grade", "p.jsonl", "a.jsonl"), 2,
+                   "a.jsonl holds 4 answers for the 3 puzzles of p.jsonl: one answer a line, in the puzzles' order",
+                   stdout="")
+
+
+@pytest.mark.parametrize("args", [
+    ["--backend", "swipl"], ["--backend", "python"], ["--time-limit", 1], ["--tries", 5], ["--alphabet", "abcd"],
+    ["--colors", 6], ["--no-repeat"], ["--max-repeat", 2], ["--count", 2], ["--out", "x.jsonl"],
+    ["--encoding", "p.jsonl"], ["--entries", 3], ["--check"],
+])
+def test_every_option_that_does_not_apply_with_grade_is_refused_alike(run, here, args):
+    # --backend swipl and --time-limit 1 were taken in silence (exit 0); --alphabet abcd said a note about 6
+    # colours before its refusal.
+    set_of_three(run, here)
+    (here / "a.jsonl").write_text('{"answer": "232"}\n')
+    result = run("puzzle", "--grade", "p.jsonl", "a.jsonl", *args)
+    option = str(args[0])
+    one_line_error(result, 2, f"{option} does not apply with --grade: {NOT_WITH_GRADE}", stdout="")
+    assert not (here / "x.jsonl").exists()
+
+
+def test_the_standard_prompt_is_sentences(run, here):
+    set_of_three(run, here)
+    assert lines((here / "p.jsonl").read_text())[0]["prompt"] == (
+        "A secret code of 3 pegs over the colours 0123; each guess is answered with black and white pegs: right "
+        "colour right place, right colour elsewhere (duplicates paired once). Guess 100 got 0,0; guess 313 got 0,1. "
+        "Exactly one code fits: which?")
+
+
+@pytest.mark.parametrize("first_line, said", [
+    (None, "The codemaker tells only how many colours the guess and the secret share: black + white as one number."),
+    ("shared colours: black + white as one number", "Shared colours: black + white as one number."),
+    ("the colours shared, as one number;", "The colours shared, as one number."),
+    ("How many colours are shared?", "How many colours are shared?"),
+])
+def test_a_rule_of_ones_own_is_said_in_a_sentence_of_its_own(run, here, first_line, said):
+    # Its description came mid-sentence: "each guess is answered with The codemaker tells ... as one number.. guess
+    # 302 got 1".
+    text = (ROOT / "examples" / "shared_colours.py").read_text()
+    if first_line is not None:
+        text = '"""' + first_line + text[text.index("\n"):]
+    (here / "own.py").write_text(text)
+    result = run("puzzle", *SMALL, *PY, "--feedback", "own.py", "--entries", 3, "--seed", 1, "--json")
+    assert result.exit_code == 0, result.output
+    drawn = json.loads(result.stdout)
+    entries = "; ".join("guess {} got {}".format(*entry.split(":")) for entry in drawn["history"])
+    assert drawn["prompt"] == ("A secret code of 3 pegs over the colours 0123; each guess is answered by the game's "
+                               f"own rule. {said} G{entries[1:]}. Exactly one code fits: which?")
+
+
+def test_a_long_draw_is_said(run, here, monkeypatch):
+    # `puzzle --entries 1000 --tries 100000` said nothing for 9 minutes.
+    import time
+
+    from mm_logic.studies import puzzle
+    from mm_logic.support import waiting
+
+    monkeypatch.setattr(waiting, "FIRST", 0.2)
+    monkeypatch.setattr(puzzle, "_draw", lambda *args: time.sleep(0.5))
+    result = run("puzzle", "--pegs", 3, "--colors", 3, *PY, "--entries", 3, "--tries", 1)
+    assert (result.exit_code, result.stderr) == (1, (
+        "note: drawing a puzzle of 3 entries (3x3), try 1 of 1: 0:00 so far (no time limit; Ctrl-C stops it)\n"
+        "error: no puzzle of 3 entries with one code and every entry needed found in 1 try (3x3); try another "
+        "--entries, --seed or --tries\n"))
+    result = run("puzzle", "--pegs", 3, "--colors", 3, *PY, "--entries", 3, "--tries", 1, "--count", 1)
+    assert (result.exit_code, result.stderr) == (1, (
+        "note: drawing puzzle 1 of 1 (3x3): 0:00 so far (no time limit; Ctrl-C stops it)\n"
+        "error: no puzzle of 3 entries with one code and every entry needed found in 1 try (3x3); try another "
+        "--entries, --seed or --tries\n"))
