@@ -29,7 +29,7 @@ from .codespace import code_space
 from .engines.base import Engine, Session
 from .feedback import rule_of, score
 from .lies import Liar, broken, needs
-from .notation import Code, Entry, Feedback, check_feedback, format_code, format_feedback, plural
+from .notation import Code, Entry, Feedback, code_of, feedback_of, format_code, format_feedback, plural
 from .rules import Rules
 from .strategies.base import PlayedTree, Strategy
 from .support.errors import BadInput, MMLogicError, NoConsistentCode
@@ -101,6 +101,7 @@ class Game:
         # Trusted entries (a secret's answers) wait here until the engine is next asked: a
         # person's guesses are scored at once, never held up or refused by a solver's time limit.
         self._unpushed: list[Entry] = []
+        self._closed = False
 
     # -- state ---------------------------------------------------------------
     @property
@@ -182,12 +183,19 @@ class Game:
         Feedback computed from a secret needs no check; the engine then hears of
         the entry only when it is next asked (a person's guess is never held up
         by the solver, nor refused by its time limit).
+
+        With ``check``, the guess and the feedback may be written as the command line writes them (``"0011"``,
+        ``"1,0"``) or given as numbers, and are checked as it checks them (a code of the rules, feedback of the
+        rule); either wrong is one :class:`~mm_logic.support.errors.BadInput` line.
         """
+        self._open()
+        if check:
+            # A strategy that probes with one-colour codes (human1) plays codes the repetition rule forbids.
+            guess = code_of(guess, self.rules, check_repeat=not self.strategy.probes)
+            fb = feedback_of(fb, self.rules)
         entry = (tuple(guess), tuple(fb))
         if self._win is not None:
             raise BadInput("the game is won: undo the winning entry first")
-        if check:
-            check_feedback(fb, self.rules)
         rule = rule_of(self.rules)
         if entry[1] == rule.win(self.rules.pegs):
             if check and needs(self.rules, [*self.history, entry], entry[0]) is None:  # with its lies, if any
@@ -206,6 +214,7 @@ class Game:
 
     def undo(self) -> Entry:
         """Take the last entry back and return it."""
+        self._open()
         if self._win is not None:
             entry, self._win = self._win, None
             return entry
@@ -218,13 +227,16 @@ class Game:
     # -- a person guesses --------------------------------------------------------
     def score(self, guess: Code) -> Feedback:
         """The feedback the secret gives ``guess`` (the codemaker's answer); the adversary's answer in a game
-        without a secret (``adversary``)."""
+        without a secret (``adversary``). ``guess`` is a code written as the command line writes it
+        (``"0123"``) or colour numbers, checked as the command line checks a guess."""
+        guess = code_of(guess, self.rules, check_repeat=not self.strategy.probes)  # a probe of human1's may repeat
         if self.secret is None:
             if self.adversary:
-                return adversarial_answer(self.engine, self.history, tuple(guess))
+                self._open()
+                return adversarial_answer(self.engine, self.history, guess)
             raise BadInput("this game has no secret to score against")
         if self._liar is not None:
-            return self._liar.answer(self.secret, self.history, tuple(guess))
+            return self._liar.answer(self.secret, self.history, guess)
         return score(self.rules, guess, self.secret)
 
     def shown_secret(self) -> Code | None:
@@ -246,14 +258,22 @@ class Game:
     def _synced(self) -> Session:
         """The session, with the entries still waiting pushed (one at a time: an entry whose push
         fails, on a time limit, waits for the next question)."""
+        self._open()
         while self._unpushed:
             self.session.push(*self._unpushed[0])
             del self._unpushed[0]
         return self.session
 
+    def _open(self) -> None:
+        """Refuse to go on once the game is closed: its solver's session is released (clingo's would fail inside)."""
+        if self._closed:
+            raise MMLogicError("the game is closed")
+
     def close(self) -> None:
-        """Release the engine session."""
-        self.session.close()
+        """Release the engine session; the game then answers nothing that needs it (``the game is closed``)."""
+        if not self._closed:
+            self._closed = True
+            self.session.close()
 
     def __enter__(self) -> Game:
         return self

@@ -7,7 +7,9 @@ command line writes them (``"0123"``, in the rules' alphabet) or given as sequen
 is a list of entries written ``"GUESS:B,W"`` (or the rule's own feedback) or ``(guess, feedback)`` tuples
 values. What is returned is the command's result object: its ``as_dict()`` is the command's ``--json`` and its
 ``text()`` (or ``summary()``) its printed lines. Bad input raises :class:`~mm_logic.support.errors.BadInput`
-with the command's one-line message; a search stopped by Ctrl-C returns what it proved (``optimal``: a
+with the command's one-line message: every argument is checked here, at the library's boundary, as the command line
+checks its options (the same ranges, :mod:`mm_logic.support.limits`; a value of the wrong type is refused as a
+typed one would be); a search stopped by Ctrl-C returns what it proved (``optimal``: a
 :class:`~mm_logic.optimal.result.StoppedSearch`; ``static``: a result whose ``stopped`` says why).
 
 The functions are named for the command they are, except where a module of the package has that name
@@ -25,7 +27,7 @@ from pathlib import Path
 from .engines import DEFAULT_BACKEND
 from .game import Game, GameRecord, Suggestion
 from .liar.optimal import LiesOptimum
-from .notation import Code, Entry, parse_code, parse_entry
+from .notation import Code, Entry, code_of, entry_of, format_code
 from .optimal.result import OptimalResult, StoppedSearch
 from .player import Player
 from .rules import Rules
@@ -36,6 +38,8 @@ from .studies.bench import BenchResult
 from .studies.compare import Comparison
 from .studies.puzzle import Puzzle
 from .studies.puzzle_sets import Grading
+from .support.errors import BadInput
+from .support.limits import MAX_COUNT, MAX_ENTRIES, MAX_GAMES, MAX_GUESSES, MAX_TRIES, given, seconds, whole
 
 #: A code as the library takes it: written as the command line writes it, or colour numbers.
 CodeLike = str | Sequence[int]
@@ -50,27 +54,82 @@ def code(rules: Rules, written: CodeLike) -> Code:
     >>> code(Rules(4, 6), "0123"), code(Rules(4, 6), [0, 1, 2, 3])
     ((0, 1, 2, 3), (0, 1, 2, 3))
     """
-    return parse_code(written if isinstance(written, str) else _written(written), rules)
-
-
-def _written(colours: Sequence[int]) -> str:
-    """Colour numbers as the command line writes them (commas always read as numbers)."""
-    return ",".join(str(int(colour)) for colour in colours)
+    return code_of(written, _rules(rules))
 
 
 def history(rules: Rules, entries: Iterable[EntryLike]) -> list[Entry]:
-    """The entries of a history (``"GUESS:B,W"`` each, or Entry values), read as ``next`` reads them."""
-    return [parse_entry(entry, rules) if isinstance(entry, str) else entry for entry in entries]
+    """The entries of a history (``"GUESS:B,W"`` each, or ``(guess, feedback)`` pairs, each written or as
+    numbers), read and checked as ``next`` reads them."""
+    return _entries(_rules(rules), entries)
 
 
-_entries = history  # the function, where a parameter of the same name is the entries given
+# -- the checks at the boundary: each argument as the command line checks its option --------------------------
+def _rules(rules) -> Rules:
+    """The game's rules: :class:`Rules` (the default game when None)."""
+    if rules is None:
+        return Rules()
+    if not isinstance(rules, Rules):
+        raise BadInput(f"rules must be mm_logic.Rules(...), got {given(rules)}")
+    return rules
+
+
+def _entries(rules: Rules, entries, check_repeat: bool = True) -> list[Entry]:
+    """A history: a list (any iterable) of entries, each read by :func:`~mm_logic.notation.entry_of`."""
+    if isinstance(entries, (str, bytes)):  # its characters would be read as entries
+        raise BadInput(f"history {given(entries)} is one text: give a list of entries, 'GUESS:B,W' each")
+    try:
+        items = list(entries)
+    except TypeError:
+        raise BadInput(f"history {given(entries)} is not a list of entries") from None
+    return [entry_of(entry, rules, check_repeat=check_repeat) for entry in items]
+
+
+def _name(value, option: str) -> str:
+    """A name the command line takes as ``option`` (``--strategy``): a string."""
+    if not isinstance(value, str):
+        raise BadInput(f"{option} must be a name (a string), got {given(value)}")
+    return value
+
+
+def _names(value, option: str) -> str:
+    """Names as the command line takes them, comma-separated (``"minimax,entropy"``), or a list of names."""
+    if isinstance(value, str):
+        return value
+    try:
+        items = list(value)
+    except TypeError:
+        raise BadInput(f"{option} must be names, comma-separated or a list, got {given(value)}") from None
+    return ",".join(_name(item, option) for item in items)
+
+
+def _optional(value, check, *args):
+    """``check(value, *args)``, or None for None (an option not given)."""
+    return None if value is None else check(value, *args)
+
+
+def _path(value, option: str) -> Path | None:
+    """A file the command line takes as ``option`` (``--encoding``): a path or None."""
+    if value is None:
+        return None
+    if not isinstance(value, (str, Path)):
+        raise BadInput(f"{option} must be a file's path, got {given(value)}")
+    return Path(value)
+
+
+def _function(value, what: str):
+    """A function the caller gives (``on_turn``, ``progress``), or None."""
+    if value is not None and not callable(value):
+        raise BadInput(f"{what} must be a function, got {given(value)}")
+    return value
 
 
 def _player(rules: Rules | None, strategy: str, backend: str, seed: int | None, first_guess: CodeLike | None,
             encoding: str | Path | None, time_limit: float | None) -> Player:
-    rules = rules or Rules()
-    opening = None if first_guess is None else code(rules, first_guess)
-    return Player(rules, backend, strategy, seed, opening, time_limit, None if encoding is None else Path(encoding))
+    rules = _rules(rules)
+    opening = None if first_guess is None else code_of(first_guess, rules)
+    return Player(rules, _name(backend, "--backend"), _name(strategy, "--strategy"),
+                  _optional(seed, whole, "--seed", 0), opening, _optional(time_limit, seconds, "--time-limit"),
+                  _path(encoding, "--encoding"))
 
 
 def new_game(rules: Rules | None = None, *, secret: CodeLike | None = None, history: Iterable[EntryLike] = (),
@@ -91,8 +150,8 @@ def new_game(rules: Rules | None = None, *, secret: CodeLike | None = None, hist
     player = _player(rules, strategy, backend, seed, first_guess, encoding, time_limit)
     engine, built = player.build()
     try:
-        chosen = None if secret is None else code(player.rules, secret)
-        return Game(engine, built, secret=chosen, history=_entries(player.rules, history))
+        chosen = None if secret is None else code_of(secret, player.rules)
+        return Game(engine, built, secret=chosen, history=_entries(player.rules, history, not built.probes))
     except BaseException:
         engine.close()
         raise
@@ -116,10 +175,13 @@ def solve(rules: Rules | None = None, secret: CodeLike | None = None, *, strateg
     from .studies.bench import warm_up
 
     player = _player(rules, strategy, backend, seed, first_guess, encoding, time_limit)
-    told = None if liar is None else parse_liar(liar, player.rules, seed)
+    told = None if liar is None else parse_liar(_name(liar, "--liar"), player.rules, seed)
+    _function(on_turn, "on_turn")
     engine, built = player.build()
     try:
-        written = secret if secret is None or isinstance(secret, str) else _written(secret)
+        # Colour numbers are written as the command line writes them (an edited encoding's code is checked there).
+        written = secret if secret is None or isinstance(secret, str) else format_code(code_of(secret, player.rules),
+                                                                                      player.rules)
         chosen = chosen_secret(written, engine, seed)  # an edited encoding's code, or a random one
         warm_up(engine.name, built.name, player.rules.max_repeat)  # `seconds` leaves start-up out, as solve's
         return play(engine, built, chosen, on_turn=on_turn, liar=told)
@@ -144,9 +206,7 @@ def next_guess(history: Iterable[EntryLike] = (), rules: Rules | None = None, *,
     engine, built = player.build()
     try:
         # A strategy that probes with one-colour codes (human1) may have played codes the rules' repetition forbids.
-        entries = [parse_entry(entry, player.rules, check_repeat=not built.probes) if isinstance(entry, str)
-                   else entry for entry in history]
-        return advise(engine, built, entries)
+        return advise(engine, built, _entries(player.rules, history, not built.probes))
     finally:
         engine.close()
 
@@ -156,13 +216,13 @@ def split_codes(guess: CodeLike, history: Iterable[EntryLike] = (), rules: Rules
                 time_limit: float | None = None) -> Split:
     """``mmlogic split``: how ``guess`` splits the codes still possible after a history (a
     :class:`~mm_logic.split.Split`: its parts by feedback, the largest, the expected size, the entropy)."""
-    from .engines import make_engine
     from .split import split_codes as split
 
-    rules = rules or Rules()
-    engine = make_engine(backend, rules, encoding=None if encoding is None else Path(encoding), time_limit=time_limit)
+    rules = _rules(rules)
+    chosen, entries = code_of(guess, rules), _entries(rules, history)
+    engine = _engine(rules, backend, encoding, time_limit)
     try:
-        return split(engine, code(rules, guess), _entries(rules, history))
+        return split(engine, chosen, entries)
     finally:
         engine.close()
 
@@ -184,7 +244,9 @@ def bench(rules: Rules | None = None, *, strategy: str = DEFAULT_STRATEGY, backe
     from .studies.bench import LyingCodemaker, bench_all, bench_games, warm_up
 
     player = _player(rules, strategy, backend, seed, first_guess, encoding, time_limit)
-    codemaker = None if liar is None else LyingCodemaker(parse_liar(liar, player.rules, seed))
+    games, jobs = _optional(games, whole, "--games", 1, MAX_GAMES), whole(jobs, "--jobs", 1)
+    _function(progress, "progress")
+    codemaker = None if liar is None else LyingCodemaker(parse_liar(_name(liar, "--liar"), player.rules, seed))
     engine, built = player.build()
     try:
         secrets, every = bench_secrets(engine, games, None, seed)
@@ -196,18 +258,22 @@ def bench(rules: Rules | None = None, *, strategy: str = DEFAULT_STRATEGY, backe
         engine.close()
 
 
-def compare(strategies: Sequence[str], rules: Rules | None = None, *, backends: Sequence[str] = (DEFAULT_BACKEND,),
-            games: int | None = None, seed: int | None = None, jobs: int = 1, preset: str | None = None,
-            progress: Callable[[int], None] | None = None) -> Comparison:
+def compare(strategies: str | Sequence[str], rules: Rules | None = None, *,
+            backends: str | Sequence[str] = (DEFAULT_BACKEND,), games: int | None = None, seed: int | None = None,
+            jobs: int = 1, preset: str | None = None, progress: Callable[[int], None] | None = None) -> Comparison:
     """``mmlogic compare``: each strategy on each backend over the same secrets (every secret when ``games`` is
     None); with ``preset``, a preset's studies instead of ``rules`` (``mm_logic.studies.presets.PRESETS``).
-    Returns the :class:`~mm_logic.studies.compare.Comparison` (its rows, the paired tests, disagreements)."""
+    Returns the :class:`~mm_logic.studies.compare.Comparison` (its rows, the paired tests, disagreements).
+    ``strategies`` and ``backends`` are lists of names, or comma-separated as the command line takes them."""
     from .studies.compare import ComparePlan
     from .studies.compare import compare as run
 
-    plan = ComparePlan.make(preset=preset, rules=rules or Rules(), explicit_rules=[], backends=",".join(backends),
-                            strategies=",".join(strategies), all_secrets=games is None and preset is None,
-                            games=games, seed=seed, jobs=jobs)
+    plan = ComparePlan.make(preset=_optional(preset, _name, "--preset"), rules=_rules(rules), explicit_rules=[],
+                            backends=_names(backends, "--backend"), strategies=_names(strategies, "--strategy"),
+                            all_secrets=games is None and preset is None,
+                            games=_optional(games, whole, "--games", 1, MAX_GAMES),
+                            seed=_optional(seed, whole, "--seed", 0), jobs=whole(jobs, "--jobs", 1))
+    _function(progress, "progress")
     return run(plan, progress=progress)
 
 
@@ -228,14 +294,17 @@ def optimal_strategy(rules: Rules | None = None, *, objective: str = "expected",
     """
     from .optimal.objectives import optimal as search
 
-    rules = rules or Rules()
+    rules = _rules(rules)
+    objective, max_depth = _name(objective, "--objective"), _optional(max_depth, whole, "--max-depth", 1)
+    jobs, memory = whole(jobs, "--jobs", 1), _optional(memory, whole, "--memory", 1)
+    journal, encoding, progress = _path(journal, "--journal"), _path(encoding, "--encoding"), \
+        _function(progress, "progress")
     if rules.lies:
         from .liar.optimal import least_worst_case
 
         return least_worst_case(rules)
     return search(rules, objective, max_depth, jobs, progress=progress, consistent_only=consistent_only,
-                  memory=memory, journal=None if journal is None else Path(journal),
-                  encoding=None if encoding is None else Path(encoding))
+                  memory=memory, journal=journal, encoding=encoding)
 
 
 def static_guesses(rules: Rules | None = None, *, guesses: int | None = None, time_limit: float | None = None,
@@ -250,10 +319,12 @@ def static_guesses(rules: Rules | None = None, *, guesses: int | None = None, ti
     """
     from .static.search import StaticStopped, static_search
 
+    rules, time_limit = _rules(rules), _optional(time_limit, seconds, "--time-limit")
+    guesses, seed = _optional(guesses, whole, "--guesses", 1, MAX_GUESSES), whole(seed, "--seed", 0)
+    local_seconds, progress = _optional(local_seconds, seconds, "--local-search"), _function(progress, "progress")
     try:
-        return static_search(rules or Rules(), time_limit, progress=progress, guesses=guesses,
-                             local_seconds=local_seconds, seed=seed, exhaustive=exhaustive,
-                             encoding=None if encoding is None else Path(encoding))
+        return static_search(rules, time_limit, progress=progress, guesses=guesses, local_seconds=local_seconds,
+                             seed=seed, exhaustive=exhaustive, encoding=_path(encoding, "--encoding"))
     except StaticStopped as stopped:
         return stopped.result
 
@@ -267,11 +338,11 @@ def puzzle(rules: Rules | None = None, *, entries: int, seed: int | None = None,
     >>> puzzle(Rules(3, 4), entries=3, seed=7).as_dict()["history"]
     ['220:1,0', '130:2,0', '021:0,1']
     """
-    from .engines import make_engine
     from .studies.puzzle import draw_puzzle
 
-    rules = rules or Rules()
-    engine = make_engine(backend, rules, encoding=None if encoding is None else Path(encoding), time_limit=time_limit)
+    rules, entries = _rules(rules), whole(entries, "--entries", 1, MAX_ENTRIES)
+    seed, tries = _optional(seed, whole, "--seed", 0), whole(tries, "--tries", 1, MAX_TRIES)
+    engine = _engine(rules, backend, encoding, time_limit)
     try:
         return draw_puzzle(engine, entries, seed, tries)
     finally:
@@ -287,11 +358,12 @@ def puzzle_set(rules: Rules | None = None, *, count: int, seed: int | None = Non
     >>> [p["difficulty"]["entries"] for p in puzzle_set(Rules(3, 4), count=4, seed=1, backend="python")]
     [2, 3, 4, 2]
     """
-    from .engines import make_engine
     from .studies.puzzle_sets import draw_set
 
-    rules = rules or Rules()
-    engine = make_engine(backend, rules, encoding=None if encoding is None else Path(encoding), time_limit=time_limit)
+    rules, count = _rules(rules), whole(count, "--count", 1, MAX_COUNT)
+    entries, seed = _optional(entries, whole, "--entries", 1, MAX_ENTRIES), _optional(seed, whole, "--seed", 0)
+    tries = whole(tries, "--tries", 1, MAX_TRIES)
+    engine = _engine(rules, backend, encoding, time_limit)
     try:
         return list(draw_set(engine, count, seed, entries, tries))
     finally:
@@ -313,12 +385,30 @@ def grade(puzzles: str | Path | Sequence[dict], answers: str | Path | Sequence[s
     import json
 
     from .studies.puzzle_sets import grade as graded
-    from .support.files import read_text
+    from .support.files import read_named_text
 
-    def text(given, what: str) -> tuple[Path, str]:
-        if isinstance(given, (str, Path)):
-            return Path(given), read_text(Path(given), what)
-        lines = [json.dumps({"answer": item} if isinstance(item, str) else item) for item in given]
+    def text(values, what: str, file: str) -> tuple[Path, str]:
+        if isinstance(values, (str, Path)):
+            return Path(values), read_named_text(Path(values), file)
+        try:
+            items = list(values)
+        except TypeError:
+            raise BadInput(f"{what} must be a file's path or a list, got {given(values)}") from None
+        lines = []
+        for number, item in enumerate(items, 1):
+            try:  # a value JSON has no form for (a set, an object) is refused as a line that is not JSON would be
+                lines.append(json.dumps({"answer": item} if isinstance(item, str) else item, allow_nan=False))
+            except (TypeError, ValueError, RecursionError):
+                raise BadInput(f"{what} item {number} is not JSON: {given(item)}") from None
         return Path(f"<{what}>"), "\n".join(lines) + "\n"
 
-    return graded(*text(puzzles, "puzzles"), *text(answers, "answers"), feedback)
+    return graded(*text(puzzles, "puzzles", "puzzle set"), *text(answers, "answers", "answers file"),
+                  _optional(feedback, _name, "--feedback"))
+
+
+def _engine(rules: Rules, backend, encoding, time_limit):
+    """The engine ``backend`` for ``rules`` (an edited ``encoding``, a ``time_limit``), its arguments checked."""
+    from .engines import make_engine
+
+    return make_engine(_name(backend, "--backend"), rules, encoding=_path(encoding, "--encoding"),
+                       time_limit=_optional(time_limit, seconds, "--time-limit"))

@@ -24,6 +24,7 @@ from .rules import Code, Entry, Feedback, Rules
 # The quoting of what the user typed lives with the errors (the feedback rules' messages quote too); read from
 # here as well.
 from .support.errors import SHOWN, BadInput, bytes_as_typed, quoted, shown  # noqa: F401
+from .support.limits import given, is_whole
 
 
 def abridged(text: str, limit: int) -> str:
@@ -275,6 +276,69 @@ def parse_entry(text: str, rules: Rules, *, check_repeat: bool = True) -> Entry:
     # the strategy probes with such codes.
     guess = parse_code(guess_text, rules, check_repeat=check_repeat)
     return guess, parse_feedback(feedback_text, rules, where=text)
+
+
+def _items(value) -> list | None:
+    """The items of a sequence a program gives (a list, a tuple, a numpy array); None for what is none (a number,
+    bytes, a dict)."""
+    if isinstance(value, (bytes, bytearray, dict)):
+        return None
+    try:
+        return list(value)
+    except TypeError:
+        return None
+
+
+def code_of(value, rules: Rules, *, check_repeat: bool = True) -> Code:
+    """A code a program gives: written as the command line writes it (``"0123"``, :func:`parse_code`) or as colour
+    numbers (``[0, 1, 2, 3]``), checked as the command line checks a code; anything else is one :class:`BadInput`
+    line.
+
+    >>> code_of("0123", Rules()), code_of([0, 1, 2, 3], Rules())
+    ((0, 1, 2, 3), (0, 1, 2, 3))
+    """
+    if isinstance(value, str):
+        return parse_code(value, rules, check_repeat=check_repeat)
+    colours = _items(value)
+    if colours is None:
+        raise BadInput(f"code {given(value)} is neither written as the command line writes it ('0123') nor a "
+                       "sequence of colour numbers")
+    odd = [colour for colour in colours if not is_whole(colour)]
+    if odd:
+        raise BadInput(f"code {given(value)} holds {given(odd[0])}, not a colour number")
+    outside = [colour for colour in colours if not 0 <= colour < rules.colors]
+    if outside:
+        raise BadInput(f"colour {given(int(outside[0]))} in code {given(value)} is outside 0..{rules.colors - 1}")
+    # Written in the rules' notation and read back: the length and the repetition checked, and worded, as typed.
+    return parse_code(format_code(colours, rules), rules, check_repeat=check_repeat)
+
+
+def feedback_of(value, rules: Rules, where: str = "") -> Feedback:
+    """Feedback a program gives: written as the game's rule writes it (``"1,0"``, :func:`parse_feedback`) or as
+    numbers (``(1, 0)``), checked as the command line checks feedback (:func:`check_feedback`)."""
+    if isinstance(value, str):
+        return parse_feedback(value, rules, where)
+    numbers = _items(value)
+    if numbers is None:
+        raise BadInput(f"feedback {given(value)} is neither written as {rule_of(rules).form} nor a sequence of "
+                       "numbers")
+    return check_feedback(tuple(numbers), rules, where)
+
+
+def entry_of(value, rules: Rules, *, check_repeat: bool = True) -> Entry:
+    """A history entry a program gives: ``"GUESS:FEEDBACK"`` (:func:`parse_entry`) or a pair ``(guess,
+    feedback)``, each written or as numbers (:func:`code_of`, :func:`feedback_of`).
+
+    >>> entry_of(("0011", "1,0"), Rules()), entry_of(((0, 0, 1, 1), (1, 0)), Rules())
+    (((0, 0, 1, 1), (1, 0)), ((0, 0, 1, 1), (1, 0)))
+    """
+    if isinstance(value, str):
+        return parse_entry(value, rules, check_repeat=check_repeat)
+    pair = _items(value)
+    if pair is None or len(pair) != 2:
+        raise BadInput(f"history entry {given(value)} is neither of the form {rule_of(rules).entry_form} nor a pair "
+                       "(guess, feedback)")
+    return code_of(pair[0], rules, check_repeat=check_repeat), feedback_of(pair[1], rules)
 
 
 #: Counts from here on are printed as a mantissa and an exponent: 10**154 spelt out is no help to read.

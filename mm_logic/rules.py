@@ -9,6 +9,7 @@ from math import comb
 import numpy as np
 
 from .support.errors import BadInput, shown_number
+from .support.limits import given, is_whole
 
 DEFAULT_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 #: The largest games any front end takes (colour counts are packed in bytes; 64 pegs is far
@@ -125,6 +126,18 @@ class Rules:
 
     def __post_init__(self) -> None:
         name = self.naming.rules_field
+        # Types first (a program's values: a front end's readers give these types): "4" or 4.5 pegs would fail
+        # far inside, as a TypeError; a numpy integer is kept as the int it is.
+        for field_name in ("pegs", "colors", "max_repeat", "lies"):
+            value = getattr(self, field_name)
+            if value is None and field_name == "max_repeat":
+                continue
+            if not is_whole(value):
+                raise BadInput(f"{name(field_name)} must be a whole number, got {given(value)}")
+            object.__setattr__(self, field_name, int(value))
+        for field_name in ("alphabet", "feedback"):
+            if not isinstance(getattr(self, field_name), str):
+                raise BadInput(f"{name(field_name)} must be a string, got {given(getattr(self, field_name))}")
         if not 1 <= self.pegs <= MAX_PEGS:
             raise BadInput(f"{name('pegs')} must be between 1 and {MAX_PEGS}, got {shown_number(self.pegs)}")
         if not 1 <= self.colors <= MAX_COLORS:
@@ -134,7 +147,7 @@ class Rules:
         if not 0 <= self.lies <= MAX_LIES:
             raise BadInput(f"{name('lies')} must be between 0 and {MAX_LIES}, got {shown_number(self.lies)}")
         if self.feedback not in FEEDBACK_RULES and not self.feedback.endswith((".py", ".lp", ".pl")):
-            raise BadInput(f"unknown feedback rule {self.feedback!r}; choose from {', '.join(FEEDBACK_RULES)}, "
+            raise BadInput(f"unknown feedback rule {given(self.feedback)}; choose from {', '.join(FEEDBACK_RULES)}, "
                            "or a FILE.py, FILE.lp or FILE.pl of your own")
         if (len(set(self.alphabet)) != len(self.alphabet) or "," in self.alphabet or ":" in self.alphabet
                 or any(symbol.isspace() for symbol in self.alphabet)):

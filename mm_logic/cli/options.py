@@ -26,6 +26,7 @@ from ..notation import SHOWN, quoted, shown, whole_number
 from ..rules import DEFAULT_ALPHABET, FEEDBACK_RULES, MAX_COLORS, MAX_LIES, MAX_PEGS, make_rules
 from ..support.errors import BadInput, MMLogicError, install_hint
 from ..support.files import check_output, not_regular, same_file
+from ..support.limits import MAX_GAMES  # noqa: F401  (bench's and compare's --games; the library's range too)
 
 
 def _ascii(value, param, ctx, type_: click.ParamType) -> None:
@@ -85,9 +86,6 @@ class Processes(Integer):
         return number
 
 
-#: The most games ``bench --games`` and ``--spaced``, and ``compare --games``, play: each secret is listed before
-#: the first game (1,000,000 codes of 64 pegs take 0.5 GB), and a million games take hours already.
-MAX_GAMES = 1_000_000
 
 
 RULE_OPTIONS = ("pegs", "colors", "no_repeat", "max_repeat", "alphabet")

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from ..support.errors import BadInput
+from ..support.limits import MAX_COUNT, MAX_ENTRIES, MAX_GUESSES, MAX_TRIES  # the library checks them too
 from .options import (
     FilePath,
     Integer,
@@ -25,17 +26,6 @@ from .options import (
     write_output,
 )
 
-#: The most guesses ``static --guesses K`` asks about: as many as the largest game static searches has codes
-#: (``mm_logic.static.search.MAX_CODES``, not imported at start-up; a test keeps them equal), which always do.
-MAX_GUESSES = 4096
-#: The most entries ``puzzle --entries N`` draws: a puzzle of more is no puzzle for a person, and a draw of 10**8
-#: took 20 s and 1 GB for each of its --tries.
-MAX_ENTRIES = 1000
-#: The most histories ``puzzle --tries`` draws before it gives up.
-MAX_TRIES = 100_000
-#: The most puzzles one set holds (``puzzle --count``): ``mm_logic.studies.puzzle_sets.MAX_COUNT``, not imported at
-#: start-up (a test keeps them equal).
-MAX_COUNT = 100_000
 #: Seconds after which ``static`` writes its progress lines to stderr when it is no terminal (from the start when it
 #: said at once that its search may take hours).
 PROGRESS_AFTER = 5.0
@@ -311,17 +301,10 @@ def _compiling() -> None:
 def _grade(ctx, rules, files, as_json):
     """``puzzle --grade PUZZLES ANSWERS``: the answers scored against the set."""
     from ..studies.puzzle_sets import grade
-    from ..support.files import read_text
+    from ..support.files import read_named_text
 
     source = click.core.ParameterSource.DEFAULT
-    texts = []
-    for path, what in zip(files, ("puzzle set", "answers file")):
-        try:
-            texts.append(read_text(path, what))
-        except OSError as error:
-            raise BadInput(f"cannot read {what} {path}: {error.strerror or error}") from None
-        except UnicodeDecodeError:
-            raise BadInput(f"{what} {path} is not UTF-8 text") from None
+    texts = [read_named_text(path, what) for path, what in zip(files, ("puzzle set", "answers file"))]
     feedback = rules.feedback if ctx.get_parameter_source("feedback") != source else None
     grading = grade(files[0], texts[0], files[1], texts[1], feedback)
     click.echo(json.dumps(grading.as_dict()) if as_json else grading.text())

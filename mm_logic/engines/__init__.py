@@ -13,7 +13,7 @@ from __future__ import annotations
 from importlib import import_module
 from pathlib import Path
 
-from ..notation import quoted
+from ..notation import shown
 from ..rules import RULE_FILE, Rules, rule_names
 from ..support.errors import BadInput
 from ..support.files import read_bytes
@@ -35,7 +35,7 @@ def engine_class(name: str) -> type[Engine]:
     try:
         module, cls = BACKENDS[name].split(":")
     except KeyError:
-        raise BadInput(f"unknown backend {quoted(name)}; choose from {', '.join(BACKENDS)}") from None
+        raise BadInput(f"unknown backend {shown(name)}; choose from {', '.join(BACKENDS)}") from None
     return getattr(import_module(module), cls)
 
 

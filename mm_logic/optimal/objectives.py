@@ -40,7 +40,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..notation import format_code, quoted
+from ..notation import format_code, shown
 from ..rules import Rules
 from ..strategies.tree import TreeNode
 from ..studies.written_game import encoding_secrets
@@ -126,7 +126,7 @@ def optimal(rules: Rules, objective: str = "expected", max_depth: int | None = N
         worst objective, or a depth within which no strategy finishes.
     """
     if objective not in OBJECTIVES:
-        raise BadInput(f"unknown objective {quoted(objective)}; choose from {', '.join(OBJECTIVES)}")
+        raise BadInput(f"unknown objective {shown(objective)}; choose from {', '.join(OBJECTIVES)}")
     if max_depth is not None and objective != "expected":
         raise BadInput(f"--max-depth applies to --objective expected (--objective {objective} minimises the depth "
                        "itself)")

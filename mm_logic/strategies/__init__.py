@@ -27,7 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..notation import Code, amount, quoted
+from ..notation import Code, amount, shown
 from ..rules import RULE_FILE, Rules, rule_names
 from ..support.errors import BadInput
 from .base import Strategy
@@ -191,7 +191,7 @@ def parse_strategy(text: str, *, files: bool = True) -> StrategyName:
         if not path:
             raise BadInput("--strategy tree:FILE needs a file name after tree:")
         return StrategyName(name, TreeStrategy, StrategyTree.load(Path(path)))
-    raise BadInput(f"unknown strategy {quoted(name)}; choose from {', '.join(_registry())}")
+    raise BadInput(f"unknown strategy {shown(name)}; choose from {', '.join(_registry())}")
 
 
 def with_ga(strategy: StrategyName, text: str) -> StrategyName:
@@ -225,7 +225,7 @@ def parse_strategies(text: str | Iterable[str | StrategyName], *, files: bool = 
     listed = [n if isinstance(n, StrategyName) else n.strip() for n in items
               if isinstance(n, StrategyName) or n.strip()]
     if not listed:
-        raise BadInput(f"unknown strategy {quoted(str(text))}; choose from {', '.join(_registry())}")
+        raise BadInput(f"unknown strategy {shown(str(text))}; choose from {', '.join(_registry())}")
     chosen = [n if isinstance(n, StrategyName) else parse_strategy(n, files=files) for n in listed]
     return list({s.name: s for s in chosen}.values())
 

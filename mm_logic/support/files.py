@@ -99,6 +99,17 @@ def read_text(path: Path, what: str) -> str:
     return read_bytes(path, what).decode("utf-8")
 
 
+def read_named_text(path: Path, what: str) -> str:
+    """:func:`read_text` of a file a user named as ``what`` (``"answers file"``), where a file that cannot be read
+    or is not UTF-8 is one :class:`BadInput` line too (``answers file a.jsonl is not UTF-8 text``)."""
+    try:
+        return read_text(path, what)
+    except OSError as error:
+        raise BadInput(f"cannot read {what} {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise BadInput(f"{what} {path} is not UTF-8 text") from None
+
+
 def check_output(path: Path) -> None:
     """Refuse (:class:`OSError`, with ``strerror`` a user reads) an output path that is not a new
     path or a regular file, and one that cannot be written; create nothing, change nothing.
