@@ -117,6 +117,7 @@ class Game:
 
     def remaining(self) -> int:
         """How many codes are still consistent with the history (exact)."""
+        self._open()
         if self._win is not None:
             return 1
         session = self._synced()
@@ -126,6 +127,7 @@ class Game:
         """``(n, True)`` with the exact number of codes still possible when it is at most
         ``limit`` (default: the engine's ``count_budget``), else ``(m, False)`` with a
         proven lower bound ``m > limit`` (huge games)."""
+        self._open()
         if self._win is not None:
             return 1, True
         session = self._synced()
@@ -137,6 +139,7 @@ class Game:
         """The positions (increasing) in the code space (:func:`~mm_logic.codespace.code_space`, lexicographic
         order) of the codes still possible, as the engine lists them (all of them: the caller bounds the count
         first, with :meth:`remaining_within`); the winning code alone once the game is won."""
+        self._open()
         if self._win is not None:
             return code_space(self.rules).index_of([self._win[0]])
         return self._synced().consistent_indices()
@@ -153,6 +156,7 @@ class Game:
         Raises :class:`~mm_logic.support.errors.NoConsistentCode`, naming the entries
         that contradict each other, when no code fits the history.
         """
+        self._open()
         if self._win is not None:
             return self._win[0]
         session = self._synced()
@@ -168,6 +172,7 @@ class Game:
     def tree_below(self, limit: int) -> PlayedTree | None:
         """Every game from the history on (its next guess included), played by the strategy at once when it can
         (:meth:`~mm_logic.strategies.base.Strategy.tree_below`), each within ``limit`` guesses; else None."""
+        self._open()
         if self._win is not None:
             return None
         session = self._synced()
