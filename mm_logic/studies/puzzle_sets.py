@@ -34,12 +34,11 @@ from ..notation import Entry, format_code, json_lines, parse_code, parse_entry, 
 from ..rules import DEFAULT_ALPHABET, FEEDBACK_RULES, RULE_FILE, Rules, rules_from_json
 from ..support.errors import BadInput
 from ..support.files import from_here
+from ..support.limits import MAX_COUNT  # the most puzzles one set holds (--count)
 from ..support.waiting import waiting
 from .puzzle import DEFAULT_TRIES, PuzzleNotFound, draw_puzzle, entries_word
 from .written_game import engine_secrets
 
-#: The most puzzles one set holds (``--count``).
-MAX_COUNT = 100_000
 #: Codes left beyond which the guesses still needed are not searched (``null``): a worst case over more takes
 #: the optimal search minutes.
 NEEDED_UP_TO = 2_000

@@ -119,8 +119,9 @@ def test_the_ranges_are_the_command_lines_own():
 
     games = {p.name: p.type for p in benches.bench.params}["games"]
     assert (options.MAX_GAMES, games.max) == (limits.MAX_GAMES, limits.MAX_GAMES)
-    assert (puzzles.MAX_TRIES, puzzles.MAX_ENTRIES, puzzles.MAX_GUESSES, puzzles.MAX_COUNT) == \
-        (limits.MAX_TRIES, limits.MAX_ENTRIES, limits.MAX_GUESSES, limits.MAX_COUNT)
+    drawn = {p.name: p.type.max for p in puzzles.puzzle_command.params if p.name in ("tries", "entries", "count")}
+    assert drawn == {"tries": limits.MAX_TRIES, "entries": limits.MAX_ENTRIES, "count": limits.MAX_COUNT}
+    assert {p.name: p.type for p in puzzles.static_command.params}["guesses"].max == limits.MAX_GUESSES
 
 
 # -- 7: values of the wrong type, and long names ------------------------------------------------------------

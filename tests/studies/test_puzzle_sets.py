@@ -244,12 +244,6 @@ def test_a_game_with_too_few_puzzles_says_so(run, here):
         "fewer (--count) or other --entries\n"))
 
 
-def test_the_commands_limit_is_the_modules():
-    from mm_logic.cli.puzzles import MAX_COUNT
-
-    assert MAX_COUNT == puzzle_sets.MAX_COUNT
-
-
 
 def set_of_three(run, here) -> list[str]:
     """A set of 3x4 in ``p.jsonl`` (secrets 232, 012 and 122): its secrets."""
