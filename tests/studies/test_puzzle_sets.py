@@ -14,7 +14,6 @@ import pytest
 from mm_logic.feedback import rule_of
 from mm_logic.notation import parse_code, parse_entry
 from mm_logic.rules import Rules, all_codes
-from mm_logic.studies import puzzle_sets
 
 from conftest import PY, ROOT, one_line_error
 
