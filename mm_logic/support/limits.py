@@ -23,8 +23,7 @@ MAX_GUESSES = 4096
 MAX_ENTRIES = 1000
 #: The most histories ``puzzle --tries`` draws before it gives up.
 MAX_TRIES = 100_000
-#: The most puzzles one set holds (``puzzle --count``): ``mm_logic.studies.puzzle_sets.MAX_COUNT``, not imported at
-#: start-up (a test keeps them equal).
+#: The most puzzles one set holds (``puzzle --count``, ``mm_logic.puzzle_set``).
 MAX_COUNT = 100_000
 
 
