@@ -8,7 +8,7 @@ is a list of entries written ``"GUESS:B,W"`` (or the rule's own feedback) or ``(
 values. What is returned is the command's result object: its ``as_dict()`` is the command's ``--json`` and its
 ``text()`` (or ``summary()``) its printed lines. Bad input raises :class:`~mm_logic.support.errors.BadInput`
 with the command's one-line message: every argument is checked here, at the library's boundary, as the command line
-checks its options (the same ranges, :mod:`mm_logic.support.limits`; a value of the wrong type is refused as a
+checks its options (the same ranges, ``mm_logic.support.limits``; a value of the wrong type is refused as a
 typed one would be); a search stopped by Ctrl-C returns what it proved (``optimal``: a
 :class:`~mm_logic.optimal.result.StoppedSearch`; ``static``: a result whose ``stopped`` says why).
 

@@ -27,7 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..notation import Code, amount, shown
+from ..notation import Code, amount, quoted, shown
 from ..rules import RULE_FILE, Rules, rule_names
 from ..support.errors import BadInput
 from .base import Strategy
@@ -158,6 +158,19 @@ def _plays_own_rule(cls: type[Strategy], rules: Rules) -> bool:
     return rules.feedback_kind != RULE_FILE or (cls.own_rule_max_codes or rules.size) >= rules.size
 
 
+#: The longest path a tree's name quotes whole (Linux's PATH_MAX): a file's name is never cut (CI's temporary
+#: folders are deeper than a person's), a pasted megabyte is.
+_LONGEST_PATH = 4096
+
+
+def _name_shown(name: str) -> str:
+    """A strategy's name as a refusal quotes it: cut short when long (:func:`~mm_logic.notation.shown`), but a
+    tree's (``tree:PATH``) whole up to :data:`_LONGEST_PATH`."""
+    if is_tree_name(name) and len(name) <= len(PREFIX) + _LONGEST_PATH:
+        return quoted(name)
+    return shown(name)
+
+
 def parse_strategy(text: str, *, files: bool = True) -> StrategyName:
     """The one reader of a strategy's name: a built-in name, an author's name (:data:`ALIASES`),
     ``sample-entropy:K``, a genetic strategy with its parameters (``ga004:population=50``, what ``--ga``
@@ -191,7 +204,7 @@ def parse_strategy(text: str, *, files: bool = True) -> StrategyName:
         if not path:
             raise BadInput("--strategy tree:FILE needs a file name after tree:")
         return StrategyName(name, TreeStrategy, StrategyTree.load(Path(path)))
-    raise BadInput(f"unknown strategy {shown(name)}; choose from {', '.join(_registry())}")
+    raise BadInput(f"unknown strategy {_name_shown(name)}; choose from {', '.join(_registry())}")
 
 
 def with_ga(strategy: StrategyName, text: str) -> StrategyName:
@@ -225,7 +238,7 @@ def parse_strategies(text: str | Iterable[str | StrategyName], *, files: bool = 
     listed = [n if isinstance(n, StrategyName) else n.strip() for n in items
               if isinstance(n, StrategyName) or n.strip()]
     if not listed:
-        raise BadInput(f"unknown strategy {shown(str(text))}; choose from {', '.join(_registry())}")
+        raise BadInput(f"unknown strategy {_name_shown(str(text))}; choose from {', '.join(_registry())}")
     chosen = [n if isinstance(n, StrategyName) else parse_strategy(n, files=files) for n in listed]
     return list({s.name: s for s in chosen}.values())
 
