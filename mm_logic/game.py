@@ -234,7 +234,11 @@ class Game:
         """The feedback the secret gives ``guess`` (the codemaker's answer); the adversary's answer in a game
         without a secret (``adversary``). ``guess`` is a code written as the command line writes it
         (``"0123"``) or colour numbers, checked as the command line checks a guess."""
-        guess = code_of(guess, self.rules, check_repeat=not self.strategy.probes)  # a probe of human1's may repeat
+        return self._answer(code_of(guess, self.rules, check_repeat=not self.strategy.probes))  # human1's probes repeat
+
+    def _answer(self, guess: Code) -> Feedback:
+        """:meth:`score` of a code already read and checked (the strategy's own guess: read again, it cost every
+        computer turn a format and a parse)."""
         if self.secret is None:
             if self.adversary:
                 self._open()
@@ -256,7 +260,7 @@ class Game:
     def play_turn(self) -> Entry:
         """The computer guesses, the secret answers, and the entry is recorded."""
         guess = self.suggest()
-        entry = (guess, self.score(guess))
+        entry = (guess, self._answer(guess))
         self.record(*entry, check=False)
         return entry
 
